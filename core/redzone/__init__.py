@@ -1,0 +1,117 @@
+"""redzone: Magic: The Gathering combat, resolved exactly as the Comprehensive
+Rules say.
+
+A small core implements the combat phase (506-511), damage assignment (510.1),
+the damage pipeline (120.4) and state-based actions (704); every keyword is a
+pluggy plugin. Start with :class:`Engine`.
+"""
+
+from redzone.actions import (
+    AddCounters,
+    BecomeBlocked,
+    DealDamage,
+    GainLife,
+    Grant,
+    LeaveBattlefield,
+    LoseLife,
+    Prevent,
+    Pump,
+    RemoveFromCombat,
+    Revoke,
+    Tap,
+    Untap,
+)
+from redzone.combat import Duty
+from redzone.engine import CombatResult, Engine, Outcome
+from redzone.errors import (
+    IllegalActionError,
+    IllegalAssignmentError,
+    IllegalAttackError,
+    IllegalBlockError,
+    PluginError,
+    PluginLoadError,
+    RulesError,
+    ScenarioError,
+    UnknownKeywordError,
+    Violation,
+)
+from redzone.events import Event
+from redzone.frozen import FrozenMap
+from redzone.hooktypes import (
+    Damage,
+    DamageModifier,
+    KeywordSpec,
+    Prevention,
+    Result,
+    ResultReplacement,
+    SourceAssignment,
+    StateBasedAction,
+)
+from redzone.model import (
+    UNLIMITED,
+    Combat,
+    Effect,
+    GameState,
+    Keyword,
+    Modification,
+    Permanent,
+    Player,
+    Shield,
+    creature,
+    new_game,
+)
+from redzone.plugins import hookimpl
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "UNLIMITED",
+    "AddCounters",
+    "BecomeBlocked",
+    "Combat",
+    "CombatResult",
+    "Damage",
+    "DamageModifier",
+    "DealDamage",
+    "Duty",
+    "Effect",
+    "Engine",
+    "Event",
+    "FrozenMap",
+    "GainLife",
+    "GameState",
+    "Grant",
+    "IllegalActionError",
+    "IllegalAssignmentError",
+    "IllegalAttackError",
+    "IllegalBlockError",
+    "Keyword",
+    "KeywordSpec",
+    "LeaveBattlefield",
+    "LoseLife",
+    "Modification",
+    "Outcome",
+    "Permanent",
+    "Player",
+    "PluginError",
+    "PluginLoadError",
+    "Prevent",
+    "Prevention",
+    "Pump",
+    "RemoveFromCombat",
+    "Result",
+    "ResultReplacement",
+    "Revoke",
+    "RulesError",
+    "ScenarioError",
+    "Shield",
+    "SourceAssignment",
+    "StateBasedAction",
+    "Tap",
+    "UnknownKeywordError",
+    "Untap",
+    "Violation",
+    "creature",
+    "hookimpl",
+    "new_game",
+]

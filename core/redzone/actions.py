@@ -1,0 +1,351 @@
+"""Things players do in the priority windows of combat, as data.
+
+An embedding engine resolves its own spells and abilities and hands redzone
+their effects as these values; :meth:`redzone.Engine.perform` applies one and
+runs state-based actions, as the game does before a player gets priority
+again (117.5). Each value's ``do`` is its name in the scenario format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import ClassVar
+
+import attrs
+from attrs import field, frozen
+
+from redzone.damage import deal_damage, gain_life, lose_life
+from redzone.errors import IllegalActionError, Violation
+from redzone.events import Event
+from redzone.hooktypes import Damage
+from redzone.model import GameState, Keyword, Modification, Permanent, Shield
+from redzone.plugins import Hooks
+from redzone.sba import move_to_zone, remove_from_combat
+
+
+def _tuple(value: Iterable[str]) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _counters(value: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(dict(value).items()))
+
+
+@frozen
+class Pump:
+    """+N/+N until end of turn (a Giant Growth).
+
+    :param target: the permanent.
+    :param power: added to its power.
+    :param toughness: added to its toughness.
+    """
+
+    do: ClassVar[str] = "pump"
+    target: str
+    power: int = 0
+    toughness: int = 0
+
+
+@frozen
+class Grant:
+    """The permanent gains keywords until end of turn.
+
+    :param target: the permanent.
+    :param keywords: keywords as printed (``"flying"``, ``"toxic 2"``).
+    """
+
+    do: ClassVar[str] = "grant"
+    target: str
+    keywords: tuple[str, ...] = field(converter=_tuple)
+
+
+@frozen
+class Revoke:
+    """The permanent loses keywords until end of turn.
+
+    :param target: the permanent.
+    :param keywords: keywords as printed; every instance of each is lost.
+    """
+
+    do: ClassVar[str] = "revoke"
+    target: str
+    keywords: tuple[str, ...] = field(converter=_tuple)
+
+
+@frozen
+class AddCounters:
+    """Put counters on a permanent (negative amounts remove them).
+
+    :param target: the permanent.
+    :param counters: counter kind -> how many.
+    """
+
+    do: ClassVar[str] = "add_counters"
+    target: str
+    counters: tuple[tuple[str, int], ...] = field(converter=_counters)
+
+
+@frozen
+class RemoveFromCombat:
+    """An effect removes the permanent from combat (506.4).
+
+    :param target: the permanent.
+    """
+
+    do: ClassVar[str] = "remove_from_combat"
+    target: str
+
+
+@frozen
+class LeaveBattlefield:
+    """The permanent leaves the battlefield (destroyed, sacrificed, bounced).
+
+    :param target: the permanent.
+    :param zone: where it goes: ``graveyard`` or ``exile`` (a bounced card is
+        recorded as ``exile``: it has left the game's board either way).
+    """
+
+    do: ClassVar[str] = "leave_battlefield"
+    target: str
+    zone: str = "graveyard"
+
+
+@frozen
+class DealDamage:
+    """Noncombat damage, through the same pipeline as combat damage (120.2b).
+
+    :param source: the permanent dealing it (its abilities apply).
+    :param target: the player or permanent dealt damage.
+    :param amount: how much.
+    """
+
+    do: ClassVar[str] = "deal_damage"
+    source: str
+    target: str
+    amount: int
+
+
+@frozen
+class Prevent:
+    """A prevention shield for this turn (615).
+
+    :param target: prevent damage dealt to this object or player...
+    :param source: ...or damage dealt by this source.
+    :param amount: the next N damage; ``"next"`` for all of the next time
+        damage would be dealt; ``"all"`` for all such damage this turn.
+    :param gain_life: a player who gains life equal to what it prevents.
+    :param combat_only: prevent only combat damage.
+    """
+
+    do: ClassVar[str] = "prevent"
+    target: str | None = None
+    source: str | None = None
+    amount: int | str = "all"
+    gain_life: str | None = None
+    combat_only: bool = False
+
+
+@frozen
+class Tap:
+    """Tap a permanent; a combatant stays in combat (506.4b).
+
+    :param target: the permanent.
+    """
+
+    do: ClassVar[str] = "tap"
+    target: str
+
+
+@frozen
+class Untap:
+    """Untap a permanent (506.4b).
+
+    :param target: the permanent.
+    """
+
+    do: ClassVar[str] = "untap"
+    target: str
+
+
+@frozen
+class BecomeBlocked:
+    """An effect says an attacking creature becomes blocked (509.1h).
+
+    :param target: the attacking creature.
+    """
+
+    do: ClassVar[str] = "become_blocked"
+    target: str
+
+
+@frozen
+class GainLife:
+    """A player gains life (119.3), as modified by replacement effects.
+
+    :param player: the player.
+    :param amount: how much.
+    """
+
+    do: ClassVar[str] = "gain_life"
+    player: str
+    amount: int
+
+
+@frozen
+class LoseLife:
+    """A player loses life (119.3).
+
+    :param player: the player.
+    :param amount: how much.
+    """
+
+    do: ClassVar[str] = "lose_life"
+    player: str
+    amount: int
+
+
+Action = (Pump | Grant | Revoke | AddCounters | RemoveFromCombat | LeaveBattlefield
+          | DealDamage | Prevent | Tap | Untap | BecomeBlocked | GainLife | LoseLife)
+
+#: Action classes by their scenario name.
+ACTIONS: dict[str, type[Action]] = {
+    cls.do: cls
+    for cls in (Pump, Grant, Revoke, AddCounters, RemoveFromCombat, LeaveBattlefield,
+                DealDamage, Prevent, Tap, Untap, BecomeBlocked, GainLife, LoseLife)
+}
+
+
+def _need_permanent(state: GameState, obj: str | None, action: str) -> None:
+    if obj is None or obj not in state.objects:
+        raise IllegalActionError(f"{action}: there is no permanent {obj!r}", rule="400.1",
+                                 objects=(obj or "",))
+    if state.objects[obj].zone != "battlefield":
+        raise IllegalActionError(f"{action}: {obj!r} is not on the battlefield", rule="400.1",
+                                 objects=(obj,))
+
+
+def _need_player(state: GameState, player: str, action: str) -> None:
+    if player not in state.players:
+        raise IllegalActionError(f"{action}: there is no player {player!r}", rule="102.1",
+                                 objects=(player,))
+
+
+def _need_amount(value: object, action: str, what: str = "amount") -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise IllegalActionError(f"{action}: {what} must be a whole number, 0 or more, "
+                                 f"not {value!r}", rule="107.1")
+    return value
+
+
+def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """Apply one action (no state-based actions).
+
+    :raises IllegalActionError: for an action naming objects that aren't there
+        or amounts that make no sense; the state is unchanged.
+    """
+    step = state.step
+    do = action.do
+    if isinstance(action, (Pump, Grant, Revoke, AddCounters, Tap, Untap)):
+        _need_permanent(state, action.target, do)
+        perm = state.objects[action.target]
+        new: Permanent
+        if isinstance(action, Pump):
+            mod = Modification(power=action.power, toughness=action.toughness, source="pump")
+            new = perm.evolve(modifications=(*perm.modifications, mod))
+            return state.with_permanents({perm.id: new}), [Event(
+                "pump", "611.2", step, target=perm.id,
+                detail=f"{action.power:+d}/{action.toughness:+d} until end of turn")]
+        if isinstance(action, Grant):
+            kws = tuple(hooks.parse_keyword(k) for k in action.keywords)
+            new = perm.evolve(modifications=(*perm.modifications, Modification(add_keywords=kws)))
+            return state.with_permanents({perm.id: new}), [Event(
+                "grant", "613.1f", step, target=perm.id,
+                detail=", ".join(k.text for k in kws))]
+        if isinstance(action, Revoke):
+            names = tuple(hooks.parse_keyword(k).name for k in action.keywords)
+            new = perm.evolve(modifications=(*perm.modifications,
+                                             Modification(remove_keywords=names)))
+            return state.with_permanents({perm.id: new}), [Event(
+                "revoke", "613.1f", step, target=perm.id, detail=", ".join(names))]
+        if isinstance(action, AddCounters):
+            counters = dict(perm.counters)
+            events = []
+            for kind, n in action.counters:
+                if not isinstance(n, int) or isinstance(n, bool):
+                    raise IllegalActionError(f"add_counters: {n!r} {kind} counters is not a "
+                                             "whole number", rule="122.1", objects=(perm.id,))
+                counters[kind] = max(0, counters.get(kind, 0) + n)
+                events.append(Event("counters", "122.1", step, target=perm.id, counter=kind,
+                                    amount=n))
+            return state.with_permanents({perm.id: perm.evolve(counters=counters)}), events
+        if isinstance(action, Tap):
+            return state.with_permanents({perm.id: perm.evolve(tapped=True)}), [
+                Event("tap", "701.26a", step, object=perm.id)]
+        return state.with_permanents({perm.id: perm.evolve(tapped=False)}), [
+            Event("untap", "701.26b", step, object=perm.id)]
+    if isinstance(action, RemoveFromCombat):
+        _need_permanent(state, action.target, do)
+        return remove_from_combat(state, action.target, "506.4", step)
+    if isinstance(action, LeaveBattlefield):
+        _need_permanent(state, action.target, do)
+        if action.zone not in ("graveyard", "exile"):
+            raise IllegalActionError(f"leave_battlefield: zone must be 'graveyard' or 'exile', "
+                                     f"not {action.zone!r}", rule="400.1")
+        return move_to_zone(state, action.target, action.zone, "400.7", step)
+    if isinstance(action, DealDamage):
+        if action.source not in state.objects:
+            raise IllegalActionError(f"deal_damage: there is no source {action.source!r}",
+                                     rule="120.7", objects=(action.source,))
+        if action.target not in state.players:
+            _need_permanent(state, action.target, do)
+        dealt_amount = _need_amount(action.amount, do)
+        after, events, _dealt, _results = deal_damage(
+            hooks, state, [Damage(action.source, action.target, dealt_amount, False, step)], step)
+        return after, events
+    if isinstance(action, Prevent):
+        if (action.target is None) == (action.source is None):
+            raise IllegalActionError("prevent: give exactly one of target and source",
+                                     rule="615.1")
+        for obj in (action.target, action.source):
+            if obj is not None and obj not in state.players and obj not in state.objects:
+                raise IllegalActionError(f"prevent: there is no object or player {obj!r}",
+                                         rule="615.1", objects=(obj,))
+        if action.gain_life is not None:
+            _need_player(state, action.gain_life, do)
+        amount: int | None
+        if action.amount in ("next", "all"):
+            mode, amount = str(action.amount), None
+        else:
+            mode, amount = "amount", _need_amount(action.amount, do)
+        shield = Shield(id=f"shield-{len(state.shields) + 1}", to=action.target,
+                        source=action.source, amount=amount, mode=mode,
+                        gain_life=action.gain_life, combat_only=action.combat_only)
+        return attrs.evolve(state, shields=(*state.shields, shield)), [Event(
+            "shield", "615.1", step, target=action.target, source=action.source, amount=amount,
+            detail=mode)]
+    if isinstance(action, BecomeBlocked):
+        _need_permanent(state, action.target, do)
+        combat = state.combat
+        if combat is None or action.target not in combat.attacks:
+            raise IllegalActionError(f"become_blocked: {action.target!r} is not an attacking "
+                                     "creature", rule="509.1h", objects=(action.target,))
+        if not combat.blocks and state.step in ("beginning_of_combat", "declare_attackers"):
+            raise IllegalActionError("become_blocked: blockers have not been declared yet",
+                                     rule="509.1h", objects=(action.target,))
+        new_combat = combat.evolve(blocked=combat.blocked | {action.target})
+        return attrs.evolve(state, combat=new_combat), [
+            Event("blocked", "509.1h", step, object=action.target)]
+    if isinstance(action, GainLife):
+        _need_player(state, action.player, do)
+        return gain_life(hooks, state, action.player, _need_amount(action.amount, do), "",
+                         "119.3", step)
+    if isinstance(action, LoseLife):
+        _need_player(state, action.player, do)
+        return lose_life(state, action.player, _need_amount(action.amount, do), "", "119.3",
+                         step)
+    raise IllegalActionError(f"unknown action {action!r}", rule="117.1")
+
+
+__all__ = ["ACTIONS", "Action", "AddCounters", "BecomeBlocked", "DealDamage", "GainLife",
+           "Grant", "Keyword", "LeaveBattlefield", "LoseLife", "Prevent", "Pump",
+           "RemoveFromCombat", "Revoke", "Tap", "Untap", "Violation", "apply_action"]

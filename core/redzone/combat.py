@@ -1,0 +1,438 @@
+"""Declarations and damage assignment (508, 509, 510.1).
+
+Queries here never raise for illegal input: they return violations. The
+engine's commands turn violations into typed errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from redzone.errors import Violation
+from redzone.frozen import FrozenMap
+from redzone.hooktypes import SourceAssignment
+from redzone.model import UNLIMITED, GameState, Permanent
+from redzone.plugins import Hooks
+
+Assignment = Mapping[str, Mapping[str, int]]
+"""Combat damage assignments: assigning creature -> recipient -> amount."""
+
+
+def _label(perm: Permanent) -> str:
+    return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
+
+
+def label(state: GameState, obj: str | None) -> str:
+    """A readable name for an object or player id."""
+    if obj is None:
+        return "nothing"
+    perm = state.objects.get(obj)
+    return _label(perm) if perm is not None else obj
+
+
+# ---------------------------------------------------------------------------
+# 508: declare attackers
+# ---------------------------------------------------------------------------
+
+
+def attackable(state: GameState, player: str) -> tuple[str, ...]:
+    """What ``player``'s creatures may attack (508.1b, 506.2a): each opponent,
+    each planeswalker an opponent controls, each battle an opponent protects."""
+    opponents = state.opponents(player)
+    out = list(opponents)
+    for perm in state.objects.values():
+        if perm.zone != "battlefield":
+            continue
+        if ("planeswalker" in perm.types and perm.controller in opponents) or (
+                "battle" in perm.types and perm.protector in opponents):
+            out.append(perm.id)
+    return tuple(out)
+
+
+def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Violation]:
+    perm = state.objects.get(attacker)
+    ap = state.active_player
+    if perm is None:
+        return [Violation("508.1a", f"there is no permanent {attacker!r} to attack with",
+                          (attacker,))]
+    name = _label(perm)
+    out: list[Violation] = []
+    if perm.zone != "battlefield":
+        out.append(Violation("508.1a", f"{name} is not on the battlefield", (attacker,)))
+        return out
+    if "creature" not in perm.types:
+        out.append(Violation("506.3", f"{name} is not a creature: only creatures attack",
+                             (attacker,)))
+    if "battle" in perm.types:
+        out.append(Violation("508.1a", f"{name} is a battle and can't attack", (attacker,)))
+    if perm.controller != ap:
+        out.append(Violation("508.1a", f"{name} is controlled by {perm.controller!r}, "
+                             f"not by the attacking player {ap!r}", (attacker,)))
+    if perm.tapped:
+        out.append(Violation("508.1a", f"{name} is tapped and can't attack", (attacker,)))
+    if perm.summoning_sick:
+        out.append(Violation("302.6", f"{name} has not been under {perm.controller!r}'s "
+                             "control continuously since the turn began",
+                             (attacker,), restriction="summoning_sickness"))
+    out.extend(_attacked_core(state, attacker, attacked, perm.controller))
+    return out
+
+
+def _attacked_core(state: GameState, attacker: str, attacked: str,
+                   controller: str) -> list[Violation]:
+    player = state.players.get(attacked)
+    if player is not None:
+        if attacked == controller:
+            return [Violation("508.1b", f"{label(state, attacker)} can't attack its own "
+                              f"controller {attacked!r}", (attacker, attacked))]
+        if player.lost:
+            return [Violation("508.1b", f"{attacked!r} has left the game",
+                              (attacker, attacked))]
+        return []
+    target = state.objects.get(attacked)
+    if target is None:
+        return [Violation("508.1b", f"{label(state, attacker)} attacks {attacked!r}, which is "
+                          "neither a player nor a permanent", (attacker, attacked))]
+    tname = _label(target)
+    if target.zone != "battlefield":
+        return [Violation("508.1b", f"{tname} is not on the battlefield",
+                          (attacker, attacked))]
+    if "planeswalker" in target.types:
+        if target.controller == controller:
+            return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
+                              f"its own controller's planeswalker", (attacker, attacked))]
+        return []
+    if "battle" in target.types:
+        if target.protector is None or target.protector == controller:
+            return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
+                              "a battle can be attacked only if an opponent protects it "
+                              "(310.8)", (attacker, attacked))]
+        return []
+    return [Violation("506.3", f"{tname} is not a player, planeswalker or battle and can't "
+                      "be attacked", (attacker, attacked))]
+
+
+def attack_violations(hooks: Hooks, state: GameState,
+                      attacks: Mapping[str, str]) -> list[Violation]:
+    """Every violation of a declaration of attackers (508.1a-d)."""
+    found: list[Violation] = []
+    for attacker, attacked in attacks.items():
+        core = _attacker_core(state, attacker, attacked)
+        if any(not v.restriction for v in core):
+            found.extend(core)
+            continue
+        candidates = core + hooks.attack_violations(state, attacker, attacked)
+        for v in candidates:
+            if v.restriction and hooks.attack_exemption(state, attacker, attacked, v):
+                continue
+            found.append(v)
+    if not found:
+        found.extend(hooks.attack_declaration_violations(state, attacks))
+    return found
+
+
+# ---------------------------------------------------------------------------
+# 509: declare blockers
+# ---------------------------------------------------------------------------
+
+
+def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """Blocks as blocker -> tuple of attackers (a bare id means one attacker)."""
+    return {b: ((a,) if isinstance(a, str) else tuple(a)) for b, a in blocks.items()}
+
+
+def capacity(hooks: Hooks, state: GameState, blocker: str) -> int:
+    """How many attackers ``blocker`` can block (509.1a)."""
+    perm = state.objects[blocker]
+    extra = perm.can_block_additional + hooks.additional_blocks(state, blocker)
+    return UNLIMITED if extra >= UNLIMITED else 1 + extra
+
+
+def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
+                  attackers: tuple[str, ...]) -> list[Violation]:
+    combat = state.combat
+    assert combat is not None
+    perm = state.objects.get(blocker)
+    if perm is None:
+        return [Violation("509.1a", f"there is no permanent {blocker!r} to block with",
+                          (blocker,))]
+    name = _label(perm)
+    if perm.zone != "battlefield":
+        return [Violation("509.1a", f"{name} is not on the battlefield", (blocker,))]
+    out: list[Violation] = []
+    if "creature" not in perm.types:
+        out.append(Violation("506.3", f"{name} is not a creature: only creatures block",
+                             (blocker,)))
+    if "battle" in perm.types:
+        out.append(Violation("509.1a", f"{name} is a battle and can't block", (blocker,)))
+    if perm.tapped:
+        out.append(Violation("509.1a", f"{name} is tapped and can't block", (blocker,)))
+    if perm.controller == state.active_player:
+        out.append(Violation("509.1a", f"{name} is controlled by the attacking player "
+                             f"{perm.controller!r}", (blocker,)))
+    if len(set(attackers)) != len(attackers):
+        out.append(Violation("509.1a", f"{name} is declared to block the same creature twice",
+                             (blocker, *attackers)))
+    if out:
+        return out
+    cap = capacity(hooks, state, blocker)
+    if len(attackers) > cap:
+        out.append(Violation("509.1a", f"{name} can block only {cap} creature"
+                             f"{'s' if cap != 1 else ''}, not {len(attackers)}",
+                             (blocker, *attackers)))
+    for attacker in attackers:
+        if attacker not in combat.attacks:
+            out.append(Violation("509.1a", f"{name} can't block {label(state, attacker)}: "
+                                 "it is not an attacking creature", (blocker, attacker)))
+            continue
+        defender = combat.defenders.get(attacker)
+        if defender != perm.controller:
+            out.append(Violation(
+                "509.1a", f"{name} can't block {label(state, attacker)}: it attacks "
+                f"{label(state, combat.attacks[attacker])} ({defender!r} defends), not "
+                f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
+    return out
+
+
+def block_violations(hooks: Hooks, state: GameState,
+                     blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
+    """Every violation of a declaration of blockers (509.1a-c)."""
+    found: list[Violation] = []
+    blocked_by: dict[str, list[str]] = {}
+    for blocker, attackers in blocks.items():
+        core = _blocker_core(hooks, state, blocker, attackers)
+        if core:
+            found.extend(core)
+            continue
+        for attacker in attackers:
+            blocked_by.setdefault(attacker, []).append(blocker)
+            for v in hooks.block_violations(state, blocker, attacker):
+                if v.restriction and hooks.block_exemption(state, blocker, attacker, v):
+                    continue
+                found.append(v)
+    for attacker, blockers in blocked_by.items():
+        found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
+    if not found:
+        found.extend(hooks.block_declaration_violations(state, blocks))
+    return found
+
+
+def legal_blockers(hooks: Hooks, state: GameState, attacker: str) -> tuple[str, ...]:
+    """Creatures that could block ``attacker`` alone, pair by pair (509.1a-b);
+    restrictions on the whole declaration, such as menace, are not applied."""
+    combat = state.combat
+    if combat is None or attacker not in combat.attacks:
+        return ()
+    out = []
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or "creature" not in perm.types:
+            continue
+        if _blocker_core(hooks, state, perm.id, (attacker,)):
+            continue
+        if all(v.restriction and hooks.block_exemption(state, perm.id, attacker, v)
+               for v in hooks.block_violations(state, perm.id, attacker)):
+            out.append(perm.id)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# 510.1: combat damage assignment
+# ---------------------------------------------------------------------------
+
+
+
+class Duty:
+    """What one creature must assign in a combat damage step (510.1a-d).
+
+    :ivar source: the assigning creature.
+    :ivar power: the amount it assigns.
+    :ivar creatures: the creatures it may assign to, in order.
+    :ivar attacked: what it attacks, when that may receive damage.
+    :ivar is_attacker: whether it is an attacking creature.
+    :ivar blocked: whether it is a blocked attacker.
+    """
+
+    __slots__ = ("attacked", "blocked", "creatures", "is_attacker", "power", "source")
+
+    def __init__(self, source: str, power: int, creatures: tuple[str, ...],
+                 attacked: str | None, is_attacker: bool, blocked: bool) -> None:
+        self.source = source
+        self.power = power
+        self.creatures = creatures
+        self.attacked = attacked
+        self.is_attacker = is_attacker
+        self.blocked = blocked
+
+    @property
+    def recipients(self) -> tuple[str, ...]:
+        """Every legal recipient."""
+        return self.creatures + ((self.attacked,) if self.attacked is not None else ())
+
+    def __repr__(self) -> str:
+        return (f"Duty({self.source!r}, power={self.power}, creatures={self.creatures!r}, "
+                f"attacked={self.attacked!r})")
+
+
+AssignmentPolicy = Callable[
+    [Hooks, GameState, str, Sequence["Duty"], Assignment], dict[str, dict[str, int]]
+]
+"""Chooses assignments for the creatures whose controller gave none:
+``policy(hooks, state, step, duties, fixed) -> {source: {recipient: amount}}``
+for every duty whose source is not in ``fixed``."""
+
+
+def _attack_target_valid(state: GameState, attacked: str | None) -> bool:
+    if attacked is None:
+        return False
+    player = state.players.get(attacked)
+    if player is not None:
+        return not player.lost
+    perm = state.objects.get(attacked)
+    return perm is not None and perm.zone == "battlefield" and bool(
+        perm.types & {"planeswalker", "battle"})
+
+
+def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
+    """The assignment each participant must make (510.1a-d), in order."""
+    combat = state.combat
+    assert combat is not None
+    out: list[Duty] = []
+    for source in participants:
+        perm = state.objects.get(source)
+        if perm is None or perm.zone != "battlefield":
+            continue
+        power = perm.power
+        if power <= 0:
+            continue  # 510.1a
+        if source in combat.attacks:
+            attacked = combat.attacks[source]
+            target_ok = _attack_target_valid(state, attacked)
+            if source not in combat.blocked:
+                if target_ok:  # 510.1b
+                    out.append(Duty(source, power, (), attacked, True, False))
+                continue
+            blockers = tuple(b for b in _ordered(state, source, combat.blockers_of(source)))
+            past = target_ok and hooks.assigns_past_blockers(state, source)
+            if not blockers and not past:
+                continue  # 510.1c: no creatures blocking it
+            out.append(Duty(source, power, blockers, attacked if past else None, True, True))
+        elif source in combat.blocks:
+            attackers = tuple(_ordered(state, source, combat.blocks[source]))
+            if not attackers:
+                continue  # 510.1d
+            out.append(Duty(source, power, attackers, None, False, False))
+    return out
+
+
+def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple[str, ...]:
+    combat = state.combat
+    assert combat is not None
+    order = combat.order.get(source)
+    if order:
+        known = [c for c in order if c in creatures]
+        return tuple(known + [c for c in creatures if c not in known])
+    return creatures
+
+
+def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, int],
+               own: Mapping[str, int]) -> dict[str, int]:
+    """Lethal damage from ``duty.source`` to each creature it may assign to,
+    counting marked damage and what other creatures assign in the same step
+    (``totals`` minus ``own``)."""
+    out = {}
+    for c in duty.creatures:
+        perm = state.objects[c]
+        others = totals.get(c, 0) - own.get(c, 0)
+        base = perm.toughness - perm.damage - others
+        out[c] = hooks.lethal_damage(state, duty.source, c, base)
+    return out
+
+
+def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[Duty],
+                   fixed: Assignment) -> dict[str, dict[str, int]]:
+    """The default assignment (scenario format): lethal damage to each creature
+    in order, counting marked damage and damage assigned earlier in this step;
+    the rest to what it attacks if it may assign there, else to the last
+    creature in order."""
+    totals: dict[str, int] = {}
+    for amounts in fixed.values():
+        for r, n in amounts.items():
+            totals[r] = totals.get(r, 0) + n
+    out: dict[str, dict[str, int]] = {}
+    for duty in duties_:
+        if duty.source in fixed:
+            continue
+        remaining = duty.power
+        chosen: dict[str, int] = {}
+        if not duty.creatures and duty.attacked is not None:
+            chosen[duty.attacked] = remaining
+            remaining = 0
+        for c in duty.creatures:
+            if remaining <= 0:
+                break
+            perm = state.objects[c]
+            base = perm.toughness - perm.damage - totals.get(c, 0)
+            give = min(remaining, hooks.lethal_damage(state, duty.source, c, base))
+            if give > 0:
+                chosen[c] = give
+                remaining -= give
+        if remaining > 0:
+            last = duty.attacked if duty.attacked is not None else duty.creatures[-1]
+            chosen[last] = chosen.get(last, 0) + remaining
+        for r, n in chosen.items():
+            totals[r] = totals.get(r, 0) + n
+        out[duty.source] = chosen
+    return out
+
+
+def assignment_violations(hooks: Hooks, state: GameState, step: str,
+                          duties_: Sequence[Duty], full: Assignment,
+                          given: Iterable[str]) -> list[Violation]:
+    """Every violation of a whole combat damage assignment (510.1, 510.1e).
+
+    :param full: the assignment of every duty (given and default).
+    :param given: the sources whose assignment the caller gave; defaults are
+        checked too (a policy can be wrong), and reported the same way.
+    """
+    del given
+    totals: dict[str, int] = {}
+    for amounts in full.values():
+        for r, n in amounts.items():
+            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+                totals[r] = totals.get(r, 0) + n
+    found: list[Violation] = []
+    combat = state.combat
+    assert combat is not None
+    for duty in duties_:
+        amounts = full.get(duty.source, {})
+        name = label(state, duty.source)
+        bad = False
+        for r, n in amounts.items():
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                found.append(Violation("510.1a", f"{name} assigns {n!r} to {label(state, r)}: "
+                                       "an amount must be a whole number, 0 or more",
+                                       (duty.source, r)))
+                bad = True
+            elif n and r not in duty.recipients:
+                legal = ", ".join(label(state, x) for x in duty.recipients) or "nothing"
+                rule = "510.1b" if not duty.blocked and duty.is_attacker else (
+                    "510.1c" if duty.is_attacker else "510.1d")
+                found.append(Violation(rule, f"{name} can't assign damage to {label(state, r)}; "
+                                       f"its legal recipients are: {legal}", (duty.source, r)))
+                bad = True
+        if bad:
+            continue
+        total = sum(amounts.values())
+        if total != duty.power:
+            found.append(Violation("510.1a", f"{name} has power {duty.power} and must assign "
+                                   f"exactly {duty.power} damage, not {total}", (duty.source,)))
+            continue
+        own = {r: n for r, n in amounts.items() if n}
+        view = SourceAssignment(
+            source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),
+            blockers=duty.creatures, attacked=duty.attacked,
+            lethal=lethal_map(hooks, state, duty, totals, own),
+            is_attacker=duty.is_attacker, order=combat.order.get(duty.source, ()),
+        )
+        found.extend(hooks.assignment_violations(state, view))
+    return found

@@ -1,0 +1,264 @@
+"""The damage pipeline of rule 120.4, for combat and noncombat damage alike.
+
+1. Each proposed damage is dealt as modified by prevention (615: plugins'
+   preventions, then the state's prevention shields in creation order) and by
+   replacement effects that change its amount (614.1a). 0 damage is no
+   damage (120.8).
+2. Dealt damage is processed into results (120.3): life loss, marked damage,
+   loyalty and defense counter removal, plus whatever result plugins add or
+   replace (lifelink, infect, wither, toxic ...). Life gain from one source in
+   one event is one result (702.15b).
+3. Results are applied one by one, each as modified by result replacement
+   effects (120.4c). Within one event, life gain is applied before everything
+   else, so that a "can't reduce life below 1" effect sees the event's net
+   change (the Worship and Awe Strike example of 120.4).
+4. The damage event occurs once for the whole batch (120.4d); plugins are
+   notified after the command commits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from redzone.events import Event
+from redzone.hooktypes import Damage, Result
+from redzone.model import GameState, Player, Shield
+from redzone.plugins import Hooks
+
+
+def _valid_target(state: GameState, target: str) -> bool:
+    player = state.players.get(target)
+    if player is not None:
+        return not player.lost
+    perm = state.objects.get(target)
+    if perm is None or perm.zone != "battlefield":
+        return False
+    # 120.1a: only battles, creatures and planeswalkers can be dealt damage.
+    return bool(perm.types & {"creature", "planeswalker", "battle"})
+
+
+def _shield_applies(shield: Shield, damage: Damage) -> bool:
+    if shield.combat_only and not damage.combat:
+        return False
+    if shield.to is not None and shield.to != damage.target:
+        return False
+    return not (shield.source is not None and shield.source != damage.source)
+
+
+def default_results(state: GameState, damage: Damage) -> list[Result]:
+    """The results rule 120.3 gives damage from a source with no abilities."""
+    amount = damage.amount
+    if damage.target in state.players:
+        return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
+    perm = state.objects[damage.target]
+    out: list[Result] = []
+    if "creature" in perm.types:
+        out.append(Result("marked", "120.3e", damage.source, amount, target=perm.id))
+    if "planeswalker" in perm.types:
+        out.append(Result("loyalty", "120.3c", damage.source, amount, target=perm.id))
+    if "battle" in perm.types:
+        out.append(Result("defense", "120.3h", damage.source, amount, target=perm.id))
+    return out
+
+
+def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState, Event | None]:
+    """Apply one result to the state, returning the event it makes.
+
+    :raises ValueError: for an unknown result kind.
+    """
+    kind = result.kind
+    if kind in ("life_loss", "life_gain", "poison"):
+        assert result.player is not None
+        player = state.players[result.player]
+        if kind == "life_loss":
+            new = attrs.evolve(player, life=player.life - result.amount)
+        elif kind == "life_gain":
+            new = attrs.evolve(player, life=player.life + result.amount)
+        else:
+            new = attrs.evolve(player, poison=player.poison + result.amount)
+        event = Event(kind, result.rule, step, player=result.player, amount=result.amount,
+                      source=result.source)
+        return state.with_players({player.id: new}), event
+    assert result.target is not None
+    perm = state.objects[result.target]
+    if perm.zone != "battlefield":
+        return state, None
+    if kind == "marked":
+        marked = perm.evolve(damage=perm.damage + result.amount)
+        return state.with_permanents({perm.id: marked}), None
+    if kind == "counters":
+        assert result.counter is not None
+        counters = dict(perm.counters)
+        counters[result.counter] = counters.get(result.counter, 0) + result.amount
+        event = Event("counters", result.rule, step, target=perm.id, counter=result.counter,
+                      amount=result.amount, source=result.source)
+        return state.with_permanents({perm.id: perm.evolve(counters=counters)}), event
+    if kind in ("loyalty", "defense"):
+        counters = dict(perm.counters)
+        have = counters.get(kind, 0)
+        removed = min(have, result.amount)
+        counters[kind] = have - removed
+        event = Event(kind, result.rule, step, target=perm.id, amount=removed,
+                      source=result.source)
+        return state.with_permanents({perm.id: perm.evolve(counters=counters)}), event
+    if kind == "mark":
+        assert result.mark is not None
+        return state.with_permanents({perm.id: perm.evolve(marks=perm.marks | {result.mark})}), None
+    raise ValueError(f"unknown result kind {kind!r}")
+
+
+def deal_damage(
+    hooks: Hooks, state: GameState, proposed: Sequence[Damage], step: str
+) -> tuple[GameState, list[Event], tuple[Damage, ...], tuple[Result, ...]]:
+    """Deal a batch of simultaneous damage through the 120.4 pipeline.
+
+    :param hooks: the engine's hook facade.
+    :param state: the state before the damage.
+    :param proposed: every damage dealt at the same time.
+    :param step: the current step, for events.
+    :returns: the new state, the events, the damage dealt and the results.
+    """
+    events: list[Event] = []
+    work = state
+    shields = list(state.shields)
+    extra_results: list[Result] = []
+    dealt: list[Damage] = []
+    rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
+    for damage in proposed:
+        if damage.amount <= 0 or not _valid_target(work, damage.target):
+            continue  # 120.8, 120.1a
+        amount = damage.amount
+        # -- prevention (615) --------------------------------------------------
+        preventions = hooks.prevent_damage(work, damage)
+        if preventions:
+            total_all = [p for p in preventions if p.amount is None]
+            if total_all:
+                first = min(total_all, key=lambda p: (p.effect, p.rule))
+                prevented, rule, effect = amount, first.rule, first.effect
+            else:
+                prevented = min(amount, sum(p.amount or 0 for p in preventions))
+                ordered = sorted(preventions, key=lambda p: (p.effect, p.rule))
+                rule, effect = ordered[0].rule, "; ".join(p.effect for p in ordered)
+            if prevented:
+                amount -= prevented
+                events.append(Event("prevented", rule, step, source=damage.source,
+                                    target=damage.target, amount=prevented, detail=effect,
+                                    combat=damage.combat))
+        if amount > 0 and shields:
+            kept: list[Shield] = []
+            for shield in shields:
+                if amount <= 0 or not _shield_applies(shield, damage):
+                    kept.append(shield)
+                    continue
+                if shield.mode == "amount":
+                    use = min(amount, shield.amount or 0)
+                    left = (shield.amount or 0) - use
+                    if left > 0:
+                        kept.append(attrs.evolve(shield, amount=left))
+                elif shield.mode == "next":
+                    use = amount
+                else:  # "all"
+                    use = amount
+                    kept.append(shield)
+                amount -= use
+                if use:
+                    events.append(Event("prevented", "615.7", step, source=damage.source,
+                                        target=damage.target, amount=use, detail=shield.id,
+                                        combat=damage.combat))
+                    if shield.gain_life is not None:
+                        extra_results.append(Result("life_gain", "615.5", damage.source, use,
+                                                    player=shield.gain_life))
+            shields = kept
+        # -- replacement effects on the amount (614.1a) ---------------------------
+        if amount > 0:
+            after_prevention = attrs.evolve(damage, amount=amount)
+            for mod in hooks.modify_damage(work, after_prevention):
+                amount = amount * mod.multiply + mod.add
+            amount = max(amount, 0)
+        if amount <= 0:
+            continue
+        final = attrs.evolve(damage, amount=amount)
+        dealt.append(final)
+        events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
+                            amount=amount, combat=final.combat))
+    work = attrs.evolve(work, shields=tuple(shields)) if shields != list(state.shields) else work
+
+    # -- results (120.3, 120.4c) --------------------------------------------------
+    results: list[Result] = list(extra_results)
+    for damage in dealt:
+        base = default_results(work, damage)
+        extra = hooks.damage_results(work, damage)
+        replaced = {r.replaces for r in extra if r.replaces}
+        results.extend(r for r in base if r.kind not in replaced)
+        seen: set[Result] = set()
+        for r in extra:
+            if r not in seen:
+                seen.add(r)
+                results.append(r)
+    results = _merge_life_gain(results)
+    # Life gain first, so that floors see the event's net change (120.4 example).
+    results.sort(key=lambda r: r.kind != "life_gain")
+
+    applied: list[Result] = []
+    for result in results:
+        current: Result | None = result
+        for replacement in hooks.result_replacements(work, result):
+            if current is None:
+                break
+            current = replacement.replace(work, current)
+        if current is None or current.amount < 0:
+            continue
+        if current.amount == 0 and current.kind != "mark":
+            continue
+        work, event = apply_result(work, current, step)
+        applied.append(current)
+        if event is not None:
+            events.append(event)
+    return work, events, tuple(dealt), tuple(applied)
+
+
+def _merge_life_gain(results: list[Result]) -> list[Result]:
+    """One life gain per source and player in one damage event (702.15b)."""
+    merged: dict[tuple[str, str | None, str], Result] = {}
+    out: list[Result] = []
+    for r in results:
+        if r.kind != "life_gain":
+            out.append(r)
+            continue
+        key = (r.source, r.player, r.rule)
+        prior = merged.get(key)
+        if prior is None:
+            merged[key] = r
+            out.append(r)
+        else:
+            combined = attrs.evolve(prior, amount=prior.amount + r.amount)
+            merged[key] = combined
+            out[out.index(prior)] = combined
+    return out
+
+
+def gain_life(hooks: Hooks, state: GameState, player: str, amount: int, source: str,
+              rule: str, step: str) -> tuple[GameState, list[Event]]:
+    """Life gain outside damage, as modified by result replacements (Boon Reflection)."""
+    result: Result | None = Result("life_gain", rule, source, amount, player=player)
+    assert result is not None
+    for replacement in hooks.result_replacements(state, result):
+        if result is None:
+            break
+        result = replacement.replace(state, result)
+    if result is None or result.amount <= 0:
+        return state, []
+    new_state, event = apply_result(state, result, step)
+    return new_state, [event] if event else []
+
+
+def lose_life(state: GameState, player: str, amount: int, source: str, rule: str,
+              step: str) -> tuple[GameState, list[Event]]:
+    """Life loss that isn't damage (119.3)."""
+    p: Player = state.players[player]
+    new = attrs.evolve(p, life=p.life - amount)
+    return state.with_players({player: new}), [
+        Event("life_loss", rule, step, player=player, amount=amount, source=source)
+    ]

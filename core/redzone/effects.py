@@ -1,0 +1,89 @@
+"""Game-wide continuous effects of the scenario format (614, 615).
+
+This module is an ordinary plugin that every engine registers: it reads
+``state.effects`` and answers the damage pipeline's hooks. It knows no keyword.
+
+- ``prevent_all_combat_damage`` (Fog): prevent all combat damage (615.1).
+- ``reduce_damage`` (``to``, ``amount``): prevent N of each damage a source
+  would deal to ``to`` (615.1a).
+- ``double_damage`` (Furnace of Rath): sources deal double damage (614.1a);
+  with ``source`` set, only that source.
+- ``double_life_gain`` (``player``; Boon Reflection): that player gains twice
+  as much life (614.1a).
+- ``life_floor`` (``player``; Worship): while that player controls a creature,
+  damage can't reduce their life below 1 (614.1a).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from redzone.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
+from redzone.model import GameState
+from redzone.plugins import hookimpl
+
+KINDS = frozenset(
+    {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",
+     "life_floor"}
+)
+
+
+@hookimpl
+def redzone_prevent_damage(state: GameState, damage: Damage) -> Iterable[Prevention] | None:
+    if not state.effects:
+        return None
+    out = []
+    for i, effect in enumerate(state.effects):
+        if effect.kind == "prevent_all_combat_damage" and damage.combat:
+            out.append(Prevention(f"effect {i}: prevent all combat damage", "615.1"))
+        elif effect.kind == "reduce_damage" and effect.to == damage.target:
+            out.append(Prevention(f"effect {i}: prevent {effect.amount} of each damage",
+                                  "615.1a", effect.amount or 0))
+    return out
+
+
+@hookimpl
+def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageModifier] | None:
+    if not state.effects:
+        return None
+    return [
+        DamageModifier(f"effect {i}: double damage", "614.1a", multiply=2)
+        for i, effect in enumerate(state.effects)
+        if effect.kind == "double_damage" and effect.source in (None, damage.source)
+    ]
+
+
+def _double(_state: GameState, result: Result) -> Result | None:
+    return attrs.evolve(result, amount=result.amount * 2)
+
+
+def _floor(state: GameState, result: Result) -> Result | None:
+    assert result.player is not None
+    life = state.players[result.player].life
+    floor_loss = max(life - 1, 0)
+    if life - result.amount >= 1:
+        return result
+    return attrs.evolve(result, amount=min(result.amount, floor_loss))
+
+
+@hookimpl
+def redzone_result_replacements(
+    state: GameState, result: Result
+) -> Iterable[ResultReplacement] | None:
+    if not state.effects:
+        return None
+    out = []
+    for i, effect in enumerate(state.effects):
+        if effect.player != result.player:
+            continue
+        if effect.kind == "double_life_gain" and result.kind == "life_gain":
+            out.append(ResultReplacement(f"effect {i}: double life gain", "614.1a", _double))
+        elif (effect.kind == "life_floor" and result.kind == "life_loss"
+              and result.rule.startswith("120.")
+              and any(p.controller == effect.player and "creature" in p.types
+                      for p in state.battlefield)):
+            out.append(ResultReplacement(f"effect {i}: life can't go below 1", "614.1a",
+                                         _floor))
+    return out

@@ -1,0 +1,537 @@
+"""The engine: one plugin set, the step API and the one-shot API.
+
+An :class:`Engine` owns one plugin manager and nothing else that changes; its
+methods are functions of the state they are given. Commands return an
+:class:`Outcome` (the new state and its events) or raise a typed error, in
+which case the caller still holds its untouched state (733). Queries never
+raise for illegal input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+from attrs import field, frozen
+
+from redzone import combat as _combat
+from redzone import effects as _effects
+from redzone.actions import Action, DealDamage, apply_action
+from redzone.combat import Assignment, AssignmentPolicy, Duty, default_policy
+from redzone.damage import deal_damage
+from redzone.editions import EDITIONS, Edition, get_edition
+from redzone.errors import (
+    IllegalActionError,
+    IllegalAssignmentError,
+    IllegalAttackError,
+    IllegalBlockError,
+    PluginLoadError,
+    Violation,
+    sort_violations,
+)
+from redzone.events import Event
+from redzone.frozen import FrozenMap, as_map, as_tuple
+from redzone.hooktypes import Damage, Result
+from redzone.model import Combat, GameState, Keyword, Permanent, Player, new_game
+from redzone.plugins import (
+    BUILTIN_DISTRIBUTION,
+    Hooks,
+    KeywordInfo,
+    PluginInfo,
+    discover,
+    make_manager,
+)
+from redzone.sba import check_state_based_actions, end_combat
+
+FIRST_DAMAGE_STEP = "first_strike_damage"
+DAMAGE_STEP = "combat_damage"
+
+
+@frozen
+class Outcome:
+    """What a command did.
+
+    :param state: the new state.
+    :param events: what happened, in order.
+    """
+
+    state: GameState
+    events: tuple[Event, ...] = field(converter=as_tuple)
+
+
+@frozen
+class CombatResult:
+    """A whole combat resolved by :meth:`Engine.resolve`.
+
+    :param state: the state after the combat phase (511.3 done).
+    :param events: every event of the combat, in order.
+    :param steps: the steps the combat went through, in order.
+    :param after_steps: the state at the end of each combat damage step,
+        after state-based actions.
+    :param before: the state the combat started from.
+    """
+
+    state: GameState
+    events: tuple[Event, ...] = field(converter=as_tuple)
+    steps: tuple[str, ...] = field(converter=as_tuple)
+    after_steps: FrozenMap[str, GameState] = field(converter=as_map)
+    before: GameState | None = None
+
+
+Attacks = Mapping[str, str]
+Blocks = Mapping[str, str | Sequence[str]]
+
+
+class Engine:
+    """A combat rules engine with one set of plugins.
+
+    :param rules: the rules edition: ``"foundations"`` (default) or another
+        name in :data:`redzone.editions.EDITIONS`.
+    :param plugins: an explicit list of plugins (modules or objects with
+        hookimpls); with ``discover=False`` they are the whole set.
+    :param discover: load the plugins of the ``redzone`` entry-point group
+        (the built-in keywords and any installed third-party package).
+    :param block: plugin names not to load.
+    :param allow: if given, the only discovered plugin names to load.
+    :param policy: the default assignment policy for creatures whose
+        controller gave no assignment.
+    :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
+        no built-in keywords (the package is not installed).
+    """
+
+    def __init__(
+        self,
+        rules: str = "foundations",
+        *,
+        plugins: Iterable[object] = (),
+        discover: bool = True,
+        block: Iterable[str] = (),
+        allow: Iterable[str] | None = None,
+        policy: AssignmentPolicy = default_policy,
+    ) -> None:
+        self.edition: Edition = get_edition(rules)
+        found: list[object | PluginInfo] = []
+        if discover:
+            discovered = _discover(block=block, allow=allow)
+            if allow is None and not any(
+                p.distribution == BUILTIN_DISTRIBUTION for p in discovered
+            ) and not set(block):
+                raise PluginLoadError(
+                    "no built-in keyword plugins were found in the 'redzone' entry-point "
+                    "group: install the package (pip install redzone, or pip install -e . "
+                    "in a checkout) or pass discover=False with an explicit plugin list"
+                )
+            found.extend(discovered)
+        found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
+        found.extend(PluginInfo(f"redzone.editions.{self.edition.name}.{i}", m,
+                                BUILTIN_DISTRIBUTION, "")
+                     for i, m in enumerate(self.edition.plugins))
+        found.extend(plugins)
+        self.pm, self.plugin_infos = make_manager(found)
+        self.hooks = Hooks(self.pm, self.plugin_infos)
+        self.policy = policy
+
+    @property
+    def rules(self) -> str:
+        """The name of the rules edition in force."""
+        return self.edition.name
+
+    def __repr__(self) -> str:
+        return f"<Engine rules={self.rules!r} plugins={len(self.plugin_infos)}>"
+
+    # -- keywords and building ---------------------------------------------------
+
+    def keywords(self) -> tuple[KeywordInfo, ...]:
+        """Every keyword this engine knows: its rule, plugin and distribution."""
+        return tuple(self.hooks.keyword_infos.values())
+
+    def keyword(self, text: str | Keyword) -> Keyword:
+        """Parse a keyword as printed (``"toxic 2"``).
+
+        :raises UnknownKeywordError: when no loaded plugin provides it.
+        """
+        return self.hooks.parse_keyword(text)
+
+    def permanent(self, id: str, controller: str, **kwargs: Any) -> Permanent:
+        """A :class:`Permanent` whose ``keywords`` strings are parsed by this engine.
+
+        Accepts the :class:`Permanent` fields, plus ``power``/``toughness`` for
+        the printed values and ``keywords`` for the printed keywords.
+        """
+        keywords = kwargs.pop("keywords", ())
+        if "power" in kwargs:
+            kwargs["base_power"] = kwargs.pop("power")
+        if "toughness" in kwargs:
+            kwargs["base_toughness"] = kwargs.pop("toughness")
+        return Permanent(id=id, controller=controller,
+                         printed_keywords=tuple(self.keyword(k) for k in keywords), **kwargs)
+
+    def creature(self, id: str, controller: str, power: int, toughness: int,
+                 *keywords: str | Keyword, **kwargs: Any) -> Permanent:
+        """A creature: ``engine.creature("bear", "bob", 2, 2, "first strike")``."""
+        return self.permanent(id, controller, power=power, toughness=toughness,
+                              keywords=keywords, **kwargs)
+
+    def game(self, players: Iterable[Player | str], permanents: Iterable[Permanent] = (),
+             **kwargs: Any) -> GameState:
+        """A new :class:`GameState` under this engine's rules edition (see
+        :func:`redzone.new_game`); every keyword is checked against the
+        loaded plugins."""
+        perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
+                 for p in permanents]
+        kwargs.setdefault("rules", self.rules)
+        return new_game(players, perms, **kwargs)
+
+    # -- queries (never raise for illegal input) -----------------------------------
+
+    def next_step(self, state: GameState) -> str | None:
+        """The step the combat goes to next, or ``None`` after combat (506.1, 508.8)."""
+        step = state.step
+        if step == "main":
+            return "beginning_of_combat"
+        if step == "beginning_of_combat":
+            return "declare_attackers"
+        if step == "declare_attackers":
+            combat = state.combat
+            return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
+        if step == "declare_blockers":
+            return self._damage_step_kind(state)[0]
+        if step == FIRST_DAMAGE_STEP:
+            return DAMAGE_STEP
+        if step == DAMAGE_STEP:
+            return "end_of_combat"
+        if step == "end_of_combat":
+            return "postcombat_main"
+        return None
+
+    def attackable(self, state: GameState) -> tuple[str, ...]:
+        """What the active player's creatures may attack (508.1b)."""
+        return _combat.attackable(state, state.active_player)
+
+    def attack_violations(self, state: GameState, attacks: Attacks) -> tuple[Violation, ...]:
+        """Every rule a declaration of attackers would break (508.1)."""
+        return sort_violations(_combat.attack_violations(self.hooks, state, dict(attacks)))
+
+    def legal_attackers(self, state: GameState) -> tuple[str, ...]:
+        """Creatures that could attack on their own (508.1a-c)."""
+        targets = self.attackable(state)
+        out = []
+        for perm in state.battlefield:
+            if perm.controller == state.active_player and "creature" in perm.types and any(
+                not _combat.attack_violations(self.hooks, state, {perm.id: t}) for t in targets
+            ):
+                out.append(perm.id)
+        return tuple(out)
+
+    def block_violations(self, state: GameState, blocks: Blocks) -> tuple[Violation, ...]:
+        """Every rule a declaration of blockers would break (509.1)."""
+        if state.combat is None:
+            return (Violation("509.1", "there is no combat: no attackers were declared"),)
+        return sort_violations(_combat.block_violations(
+            self.hooks, state, _combat.normalise_blocks(blocks)))
+
+    def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
+        """Creatures that could block ``attacker``, pair by pair (509.1a-b)."""
+        return _combat.legal_blockers(self.hooks, state, attacker)
+
+    def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
+        """Lethal damage from ``source`` to ``creature`` counting marked damage
+        (702.19b, 702.2c), before anything else is assigned."""
+        perm = state.objects[creature]
+        return self.hooks.lethal_damage(state, source, creature, perm.toughness - perm.damage)
+
+    def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
+        """The next combat damage step and what each creature must assign in it."""
+        step, participants = self._damage_step_kind(state)
+        return step, tuple(_combat.duties(self.hooks, state, participants))
+
+    def default_assignment(self, state: GameState,
+                           fixed: Assignment | None = None) -> dict[str, dict[str, int]]:
+        """The assignment the policy makes for the next combat damage step,
+        for every creature not in ``fixed``."""
+        step, duties = self.damage_duties(state)
+        return self.policy(self.hooks, state, step, duties, fixed or {})
+
+    def assignment_violations(self, state: GameState,
+                              assign: Assignment | None = None) -> tuple[Violation, ...]:
+        """Every rule a combat damage assignment would break (510.1, 510.1e);
+        creatures not in ``assign`` get the default policy's assignment."""
+        step, duties = self.damage_duties(state)
+        full, extra = self._full_assignment(state, step, duties, assign or {})
+        return sort_violations(extra + _combat.assignment_violations(
+            self.hooks, state, step, duties, full, (assign or {}).keys()))
+
+    # -- commands -------------------------------------------------------------------
+
+    def _expect(self, state: GameState, step: str, doing: str) -> None:
+        nxt = self.next_step(state)
+        if nxt != step:
+            raise IllegalActionError(
+                f"can't {doing} now: the game is at {state.step!r}, and the next step is "
+                f"{nxt!r}", rule="506.1")
+
+    def begin_combat(self, state: GameState) -> Outcome:
+        """Enter the beginning of combat step (507)."""
+        self._expect(state, "beginning_of_combat", "begin combat")
+        new = attrs.evolve(state, step="beginning_of_combat", combat=Combat())
+        return Outcome(new, [Event("step", "507.1", "beginning_of_combat")])
+
+    def declare_attackers(self, state: GameState, attacks: Attacks) -> Outcome:
+        """Declare attackers (508.1): check, tap, and record what each attacks.
+
+        :param attacks: attacking creature -> player, planeswalker or battle id.
+        :raises IllegalAttackError: with every violation; nothing changes.
+        """
+        if state.step == "main":
+            state = self.begin_combat(state).state
+        self._expect(state, "declare_attackers", "declare attackers")
+        attacks = dict(attacks)
+        violations = _combat.attack_violations(self.hooks, state, attacks)
+        if violations:
+            raise IllegalAttackError(violations)
+        step = "declare_attackers"
+        events = [Event("step", "508.1", step)]
+        combat = Combat(attacks=attacks, defenders={
+            a: state.defending_player_of(t) or t for a, t in attacks.items()})
+        new = attrs.evolve(state, step=step, combat=combat)
+        tapped = {}
+        for attacker, attacked in attacks.items():
+            events.append(Event("attack", "508.1a", step, attacker=attacker, target=attacked))
+        for attacker in attacks:
+            if not self.hooks.attacks_without_tapping(new, attacker):
+                perm = new.objects[attacker]
+                tapped[attacker] = perm.evolve(tapped=True)
+                events.append(Event("tap", "508.1f", step, object=attacker))
+        new = new.with_permanents(tapped)
+        return self._commit(new, events)
+
+    def declare_blockers(self, state: GameState, blocks: Blocks) -> Outcome:
+        """Declare blockers (509.1).
+
+        :param blocks: blocking creature -> the attacker (or attackers) it blocks.
+        :raises IllegalBlockError: with every violation; nothing changes.
+        """
+        self._expect(state, "declare_blockers", "declare blockers")
+        assert state.combat is not None
+        norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
+        violations = _combat.block_violations(self.hooks, state, norm)
+        if violations:
+            raise IllegalBlockError(violations)
+        step = "declare_blockers"
+        events = [Event("step", "509.1", step)]
+        for blocker, attackers in norm.items():
+            for attacker in attackers:
+                events.append(Event("block", "509.1a", step, blocker=blocker, attacker=attacker))
+        blocked = {a for atts in norm.values() for a in atts}
+        for attacker in state.combat.attacks:
+            if attacker in blocked:
+                events.append(Event("blocked", "509.1h", step, object=attacker))
+        combat = state.combat.evolve(blocks=norm, blocked=frozenset(blocked))
+        return self._commit(attrs.evolve(state, step=step, combat=combat), events)
+
+    def _damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
+        combat = state.combat
+        if combat is None:
+            return DAMAGE_STEP, ()
+        present = tuple(c for c in combat.combatants if c in state.objects
+                        and state.objects[c].zone == "battlefield")
+        if state.step == FIRST_DAMAGE_STEP and combat.early is not None:
+            again = tuple(c for c in present if c not in combat.early
+                          or self.hooks.deals_damage_again(state, c))
+            return DAMAGE_STEP, again
+        early = tuple(c for c in present if self.hooks.deals_damage_early(state, c))
+        if early:
+            return FIRST_DAMAGE_STEP, early
+        return DAMAGE_STEP, present
+
+    def _full_assignment(self, state: GameState, step: str, duties: Sequence[Duty],
+                         assign: Assignment) -> tuple[dict[str, dict[str, int]], list[Violation]]:
+        combat = state.combat
+        assert combat is not None
+        problems: list[Violation] = []
+        dutied = {d.source for d in duties}
+        given: dict[str, dict[str, int]] = {}
+        for source, amounts in assign.items():
+            if source not in state.objects and source not in state.players:
+                problems.append(Violation("510.1", f"there is no creature {source!r} to assign "
+                                          "damage from", (source,)))
+                continue
+            if not combat.in_combat(source):
+                problems.append(Violation("510.1", f"{_combat.label(state, source)} is not an "
+                                          "attacking or blocking creature", (source,)))
+                continue
+            if source not in dutied:
+                continue  # not dealing damage in this step: the entry is not for it
+            if not isinstance(amounts, Mapping):
+                problems.append(Violation("510.1", f"the assignment of {source!r} must map "
+                                          f"recipients to amounts, not {amounts!r}", (source,)))
+                continue
+            for recipient in amounts:
+                if recipient not in state.objects and recipient not in state.players:
+                    problems.append(Violation("510.1", f"{_combat.label(state, source)} assigns "
+                                              f"damage to {recipient!r}, which does not exist",
+                                              (source, recipient)))
+            given[source] = dict(amounts)
+        full = dict(given)
+        full.update(self.policy(self.hooks, state, step, duties, given))
+        return full, problems
+
+    def combat_damage(self, state: GameState, assign: Assignment | None = None) -> Outcome:
+        """The next combat damage step (510): assign, deal all damage at once,
+        then state-based actions (704.3).
+
+        :param assign: assignments by creature; creatures not in it use the
+            engine's policy.
+        :raises IllegalAssignmentError: with every violation; nothing changes.
+        """
+        if state.step not in ("declare_blockers", FIRST_DAMAGE_STEP):
+            self._expect(state, DAMAGE_STEP, "deal combat damage")
+        combat = state.combat
+        assert combat is not None
+        step, participants = self._damage_step_kind(state)
+        duties = _combat.duties(self.hooks, state, participants)
+        full, problems = self._full_assignment(state, step, duties, assign or {})
+        violations = problems + _combat.assignment_violations(
+            self.hooks, state, step, duties, full, (assign or {}).keys())
+        if violations:
+            raise IllegalAssignmentError(violations)
+        events = [Event("step", "510.1", step)]
+        if step == FIRST_DAMAGE_STEP:
+            combat = combat.evolve(early=frozenset(participants))
+        elif combat.early is None:
+            combat = combat.evolve(early=frozenset())
+        combat = combat.evolve(dealt=combat.dealt | {d.source for d in duties})
+        new = attrs.evolve(state, step=step, combat=combat)
+        proposed = []
+        for duty in duties:
+            for recipient, amount in full.get(duty.source, {}).items():
+                if amount:
+                    events.append(Event("assign", "510.1", step, source=duty.source,
+                                        target=recipient, amount=amount))
+                    proposed.append(Damage(duty.source, recipient, amount, True, step))
+        new, dmg_events, dealt, results = deal_damage(self.hooks, new, proposed, step)
+        events.extend(dmg_events)
+        return self._commit(new, events, damage=(dealt, results))
+
+    def end_of_combat(self, state: GameState) -> Outcome:
+        """Enter the end of combat step (511.1)."""
+        self._expect(state, "end_of_combat", "end combat")
+        new = attrs.evolve(state, step="end_of_combat")
+        return Outcome(new, [Event("step", "511.1", "end_of_combat")])
+
+    def finish(self, state: GameState) -> Outcome:
+        """End the combat phase: everything is removed from combat (511.3)."""
+        self._expect(state, "postcombat_main", "end the combat phase")
+        new = end_combat(state)
+        self.hooks.end_of_combat(new)
+        return Outcome(new, [Event("end_of_combat", "511.3", "end_of_combat")])
+
+    def perform(self, state: GameState, action: Action) -> Outcome:
+        """Apply an action in a priority window, then state-based actions.
+
+        :raises IllegalActionError: for an action naming something that isn't
+            there; nothing changes.
+        """
+        new, events = apply_action(self.hooks, state, action)
+        damage = None
+        if isinstance(action, DealDamage):
+            dealt = tuple(Damage(e.source or "", e.target or "", e.amount or 0, False, state.step)
+                          for e in events if e.kind == "damage")
+            damage = (dealt, ())
+        return self._commit(new, events, damage=damage)
+
+    def check_state_based_actions(self, state: GameState) -> Outcome:
+        """Perform state-based actions until none applies (704.3)."""
+        new, events = check_state_based_actions(self.hooks, state, state.step)
+        return Outcome(new, events)
+
+    def _commit(self, state: GameState, events: list[Event],
+                damage: tuple[tuple[Damage, ...], tuple[Result, ...]] | None = None) -> Outcome:
+        state, sba_events = check_state_based_actions(self.hooks, state, state.step)
+        events.extend(sba_events)
+        if damage is not None and damage[0]:
+            self.hooks.damage_event(state, damage[0], damage[1])
+        return Outcome(state, events)
+
+    # -- one-shot ---------------------------------------------------------------------
+
+    def resolve(
+        self,
+        state: GameState,
+        attacks: Attacks,
+        blocks: Blocks | None = None,
+        *,
+        assign: Assignment | None = None,
+        assign_first_strike: Assignment | None = None,
+        actions: Iterable[tuple[str, Action]] = (),
+    ) -> CombatResult:
+        """Resolve a whole combat phase from its declarations.
+
+        :param state: the state before combat.
+        :param attacks: attacking creature -> what it attacks.
+        :param blocks: blocking creature -> attacker(s) it blocks.
+        :param assign: assignments used in each damage step a creature deals
+            damage in.
+        :param assign_first_strike: overrides ``assign`` in the first combat
+            damage step.
+        :param actions: ``(step, action)`` pairs, performed in order in the
+            priority window after that step's turn-based action.
+        :raises IllegalActionError: (or a subclass) when a declaration,
+            assignment or action is illegal.
+        """
+        pending: dict[str, list[Action]] = {}
+        for after, action in actions:
+            pending.setdefault(after, []).append(action)
+        events: list[Event] = []
+        steps: list[str] = []
+        after_steps: dict[str, GameState] = {}
+        before = state
+
+        def window(st: GameState, step: str) -> GameState:
+            for action in pending.pop(step, []):
+                out = self.perform(st, action)
+                st = out.state
+                events.extend(out.events)
+            return st
+
+        out = self.begin_combat(state)
+        events.extend(out.events)
+        steps.append("beginning_of_combat")
+        state = window(out.state, "beginning_of_combat")
+        out = self.declare_attackers(state, attacks)
+        events.extend(out.events)
+        steps.append("declare_attackers")
+        state = window(out.state, "declare_attackers")
+        if self.next_step(state) == "declare_blockers":
+            out = self.declare_blockers(state, blocks or {})
+            events.extend(out.events)
+            steps.append("declare_blockers")
+            state = window(out.state, "declare_blockers")
+            while self.next_step(state) in (FIRST_DAMAGE_STEP, DAMAGE_STEP):
+                nxt = self.next_step(state)
+                chosen = assign_first_strike if (
+                    nxt == FIRST_DAMAGE_STEP and assign_first_strike is not None) else assign
+                out = self.combat_damage(state, chosen)
+                events.extend(out.events)
+                steps.append(out.state.step)
+                after_steps[out.state.step] = out.state
+                state = window(out.state, out.state.step)
+        out = self.end_of_combat(state)
+        events.extend(out.events)
+        steps.append("end_of_combat")
+        state = window(out.state, "end_of_combat")
+        if pending:
+            raise IllegalActionError(
+                f"actions after steps that did not happen: {', '.join(sorted(pending))} "
+                f"(the combat went through {', '.join(steps)})", rule="506.1")
+        out = self.finish(state)
+        events.extend(out.events)
+        return CombatResult(out.state, events, steps, after_steps, before)
+
+
+def _discover(*, block: Iterable[str], allow: Iterable[str] | None) -> list[PluginInfo]:
+    return discover(block=block, allow=allow)
+
+
+__all__ = ["EDITIONS", "CombatResult", "Engine", "Outcome"]

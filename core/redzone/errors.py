@@ -1,0 +1,154 @@
+"""Typed errors that cite the rules.
+
+``RulesError`` is the root. An illegal declaration, assignment or action is
+also a :class:`ValueError`, carries the rule it breaks, the ids of the objects
+involved and every :class:`Violation` found, so one rejected command reports
+every broken rule at once. The state the caller holds is never changed by a
+rejected command (733: the game returns to the moment before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from attrs import field, frozen
+
+from redzone.frozen import as_tuple
+
+
+def _objects(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+@frozen
+class Violation:
+    """One broken rule.
+
+    :param rule: the rule number, e.g. ``"702.9b"``.
+    :param message: a sentence naming the objects and quoting values.
+    :param objects: the ids of the objects (and players) involved.
+    :param restriction: a name for the restriction that was broken (e.g.
+        ``"flying"``), so an exemption hook can lift it; empty for plain rules.
+    """
+
+    rule: str
+    message: str
+    objects: tuple[str, ...] = field(default=(), converter=as_tuple)
+    restriction: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.message} (rule {self.rule})"
+
+
+def sort_violations(violations: Iterable[Violation]) -> tuple[Violation, ...]:
+    """Violations in a stable order, whatever order the plugins gave them in."""
+    return tuple(sorted(set(violations), key=lambda v: (v.objects, v.rule, v.message)))
+
+
+class RulesError(Exception):
+    """Root of every error redzone raises on purpose."""
+
+
+class IllegalActionError(RulesError, ValueError):
+    """A command broke the rules; nothing was changed.
+
+    :ivar kind: the error kind of the JSON outcome (``illegal_attack`` ...).
+    :ivar rule: the first broken rule.
+    :ivar objects: ids of every object involved, sorted.
+    :ivar violations: every violation found.
+    """
+
+    kind = "illegal_action"
+
+    def __init__(self, violations: Iterable[Violation] | str, *, rule: str = "",
+                 objects: Iterable[str] = ()) -> None:
+        if isinstance(violations, str):
+            found: tuple[Violation, ...] = (Violation(rule, violations, tuple(objects)),)
+        else:
+            found = sort_violations(violations)
+        if not found:
+            raise ValueError("an illegal-action error needs at least one violation")
+        self.violations = found
+        self.rule = found[0].rule
+        self.objects = tuple(sorted({o for v in found for o in v.objects}))
+        super().__init__("; ".join(str(v) for v in found))
+
+    @property
+    def message(self) -> str:
+        """Every violation's message, joined."""
+        return "; ".join(v.message for v in self.violations)
+
+
+class IllegalAttackError(IllegalActionError):
+    """An illegal declaration of attackers (508.1)."""
+
+    kind = "illegal_attack"
+
+
+class IllegalBlockError(IllegalActionError):
+    """An illegal declaration of blockers (509.1)."""
+
+    kind = "illegal_block"
+
+
+class IllegalAssignmentError(IllegalActionError):
+    """An illegal combat damage assignment (510.1, 510.1e)."""
+
+    kind = "illegal_assignment"
+
+
+class UnknownKeywordError(RulesError, ValueError):
+    """A keyword no loaded plugin provides.
+
+    :ivar text: the keyword as written.
+    :ivar suggestions: close matches among the known keywords.
+    """
+
+    def __init__(self, text: str, suggestions: Iterable[str] = ()) -> None:
+        self.text = text
+        self.suggestions = tuple(suggestions)
+        hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if (
+            self.suggestions) else ""
+        super().__init__(f"unknown keyword {text!r}: no loaded plugin provides it{hint}")
+
+
+class PluginError(RulesError):
+    """A plugin failed. Names the plugin, its distribution, the hook and the step.
+
+    The state is unchanged; the plugin's own exception is the ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, plugin: str = "", distribution: str = "",
+                 hook: str = "") -> None:
+        self.plugin = plugin
+        self.distribution = distribution
+        self.hook = hook
+        super().__init__(message)
+
+
+class PluginLoadError(PluginError):
+    """A plugin could not be found, imported or registered."""
+
+
+class ScenarioError(RulesError, ValueError):
+    """A malformed scenario file (error kind ``bad_scenario``).
+
+    :ivar file: the file name.
+    :ivar key: the key path, e.g. ``permanents[2].power``.
+    :ivar line: the line, where the parser gives one.
+    """
+
+    kind = "bad_scenario"
+
+    def __init__(self, message: str, *, file: str = "", key: str = "",
+                 line: int | None = None) -> None:
+        self.file = file
+        self.key = key
+        self.line = line
+        self.detail = message
+        where = file or "<scenario>"
+        if line is not None:
+            where += f":{line}"
+        if key:
+            where += f": {key}"
+        super().__init__(f"{where}: {message}")

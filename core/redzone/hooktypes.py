@@ -1,0 +1,210 @@
+"""The values that travel through hooks: what plugins receive and return.
+
+All are frozen attrs classes. A plugin builds them; the core combines them in
+an order that does not depend on which plugin answered first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from attrs import field, frozen
+
+from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
+
+if TYPE_CHECKING:
+    from redzone.model import GameState
+
+
+@frozen
+class KeywordSpec:
+    """A keyword a plugin provides.
+
+    :param name: the family name instances carry (``"toxic"``, ``"landwalk"``).
+    :param rule: its rule number (``"702.164"``).
+    :param pattern: a regular expression the whole printed text must match,
+        case-insensitively; its groups become :attr:`~redzone.Keyword.args`.
+        Defaults to the name itself.
+    :param summary: one line for listings; defaults to the module docstring's.
+    :param examples: printed forms for documentation and generated tests.
+    """
+
+    name: str
+    rule: str
+    pattern: str = field()
+    summary: str = ""
+    examples: tuple[str, ...] = field(default=(), converter=as_tuple)
+
+    @pattern.default
+    def _pattern_default(self) -> str:
+        return re.escape(self.name)
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled pattern (anchored, case-insensitive)."""
+        return re.compile(rf"(?:{self.pattern})", re.IGNORECASE)
+
+
+@frozen
+class Damage:
+    """Damage about to be dealt or dealt (120).
+
+    :param source: the id of the object dealing it; read from last known
+        information when it has left the battlefield (120.7, 608.2h).
+    :param target: the id of the player, creature, planeswalker or battle.
+    :param amount: how much.
+    :param combat: whether it is combat damage (510.2).
+    :param step: the step it is dealt in.
+    """
+
+    source: str
+    target: str
+    amount: int
+    combat: bool = False
+    step: str = ""
+
+
+@frozen
+class Prevention:
+    """A prevention effect that applies to one damage (615).
+
+    :param effect: a name for the effect, unique per effect (used in the
+        account and to order effects deterministically).
+    :param rule: the rule that makes it prevent (``"702.16e"``, ``"615.1"``).
+    :param amount: how much it prevents; ``None`` prevents all of it.
+    """
+
+    effect: str
+    rule: str
+    amount: int | None = None
+
+
+@frozen
+class DamageModifier:
+    """A replacement effect that changes how much damage is dealt (614.1a).
+
+    The new amount is ``amount * multiply + add``. Modifiers apply after
+    prevention (the order least harmful to the affected player, 616.1).
+
+    :param effect: a name for the effect, unique per effect.
+    :param rule: the rule it follows.
+    :param multiply: factor (Furnace of Rath: 2).
+    :param add: amount added (may be negative).
+    """
+
+    effect: str
+    rule: str
+    multiply: int = 1
+    add: int = 0
+
+
+#: Result kinds the core applies (120.3), and the JSON event each writes.
+RESULT_KINDS = frozenset(
+    {"life_loss", "life_gain", "poison", "counters", "marked", "loyalty", "defense", "mark"}
+)
+
+
+@frozen
+class Result:
+    """One result of dealt damage (120.3, 120.4c).
+
+    :param kind: ``life_loss`` (120.3a), ``poison`` (120.3b, 120.3g),
+        ``loyalty`` (loyalty counters removed, 120.3c), ``counters`` (120.3d),
+        ``marked`` (damage marked, 120.3e), ``life_gain`` (120.3f),
+        ``defense`` (defense counters removed, 120.3h), or ``mark`` (a fact for
+        state-based actions, such as 704.5h's "dealt damage by a source with
+        deathtouch"; no event).
+    :param rule: the rule that produces it.
+    :param source: the damage's source.
+    :param amount: how much (life, counters, damage).
+    :param player: the player affected (life and poison results).
+    :param target: the object affected (counters, marked damage, marks).
+    :param counter: the counter kind for ``counters``.
+    :param mark: the mark's name for ``mark``.
+    :param replaces: the default result kind this one replaces for the same
+        damage (infect and wither replace ``marked``; infect replaces
+        ``life_loss``); identical replacements from several plugins count once.
+    """
+
+    kind: str
+    rule: str
+    source: str
+    amount: int = 0
+    player: str | None = None
+    target: str | None = None
+    counter: str | None = None
+    mark: str | None = None
+    replaces: str | None = None
+
+
+@frozen
+class ResultReplacement:
+    """A replacement effect on a result of damage (120.4c, 614).
+
+    :param effect: a unique name; replacements apply in order of this name,
+        each at most once to a result (614.5).
+    :param rule: the rule or card it follows.
+    :param replace: given the state as it stands when the result is applied
+        and the result, returns the result that happens instead, or ``None``
+        when nothing happens.
+    """
+
+    effect: str
+    rule: str
+    replace: Callable[[GameState, Result], Result | None] = field(eq=False)
+
+
+@frozen
+class StateBasedAction:
+    """A state-based action to perform (704).
+
+    :param kind: ``destroy`` (may be stopped by indestructible or
+        regeneration), ``graveyard`` (put into its owner's graveyard: 704.5f,
+        704.5i), or ``lose`` (a player loses the game).
+    :param rule: the rule, e.g. ``"704.5h"``.
+    :param object: the permanent, for ``destroy`` and ``graveyard``.
+    :param player: the player, for ``lose``.
+    """
+
+    kind: str
+    rule: str
+    object: str | None = None
+    player: str | None = None
+
+
+@frozen
+class SourceAssignment:
+    """One creature's proposed combat damage assignment, as validation hooks
+    see it (510.1).
+
+    :param source: the assigning creature.
+    :param step: ``first_strike_damage`` or ``combat_damage``.
+    :param power: how much it assigns in all (its power, 510.1a).
+    :param amounts: recipient id -> amount (amounts given as 0 included).
+    :param blockers: the creatures it may assign to: those blocking it, or
+        those it blocks, in declaration (or damage assignment) order.
+    :param attacked: what it attacks (``None`` for blockers and for an attacker
+        attacking nothing).
+    :param lethal: for each creature in ``blockers``, the lethal damage from
+        this source counting damage already marked and damage other creatures
+        assign to it in this step (702.19b, 510.1c-d).
+    :param is_attacker: whether the source is an attacking creature.
+    :param order: the damage assignment order under editions that have one.
+    """
+
+    source: str
+    step: str
+    power: int
+    amounts: FrozenMap[str, int] = field(converter=as_map)
+    blockers: tuple[str, ...] = field(converter=as_tuple)
+    attacked: str | None
+    lethal: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
+    is_attacker: bool = True
+    order: tuple[str, ...] = field(default=(), converter=as_tuple)
+
+    def to(self, recipient: str) -> int:
+        """The amount assigned to ``recipient`` (0 when none)."""
+        return self.amounts.get(recipient, 0)

@@ -1,0 +1,550 @@
+"""The game state: frozen value objects referred to by id.
+
+Every class here is an attrs ``@frozen`` value. Collections are tuples,
+frozensets or :class:`~redzone.frozen.FrozenMap`, so a state handed to a plugin
+or kept as a snapshot can never change under anyone's feet. A command returns a
+new state; the old one is still valid (that is rule 733's "the game returns to
+the moment before", and free snapshots for an embedding engine).
+
+Current power, toughness and keywords are computed in one place,
+:class:`Permanent`'s cached properties, from the printed values, counters and
+"until end of turn" modifications applied in timestamp order (613 simplified to
+layers 6 and 7c-d, which is all combat needs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import Any, Final
+
+import attrs
+from attrs import field, frozen
+
+from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
+
+#: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
+#: ``can_block_additional`` at or above this value means unlimited.
+UNLIMITED: Final = 1_000_000
+
+#: The zones a permanent's card can be in after combat.
+ZONES: Final = ("battlefield", "graveyard", "exile")
+
+CARD_TYPES: Final = frozenset(
+    {"creature", "planeswalker", "battle", "artifact", "land", "enchantment"}
+)
+COLORS: Final = ("white", "blue", "black", "red", "green")
+
+
+def _tuple_of_str(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _frozenset_of_str(value: Iterable[str]) -> frozenset[str]:
+    return frozenset(value)
+
+
+def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap[str, int]:
+    items = value.items() if isinstance(value, Mapping) else value
+    return FrozenMap(sorted((k, v) for k, v in items if v))
+
+
+@frozen
+class Keyword:
+    """One keyword instance on a permanent.
+
+    :param name: the keyword's family name as a plugin registered it
+        (``"flying"``, ``"toxic"``, ``"protection"``, ``"landwalk"``).
+    :param text: the instance as printed, normalised to lower case with single
+        spaces (``"toxic 2"``, ``"protection from red"``, ``"swampwalk"``).
+    :param args: the parameters the keyword's pattern captured (``("2",)``,
+        ``("red",)``, ``("swamp",)``).
+    """
+
+    name: str
+    text: str = field()
+    args: tuple[str, ...] = field(default=(), converter=as_tuple)
+
+    @text.default
+    def _text_default(self) -> str:
+        return self.name
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def number(self) -> int:
+        """The first parameter as an integer (``toxic 2`` -> 2); 1 when there is none."""
+        for arg in self.args:
+            if arg.isdigit():
+                return int(arg)
+        return 1
+
+
+def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
+    return tuple(k if isinstance(k, Keyword) else Keyword(k) for k in value)
+
+
+@frozen
+class Modification:
+    """A continuous effect on one permanent that lasts until end of turn.
+
+    Applied in timestamp order (the order of :attr:`Permanent.modifications`).
+
+    :param power: added to power (layer 7c).
+    :param toughness: added to toughness (layer 7c).
+    :param add_keywords: keyword instances the permanent gains (layer 6).
+    :param remove_keywords: keyword names the permanent loses (layer 6); every
+        instance of each named keyword, including ones granted earlier.
+    :param source: what created the effect, for the account (optional).
+    """
+
+    power: int = 0
+    toughness: int = 0
+    add_keywords: tuple[Keyword, ...] = field(default=(), converter=_keywords)
+    remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
+    source: str | None = None
+
+
+@frozen
+class Player:
+    """A player.
+
+    :param id: the player's id.
+    :param life: life total (119).
+    :param poison: poison counters (122.1f).
+    :param lost: whether the player has lost the game (104.3).
+    :param loss_rule: the rule by which the player lost, e.g. ``"704.5a"``.
+    """
+
+    id: str
+    life: int = 20
+    poison: int = 0
+    lost: bool = False
+    loss_rule: str | None = None
+
+
+@frozen
+class Permanent:
+    """A permanent (or, after it left the battlefield, its card and last known
+    information: ``zone`` says where it is).
+
+    :param id: unique id, used everywhere a declaration or event names it.
+    :param name: the card name; defaults to the id.
+    :param controller: the controlling player's id.
+    :param owner: the owning player's id; defaults to the controller.
+    :param types: card types (``creature``, ``planeswalker``, ``battle`` ...).
+    :param subtypes: subtypes, e.g. ``("Swamp",)`` or ``("Siege",)``.
+    :param colors: colors; empty for colorless.
+    :param base_power: printed power (creatures), before counters and effects.
+    :param base_toughness: printed toughness (creatures).
+    :param printed_keywords: keyword instances the permanent has on its own.
+    :param counters: counters by kind (``"+1/+1"``, ``"-1/-1"``, ``"loyalty"``,
+        ``"defense"`` ...).
+    :param damage: damage marked on it this turn (120.6).
+    :param tapped: whether it is tapped.
+    :param summoning_sick: not controlled continuously since the turn began (302.6).
+    :param modifications: "until end of turn" effects, in timestamp order.
+    :param protector: for a battle, the player who protects it (310.8).
+    :param can_block_additional: how many more creatures than one it can block
+        each combat (:data:`UNLIMITED` for "any number").
+    :param marks: facts noted since state-based actions were last checked,
+        named by the plugin that sets them (for example the deathtouch plugin's
+        "dealt damage by a source with deathtouch"); cleared after each check.
+    :param zone: ``battlefield``, ``graveyard`` or ``exile``.
+    :param token: whether it is a token.
+    """
+
+    id: str
+    controller: str
+    name: str = field()
+    owner: str = field()
+    types: frozenset[str] = field(default=frozenset({"creature"}), converter=_frozenset_of_str)
+    subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    colors: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    base_power: int | None = None
+    base_toughness: int | None = None
+    printed_keywords: tuple[Keyword, ...] = field(default=(), converter=_keywords)
+    counters: FrozenMap[str, int] = field(default=EMPTY, converter=_counters)
+    damage: int = 0
+    tapped: bool = False
+    summoning_sick: bool = False
+    modifications: tuple[Modification, ...] = field(default=(), converter=as_tuple)
+    protector: str | None = None
+    can_block_additional: int = 0
+    marks: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    zone: str = "battlefield"
+    token: bool = False
+
+    @name.default
+    def _name_default(self) -> str:
+        return self.id
+
+    @owner.default
+    def _owner_default(self) -> str:
+        return self.controller
+
+    # -- current characteristics: computed here and nowhere else ---------------
+
+    @cached_property
+    def keywords(self) -> tuple[Keyword, ...]:
+        """Current keyword instances: printed, then each modification in order."""
+        current = list(self.printed_keywords)
+        for mod in self.modifications:
+            if mod.remove_keywords:
+                gone = set(mod.remove_keywords)
+                current = [k for k in current if k.name not in gone]
+            current.extend(mod.add_keywords)
+        return tuple(current)
+
+    @cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """The names of the current keywords, for fast membership tests."""
+        return frozenset(k.name for k in self.keywords)
+
+    def has(self, name: str) -> bool:
+        """Whether the permanent currently has a keyword of that name."""
+        return name in self.keyword_names
+
+    def instances(self, name: str) -> tuple[Keyword, ...]:
+        """Every current instance of the named keyword (``toxic 1`` and ``toxic 2``)."""
+        return tuple(k for k in self.keywords if k.name == name)
+
+    @cached_property
+    def power(self) -> int:
+        """Current power: printed, counters (613.4c), then effects (613.4b)."""
+        if self.base_power is None:
+            return 0
+        c = self.counters
+        value = self.base_power + c.get("+1/+1", 0) - c.get("-1/-1", 0)
+        for mod in self.modifications:
+            value += mod.power
+        return value
+
+    @cached_property
+    def toughness(self) -> int:
+        """Current toughness: printed, counters, then effects."""
+        if self.base_toughness is None:
+            return 0
+        c = self.counters
+        value = self.base_toughness + c.get("+1/+1", 0) - c.get("-1/-1", 0)
+        for mod in self.modifications:
+            value += mod.toughness
+        return value
+
+    @property
+    def loyalty(self) -> int | None:
+        """Loyalty (planeswalkers only; 306.5b)."""
+        return self.counters.get("loyalty", 0) if "planeswalker" in self.types else None
+
+    @property
+    def defense(self) -> int | None:
+        """Defense (battles only; 310.4)."""
+        return self.counters.get("defense", 0) if "battle" in self.types else None
+
+    @property
+    def is_creature(self) -> bool:
+        """Whether it is a creature (302)."""
+        return "creature" in self.types
+
+    @property
+    def on_battlefield(self) -> bool:
+        """Whether it is on the battlefield."""
+        return self.zone == "battlefield"
+
+    def evolve(self, **changes: Any) -> Permanent:
+        """A copy with ``changes`` (current characteristics recomputed)."""
+        return attrs.evolve(self, **changes)
+
+
+@frozen
+class Combat:
+    """Who attacks what and who blocks whom (506-509).
+
+    :param attacks: attacking creature -> the player, planeswalker or battle it
+        attacks (``None`` once that is gone or removed from combat: 506.4c).
+        Insertion order is declaration order.
+    :param blocks: blocking creature -> the attacking creatures it blocks, in
+        declaration order (509.1a, 509.1g).
+    :param defenders: attacking creature -> its defending player, fixed when it
+        was declared (506.2, 508.5).
+    :param blocked: attacking creatures that are blocked (509.1h); they stay
+        blocked when their blockers leave.
+    :param order: damage assignment orders, for editions that have them
+        (attacker -> its blockers; blocker -> the attackers it blocks).
+    :param early: the attacking and blocking creatures that deal combat damage in
+        the first combat damage step, recorded as that step began (510.4,
+        702.7c, 702.4c); ``None`` while no such step has happened.
+    :param dealt: the combatants that have assigned combat damage this combat.
+    """
+
+    attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
+    blocks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    defenders: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
+    blocked: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    early: frozenset[str] | None = None
+    dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+
+    @cached_property
+    def _blockers_index(self) -> FrozenMap[str, tuple[str, ...]]:
+        index: dict[str, list[str]] = {}
+        for blocker, attackers in self.blocks.items():
+            for attacker in attackers:
+                index.setdefault(attacker, []).append(blocker)
+        return FrozenMap((a, tuple(bs)) for a, bs in index.items())
+
+    def blockers_of(self, attacker: str) -> tuple[str, ...]:
+        """The creatures currently blocking ``attacker``, in declaration order."""
+        return self._blockers_index.get(attacker, ())
+
+    def is_attacking(self, obj: str) -> bool:
+        """Whether ``obj`` is an attacking creature."""
+        return obj in self.attacks
+
+    def is_blocking(self, obj: str) -> bool:
+        """Whether ``obj`` is a blocking creature."""
+        return obj in self.blocks
+
+    def in_combat(self, obj: str) -> bool:
+        """Whether ``obj`` is an attacking or blocking creature."""
+        return obj in self.attacks or obj in self.blocks
+
+    @property
+    def combatants(self) -> tuple[str, ...]:
+        """Attackers in declaration order, then blockers in declaration order."""
+        return (*self.attacks, *self.blocks)
+
+    def evolve(self, **changes: Any) -> Combat:
+        """A copy with ``changes``."""
+        return attrs.evolve(self, **changes)
+
+
+@frozen
+class Shield:
+    """A prevention effect from a resolved spell or ability (615).
+
+    :param id: unique id (the order shields were created in).
+    :param to: prevent damage that would be dealt to this object or player.
+    :param source: or: prevent damage this source would deal.
+    :param amount: how much is left to prevent; ``None`` for "all".
+    :param mode: ``"amount"`` (the next N damage, 615.7), ``"next"`` (all of the
+        next time damage would be dealt: Awe Strike) or ``"all"`` (all such
+        damage this turn).
+    :param gain_life: a player who gains life equal to the damage prevented
+        this way (Awe Strike).
+    :param combat_only: prevents only combat damage.
+    """
+
+    id: str
+    to: str | None = None
+    source: str | None = None
+    amount: int | None = None
+    mode: str = "amount"
+    gain_life: str | None = None
+    combat_only: bool = False
+
+
+@frozen
+class Effect:
+    """A continuous effect that applies to the whole game (a Fog, a Worship).
+
+    The core knows the effect kinds of the scenario format; plugins read their
+    own kinds from ``state.effects``.
+
+    :param kind: the effect kind, e.g. ``"prevent_all_combat_damage"``.
+    :param player: the player it refers to, if any.
+    :param to: the object or player it protects, if any.
+    :param source: the object it refers to, if any.
+    :param amount: its number, if any.
+    """
+
+    kind: str
+    player: str | None = None
+    to: str | None = None
+    source: str | None = None
+    amount: int | None = None
+
+
+#: The steps of the combat phase (506.1) and where a state can stand.
+STEPS: Final = (
+    "beginning_of_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "first_strike_damage",
+    "combat_damage",
+    "end_of_combat",
+)
+
+
+@frozen
+class GameState:
+    """The whole game state combat needs.
+
+    :param players: players by id.
+    :param turn_order: player ids in turn order.
+    :param active_player: whose turn it is: the attacking player (506.2).
+    :param objects: permanents by id (cards that left keep their last known
+        information, with ``zone`` set).
+    :param combat: the combat, from the beginning of combat step on.
+    :param step: where the game stands: ``"main"`` before combat, a step name
+        of :data:`STEPS`, or ``"postcombat_main"`` after it.
+    :param shields: prevention shields in creation order.
+    :param effects: game-wide continuous effects.
+    :param rules: the rules edition the state is played under.
+    :param lki: last known information (608.2h): each permanent that left the
+        battlefield, as it last existed there.
+    """
+
+    players: FrozenMap[str, Player] = field(converter=as_map)
+    turn_order: tuple[str, ...] = field(converter=as_tuple)
+    active_player: str
+    objects: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
+    combat: Combat | None = None
+    step: str = "main"
+    shields: tuple[Shield, ...] = field(default=(), converter=as_tuple)
+    effects: tuple[Effect, ...] = field(default=(), converter=as_tuple)
+    rules: str = "foundations"
+    lki: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
+
+    # -- lookups --------------------------------------------------------------
+
+    def permanent(self, obj: str) -> Permanent:
+        """The permanent (or last known information) with id ``obj``.
+
+        :raises KeyError: when there is no such object.
+        """
+        return self.objects[obj]
+
+    def last_known(self, obj: str) -> Permanent:
+        """The permanent ``obj`` as it is on the battlefield, or as it last
+        existed there if it has left (608.2h); a source's abilities are read
+        from this.
+
+        :raises KeyError: when there is no such object.
+        """
+        perm = self.objects[obj]
+        if perm.zone == "battlefield":
+            return perm
+        return self.lki.get(obj, perm)
+
+    def on_battlefield(self, obj: str) -> Permanent | None:
+        """The permanent ``obj`` if it is on the battlefield, else ``None``."""
+        perm = self.objects.get(obj)
+        return perm if perm is not None and perm.zone == "battlefield" else None
+
+    @property
+    def battlefield(self) -> tuple[Permanent, ...]:
+        """Every permanent on the battlefield, in id insertion order."""
+        return tuple(p for p in self.objects.values() if p.zone == "battlefield")
+
+    def opponents(self, player: str) -> tuple[str, ...]:
+        """The players other than ``player`` still in the game, in turn order."""
+        return tuple(
+            p for p in self.turn_order if p != player and not self.players[p].lost
+        )
+
+    def controller_of(self, obj: str) -> str | None:
+        """The controller of an object, or the player itself for a player id."""
+        if obj in self.players:
+            return obj
+        perm = self.objects.get(obj)
+        return perm.controller if perm is not None else None
+
+    def defending_player_of(self, attacked: str) -> str | None:
+        """The player defending against an attack on ``attacked``: the player,
+        the planeswalker's controller or the battle's protector (506.2, 310.8).
+        """
+        if attacked in self.players:
+            return attacked
+        perm = self.objects.get(attacked)
+        if perm is None:
+            return None
+        if "battle" in perm.types and perm.protector is not None:
+            return perm.protector
+        return perm.controller
+
+    # -- building changed copies ----------------------------------------------
+
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with ``changes``."""
+        return attrs.evolve(self, **changes)
+
+    def with_permanents(self, changed: Mapping[str, Permanent]) -> GameState:
+        """A copy with the given permanents replaced (one copy of the map)."""
+        if not changed:
+            return self
+        return attrs.evolve(self, objects=self.objects.merge(changed))
+
+    def with_players(self, changed: Mapping[str, Player]) -> GameState:
+        """A copy with the given players replaced."""
+        if not changed:
+            return self
+        return attrs.evolve(self, players=self.players.merge(changed))
+
+
+def new_game(
+    players: Iterable[Player | str],
+    permanents: Iterable[Permanent] = (),
+    *,
+    active_player: str | None = None,
+    turn_order: Iterable[str] | None = None,
+    effects: Iterable[Effect] = (),
+    rules: str = "foundations",
+) -> GameState:
+    """Build a :class:`GameState` before combat.
+
+    :param players: players (or bare ids: 20 life, no poison).
+    :param permanents: the permanents on the battlefield.
+    :param active_player: whose turn it is; defaults to the first player.
+    :param turn_order: defaults to the order of ``players``.
+    :param effects: game-wide continuous effects.
+    :param rules: the rules edition.
+    :raises ValueError: on duplicate ids or an unknown active player.
+    """
+    plist = [p if isinstance(p, Player) else Player(p) for p in players]
+    ids = [p.id for p in plist]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"duplicate player ids in {ids!r}")
+    perms = list(permanents)
+    pids = [p.id for p in perms]
+    dup = sorted({i for i in pids if pids.count(i) > 1} | (set(pids) & set(ids)))
+    if dup:
+        raise ValueError(f"duplicate ids: {dup!r}")
+    order = tuple(turn_order) if turn_order is not None else tuple(ids)
+    if sorted(order) != sorted(ids):
+        raise ValueError(f"turn order {order!r} must name each player once: {ids!r}")
+    active = active_player if active_player is not None else order[0]
+    if active not in ids:
+        raise ValueError(f"active player {active!r} is not one of {ids!r}")
+    return GameState(
+        players=FrozenMap((p.id, p) for p in plist),
+        turn_order=order,
+        active_player=active,
+        objects=FrozenMap((p.id, p) for p in perms),
+        effects=tuple(effects),
+        rules=rules,
+    )
+
+
+def creature(
+    id: str,
+    controller: str,
+    power: int,
+    toughness: int,
+    *keywords: Keyword | str,
+    **kwargs: Any,
+) -> Permanent:
+    """Shorthand for a creature: ``creature("bear", "bob", 2, 2, "flying")``.
+
+    Keyword strings become :class:`Keyword` instances named by the whole
+    string; use :meth:`redzone.Engine.keyword` for parameterised keywords.
+    """
+    return Permanent(
+        id=id,
+        controller=controller,
+        base_power=power,
+        base_toughness=toughness,
+        printed_keywords=keywords,
+        **kwargs,
+    )

@@ -1,0 +1,499 @@
+"""Plugin discovery, the plugin manager and the typed hook facade.
+
+Discovery order (what :func:`discover` does, in this order):
+
+1. read every entry point of the ``redzone`` group from the installed
+   distributions;
+2. drop duplicates (the same distribution and name seen twice, as happens
+   with editable installs);
+3. refuse two distributions that claim the same plugin name;
+4. apply the block list, then the allow list, by plugin name;
+5. sort by plugin name;
+6. import each module and register it under its entry-point name.
+
+Nothing is loaded at import time and nothing is global: each
+:class:`~redzone.Engine` owns one :class:`pluggy.PluginManager`. Core code never
+calls ``pm.hook`` directly; it calls :class:`Hooks`, which calls each
+implementation itself, in order of plugin name, so that results never depend on
+registration order and a failing plugin is named in the error.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+import re
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar
+
+import pluggy
+from attrs import frozen
+
+from redzone import hookspecs
+from redzone.errors import PluginError, PluginLoadError, UnknownKeywordError, Violation
+from redzone.hooktypes import (
+    Damage,
+    DamageModifier,
+    KeywordSpec,
+    Prevention,
+    Result,
+    ResultReplacement,
+    SourceAssignment,
+    StateBasedAction,
+)
+from redzone.model import GameState, Keyword
+
+GROUP: Final = "redzone"
+#: The distribution that ships the built-in keywords.
+BUILTIN_DISTRIBUTION: Final = "redzone"
+
+hookimpl = pluggy.HookimplMarker("redzone")
+
+T = TypeVar("T")
+
+
+@frozen
+class PluginInfo:
+    """A registered plugin.
+
+    :param name: the name it is registered under (its entry-point name).
+    :param module: the plugin object (usually a module).
+    :param distribution: the distribution that provides it ("" if unknown).
+    :param version: that distribution's version ("" if unknown).
+    """
+
+    name: str
+    module: object
+    distribution: str = ""
+    version: str = ""
+
+
+@frozen
+class KeywordInfo:
+    """A keyword an engine knows, and where it comes from.
+
+    :param spec: the keyword's declaration.
+    :param plugin: the plugin that declares it.
+    :param distribution: that plugin's distribution.
+    :param version: that distribution's version.
+    """
+
+    spec: KeywordSpec
+    plugin: str
+    distribution: str
+    version: str
+
+
+def discover(
+    *, block: Iterable[str] = (), allow: Iterable[str] | None = None
+) -> list[PluginInfo]:
+    """Find and import the plugins of the ``redzone`` entry-point group.
+
+    :param block: plugin names never to load.
+    :param allow: if given, the only plugin names to load.
+    :returns: the plugins, sorted by name.
+    :raises PluginLoadError: when two distributions claim one name, or a
+        plugin fails to import (naming the plugin and its distribution).
+    """
+    blocked = set(block)
+    allowed = set(allow) if allow is not None else None
+    found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
+    for ep in importlib.metadata.entry_points(group=GROUP):
+        dist = ep.dist.name if ep.dist is not None else ""
+        version = ep.dist.version if ep.dist is not None else ""
+        seen = found.get(ep.name)
+        if seen is not None:
+            if seen[1] == dist or seen[0].value == ep.value:
+                continue
+            raise PluginLoadError(
+                f"plugin name {ep.name!r} is claimed by two distributions: "
+                f"{seen[1]!r} ({seen[0].value}) and {dist!r} ({ep.value}); "
+                "uninstall one or block the name",
+                plugin=ep.name,
+                distribution=dist,
+            )
+        found[ep.name] = (ep, dist, version)
+    plugins: list[PluginInfo] = []
+    for name in sorted(found):
+        if name in blocked or (allowed is not None and name not in allowed):
+            continue
+        ep, dist, version = found[name]
+        try:
+            module = ep.load()
+        except Exception as exc:
+            raise PluginLoadError(
+                f"plugin {name!r} from distribution {dist!r} failed to load "
+                f"({ep.value}): {type(exc).__name__}: {exc}",
+                plugin=name,
+                distribution=dist,
+            ) from exc
+        plugins.append(PluginInfo(name, module, dist, version))
+    if allowed is not None:
+        missing = sorted(allowed - set(found))
+        if missing:
+            raise PluginLoadError(
+                f"allowed plugins not installed: {', '.join(missing)} "
+                f"(installed: {', '.join(sorted(found)) or 'none'})"
+            )
+    return plugins
+
+
+def _distribution_of(obj: object) -> tuple[str, str]:
+    module = obj.__name__ if isinstance(obj, types.ModuleType) else type(obj).__module__
+    top = module.split(".")[0]
+    try:
+        dists = importlib.metadata.packages_distributions().get(top, [])
+    except Exception:  # pragma: no cover - metadata quirks
+        dists = []
+    if not dists:
+        return "", ""
+    try:
+        return dists[0], importlib.metadata.version(dists[0])
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover
+        return dists[0], ""
+
+
+class _Impl:
+    __slots__ = ("fn", "picks", "plugin")
+
+    def __init__(self, fn: Callable[..., Any], picks: tuple[int, ...] | None,
+                 plugin: PluginInfo) -> None:
+        self.fn = fn
+        self.picks = picks
+        self.plugin = plugin
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class Hooks:
+    """The typed facade over every hook.
+
+    Each method asks every plugin that implements the hook, in order of plugin
+    name, and combines the answers as the hook's documentation says. A plugin
+    that raises or answers with the wrong type becomes a :class:`PluginError`
+    naming the plugin, its distribution, the hook and the step.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]) -> None:
+        self._pm = pm
+        self._infos = dict(infos)
+        self._cache: dict[str, tuple[_Impl, ...]] = {}
+        self._spec_args: dict[str, tuple[str, ...]] = {}
+        for name in dir(hookspecs):
+            if name.startswith("redzone_"):
+                caller = getattr(pm.hook, name)
+                spec = caller.spec
+                assert spec is not None
+                self._spec_args[name] = tuple(spec.argnames)
+        self.keyword_infos = self._load_keywords()
+        self._keyword_cache: dict[str, Keyword] = {}
+
+    # -- plumbing -------------------------------------------------------------
+
+    def impls(self, hook: str) -> tuple[_Impl, ...]:
+        """The implementations of ``hook``, sorted by plugin name."""
+        cached = self._cache.get(hook)
+        if cached is not None:
+            return cached
+        spec_args = self._spec_args[hook]
+        found: list[_Impl] = []
+        for impl in getattr(self._pm.hook, hook).get_hookimpls():
+            info = self._infos.get(impl.plugin_name) or PluginInfo(impl.plugin_name, impl.plugin)
+            args = tuple(impl.argnames)
+            picks = None if args == spec_args else tuple(spec_args.index(a) for a in args)
+            found.append(_Impl(impl.function, picks, info))
+        found.sort(key=lambda i: i.plugin.name)
+        result = tuple(found)
+        self._cache[hook] = result
+        return result
+
+    def implemented(self, hook: str) -> bool:
+        """Whether any plugin implements ``hook``."""
+        return bool(self.impls(hook))
+
+    def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
+              problem: str) -> PluginError:
+        info = impl.plugin
+        dist = f"{info.distribution} {info.version}".strip() or "unknown distribution"
+        step = state.step if state is not None else "loading"
+        rules = ""
+        doc = getattr(hookspecs, hook).__doc__ or ""
+        m = re.search(r"Rules:\s*(.+)", doc)
+        if m:
+            rules = f" (rules {m.group(1).strip()})"
+        return PluginError(
+            f"plugin {info.name!r} ({dist}) {problem} in hook {hook}{rules} during step "
+            f"{step!r}",
+            plugin=info.name,
+            distribution=info.distribution,
+            hook=hook,
+        )
+
+    def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
+        out: list[tuple[_Impl, Any]] = []
+        for impl in self.impls(hook):
+            picks = impl.picks
+            try:
+                res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
+            except PluginError:
+                raise
+            except Exception as exc:
+                state = args[0] if args and isinstance(args[0], GameState) else None
+                raise self._fail(
+                    impl, hook, state, exc, f"raised {type(exc).__name__}: {exc}"
+                ) from exc
+            if res is not None:
+                out.append((impl, res))
+        return out
+
+    def _any(self, hook: str, *args: Any) -> bool:
+        for impl, res in self._answers(hook, args):
+            if not isinstance(res, bool):
+                raise self._fail(impl, hook, args[0], None,
+                                 f"returned {res!r} where a bool or None was expected")
+            if res:
+                return True
+        return False
+
+    def _collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
+        items: list[T] = []
+        for impl, res in self._answers(hook, args):
+            if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
+                raise self._fail(impl, hook, args[0] if args else None, None,
+                                 f"returned {res!r} where an iterable of "
+                                 f"{kind.__name__} was expected")
+            for item in res:
+                if not isinstance(item, kind):
+                    raise self._fail(impl, hook, args[0] if args else None, None,
+                                     f"returned {item!r} where a {kind.__name__} was expected")
+                items.append(item)
+        return items
+
+    # -- keywords -------------------------------------------------------------
+
+    def _load_keywords(self) -> dict[str, KeywordInfo]:
+        infos: dict[str, KeywordInfo] = {}
+        for impl, res in self._answers("redzone_keywords", ()):
+            for spec in res:
+                if not isinstance(spec, KeywordSpec):
+                    raise self._fail(impl, "redzone_keywords", None, None,
+                                     f"returned {spec!r} where a KeywordSpec was expected")
+                prior = infos.get(spec.name)
+                if prior is not None:
+                    raise PluginLoadError(
+                        f"keyword {spec.name!r} is declared by two plugins: "
+                        f"{prior.plugin!r} and {impl.plugin.name!r}",
+                        plugin=impl.plugin.name,
+                        distribution=impl.plugin.distribution,
+                        hook="redzone_keywords",
+                    )
+                infos[spec.name] = KeywordInfo(
+                    spec, impl.plugin.name, impl.plugin.distribution, impl.plugin.version
+                )
+        return dict(sorted(infos.items()))
+
+    def parse_keyword(self, text: str | Keyword) -> Keyword:
+        """The :class:`Keyword` for a printed keyword.
+
+        :raises UnknownKeywordError: when no loaded plugin's pattern matches,
+            with the close matches.
+        """
+        if isinstance(text, Keyword):
+            if text.name in self.keyword_infos:
+                return text
+            text = text.text
+        cached = self._keyword_cache.get(text)
+        if cached is not None:
+            return cached
+        norm = _normalise(text)
+        matches = []
+        for info in self.keyword_infos.values():
+            m = info.spec.regex.fullmatch(norm)
+            if m:
+                args = tuple(g for g in m.groups() if g is not None)
+                matches.append(Keyword(info.spec.name, norm, args))
+        if not matches:
+            names = list(self.keyword_infos) + [
+                e for i in self.keyword_infos.values() for e in i.spec.examples
+            ]
+            close = difflib.get_close_matches(norm, names, n=3, cutoff=0.6)
+            raise UnknownKeywordError(text, close)
+        if len(matches) > 1:
+            raise UnknownKeywordError(
+                f"{text} (ambiguous: {', '.join(m.name for m in matches)})"
+            )
+        self._keyword_cache[text] = matches[0]
+        return matches[0]
+
+    # -- 508 ----------------------------------------------------------------------
+
+    def attack_violations(self, state: GameState, attacker: str, attacked: str) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_attack_violations`, concatenated."""
+        return self._collect("redzone_attack_violations", Violation, state, attacker, attacked)
+
+    def attack_exemption(self, state: GameState, attacker: str, attacked: str,
+                         violation: Violation) -> bool:
+        """:func:`~redzone.hookspecs.redzone_attack_exemption`: any ``True``."""
+        return self._any("redzone_attack_exemption", state, attacker, attacked, violation)
+
+    def attack_declaration_violations(self, state: GameState,
+                                      attacks: Mapping[str, str]) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_attack_declaration_violations`."""
+        return self._collect("redzone_attack_declaration_violations", Violation, state, attacks)
+
+    def attacks_without_tapping(self, state: GameState, attacker: str) -> bool:
+        """:func:`~redzone.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
+        return self._any("redzone_attacks_without_tapping", state, attacker)
+
+    # -- 509 ----------------------------------------------------------------------
+
+    def block_violations(self, state: GameState, blocker: str, attacker: str) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_block_violations`, concatenated."""
+        return self._collect("redzone_block_violations", Violation, state, blocker, attacker)
+
+    def block_exemption(self, state: GameState, blocker: str, attacker: str,
+                        violation: Violation) -> bool:
+        """:func:`~redzone.hookspecs.redzone_block_exemption`: any ``True``."""
+        return self._any("redzone_block_exemption", state, blocker, attacker, violation)
+
+    def blocked_by_violations(self, state: GameState, attacker: str,
+                              blockers: tuple[str, ...]) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_blocked_by_violations`, concatenated."""
+        return self._collect("redzone_blocked_by_violations", Violation, state, attacker,
+                             blockers)
+
+    def block_declaration_violations(self, state: GameState,
+                                     blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_block_declaration_violations`."""
+        return self._collect("redzone_block_declaration_violations", Violation, state, blocks)
+
+    def additional_blocks(self, state: GameState, blocker: str) -> int:
+        """:func:`~redzone.hookspecs.redzone_additional_blocks`: summed."""
+        total = 0
+        for impl, res in self._answers("redzone_additional_blocks", (state, blocker)):
+            if not isinstance(res, int) or isinstance(res, bool) or res < 0:
+                raise self._fail(impl, "redzone_additional_blocks", state, None,
+                                 f"returned {res!r} where a non-negative int was expected")
+            total += res
+        return total
+
+    # -- 510 ----------------------------------------------------------------------
+
+    def deals_damage_early(self, state: GameState, creature: str) -> bool:
+        """:func:`~redzone.hookspecs.redzone_deals_damage_early`: any ``True``."""
+        return self._any("redzone_deals_damage_early", state, creature)
+
+    def deals_damage_again(self, state: GameState, creature: str) -> bool:
+        """:func:`~redzone.hookspecs.redzone_deals_damage_again`: any ``True``."""
+        return self._any("redzone_deals_damage_again", state, creature)
+
+    def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
+        """:func:`~redzone.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
+        return self._any("redzone_assigns_past_blockers", state, attacker)
+
+    def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
+        """:func:`~redzone.hookspecs.redzone_lethal_damage`: the smallest of
+        ``base`` and every answer, never below 0."""
+        value = base
+        for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
+            if not isinstance(res, int) or isinstance(res, bool):
+                raise self._fail(impl, "redzone_lethal_damage", state, None,
+                                 f"returned {res!r} where an int or None was expected")
+            value = min(value, res)
+        return max(value, 0)
+
+    def assignment_violations(self, state: GameState,
+                              assignment: SourceAssignment) -> list[Violation]:
+        """:func:`~redzone.hookspecs.redzone_assignment_violations`, concatenated."""
+        return self._collect("redzone_assignment_violations", Violation, state, assignment)
+
+    # -- 120 ----------------------------------------------------------------------
+
+    def prevent_damage(self, state: GameState, damage: Damage) -> list[Prevention]:
+        """:func:`~redzone.hookspecs.redzone_prevent_damage`, concatenated."""
+        return self._collect("redzone_prevent_damage", Prevention, state, damage)
+
+    def modify_damage(self, state: GameState, damage: Damage) -> list[DamageModifier]:
+        """:func:`~redzone.hookspecs.redzone_modify_damage`, sorted by effect name."""
+        mods = self._collect("redzone_modify_damage", DamageModifier, state, damage)
+        return sorted(set(mods), key=lambda m: (m.effect, m.rule, m.multiply, m.add))
+
+    def damage_results(self, state: GameState, damage: Damage) -> list[Result]:
+        """:func:`~redzone.hookspecs.redzone_damage_results`, concatenated."""
+        return self._collect("redzone_damage_results", Result, state, damage)
+
+    def result_replacements(self, state: GameState, result: Result) -> list[ResultReplacement]:
+        """:func:`~redzone.hookspecs.redzone_result_replacements`, sorted by name."""
+        found = self._collect("redzone_result_replacements", ResultReplacement, state, result)
+        unique = {(r.effect, r.rule): r for r in found}
+        return [unique[k] for k in sorted(unique)]
+
+    def damage_event(self, state: GameState, damage: tuple[Damage, ...],
+                     results: tuple[Result, ...]) -> None:
+        """:func:`~redzone.hookspecs.redzone_damage_event`: notify every plugin."""
+        self._answers("redzone_damage_event", (state, damage, results))
+
+    # -- 704 ----------------------------------------------------------------------
+
+    def state_based_actions(self, state: GameState) -> list[StateBasedAction]:
+        """:func:`~redzone.hookspecs.redzone_state_based_actions`, concatenated."""
+        return self._collect("redzone_state_based_actions", StateBasedAction, state)
+
+    def cannot_be_destroyed(self, state: GameState, permanent: str) -> bool:
+        """:func:`~redzone.hookspecs.redzone_cannot_be_destroyed`: any ``True``."""
+        return self._any("redzone_cannot_be_destroyed", state, permanent)
+
+    # -- 511 ----------------------------------------------------------------------
+
+    def end_of_combat(self, state: GameState) -> None:
+        """:func:`~redzone.hookspecs.redzone_end_of_combat`: notify every plugin."""
+        self._answers("redzone_end_of_combat", (state,))
+
+
+def make_manager(
+    plugins: Sequence[object | PluginInfo],
+) -> tuple[pluggy.PluginManager, dict[str, PluginInfo]]:
+    """A plugin manager with the hookspecs and ``plugins`` registered.
+
+    :param plugins: modules or objects with hookimpls, or :class:`PluginInfo`.
+    :raises PluginLoadError: when a plugin's hookimpls don't match the specs.
+    """
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    infos: dict[str, PluginInfo] = {}
+    for item in plugins:
+        if isinstance(item, PluginInfo):
+            info = item
+        else:
+            name = item.__name__ if isinstance(item, types.ModuleType) else (
+                getattr(item, "__name__", None) or f"{type(item).__module__}.{type(item).__name__}"
+            )
+            dist, version = _distribution_of(item)
+            info = PluginInfo(str(name), item, dist, version)
+        if info.name in infos:
+            if infos[info.name].module is info.module:
+                continue
+            raise PluginLoadError(f"two plugins are named {info.name!r}", plugin=info.name)
+        try:
+            pm.register(info.module, name=info.name)
+        except Exception as exc:
+            raise PluginLoadError(
+                f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
+                f"could not be registered: {exc}",
+                plugin=info.name,
+                distribution=info.distribution,
+            ) from exc
+        infos[info.name] = info
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginLoadError(f"a plugin implements a hook that does not exist: {exc}") from exc
+    return pm, infos
+
+
+def suggest(word: str, options: Iterable[str]) -> list[str]:
+    """Close matches for ``word`` among ``options``."""
+    return difflib.get_close_matches(word, list(options), n=3, cutoff=0.6)

@@ -1,0 +1,13 @@
+"""Deathtouch (CR 702.2).
+
+Not implemented yet: this module only declares the keyword.
+"""
+
+from __future__ import annotations
+
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec("deathtouch", "702.2")]

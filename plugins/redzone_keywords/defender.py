@@ -1,0 +1,13 @@
+"""Defender (CR 702.3).
+
+Not implemented yet: this module only declares the keyword.
+"""
+
+from __future__ import annotations
+
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec("defender", "702.3")]

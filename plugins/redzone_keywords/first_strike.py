@@ -1,0 +1,13 @@
+"""First strike (CR 702.7).
+
+Not implemented yet: this module only declares the keyword.
+"""
+
+from __future__ import annotations
+
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec("first strike", "702.7")]

@@ -1,0 +1,13 @@
+"""Lifelink (CR 702.15).
+
+Not implemented yet: this module only declares the keyword.
+"""
+
+from __future__ import annotations
+
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec("lifelink", "702.15")]

@@ -1,0 +1,13 @@
+"""Menace (CR 702.111).
+
+Not implemented yet: this module only declares the keyword.
+"""
+
+from __future__ import annotations
+
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec("menace", "702.111")]
