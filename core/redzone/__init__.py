@@ -10,10 +10,12 @@ from redzone.actions import (
     AddCounters,
     BecomeBlocked,
     DealDamage,
+    EnterBlocking,
     GainLife,
     Grant,
     LeaveBattlefield,
     LoseLife,
+    MakeBlock,
     Prevent,
     Pump,
     RemoveFromCombat,
@@ -22,6 +24,7 @@ from redzone.actions import (
     Untap,
 )
 from redzone.combat import Duty
+from redzone.editions import Edition
 from redzone.engine import CombatResult, Engine, Outcome
 from redzone.errors import (
     IllegalActionError,
@@ -74,8 +77,10 @@ __all__ = [
     "DamageModifier",
     "DealDamage",
     "Duty",
+    "Edition",
     "Effect",
     "Engine",
+    "EnterBlocking",
     "Event",
     "FrozenMap",
     "GainLife",
@@ -89,6 +94,7 @@ __all__ = [
     "KeywordSpec",
     "LeaveBattlefield",
     "LoseLife",
+    "MakeBlock",
     "Modification",
     "Outcome",
     "Permanent",

@@ -17,7 +17,7 @@ from attrs import field, frozen
 from redzone.damage import deal_damage, gain_life, lose_life
 from redzone.errors import IllegalActionError, Violation
 from redzone.events import Event
-from redzone.hooktypes import Damage
+from redzone.hooktypes import Damage, Result
 from redzone.model import GameState, Keyword, Modification, Permanent, Shield
 from redzone.plugins import Hooks
 from redzone.sba import move_to_zone, remove_from_combat
@@ -204,14 +204,51 @@ class LoseLife:
     amount: int
 
 
+@frozen
+class MakeBlock:
+    """An effect makes a creature block an attacking creature (509.6): it
+    becomes a blocking creature and the attacker becomes blocked. Requirements
+    and restrictions on declaring blockers don't apply (509.4b).
+
+    :param blocker: the creature, controlled by a defending player of the
+        attacker (else the effect does nothing: 506.3e, 509.4a).
+    :param attacker: the attacking creature it blocks.
+    :param position: where it goes in the attacker's damage assignment order,
+        where there are orders (0 = first); ``None`` = last.
+    """
+
+    do: ClassVar[str] = "block"
+    blocker: str
+    attacker: str
+    position: int | None = None
+
+
+@frozen
+class EnterBlocking:
+    """A creature is put onto the battlefield blocking an attacking creature
+    (509.4, 509.7): a Flash Foliage token.
+
+    :param permanent: the new permanent (its id must be new).
+    :param attacker: the attacking creature it blocks.
+    :param position: its place in the attacker's damage assignment order.
+    """
+
+    do: ClassVar[str] = "enter_blocking"
+    permanent: Permanent
+    attacker: str
+    position: int | None = None
+
+
 Action = (Pump | Grant | Revoke | AddCounters | RemoveFromCombat | LeaveBattlefield
-          | DealDamage | Prevent | Tap | Untap | BecomeBlocked | GainLife | LoseLife)
+          | DealDamage | Prevent | Tap | Untap | BecomeBlocked | GainLife | LoseLife | MakeBlock
+          | EnterBlocking)
 
 #: Action classes by their scenario name.
 ACTIONS: dict[str, type[Action]] = {
     cls.do: cls
     for cls in (Pump, Grant, Revoke, AddCounters, RemoveFromCombat, LeaveBattlefield,
-                DealDamage, Prevent, Tap, Untap, BecomeBlocked, GainLife, LoseLife)
+                DealDamage, Prevent, Tap, Untap, BecomeBlocked, GainLife, LoseLife, MakeBlock,
+                EnterBlocking)
 }
 
 
@@ -235,6 +272,26 @@ def _need_amount(value: object, action: str, what: str = "amount") -> int:
         raise IllegalActionError(f"{action}: {what} must be a whole number, 0 or more, "
                                  f"not {value!r}", rule="107.1")
     return value
+
+
+def deal_damage_action(
+    hooks: Hooks, state: GameState, action: DealDamage
+) -> tuple[GameState, list[Event], tuple[Damage, ...], tuple[Result, ...]]:
+    """Apply a :class:`DealDamage` (no state-based actions), returning the
+    damage dealt and its results too (for the damage event, 120.4d).
+
+    :raises IllegalActionError: for a source or target that isn't there or a
+        bad amount; the state is unchanged.
+    """
+    step = state.step
+    if action.source not in state.objects:
+        raise IllegalActionError(f"deal_damage: there is no source {action.source!r}",
+                                 rule="120.7", objects=(action.source,))
+    if action.target not in state.players:
+        _need_permanent(state, action.target, action.do)
+    dealt_amount = _need_amount(action.amount, action.do)
+    return deal_damage(
+        hooks, state, [Damage(action.source, action.target, dealt_amount, False, step)], step)
 
 
 def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -293,14 +350,7 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
                                      f"not {action.zone!r}", rule="400.1")
         return move_to_zone(state, action.target, action.zone, "400.7", step)
     if isinstance(action, DealDamage):
-        if action.source not in state.objects:
-            raise IllegalActionError(f"deal_damage: there is no source {action.source!r}",
-                                     rule="120.7", objects=(action.source,))
-        if action.target not in state.players:
-            _need_permanent(state, action.target, do)
-        dealt_amount = _need_amount(action.amount, do)
-        after, events, _dealt, _results = deal_damage(
-            hooks, state, [Damage(action.source, action.target, dealt_amount, False, step)], step)
+        after, events, _dealt, _results = deal_damage_action(hooks, state, action)
         return after, events
     if isinstance(action, Prevent):
         if (action.target is None) == (action.source is None):
@@ -317,7 +367,12 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
             mode, amount = str(action.amount), None
         else:
             mode, amount = "amount", _need_amount(action.amount, do)
-        shield = Shield(id=f"shield-{len(state.shields) + 1}", to=action.target,
+        # A new id, also when earlier shields were used up (ids stay unique).
+        taken = {s.id for s in state.shields}
+        n = len(state.shields) + 1
+        while f"shield-{n}" in taken:
+            n += 1
+        shield = Shield(id=f"shield-{n}", to=action.target,
                         source=action.source, amount=amount, mode=mode,
                         gain_life=action.gain_life, combat_only=action.combat_only)
         return attrs.evolve(state, shields=(*state.shields, shield)), [Event(
@@ -343,9 +398,74 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         _need_player(state, action.player, do)
         return lose_life(state, action.player, _need_amount(action.amount, do), "", "119.3",
                          step)
+    if isinstance(action, EnterBlocking):
+        perm = action.permanent
+        if perm.id in state.objects or perm.id in state.players:
+            raise IllegalActionError(f"enter_blocking: the id {perm.id!r} is already used",
+                                     rule="509.4", objects=(perm.id,))
+        if perm.controller not in state.players:
+            raise IllegalActionError(f"enter_blocking: there is no player "
+                                     f"{perm.controller!r}", rule="509.4", objects=(perm.id,))
+        perm = perm.evolve(printed_keywords=tuple(
+            hooks.parse_keyword(k) for k in perm.printed_keywords), zone="battlefield")
+        entered = state.with_permanents({perm.id: perm})
+        after, events = _make_block(entered, perm.id, action.attacker, action.position, "509.4")
+        return after, [Event("enters_battlefield", "509.4", step, object=perm.id), *events]
+    if isinstance(action, MakeBlock):
+        _need_permanent(state, action.blocker, do)
+        return _make_block(state, action.blocker, action.attacker, action.position, "509.6")
     raise IllegalActionError(f"unknown action {action!r}", rule="117.1")
 
 
-__all__ = ["ACTIONS", "Action", "AddCounters", "BecomeBlocked", "DealDamage", "GainLife",
-           "Grant", "Keyword", "LeaveBattlefield", "LoseLife", "Prevent", "Pump",
-           "RemoveFromCombat", "Revoke", "Tap", "Untap", "Violation", "apply_action"]
+def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
+                rule: str) -> tuple[GameState, list[Event]]:
+    step = state.step
+    combat = state.combat
+    if combat is None or attacker not in state.objects:
+        raise IllegalActionError(f"{blocker!r} can't block {attacker!r}: there is no combat or "
+                                 "no such creature", rule="509.4a", objects=(blocker, attacker))
+    if attacker not in combat.attacks:
+        return state, []  # 509.4a: it is never considered a blocking creature
+    perm = state.objects[blocker]
+    if "creature" not in perm.types or "battle" in perm.types:
+        return state, []  # 506.3a, 506.3f: it is never a blocking creature
+    if combat.defenders.get(attacker) != perm.controller:
+        return state, []  # 506.3e, 509.4a
+    if attacker in combat.blocks.get(blocker, ()):
+        return state, []
+    blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
+    order = dict(combat.order)
+    # 509.6-509.7 (2009-2024): the new blocker is placed in the attacker's
+    # order, and the attacker in the blocker's; the others keep their places.
+    if order:
+        current = list(order.get(attacker, combat.blockers_of(attacker)))
+        current.insert(len(current) if position is None else max(position, 0), blocker)
+        order[attacker] = tuple(current)
+        order[blocker] = (*order.get(blocker, ()), attacker)
+    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
+    return attrs.evolve(state, combat=new_combat), [
+        Event("block", rule, step, blocker=blocker, attacker=attacker)]
+
+
+__all__ = [
+    "ACTIONS",
+    "Action",
+    "AddCounters",
+    "BecomeBlocked",
+    "DealDamage",
+    "EnterBlocking",
+    "GainLife",
+    "Grant",
+    "Keyword",
+    "LeaveBattlefield",
+    "LoseLife",
+    "MakeBlock",
+    "Prevent",
+    "Pump",
+    "RemoveFromCombat",
+    "Revoke",
+    "Tap",
+    "Untap",
+    "Violation",
+    "apply_action",
+]

@@ -80,6 +80,9 @@ def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Viola
 
 def _attacked_core(state: GameState, attacker: str, attacked: str,
                    controller: str) -> list[Violation]:
+    if not isinstance(attacked, str):
+        return [Violation("508.1b", f"{label(state, attacker)} attacks {attacked!r}: name one "
+                          "player, planeswalker or battle by its id", (attacker,))]
     player = state.players.get(attacked)
     if player is not None:
         if attacked == controller:
@@ -127,7 +130,7 @@ def attack_violations(hooks: Hooks, state: GameState,
                 continue
             found.append(v)
     if not found:
-        found.extend(hooks.attack_declaration_violations(state, attacks))
+        found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
     return found
 
 
@@ -138,7 +141,8 @@ def attack_violations(hooks: Hooks, state: GameState,
 
 def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """Blocks as blocker -> tuple of attackers (a bare id means one attacker)."""
-    return {b: ((a,) if isinstance(a, str) else tuple(a)) for b, a in blocks.items()}
+    return {b: ((a,) if isinstance(a, str) or not isinstance(a, Iterable) else tuple(a))
+            for b, a in blocks.items()}
 
 
 def capacity(hooks: Hooks, state: GameState, blocker: str) -> int:
@@ -170,6 +174,10 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
     if perm.controller == state.active_player:
         out.append(Violation("509.1a", f"{name} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
+    if not all(isinstance(a, str) for a in attackers):
+        out.append(Violation("509.1a", f"{name} blocks {list(attackers)!r}: name each "
+                             "attacking creature by its id", (blocker,)))
+        return out
     if len(set(attackers)) != len(attackers):
         out.append(Violation("509.1a", f"{name} is declared to block the same creature twice",
                              (blocker, *attackers)))
@@ -213,8 +221,45 @@ def block_violations(hooks: Hooks, state: GameState,
     for attacker, blockers in blocked_by.items():
         found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
     if not found:
-        found.extend(hooks.block_declaration_violations(state, blocks))
+        found.extend(hooks.block_declaration_violations(
+            state, FrozenMap((b, tuple(a)) for b, a in blocks.items())))
     return found
+
+
+def damage_assignment_orders(
+    state: GameState, blocks: Mapping[str, tuple[str, ...]], given: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, tuple[str, ...]], list[Violation]]:
+    """Damage assignment orders for a legal declaration of blockers (509.2 and
+    509.3 of 2009-2024): each blocked attacker orders its blockers, each
+    blocker the attackers it blocks; a missing order is declaration order.
+
+    :returns: the orders and the violations of the given ones.
+    """
+    combat = state.combat
+    assert combat is not None
+    blockers_of: dict[str, list[str]] = {}
+    for blocker, attackers in blocks.items():
+        for attacker in attackers:
+            blockers_of.setdefault(attacker, []).append(blocker)
+    wanted: dict[str, tuple[str, ...]] = {a: tuple(bs) for a, bs in blockers_of.items()}
+    wanted.update(blocks)
+    orders: dict[str, tuple[str, ...]] = {}
+    found: list[Violation] = []
+    for obj in given:
+        if obj not in wanted:
+            found.append(Violation("509.2", f"{label(state, obj)} has no damage assignment "
+                                   "order: it is neither a blocked attacker nor a blocker",
+                                   (obj,)))
+    for obj, members in wanted.items():
+        seq = tuple(given.get(obj, members))
+        if sorted(seq) != sorted(members):
+            rule = "509.2" if obj in combat.attacks else "509.3"
+            found.append(Violation(rule, f"the damage assignment order of {label(state, obj)} "
+                                   f"must list exactly {', '.join(sorted(members))} once each, "
+                                   f"not {', '.join(seq) or 'nothing'}", (obj, *members)))
+            continue
+        orders[obj] = seq
+    return orders, found
 
 
 def legal_blockers(hooks: Hooks, state: GameState, attacker: str) -> tuple[str, ...]:
@@ -357,7 +402,8 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     totals: dict[str, int] = {}
     for amounts in fixed.values():
         for r, n in amounts.items():
-            totals[r] = totals.get(r, 0) + n
+            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+                totals[r] = totals.get(r, 0) + n  # malformed amounts are violations
     out: dict[str, dict[str, int]] = {}
     for duty in duties_:
         if duty.source in fixed:

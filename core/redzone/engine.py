@@ -17,7 +17,7 @@ from attrs import field, frozen
 
 from redzone import combat as _combat
 from redzone import effects as _effects
-from redzone.actions import Action, DealDamage, apply_action
+from redzone.actions import Action, DealDamage, apply_action, deal_damage_action
 from redzone.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.damage import deal_damage
 from redzone.editions import EDITIONS, Edition, get_edition
@@ -46,6 +46,9 @@ from redzone.sba import check_state_based_actions, end_combat
 
 FIRST_DAMAGE_STEP = "first_strike_damage"
 DAMAGE_STEP = "combat_damage"
+#: Suffix of the priority window in which combat damage waits on the stack
+#: (editions with ``damage_on_stack``).
+ASSIGNED = "_assigned"
 
 
 @frozen
@@ -113,10 +116,10 @@ class Engine:
         self.edition: Edition = get_edition(rules)
         found: list[object | PluginInfo] = []
         if discover:
-            discovered = _discover(block=block, allow=allow)
+            discovered = _discover(block=(*block, *self.edition.replaces), allow=allow)
             if allow is None and not any(
                 p.distribution == BUILTIN_DISTRIBUTION for p in discovered
-            ) and not set(block):
+            ) and not set(block) - set(self.edition.replaces):
                 raise PluginLoadError(
                     "no built-in keyword plugins were found in the 'redzone' entry-point "
                     "group: install the package (pip install redzone, or pip install -e . "
@@ -124,9 +127,7 @@ class Engine:
                 )
             found.extend(discovered)
         found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
-        found.extend(PluginInfo(f"redzone.editions.{self.edition.name}.{i}", m,
-                                BUILTIN_DISTRIBUTION, "")
-                     for i, m in enumerate(self.edition.plugins))
+        found.extend(self.edition.plugins)
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
         self.hooks = Hooks(self.pm, self.plugin_infos)
@@ -195,10 +196,14 @@ class Engine:
         if step == "declare_attackers":
             combat = state.combat
             return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
+        stack = self.edition.damage_on_stack
         if step == "declare_blockers":
-            return self._damage_step_kind(state)[0]
+            kind = self._damage_step_kind(state)[0]
+            return kind + ASSIGNED if stack else kind
+        if step.endswith(ASSIGNED):
+            return step[: -len(ASSIGNED)]
         if step == FIRST_DAMAGE_STEP:
-            return DAMAGE_STEP
+            return DAMAGE_STEP + ASSIGNED if stack else DAMAGE_STEP
         if step == DAMAGE_STEP:
             return "end_of_combat"
         if step == "end_of_combat":
@@ -306,16 +311,26 @@ class Engine:
         new = new.with_permanents(tapped)
         return self._commit(new, events)
 
-    def declare_blockers(self, state: GameState, blocks: Blocks) -> Outcome:
+    def declare_blockers(self, state: GameState, blocks: Blocks,
+                         order: Mapping[str, Sequence[str]] | None = None) -> Outcome:
         """Declare blockers (509.1).
 
         :param blocks: blocking creature -> the attacker (or attackers) it blocks.
-        :raises IllegalBlockError: with every violation; nothing changes.
+        :param order: damage assignment orders (attacker -> its blockers;
+            blocker -> the attackers it blocks), for editions that have them
+            (509.2-509.3 of 2009-2024); a missing order is the declaration
+            order. Ignored by editions without orders.
+        :raises IllegalBlockError: with every violation (of the orders too);
+            nothing changes.
         """
         self._expect(state, "declare_blockers", "declare blockers")
         assert state.combat is not None
         norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
         violations = _combat.block_violations(self.hooks, state, norm)
+        orders: dict[str, tuple[str, ...]] = {}
+        if self.edition.assignment_orders and not violations:
+            orders, bad = _combat.damage_assignment_orders(state, norm, order or {})
+            violations.extend(bad)
         if violations:
             raise IllegalBlockError(violations)
         step = "declare_blockers"
@@ -327,7 +342,10 @@ class Engine:
         for attacker in state.combat.attacks:
             if attacker in blocked:
                 events.append(Event("blocked", "509.1h", step, object=attacker))
-        combat = state.combat.evolve(blocks=norm, blocked=frozenset(blocked))
+        for obj, seq in orders.items():
+            rule = "509.2" if obj in state.combat.attacks else "509.3"
+            events.append(Event("order", rule, step, object=obj, detail=", ".join(seq)))
+        combat = state.combat.evolve(blocks=norm, blocked=frozenset(blocked), order=orders)
         return self._commit(attrs.evolve(state, step=step, combat=combat), events)
 
     def _damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
@@ -337,7 +355,8 @@ class Engine:
         present = tuple(c for c in combat.combatants if c in state.objects
                         and state.objects[c].zone == "battlefield")
         if state.step == FIRST_DAMAGE_STEP and combat.early is not None:
-            again = tuple(c for c in present if c not in combat.early
+            done = combat.dealt if self.edition.second_step_by_assignment else combat.early
+            again = tuple(c for c in present if c not in done
                           or self.hooks.deals_damage_again(state, c))
             return DAMAGE_STEP, again
         early = tuple(c for c in present if self.hooks.deals_damage_early(state, c))
@@ -381,14 +400,30 @@ class Engine:
         """The next combat damage step (510): assign, deal all damage at once,
         then state-based actions (704.3).
 
+        Under an edition whose combat damage uses the stack (310.1 of
+        1999-2009) this is done in two calls: the first assigns and puts the
+        damage on the stack (the state's step becomes ``<step>_assigned``, a
+        priority window); the second resolves it as assigned (310.4).
+
         :param assign: assignments by creature; creatures not in it use the
-            engine's policy.
+            engine's policy. Ignored when resolving damage already on the stack.
         :raises IllegalAssignmentError: with every violation; nothing changes.
         """
-        if state.step not in ("declare_blockers", FIRST_DAMAGE_STEP):
+        nxt = self.next_step(state)
+        if nxt not in (FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
+                       DAMAGE_STEP + ASSIGNED):
             self._expect(state, DAMAGE_STEP, "deal combat damage")
         combat = state.combat
-        assert combat is not None
+        assert combat is not None and nxt is not None
+        if state.step.endswith(ASSIGNED):
+            # 310.4: the combat damage on the stack resolves, all at once, as assigned.
+            step = nxt
+            new = attrs.evolve(state, step=step, combat=combat.evolve(on_stack=()))
+            events = [Event("step", "310.4", step)]
+            new, dmg_events, dealt, results = deal_damage(
+                self.hooks, new, combat.on_stack, step)
+            events.extend(dmg_events)
+            return self._commit(new, events, damage=(dealt, results))
         step, participants = self._damage_step_kind(state)
         duties = _combat.duties(self.hooks, state, participants)
         full, problems = self._full_assignment(state, step, duties, assign or {})
@@ -396,13 +431,12 @@ class Engine:
             self.hooks, state, step, duties, full, (assign or {}).keys())
         if violations:
             raise IllegalAssignmentError(violations)
-        events = [Event("step", "510.1", step)]
         if step == FIRST_DAMAGE_STEP:
             combat = combat.evolve(early=frozenset(participants))
         elif combat.early is None:
             combat = combat.evolve(early=frozenset())
         combat = combat.evolve(dealt=combat.dealt | {d.source for d in duties})
-        new = attrs.evolve(state, step=step, combat=combat)
+        events = [Event("step", "510.1", step)]
         proposed = []
         for duty in duties:
             for recipient, amount in full.get(duty.source, {}).items():
@@ -410,6 +444,13 @@ class Engine:
                     events.append(Event("assign", "510.1", step, source=duty.source,
                                         target=recipient, amount=amount))
                     proposed.append(Damage(duty.source, recipient, amount, True, step))
+        if self.edition.damage_on_stack:
+            # 310.1: the assignments go on the stack as one object; priority follows.
+            window = step + ASSIGNED
+            events = [attrs.evolve(e, step=window, rule="310.1") for e in events]
+            new = attrs.evolve(state, step=window, combat=combat.evolve(on_stack=proposed))
+            return self._commit(new, events)
+        new = attrs.evolve(state, step=step, combat=combat)
         new, dmg_events, dealt, results = deal_damage(self.hooks, new, proposed, step)
         events.extend(dmg_events)
         return self._commit(new, events, damage=(dealt, results))
@@ -433,12 +474,12 @@ class Engine:
         :raises IllegalActionError: for an action naming something that isn't
             there; nothing changes.
         """
-        new, events = apply_action(self.hooks, state, action)
         damage = None
         if isinstance(action, DealDamage):
-            dealt = tuple(Damage(e.source or "", e.target or "", e.amount or 0, False, state.step)
-                          for e in events if e.kind == "damage")
-            damage = (dealt, ())
+            new, events, dealt, results = deal_damage_action(self.hooks, state, action)
+            damage = (dealt, results)
+        else:
+            new, events = apply_action(self.hooks, state, action)
         return self._commit(new, events, damage=damage)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
@@ -465,6 +506,7 @@ class Engine:
         assign: Assignment | None = None,
         assign_first_strike: Assignment | None = None,
         actions: Iterable[tuple[str, Action]] = (),
+        order: Mapping[str, Sequence[str]] | None = None,
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations.
 
@@ -477,6 +519,7 @@ class Engine:
             damage step.
         :param actions: ``(step, action)`` pairs, performed in order in the
             priority window after that step's turn-based action.
+        :param order: damage assignment orders, for editions that have them.
         :raises IllegalActionError: (or a subclass) when a declaration,
             assignment or action is illegal.
         """
@@ -504,18 +547,21 @@ class Engine:
         steps.append("declare_attackers")
         state = window(out.state, "declare_attackers")
         if self.next_step(state) == "declare_blockers":
-            out = self.declare_blockers(state, blocks or {})
+            out = self.declare_blockers(state, blocks or {}, order)
             events.extend(out.events)
             steps.append("declare_blockers")
             state = window(out.state, "declare_blockers")
-            while self.next_step(state) in (FIRST_DAMAGE_STEP, DAMAGE_STEP):
-                nxt = self.next_step(state)
+            damage_steps = (FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
+                            DAMAGE_STEP + ASSIGNED)
+            while (nxt := self.next_step(state)) in damage_steps:
+                first = nxt.startswith(FIRST_DAMAGE_STEP)
                 chosen = assign_first_strike if (
-                    nxt == FIRST_DAMAGE_STEP and assign_first_strike is not None) else assign
+                    first and assign_first_strike is not None) else assign
                 out = self.combat_damage(state, chosen)
                 events.extend(out.events)
                 steps.append(out.state.step)
-                after_steps[out.state.step] = out.state
+                if not out.state.step.endswith(ASSIGNED):
+                    after_steps[out.state.step] = out.state
                 state = window(out.state, out.state.step)
         out = self.end_of_combat(state)
         events.extend(out.events)

@@ -22,6 +22,7 @@ import attrs
 from attrs import field, frozen
 
 from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.hooktypes import Damage
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
 #: ``can_block_additional`` at or above this value means unlimited.
@@ -276,6 +277,8 @@ class Combat:
         the first combat damage step, recorded as that step began (510.4,
         702.7c, 702.4c); ``None`` while no such step has happened.
     :param dealt: the combatants that have assigned combat damage this combat.
+    :param on_stack: combat damage assigned and waiting on the stack, under
+        editions where combat damage uses the stack (310.1 of 1999-2009).
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
@@ -285,6 +288,7 @@ class Combat:
     order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     early: frozenset[str] | None = None
     dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
 
     @cached_property
     def _blockers_index(self) -> FrozenMap[str, tuple[str, ...]]:

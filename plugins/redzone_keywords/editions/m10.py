@@ -1,0 +1,59 @@
+"""Damage assignment order (CR 509.2-509.3, 510.1c-d of July 2009 to November 2024).
+
+Right after blockers are declared, the attacking player announces each blocked
+attacker's damage assignment order among its blockers, and the defending
+player each blocker's order among the attackers it blocks (the engine records
+them, from the ``order`` the caller gives, else declaration order). In the
+combat damage step a creature can't assign combat damage to a creature in its
+order unless each creature ahead of it is assigned lethal damage, counting
+damage already marked and damage other creatures assign in the same step, but
+not prevention (510.1c-d). Deathtouch's "any nonzero damage is lethal" applies
+(702.2c of 2024), through the ordinary lethal-damage hook.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from redzone import Edition, GameState, SourceAssignment, Violation, hookimpl
+
+
+@hookimpl
+def redzone_assignment_violations(
+    state: GameState, assignment: SourceAssignment
+) -> list[Violation]:
+    order = assignment.blockers
+    if len(order) < 2:
+        return []
+    rule = "510.1c" if assignment.is_attacker else "510.1d"
+    name = state.objects[assignment.source].name
+    for later_index, later in enumerate(order):
+        if not assignment.to(later):
+            continue
+        for earlier in order[:later_index]:
+            need = assignment.lethal.get(earlier, 0)
+            if assignment.to(earlier) < need:
+                return [Violation(
+                    rule,
+                    f"{name} can't assign damage to {state.objects[later].name} before "
+                    f"{state.objects[earlier].name}, ahead of it in the damage assignment order "
+                    f"{', '.join(order)}, is assigned lethal damage ({need}; it has "
+                    f"{assignment.to(earlier)})",
+                    (assignment.source, earlier, later),
+                )]
+    return []
+
+
+M10 = Edition(
+    "m10",
+    "Magic 2010 to Foundations (July 2009 to November 2024): damage assignment order",
+    ("Comprehensive Rules 2024-07-30: 509.2, 509.2a, 509.3, 509.3a, 509.6, 509.7, 510.1c-e, "
+     "702.2c",),
+    plugins=(sys.modules[__name__],),
+    assignment_orders=True,
+    summary=(
+        "Blocked attackers and blockers get a damage assignment order as blockers are "
+        "declared; lethal damage must be assigned in that order before any creature later "
+        "in it is assigned damage."
+    ),
+)

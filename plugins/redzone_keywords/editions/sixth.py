@@ -1,0 +1,34 @@
+"""Combat damage on the stack (CR 310 of February 2009; April 1999 to July 2009).
+
+As each combat damage step begins, the players announce every assignment and
+the assignments go on the stack as one object (310.1); the active player gets
+priority (the ``first_strike_damage_assigned`` and ``combat_damage_assigned``
+windows). When it resolves, all damage is dealt as originally assigned, even if
+the source has left play or its power changed (last known information,
+310.4a-b); damage assigned to a creature or planeswalker that is no longer in
+play, or no longer a creature or planeswalker, isn't dealt (310.4c). A
+creature's controller divides its damage among its blockers freely (310.2c-d).
+The second combat damage step takes the creatures that did not assign combat
+damage in the first, plus those with double strike (310.5). Deathtouch and
+lifelink are that era's triggered abilities (502.63, 502.68).
+"""
+
+from __future__ import annotations
+
+from redzone import Edition
+
+from redzone_keywords.editions import sixth_deathtouch, sixth_lifelink
+
+SIXTH = Edition(
+    "sixth",
+    "Sixth Edition to Magic 2010 (April 1999 to July 2009): combat damage on the stack",
+    ("Comprehensive Rules 2009-02-01: 310.1-310.5, 502.63, 502.68",),
+    plugins=(sixth_deathtouch, sixth_lifelink),
+    replaces=("deathtouch", "lifelink"),
+    damage_on_stack=True,
+    second_step_by_assignment=True,
+    summary=(
+        "Combat damage is assigned, put on the stack as one object, and dealt when it "
+        "resolves, after a round of priority; deathtouch and lifelink trigger."
+    ),
+)
