@@ -60,6 +60,7 @@ from redzone.model import (
     Permanent,
     Player,
     Shield,
+    Trigger,
     creature,
     new_game,
 )
@@ -114,6 +115,7 @@ __all__ = [
     "SourceAssignment",
     "StateBasedAction",
     "Tap",
+    "Trigger",
     "UnknownKeywordError",
     "Untap",
     "Violation",

@@ -99,6 +99,10 @@ class Engine:
     :param allow: if given, the only discovered plugin names to load.
     :param policy: the default assignment policy for creatures whose
         controller gave no assignment.
+    :param auto_triggers: resolve triggered abilities as soon as they are put
+        on the stack (603.3b, 608); turn it off to find them in
+        ``state.stack`` and resolve them with your own stack
+        (:meth:`resolve_trigger`, :meth:`remove_trigger`).
     :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
         no built-in keywords (the package is not installed).
     """
@@ -112,6 +116,7 @@ class Engine:
         block: Iterable[str] = (),
         allow: Iterable[str] | None = None,
         policy: AssignmentPolicy = default_policy,
+        auto_triggers: bool = True,
     ) -> None:
         self.edition: Edition = get_edition(rules)
         found: list[object | PluginInfo] = []
@@ -132,6 +137,7 @@ class Engine:
         self.pm, self.plugin_infos = make_manager(found)
         self.hooks = Hooks(self.pm, self.plugin_infos)
         self.policy = policy
+        self.auto_triggers = auto_triggers
 
     @property
     def rules(self) -> str:
@@ -270,6 +276,12 @@ class Engine:
     # -- commands -------------------------------------------------------------------
 
     def _expect(self, state: GameState, step: str, doing: str) -> None:
+        if state.stack:
+            raise IllegalActionError(
+                f"can't {doing} now: the stack holds {len(state.stack)} triggered "
+                f"abilit{'y' if len(state.stack) == 1 else 'ies'} "
+                f"({', '.join(t.id for t in state.stack)}); a step ends only when the stack "
+                "is empty", rule="500.2")
         nxt = self.next_step(state)
         if nxt != step:
             raise IllegalActionError(
@@ -280,7 +292,7 @@ class Engine:
         """Enter the beginning of combat step (507)."""
         self._expect(state, "beginning_of_combat", "begin combat")
         new = attrs.evolve(state, step="beginning_of_combat", combat=Combat())
-        return Outcome(new, [Event("step", "507.1", "beginning_of_combat")])
+        return self._commit(new, [Event("step", "507.1", "beginning_of_combat")])
 
     def declare_attackers(self, state: GameState, attacks: Attacks) -> Outcome:
         """Declare attackers (508.1): check, tap, and record what each attacks.
@@ -340,8 +352,8 @@ class Engine:
                 events.append(Event("block", "509.1a", step, blocker=blocker, attacker=attacker))
         blocked = {a for atts in norm.values() for a in atts}
         for attacker in state.combat.attacks:
-            if attacker in blocked:
-                events.append(Event("blocked", "509.1h", step, object=attacker))
+            kind = "blocked" if attacker in blocked else "unblocked"
+            events.append(Event(kind, "509.1h", step, object=attacker))
         for obj, seq in orders.items():
             rule = "509.2" if obj in state.combat.attacks else "509.3"
             events.append(Event("order", rule, step, object=obj, detail=", ".join(seq)))
@@ -459,7 +471,7 @@ class Engine:
         """Enter the end of combat step (511.1)."""
         self._expect(state, "end_of_combat", "end combat")
         new = attrs.evolve(state, step="end_of_combat")
-        return Outcome(new, [Event("step", "511.1", "end_of_combat")])
+        return self._commit(new, [Event("step", "511.1", "end_of_combat")])
 
     def finish(self, state: GameState) -> Outcome:
         """End the combat phase: everything is removed from combat (511.3)."""
@@ -493,7 +505,101 @@ class Engine:
         events.extend(sba_events)
         if damage is not None and damage[0]:
             self.hooks.damage_event(state, damage[0], damage[1])
+        state = self._put_triggers(state, events)
+        if self.auto_triggers:
+            while state.stack:
+                state = self._resolve_top(state, None, events)
         return Outcome(state, events)
+
+    # -- triggered abilities (603) ----------------------------------------------------
+
+    def _put_triggers(self, state: GameState, events: list[Event]) -> GameState:
+        """Put what triggered on ``events`` on the stack in APNAP order (603.3b)."""
+        if not events or not self.hooks.implemented("redzone_triggers"):
+            return state
+        found = self.hooks.triggers(state, tuple(events))
+        if not found:
+            return state
+        order = list(state.turn_order)
+        start = order.index(state.active_player)
+        apnap = {p: i for i, p in enumerate(order[start:] + order[:start])}
+        found = sorted(found, key=lambda t: apnap.get(t.controller, len(apnap)))
+        count = state.triggered
+        stacked = []
+        for trigger in found:
+            count += 1
+            trigger = attrs.evolve(trigger, id=f"t{count}")
+            stacked.append(trigger)
+            events.append(Event("trigger", "603.3b", state.step, source=trigger.source,
+                                player=trigger.controller, object=trigger.id,
+                                detail=f"{trigger.kind}: {trigger.text}".rstrip(": ")))
+        return attrs.evolve(state, stack=(*state.stack, *stacked), triggered=count)
+
+    def _resolve_top(self, state: GameState, trigger_id: str | None,
+                     events: list[Event]) -> GameState:
+        stack = list(state.stack)
+        index = len(stack) - 1
+        if trigger_id is not None:
+            ids = [t.id for t in stack]
+            if trigger_id not in ids:
+                raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
+                                         f"(it holds {', '.join(ids) or 'nothing'})",
+                                         rule="405.1", objects=(trigger_id,))
+            index = ids.index(trigger_id)
+        trigger = stack.pop(index)
+        state = attrs.evolve(state, stack=tuple(stack))
+        mine = [Event("resolve", trigger.rule, state.step, source=trigger.source,
+                      player=trigger.controller, object=trigger.id, detail=trigger.kind)]
+        damage: list[Damage] = []
+        results: list[Result] = []
+        for action in self.hooks.resolve_trigger(state, trigger):
+            try:
+                if isinstance(action, DealDamage):
+                    state, evs, dealt, res = deal_damage_action(self.hooks, state, action)
+                    damage.extend(dealt)
+                    results.extend(res)
+                else:
+                    state, evs = apply_action(self.hooks, state, action)
+            except IllegalActionError as exc:
+                evs = [Event("skipped", "608.2b", state.step, object=trigger.id,
+                             detail=str(exc))]
+            mine.extend(evs)
+        state, sba_events = check_state_based_actions(self.hooks, state, state.step)
+        mine.extend(sba_events)
+        if damage:
+            self.hooks.damage_event(state, tuple(damage), tuple(results))
+        state = self._put_triggers(state, mine)
+        events.extend(mine)
+        return state
+
+    def resolve_trigger(self, state: GameState, trigger_id: str | None = None) -> Outcome:
+        """Resolve the triggered ability on top of the stack, or the one named
+        (608.2), then state-based actions and what that triggers.
+
+        :raises IllegalActionError: when the stack is empty or holds no such trigger.
+        """
+        if not state.stack:
+            raise IllegalActionError("the stack is empty: there is no trigger to resolve",
+                                     rule="405.1")
+        events: list[Event] = []
+        state = self._resolve_top(state, trigger_id, events)
+        if self.auto_triggers:
+            while state.stack:
+                state = self._resolve_top(state, None, events)
+        return Outcome(state, events)
+
+    def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
+        """Take a trigger off redzone's stack without resolving it: for an
+        embedding engine that resolves it on its own stack.
+
+        :raises IllegalActionError: when there is no such trigger.
+        """
+        if trigger_id not in {t.id for t in state.stack}:
+            raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",
+                                     rule="405.1", objects=(trigger_id,))
+        stack = tuple(t for t in state.stack if t.id != trigger_id)
+        return Outcome(attrs.evolve(state, stack=stack),
+                       [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
 
     # -- one-shot ---------------------------------------------------------------------
 
@@ -534,6 +640,10 @@ class Engine:
         def window(st: GameState, step: str) -> GameState:
             for action in pending.pop(step, []):
                 out = self.perform(st, action)
+                st = out.state
+                events.extend(out.events)
+            while st.stack:  # with auto_triggers off: resolve what is left (608)
+                out = self.resolve_trigger(st)
                 st = out.state
                 events.extend(out.events)
             return st

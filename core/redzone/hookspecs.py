@@ -16,10 +16,12 @@ parameters are ids; look them up with ``state.objects[id]``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import pluggy
 
 from redzone.errors import Violation
+from redzone.events import Event
 from redzone.hooktypes import (
     Damage,
     DamageModifier,
@@ -30,7 +32,10 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.model import GameState
+from redzone.model import GameState, Trigger
+
+if TYPE_CHECKING:
+    from redzone.actions import Action
 
 hookspec = pluggy.HookspecMarker("redzone")
 
@@ -387,11 +392,15 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
 def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result] | None:
     """Results of dealt damage beyond, or instead of, the usual ones.
 
-    Rules: 120.3, 120.4c, 702.15b, 702.80c, 702.90b-c, 702.2b
+    Rules: 120.3, 120.4c, 702.15b, 702.80c, 702.90b-c, 702.2b, 111.2, 701.7a
 
     The core's results are life loss (players), marked damage (creatures),
     loyalty and defense removal. A plugin adds results (lifelink's life gain)
-    or replaces a usual one (infect's poison replaces ``life_loss``).
+    or replaces a usual one (infect's poison replaces ``life_loss``). A
+    ``create`` result puts tokens onto the battlefield, as Squirrellink's
+    Squirrels: ``Result("create", rule, damage.source, damage.amount,
+    token=Permanent(...))``; result replacements see it like any other
+    (a token doubler multiplies its ``amount``).
 
     :param state: the state before the batch's results are applied.
     :param damage: the damage dealt (never 0).
@@ -476,6 +485,55 @@ def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None
     :returns: ``True`` if destruction does nothing to it.
 
     Combined: any ``True``.
+    """
+    raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Triggered abilities (603)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> Iterable[Trigger] | None:
+    """Abilities that trigger on what just happened.
+
+    Rules: 603.2, 603.3b, 508.3, 509.3, 510.3a, 511.2
+
+    Asked once for each batch of events a command produces (a declaration, a
+    combat damage step with its state-based actions, an action, the start of
+    a step), with the events of the whole batch: "attacks alone" is one
+    ``attack`` event in the declaration's batch; "becomes blocked by a
+    creature" is each ``block`` event; "isn't blocked" is an ``unblocked``
+    event; "deals combat damage to a player" a ``damage`` event with
+    ``combat`` set and a player as ``target``; "at end of combat" the
+    ``step`` event of step ``end_of_combat``.
+
+    :param state: the state after the events (read the trigger's source from
+        ``state.last_known`` if it may have left).
+    :param events: the batch, in order.
+    :returns: the abilities that triggered (leave ``id`` empty).
+
+    Combined: concatenated; the core puts them on the stack in APNAP order
+    (603.3b), each player's in the order they triggered.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Action] | None:
+    """What a triggered ability does as it resolves.
+
+    Rules: 608.2, 603.3
+
+    Only the plugin that created a trigger of that ``kind`` should answer.
+
+    :param state: the state as it resolves.
+    :param trigger: the trigger, with any ``choices`` the embedding engine made.
+    :returns: the actions it performs, in order (e.g. :class:`redzone.Pump`);
+        an action that has become impossible is skipped (608.2b).
+
+    Combined: concatenated in plugin-name order.
     """
     raise NotImplementedError
 

@@ -370,6 +370,38 @@ class Effect:
     amount: int | None = None
 
 
+@frozen
+class Trigger:
+    """A triggered ability that has triggered (603.2) and waits on the stack.
+
+    Plugins create triggers from events (``redzone_triggers``) and resolve
+    their own (``redzone_resolve_trigger``). A trigger is plain data, so an
+    embedding engine may take it off redzone's stack and resolve it itself.
+
+    :param kind: the ability's name, as its plugin knows it (``"bushido"``).
+    :param source: the object whose ability it is.
+    :param controller: the player who controls it (603.3a).
+    :param rule: the rule that defines it (``"702.45a"``).
+    :param text: what it does, for the account.
+    :param amount: its number, if any (``bushido 2``: 2).
+    :param targets: the objects or players it refers to.
+    :param choices: choices a player makes as it resolves, by name, when the
+        embedding engine supplies them (otherwise the plugin's documented
+        default is used).
+    :param id: given by the core as the trigger is put on the stack.
+    """
+
+    kind: str
+    source: str
+    controller: str
+    rule: str
+    text: str = ""
+    amount: int | None = None
+    targets: tuple[str, ...] = field(default=(), converter=as_tuple)
+    choices: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    id: str = ""
+
+
 #: The steps of the combat phase (506.1) and where a state can stand.
 STEPS: Final = (
     "beginning_of_combat",
@@ -398,6 +430,8 @@ class GameState:
     :param rules: the rules edition the state is played under.
     :param lki: last known information (608.2h): each permanent that left the
         battlefield, as it last existed there.
+    :param stack: triggered abilities on the stack, bottom first (405, 603.3).
+    :param triggered: how many abilities have triggered so far (trigger ids).
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
@@ -410,6 +444,8 @@ class GameState:
     effects: tuple[Effect, ...] = field(default=(), converter=as_tuple)
     rules: str = "foundations"
     lki: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
+    stack: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
+    triggered: int = 0
 
     # -- lookups --------------------------------------------------------------
 

@@ -4,10 +4,11 @@ Discovery order (what :func:`discover` does, in this order):
 
 1. read every entry point of the ``redzone`` group from the installed
    distributions;
-2. drop duplicates (the same distribution and name seen twice, as happens
+2. apply the block list, then the allow list, by plugin name;
+3. drop duplicates (the same distribution and name seen twice, as happens
    with editable installs);
-3. refuse two distributions that claim the same plugin name;
-4. apply the block list, then the allow list, by plugin name;
+4. refuse two distributions that claim the same plugin name (blocking the
+   name, or leaving it out of the allow list, resolves that);
 5. sort by plugin name;
 6. import each module and register it under its entry-point name.
 
@@ -21,12 +22,14 @@ registration order and a failing plugin is named in the error.
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib.metadata
 import re
 import types
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+import attrs
 import pluggy
 from attrs import frozen
 
@@ -42,7 +45,11 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.model import GameState, Keyword
+from redzone.events import Event
+from redzone.model import GameState, Keyword, Trigger
+
+if TYPE_CHECKING:
+    from redzone.actions import Action
 
 GROUP: Final = "redzone"
 #: The distribution that ships the built-in keywords.
@@ -99,7 +106,11 @@ def discover(
     blocked = set(block)
     allowed = set(allow) if allow is not None else None
     found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
+    installed: set[str] = set()
     for ep in importlib.metadata.entry_points(group=GROUP):
+        installed.add(ep.name)
+        if ep.name in blocked or (allowed is not None and ep.name not in allowed):
+            continue  # a name that is not loaded can't conflict
         dist = ep.dist.name if ep.dist is not None else ""
         version = ep.dist.version if ep.dist is not None else ""
         seen = found.get(ep.name)
@@ -116,8 +127,6 @@ def discover(
         found[ep.name] = (ep, dist, version)
     plugins: list[PluginInfo] = []
     for name in sorted(found):
-        if name in blocked or (allowed is not None and name not in allowed):
-            continue
         ep, dist, version = found[name]
         try:
             module = ep.load()
@@ -130,22 +139,29 @@ def discover(
             ) from exc
         plugins.append(PluginInfo(name, module, dist, version))
     if allowed is not None:
-        missing = sorted(allowed - set(found))
+        missing = sorted(allowed - installed)
         if missing:
             raise PluginLoadError(
                 f"allowed plugins not installed: {', '.join(missing)} "
-                f"(installed: {', '.join(sorted(found)) or 'none'})"
+                f"(installed: {', '.join(sorted(installed)) or 'none'})"
             )
     return plugins
+
+
+@functools.cache
+def _packages_distributions() -> Mapping[str, list[str]]:
+    """Top-level import names -> distributions (scanning every installed
+    distribution is slow: done once per process, not once per plugin)."""
+    try:
+        return importlib.metadata.packages_distributions()
+    except Exception:  # pragma: no cover - metadata quirks
+        return {}
 
 
 def _distribution_of(obj: object) -> tuple[str, str]:
     module = obj.__name__ if isinstance(obj, types.ModuleType) else type(obj).__module__
     top = module.split(".")[0]
-    try:
-        dists = importlib.metadata.packages_distributions().get(top, [])
-    except Exception:  # pragma: no cover - metadata quirks
-        dists = []
+    dists = _packages_distributions().get(top, [])
     if not dists:
         return "", ""
     try:
@@ -238,6 +254,9 @@ class Hooks:
             picks = impl.picks
             try:
                 res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
+                if isinstance(res, Iterator):
+                    # A generator runs (and may raise) only as it is consumed.
+                    res = tuple(res)
             except PluginError:
                 raise
             except Exception as exc:
@@ -261,15 +280,21 @@ class Hooks:
     def _collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
         items: list[T] = []
         for impl, res in self._answers(hook, args):
-            if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
-                raise self._fail(impl, hook, args[0] if args else None, None,
-                                 f"returned {res!r} where an iterable of "
-                                 f"{kind.__name__} was expected")
-            for item in res:
-                if not isinstance(item, kind):
-                    raise self._fail(impl, hook, args[0] if args else None, None,
-                                     f"returned {item!r} where a {kind.__name__} was expected")
-                items.append(item)
+            items.extend(self._items(impl, hook, args[0] if args else None, res, kind))
+        return items
+
+    def _items(self, impl: _Impl, hook: str, state: GameState | None, res: Any,
+               kind: type[T]) -> list[T]:
+        if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
+            raise self._fail(impl, hook, state, None,
+                             f"returned {res!r} where an iterable of "
+                             f"{kind.__name__} was expected")
+        items: list[T] = []
+        for item in res:
+            if not isinstance(item, kind):
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {item!r} where a {kind.__name__} was expected")
+            items.append(item)
         return items
 
     # -- keywords -------------------------------------------------------------
@@ -277,6 +302,10 @@ class Hooks:
     def _load_keywords(self) -> dict[str, KeywordInfo]:
         infos: dict[str, KeywordInfo] = {}
         for impl, res in self._answers("redzone_keywords", ()):
+            if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
+                raise self._fail(impl, "redzone_keywords", None, None,
+                                 f"returned {res!r} where an iterable of KeywordSpec "
+                                 "was expected")
             for spec in res:
                 if not isinstance(spec, KeywordSpec):
                     raise self._fail(impl, "redzone_keywords", None, None,
@@ -413,8 +442,19 @@ class Hooks:
     # -- 120 ----------------------------------------------------------------------
 
     def prevent_damage(self, state: GameState, damage: Damage) -> list[Prevention]:
-        """:func:`~redzone.hookspecs.redzone_prevent_damage`, concatenated."""
-        return self._collect("redzone_prevent_damage", Prevention, state, damage)
+        """:func:`~redzone.hookspecs.redzone_prevent_damage`, concatenated; a
+        negative amount (which would add damage) is the plugin's error."""
+        hook = "redzone_prevent_damage"
+        found: list[Prevention] = []
+        for impl, res in self._answers(hook, (state, damage)):
+            for item in self._items(impl, hook, state, res, Prevention):
+                if item.amount is not None and (
+                        not isinstance(item.amount, int) or item.amount < 0):
+                    raise self._fail(impl, hook, state, None,
+                                     f"returned {item!r}: a prevention amount must be a "
+                                     "whole number, 0 or more, or None for all")
+                found.append(item)
+        return found
 
     def modify_damage(self, state: GameState, damage: Damage) -> list[DamageModifier]:
         """:func:`~redzone.hookspecs.redzone_modify_damage`, sorted by effect name."""
@@ -427,9 +467,37 @@ class Hooks:
 
     def result_replacements(self, state: GameState, result: Result) -> list[ResultReplacement]:
         """:func:`~redzone.hookspecs.redzone_result_replacements`, sorted by name."""
-        found = self._collect("redzone_result_replacements", ResultReplacement, state, result)
-        unique = {(r.effect, r.rule): r for r in found}
+        unique: dict[tuple[str, str], ResultReplacement] = {}
+        for impl, res in self._answers("redzone_result_replacements", (state, result)):
+            for item in self._items(impl, "redzone_result_replacements", state, res,
+                                    ResultReplacement):
+                unique[(item.effect, item.rule)] = attrs.evolve(
+                    item, replace=self._guard_replace(impl, item))
         return [unique[k] for k in sorted(unique)]
+
+    def _guard_replace(self, impl: _Impl, item: ResultReplacement
+                       ) -> Callable[[GameState, Result], Result | None]:
+        """``item.replace``, failing as a :class:`PluginError` that names the
+        plugin when it raises or returns something other than a result."""
+        hook = "redzone_result_replacements"
+        replace = item.replace
+
+        def guarded(state: GameState, result: Result) -> Result | None:
+            try:
+                out = replace(state, result)
+            except PluginError:
+                raise
+            except Exception as exc:
+                raise self._fail(impl, hook, state, exc,
+                                 f"replacement {item.effect!r} raised "
+                                 f"{type(exc).__name__}: {exc}") from exc
+            if out is not None and not isinstance(out, Result):
+                raise self._fail(impl, hook, state, None,
+                                 f"replacement {item.effect!r} returned {out!r} where a "
+                                 "Result or None was expected")
+            return out
+
+        return guarded
 
     def damage_event(self, state: GameState, damage: tuple[Damage, ...],
                      results: tuple[Result, ...]) -> None:
@@ -445,6 +513,29 @@ class Hooks:
     def cannot_be_destroyed(self, state: GameState, permanent: str) -> bool:
         """:func:`~redzone.hookspecs.redzone_cannot_be_destroyed`: any ``True``."""
         return self._any("redzone_cannot_be_destroyed", state, permanent)
+
+    # -- 603 ----------------------------------------------------------------------
+
+    def triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        """:func:`~redzone.hookspecs.redzone_triggers`, concatenated."""
+        return self._collect("redzone_triggers", Trigger, state, events)
+
+    def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[Action]:
+        """:func:`~redzone.hookspecs.redzone_resolve_trigger`, concatenated."""
+        from redzone.actions import ACTIONS
+
+        kinds = tuple(ACTIONS.values())
+        out: list[Action] = []
+        for impl, res in self._answers("redzone_resolve_trigger", (state, trigger)):
+            if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
+                raise self._fail(impl, "redzone_resolve_trigger", state, None,
+                                 f"returned {res!r} where an iterable of actions was expected")
+            for item in res:
+                if not isinstance(item, kinds):
+                    raise self._fail(impl, "redzone_resolve_trigger", state, None,
+                                     f"returned {item!r} where an action was expected")
+                out.append(item)
+        return out
 
     # -- 511 ----------------------------------------------------------------------
 
