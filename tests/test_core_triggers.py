@@ -10,7 +10,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 import redzone
 from redzone import (
     Engine,
@@ -183,5 +182,5 @@ def test_a_plugin_returning_a_non_action_is_a_plugin_error() -> None:
     engine = Engine(plugins=[_plugin("bad", redzone_triggers=_attack_pump,
                                      redzone_resolve_trigger=bad)])
     state = _board(engine)
-    with pytest.raises(redzone.PluginError, match="'bad'.*redzone_resolve_trigger"):
+    with pytest.raises(redzone.PluginError, match=r"'bad'.*redzone_resolve_trigger"):
         engine.declare_attackers(state, {"ogre": "bob"})

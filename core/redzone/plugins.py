@@ -35,6 +35,7 @@ from attrs import frozen
 
 from redzone import hookspecs
 from redzone.errors import PluginError, PluginLoadError, UnknownKeywordError, Violation
+from redzone.events import Event
 from redzone.hooktypes import (
     Damage,
     DamageModifier,
@@ -45,7 +46,6 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.events import Event
 from redzone.model import GameState, Keyword, Trigger
 
 if TYPE_CHECKING:
