@@ -8,6 +8,7 @@ pluggy plugin. Start with :class:`Engine`.
 
 from redzone.actions import (
     AddCounters,
+    AddEffect,
     BecomeBlocked,
     DealDamage,
     EnterBlocking,
@@ -65,12 +66,14 @@ from redzone.model import (
     new_game,
 )
 from redzone.plugins import hookimpl
+from redzone.requirements import Requirement
 
 __version__ = "0.1.0"
 
 __all__ = [
     "UNLIMITED",
     "AddCounters",
+    "AddEffect",
     "BecomeBlocked",
     "Combat",
     "CombatResult",
@@ -106,6 +109,7 @@ __all__ = [
     "Prevention",
     "Pump",
     "RemoveFromCombat",
+    "Requirement",
     "Result",
     "ResultReplacement",
     "Revoke",

@@ -18,7 +18,7 @@ from redzone.damage import deal_damage, gain_life, lose_life
 from redzone.errors import IllegalActionError, Violation
 from redzone.events import Event
 from redzone.hooktypes import Damage, Result
-from redzone.model import GameState, Keyword, Modification, Permanent, Shield
+from redzone.model import Effect, GameState, Keyword, Modification, Permanent, Shield
 from redzone.plugins import Hooks
 from redzone.sba import move_to_zone, remove_from_combat
 
@@ -205,6 +205,19 @@ class LoseLife:
 
 
 @frozen
+class AddEffect:
+    """A game-wide continuous effect starts to apply, until end of turn
+    (611.2): for instance provoke's "blocks this creature if able" (an
+    :class:`~redzone.Effect` of kind ``blocks_if_able``).
+
+    :param effect: the effect.
+    """
+
+    do: ClassVar[str] = "add_effect"
+    effect: Effect
+
+
+@frozen
 class MakeBlock:
     """An effect makes a creature block an attacking creature (509.6): it
     becomes a blocking creature and the attacker becomes blocked. Requirements
@@ -241,14 +254,14 @@ class EnterBlocking:
 
 Action = (Pump | Grant | Revoke | AddCounters | RemoveFromCombat | LeaveBattlefield
           | DealDamage | Prevent | Tap | Untap | BecomeBlocked | GainLife | LoseLife | MakeBlock
-          | EnterBlocking)
+          | EnterBlocking | AddEffect)
 
 #: Action classes by their scenario name.
 ACTIONS: dict[str, type[Action]] = {
     cls.do: cls
     for cls in (Pump, Grant, Revoke, AddCounters, RemoveFromCombat, LeaveBattlefield,
                 DealDamage, Prevent, Tap, Untap, BecomeBlocked, GainLife, LoseLife, MakeBlock,
-                EnterBlocking)
+                EnterBlocking, AddEffect)
 }
 
 
@@ -301,7 +314,7 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         or amounts that make no sense; the state is unchanged.
     """
     step = state.step
-    do = action.do
+    do = getattr(action, "do", type(action).__name__)  # an unknown action: 117.1 below
     if isinstance(action, (Pump, Grant, Revoke, AddCounters, Tap, Untap)):
         _need_permanent(state, action.target, do)
         perm = state.objects[action.target]
@@ -398,6 +411,13 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         _need_player(state, action.player, do)
         return lose_life(state, action.player, _need_amount(action.amount, do), "", "119.3",
                          step)
+    if isinstance(action, AddEffect):
+        if not isinstance(action.effect, Effect):
+            raise IllegalActionError(f"add_effect: {action.effect!r} is not an Effect",
+                                     rule="611.2")
+        return attrs.evolve(state, effects=(*state.effects, action.effect)), [Event(
+            "effect", "611.2", step, target=action.effect.to, source=action.effect.source,
+            player=action.effect.player, detail=action.effect.kind)]
     if isinstance(action, EnterBlocking):
         perm = action.permanent
         if perm.id in state.objects or perm.id in state.players:

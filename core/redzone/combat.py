@@ -13,6 +13,7 @@ from redzone.frozen import FrozenMap
 from redzone.hooktypes import SourceAssignment
 from redzone.model import UNLIMITED, GameState, Permanent
 from redzone.plugins import Hooks
+from redzone.requirements import RequirementCheck, check_attacks, check_blocks
 
 Assignment = Mapping[str, Mapping[str, int]]
 """Combat damage assignments: assigning creature -> recipient -> amount."""
@@ -115,23 +116,59 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
                       "be attacked", (attacker, attacked))]
 
 
-def attack_violations(hooks: Hooks, state: GameState,
-                      attacks: Mapping[str, str]) -> list[Violation]:
-    """Every violation of a declaration of attackers (508.1a-d)."""
+def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
+                            attacked: str) -> list[Violation]:
+    core = _attacker_core(state, attacker, attacked)
+    if any(not v.restriction for v in core):
+        return core
+    return [v for v in core + hooks.attack_violations(state, attacker, attacked)
+            if not (v.restriction and hooks.attack_exemption(state, attacker, attacked, v))]
+
+
+def attack_restriction_violations(hooks: Hooks, state: GameState,
+                                  attacks: Mapping[str, str]) -> list[Violation]:
+    """The restrictions a declaration of attackers breaks (508.1a-c)."""
     found: list[Violation] = []
     for attacker, attacked in attacks.items():
-        core = _attacker_core(state, attacker, attacked)
-        if any(not v.restriction for v in core):
-            found.extend(core)
-            continue
-        candidates = core + hooks.attack_violations(state, attacker, attacked)
-        for v in candidates:
-            if v.restriction and hooks.attack_exemption(state, attacker, attacked, v):
-                continue
-            found.append(v)
+        found.extend(_attack_pair_violations(hooks, state, attacker, attacked))
     if not found:
         found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
     return found
+
+
+def attack_violations(hooks: Hooks, state: GameState,
+                      attacks: Mapping[str, str]) -> list[Violation]:
+    """Every violation of a declaration of attackers: restrictions (508.1a-c),
+    then requirements (508.1d)."""
+    found = attack_restriction_violations(hooks, state, attacks)
+    if found:
+        return found
+    check = attack_requirement_check(hooks, state, attacks)
+    return check.violations("508.1d", attacks) if check is not None else []
+
+
+def attack_requirement_check(hooks: Hooks, state: GameState,
+                             attacks: Mapping[str, str]) -> RequirementCheck | None:
+    """How a legal declaration of attackers fares against the requirements
+    (508.1d); ``None`` when there are none."""
+    reqs = hooks.attack_requirements(state)
+    if not reqs:
+        return None
+    targets = attackable(state, state.active_player)
+    candidates: dict[str, list[str]] = {}
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or perm.controller != state.active_player:
+            continue
+        if "creature" not in perm.types:
+            continue
+        ok = [t for t in targets if not _attack_pair_violations(hooks, state, perm.id, t)]
+        if ok:
+            candidates[perm.id] = ok
+
+    def legal(decl: Mapping[str, str]) -> bool:
+        return not hooks.attack_declaration_violations(state, FrozenMap(decl))
+
+    return check_attacks(reqs, attacks, candidates, legal)
 
 
 # ---------------------------------------------------------------------------
@@ -204,16 +241,77 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
 
 def block_violations(hooks: Hooks, state: GameState,
                      blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
-    """Every violation of a declaration of blockers (509.1a-c)."""
+    """Every violation of a declaration of blockers: restrictions (509.1a-b),
+    then requirements (509.1c)."""
+    found = block_restriction_violations(hooks, state, blocks)
+    if found:
+        return found
+    check = block_requirement_check(hooks, state, blocks)
+    return check.violations("509.1c", blocks) if check is not None else []
+
+
+def _block_pair_ok(hooks: Hooks, state: GameState, blocker: str, attacker: str) -> bool:
+    if _blocker_core(hooks, state, blocker, (attacker,)):
+        return False
+    return all(v.restriction and hooks.block_exemption(state, blocker, attacker, v)
+               for v in hooks.block_violations(state, blocker, attacker))
+
+
+def block_requirement_check(hooks: Hooks, state: GameState,
+                            blocks: Mapping[str, tuple[str, ...]]) -> RequirementCheck | None:
+    """How a declaration of blockers that breaks no restriction fares against
+    the requirements (509.1c); ``None`` when there are none."""
+    reqs = hooks.block_requirements(state)
+    combat = state.combat
+    if not reqs or combat is None:
+        return None
+    candidates: dict[str, list[str]] = {}
+    caps: dict[str, int] = {}
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or "creature" not in perm.types:
+            continue
+        if perm.controller == state.active_player:
+            continue
+        ok = [a for a in combat.attacks if _block_pair_ok(hooks, state, perm.id, a)]
+        if ok:
+            candidates[perm.id] = ok
+            caps[perm.id] = capacity(hooks, state, perm.id)
+
+    def legal(decl: Mapping[str, tuple[str, ...]]) -> bool:
+        by: dict[str, list[str]] = {}
+        for b, atts in decl.items():
+            for a in atts:
+                by.setdefault(a, []).append(b)
+        for a, bs in by.items():
+            if hooks.blocked_by_violations(state, a, tuple(bs)):
+                return False
+        return not hooks.block_declaration_violations(state, FrozenMap(decl))
+
+    return check_blocks(reqs, blocks, candidates, caps, legal)
+
+
+def block_restriction_violations(hooks: Hooks, state: GameState,
+                                 blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
+    """The restrictions a declaration of blockers breaks (509.1a-b)."""
     found: list[Violation] = []
     blocked_by: dict[str, list[str]] = {}
+    combat = state.combat
+    assert combat is not None
     for blocker, attackers in blocks.items():
         core = _blocker_core(hooks, state, blocker, attackers)
+        if state.on_battlefield(blocker) is not None:
+            # Every creature declared to block an attacker counts for the
+            # restrictions on its blockers together (702.111b), also one whose
+            # own block is illegal: that one's violation is the one to report.
+            for attacker in attackers:
+                if isinstance(attacker, str) and attacker in combat.attacks:
+                    group = blocked_by.setdefault(attacker, [])
+                    if blocker not in group:
+                        group.append(blocker)
         if core:
             found.extend(core)
             continue
         for attacker in attackers:
-            blocked_by.setdefault(attacker, []).append(blocker)
             for v in hooks.block_violations(state, blocker, attacker):
                 if v.restriction and hooks.block_exemption(state, blocker, attacker, v):
                     continue
@@ -295,27 +393,34 @@ class Duty:
     :ivar attacked: what it attacks, when that may receive damage.
     :ivar is_attacker: whether it is an attacking creature.
     :ivar blocked: whether it is a blocked attacker.
+    :ivar additional: further recipients plugins allow
+        (:func:`~redzone.hookspecs.redzone_additional_recipients`).
     """
 
-    __slots__ = ("attacked", "blocked", "creatures", "is_attacker", "power", "source")
+    __slots__ = ("additional", "attacked", "blocked", "creatures", "is_attacker", "power",
+                 "source")
 
     def __init__(self, source: str, power: int, creatures: tuple[str, ...],
-                 attacked: str | None, is_attacker: bool, blocked: bool) -> None:
+                 attacked: str | None, is_attacker: bool, blocked: bool,
+                 additional: tuple[str, ...] = ()) -> None:
         self.source = source
         self.power = power
         self.creatures = creatures
         self.attacked = attacked
         self.is_attacker = is_attacker
         self.blocked = blocked
+        self.additional = additional
 
     @property
     def recipients(self) -> tuple[str, ...]:
         """Every legal recipient."""
-        return self.creatures + ((self.attacked,) if self.attacked is not None else ())
+        return (self.creatures + ((self.attacked,) if self.attacked is not None else ())
+                + self.additional)
 
     def __repr__(self) -> str:
+        extra = f", additional={self.additional!r}" if self.additional else ""
         return (f"Duty({self.source!r}, power={self.power}, creatures={self.creatures!r}, "
-                f"attacked={self.attacked!r})")
+                f"attacked={self.attacked!r}{extra})")
 
 
 AssignmentPolicy = Callable[
@@ -337,6 +442,24 @@ def _attack_target_valid(state: GameState, attacked: str | None) -> bool:
         perm.types & {"planeswalker", "battle"})
 
 
+def _additional(hooks: Hooks, state: GameState, attacker: str,
+                already: tuple[str, ...]) -> tuple[str, ...]:
+    """The recipients plugins add for ``attacker`` that are not ``already``
+    legal and can be dealt damage (a player in the game; a creature,
+    planeswalker or battle on the battlefield: 120.1a)."""
+    out = []
+    for r in hooks.additional_recipients(state, attacker):
+        if r in already:
+            continue
+        player = state.players.get(r)
+        perm = state.objects.get(r)
+        if (player is not None and not player.lost) or (
+                perm is not None and perm.zone == "battlefield"
+                and perm.types & {"creature", "planeswalker", "battle"}):
+            out.append(r)
+    return tuple(out)
+
+
 def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
     """The assignment each participant must make (510.1a-d), in order."""
     combat = state.combat
@@ -353,14 +476,18 @@ def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[
             attacked = combat.attacks[source]
             target_ok = _attack_target_valid(state, attacked)
             if source not in combat.blocked:
-                if target_ok:  # 510.1b
-                    out.append(Duty(source, power, (), attacked, True, False))
+                target = attacked if target_ok else None
+                extra = _additional(hooks, state, source, (target,) if target else ())
+                if target is not None or extra:  # 510.1b
+                    out.append(Duty(source, power, (), target, True, False, extra))
                 continue
             blockers = tuple(b for b in _ordered(state, source, combat.blockers_of(source)))
             past = target_ok and hooks.assigns_past_blockers(state, source)
-            if not blockers and not past:
+            target = attacked if past else None
+            extra = _additional(hooks, state, source, blockers + ((target,) if target else ()))
+            if not blockers and target is None and not extra:
                 continue  # 510.1c: no creatures blocking it
-            out.append(Duty(source, power, blockers, attacked if past else None, True, True))
+            out.append(Duty(source, power, blockers, target, True, True, extra))
         elif source in combat.blocks:
             attackers = tuple(_ordered(state, source, combat.blocks[source]))
             if not attackers:
@@ -397,8 +524,8 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
                    fixed: Assignment) -> dict[str, dict[str, int]]:
     """The default assignment (scenario format): lethal damage to each creature
     in order, counting marked damage and damage assigned earlier in this step;
-    the rest to what it attacks if it may assign there, else to the last
-    creature in order."""
+    the rest to what it attacks if it may assign there, else to its first
+    additional recipient, else to the last creature in order."""
     totals: dict[str, int] = {}
     for amounts in fixed.values():
         for r, n in amounts.items():
@@ -410,8 +537,10 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
             continue
         remaining = duty.power
         chosen: dict[str, int] = {}
-        if not duty.creatures and duty.attacked is not None:
-            chosen[duty.attacked] = remaining
+        past = duty.attacked if duty.attacked is not None else (
+            duty.additional[0] if duty.additional else None)
+        if not duty.creatures and past is not None:
+            chosen[past] = remaining
             remaining = 0
         for c in duty.creatures:
             if remaining <= 0:
@@ -423,7 +552,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
                 chosen[c] = give
                 remaining -= give
         if remaining > 0:
-            last = duty.attacked if duty.attacked is not None else duty.creatures[-1]
+            last = past if past is not None else duty.creatures[-1]
             chosen[last] = chosen.get(last, 0) + remaining
         for r, n in chosen.items():
             totals[r] = totals.get(r, 0) + n
@@ -479,6 +608,8 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
             blockers=duty.creatures, attacked=duty.attacked,
             lethal=lethal_map(hooks, state, duty, totals, own),
             is_attacker=duty.is_attacker, order=combat.order.get(duty.source, ()),
+            additional=duty.additional,
+            others=FrozenMap((r, totals.get(r, 0) - own.get(r, 0)) for r in duty.recipients),
         )
         found.extend(hooks.assignment_violations(state, view))
     return found

@@ -17,6 +17,7 @@ from attrs import field, frozen
 
 from redzone import combat as _combat
 from redzone import effects as _effects
+from redzone import restrictions as _restrictions
 from redzone.actions import Action, DealDamage, apply_action, deal_damage_action
 from redzone.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.damage import deal_damage
@@ -132,6 +133,7 @@ class Engine:
                 )
             found.extend(discovered)
         found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
+        found.append(PluginInfo("redzone.restrictions", _restrictions, BUILTIN_DISTRIBUTION, ""))
         found.extend(self.edition.plugins)
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
@@ -241,6 +243,22 @@ class Engine:
             return (Violation("509.1", "there is no combat: no attackers were declared"),)
         return sort_violations(_combat.block_violations(
             self.hooks, state, _combat.normalise_blocks(blocks)))
+
+    def suggest_attacks(self, state: GameState) -> dict[str, str]:
+        """A declaration of attackers that breaks no restriction and obeys as
+        many requirements as possible (508.1c-d); empty when nothing is
+        required."""
+        check = _combat.attack_requirement_check(self.hooks, state, {})
+        return {k: str(v) for k, v in check.example.items()} if check is not None else {}
+
+    def suggest_blocks(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """A declaration of blockers that breaks no restriction and obeys as
+        many requirements as possible (509.1b-c); empty when nothing is
+        required."""
+        check = _combat.block_requirement_check(self.hooks, state, {})
+        if check is None:
+            return {}
+        return {k: v for k, v in check.example.items() if isinstance(v, tuple)}
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
         """Creatures that could block ``attacker``, pair by pair (509.1a-b)."""

@@ -33,6 +33,7 @@ from redzone.hooktypes import (
     StateBasedAction,
 )
 from redzone.model import GameState, Trigger
+from redzone.requirements import Requirement
 
 if TYPE_CHECKING:
     from redzone.actions import Action
@@ -127,6 +128,23 @@ def redzone_attack_declaration_violations(
     :returns: the violations of the whole declaration.
 
     Combined: concatenated.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_attack_requirements(state: GameState) -> Iterable[Requirement] | None:
+    """Requirements on the declaration of attackers ("attacks each combat if able").
+
+    Rules: 508.1d
+
+    The declaration must obey as many requirements as possible without
+    breaking a restriction; costs to attack are never required to be paid.
+
+    :param state: the state before the declaration.
+    :returns: the requirements (kind ``"attack"``).
+
+    Combined: concatenated; duplicates count once.
     """
     raise NotImplementedError
 
@@ -233,6 +251,23 @@ def redzone_block_declaration_violations(
 
 
 @hookspec
+def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None:
+    """Requirements on the declaration of blockers ("blocks each combat if
+    able", "must be blocked if able", "all creatures able to block it do so",
+    provoke).
+
+    Rules: 509.1c, 702.39a
+
+    :param state: the state before the declaration (attackers declared).
+    :returns: the requirements (kinds ``"block"``, ``"block_attacker"``,
+        ``"be_blocked"``).
+
+    Combined: concatenated; duplicates count once.
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
     """How many creatures beyond one this creature can block.
 
@@ -296,7 +331,7 @@ def redzone_deals_damage_again(state: GameState, creature: str) -> bool | None:
 def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | None:
     """Whether a blocked attacker may assign damage to what it attacks.
 
-    Rules: 510.1c, 702.19b, 702.19e
+    Rules: 510.1c, 702.19b, 702.19d
 
     When ``True`` the player, planeswalker or battle it attacks is a legal
     recipient of its damage, also when no creature blocks it any more;
@@ -307,6 +342,33 @@ def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | Non
     :returns: ``True`` to allow it.
 
     Combined: any ``True``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[str] | None:
+    """Further legal recipients of an attacking creature's combat damage.
+
+    Rules: 510.1b, 510.1c, 702.19c, 702.19e
+
+    Beyond the creatures blocking it and (unblocked, or when
+    :func:`redzone_assigns_past_blockers` allows it) what it attacks: trample
+    over planeswalkers adds the attacked planeswalker's controller, or the
+    defending player once that planeswalker was removed from combat. Asked of
+    each attacking creature that would assign combat damage, blocked or not,
+    also when it attacks nothing any more (506.4c): an answer then gives it
+    something to assign to. :func:`redzone_assignment_violations` states what
+    must come first (``SourceAssignment.additional`` lists these recipients,
+    ``SourceAssignment.others`` what other creatures assign to each).
+
+    :param state: the state as damage is assigned.
+    :param attacker: an attacking creature's id.
+    :returns: ids of players, planeswalkers, battles or creatures.
+
+    Combined: the union, in id order; ids that are already legal recipients,
+    and players who left the game or permanents that can't be dealt damage,
+    are dropped.
     """
     raise NotImplementedError
 

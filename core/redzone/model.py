@@ -136,6 +136,8 @@ class Permanent:
     :param owner: the owning player's id; defaults to the controller.
     :param types: card types (``creature``, ``planeswalker``, ``battle`` ...).
     :param subtypes: subtypes, e.g. ``("Swamp",)`` or ``("Siege",)``.
+    :param supertypes: supertypes, lower case: ``basic``, ``legendary``,
+        ``snow`` ... (205.4a); a land without ``basic`` is nonbasic (205.4c).
     :param colors: colors; empty for colorless.
     :param base_power: printed power (creatures), before counters and effects.
     :param base_toughness: printed toughness (creatures).
@@ -149,6 +151,16 @@ class Permanent:
     :param protector: for a battle, the player who protects it (310.8).
     :param can_block_additional: how many more creatures than one it can block
         each combat (:data:`UNLIMITED` for "any number").
+    :param cant_attack: "can't attack" (508.1c).
+    :param cant_block: "can't block" (509.1b).
+    :param cant_be_blocked: "can't be blocked" (509.1b).
+    :param min_blockers: "can't be blocked except by N or more creatures"
+        (509.1b); 0 or 1 for no such restriction.
+    :param attacks_if_able: "attacks each combat if able" (508.1d).
+    :param blocks_if_able: "blocks each combat if able" (509.1c).
+    :param must_be_blocked: "must be blocked if able": at least one creature
+        blocks it if able (509.1c).
+    :param lure: "all creatures able to block it do so" (509.1c).
     :param marks: facts noted since state-based actions were last checked,
         named by the plugin that sets them (for example the deathtouch plugin's
         "dealt damage by a source with deathtouch"); cleared after each check.
@@ -162,6 +174,7 @@ class Permanent:
     owner: str = field()
     types: frozenset[str] = field(default=frozenset({"creature"}), converter=_frozenset_of_str)
     subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    supertypes: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     colors: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     base_power: int | None = None
     base_toughness: int | None = None
@@ -173,6 +186,14 @@ class Permanent:
     modifications: tuple[Modification, ...] = field(default=(), converter=as_tuple)
     protector: str | None = None
     can_block_additional: int = 0
+    cant_attack: bool = False
+    cant_block: bool = False
+    cant_be_blocked: bool = False
+    min_blockers: int = 0
+    attacks_if_able: bool = False
+    blocks_if_able: bool = False
+    must_be_blocked: bool = False
+    lure: bool = False
     marks: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     zone: str = "battlefield"
     token: bool = False
@@ -279,6 +300,10 @@ class Combat:
     :param dealt: the combatants that have assigned combat damage this combat.
     :param on_stack: combat damage assigned and waiting on the stack, under
         editions where combat damage uses the stack (310.1 of 1999-2009).
+    :param declared: attacking creature -> the player, planeswalker or battle
+        it attacked as it became an attacking creature; unlike ``attacks``, kept
+        when that is removed from combat (506.4c, 702.19e). Defaults to
+        ``attacks``.
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
@@ -289,6 +314,11 @@ class Combat:
     early: frozenset[str] | None = None
     dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
+    declared: FrozenMap[str, str | None] = field(converter=as_map)
+
+    @declared.default
+    def _declared_default(self) -> FrozenMap[str, str | None]:
+        return self.attacks
 
     @cached_property
     def _blockers_index(self) -> FrozenMap[str, tuple[str, ...]]:

@@ -47,6 +47,7 @@ from redzone.hooktypes import (
     StateBasedAction,
 )
 from redzone.model import GameState, Keyword, Trigger
+from redzone.requirements import Requirement
 
 if TYPE_CHECKING:
     from redzone.actions import Action
@@ -373,6 +374,16 @@ class Hooks:
         """:func:`~redzone.hookspecs.redzone_attack_declaration_violations`."""
         return self._collect("redzone_attack_declaration_violations", Violation, state, attacks)
 
+    def attack_requirements(self, state: GameState) -> list[Requirement]:
+        """:func:`~redzone.hookspecs.redzone_attack_requirements`, deduplicated."""
+        return sorted(set(self._collect("redzone_attack_requirements", Requirement, state)),
+                      key=_requirement_key)
+
+    def block_requirements(self, state: GameState) -> list[Requirement]:
+        """:func:`~redzone.hookspecs.redzone_block_requirements`, deduplicated."""
+        return sorted(set(self._collect("redzone_block_requirements", Requirement, state)),
+                      key=_requirement_key)
+
     def attacks_without_tapping(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
         return self._any("redzone_attacks_without_tapping", state, attacker)
@@ -422,6 +433,16 @@ class Hooks:
     def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
         return self._any("redzone_assigns_past_blockers", state, attacker)
+
+    def additional_recipients(self, state: GameState, attacker: str) -> tuple[str, ...]:
+        """:func:`~redzone.hookspecs.redzone_additional_recipients`: the union,
+        sorted (the caller drops ids that can't be dealt damage)."""
+        hook = "redzone_additional_recipients"
+        found: set[str] = set()
+        for impl, res in self._answers(hook, (state, attacker)):
+            for item in self._items(impl, hook, state, res, str):
+                found.add(item)
+        return tuple(sorted(found))
 
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.hookspecs.redzone_lethal_damage`: the smallest of
@@ -542,6 +563,10 @@ class Hooks:
     def end_of_combat(self, state: GameState) -> None:
         """:func:`~redzone.hookspecs.redzone_end_of_combat`: notify every plugin."""
         self._answers("redzone_end_of_combat", (state,))
+
+
+def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:
+    return (r.creature, r.kind, r.attacker or "", r.rule, r.source)
 
 
 def make_manager(

@@ -1,0 +1,203 @@
+"""Restrictions and requirements that are not keywords (508.1c-d, 509.1b-c),
+and the checker that maximises obeyed requirements."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import redzone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from redzone import (
+    AddEffect,
+    Effect,
+    Engine,
+    GameState,
+    IllegalAttackError,
+    IllegalBlockError,
+    Violation,
+    hookimpl,
+)
+from redzone.requirements import SEARCH_BUDGET
+
+
+def _attacked(engine: Engine, state: GameState, attacks: Mapping[str, str]) -> GameState:
+    return engine.declare_attackers(state, attacks).state
+
+
+def _rules(exc: pytest.ExceptionInfo[Any]) -> list[str]:
+    return [v.rule for v in exc.value.violations]
+
+
+# --- restrictions -------------------------------------------------------------------
+
+
+def test_508_1c_cant_attack(engine: Engine) -> None:
+    state = engine.game(["alice", "bob"], [engine.creature("wall", "alice", 0, 4,
+                                                            cant_attack=True)])
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"wall": "bob"})
+    assert _rules(info) == ["508.1c"]
+
+
+def test_509_1b_cant_block_and_cant_be_blocked(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("rogue", "alice", 2, 2, cant_be_blocked=True), c("ogre", "alice", 3, 3),
+        c("coward", "bob", 2, 2, cant_block=True), c("bear", "bob", 2, 2)])
+    state = _attacked(engine, state, {"rogue": "bob", "ogre": "bob"})
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"coward": "ogre"})
+    assert "can't block" in info.value.message and _rules(info) == ["509.1b"]
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"bear": "rogue"})
+    assert "can't be blocked" in info.value.message
+    assert engine.declare_blockers(state, {"bear": "ogre"}).state.combat is not None
+
+
+def test_509_1b_cant_be_blocked_except_by_three_or_more(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("beast", "alice", 5, 5, min_blockers=3),
+        *[c(f"b{i}", "bob", 1, 1) for i in range(3)]])
+    state = _attacked(engine, state, {"beast": "bob"})
+    with pytest.raises(IllegalBlockError, match="except by 3 or more creatures, not 2"):
+        engine.declare_blockers(state, {"b0": "beast", "b1": "beast"})
+    engine.declare_blockers(state, {"b0": "beast", "b1": "beast", "b2": "beast"})
+
+
+# --- requirements ---------------------------------------------------------------------
+
+
+def _one_attacker_limit(state: GameState, attacks: Mapping[str, str]) -> list[Violation]:
+    if len(attacks) > 1:
+        return [Violation("508.1c", "no more than one creature can attack each turn",
+                          tuple(attacks))]
+    return []
+
+
+LIMIT = SimpleNamespace(__name__="limit", redzone_attack_declaration_violations=hookimpl(
+    _one_attacker_limit))
+
+
+def test_508_1d_example_attacks_if_able_under_a_one_attacker_limit() -> None:
+    """508.1d example: one creature attacks if able, another has no abilities,
+    and no more than one creature can attack: the only legal attack is the
+    first one attacking alone."""
+    engine = Engine(plugins=[LIMIT])
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("berserker", "alice", 2, 2, attacks_if_able=True),
+                                            c("bear", "alice", 2, 2)])
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"bear": "bob"})
+    assert _rules(info) == ["508.1d"]
+    assert "berserker attacks if able" in info.value.message
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {})
+    assert _rules(info) == ["508.1d"]
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"bear": "bob", "berserker": "bob"})
+    assert _rules(info) == ["508.1c"]
+    engine.declare_attackers(state, {"berserker": "bob"})
+    assert engine.suggest_attacks(state) == {"berserker": "bob"}
+
+
+def test_508_1d_a_tapped_creature_need_not_attack(engine: Engine) -> None:
+    state = engine.game(["alice", "bob"], [
+        engine.creature("berserker", "alice", 2, 2, attacks_if_able=True, tapped=True)])
+    assert engine.declare_attackers(state, {}).state.combat is not None
+
+
+def test_509_1c_example_blocks_if_able_and_menace(engine: Engine) -> None:
+    """509.1c example: a creature that blocks if able and one with no
+    abilities; a creature with menace attacks: the player must block with both."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("brute", "alice", 3, 3, "menace"),
+        c("guard", "bob", 1, 1, blocks_if_able=True), c("bear", "bob", 2, 2)])
+    state = _attacked(engine, state, {"brute": "bob"})
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {})
+    assert _rules(info) == ["509.1c"]
+    assert "guard blocks if able" in info.value.message
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"guard": "brute"})
+    assert _rules(info) == ["702.111b"]
+    engine.declare_blockers(state, {"guard": "brute", "bear": "brute"})
+    assert engine.suggest_blocks(state) == {"guard": ("brute",), "bear": ("brute",)}
+
+
+def test_509_1c_menace_and_a_lone_must_block_creature_is_no_deadlock(engine: Engine) -> None:
+    """Obeying the requirement would break menace's restriction, so not
+    blocking at all is legal (the bug trackers' menace + must-block deadlock)."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("brute", "alice", 3, 3, "menace"), c("guard", "bob", 1, 1, blocks_if_able=True)])
+    state = _attacked(engine, state, {"brute": "bob"})
+    assert engine.declare_blockers(state, {}).state.combat is not None
+    with pytest.raises(IllegalBlockError):
+        engine.declare_blockers(state, {"guard": "brute"})
+
+
+def test_lure_all_creatures_able_to_block_it_do_so(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("lure", "alice", 1, 1, "flying", lure=True), c("ogre", "alice", 3, 3),
+        c("bird", "bob", 1, 1, "flying"), c("spider", "bob", 1, 3, "reach"),
+        c("bear", "bob", 2, 2)])
+    state = _attacked(engine, state, {"lure": "bob", "ogre": "bob"})
+    # The Bear can't block a flier, so it is free; the Bird and the Spider must block.
+    engine.declare_blockers(state, {"bird": "lure", "spider": "lure", "bear": "ogre"})
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"bird": "lure", "spider": "ogre"})
+    assert "spider blocks lure if able" in info.value.message
+
+
+def test_must_be_blocked_if_able_needs_one_blocker(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("taunter", "alice", 1, 1, must_be_blocked=True),
+        c("bear", "bob", 2, 2), c("elf", "bob", 1, 1)])
+    state = _attacked(engine, state, {"taunter": "bob"})
+    with pytest.raises(IllegalBlockError):
+        engine.declare_blockers(state, {})
+    engine.declare_blockers(state, {"elf": "taunter"})
+
+
+def test_702_39a_provoke_style_effect_requires_that_block(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("goblin", "alice", 2, 2), c("ogre", "alice", 3, 3), c("bear", "bob", 2, 2)])
+    state = _attacked(engine, state, {"goblin": "bob", "ogre": "bob"})
+    state = engine.perform(state, AddEffect(Effect("blocks_if_able", to="bear",
+                                                   source="goblin"))).state
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"bear": "ogre"})
+    assert "bear blocks goblin if able" in info.value.message
+    engine.declare_blockers(state, {"bear": "goblin"})
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(min_value=1, max_value=25), seed=st.integers(0, 3))
+def test_the_checker_always_terminates_and_its_suggestion_is_legal(
+        engine: Engine, n: int, seed: int) -> None:
+    """On boards of any size the search stops (at most SEARCH_BUDGET leaves)
+    and the declaration it suggests is accepted by the checker."""
+    c = engine.creature
+    perms = [c(f"a{i}", "alice", 1 + (i + seed) % 3, 2, *(["menace"] if i % 3 == seed % 3
+                                                         else []))
+             for i in range(n)]
+    perms += [c(f"d{i}", "bob", 1, 1, blocks_if_able=(i + seed) % 2 == 0) for i in range(n)]
+    state = engine.game(["alice", "bob"], perms)
+    state = _attacked(engine, state, {f"a{i}": "bob" for i in range(n)})
+    suggestion = engine.suggest_blocks(state)
+    engine.declare_blockers(state, suggestion)
+    assert SEARCH_BUDGET > 0
+
+
+def test_requirement_objects_are_plain_values() -> None:
+    r = redzone.Requirement("block", "guard", "509.1c")
+    assert r.obeyed_by(None, {"guard": ("x",)}) and not r.obeyed_by(None, {})
