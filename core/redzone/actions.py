@@ -400,9 +400,15 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         if not combat.blocks and state.step in ("beginning_of_combat", "declare_attackers"):
             raise IllegalActionError("become_blocked: blockers have not been declared yet",
                                      rule="509.1h", objects=(action.target,))
-        new_combat = combat.evolve(blocked=combat.blocked | {action.target})
+        # 702.22i: if one member of a band would become blocked, the band does.
+        band = [a for a in combat.band_of(action.target) if a in combat.attacks]
+        newly = [a for a in band if a not in combat.blocked]
+        if not newly:
+            return state, []  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
+        new_combat = combat.evolve(blocked=combat.blocked | set(newly))
         return attrs.evolve(state, combat=new_combat), [
-            Event("blocked", "509.1h", step, object=action.target)]
+            Event("blocked", "509.1h" if a == action.target else "702.22i", step, object=a)
+            for a in newly]
     if isinstance(action, GainLife):
         _need_player(state, action.player, do)
         return gain_life(hooks, state, action.player, _need_amount(action.amount, do), "",
@@ -463,8 +469,11 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
         order[attacker] = tuple(current)
         order[blocker] = (*order.get(blocker, ()), attacker)
     new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
-    return attrs.evolve(state, combat=new_combat), [
-        Event("block", rule, step, blocker=blocker, attacker=attacker)]
+    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
+    if attacker not in combat.blocked:
+        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
+        events.append(Event("blocked", "509.1h", step, object=attacker))
+    return attrs.evolve(state, combat=new_combat), events
 
 
 __all__ = [

@@ -171,6 +171,41 @@ def attack_requirement_check(hooks: Hooks, state: GameState,
     return check_attacks(reqs, attacks, candidates, legal)
 
 
+def band_violations(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
+                    bands: Sequence[tuple[str, ...]]) -> list[Violation]:
+    """Violations of a declaration of attacking bands (508.1e, 702.22c-d)."""
+    found: list[Violation] = []
+    seen: dict[str, int] = {}
+    for i, band in enumerate(bands):
+        names = ", ".join(label(state, m) for m in band)
+        if len(band) < 2 or len(set(band)) != len(band):
+            found.append(Violation("702.22c", f"a band needs two or more different attacking "
+                                   f"creatures, not: {names or 'nothing'}", band))
+            continue
+        bad = [m for m in band if m not in attacks]
+        if bad:
+            found.append(Violation("702.22c", f"{', '.join(label(state, m) for m in bad)} "
+                                   f"can't be in a band: not declared as attacking", bad))
+            continue
+        twice = [m for m in band if m in seen]
+        if twice:
+            found.append(Violation("702.22c", f"{', '.join(label(state, m) for m in twice)} "
+                                   "can be a member of only one band", twice))
+            continue
+        seen.update((m, i) for m in band)
+        targets = {attacks[m] for m in band}
+        if len(targets) > 1:
+            found.append(Violation("702.22d", f"all creatures in a band must attack the same "
+                                   f"player, planeswalker or battle: {names} attack "
+                                   f"{', '.join(sorted(label(state, t) for t in targets))}",
+                                   band))
+            continue
+        if not hooks.can_band(state, band):
+            found.append(Violation("702.22c", f"{names} can't form a band: their abilities "
+                                   "don't allow it", band))
+    return found
+
+
 # ---------------------------------------------------------------------------
 # 509: declare blockers
 # ---------------------------------------------------------------------------
@@ -230,11 +265,11 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
             out.append(Violation("509.1a", f"{name} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
-        defender = combat.defenders.get(attacker)
-        if defender != perm.controller:
+        defending = combat.defenders.get(attacker)
+        if defending != perm.controller:
             out.append(Violation(
                 "509.1a", f"{name} can't block {label(state, attacker)}: it attacks "
-                f"{label(state, combat.attacks[attacker])} ({defender!r} defends), not "
+                f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
                 f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
     return out
 
@@ -395,14 +430,16 @@ class Duty:
     :ivar blocked: whether it is a blocked attacker.
     :ivar additional: further recipients plugins allow
         (:func:`~redzone.hookspecs.redzone_additional_recipients`).
+    :ivar divider: the player who divides its damage when that is not its
+        controller (702.22j-k); the division is then free among ``creatures``.
     """
 
-    __slots__ = ("additional", "attacked", "blocked", "creatures", "is_attacker", "power",
-                 "source")
+    __slots__ = ("additional", "attacked", "blocked", "creatures", "divider", "is_attacker",
+                 "power", "source")
 
     def __init__(self, source: str, power: int, creatures: tuple[str, ...],
                  attacked: str | None, is_attacker: bool, blocked: bool,
-                 additional: tuple[str, ...] = ()) -> None:
+                 additional: tuple[str, ...] = (), divider: str | None = None) -> None:
         self.source = source
         self.power = power
         self.creatures = creatures
@@ -410,6 +447,7 @@ class Duty:
         self.is_attacker = is_attacker
         self.blocked = blocked
         self.additional = additional
+        self.divider = divider
 
     @property
     def recipients(self) -> tuple[str, ...]:
@@ -462,6 +500,21 @@ def _additional(hooks: Hooks, state: GameState, attacker: str,
 
 def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
     """The assignment each participant must make (510.1a-d), in order."""
+    out = _duties(hooks, state, participants)
+    if not hooks.implemented("redzone_damage_divider"):
+        return out
+    for i, duty in enumerate(out):
+        if not duty.creatures:
+            continue
+        divider = hooks.damage_divider(state, duty.source)
+        if divider is not None and divider != state.objects[duty.source].controller:
+            # 702.22j-k: another player divides it, freely, among the creatures only.
+            out[i] = Duty(duty.source, duty.power, duty.creatures, None, duty.is_attacker,
+                          duty.blocked, (), divider)
+    return out
+
+
+def _duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
     combat = state.combat
     assert combat is not None
     out: list[Duty] = []
@@ -537,6 +590,14 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
             continue
         remaining = duty.power
         chosen: dict[str, int] = {}
+        if duty.divider is not None:
+            # Documented default for a division by the opposing player
+            # (702.22j-k): all of it to the first creature in order, so that
+            # at most one of their creatures is dealt damage.
+            first = duty.creatures[0]
+            out[duty.source] = {first: remaining}
+            totals[first] = totals.get(first, 0) + remaining
+            continue
         past = duty.attacked if duty.attacked is not None else (
             duty.additional[0] if duty.additional else None)
         if not duty.creatures and past is not None:
@@ -602,6 +663,8 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
             found.append(Violation("510.1a", f"{name} has power {duty.power} and must assign "
                                    f"exactly {duty.power} damage, not {total}", (duty.source,)))
             continue
+        if duty.divider is not None:
+            continue  # 702.22j-k: the procedure of 510.1c-d (lethal first) is waived
         own = {r: n for r, n in amounts.items() if n}
         view = SourceAssignment(
             source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),

@@ -312,23 +312,31 @@ class Engine:
         new = attrs.evolve(state, step="beginning_of_combat", combat=Combat())
         return self._commit(new, [Event("step", "507.1", "beginning_of_combat")])
 
-    def declare_attackers(self, state: GameState, attacks: Attacks) -> Outcome:
+    def declare_attackers(self, state: GameState, attacks: Attacks,
+                          bands: Iterable[Sequence[str]] = ()) -> Outcome:
         """Declare attackers (508.1): check, tap, and record what each attacks.
 
         :param attacks: attacking creature -> player, planeswalker or battle id.
+        :param bands: attacking bands (508.1e, 702.22c): groups of attacking
+            creatures whose abilities let them band.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
         if state.step == "main":
             state = self.begin_combat(state).state
         self._expect(state, "declare_attackers", "declare attackers")
         attacks = dict(attacks)
+        band_list = [tuple(b) for b in bands]
         violations = _combat.attack_violations(self.hooks, state, attacks)
+        violations.extend(_combat.band_violations(self.hooks, state, attacks, band_list))
         if violations:
             raise IllegalAttackError(violations)
         step = "declare_attackers"
         events = [Event("step", "508.1", step)]
         combat = Combat(attacks=attacks, defenders={
-            a: state.defending_player_of(t) or t for a, t in attacks.items()})
+            a: state.defending_player_of(t) or t for a, t in attacks.items()},
+            bands=band_list)
+        for band in band_list:
+            events.append(Event("band", "508.1e", step, detail=", ".join(band)))
         new = attrs.evolve(state, step=step, combat=combat)
         tapped = {}
         for attacker, attacked in attacks.items():
@@ -357,6 +365,12 @@ class Engine:
         assert state.combat is not None
         norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
         violations = _combat.block_violations(self.hooks, state, norm)
+        declared = norm
+        if state.combat.bands and not violations:
+            # 702.22h: a creature blocking one member of a band blocks the band.
+            norm = {b: tuple(dict.fromkeys(m for a in atts for m in state.combat.band_of(a)
+                                           if m in state.combat.attacks))
+                    for b, atts in norm.items()}
         orders: dict[str, tuple[str, ...]] = {}
         if self.edition.assignment_orders and not violations:
             orders, bad = _combat.damage_assignment_orders(state, norm, order or {})
@@ -367,7 +381,8 @@ class Engine:
         events = [Event("step", "509.1", step)]
         for blocker, attackers in norm.items():
             for attacker in attackers:
-                events.append(Event("block", "509.1a", step, blocker=blocker, attacker=attacker))
+                rule = "509.1a" if attacker in declared.get(blocker, ()) else "702.22h"
+                events.append(Event("block", rule, step, blocker=blocker, attacker=attacker))
         blocked = {a for atts in norm.values() for a in atts}
         for attacker in state.combat.attacks:
             kind = "blocked" if attacker in blocked else "unblocked"
@@ -590,15 +605,27 @@ class Engine:
         events.extend(mine)
         return state
 
-    def resolve_trigger(self, state: GameState, trigger_id: str | None = None) -> Outcome:
+    def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
+                        choices: Mapping[str, Sequence[str]] | None = None) -> Outcome:
         """Resolve the triggered ability on top of the stack, or the one named
         (608.2), then state-based actions and what that triggers.
 
-        :raises IllegalActionError: when the stack is empty or holds no such trigger.
+        :param choices: choices a player makes as it resolves (608.2d), by
+            name, e.g. ``{"sacrifice": ["land", "bear"]}``; they are set as
+            the trigger's :attr:`~redzone.Trigger.choices`. Without them its
+            plugin's documented default is used.
+        :raises IllegalActionError: when the stack is empty or holds no such
+            trigger, or the plugin rejects the choices; nothing changes.
         """
         if not state.stack:
             raise IllegalActionError("the stack is empty: there is no trigger to resolve",
                                      rule="405.1")
+        if choices is not None:
+            target = trigger_id if trigger_id is not None else state.stack[-1].id
+            chosen = {name: (value,) if isinstance(value, str) else tuple(value)
+                      for name, value in choices.items()}
+            state = attrs.evolve(state, stack=tuple(
+                attrs.evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
         events: list[Event] = []
         state = self._resolve_top(state, trigger_id, events)
         if self.auto_triggers:
@@ -631,6 +658,7 @@ class Engine:
         assign_first_strike: Assignment | None = None,
         actions: Iterable[tuple[str, Action]] = (),
         order: Mapping[str, Sequence[str]] | None = None,
+        bands: Iterable[Sequence[str]] = (),
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations.
 
@@ -644,6 +672,7 @@ class Engine:
         :param actions: ``(step, action)`` pairs, performed in order in the
             priority window after that step's turn-based action.
         :param order: damage assignment orders, for editions that have them.
+        :param bands: attacking bands (508.1e).
         :raises IllegalActionError: (or a subclass) when a declaration,
             assignment or action is illegal.
         """
@@ -670,7 +699,7 @@ class Engine:
         events.extend(out.events)
         steps.append("beginning_of_combat")
         state = window(out.state, "beginning_of_combat")
-        out = self.declare_attackers(state, attacks)
+        out = self.declare_attackers(state, attacks, bands)
         events.extend(out.events)
         steps.append("declare_attackers")
         state = window(out.state, "declare_attackers")

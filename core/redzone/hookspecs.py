@@ -150,6 +150,24 @@ def redzone_attack_requirements(state: GameState) -> Iterable[Requirement] | Non
 
 
 @hookspec
+def redzone_can_band(state: GameState, band: tuple[str, ...]) -> bool | None:
+    """Whether these attacking creatures may form an attacking band.
+
+    Rules: 508.1e, 702.22c
+
+    The core checks that they all attack and attack the same thing (702.22d)
+    and that no creature is in two bands; a band needs a plugin's approval.
+
+    :param state: the state before the declaration.
+    :param band: the creatures of the proposed band, in the order given.
+    :returns: ``True`` if their abilities let them band.
+
+    Combined: any ``True``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | None:
     """Whether declaring this creature as an attacker does not tap it.
 
@@ -369,6 +387,28 @@ def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[s
     Combined: the union, in id order; ids that are already legal recipients,
     and players who left the game or permanents that can't be dealt damage,
     are dropped.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_damage_divider(state: GameState, creature: str) -> str | None:
+    """The player who divides this combatant's combat damage, when it is not
+    its controller.
+
+    Rules: 702.22j, 702.22k, 510.1c, 510.1d
+
+    When another player divides it, the damage is divided as that player
+    chooses among the creatures it is blocking or blocked by, and only among
+    them: the procedure of 510.1c-d is waived (lethal damage first, and
+    assigning past the blockers), so assignment-validation hooks are not asked.
+
+    :param state: the state as damage is assigned.
+    :param creature: an attacking or blocking creature's id.
+    :returns: the player's id, or ``None``.
+
+    Combined: the answers other than ``None``; several different ones are an
+    error.
     """
     raise NotImplementedError
 
@@ -594,6 +634,10 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Acti
     :param trigger: the trigger, with any ``choices`` the embedding engine made.
     :returns: the actions it performs, in order (e.g. :class:`redzone.Pump`);
         an action that has become impossible is skipped (608.2b).
+    :raises IllegalActionError: when the trigger's ``choices`` are illegal
+        (say, permanents its player doesn't control); it reaches the caller
+        of :meth:`redzone.Engine.resolve_trigger` as it is, and nothing
+        changes.
 
     Combined: concatenated in plugin-name order.
     """

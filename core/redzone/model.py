@@ -304,6 +304,8 @@ class Combat:
         it attacked as it became an attacking creature; unlike ``attacks``, kept
         when that is removed from combat (506.4c, 702.19e). Defaults to
         ``attacks``.
+    :param bands: attacking bands declared with the attackers (508.1e,
+        702.22c), each a tuple of attacking creatures.
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
@@ -315,6 +317,7 @@ class Combat:
     dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
     declared: FrozenMap[str, str | None] = field(converter=as_map)
+    bands: tuple[tuple[str, ...], ...] = field(default=(), converter=as_tuple)
 
     @declared.default
     def _declared_default(self) -> FrozenMap[str, str | None]:
@@ -331,6 +334,13 @@ class Combat:
     def blockers_of(self, attacker: str) -> tuple[str, ...]:
         """The creatures currently blocking ``attacker``, in declaration order."""
         return self._blockers_index.get(attacker, ())
+
+    def band_of(self, attacker: str) -> tuple[str, ...]:
+        """The attacking band ``attacker`` is in (itself alone if none)."""
+        for band in self.bands:
+            if attacker in band:
+                return band
+        return (attacker,)
 
     def is_attacking(self, obj: str) -> bool:
         """Whether ``obj`` is an attacking creature."""

@@ -34,7 +34,13 @@ import pluggy
 from attrs import frozen
 
 from redzone import hookspecs
-from redzone.errors import PluginError, PluginLoadError, UnknownKeywordError, Violation
+from redzone.errors import (
+    IllegalActionError,
+    PluginError,
+    PluginLoadError,
+    UnknownKeywordError,
+    Violation,
+)
 from redzone.events import Event
 from redzone.hooktypes import (
     Damage,
@@ -171,6 +177,12 @@ def _distribution_of(obj: object) -> tuple[str, str]:
         return dists[0], ""
 
 
+#: Hooks whose implementations may raise :class:`IllegalActionError` to reject
+#: choices an embedding engine supplied (a trigger's ``choices``); the error
+#: reaches the caller unchanged instead of becoming a :class:`PluginError`.
+_MAY_REJECT: Final = frozenset({"redzone_resolve_trigger"})
+
+
 class _Impl:
     __slots__ = ("fn", "picks", "plugin")
 
@@ -261,6 +273,8 @@ class Hooks:
             except PluginError:
                 raise
             except Exception as exc:
+                if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+                    raise  # the embedding engine's choices were illegal: nothing changes
                 state = args[0] if args and isinstance(args[0], GameState) else None
                 raise self._fail(
                     impl, hook, state, exc, f"raised {type(exc).__name__}: {exc}"
@@ -384,6 +398,10 @@ class Hooks:
         return sorted(set(self._collect("redzone_block_requirements", Requirement, state)),
                       key=_requirement_key)
 
+    def can_band(self, state: GameState, band: tuple[str, ...]) -> bool:
+        """:func:`~redzone.hookspecs.redzone_can_band`: any ``True``."""
+        return self._any("redzone_can_band", state, band)
+
     def attacks_without_tapping(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
         return self._any("redzone_attacks_without_tapping", state, attacker)
@@ -443,6 +461,20 @@ class Hooks:
             for item in self._items(impl, hook, state, res, str):
                 found.add(item)
         return tuple(sorted(found))
+
+    def damage_divider(self, state: GameState, creature: str) -> str | None:
+        """:func:`~redzone.hookspecs.redzone_damage_divider`: the one answer."""
+        found: dict[str, _Impl] = {}
+        for impl, res in self._answers("redzone_damage_divider", (state, creature)):
+            if not isinstance(res, str) or res not in state.players:
+                raise self._fail(impl, "redzone_damage_divider", state, None,
+                                 f"returned {res!r} where a player id or None was expected")
+            found.setdefault(res, impl)
+        if len(found) > 1:
+            names = ", ".join(f"{i.plugin.name!r} says {p!r}" for p, i in sorted(found.items()))
+            raise PluginError(f"plugins disagree on who divides {creature!r}'s combat damage: "
+                              f"{names}", hook="redzone_damage_divider")
+        return next(iter(found), None)
 
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.hookspecs.redzone_lethal_damage`: the smallest of

@@ -46,7 +46,12 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
         changed = True
     if not changed:
         return state, []
-    new_combat = attrs.evolve(combat, attacks=attacks, blocks=blocks)
+    # 506.4: it stops being a blocked (or unblocked) creature too.
+    # 702.22f: an attacking creature removed from combat leaves its band.
+    bands = tuple(kept for kept in (tuple(m for m in band if m != obj) for band in combat.bands)
+                  if len(kept) > 1)
+    new_combat = attrs.evolve(combat, attacks=attacks, blocks=blocks,
+                              blocked=combat.blocked - {obj}, bands=bands)
     return attrs.evolve(state, combat=new_combat), [
         Event("removed_from_combat", rule, step, object=obj)
     ]
@@ -62,8 +67,8 @@ def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str
     state, events = remove_from_combat(state, obj, "506.4", step)
     card = Permanent(
         id=perm.id, controller=perm.owner, name=perm.name, owner=perm.owner,
-        types=perm.types, subtypes=perm.subtypes, colors=perm.colors,
-        base_power=perm.base_power, base_toughness=perm.base_toughness,
+        types=perm.types, subtypes=perm.subtypes, supertypes=perm.supertypes,
+        colors=perm.colors, base_power=perm.base_power, base_toughness=perm.base_toughness,
         printed_keywords=perm.printed_keywords, protector=perm.protector,
         zone=zone, token=perm.token,
     )
@@ -132,6 +137,8 @@ def check_state_based_actions(hooks: Hooks, state: GameState, step: str
         to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
         moves: list[tuple[str, str]] = []
         for action in actions:
+            if action.object is not None and state.on_battlefield(action.object) is None:
+                continue  # it already left: there is nothing to act on
             if action.kind == "lose":
                 assert action.player is not None
                 player = state.players[action.player]

@@ -1,0 +1,149 @@
+"""Banding and "bands with other" (702.22): attacking bands, the band blocked
+together, and the damage division that switches sides."""
+
+from __future__ import annotations
+
+import pytest
+from redzone import (
+    BecomeBlocked,
+    Engine,
+    GameState,
+    IllegalAssignmentError,
+    IllegalAttackError,
+    RemoveFromCombat,
+)
+
+
+def _state(engine: Engine, *perms: object, **kw: object) -> GameState:
+    return engine.game(["alice", "bob", *kw.pop("more", ())], list(perms))  # type: ignore[arg-type]
+
+
+def test_702_22c_banding_creatures_and_one_without_may_band(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("k1", "alice", 2, 2, "banding"), c("k2", "alice", 2, 2, "banding"),
+                   c("ogre", "alice", 3, 3), c("elf", "alice", 1, 1))
+    out = engine.declare_attackers(state, {"k1": "bob", "k2": "bob", "ogre": "bob"},
+                                   bands=[("k1", "k2", "ogre")])
+    assert out.state.combat is not None
+    assert out.state.combat.bands == (("k1", "k2", "ogre"),)
+    assert [e.rule for e in out.events if e.kind == "band"] == ["508.1e"]
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"k1": "bob", "ogre": "bob", "elf": "bob"},
+                                 bands=[("k1", "ogre", "elf")])
+    assert info.value.rule == "702.22c"
+
+
+def test_702_22c_no_band_without_banding(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("ogre", "alice", 3, 3), c("elf", "alice", 1, 1))
+    with pytest.raises(IllegalAttackError, match="can't form a band"):
+        engine.declare_attackers(state, {"ogre": "bob", "elf": "bob"}, bands=[("ogre", "elf")])
+
+
+def test_702_22c_bands_with_other_quality(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("rex", "alice", 4, 4, "bands with other Dinosaurs",
+                             subtypes=["Dinosaur"]),
+                   c("raptor", "alice", 2, 2, subtypes=["Dinosaur"]),
+                   c("ogre", "alice", 3, 3, subtypes=["Ogre"]))
+    engine.declare_attackers(state, {"rex": "bob", "raptor": "bob"}, bands=[("rex", "raptor")])
+    with pytest.raises(IllegalAttackError):
+        engine.declare_attackers(state, {"rex": "bob", "ogre": "bob"}, bands=[("rex", "ogre")])
+
+
+def test_702_22c_d_one_band_each_and_the_same_defender(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("k1", "alice", 2, 2, "banding"), c("k2", "alice", 2, 2, "banding"),
+                   c("k3", "alice", 2, 2, "banding"), more=("carol",))
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"k1": "bob", "k2": "carol"}, bands=[("k1", "k2")])
+    assert info.value.rule == "702.22d"
+    with pytest.raises(IllegalAttackError, match="only one band"):
+        engine.declare_attackers(state, {"k1": "bob", "k2": "bob", "k3": "bob"},
+                                 bands=[("k1", "k2"), ("k2", "k3")])
+
+
+def _flier_band(engine: Engine) -> GameState:
+    c = engine.creature
+    state = _state(engine, c("drake", "alice", 2, 2, "flying", "banding"),
+                   c("shade", "alice", 2, 2, "swampwalk"),
+                   c("bird", "bob", 1, 1, "flying"),
+                   engine.permanent("swamp", "bob", types=["land"], subtypes=["Swamp"]))
+    return engine.declare_attackers(state, {"drake": "bob", "shade": "bob"},
+                                    bands=[("drake", "shade")]).state
+
+
+def test_702_22h_example_blocking_the_flier_blocks_the_swampwalker_too(engine: Engine) -> None:
+    """702.22h example: a band of a flier and a swampwalker; the defending
+    player controls a Swamp and blocks the flier: the swampwalker is blocked
+    by the same creature."""
+    state = _flier_band(engine)
+    out = engine.declare_blockers(state, {"bird": "drake"})
+    combat = out.state.combat
+    assert combat is not None
+    assert combat.blockers_of("shade") == ("bird",)
+    assert combat.blocked >= {"drake", "shade"}
+    assert {(e.attacker, e.rule) for e in out.events if e.kind == "block"} == {
+        ("drake", "509.1a"), ("shade", "702.22h")}
+
+
+def test_702_22i_an_effect_that_blocks_one_member_blocks_the_band(engine: Engine) -> None:
+    state = engine.declare_blockers(_flier_band(engine), {}).state
+    state = engine.perform(state, BecomeBlocked("drake")).state
+    assert state.combat is not None and state.combat.blocked == {"drake", "shade"}
+
+
+def test_702_22f_removed_from_combat_leaves_the_band(engine: Engine) -> None:
+    state = engine.perform(_flier_band(engine), RemoveFromCombat("drake")).state
+    assert state.combat is not None and state.combat.bands == ()
+    out = engine.declare_blockers(state, {})
+    assert out.state.combat is not None and "shade" not in out.state.combat.blocked
+
+
+def _banding_blockers(engine: Engine) -> GameState:
+    c = engine.creature
+    state = _state(engine, c("wurm", "alice", 6, 6, "trample"),
+                   c("knight", "bob", 2, 2, "banding"), c("elf", "bob", 1, 1))
+    state = engine.declare_attackers(state, {"wurm": "bob"}).state
+    return engine.declare_blockers(state, {"knight": "wurm", "elf": "wurm"}).state
+
+
+def test_702_22j_defending_player_divides_against_banding_blockers(engine: Engine) -> None:
+    """702.22j: blocked by a creature with banding, the attacker's damage is
+    divided by the defending player as they choose among the blockers, and
+    only among them: no damage tramples over, lethal damage first is waived."""
+    state = _banding_blockers(engine)
+    duty = {d.source: d for d in engine.damage_duties(state)[1]}["wurm"]
+    assert duty.divider == "bob" and duty.recipients == ("knight", "elf")
+    assert engine.default_assignment(state)["wurm"] == {"knight": 6}
+    assert engine.assignment_violations(state, {"wurm": {"knight": 1, "elf": 5}}) == ()
+    with pytest.raises(IllegalAssignmentError) as info:
+        engine.combat_damage(state, {"wurm": {"knight": 2, "elf": 1, "bob": 3}})
+    assert info.value.rule == "510.1c"
+    result = engine.combat_damage(state)
+    assert result.state.players["bob"].life == 20
+    assert result.state.objects["elf"].zone == "battlefield"
+
+
+def test_without_banding_the_trampler_divides_and_tramples(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("wurm", "alice", 6, 6, "trample"),
+                   c("knight", "bob", 2, 2), c("elf", "bob", 1, 1))
+    state = engine.declare_attackers(state, {"wurm": "bob"}).state
+    state = engine.declare_blockers(state, {"knight": "wurm", "elf": "wurm"}).state
+    assert engine.default_assignment(state)["wurm"] == {"knight": 2, "elf": 1, "bob": 3}
+
+
+def test_702_22k_active_player_divides_a_blocker_blocking_a_band(engine: Engine) -> None:
+    c = engine.creature
+    state = _state(engine, c("k1", "alice", 1, 1, "banding"), c("k2", "alice", 1, 4),
+                   c("giant", "bob", 3, 3))
+    state = engine.declare_attackers(state, {"k1": "bob", "k2": "bob"},
+                                     bands=[("k1", "k2")]).state
+    state = engine.declare_blockers(state, {"giant": "k2"}).state
+    duty = {d.source: d for d in engine.damage_duties(state)[1]}["giant"]
+    assert duty.divider == "alice" and set(duty.recipients) == {"k1", "k2"}
+    # The active player puts all 3 on the 1/4 and saves the banding 1/1.
+    out = engine.combat_damage(state, {"giant": {"k2": 3}})
+    assert out.state.objects["k1"].zone == "battlefield"
+    assert out.state.objects["k2"].damage == 3

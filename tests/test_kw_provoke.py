@@ -1,0 +1,59 @@
+"""Provoke (702.39): a triggered ability that creates a block requirement."""
+
+from __future__ import annotations
+
+import pytest
+from redzone import Engine, GameState, IllegalActionError, IllegalBlockError
+
+
+def _board(engine: Engine) -> GameState:
+    c = engine.creature
+    return engine.game(["alice", "bob"], [
+        c("taunter", "alice", 2, 2, "provoke"), c("ogre", "alice", 3, 3),
+        c("giant", "bob", 4, 4, tapped=True), c("bear", "bob", 2, 2)])
+
+
+def test_702_39a_provoke_untaps_the_target_which_must_block(engine: Engine) -> None:
+    """The default target is the defending player's creature with the greatest
+    power (the tapped 4/4): it untaps and must block the provoker if able."""
+    state = engine.declare_attackers(_board(engine), {"taunter": "bob", "ogre": "bob"}).state
+    assert state.objects["giant"].tapped is False
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"giant": "ogre"})
+    assert info.value.rule == "509.1c" and "giant blocks taunter if able" in info.value.message
+    engine.declare_blockers(state, {"giant": "taunter", "bear": "ogre"})
+
+
+def test_702_39a_the_target_is_a_choice_as_data(engine: Engine) -> None:
+    manual = Engine(auto_triggers=False)
+    state = manual.declare_attackers(_board(manual), {"taunter": "bob"}).state
+    (trigger,) = state.stack
+    assert (trigger.kind, trigger.rule) == ("provoke", "702.39a")
+    chosen = manual.resolve_trigger(state, choices={"target": ["bear"]}).state
+    with pytest.raises(IllegalBlockError):
+        manual.declare_blockers(chosen, {})
+    manual.declare_blockers(chosen, {"bear": "taunter"})
+    declined = manual.resolve_trigger(state, choices={"target": []}).state
+    assert declined.objects["giant"].tapped is True
+    manual.declare_blockers(declined, {})
+    with pytest.raises(IllegalActionError) as info:
+        manual.resolve_trigger(state, choices={"target": ["ogre"]})
+    assert info.value.rule == "702.39a"
+
+
+def test_702_39b_each_instance_triggers(engine: Engine) -> None:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("taunter", "alice", 2, 2, "provoke", "provoke"),
+                                            c("bear", "bob", 2, 2)])
+    out = engine.declare_attackers(state, {"taunter": "bob"})
+    assert [e.detail for e in out.events if e.kind == "resolve"] == ["provoke", "provoke"]
+
+
+def test_provoke_requirement_yields_to_a_restriction(engine: Engine) -> None:
+    """509.1c: a requirement that would break a restriction need not be obeyed
+    (a provoked creature without flying or reach can't block a flier)."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("taunter", "alice", 2, 2, "provoke", "flying"),
+                                            c("bear", "bob", 2, 2)])
+    state = engine.declare_attackers(state, {"taunter": "bob"}).state
+    engine.declare_blockers(state, {})
