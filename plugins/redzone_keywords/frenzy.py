@@ -1,0 +1,47 @@
+"""Frenzy (CR 702.68).
+
+"Frenzy N" means "Whenever this creature attacks and isn't blocked, it gets
++N/+0 until end of turn" (702.68a). It triggers in the declare blockers step,
+not as attackers are declared (508.3f): when no creature is declared as a
+blocker for it (509.3g), also if it entered the battlefield attacking, but
+not if it was blocked and its blockers were later removed from combat. Each
+instance triggers separately (702.68b).
+
+Trigger: kind ``"frenzy"``, source the creature, controller its controller,
+``amount`` the N of the instance.
+"""
+
+from __future__ import annotations
+
+from redzone import Event, GameState, KeywordSpec, Pump, Trigger, hookimpl
+
+KIND = "frenzy"
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec(KIND, "702.68", pattern=r"frenzy (\d+)",
+                        summary="+N/+0 until end of turn when it attacks and isn't blocked",
+                        examples=("frenzy 1", "frenzy 2"))]
+
+
+@hookimpl
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    out = []
+    for event in events:
+        if event.kind != "unblocked" or not event.object or event.object not in state.objects:
+            continue
+        perm = state.last_known(event.object)
+        for keyword in perm.instances(KIND):
+            n = keyword.number
+            out.append(Trigger(KIND, perm.id, perm.controller, "702.68a",
+                               f"{perm.name} isn't blocked: +{n}/+0 until end of turn",
+                               amount=n))
+    return out
+
+
+@hookimpl
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
+    if trigger.kind != KIND:
+        return []
+    return [Pump(trigger.source, trigger.amount or 0, 0)]
