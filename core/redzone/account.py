@@ -1,0 +1,600 @@
+"""The human account of a combat: what ``redzone run`` prints.
+
+The board before, each step with what happened and the rule behind it
+(attacks, blocks, every creature's damage assignment with the lethal damage
+its controller had to consider, damage, prevention, results, state-based
+actions), then the board after. Written with :mod:`rich`: in colour on a
+terminal, plain text when piped. Everything here reads the events and states
+the engine produced; it knows no keyword by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from redzone.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
+from redzone.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
+from redzone.events import Event
+from redzone.model import UNLIMITED, GameState, Permanent
+from redzone.outcome import AssignmentRecord, Finding, Resolution, assignment_records
+from redzone.scenario import Scenario, ScenarioProblems
+
+RULE = "cyan"
+DIM = "dim"
+HEAD = "bold"
+BAD = "bold red"
+GOOD = "green"
+HURT = "red"
+SBA = "magenta"
+
+STEP_TITLES: Mapping[str, tuple[str, str]] = {
+    "beginning_of_combat": ("Beginning of combat step", "507"),
+    "declare_attackers": ("Declare attackers step", "508"),
+    "declare_blockers": ("Declare blockers step", "509"),
+    "first_strike_damage_assigned": ("First combat damage step: damage assigned, on the stack",
+                                     "310.1 (1999-2009)"),
+    "first_strike_damage": ("First combat damage step (creatures that deal damage early)",
+                            "510.4"),
+    "combat_damage_assigned": ("Combat damage step: damage assigned, on the stack",
+                               "310.1 (1999-2009)"),
+    "combat_damage": ("Combat damage step", "510"),
+    "end_of_combat": ("End of combat step", "511"),
+}
+
+#: What a state-based action or loss rule means, for the account.
+RULE_REASONS: Mapping[str, str] = {
+    "704.5a": "0 or less life",
+    "704.5c": "ten or more poison counters",
+    "704.5f": "toughness 0 or less",
+    "704.5g": "lethal damage",
+    "704.5h": "dealt damage by a source whose damage destroys",
+    "704.5i": "0 loyalty",
+    "704.5q": "+1/+1 and -1/-1 counters annihilate",
+    "704.5v": "0 defense",
+    "704.5w": "0 defense",
+}
+
+
+class Names:
+    """Readable names for ids, from every state of the combat."""
+
+    def __init__(self, states: Iterable[GameState | None]) -> None:
+        self.names: dict[str, str] = {}
+        for state in states:
+            if state is None:
+                continue
+            for perm in state.objects.values():
+                self.names.setdefault(perm.id, perm.name)
+
+    def __call__(self, obj: str | None) -> str:
+        if obj is None:
+            return "nothing"
+        return self.names.get(obj, obj)
+
+
+def _line(console: Console, *parts: str | tuple[str, str] | Text, indent: int = 0,
+          rule: str | None = None) -> None:
+    text = Text(" " * indent)
+    for part in parts:
+        if isinstance(part, Text):
+            text.append_text(part)
+        elif isinstance(part, tuple):
+            text.append(part[0], style=part[1])
+        else:
+            text.append(part)
+    if rule:
+        text.append(f"  [{rule}]", style=RULE)
+    console.print(text, soft_wrap=True)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------------------
+# The board
+# ---------------------------------------------------------------------------
+
+
+def describe_permanent(perm: Permanent) -> Text:
+    """One permanent: name, id, power/toughness, keywords, damage, counters."""
+    text = Text(perm.name, style=HEAD)
+    if perm.name != perm.id:
+        text.append(f" ({perm.id})", style=DIM)
+    bits: list[str] = []
+    if perm.base_power is not None or perm.base_toughness is not None:
+        bits.append(f"{perm.power}/{perm.toughness}")
+    kinds = [t for t in ("artifact", "enchantment", "land", "creature", "planeswalker", "battle")
+             if t in perm.types]
+    if kinds != ["creature"]:
+        bits.append(" ".join(kinds))
+    if perm.loyalty is not None:
+        bits.append(f"loyalty {perm.loyalty}")
+    if perm.defense is not None:
+        bits.append(f"defense {perm.defense}")
+    if perm.keywords:
+        bits.append(", ".join(k.text for k in perm.keywords))
+    if perm.damage:
+        bits.append(f"{perm.damage} damage marked")
+    other = {k: v for k, v in perm.counters.items() if k not in ("loyalty", "defense")}
+    if other:
+        bits.append(", ".join(f"{v} {k} counter{'s' if v != 1 else ''}"
+                              for k, v in sorted(other.items())))
+    if perm.can_block_additional:
+        bits.append("can block any number of creatures" if perm.can_block_additional >= UNLIMITED
+                    else f"can block {perm.can_block_additional} additional")
+    if perm.tapped:
+        bits.append("tapped")
+    if perm.summoning_sick:
+        bits.append("summoning sick")
+    if bits:
+        text.append(": " + "; ".join(bits))
+    if perm.zone != "battlefield":
+        text.append(f"  (in the {perm.zone})", style=HURT)
+    return text
+
+
+def render_board(console: Console, state: GameState, title: str) -> None:
+    """The players and their permanents."""
+    _line(console, (title, "bold underline"))
+    for player in state.players.values():
+        text = Text("  ")
+        text.append(player.id, style=HEAD)
+        text.append(f": {player.life} life")
+        if player.poison:
+            text.append(f", {_plural(player.poison, 'poison counter')}")
+        if player.id == state.active_player:
+            text.append("  (active player)", style=DIM)
+        if player.lost:
+            reason = RULE_REASONS.get(player.loss_rule or "", "")
+            text.append(f"  LOST THE GAME{f' ({reason})' if reason else ''}", style=BAD)
+            if player.loss_rule:
+                text.append(f"  [{player.loss_rule}]", style=RULE)
+        console.print(text, soft_wrap=True)
+        mine = [p for p in state.objects.values()
+                if (p.controller if p.zone == "battlefield" else p.owner) == player.id]
+        for perm in mine:
+            console.print(Text("    ") + describe_permanent(perm), soft_wrap=True)
+        if not mine:
+            _line(console, ("    no permanents", DIM))
+    if state.effects:
+        _line(console, "  Continuous effects:")
+        for effect in state.effects:
+            bits = [f"{k} {v}" for k, v in (("player", effect.player), ("to", effect.to),
+                                            ("source", effect.source), ("amount", effect.amount))
+                    if v is not None]
+            _line(console, f"    {effect.kind}" + (f" ({', '.join(bits)})" if bits else ""))
+
+
+# ---------------------------------------------------------------------------
+# Events
+# ---------------------------------------------------------------------------
+
+
+def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
+    """A sentence for an event, and a style."""
+    k = event.kind
+    n = event.amount
+    if k == "attack":
+        return f"{name(event.attacker)} attacks {name(event.target)}", None
+    if k == "tap":
+        return f"{name(event.object)} becomes tapped", DIM
+    if k == "untap":
+        return f"{name(event.object)} untaps", DIM
+    if k == "block":
+        return f"{name(event.blocker)} blocks {name(event.attacker)}", None
+    if k == "blocked":
+        return f"{name(event.object)} is blocked", DIM
+    if k == "unblocked":
+        return f"{name(event.object)} is unblocked", DIM
+    if k == "order":
+        return f"damage assignment order of {name(event.object)}: {event.detail}", None
+    if k == "assign":
+        return f"{name(event.source)} assigns {n} to {name(event.target)}", None
+    if k == "damage":
+        kind = "combat damage" if event.combat else "damage"
+        return f"{name(event.source)} deals {n} {kind} to {name(event.target)}", HURT
+    if k == "prevented":
+        how = f" ({event.detail})" if event.detail else ""
+        return (f"{n} damage {name(event.source)} would deal to {name(event.target)} is "
+                f"prevented{how}"), GOOD
+    if k == "life_loss":
+        return f"{name(event.player)} loses {n} life", HURT
+    if k == "life_gain":
+        source = f" (from {name(event.source)})" if event.source else ""
+        return f"{name(event.player)} gains {n} life{source}", GOOD
+    if k == "poison":
+        return f"{name(event.player)} gets {_plural(n or 0, 'poison counter')}", HURT
+    if k == "counters":
+        if n is not None and n < 0:
+            return f"{-n} {event.counter} counter(s) removed from {name(event.target)}", None
+        return f"{n} {event.counter} counter(s) put on {name(event.target)}", None
+    if k == "counters_removed":
+        return f"{n} {event.counter} counters removed from {name(event.target)}", SBA
+    if k in ("loyalty", "defense"):
+        return f"{_plural(n or 0, k + ' counter')} removed from {name(event.target)}", HURT
+    if k == "destroyed":
+        reason = RULE_REASONS.get(event.rule, "")
+        return f"{name(event.object)} is destroyed{f' ({reason})' if reason else ''}", SBA
+    if k == "dies":
+        reason = RULE_REASONS.get(event.rule, "")
+        return (f"{name(event.object)} is put into its owner's graveyard"
+                f"{f' ({reason})' if reason else ''}"), SBA
+    if k == "zone_change":
+        return f"{name(event.object)} leaves the battlefield (to {event.detail})", SBA
+    if k == "lost":
+        reason = RULE_REASONS.get(event.rule, "")
+        return f"{name(event.player)} loses the game{f' ({reason})' if reason else ''}", BAD
+    if k == "removed_from_combat":
+        return f"{name(event.object)} is removed from combat", None
+    if k == "pump":
+        return f"{name(event.target)} gets {event.detail}", None
+    if k == "grant":
+        return f"{name(event.target)} gains {event.detail} until end of turn", None
+    if k == "revoke":
+        return f"{name(event.target)} loses {event.detail} until end of turn", None
+    if k == "shield":
+        what = (f"damage dealt to {name(event.target)}" if event.target
+                else f"damage dealt by {name(event.source)}")
+        amount = {"next": "the next time", "all": "all such damage this turn"}.get(
+            event.detail or "", f"the next {n}")
+        return f"a prevention shield: prevent {what}: {amount}", GOOD
+    if k == "end_of_combat":
+        return "every creature is removed from combat", DIM
+    if k in ("enters_battlefield", "create"):
+        return f"{name(event.object)} enters the battlefield", None
+    fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
+    return f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}", None
+
+
+def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: Names) -> None:
+    _line(console, ("Combat damage assignment: each creature assigns damage equal to its "
+                    "power; lethal damage counts damage already marked and damage other "
+                    "creatures assign in this step", DIM), indent=4, rule="510.1")
+    for rec in records:
+        if rec.is_attacker and not rec.blocked:
+            role = f"unblocked, attacking {name(rec.attacked)}"
+            rule = "510.1b"
+        elif rec.is_attacker:
+            role = "blocked by " + (", ".join(name(c) for c in rec.creatures) or "no creature")
+            if rec.attacked is not None:
+                role += f"; may assign the rest to {name(rec.attacked)}"
+            rule = "510.1c"
+        else:
+            role = "blocking " + ", ".join(name(c) for c in rec.creatures)
+            rule = "510.1d"
+        if rec.additional:
+            role += "; may also assign to " + ", ".join(name(r) for r in rec.additional)
+        how = "as the scenario assigns" if rec.given else "default assignment"
+        _line(console, "• ", (name(rec.source), HEAD), f" (power {rec.power}, {role}), {how}:",
+              indent=4, rule=rule)
+        for recipient, amount in rec.amounts.items():
+            lethal = rec.lethal.get(recipient)
+            extra = f"  (lethal: {lethal})" if lethal is not None else ""
+            _line(console, f"{amount} to {name(recipient)}", (extra, DIM), indent=8)
+        if not rec.amounts:
+            _line(console, ("nothing", DIM), indent=8)
+
+
+def render_events(console: Console, events: Sequence[Event],
+                  records: Sequence[AssignmentRecord], name: Names) -> None:
+    """Each step, with what happened in it and the rule behind it."""
+    current = None
+    shown: set[str] = set()
+    destroyed: set[str] = set()
+    for event in events:
+        if event.kind == "destroyed" and event.object is not None:
+            destroyed.add(event.object)
+        if event.kind == "dies" and event.object in destroyed:
+            _line(console, "• ", (f"{name(event.object)} is put into its owner's graveyard",
+                                  DIM), indent=2, rule=event.rule)
+            continue
+        if event.kind == "step" or event.step != current:
+            if event.step != current:
+                current = event.step
+                title, rules = STEP_TITLES.get(current, (current.replace("_", " "), ""))
+                console.print()
+                _line(console, (title, "bold yellow"), rule=rules or None)
+            if event.kind == "step":
+                if current == "declare_attackers" and not any(
+                        e.kind == "attack" for e in events):
+                    _line(console, ("no creature attacks: the declare blockers and combat "
+                                    "damage steps are skipped", DIM), indent=2, rule="508.8")
+                if current.removesuffix(ASSIGNED) in (FIRST_DAMAGE_STEP, "combat_damage") and \
+                        not any(e.kind == "assign" and e.step in (
+                            current, current.removesuffix(ASSIGNED) + ASSIGNED)
+                            for e in events):
+                    _line(console, ("no creature assigns combat damage in this step", DIM),
+                          indent=2, rule="510.1a-d")
+                continue
+        if event.kind == "assign":
+            base = event.step.removesuffix(ASSIGNED)
+            if base not in shown:
+                shown.add(base)
+                _record_lines(console, [r for r in records if r.step == base], name)
+            continue
+        if event.kind == "removed_from_combat" and event.rule == "506.4" and (
+                event.object in destroyed or event.step == "end_of_combat"):
+            continue  # it left the battlefield: the next line says so
+        sentence, style = describe_event(event, name)
+        marker = "state-based action: " if event.rule.startswith("704.") else ""
+        _line(console, "• ", (marker, SBA) if marker else "", (sentence, style or ""),
+              indent=2, rule=event.rule)
+
+
+# ---------------------------------------------------------------------------
+# Whole accounts
+# ---------------------------------------------------------------------------
+
+
+def _header(console: Console, scenario: Scenario) -> None:
+    edition = scenario.engine.edition
+    _line(console, ("redzone", "bold"), f" · {scenario.file} · rules: ",
+          (edition.name, HEAD), (f" · {edition.title}", DIM))
+    console.print()
+
+
+def render_resolution(console: Console, res: Resolution) -> None:
+    """The whole account of a resolved (or rejected) combat."""
+    scenario = res.scenario
+    final = res.result.state if res.result is not None else None
+    name = Names([scenario.state, final, res.failed_state])
+    _header(console, scenario)
+    render_board(console, scenario.state, "Before combat")
+    render_events(console, res.events, res.assignments, name)
+    console.print()
+    if res.error is not None:
+        render_error(console, res.error, name)
+        _line(console, ("The state is left as it was before the illegal "
+                        "declaration, assignment or action (733).", DIM), rule="733")
+        console.print()
+        render_explanation(console, res, name)
+        return
+    assert final is not None
+    render_board(console, final, "After combat")
+    _summary(console, scenario.state, final)
+
+
+def _summary(console: Console, before: GameState, after: GameState) -> None:
+    bits = []
+    for pid, player in after.players.items():
+        was = before.players[pid]
+        if player.life != was.life:
+            bits.append(f"{pid} {was.life} -> {player.life} life")
+        if player.poison != was.poison:
+            bits.append(f"{pid} {was.poison} -> {player.poison} poison")
+        if player.lost and not was.lost:
+            bits.append(f"{pid} lost the game")
+    gone = [p.name for p in after.objects.values()
+            if p.zone != "battlefield" and before.objects.get(p.id) is not None
+            and before.objects[p.id].zone == "battlefield"]
+    if gone:
+        bits.append("left the battlefield: " + ", ".join(gone))
+    console.print()
+    _line(console, ("Result: ", HEAD), "; ".join(bits) if bits else "nothing changed")
+
+
+def render_error(console: Console, error: BaseException, name: Names | None = None) -> None:
+    """An error: kind, rule, every violation or problem."""
+    if isinstance(error, ScenarioProblems):
+        _line(console, ("bad scenario: ", BAD), f"{len(error.problems)} problem"
+              f"{'s' if len(error.problems) != 1 else ''} in {error.file or '<scenario>'}")
+        for p in error.problems:
+            where = f"line {p.line}: " if p.line else ""
+            key = f"{p.key}: " if p.key else ""
+            _line(console, "• ", (where, DIM), (key, HEAD), p.detail, indent=2)
+        return
+    if isinstance(error, ScenarioError):
+        _line(console, ("bad scenario: ", BAD), str(error))
+        return
+    if isinstance(error, IllegalActionError):
+        _line(console, (f"{error.kind.replace('_', ' ')}: ", BAD),
+              "rejected as a whole", rule=error.rule)
+        for v in error.violations:
+            _line(console, "• ", v.message, indent=2, rule=v.rule)
+        return
+    _line(console, ("error: ", BAD), str(error))
+
+
+def render_problems(console: Console, error: ScenarioError) -> None:
+    """A bad scenario file's problems."""
+    render_error(console, error)
+
+
+# ---------------------------------------------------------------------------
+# Explanations: what would be legal instead
+# ---------------------------------------------------------------------------
+
+
+def render_explanation(console: Console, res: Resolution, name: Names | None = None) -> None:
+    """For an illegal declaration, assignment or action: the rule, the objects,
+    and what would be legal instead."""
+    error = res.error
+    if error is None:
+        _line(console, ("Nothing illegal: the combat resolves.", GOOD))
+        return
+    name = name or Names([res.scenario.state, res.failed_state])
+    engine = res.scenario.engine
+    state = res.failed_state
+    _line(console, ("What would be legal instead", "bold underline"))
+    if state is None or res.failed in (None, "resolve"):
+        _line(console, "• ", "every action must come after a step the combat goes through: "
+              "beginning_of_combat, declare_attackers, declare_blockers, the damage steps "
+              "that happen, end_of_combat", indent=2, rule="506.1")
+        return
+    if res.failed == "declare_attackers":
+        _explain_attack(console, engine, state, name, error)
+    elif res.failed == "declare_blockers":
+        _explain_block(console, engine, state, name, error, res.scenario.blocks)
+    elif res.failed == "combat_damage":
+        _explain_assignment(console, engine, state, name, error, res)
+    else:
+        _explain_action(console, res, name)
+
+
+def _explain_attack(console: Console, engine: Engine, state: GameState, name: Names,
+                    error: IllegalActionError) -> None:
+    legal = engine.legal_attackers(state)
+    targets = engine.attackable(state)
+    _line(console, "• ", "creatures that may attack: ",
+          (", ".join(name(c) for c in legal) or "none", HEAD), indent=2, rule="508.1a")
+    _line(console, "• ", "they may attack: ",
+          (", ".join(name(t) for t in targets) or "nothing", HEAD), indent=2, rule="508.1b")
+    for obj in error.objects:
+        if obj in state.objects and obj not in legal:
+            _line(console, "• ", (name(obj), HEAD), " can't attack at all this combat",
+                  indent=2)
+
+
+def _explain_block(console: Console, engine: Engine, state: GameState, name: Names,
+                   error: IllegalActionError, blocks: Mapping[str, Sequence[str]]) -> None:
+    combat = state.combat
+    if combat is None or not combat.attacks:
+        _line(console, "• ", "no creature attacks, so no creature can block", indent=2,
+              rule="508.8")
+        return
+    attackers = [o for o in error.objects if o in combat.attacks] or list(combat.attacks)
+    for attacker in attackers:
+        legal = engine.legal_blockers(state, attacker)
+        _line(console, "• ", "creatures that may legally block ", (name(attacker), HEAD), ": ",
+              (", ".join(name(b) for b in legal) or "none", HEAD), indent=2, rule="509.1a")
+    for obj in error.objects:
+        if obj in state.objects and obj not in combat.attacks:
+            may = [a for a in combat.attacks if obj in engine.legal_blockers(state, a)]
+            _line(console, "• ", (name(obj), HEAD), " may block: ",
+                  (", ".join(name(a) for a in may) or "no attacking creature", HEAD), indent=2)
+    _line(console, ("  (pair by pair; restrictions on the whole declaration are in the "
+                    "violations above)", DIM))
+    declared = {b: tuple(a) for b, a in blocks.items()}
+    for attacker in attackers:
+        texts = []
+        for blockers in _legal_blocks_for(engine, state, declared, attacker):
+            texts.append(f"{' and '.join(name(b) for b in blockers)} block"
+                         f"{'s' if len(blockers) == 1 else ''} {name(attacker)}" if blockers
+                         else f"no creature blocks {name(attacker)}")
+        if texts:
+            _line(console, "• ", "legal declarations include: ", ("; ".join(texts), GOOD),
+                  " (the other blocks as declared)", indent=2)
+
+
+def _legal_blocks_for(engine: Engine, state: GameState,
+                      declared: Mapping[str, tuple[str, ...]],
+                      attacker: str) -> list[tuple[str, ...]]:
+    """Up to two sets of blockers for ``attacker`` that make the declaration
+    legal, the other blocks unchanged: the declared ones that may block it,
+    with every other creature of the same players that may; or none."""
+    others = {b: tuple(a for a in atts if a != attacker) for b, atts in declared.items()}
+    others = {b: atts for b, atts in others.items() if atts}
+    legal = engine.legal_blockers(state, attacker)
+    mine = [b for b, atts in declared.items() if attacker in atts]
+    players = {state.objects[b].controller for b in mine if b in state.objects}
+    keep = [b for b in mine if b in legal]
+    more = [b for b in legal if b not in mine and b not in others
+            and state.objects[b].controller in players]
+    found: list[tuple[str, ...]] = []
+    for choice in (tuple(keep), tuple(keep + more), ()):
+        if choice in found or choice == tuple(mine):
+            continue
+        trial = dict(others)
+        for b in choice:
+            trial[b] = (*trial.get(b, ()), attacker)
+        if not engine.block_violations(state, trial):
+            found.append(choice)
+        if len(found) == 2:
+            break
+    return found
+
+
+def _explain_assignment(console: Console, engine: Engine, state: GameState, name: Names,
+                        error: IllegalActionError, res: Resolution) -> None:
+    step, records = assignment_records(engine, state, _proposed(res, engine, state))
+    involved = set(error.objects)
+    proposal = {r.source: dict(r.amounts) for r in records}
+    for rec in records:
+        if rec.source not in involved:
+            continue
+        _line(console, "• ", (name(rec.source), HEAD), f" must assign exactly {rec.power} "
+              "damage (its power)", indent=2, rule="510.1a")
+        legal = ", ".join(name(r) for r in (*rec.creatures, *(
+            (rec.attacked,) if rec.attacked is not None else ()), *rec.additional)) or "nothing"
+        _line(console, "legal recipients: ", (legal, HEAD), indent=4)
+        if rec.creatures:
+            lethal = ", ".join(f"{name(c)} {rec.lethal[c]}" for c in rec.creatures)
+            _line(console, "lethal damage to each (counting damage marked and what other "
+                  "creatures assign in this step): ", (lethal, HEAD), indent=4)
+            if rec.attacked is not None:
+                total = sum(rec.lethal[c] for c in rec.creatures)
+                _line(console, f"before any damage may be assigned to {name(rec.attacked)}, "
+                      "each blocking creature must be assigned lethal damage: at least ",
+                      (str(total), HEAD), " in all", indent=4, rule="702.19b")
+        others = {s: a for s, a in proposal.items() if s != rec.source}
+        default = engine.policy(engine.hooks, state, step,
+                                [d for d in engine.damage_duties(state)[1]
+                                 if d.source == rec.source], others)
+        alternative = default.get(rec.source)
+        if alternative is not None:
+            trial = dict(proposal)
+            trial[rec.source] = alternative
+            if not engine.assignment_violations(state, trial):
+                shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
+                _line(console, "a legal assignment: ", (shown, GOOD), indent=4)
+
+
+def _proposed(res: Resolution, engine: Engine,
+              state: GameState) -> Mapping[str, Mapping[str, int]] | None:
+    """The assignment the scenario proposed for the step that failed."""
+    scenario = res.scenario
+    if scenario.assign_first_strike is not None and (
+            engine.damage_duties(state)[0] == FIRST_DAMAGE_STEP):
+        return scenario.assign_first_strike
+    return scenario.assign
+
+
+def _explain_action(console: Console, res: Resolution, name: Names) -> None:
+    action = res.failed_action
+    state = res.failed_state
+    if action is None or state is None:
+        return
+    _line(console, "• ", f"the action {action.do!r} was performed at step {state.step!r}; it "
+          "needs its objects on the battlefield (or in combat) at that moment", indent=2)
+    on = [name(p.id) for p in state.battlefield]
+    _line(console, "on the battlefield then: ", (", ".join(on) or "nothing", HEAD), indent=4)
+    if state.combat is not None:
+        _line(console, "attacking then: ",
+              (", ".join(name(a) for a in state.combat.attacks) or "nothing", HEAD), indent=4)
+
+
+def render_check(console: Console, scenario: Scenario, findings: Sequence[Finding]) -> None:
+    """The result of ``redzone check``."""
+    _header(console, scenario)
+    if not findings:
+        _line(console, ("OK: ", GOOD), "the file is valid; the attack, the blocks and the "
+              "first combat damage step's assignments are legal")
+        return
+    name = Names([scenario.state])
+    stages = {"attacks": "The declaration of attackers", "blocks": "The declaration of blockers",
+              "assign": "The first combat damage step's assignment",
+              "actions": "An action in a priority window"}
+    for finding in findings:
+        _line(console, (stages.get(finding.stage, finding.stage), HEAD), " is illegal:")
+        render_error(console, finding.error, name)
+    if any(isinstance(f.error, IllegalAssignmentError) for f in findings):
+        _line(console, ("  (run `redzone explain` for the lethal amounts and a legal "
+                        "assignment)", DIM))
+
+
+__all__ = [
+    "Names",
+    "describe_event",
+    "describe_permanent",
+    "render_board",
+    "render_check",
+    "render_error",
+    "render_events",
+    "render_explanation",
+    "render_problems",
+    "render_resolution",
+]

@@ -1,0 +1,431 @@
+"""Resolving a scenario, and its JSON outcome.
+
+:func:`resolve` runs a :class:`~redzone.scenario.Scenario` through
+:meth:`redzone.Engine.resolve` and keeps, besides the result, what an account
+or an explanation needs: every event up to a failure, the state the failing
+command was given, and each creature's combat damage assignment with the
+lethal damage its controller had to consider (510.1c-d, 702.19b).
+
+:func:`outcome_json` and :func:`error_json` build the JSON outcome of the
+scenario format (``redzone run --json``); :func:`dumps` writes it
+byte-for-byte reproducibly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from attrs import field, frozen
+
+from redzone.actions import Action
+from redzone.combat import Assignment, lethal_map
+from redzone.engine import (
+    ASSIGNED,
+    DAMAGE_STEP,
+    FIRST_DAMAGE_STEP,
+    CombatResult,
+    Engine,
+    Outcome,
+)
+from redzone.errors import (
+    IllegalActionError,
+    IllegalAssignmentError,
+    IllegalAttackError,
+    IllegalBlockError,
+    PluginError,
+    ScenarioError,
+    Violation,
+)
+from redzone.events import Event
+from redzone.frozen import FrozenMap, as_tuple
+from redzone.model import GameState, Permanent
+from redzone.scenario import Scenario, ScenarioProblems, load
+
+#: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
+#: declaration (or assignment, or action), bad scenario file; and, beyond the
+#: format, a plugin or internal failure.
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_SCENARIO, EXIT_FAILURE = 0, 1, 2, 3
+
+
+@frozen
+class AssignmentRecord:
+    """One creature's combat damage assignment in one damage step.
+
+    :param step: ``first_strike_damage`` or ``combat_damage``.
+    :param source: the assigning creature.
+    :param power: how much it assigns (510.1a).
+    :param amounts: recipient -> amount, as proposed.
+    :param given: whether the scenario gave it (else the default strategy).
+    :param creatures: the creatures it may assign to, in order.
+    :param attacked: what it attacks, when it may assign damage there.
+    :param lethal: lethal damage to each creature in ``creatures``, counting
+        damage already marked and what other creatures assign in the step.
+    :param is_attacker: whether it is an attacking creature.
+    :param blocked: whether it is a blocked attacking creature.
+    :param additional: further recipients plugins allow it
+        (:func:`~redzone.hookspecs.redzone_additional_recipients`).
+    """
+
+    step: str
+    source: str
+    power: int
+    amounts: FrozenMap[str, int]
+    given: bool
+    creatures: tuple[str, ...] = field(converter=as_tuple)
+    attacked: str | None
+    lethal: FrozenMap[str, int]
+    is_attacker: bool
+    blocked: bool
+    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
+
+
+def assignment_records(engine: Engine, state: GameState,
+                       assign: Assignment | None) -> tuple[str, tuple[AssignmentRecord, ...]]:
+    """The next damage step and every creature's proposed assignment in it:
+    the given ones, and the engine's default for the rest."""
+    step, duties = engine.damage_duties(state)
+    dutied = {d.source for d in duties}
+    given = {s: dict(a) for s, a in (assign or {}).items()
+             if s in dutied and isinstance(a, Mapping)}
+    full = dict(given)
+    full.update(engine.policy(engine.hooks, state, step, duties, given))
+    totals: dict[str, int] = {}
+    for amounts in full.values():
+        for r, n in amounts.items():
+            if isinstance(n, int) and n > 0:
+                totals[r] = totals.get(r, 0) + n
+    out = []
+    for duty in duties:
+        amounts = full.get(duty.source, {})
+        own = {r: n for r, n in amounts.items() if isinstance(n, int) and n > 0}
+        out.append(AssignmentRecord(
+            step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
+            given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
+            lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own)),
+            is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional))
+    return step, tuple(out)
+
+
+class _Recorder(Engine):
+    """An engine sharing another's plugins that records, for each command it
+    runs, the state it was given and the events it made, and the assignments
+    of each damage step."""
+
+    def __init__(self, base: Engine) -> None:
+        # Share the base engine's plugin manager and settings: no rediscovery.
+        self.__dict__.update(base.__dict__)
+        self.log: list[Event] = []
+        self.records: list[AssignmentRecord] = []
+        self.attempt: tuple[str, GameState, Action | None] | None = None
+
+    def _done(self, out: Outcome) -> Outcome:
+        self.log.extend(out.events)
+        self.attempt = None
+        return out
+
+    # The overrides take and pass on whatever else the engine's commands take,
+    # so that new parameters of the engine need no change here.
+
+    def begin_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("begin_combat", state, None)
+        return self._done(super().begin_combat(state, *args, **kwargs))
+
+    def declare_attackers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("declare_attackers", state, None)
+        return self._done(super().declare_attackers(state, *args, **kwargs))
+
+    def declare_blockers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("declare_blockers", state, None)
+        return self._done(super().declare_blockers(state, *args, **kwargs))
+
+    def combat_damage(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("combat_damage", state, None)
+        if not state.step.endswith(ASSIGNED):  # else: damage on the stack resolves (310.4)
+            assign = kwargs.get("assign", args[0] if args else None)
+            _step, records = assignment_records(self, state, assign)
+            self.records.extend(records)
+        return self._done(super().combat_damage(state, *args, **kwargs))
+
+    def end_of_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("end_of_combat", state, None)
+        return self._done(super().end_of_combat(state, *args, **kwargs))
+
+    def finish(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("finish", state, None)
+        return self._done(super().finish(state, *args, **kwargs))
+
+    def perform(self, state: GameState, action: Action, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("action", state, action)
+        return self._done(super().perform(state, action, *args, **kwargs))
+
+    def resolve_trigger(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("trigger", state, None)
+        return self._done(super().resolve_trigger(state, *args, **kwargs))
+
+
+@frozen
+class Resolution:
+    """A scenario, resolved or rejected.
+
+    :param scenario: the scenario.
+    :param result: the resolved combat, or ``None`` when it was rejected.
+    :param error: why it was rejected, or ``None``.
+    :param events: every event, in order (up to the failure, if any).
+    :param assignments: each damage step's assignments, in order (the last
+        step's are those rejected, if an assignment was illegal).
+    :param failed: the command that was rejected: ``declare_attackers``,
+        ``declare_blockers``, ``combat_damage``, ``action``, or ``resolve``
+        (actions after steps that never happened).
+    :param failed_state: the state the rejected command was given.
+    :param failed_action: the rejected action, for ``action``.
+    """
+
+    scenario: Scenario
+    result: CombatResult | None
+    error: IllegalActionError | None
+    events: tuple[Event, ...] = field(converter=as_tuple)
+    assignments: tuple[AssignmentRecord, ...] = field(converter=as_tuple)
+    failed: str | None = None
+    failed_state: GameState | None = None
+    failed_action: Action | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the combat resolved."""
+        return self.result is not None
+
+    @property
+    def exit_status(self) -> int:
+        """0 when the combat resolved, 1 when something was illegal."""
+        return EXIT_OK if self.ok else EXIT_ILLEGAL
+
+
+def _no_blockers_step(scenario: Scenario) -> IllegalBlockError | None:
+    """Blocks declared in a combat with no attackers: 508.8 skips the declare
+    blockers step, so the declaration can't be made (never drop it silently)."""
+    if scenario.attacks or not scenario.blocks:
+        return None
+    return IllegalBlockError([Violation(
+        "508.8", f"{', '.join(scenario.blocks)} can't block: no creatures attack, so the "
+        "declare blockers step is skipped", tuple(scenario.blocks))])
+
+
+def resolve(scenario: Scenario) -> Resolution:
+    """Resolve a scenario's combat.
+
+    Illegal declarations, assignments and actions give a :class:`Resolution`
+    with ``error`` set; a failing plugin raises :class:`~redzone.PluginError`.
+    """
+    rec = _Recorder(scenario.engine)
+    early = _no_blockers_step(scenario)
+    if early is not None:
+        return Resolution(scenario, None, early, (), (), "declare_blockers", scenario.state)
+    try:
+        result = rec.resolve(
+            scenario.state, scenario.attacks, scenario.blocks,
+            assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
+            actions=scenario.actions, order=scenario.order)
+    except IllegalActionError as exc:
+        failed, state, action = rec.attempt or ("resolve", None, None)
+        return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action)
+    return Resolution(scenario, result, None, result.events, rec.records)
+
+
+@frozen
+class Finding:
+    """A problem :func:`check` found, with the declaration it concerns.
+
+    :param stage: ``attacks``, ``blocks``, ``assign``, ``actions``.
+    :param error: the error, with every violation.
+    """
+
+    stage: str
+    error: IllegalActionError
+
+
+def check(scenario: Scenario) -> tuple[Finding, ...]:
+    """Validate the declarations without dealing damage.
+
+    Checks the attack, then (if it is legal) the blocks, then (if they are
+    legal) the assignments of the first combat damage step, performing the
+    priority-window actions that come before each. The later assignments can
+    only be checked by resolving.
+    """
+    rec = _Recorder(scenario.engine)
+    pending: dict[str, list[Action]] = {}
+    for after, action in scenario.actions:
+        pending.setdefault(after, []).append(action)
+    found: list[Finding] = []
+    stage = "actions"
+
+    def window(state: GameState, step: str) -> GameState:
+        for action in pending.pop(step, []):
+            state = rec.perform(state, action).state
+        return state
+
+    try:
+        state = window(rec.begin_combat(scenario.state).state, "beginning_of_combat")
+        stage = "attacks"
+        violations = rec.attack_violations(state, scenario.attacks)
+        if violations:
+            return (Finding("attacks", IllegalAttackError(violations)),)
+        state = rec.declare_attackers(state, scenario.attacks).state
+        stage = "actions"
+        state = window(state, "declare_attackers")
+        if rec.next_step(state) != "declare_blockers":
+            early = _no_blockers_step(scenario)
+            return (Finding("blocks", early),) if early is not None else ()
+        stage = "blocks"
+        blocks = {b: a for b, a in scenario.blocks.items() if a}
+        violations = rec.block_violations(state, blocks)
+        if violations:
+            return (Finding("blocks", IllegalBlockError(violations)),)
+        state = rec.declare_blockers(state, blocks, order=scenario.order).state
+        stage = "actions"
+        state = window(state, "declare_blockers")
+        nxt = rec.next_step(state)
+        if nxt in (FIRST_DAMAGE_STEP, DAMAGE_STEP):
+            stage = "assign"
+            assign = scenario.assign_first_strike if (
+                nxt == FIRST_DAMAGE_STEP and scenario.assign_first_strike is not None
+            ) else scenario.assign
+            violations = rec.assignment_violations(state, assign)
+            if violations:
+                found.append(Finding("assign", IllegalAssignmentError(violations)))
+    except IllegalActionError as exc:
+        found.append(Finding(stage, exc))
+    return tuple(found)
+
+
+# ---------------------------------------------------------------------------
+# JSON
+# ---------------------------------------------------------------------------
+
+
+def _permanent_json(perm: Permanent) -> dict[str, Any]:
+    return {
+        "zone": perm.zone,
+        "power": perm.power if perm.base_power is not None else None,
+        "toughness": perm.toughness if perm.base_toughness is not None else None,
+        "damage": perm.damage,
+        "counters": dict(sorted(perm.counters.items())),
+        "tapped": perm.tapped,
+        "loyalty": perm.loyalty,
+        "defense": perm.defense,
+        "keywords": [k.text for k in perm.keywords],
+    }
+
+
+def board_json(state: GameState) -> dict[str, Any]:
+    """The ``players`` and ``permanents`` of the JSON outcome for a state, in
+    the scenario's order."""
+    return {
+        "players": {p.id: {"life": p.life, "poison": p.poison, "lost": p.lost}
+                    for p in state.players.values()},
+        "permanents": {p.id: _permanent_json(p) for p in state.objects.values()},
+    }
+
+
+def outcome_json(resolution: Resolution) -> dict[str, Any]:
+    """The JSON outcome of the scenario format for a resolution."""
+    if resolution.error is not None or resolution.result is None:
+        assert resolution.error is not None
+        return error_json(resolution.error)
+    result = resolution.result
+    board = board_json(result.state)
+    return {
+        "ok": True,
+        "rules": resolution.scenario.rules,
+        "players": board["players"],
+        "permanents": board["permanents"],
+        "steps": list(result.steps),
+        "after_steps": {step: board_json(state) for step, state in result.after_steps.items()},
+        "events": [event.to_json() for event in result.events],
+    }
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    return {"rule": v.rule, "message": v.message, "objects": list(v.objects)}
+
+
+def error_json(error: BaseException) -> dict[str, Any]:
+    """The ``{"ok": false, "error": {...}}`` object for an error.
+
+    Every error has ``kind``, ``rule``, ``message`` and ``objects``. Beyond the
+    format: illegal declarations list every ``violations``; ``bad_scenario``
+    adds ``file``, ``key``, ``line`` and every ``problems``; a failing plugin
+    is ``plugin_error`` with ``plugin``, ``distribution`` and ``hook``.
+    """
+    body: dict[str, Any]
+    if isinstance(error, IllegalActionError):
+        body = {"kind": error.kind, "rule": error.rule, "message": error.message,
+                "objects": list(error.objects),
+                "violations": [_violation_json(v) for v in error.violations]}
+    elif isinstance(error, ScenarioError):
+        problems: Sequence[ScenarioError] = (
+            error.problems if isinstance(error, ScenarioProblems) else (error,))
+        body = {"kind": "bad_scenario", "rule": "", "message": str(error), "objects": [],
+                "file": error.file, "key": error.key, "line": error.line,
+                "problems": [{"key": p.key, "line": p.line, "message": p.detail}
+                             for p in problems]}
+    elif isinstance(error, PluginError):
+        body = {"kind": "plugin_error", "rule": "", "message": str(error), "objects": [],
+                "plugin": error.plugin, "distribution": error.distribution,
+                "hook": error.hook}
+    else:
+        body = {"kind": "internal_error", "rule": "",
+                "message": f"{type(error).__name__}: {error}", "objects": []}
+    return {"ok": False, "error": body}
+
+
+def run_file(path: str | os.PathLike[str], *, rules: str | None = None) -> dict[str, Any]:
+    """The JSON outcome of a scenario file, exactly as ``redzone run --json``
+    prints it, errors included.
+
+    :raises PluginError: when a plugin fails.
+    """
+    try:
+        scenario = load(path, rules=rules)
+    except ScenarioError as exc:
+        return error_json(exc)
+    return outcome_json(resolve(scenario))
+
+
+def exit_status(error: BaseException | None) -> int:
+    """The exit status of ``redzone run`` for an error (``None``: resolved)."""
+    if error is None:
+        return EXIT_OK
+    if isinstance(error, IllegalActionError):
+        return EXIT_ILLEGAL
+    if isinstance(error, ScenarioError):
+        return EXIT_BAD_SCENARIO
+    return EXIT_FAILURE
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    """JSON text for an outcome: two-space indents, a final newline, the
+    same bytes for the same scenario."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = [
+    "EXIT_BAD_SCENARIO",
+    "EXIT_FAILURE",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
+    "AssignmentRecord",
+    "Finding",
+    "Resolution",
+    "assignment_records",
+    "board_json",
+    "check",
+    "dumps",
+    "error_json",
+    "exit_status",
+    "outcome_json",
+    "resolve",
+    "run_file",
+]

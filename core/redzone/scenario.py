@@ -1,0 +1,1127 @@
+"""Scenario files: read, validate and turn into engine inputs.
+
+A scenario file (TOML, or JSON when its name ends in ``.json``) describes one
+board and one combat; the format is a public contract, documented in the
+scenario format specification and shipped as a JSON Schema
+(``redzone/schema.json``). This module:
+
+1. reads the file (refusing files over :data:`MAX_BYTES`) and parses it;
+2. checks it against the schema: types, required and unknown keys (with the
+   closest valid key suggested), bounds on integers;
+3. checks what the schema can't: which ids exist and what kind of object
+   each names, duplicate ids, keywords no loaded plugin provides (with close
+   matches), the rules edition;
+4. builds a :class:`Scenario`: a :class:`~redzone.GameState` and the
+   declarations, assignments and actions :meth:`redzone.Engine.resolve` takes.
+
+Every problem found is collected, so one :class:`ScenarioProblems` error
+lists them all, each with the file, the key path and, where one can be found,
+the line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import os
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any, Final
+
+from attrs import field, frozen
+
+from redzone.actions import ACTIONS, Action
+from redzone.editions import EDITIONS, get_edition
+from redzone.engine import Engine
+from redzone.errors import ScenarioError, UnknownKeywordError
+from redzone.frozen import EMPTY, FrozenMap
+from redzone.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Player, new_game
+
+#: Files larger than this are refused before they are parsed.
+MAX_BYTES: Final = 1 << 20
+
+#: The editions the scenario format names (the engine may implement fewer).
+FORMAT_EDITIONS: Final = ("foundations", "m10", "sixth")
+
+Path = tuple[str | int, ...]
+EngineFactory = Callable[[str], Engine]
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+class ScenarioProblems(ScenarioError):
+    """Every problem found in one scenario file (error kind ``bad_scenario``).
+
+    Its own ``file``, ``key`` and ``line`` are those of the first problem.
+
+    :ivar problems: each problem, as a :class:`~redzone.ScenarioError`, in
+        the order of the file.
+    """
+
+    def __init__(self, problems: Sequence[ScenarioError]) -> None:
+        if not problems:
+            raise ValueError("ScenarioProblems needs at least one problem")
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        more = len(self.problems) - 1
+        extra = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
+        super().__init__(first.detail + extra, file=first.file, key=first.key, line=first.line)
+
+
+def format_path(path: Path) -> str:
+    """A key path as the error messages write it: ``permanents[2].power``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            seg = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            out += ("." if out else "") + seg
+    return out
+
+
+def line_for(lines: Mapping[Path, int], path: Path) -> int | None:
+    """The line of ``path``, or of its nearest enclosing key that has one."""
+    for k in range(len(path), 0, -1):
+        line = lines.get(path[:k])
+        if line is not None:
+            return line
+    return None
+
+
+class _Problems:
+    def __init__(self, file: str, lines: Mapping[Path, int]) -> None:
+        self.file = file
+        self.lines = lines
+        self.found: list[tuple[int, int, ScenarioError]] = []
+
+    def add(self, path: Path, message: str, *, key: str | None = None) -> None:
+        line = line_for(self.lines, path)
+        err = ScenarioError(message, file=self.file,
+                            key=format_path(path) if key is None else key, line=line)
+        self.found.append((line if line is not None else 0 if key else 1 << 30,
+                           len(self.found), err))
+
+    def extend(self, other: Iterable[tuple[Path, str]]) -> None:
+        for path, message in other:
+            self.add(path, message)
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def error(self) -> ScenarioProblems:
+        return ScenarioProblems([e for _line, _i, e in sorted(self.found, key=lambda t: t[:2])])
+
+
+def _suggest(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+# ---------------------------------------------------------------------------
+# The schema and a validator for the part of JSON Schema it uses
+# ---------------------------------------------------------------------------
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario format (shipped as ``redzone/schema.json``)."""
+    text = resources.files("redzone").joinpath("schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def schema_text() -> str:
+    """The JSON Schema as shipped, as text."""
+    return resources.files("redzone").joinpath("schema.json").read_text(encoding="utf-8")
+
+
+_TYPE_NAMES = {
+    "object": "a table",
+    "array": "a list",
+    "string": "a string",
+    "integer": "a whole number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def _describe_value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, float):
+        return f"the number {value!r}, which is not a whole number"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return f"a {type(value).__name__} ({value!s})"
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    return False
+
+
+_DISCRIMINATOR_NAMES = {"do": "action", "kind": "effect kind"}
+
+
+class _Validator:
+    """Validates a document against the shipped schema (the keywords it uses:
+    ``type``, ``properties``, ``required``, ``additionalProperties``,
+    ``propertyNames``, ``items``, ``enum``, ``const``, ``anyOf``, ``oneOf``
+    with a ``const`` discriminator, ``$ref``, and the bounds)."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+
+    def deref(self, sch: Mapping[str, Any]) -> Mapping[str, Any]:
+        seen = 0
+        while "$ref" in sch:
+            ref = sch["$ref"]
+            if not isinstance(ref, str) or not ref.startswith("#/"):
+                raise ValueError(f"unsupported $ref {ref!r}")
+            node: Any = self.root
+            for part in ref[2:].split("/"):
+                node = node[part]
+            sch = node
+            seen += 1
+            if seen > 50:  # pragma: no cover - a broken schema
+                raise ValueError(f"$ref loop at {ref!r}")
+        return sch
+
+    def describe(self, sch: Mapping[str, Any]) -> str:
+        sch = self.deref(sch)
+        if "const" in sch:
+            return repr(sch["const"])
+        if "enum" in sch:
+            return "one of " + ", ".join(repr(v) for v in sch["enum"])
+        if "anyOf" in sch:
+            return " or ".join(self.describe(s) for s in sch["anyOf"])
+        kind = sch.get("type")
+        if kind == "integer":
+            lo, hi = sch.get("minimum"), sch.get("maximum")
+            if lo is not None and hi is not None:
+                return f"a whole number from {lo} to {hi}"
+            return "a whole number"
+        if kind == "array":
+            items = sch.get("items")
+            return f"a list of {self._plural(items)}" if items else "a list"
+        if isinstance(kind, str):
+            return _TYPE_NAMES.get(kind, kind)
+        return "a value"
+
+    def _plural(self, sch: Mapping[str, Any]) -> str:
+        text = self.describe(sch)
+        return {"a string": "strings", "a table": "tables"}.get(text, text)
+
+    def validate(self, value: Any, sch: Mapping[str, Any], path: Path,
+                 out: list[tuple[Path, str]]) -> bool:
+        sch = self.deref(sch)
+        if "oneOf" in sch:
+            return self._one_of(value, sch["oneOf"], path, out)
+        if "anyOf" in sch:
+            return self._any_of(value, sch["anyOf"], path, out)
+        if "const" in sch:
+            const = sch["const"]
+            if type(value) is not type(const) or value != const:
+                out.append((path, f"expected {const!r}, got {_describe_value(value)}"))
+                return False
+            return True
+        if "enum" in sch:
+            options = sch["enum"]
+            if not isinstance(value, str) or value not in options:
+                hint = _suggest(value, options) if isinstance(value, str) else ""
+                out.append((path, f"expected one of {', '.join(repr(o) for o in options)}, "
+                                  f"got {_describe_value(value)}{hint}"))
+                return False
+            return True
+        kind = sch.get("type")
+        if isinstance(kind, str) and not _type_ok(value, kind):
+            out.append((path, f"expected {self.describe(sch)}, got {_describe_value(value)}"))
+            return False
+        before = len(out)
+        if isinstance(value, str):
+            self._string(value, sch, path, out)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            lo, hi = sch.get("minimum"), sch.get("maximum")
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                out.append((path, f"{value} is out of bounds: expected {self.describe(sch)}"))
+        elif isinstance(value, list):
+            self._array(value, sch, path, out)
+        elif isinstance(value, dict):
+            self._object(value, sch, path, out)
+        return len(out) == before
+
+    def _string(self, value: str, sch: Mapping[str, Any], path: Path,
+                out: list[tuple[Path, str]]) -> None:
+        lo, hi = sch.get("minLength"), sch.get("maxLength")
+        if lo is not None and len(value) < lo:
+            out.append((path, "expected a non-empty string" if lo == 1 else
+                        f"expected at least {lo} characters"))
+        elif hi is not None and len(value) > hi:
+            out.append((path, f"the string is {len(value)} characters long; at most {hi} "
+                              "are allowed"))
+        elif "pattern" in sch and not re.search(sch["pattern"], value):
+            out.append((path, f"{value!r} is not a valid id: no spaces at either end"))
+
+    def _array(self, value: list[Any], sch: Mapping[str, Any], path: Path,
+               out: list[tuple[Path, str]]) -> None:
+        lo, hi = sch.get("minItems"), sch.get("maxItems")
+        if lo is not None and len(value) < lo:
+            out.append((path, f"expected at least {lo} item{'s' if lo != 1 else ''}"))
+        if hi is not None and len(value) > hi:
+            out.append((path, f"{len(value)} items: at most {hi} are allowed"))
+            return
+        items = sch.get("items")
+        if items is not None:
+            for i, item in enumerate(value):
+                self.validate(item, items, (*path, i), out)
+        if sch.get("uniqueItems"):
+            seen: list[Any] = []
+            for i, item in enumerate(value):
+                if any(type(item) is type(s) and item == s for s in seen):
+                    shown = repr(item) if isinstance(item, str) else _describe_value(item)
+                    out.append(((*path, i), f"{shown} is listed twice"))
+                seen.append(item)
+
+    def _object(self, value: dict[str, Any], sch: Mapping[str, Any], path: Path,
+                out: list[tuple[Path, str]]) -> None:
+        lo, hi = sch.get("minProperties"), sch.get("maxProperties")
+        if lo is not None and len(value) < lo:
+            out.append((path, f"expected at least {lo} entr{'ies' if lo != 1 else 'y'}"))
+        if hi is not None and len(value) > hi:
+            out.append((path, f"{len(value)} entries: at most {hi} are allowed"))
+            return
+        props: Mapping[str, Any] = sch.get("properties", {})
+        additional = sch.get("additionalProperties", True)
+        names = sch.get("propertyNames")
+        for key in sch.get("required", ()):
+            if key not in value:
+                out.append(((*path, key), f"missing required key {key!r}"))
+        for key, item in value.items():
+            if names is not None:
+                self.validate(key, names, (*path, key), out)
+            if key in props:
+                self.validate(item, props[key], (*path, key), out)
+            elif additional is False:
+                hint = _suggest(key, props) or (
+                    f"; valid keys here: {', '.join(props)}" if props else "")
+                out.append(((*path, key), f"unknown key {key!r}{hint}"))
+            elif isinstance(additional, dict):
+                self.validate(item, additional, (*path, key), out)
+
+    def _any_of(self, value: Any, branches: Sequence[Mapping[str, Any]], path: Path,
+                out: list[tuple[Path, str]]) -> bool:
+        attempts: list[list[tuple[Path, str]]] = []
+        for branch in branches:
+            found: list[tuple[Path, str]] = []
+            if self.validate(value, branch, path, found):
+                return True
+            attempts.append(found)
+        # Report the branch of the value's own type, if exactly one has it.
+        typed = [a for b, a in zip(branches, attempts, strict=True)
+                 if self._same_type(value, self.deref(b))]
+        if len(typed) == 1:
+            out.extend(typed[0])
+        else:
+            out.append((path, f"expected {' or '.join(self.describe(b) for b in branches)}, "
+                              f"got {_describe_value(value)}"))
+        return False
+
+    def _same_type(self, value: Any, sch: Mapping[str, Any]) -> bool:
+        if "const" in sch:
+            return type(value) is type(sch["const"])
+        if "enum" in sch:
+            return any(type(value) is type(v) for v in sch["enum"])
+        kind = sch.get("type")
+        return isinstance(kind, str) and _type_ok(value, kind)
+
+    def _one_of(self, value: Any, branches: Sequence[Mapping[str, Any]], path: Path,
+                out: list[tuple[Path, str]]) -> bool:
+        resolved = [self.deref(b) for b in branches]
+        disc = self._discriminator(resolved)
+        if disc is None:  # pragma: no cover - the shipped schema always has one
+            return self._any_of(value, branches, path, out)
+        if not isinstance(value, dict):
+            out.append((path, f"expected a table, got {_describe_value(value)}"))
+            return False
+        options = {b["properties"][disc]["const"]: b for b in resolved}
+        if disc not in value:
+            out.append(((*path, disc), f"missing required key {disc!r} (one of "
+                                       f"{', '.join(repr(o) for o in options)})"))
+            return False
+        chosen = value[disc]
+        if not isinstance(chosen, str) or chosen not in options:
+            hint = _suggest(chosen, options) if isinstance(chosen, str) else ""
+            what = _DISCRIMINATOR_NAMES.get(disc, f"{disc!r} value")
+            shown = repr(chosen) if isinstance(chosen, str) else _describe_value(chosen)
+            out.append(((*path, disc), f"unknown {what} {shown}; expected one of "
+                                       f"{', '.join(repr(o) for o in options)}{hint}"))
+            return False
+        return self.validate(value, options[chosen], path, out)
+
+    @staticmethod
+    def _discriminator(branches: Sequence[Mapping[str, Any]]) -> str | None:
+        if not branches:
+            return None
+        first = branches[0].get("properties", {})
+        for key, sch in first.items():
+            if "const" in sch and all("const" in b.get("properties", {}).get(key, {})
+                                      for b in branches):
+                return str(key)
+        return None
+
+
+def schema_problems(data: Any) -> list[tuple[Path, str]]:
+    """Every way ``data`` breaks the schema, as (key path, message) pairs."""
+    out: list[tuple[Path, str]] = []
+    if not isinstance(data, dict):
+        return [((), f"a scenario must be a table (a JSON object), not {_describe_value(data)}")]
+    _Validator(schema()).validate(data, schema(), (), out)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Reading and parsing, with lines for key paths
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class Document:
+    """A parsed scenario file.
+
+    :param file: the file name as given.
+    :param text: its text.
+    :param data: the parsed document.
+    :param format: ``"toml"`` or ``"json"``.
+    :param lines: key path -> line, from a light scan of the text.
+    """
+
+    file: str
+    text: str
+    data: Any
+    format: str
+    lines: FrozenMap[Path, int] = field(eq=False, repr=False)
+
+
+def _unquote(part: str) -> str:
+    part = part.strip()
+    if len(part) >= 2 and part[0] == part[-1] == '"':
+        try:
+            value = json.loads(part)
+        except ValueError:
+            return part[1:-1]
+        return str(value)
+    if len(part) >= 2 and part[0] == part[-1] == "'":
+        return part[1:-1]
+    return part
+
+
+_TOML_KEY = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_TOML_DOTTED = re.compile(rf"{_TOML_KEY}(?:\s*\.\s*{_TOML_KEY})*")
+_TOML_PART = re.compile(_TOML_KEY)
+
+
+def _toml_dotted(text: str) -> tuple[str, ...]:
+    return tuple(_unquote(m.group(0)) for m in _TOML_PART.finditer(text))
+
+
+def toml_lines(text: str) -> dict[Path, int]:
+    """Key path -> line for a TOML text, by a light scan of table headers and
+    ``key =`` lines (keys inside inline tables map to the line of the table)."""
+    out: dict[Path, int] = {}
+    aot: dict[tuple[str, ...], int] = {}
+    current: Path = ()
+
+    def with_indexes(parts: tuple[str, ...], new_array: bool) -> Path:
+        path: list[str | int] = []
+        for k in range(1, len(parts) + 1):
+            path.append(parts[k - 1])
+            prefix = parts[:k]
+            if k == len(parts) and new_array:
+                n = aot.get(prefix, -1) + 1
+                aot[prefix] = n
+                for stale in [p for p in aot if len(p) > k and p[:k] == prefix]:
+                    del aot[stale]
+                path.append(n)
+            elif prefix in aot:
+                path.append(aot[prefix])
+        return tuple(path)
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(rf"^\[\[\s*({_TOML_DOTTED.pattern})\s*\]\]", line)
+        if m:
+            current = with_indexes(_toml_dotted(m.group(1)), True)
+            out.setdefault(current, lineno)
+            continue
+        m = re.match(rf"^\[\s*({_TOML_DOTTED.pattern})\s*\]", line)
+        if m:
+            current = with_indexes(_toml_dotted(m.group(1)), False)
+            out.setdefault(current, lineno)
+            continue
+        m = re.match(rf"^({_TOML_DOTTED.pattern})\s*=", line)
+        if m:
+            key = (*current, *_toml_dotted(m.group(1)))
+            out.setdefault(key, lineno)
+            rest = line[m.end():]
+            # Keys of an inline table on the same line: `attacks = { wurm = "bob" }`.
+            for inner in re.finditer(rf"[{{,]\s*({_TOML_DOTTED.pattern})\s*=", rest):
+                out.setdefault((*key, *_toml_dotted(inner.group(1))), lineno)
+    return out
+
+
+def json_lines(text: str) -> dict[Path, int]:
+    """Key path -> line for a JSON text (which must already parse)."""
+    out: dict[Path, int] = {}
+    # frames: [is_object, path, key or index]
+    frames: list[list[Any]] = []
+    line = 1
+    i, n = 0, len(text)
+
+    def here() -> Path:
+        if not frames:
+            return ()
+        top = frames[-1]
+        return (*top[1], top[2]) if top[2] is not None else tuple(top[1])
+
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+            continue
+        if c in " \t\r:":
+            i += 1
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            k = j + 1
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if frames and frames[-1][0] and k < n and text[k] == ":":
+                try:
+                    key = json.loads(text[i:j + 1])
+                except ValueError:
+                    key = text[i + 1:j]
+                frames[-1][2] = key
+                out.setdefault(here(), line)
+            else:
+                out.setdefault(here(), line)
+            i = j + 1
+            continue
+        if c == ",":
+            if frames and not frames[-1][0]:
+                frames[-1][2] += 1
+            i += 1
+            continue
+        if c in "{[":
+            path = here()
+            out.setdefault(path, line)
+            frames.append([c == "{", path, None if c == "{" else 0])
+            i += 1
+            continue
+        if c in "}]":
+            if frames:
+                frames.pop()
+            i += 1
+            continue
+        out.setdefault(here(), line)
+        i += 1
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(key)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a scenario can use")
+
+
+def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> Document:
+    """Parse a scenario text.
+
+    :param format: ``"toml"`` or ``"json"``.
+    :raises ScenarioProblems: for a syntax error (with its line) or a text
+        over :data:`MAX_BYTES`.
+    """
+    def fail(message: str, line: int | None = None) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise fail(f"the scenario is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    try:
+        if format == "json":
+            data = json.loads(text, object_pairs_hook=_no_duplicates,
+                              parse_constant=_no_constant)
+        else:
+            data = tomllib.loads(text)
+    except _DuplicateKey as exc:
+        found = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
+        line = text.count("\n", 0, found[1]) + 1 if len(found) > 1 else None
+        raise fail(f"invalid JSON: duplicate key {exc.key!r}", line) from None
+    except json.JSONDecodeError as exc:
+        raise fail(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                   exc.lineno) from None
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"at line (\d+)", str(exc))
+        raise fail(f"invalid TOML: {exc}", int(m.group(1)) if m else None) from None
+    except RecursionError:
+        raise fail(f"invalid {format.upper()}: the document is nested too deeply") from None
+    except ValueError as exc:  # huge integers, NaN, surrogates...
+        raise fail(f"invalid {format.upper()}: {exc}") from None
+    try:
+        lines = json_lines(text) if format == "json" else toml_lines(text)
+    except (RecursionError, ValueError):  # pragma: no cover - lines are best effort
+        lines = {}
+    return Document(file, text, data, format, FrozenMap(lines))
+
+
+def read_document(path: str | os.PathLike[str]) -> Document:
+    """Read and parse a scenario file: JSON if its name ends in ``.json``,
+    otherwise TOML.
+
+    :raises ScenarioProblems: for a missing or unreadable file, one over
+        :data:`MAX_BYTES`, bad UTF-8 or a syntax error.
+    """
+    file = os.fspath(path)
+
+    def fail(message: str, line: int | None = None) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+
+    try:
+        size = os.stat(file).st_size
+        if size > MAX_BYTES:
+            raise fail(f"the file is {size} bytes; scenario files are limited to "
+                       f"{MAX_BYTES} bytes (1 MiB)")
+        with open(file, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except IsADirectoryError:
+        raise fail("is a directory, not a scenario file") from None
+    except OSError as exc:
+        raise fail(f"can't read the file: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise fail(f"the file is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(f"the file is not valid UTF-8 text ({exc.reason} at byte {exc.start})",
+                   raw.count(b"\n", 0, exc.start) + 1) from None
+    fmt = "json" if file.lower().endswith(".json") else "toml"
+    return parse_text(text, file=file, format=fmt)
+
+
+# ---------------------------------------------------------------------------
+# The scenario
+# ---------------------------------------------------------------------------
+
+Assign = FrozenMap[str, FrozenMap[str, int]]
+
+
+@frozen
+class Scenario:
+    """A validated scenario: everything :meth:`redzone.Engine.resolve` needs.
+
+    :param file: the file it came from.
+    :param rules: the rules edition in force.
+    :param state: the state before combat (effects included).
+    :param attacks: attacking creature -> what it attacks, in file order.
+    :param blocks: blocking creature -> the attackers it blocks, in file order.
+    :param order: damage assignment orders as written (used by editions that
+        have them; accepted and ignored by the others).
+    :param assign: assignments for every damage step, or ``None``.
+    :param assign_first_strike: assignments for the first-strike step only.
+    :param actions: ``(after, action)`` pairs, in file order.
+    :param engine: the engine that parsed its keywords and resolves it.
+    :param lines: key path -> line in the file, where known.
+    """
+
+    file: str
+    rules: str
+    state: GameState
+    attacks: FrozenMap[str, str]
+    blocks: FrozenMap[str, tuple[str, ...]]
+    order: FrozenMap[str, tuple[str, ...]]
+    assign: Assign | None
+    assign_first_strike: Assign | None
+    actions: tuple[tuple[str, Action], ...]
+    engine: Engine = field(eq=False, repr=False)
+    lines: FrozenMap[Path, int] = field(default=EMPTY, eq=False, repr=False)
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """The game-wide effects."""
+        return self.state.effects
+
+    @property
+    def uses_order(self) -> bool:
+        """Whether the ``order`` key applies under this scenario's edition."""
+        return get_edition(self.rules).assignment_orders
+
+    def line_of(self, path: Path) -> int | None:
+        """The line of a key path in the file, where known."""
+        return line_for(self.lines, path)
+
+
+def _edition_problem(name: str) -> str:
+    known = ", ".join(repr(e) for e in EDITIONS)
+    if name in FORMAT_EDITIONS:
+        return (f"rules edition {name!r} is part of the scenario format but not implemented "
+                f"in this version of redzone; known editions: {known}")
+    return f"unknown rules edition {name!r}{_suggest(name, EDITIONS)}; known editions: {known}"
+
+
+class _Builder:
+    """Turns a schema-checked document into engine inputs, collecting problems."""
+
+    def __init__(self, data: dict[str, Any], problems: _Problems, engine: Engine) -> None:
+        self.data = data
+        self.p = problems
+        self.engine = engine
+        self.kinds: dict[str, str] = {}
+        self.players: dict[str, Player] = {}
+        self.permanents: dict[str, Permanent] = {}
+
+    # -- helpers ---------------------------------------------------------------
+
+    def ref(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
+        """Check that ``value`` is the id of a player/permanent as ``kinds`` says."""
+        if not isinstance(value, str):
+            return False
+        kind = self.kinds.get(value)
+        if kind is None:
+            pool = [i for i, k in self.kinds.items() if k in kinds]
+            self.p.add(path, f"unknown {' or '.join(kinds)} id {value!r} ({what})"
+                             f"{_suggest(value, pool)}")
+            return False
+        if kind not in kinds:
+            self.p.add(path, f"{value!r} is a {kind}, but {what} must be a "
+                             f"{' or '.join(kinds)}")
+            return False
+        return True
+
+    def keyword(self, path: Path, text: Any) -> Keyword | None:
+        if not isinstance(text, str):
+            return None
+        try:
+            return self.engine.keyword(text)
+        except UnknownKeywordError as exc:
+            self.p.add(path, str(exc))
+            return None
+
+    @staticmethod
+    def table(value: Any) -> dict[str, Any]:
+        return value if isinstance(value, dict) else {}
+
+    @staticmethod
+    def items(value: Any) -> list[Any]:
+        return value if isinstance(value, list) else []
+
+    @staticmethod
+    def integer(value: Any, default: int) -> int:
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+    # -- the parts -------------------------------------------------------------
+
+    def build_players(self) -> None:
+        for pid, pdata in self.table(self.data.get("players")).items():
+            pdata = self.table(pdata)
+            self.kinds[pid] = "player"
+            self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), 20),
+                                       poison=self.integer(pdata.get("poison"), 0))
+
+    def build_permanents(self) -> None:
+        first: dict[str, int] = {}
+        for i, pdata in enumerate(self.items(self.data.get("permanents"))):
+            pid = self.table(pdata).get("id")
+            if not isinstance(pid, str):
+                continue
+            if pid in self.players:
+                self.p.add(("permanents", i, "id"), f"id {pid!r} is already a player's id; "
+                                                    "every id must be unique")
+            elif pid in first:
+                self.p.add(("permanents", i, "id"), f"duplicate id {pid!r} (already used by "
+                                                    f"permanents[{first[pid]}])")
+            else:
+                first[pid] = i
+                self.kinds[pid] = "permanent"
+        for i, pdata in enumerate(self.items(self.data.get("permanents"))):
+            pid = self.table(pdata).get("id")
+            if not isinstance(pid, str):
+                continue
+            perm = self.permanent(i, pdata, pid)  # duplicates are checked too
+            if perm is not None and first.get(pid) == i:
+                self.permanents[pid] = perm
+
+    def permanent(self, i: int, pdata: dict[str, Any], pid: str) -> Permanent | None:
+        at: Path = ("permanents", i)
+        ok = self.ref((*at, "controller"), pdata.get("controller"), ("player",), "a controller")
+        owner = pdata.get("owner", pdata.get("controller"))
+        if "owner" in pdata:
+            ok = self.ref((*at, "owner"), owner, ("player",), "an owner") and ok
+        if "protector" in pdata:
+            ok = self.ref((*at, "protector"), pdata["protector"], ("player",),
+                          "a battle's protector") and ok
+        types = self.items(pdata.get("types", ["creature"]))
+        if "creature" in types:
+            for key in ("power", "toughness"):
+                if key not in pdata:
+                    self.p.add((*at, key), f"missing required key {key!r}: a creature has "
+                                           "power and toughness")
+                    ok = False
+        keywords = []
+        for j, text in enumerate(self.items(pdata.get("keywords"))):
+            kw = self.keyword((*at, "keywords", j), text)
+            if kw is None:
+                ok = False
+            else:
+                keywords.append(kw)
+        counters = {k: v for k, v in self.table(pdata.get("counters")).items()
+                    if isinstance(v, int) and not isinstance(v, bool)}
+        for key in ("loyalty", "defense"):
+            if key in pdata:
+                value = self.integer(pdata[key], 0)
+                if key in counters and counters[key] != value:
+                    self.p.add((*at, key), f"{key} = {value} disagrees with counters."
+                                           f"{key} = {counters[key]}")
+                    ok = False
+                counters[key] = value
+        extra = pdata.get("can_block_additional", 0)
+        can_block = UNLIMITED if extra == "any" else self.integer(extra, 0)
+        if not ok:
+            return None
+        try:
+            return self._make_permanent(pid, pdata, owner, types, keywords, counters, can_block)
+        except (TypeError, ValueError):
+            return None  # wrong types: the schema check has reported them
+
+    def _make_permanent(self, pid: str, pdata: dict[str, Any], owner: Any, types: list[Any],
+                        keywords: list[Keyword], counters: dict[str, int],
+                        can_block: int) -> Permanent:
+        return Permanent(
+            id=pid,
+            controller=pdata["controller"],
+            name=pdata.get("name", pid),
+            owner=owner,
+            types=types,
+            subtypes=self.items(pdata.get("subtypes")),
+            colors=self.items(pdata.get("colors")),
+            base_power=pdata.get("power"),
+            base_toughness=pdata.get("toughness"),
+            printed_keywords=keywords,
+            counters=counters,
+            damage=self.integer(pdata.get("damage"), 0),
+            tapped=bool(pdata.get("tapped", False)),
+            summoning_sick=bool(pdata.get("summoning_sick", False)),
+            protector=pdata.get("protector"),
+            can_block_additional=can_block,
+        )
+
+    def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:
+        active = self.data.get("active_player")
+        if not self.ref(("active_player",), active, ("player",), "the active player"):
+            active = None
+        order: tuple[str, ...] | None = None
+        if "turn_order" in self.data:
+            given = self.items(self.data["turn_order"])
+            ok = True
+            for j, pid in enumerate(given):
+                ok = self.ref(("turn_order", j), pid, ("player",), "a player in turn order") and ok
+            missing = [p for p in self.players if p not in given]
+            if missing:
+                self.p.add(("turn_order",), "turn_order must name every player once; missing: "
+                                            + ", ".join(repr(m) for m in missing))
+                ok = False
+            if ok and all(isinstance(g, str) for g in given) and len(set(given)) == len(given):
+                order = tuple(given)
+        return active, order
+
+    def combat(self) -> dict[str, Any]:
+        combat = self.table(self.data.get("combat"))
+        at: Path = ("combat",)
+        attacks: dict[str, str] = {}
+        for attacker, target in self.table(combat.get("attacks")).items():
+            path = (*at, "attacks", attacker)
+            ok = self.ref(path, attacker, ("permanent",), "an attacking creature")
+            ok = self.ref(path, target, ("player", "permanent"),
+                          "what a creature attacks") and ok
+            if ok:
+                attacks[attacker] = target
+        blocks: dict[str, tuple[str, ...]] = {}
+        for blocker, blocked in self.table(combat.get("blocks")).items():
+            path = (*at, "blocks", blocker)
+            ok = self.ref(path, blocker, ("permanent",), "a blocking creature")
+            targets = [blocked] if isinstance(blocked, str) else self.items(blocked)
+            for j, attacker in enumerate(targets):
+                where = path if isinstance(blocked, str) else (*path, j)
+                ok = self.ref(where, attacker, ("permanent",), "a blocked creature") and ok
+            if ok:
+                blocks[blocker] = tuple(targets)
+        order: dict[str, tuple[str, ...]] = {}
+        for obj, listed in self.table(combat.get("order")).items():
+            path = (*at, "order", obj)
+            ok = self.ref(path, obj, ("permanent",), "an attacking or blocking creature")
+            for j, other in enumerate(self.items(listed)):
+                ok = self.ref((*path, j), other, ("permanent",),
+                              "a creature in a damage assignment order") and ok
+            names = [n for n in self.items(listed) if isinstance(n, str)]
+            if len(set(names)) != len(names):
+                self.p.add(path, "a damage assignment order names a creature twice")
+                ok = False
+            if ok:
+                order[obj] = tuple(names)
+        out: dict[str, Any] = {"attacks": attacks, "blocks": blocks, "order": order}
+        for key in ("assign", "assign_first_strike"):
+            out[key] = self.assignment((*at, key), combat[key]) if key in combat else None
+        out["actions"] = self.actions(combat.get("actions"))
+        return out
+
+    def assignment(self, at: Path, value: Any) -> Assign:
+        result: dict[str, FrozenMap[str, int]] = {}
+        for source, amounts in self.table(value).items():
+            ok = self.ref((*at, source), source, ("permanent",), "a creature assigning damage")
+            for recipient in self.table(amounts):
+                ok = self.ref((*at, source, recipient), recipient, ("player", "permanent"),
+                              "a damage recipient") and ok
+            if ok and isinstance(amounts, dict):
+                result[source] = FrozenMap(amounts)
+        return FrozenMap(result)
+
+    _PERMANENT_TARGET = frozenset({"pump", "grant", "revoke", "add_counters", "tap", "untap",
+                                   "become_blocked", "remove_from_combat", "leave_battlefield"})
+
+    def actions(self, value: Any) -> tuple[tuple[str, Action], ...]:
+        out: list[tuple[str, Action]] = []
+        for i, adata in enumerate(self.items(value)):
+            adata = self.table(adata)
+            at: Path = ("combat", "actions", i)
+            do = adata.get("do")
+            if not isinstance(do, str) or do not in ACTIONS or not isinstance(
+                    adata.get("after"), str):
+                continue
+            ok = True
+            kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
+            if do in self._PERMANENT_TARGET:
+                ok = self.ref((*at, "target"), adata.get("target"), ("permanent",),
+                              f"the target of {do!r}")
+            elif do == "prevent":
+                if ("target" in adata) == ("source" in adata):
+                    self.p.add(at, "a 'prevent' action needs exactly one of 'target' (damage "
+                                   "dealt to it) and 'source' (damage dealt by it)")
+                    ok = False
+                if "target" in adata:
+                    ok = self.ref((*at, "target"), adata["target"], ("player", "permanent"),
+                                  "the target of 'prevent'") and ok
+                if "source" in adata:
+                    ok = self.ref((*at, "source"), adata["source"], ("permanent",),
+                                  "the source of 'prevent'") and ok
+                if "gain_life" in adata:
+                    ok = self.ref((*at, "gain_life"), adata["gain_life"], ("player",),
+                                  "the player gaining life") and ok
+            elif do == "deal_damage":
+                ok = self.ref((*at, "source"), adata.get("source"), ("permanent",),
+                              "the source of 'deal_damage'")
+                ok = self.ref((*at, "target"), adata.get("target"), ("player", "permanent"),
+                              "the target of 'deal_damage'") and ok
+            elif do in ("gain_life", "lose_life"):
+                ok = self.ref((*at, "player"), adata.get("player"), ("player",),
+                              f"the player of {do!r}")
+            if do in ("grant", "revoke"):
+                for j, text in enumerate(self.items(adata.get("keywords"))):
+                    ok = self.keyword((*at, "keywords", j), text) is not None and ok
+            if not ok:
+                continue
+            try:
+                action = ACTIONS[do](**kwargs)
+            except (TypeError, ValueError):
+                continue  # wrong keys or types: the schema check has reported them
+            out.append((adata["after"], action))
+        return tuple(out)
+
+    def effects(self) -> tuple[Effect, ...]:
+        out: list[Effect] = []
+        for i, edata in enumerate(self.items(self.data.get("effects"))):
+            edata = self.table(edata)
+            kind = edata.get("kind")
+            if not isinstance(kind, str):
+                continue
+            at: Path = ("effects", i)
+            ok = True
+            if "player" in edata:
+                ok = self.ref((*at, "player"), edata["player"], ("player",),
+                              f"the player of {kind!r}")
+            if "to" in edata:
+                ok = self.ref((*at, "to"), edata["to"], ("player", "permanent"),
+                              f"what {kind!r} protects") and ok
+            if "source" in edata:
+                ok = self.ref((*at, "source"), edata["source"], ("permanent",),
+                              f"the source of {kind!r}") and ok
+            if ok:
+                out.append(Effect(kind, player=edata.get("player"), to=edata.get("to"),
+                                  source=edata.get("source"), amount=edata.get("amount")))
+        return tuple(out)
+
+
+def build(document: Document, *, rules: str | None = None,
+          engine_factory: EngineFactory | None = None) -> Scenario:
+    """Validate a parsed document and build its :class:`Scenario`.
+
+    :param rules: a rules edition overriding the file's ``rules`` key.
+    :param engine_factory: makes the engine for an edition name (default:
+        :class:`redzone.Engine` with every installed plugin).
+    :raises ScenarioProblems: listing every problem found.
+    """
+    factory: EngineFactory = engine_factory or Engine
+    problems = _Problems(document.file, document.lines)
+    data = document.data
+    problems.extend(schema_problems(data))
+    if not isinstance(data, dict):
+        raise problems.error()
+    edition = "foundations"
+    if rules is not None:
+        if rules in EDITIONS:
+            edition = rules
+        else:
+            problems.add((), _edition_problem(rules), key="--rules")
+    elif isinstance(data.get("rules"), str):
+        if data["rules"] in EDITIONS:
+            edition = data["rules"]
+        else:
+            problems.add(("rules",), _edition_problem(data["rules"]))
+    engine = factory(edition)
+    b = _Builder(data, problems, engine)
+    b.build_players()
+    b.build_permanents()
+    active, order = b.turn_order()
+    combat = b.combat()
+    effects = b.effects()
+    if problems or active is None:
+        if not problems:  # pragma: no cover - the schema requires active_player
+            problems.add(("active_player",), "missing required key 'active_player'")
+        raise problems.error()
+    try:
+        state = new_game(list(b.players.values()), list(b.permanents.values()),
+                         active_player=active, turn_order=order, effects=effects, rules=edition)
+    except ValueError as exc:  # pragma: no cover - every case is checked above
+        problems.add((), str(exc))
+        raise problems.error() from None
+    return Scenario(
+        file=document.file,
+        rules=edition,
+        state=state,
+        attacks=FrozenMap(combat["attacks"]),
+        blocks=FrozenMap(combat["blocks"]),
+        order=FrozenMap(combat["order"]),
+        assign=combat["assign"],
+        assign_first_strike=combat["assign_first_strike"],
+        actions=combat["actions"],
+        engine=engine,
+        lines=document.lines,
+    )
+
+
+def load(path: str | os.PathLike[str], *, rules: str | None = None,
+         engine_factory: EngineFactory | None = None) -> Scenario:
+    """Read, validate and build the scenario in a file.
+
+    :raises ScenarioProblems: listing every problem found.
+    """
+    return build(read_document(path), rules=rules, engine_factory=engine_factory)
+
+
+def loads(text: str, *, file: str = "<scenario>", format: str = "toml",
+          rules: str | None = None, engine_factory: EngineFactory | None = None) -> Scenario:
+    """Validate and build a scenario from its text.
+
+    :raises ScenarioProblems: listing every problem found.
+    """
+    return build(parse_text(text, file=file, format=format), rules=rules,
+                 engine_factory=engine_factory)
+
+
+def from_data(data: Any, *, file: str = "<scenario>", rules: str | None = None,
+              engine_factory: EngineFactory | None = None) -> Scenario:
+    """Validate and build a scenario from an already parsed document.
+
+    :raises ScenarioProblems: listing every problem found.
+    """
+    return build(Document(file, "", data, "data", FrozenMap()), rules=rules,
+                 engine_factory=engine_factory)
+
+
+def run_file(path: str | os.PathLike[str], *, rules: str | None = None) -> dict[str, Any]:
+    """The JSON outcome of a scenario file, exactly as ``redzone run --json``
+    prints it (a ``bad_scenario`` or illegal-declaration error object
+    included).
+
+    :raises PluginError: when a plugin fails.
+    """
+    from redzone.outcome import run_file as _run_file
+
+    return _run_file(path, rules=rules)
+
+
+__all__ = [
+    "FORMAT_EDITIONS",
+    "MAX_BYTES",
+    "Document",
+    "Scenario",
+    "ScenarioProblems",
+    "build",
+    "format_path",
+    "from_data",
+    "json_lines",
+    "line_for",
+    "load",
+    "loads",
+    "parse_text",
+    "read_document",
+    "run_file",
+    "schema",
+    "schema_problems",
+    "schema_text",
+    "toml_lines",
+]

@@ -1,0 +1,442 @@
+"""The ``redzone`` command line, as a user runs it: click's CliRunner for
+every command and exit status, and real subprocess runs of the installed
+``redzone`` console script.
+
+Exit statuses (scenario format): 0 resolved, 1 an illegal declaration, 2 a
+bad scenario file; 3 (beyond the format) a failing plugin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from redzone import examples
+from redzone.cli import cli, main
+from redzone.editions import EDITIONS
+from redzone.scenario import schema
+
+ANSI = "\x1b["
+
+GOOD = examples.path("vastwood-gorger")
+ILLEGAL = examples.path("menace-one-blocker")
+
+TRAMPLE_ASSIGNMENT = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "wurm"
+name = "Craw Wurm"
+controller = "alice"
+power = 6
+toughness = 4
+keywords = ["trample"]
+[[permanents]]
+id = "wall"
+name = "Wall of Wood"
+controller = "bob"
+power = 0
+toughness = 3
+damage = 1
+[[permanents]]
+id = "cadet"
+name = "Eager Cadet"
+controller = "bob"
+power = 1
+toughness = 1
+[combat]
+attacks = { wurm = "bob" }
+blocks = { wall = ["wurm"], cadet = "wurm" }
+[combat.assign]
+wurm = { wall = 1, cadet = 1, bob = 4 }
+"""
+
+BAD = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+lif = 3
+[[permanents]]
+id = "wurm"
+controller = "alice"
+power = "six"
+toughness = 4
+keywords = ["trampel"]
+"""
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def bad_file(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD)
+    return path
+
+
+@pytest.fixture
+def trample_file(tmp_path: Path) -> Path:
+    path = tmp_path / "wurm.toml"
+    path.write_text(TRAMPLE_ASSIGNMENT)
+    return path
+
+
+def check_outcome_shape(out: dict[str, Any]) -> None:
+    """The JSON outcome's shape, as the scenario format specifies it."""
+    assert out["ok"] is True
+    assert isinstance(out["rules"], str)
+    for player in out["players"].values():
+        assert set(player) == {"life", "poison", "lost"}
+        assert isinstance(player["life"], int) and isinstance(player["lost"], bool)
+    for perm in out["permanents"].values():
+        assert set(perm) == {"zone", "power", "toughness", "damage", "counters", "tapped",
+                             "loyalty", "defense", "keywords"}
+        assert perm["zone"] in ("battlefield", "graveyard", "exile")
+        assert isinstance(perm["keywords"], list) and isinstance(perm["counters"], dict)
+    assert out["steps"][0] == "beginning_of_combat" and out["steps"][-1] == "end_of_combat"
+    assert set(out["after_steps"]) <= {"first_strike_damage", "combat_damage"}
+    for board in out["after_steps"].values():
+        assert set(board) == {"players", "permanents"}
+    for event in out["events"]:
+        assert isinstance(event["step"], str) and isinstance(event["kind"], str)
+        assert isinstance(event["rule"], str)
+        if event["kind"] == "damage":
+            assert {"source", "target", "amount", "combat"} <= set(event)
+
+
+def check_error_shape(out: dict[str, Any], kind: str) -> dict[str, Any]:
+    assert out["ok"] is False and set(out) == {"ok", "error"}
+    err: dict[str, Any] = out["error"]
+    assert {"kind", "rule", "message", "objects"} <= set(err)
+    assert err["kind"] == kind and isinstance(err["objects"], list)
+    return err
+
+
+# ---------------------------------------------------------------------------
+# run
+# ---------------------------------------------------------------------------
+
+
+def test_run_prints_an_account_with_rules_and_exits_0() -> None:
+    """``redzone run``: board before, each step with its rule, the
+    assignments with lethal amounts, state-based actions, board after."""
+    result = invoke("run", str(GOOD))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for text in ("Before combat", "Declare attackers step", "[508.1a]", "[509.1a]",
+                 "Vastwood Gorger (power 5, blocked by Pride Guardian, Llanowar Elves)",
+                 "3 to Pride Guardian  (lethal: 3)", "[510.2]", "state-based action",
+                 "[704.5g]", "After combat", "bob: 23 life", "bob gains 3 life"):
+        assert text in out, text
+
+
+def test_piped_output_has_no_colour_codes() -> None:
+    """Plain text when not writing to a terminal (CliRunner is not one)."""
+    assert ANSI not in invoke("run", str(GOOD)).output
+
+
+def test_color_flag_forces_colour() -> None:
+    """``--color`` colours the account even when piped; ``--no-color`` never."""
+    assert ANSI in invoke("run", "--color", str(GOOD)).output
+    assert ANSI not in invoke("run", "--no-color", str(GOOD)).output
+
+
+def test_run_json_prints_exactly_the_outcome() -> None:
+    """``redzone run --json``: the JSON outcome of the scenario format."""
+    result = invoke("run", "--json", str(GOOD))
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    check_outcome_shape(out)
+    assert out["players"]["bob"]["life"] == 23
+    assert result.output == invoke("run", "--json", str(GOOD)).output  # deterministic
+
+
+def test_run_illegal_declaration_exits_1() -> None:
+    """Exit status 1 and the error object when a declaration is illegal
+    (702.111b); the account says the state was left as it was (733)."""
+    result = invoke("run", "--json", str(ILLEGAL))
+    assert result.exit_code == 1
+    err = check_error_shape(json.loads(result.output), "illegal_block")
+    assert err["rule"] == "702.111b" and "brute" in err["objects"]
+    human = invoke("run", str(ILLEGAL))
+    assert human.exit_code == 1
+    assert "illegal block" in human.output and "[702.111b]" in human.output
+    assert "(733)" in human.output
+
+
+def test_run_bad_scenario_exits_2_and_lists_every_problem(bad_file: Path) -> None:
+    """Exit status 2 for a bad file: every problem, with key and line; never
+    a traceback."""
+    result = invoke("run", str(bad_file))
+    assert result.exit_code == 2
+    text = result.output
+    assert "Traceback" not in text
+    for bit in ("line 4", "players.bob.lif", "did you mean 'life'", "line 8",
+                "permanents[0].power", "line 10", "'trampel'", "'trample'"):
+        assert bit in text, bit
+    result = invoke("run", "--json", str(bad_file))
+    assert result.exit_code == 2
+    err = check_error_shape(json.loads(result.output), "bad_scenario")
+    assert err["file"] == str(bad_file) and err["line"] == 4 and len(err["problems"]) == 3
+
+
+def test_run_missing_and_oversized_files_exit_2(tmp_path: Path) -> None:
+    """bad_scenario: a file that doesn't exist; one over 1 MiB."""
+    result = invoke("run", "--json", str(tmp_path / "nope.toml"))
+    assert result.exit_code == 2
+    assert "no such file" in check_error_shape(json.loads(result.output),
+                                               "bad_scenario")["message"]
+    big = tmp_path / "big.toml"
+    big.write_text("#" * (1 << 20 + 1))
+    result = invoke("run", str(big))
+    assert result.exit_code == 2 and "1 MiB" in result.output
+
+
+def test_run_rules_overrides_the_file(tmp_path: Path) -> None:
+    """``--rules EDITION`` overrides the file; an unknown edition is a bad
+    scenario naming the known ones."""
+    result = invoke("run", "--json", "--rules", "bogus", str(GOOD))
+    assert result.exit_code == 2
+    err = check_error_shape(json.loads(result.output), "bad_scenario")
+    assert err["key"] == "--rules"
+    assert all(repr(e) in err["message"] for e in EDITIONS)
+    for edition in EDITIONS:
+        out = json.loads(invoke("run", "--json", "--rules", edition, str(GOOD)).output)
+        assert out["rules"] == edition
+
+
+def test_run_json_file(tmp_path: Path) -> None:
+    """A *.json scenario is read as JSON."""
+    import tomllib
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(tomllib.loads(GOOD.read_text())))
+    result = invoke("run", "--json", str(path))
+    assert result.exit_code == 0
+    assert json.loads(result.output) == json.loads(invoke("run", "--json", str(GOOD)).output)
+
+
+def test_a_failure_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never a traceback: an unexpected failure is one line, exit 3."""
+    import redzone.cli
+
+    def boom(*_args: Any) -> Any:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(redzone.cli, "resolve", boom)
+    monkeypatch.delenv("REDZONE_DEBUG", raising=False)
+    result = invoke("run", str(GOOD))
+    assert result.exit_code == 3
+    assert "internal error: RuntimeError: kaboom" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_plugin_failure_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing plugin is reported with its name (kind plugin_error), exit 3."""
+    import redzone.cli
+    from redzone.errors import PluginError
+
+    def broken(*_args: Any) -> Any:
+        raise PluginError("plugin 'x' (dist 1.0) raised ValueError", plugin="x",
+                          distribution="dist", hook="redzone_lethal_damage")
+
+    monkeypatch.setattr(redzone.cli, "resolve", broken)
+    result = invoke("run", "--json", str(GOOD))
+    assert result.exit_code == 3
+    err = check_error_shape(json.loads(result.output), "plugin_error")
+    assert err["plugin"] == "x" and err["hook"] == "redzone_lethal_damage"
+
+
+# ---------------------------------------------------------------------------
+# check, explain
+# ---------------------------------------------------------------------------
+
+
+def test_check_valid_file_exits_0() -> None:
+    """``redzone check``: a valid file and legal declarations."""
+    result = invoke("check", str(GOOD))
+    assert result.exit_code == 0 and "OK" in result.output
+
+
+def test_check_lists_every_file_problem(bad_file: Path) -> None:
+    """``redzone check``: every problem of the file at once, exit 2."""
+    result = invoke("check", "--json", str(bad_file))
+    assert result.exit_code == 2
+    err = check_error_shape(json.loads(result.output), "bad_scenario")
+    assert [p["key"] for p in err["problems"]] == [
+        "players.bob.lif", "permanents[0].power", "permanents[0].keywords[0]"]
+
+
+def test_check_illegal_declarations_exit_1(trample_file: Path) -> None:
+    """``redzone check``: an illegal block (702.111b) or assignment (702.19b)
+    without resolving: exit 1."""
+    result = invoke("check", str(ILLEGAL))
+    assert result.exit_code == 1 and "702.111b" in result.output
+    result = invoke("check", "--json", str(trample_file))
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["ok"] is False
+    assert [(p["stage"], p["kind"], p["rule"]) for p in data["problems"]] == [
+        ("assign", "illegal_assignment", "702.19b")]
+
+
+def test_explain_lists_the_creatures_that_may_block() -> None:
+    """``redzone explain`` for an illegal block: the rule, the objects, the
+    creatures that may legally block the attacker, and a legal declaration
+    (702.111b: two or more blockers)."""
+    result = invoke("explain", str(ILLEGAL))
+    assert result.exit_code == 1
+    out = result.output
+    assert "[702.111b]" in out
+    assert "creatures that may legally block Boggart Brute: Grizzly Bears, Llanowar Elves" in out
+    assert "Grizzly Bears and Llanowar Elves block Boggart Brute" in out
+
+
+def test_explain_wrong_defender() -> None:
+    """``redzone explain`` for 509.1a in multiplayer: who may block what."""
+    out = invoke("explain", str(examples.path("multiplayer-wrong-defender"))).output
+    assert "creatures that may legally block Hill Giant: Wall of Wood" in out
+    assert "Llanowar Elves may block: Grizzly Bears" in out
+
+
+def test_explain_gives_the_minimum_lethal_amounts(trample_file: Path) -> None:
+    """``redzone explain`` for an illegal assignment (702.19b): each blocker's
+    lethal damage counting damage marked, the minimum before the player, and
+    a legal assignment."""
+    result = invoke("explain", str(trample_file))
+    assert result.exit_code == 1
+    out = result.output
+    assert "must assign exactly 6 damage" in out
+    assert "Wall of Wood 2, Eager Cadet 1" in out  # toughness 3 with 1 marked: 2
+    assert "at least 3 in all" in out
+    assert "a legal assignment: 2 to Wall of Wood, 1 to Eager Cadet, 3 to bob" in out
+
+
+def test_explain_legal_and_bad_files(bad_file: Path) -> None:
+    """``redzone explain``: nothing illegal (exit 0); a bad file (exit 2)."""
+    result = invoke("explain", str(GOOD))
+    assert result.exit_code == 0 and "Nothing illegal" in result.output
+    assert invoke("explain", str(bad_file)).exit_code == 2
+
+
+# ---------------------------------------------------------------------------
+# keywords, demo, schema
+# ---------------------------------------------------------------------------
+
+
+def test_keywords_lists_each_plugin_with_rule_distribution_and_version() -> None:
+    """``redzone keywords``: keyword, CR rule, plugin, distribution, version."""
+    from redzone import Engine
+
+    result = invoke("keywords")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["KEYWORD", "RULE", "PLUGIN", "DISTRIBUTION", "VERSION"]
+    infos = Engine().keywords()
+    assert len(lines) == 1 + len(infos)
+    for info in infos:
+        row = next(line for line in lines[1:] if line.startswith(info.spec.name + " "))
+        assert info.spec.rule in row and info.distribution in row and info.version in row
+    data = json.loads(invoke("keywords", "--json").output)
+    assert {k["keyword"] for k in data["keywords"]} == {i.spec.name for i in infos}
+
+
+def test_demo_with_no_arguments_runs_the_default_example() -> None:
+    """``redzone demo`` (the README's first command) runs a bundled example."""
+    result = invoke("demo")
+    assert result.exit_code == 0
+    assert f"{examples.DEFAULT}.toml (bundled example)" in result.output
+    assert "After combat" in result.output
+
+
+def test_demo_list_and_names() -> None:
+    """``redzone demo --list`` lists every example; ``redzone demo NAME``
+    runs one; an unknown name exits 2 with suggestions."""
+    listing = invoke("demo", "--list")
+    assert listing.exit_code == 0
+    for name in examples.names():
+        assert name in listing.output
+    result = invoke("demo", "--json", "infect-poison")
+    assert result.exit_code == 0 and json.loads(result.output)["players"]["bob"]["lost"]
+    assert invoke("demo", "menace-one-blocker").exit_code == 1
+    result = invoke("demo", "infect-poisn")
+    assert result.exit_code == 2 and "infect-poison" in result.output
+
+
+def test_schema_prints_the_shipped_json_schema() -> None:
+    """``redzone schema``: the JSON Schema of the scenario format."""
+    result = invoke("schema")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == schema()
+
+
+def test_usage_errors_exit_2() -> None:
+    """Bad usage (a missing argument, an unknown command) exits 2."""
+    assert invoke("run").exit_code == 2
+    assert invoke("frobnicate").exit_code == 2
+
+
+# ---------------------------------------------------------------------------
+# main(argv) and the real console script
+# ---------------------------------------------------------------------------
+
+
+def test_main_returns_the_exit_status(capsys: pytest.CaptureFixture[str],
+                                      bad_file: Path) -> None:
+    """``main(argv)`` returns the status instead of exiting."""
+    assert main(["run", "--json", str(GOOD)]) == 0
+    assert main(["run", "--json", str(ILLEGAL)]) == 1
+    assert main(["run", "--json", str(bad_file)]) == 2
+    assert main(["--help"]) == 0
+    assert main(["run"]) == 2
+    assert main(["nope"]) == 2
+    capsys.readouterr()
+
+
+def _script() -> list[str]:
+    found = shutil.which("redzone", path=str(Path(sys.executable).parent)) or shutil.which(
+        "redzone")
+    if found is None:  # pragma: no cover - the package is installed for the tests
+        pytest.skip("the redzone console script is not installed")
+    return [found]
+
+
+def test_console_script_demo_piped() -> None:
+    """The installed ``redzone`` script: ``redzone demo`` exits 0 and, piped,
+    prints no colour codes."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "REDZONE_DEBUG")}
+    done = subprocess.run([*_script(), "demo"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Before combat" in done.stdout and ANSI not in done.stdout
+
+
+def test_console_script_exit_statuses(bad_file: Path) -> None:
+    """The installed script's exit statuses: 0, 1, 2 (and JSON on stdout)."""
+    runs = {
+        0: [*_script(), "run", "--json", str(GOOD)],
+        1: [*_script(), "run", "--json", str(ILLEGAL)],
+        2: [*_script(), "run", "--json", str(bad_file)],
+    }
+    for status, cmd in runs.items():
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert done.returncode == status, (cmd, done.stderr)
+        assert json.loads(done.stdout)["ok"] is (status == 0)
+        assert "Traceback" not in done.stderr
+
+
+def test_python_dash_m_redzone() -> None:
+    """``python -m redzone`` is the same command line."""
+    done = subprocess.run([sys.executable, "-m", "redzone", "schema"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout) == schema()
