@@ -12,6 +12,9 @@
    effects (120.4c). Within one event, life gain is applied before everything
    else, so that a "can't reduce life below 1" effect sees the event's net
    change (the Worship and Awe Strike example of 120.4).
+   A ``create`` result puts tokens onto the battlefield (111.2, 701.7a):
+   the general way for a plugin to make damage create permanents
+   (Squirrellink's Squirrels).
 4. The damage event occurs once for the whole batch (120.4d); plugins are
    notified after the command commits.
 """
@@ -24,7 +27,7 @@ import attrs
 
 from redzone.events import Event
 from redzone.hooktypes import Damage, Result
-from redzone.model import GameState, Player, Shield
+from redzone.model import GameState, Permanent, Player, Shield
 from redzone.plugins import Hooks
 
 
@@ -63,8 +66,41 @@ def default_results(state: GameState, damage: Damage) -> list[Result]:
     return out
 
 
+def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameState, list[Event]]:
+    """Apply a ``create`` result: ``result.amount`` tokens copied from
+    ``result.token`` enter the battlefield under the control of
+    ``result.player`` (or, when that is ``None``, of the source's controller,
+    read from last known information), who is also their owner (111.2,
+    701.7a). Ids are ``<token.id>-1``, ``<token.id>-2`` ..., skipping ids in
+    use, so they are deterministic. One ``create`` event per token.
+
+    :raises ValueError: when the result has no ``token``.
+    """
+    template = result.token
+    if template is None:
+        raise ValueError(f"a 'create' result needs a token: {result!r}")
+    player = result.player
+    if player is None:
+        player = state.last_known(result.source).controller
+    created: dict[str, Permanent] = {}
+    events: list[Event] = []
+    n = 0
+    for _ in range(result.amount):
+        n += 1
+        while (f"{template.id}-{n}" in state.objects or f"{template.id}-{n}" in state.players):
+            n += 1
+        token_id = f"{template.id}-{n}"
+        created[token_id] = template.evolve(
+            id=token_id, controller=player, owner=player, token=True, zone="battlefield",
+            summoning_sick=True, damage=0, marks=frozenset())
+        events.append(Event("create", result.rule, step, object=token_id, player=player,
+                            source=result.source, detail=template.name))
+    return state.with_permanents(created), events
+
+
 def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState, Event | None]:
-    """Apply one result to the state, returning the event it makes.
+    """Apply one result to the state, returning the event it makes
+    (``create`` results are applied by :func:`create_tokens`).
 
     :raises ValueError: for an unknown result kind.
     """
@@ -123,6 +159,10 @@ def deal_damage(
     events: list[Event] = []
     work = state
     shields = list(state.shields)
+    # "The next time ... would deal damage": all damage dealt at once is one
+    # time, so such a shield prevents every damage of this batch it applies to
+    # and is used up when the batch is done (615, the Awe Strike example of 120.4).
+    used_next: list[Shield] = []
     extra_results: list[Result] = []
     dealt: list[Damage] = []
     rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
@@ -131,6 +171,9 @@ def deal_damage(
             continue  # 120.8, 120.1a
         amount = damage.amount
         # -- prevention (615) --------------------------------------------------
+        if shields != list(work.shields):
+            # Plugins see the shields earlier damage of this batch used up.
+            work = attrs.evolve(work, shields=tuple(shields))
         preventions = hooks.prevent_damage(work, damage)
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
@@ -159,6 +202,9 @@ def deal_damage(
                         kept.append(attrs.evolve(shield, amount=left))
                 elif shield.mode == "next":
                     use = amount
+                    kept.append(shield)
+                    if not any(shield is u for u in used_next):
+                        used_next.append(shield)
                 else:  # "all"
                     use = amount
                     kept.append(shield)
@@ -183,13 +229,15 @@ def deal_damage(
         dealt.append(final)
         events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
                             amount=amount, combat=final.combat))
-    work = attrs.evolve(work, shields=tuple(shields)) if shields != list(state.shields) else work
+    shields = [s for s in shields if not any(s is u for u in used_next)]
+    work = attrs.evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
 
     # -- results (120.3, 120.4c) --------------------------------------------------
     results: list[Result] = list(extra_results)
     for damage in dealt:
         base = default_results(work, damage)
-        extra = hooks.damage_results(work, damage)
+        # In an order of their own, not the order plugins answered in.
+        extra = sorted(hooks.damage_results(work, damage), key=_result_order)
         replaced = {r.replaces for r in extra if r.replaces}
         results.extend(r for r in base if r.kind not in replaced)
         seen: set[Result] = set()
@@ -212,11 +260,21 @@ def deal_damage(
             continue
         if current.amount == 0 and current.kind != "mark":
             continue
+        if current.kind == "create":
+            work, created = create_tokens(work, current, step)
+            applied.append(current)
+            events.extend(created)
+            continue
         work, event = apply_result(work, current, step)
         applied.append(current)
         if event is not None:
             events.append(event)
     return work, events, tuple(dealt), tuple(applied)
+
+
+def _result_order(r: Result) -> tuple[str, ...]:
+    return (r.kind, r.rule, r.player or "", r.target or "", r.counter or "", r.mark or "",
+            r.replaces or "", f"{r.amount:012d}")
 
 
 def _merge_life_gain(results: list[Result]) -> list[Result]:

@@ -23,7 +23,8 @@ class Event:
     :param kind: ``attack``, ``block``, ``tap``, ``damage``, ``prevented``,
         ``life_loss``, ``life_gain``, ``poison``, ``counters``, ``loyalty``,
         ``defense``, ``destroyed``, ``dies``, ``put_into_graveyard``, ``lost``,
-        ``removed_from_combat``, ``blocked``, ``step``, ``assignment`` ...
+        ``removed_from_combat``, ``blocked``, ``step``, ``assignment``,
+        ``create`` (a token entered the battlefield: object, player, source) ...
     :param rule: the rule that made it happen.
     :param step: the step it happened in.
     :param attacker: the attacking creature (``attack``, ``block``).

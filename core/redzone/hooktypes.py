@@ -16,7 +16,7 @@ from attrs import field, frozen
 from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
 
 if TYPE_CHECKING:
-    from redzone.model import GameState
+    from redzone.model import GameState, Permanent
 
 
 @frozen
@@ -103,7 +103,8 @@ class DamageModifier:
 
 #: Result kinds the core applies (120.3), and the JSON event each writes.
 RESULT_KINDS = frozenset(
-    {"life_loss", "life_gain", "poison", "counters", "marked", "loyalty", "defense", "mark"}
+    {"life_loss", "life_gain", "poison", "counters", "marked", "loyalty", "defense", "mark",
+     "create"}
 )
 
 
@@ -114,9 +115,12 @@ class Result:
     :param kind: ``life_loss`` (120.3a), ``poison`` (120.3b, 120.3g),
         ``loyalty`` (loyalty counters removed, 120.3c), ``counters`` (120.3d),
         ``marked`` (damage marked, 120.3e), ``life_gain`` (120.3f),
-        ``defense`` (defense counters removed, 120.3h), or ``mark`` (a fact for
+        ``defense`` (defense counters removed, 120.3h), ``mark`` (a fact for
         state-based actions, such as 704.5h's "dealt damage by a source with
-        deathtouch"; no event).
+        deathtouch"; no event), or ``create`` (``amount`` tokens that are
+        copies of ``token`` enter the battlefield under ``player``'s control,
+        or the source's controller's when ``player`` is ``None``; 111.2,
+        701.7a; one ``create`` event per token).
     :param rule: the rule that produces it.
     :param source: the damage's source.
     :param amount: how much (life, counters, damage).
@@ -124,6 +128,10 @@ class Result:
     :param target: the object affected (counters, marked damage, marks).
     :param counter: the counter kind for ``counters``.
     :param mark: the mark's name for ``mark``.
+    :param token: for ``create``: the token's characteristics, as a
+        :class:`~redzone.Permanent` whose ``id`` is the prefix of the new
+        tokens' ids (``"squirrel"`` gives ``squirrel-1``, ``squirrel-2`` ...,
+        skipping ids in use).
     :param replaces: the default result kind this one replaces for the same
         damage (infect and wither replace ``marked``; infect replaces
         ``life_loss``); identical replacements from several plugins count once.
@@ -138,6 +146,7 @@ class Result:
     counter: str | None = None
     mark: str | None = None
     replaces: str | None = None
+    token: Permanent | None = None
 
 
 @frozen
@@ -193,6 +202,11 @@ class SourceAssignment:
         assign to it in this step (702.19b, 510.1c-d).
     :param is_attacker: whether the source is an attacking creature.
     :param order: the damage assignment order under editions that have one.
+    :param additional: the further legal recipients plugins added for it
+        (:func:`~redzone.hookspecs.redzone_additional_recipients`), in id order.
+    :param others: for each of its legal recipients, the damage the other
+        creatures assign to that recipient in this step (702.19c counts it
+        toward a planeswalker's loyalty).
     """
 
     source: str
@@ -204,6 +218,8 @@ class SourceAssignment:
     lethal: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
     is_attacker: bool = True
     order: tuple[str, ...] = field(default=(), converter=as_tuple)
+    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
+    others: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
 
     def to(self, recipient: str) -> int:
         """The amount assigned to ``recipient`` (0 when none)."""
