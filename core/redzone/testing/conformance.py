@@ -1,0 +1,953 @@
+"""The conformance kit: properties every keyword plugin must keep.
+
+A keyword author runs it against their plugin; hypothesis generates boards
+(two players, a few creatures with the plugin's keywords mixed with every
+other loaded keyword, marked damage, a planeswalker now and then) and
+declarations, and each invariant is checked on each of them:
+
+``keyword-metadata``
+    The plugin declares its keywords; every printed example parses back to
+    its keyword; hookimpls take no parameter defaults; the module docstring's
+    first line names the keyword.
+``no-exception-escapes``
+    Whatever the board and the declaration, a command either works or
+    raises an :class:`~redzone.IllegalActionError`; queries never raise.
+``illegal-command-leaves-state-unchanged``
+    A rejected declaration or assignment leaves the state exactly as it
+    was (733), cites a rule, and the matching query reported the same
+    violations the command raised.
+``order-independent``
+    Results do not depend on the order plugins are registered and called
+    in, nor on how often the combat is resolved.
+``damage-conserved``
+    Each creature assigns exactly its power (510.1a); damage dealt is damage
+    assigned minus damage prevented, unless a replacement effect changed the
+    amount (120.4b); a creature gets no more damage marked than it was dealt.
+``events-accounted-for``
+    Life, poison, counters, zones and new objects all changed by exactly what
+    the events say; every id an event names exists.
+``default-assignment-legal``
+    For legal declarations, the engine's default assignment breaks none of
+    the plugin's assignment rules (so a scenario without ``assign`` works).
+
+Every failure is a :class:`ConformanceError` (an :class:`AssertionError`)
+that names the invariant, the plugin, what broke, the generated board
+(shrunk by hypothesis to a small one) and the same board as a scenario file
+to rerun with ``redzone run``.
+
+With pytest, subclass :class:`KeywordConformance`; elsewhere call
+:func:`check_conformance`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+import random
+import traceback
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import Any, ClassVar, Final
+
+from attrs import field, frozen
+from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import strategies as st
+
+from redzone.combat import Duty
+from redzone.editions import get_edition
+from redzone.engine import Engine
+from redzone.errors import IllegalActionError, UnknownKeywordError
+from redzone.events import Event
+from redzone.frozen import as_map
+from redzone.hooktypes import Damage
+from redzone.model import GameState, Player
+from redzone.plugins import PluginInfo, discover
+from redzone.testing.boards import describe_board, scenario_toml
+
+#: Every invariant the kit checks, with the sentence a failure quotes.
+INVARIANTS: Final[Mapping[str, str]] = {
+    "keyword-metadata": "the plugin declares its keywords and documents them",
+    "no-exception-escapes": "commands raise only IllegalActionError; queries never raise",
+    "illegal-command-leaves-state-unchanged":
+        "a rejected command leaves the state unchanged and agrees with its query (733)",
+    "order-independent": "results don't depend on plugin registration order",
+    "damage-conserved": "damage assigned = damage dealt + damage prevented (510.1a, 120.4)",
+    "events-accounted-for": "every change to the state is accounted for by an event",
+    "default-assignment-legal": "the default damage assignment is legal (510.1e)",
+}
+
+_ZONE_EVENTS: Final = frozenset({"dies", "zone_change"})
+_ASSIGNED: Final = "_assigned"
+_MAX_STEPS: Final = 16
+
+
+class ConformanceError(AssertionError):
+    """A plugin broke an invariant of the conformance kit.
+
+    :ivar invariant: the invariant's name (a key of :data:`INVARIANTS`).
+    :ivar plugin: the plugin's name.
+    :ivar detail: what broke.
+    :ivar board: the generated board and declaration, described.
+    :ivar scenario: the same board as a scenario file (TOML).
+    """
+
+    def __init__(self, invariant: str, plugin: str, detail: str, *, board: str = "",
+                 scenario: str = "") -> None:
+        self.invariant = invariant
+        self.plugin = plugin
+        self.detail = detail
+        self.board = board
+        self.scenario = scenario
+        lines = [f"invariant {invariant!r} broken by plugin {plugin!r}: "
+                 f"{INVARIANTS.get(invariant, invariant)}", f"  {detail}"]
+        if board:
+            lines += ["on the generated board:", _indent(board)]
+        if scenario:
+            lines += ["as a scenario file (rerun with `redzone run FILE`):", _indent(scenario)]
+        super().__init__("\n".join(lines))
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else "" for line in text.splitlines())
+
+
+# ---------------------------------------------------------------------------
+# Generated combats
+# ---------------------------------------------------------------------------
+
+
+@frozen(repr=False)
+class Case:
+    """A generated board and declaration.
+
+    :param state: the board before combat.
+    :param attacks: attacking creature -> what it attacks.
+    :param blocks: blocking creature -> the attacker it blocks.
+    :param assign: combat damage assignments (``None``: the default policy).
+    """
+
+    state: GameState
+    attacks: Mapping[str, str] = field(converter=as_map)
+    blocks: Mapping[str, str] = field(converter=as_map)
+    assign: Mapping[str, Mapping[str, int]] | None = None
+
+    def describe(self) -> str:
+        """The board and declaration, a few lines."""
+        return describe_board(self.state, self.attacks, self.blocks, self.assign)
+
+    def scenario(self) -> str:
+        """The board and declaration as a scenario file."""
+        return scenario_toml(self.state, self.attacks, self.blocks, self.assign)
+
+    def __repr__(self) -> str:
+        return "Case(\n" + _indent(self.describe()) + "\n)"
+
+
+@st.composite
+def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
+          others: Sequence[str] = (), *, max_attackers: int = 3,
+          max_blockers: int = 3) -> Case:
+    """A hypothesis strategy for boards and declarations.
+
+    Alice attacks Bob (or Bob's planeswalker). Creatures often carry one of
+    ``keywords`` and sometimes one of ``others``; some have damage marked,
+    some are tapped or summoning sick, so declarations are sometimes illegal.
+    Assignments, when drawn, are arbitrary (mostly illegal).
+
+    :param engine: the engine whose plugins parse the keywords.
+    :param keywords: printed keywords of the plugin under test.
+    :param others: printed keywords to mix in.
+    """
+
+    def keyword_list() -> list[str]:
+        chosen: list[str] = []
+        if keywords and draw(st.integers(0, 2)) > 0:
+            chosen.append(draw(st.sampled_from(keywords)))
+        if others and draw(st.integers(0, 2)) == 0:
+            chosen.append(draw(st.sampled_from(others)))
+        return list(dict.fromkeys(chosen))
+
+    def creature(id: str, controller: str) -> Any:
+        power = draw(st.integers(0, 6))
+        toughness = draw(st.integers(1, 6))
+        damage = draw(st.integers(0, toughness - 1)) if draw(st.integers(0, 4)) == 0 else 0
+        tapped = draw(st.integers(0, 9)) == 0
+        sick = draw(st.integers(0, 9)) == 0
+        return engine.creature(id, controller, power, toughness, *keyword_list(),
+                               damage=damage, tapped=tapped, summoning_sick=sick)
+
+    n_att = draw(st.integers(1, max_attackers))
+    n_blk = draw(st.integers(0, max_blockers))
+    perms = [creature(f"a{i + 1}", "alice") for i in range(n_att)]
+    targets = ["bob"]
+    if draw(st.integers(0, 3)) == 0:
+        perms.append(engine.permanent("pw", "bob", types=("planeswalker",),
+                                      counters={"loyalty": draw(st.integers(1, 5))}))
+        targets.append("pw")
+    perms += [creature(f"b{i + 1}", "bob") for i in range(n_blk)]
+    players = [Player("alice", life=draw(st.integers(1, 20))),
+               Player("bob", life=draw(st.integers(1, 20)))]
+    state = engine.game(players, perms)
+    attackers = [p.id for p in perms if p.id.startswith("a")]
+    attacks = {a: draw(st.sampled_from(targets)) for a in attackers
+               if draw(st.integers(0, 4)) > 0}
+    blocks = {}
+    if attacks:
+        for b in (p.id for p in perms if p.id.startswith("b")):
+            if draw(st.booleans()):
+                blocks[b] = draw(st.sampled_from(sorted(attacks)))
+    assign = None
+    if draw(st.integers(0, 2)) == 0 and attacks:
+        ids = sorted([*attacks, *blocks, *targets])
+        assign = {src: {dst: draw(st.integers(0, 6))
+                        for dst in draw(st.lists(st.sampled_from(ids), max_size=3, unique=True))}
+                  for src in draw(st.lists(st.sampled_from(sorted([*attacks, *blocks])),
+                                           max_size=2, unique=True))}
+    return Case(state, attacks, blocks, assign)
+
+
+# ---------------------------------------------------------------------------
+# The subject: a plugin and the engines it is checked in
+# ---------------------------------------------------------------------------
+
+
+class Subject:
+    """A plugin under test, with the engines the invariants run it in.
+
+    :param plugin: the plugin (a module with hookimpls, usually); ``None``
+        puts every discovered plugin under test at once (boards then mix all
+        their keywords).
+    :param builtins: also load every discovered plugin (the built-in keywords
+        and other installed packages), as users will.
+    :param rules: the rules edition.
+    :param others: printed keywords to mix into boards; default: every other
+        keyword the engine knows (its name, or its documented examples).
+    :param extra_plugins: more plugins to load alongside (a companion plugin
+        of the same package, say).
+    """
+
+    def __init__(self, plugin: object | None, *, builtins: bool = True,
+                 rules: str = "foundations", others: Sequence[str] | None = None,
+                 extra_plugins: Sequence[object] = ()) -> None:
+        self.plugin = plugin
+        self.rules = rules
+        self.builtins = builtins
+        edition = get_edition(rules)
+        infos = list(discover(block=edition.replaces)) if builtins else []
+        mine = [i for i in infos if i.module is plugin]
+        if plugin is None:
+            self.under_test = list(infos)
+        elif mine:
+            self.under_test = mine[:1]
+        else:
+            name = getattr(plugin, "__name__", None) or type(plugin).__name__
+            infos.append(PluginInfo(str(name), plugin))
+            self.under_test = infos[-1:]
+        for extra in extra_plugins:
+            if not any(i.module is extra for i in infos):
+                name = getattr(extra, "__name__", None) or type(extra).__name__
+                infos.append(PluginInfo(str(name), extra))
+        self.infos = sorted(infos, key=lambda i: i.name)
+        self._others = None if others is None else tuple(others)
+
+    @property
+    def name(self) -> str:
+        """The plugin's name (or a description of the plugins under test)."""
+        if self.plugin is None:
+            return "every discovered plugin"
+        return self.under_test[0].name
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of the plugins under test."""
+        return frozenset(i.name for i in self.under_test)
+
+    def engine_in_order(self, order: Sequence[int]) -> Engine:
+        """An engine whose plugins are called in ``order`` (indexes into
+        :attr:`infos`): registration and call order follow the names, so each
+        plugin is renamed with its position as a prefix."""
+        renamed = [PluginInfo(f"{pos:03d}.{self.infos[i].name}", self.infos[i].module,
+                              self.infos[i].distribution, self.infos[i].version)
+                   for pos, i in enumerate(order)]
+        return Engine(self.rules, discover=False, plugins=renamed)
+
+    @cached_property
+    def engine(self) -> Engine:
+        """The engine, plugins in their usual (name) order."""
+        return Engine(self.rules, discover=False, plugins=self.infos)
+
+    @cached_property
+    def other_orders(self) -> tuple[Engine, ...]:
+        """Engines with the plugins in reversed and in shuffled order."""
+        n = len(self.infos)
+        shuffled = list(range(n))
+        random.Random(n).shuffle(shuffled)
+        return (self.engine_in_order(range(n - 1, -1, -1)), self.engine_in_order(shuffled))
+
+    @cached_property
+    def keywords(self) -> tuple[str, ...]:
+        """The plugin's keywords as printed, for boards."""
+        return printed_keywords(self.engine, plugins=self.names)
+
+    @cached_property
+    def others(self) -> tuple[str, ...]:
+        """The keywords mixed in with the plugin's."""
+        if self._others is not None:
+            return self._others
+        return printed_keywords(self.engine, exclude=self.names, first_only=True)
+
+    def fail(self, invariant: str, detail: str, case: Case | None = None) -> ConformanceError:
+        """A :class:`ConformanceError` for this plugin."""
+        if case is None:
+            return ConformanceError(invariant, self.name, detail)
+        return ConformanceError(invariant, self.name, detail, board=case.describe(),
+                                scenario=case.scenario())
+
+
+def printed_keywords(engine: Engine, *, plugins: Collection[str] | None = None,
+                     exclude: Collection[str] = (), first_only: bool = False
+                     ) -> tuple[str, ...]:
+    """Keywords as printed, for boards: each keyword's documented examples
+    (or its name) that parse back to it.
+
+    :param plugins: only the keywords of these plugins.
+    :param exclude: leave out the keywords of these plugins.
+    :param first_only: one printed form per keyword.
+    """
+    out: list[str] = []
+    for info in engine.keywords():
+        if (plugins is not None and info.plugin not in plugins) or info.plugin in exclude:
+            continue
+        forms = _printed(engine, info.spec.name, info.spec.examples)
+        out.extend(forms[:1] if first_only else forms)
+    return tuple(out)
+
+
+def _printed(engine: Engine, name: str, examples: Iterable[str]) -> list[str]:
+    out = []
+    for text in (*examples, name):
+        try:
+            if engine.keyword(text).name == name:
+                out.append(text)
+        except UnknownKeywordError:
+            continue
+    return list(dict.fromkeys(out))
+
+
+# ---------------------------------------------------------------------------
+# Playing a combat step by step
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class StepRecord:
+    """One command of a combat: the state before, after, and its events."""
+
+    command: str
+    before: GameState
+    after: GameState
+    events: tuple[Event, ...]
+
+
+def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | None = None,
+         ) -> list[StepRecord]:
+    """Play ``case`` through the step API, one command per step.
+
+    :raises IllegalActionError: when a declaration or assignment is illegal.
+    """
+    state = case.state
+    records: list[StepRecord] = []
+    for _ in range(_MAX_STEPS):
+        nxt = engine.next_step(state)
+        if nxt is None:
+            return records
+        command = {"beginning_of_combat": "begin_combat",
+                   "declare_attackers": "declare_attackers",
+                   "declare_blockers": "declare_blockers",
+                   "end_of_combat": "end_of_combat",
+                   "postcombat_main": "finish"}.get(nxt, "combat_damage")
+        if command == "declare_attackers":
+            out = engine.declare_attackers(state, case.attacks)
+        elif command == "declare_blockers":
+            out = engine.declare_blockers(state, case.blocks)
+        elif command == "combat_damage":
+            out = engine.combat_damage(state, assign)
+        else:
+            out = getattr(engine, command)(state)
+        records.append(StepRecord(command, state, out.state, out.events))
+        state = out.state
+    raise AssertionError(f"the combat did not end after {_MAX_STEPS} steps")
+
+
+def legalize(engine: Engine, case: Case) -> Case | None:
+    """The case with the attackers and blockers that break a rule left out,
+    and no assignment; ``None`` when no legal declaration is left."""
+    state = case.state
+    attacks = {a: t for a, t in case.attacks.items()
+               if not engine.attack_violations(state, {a: t})}
+    if engine.attack_violations(state, attacks):
+        return None
+    after = engine.declare_attackers(state, attacks).state
+    blocks: dict[str, str] = {}
+    if engine.next_step(after) == "declare_blockers":
+        blocks = {b: a for b, a in case.blocks.items()
+                  if a in attacks and not engine.block_violations(after, {b: a})}
+        if engine.block_violations(after, blocks):
+            blocks = {}
+            if engine.block_violations(after, blocks):
+                return None
+    return Case(state, attacks, blocks, None)
+
+
+def _outcome(engine: Engine, case: Case) -> tuple[Any, ...]:
+    try:
+        records = play(engine, case, case.assign)
+    except IllegalActionError as err:
+        return ("illegal", type(err).__name__, err.violations)
+    events = tuple(e for r in records for e in r.events)
+    return ("ok", records[-1].after if records else case.state, events)
+
+
+# ---------------------------------------------------------------------------
+# The invariants
+# ---------------------------------------------------------------------------
+
+
+def check_keyword_metadata(subject: Subject) -> None:
+    """``keyword-metadata``: declared keywords, parsable examples, no
+    hookimpl parameter defaults, a docstring naming the keyword."""
+    for info in subject.under_test:
+        _check_metadata(subject, info, required=subject.plugin is not None)
+
+
+def _check_metadata(subject: Subject, plugin: PluginInfo, *, required: bool) -> None:
+    fail = "keyword-metadata"
+    engine = subject.engine
+
+    def problem(detail: str) -> ConformanceError:
+        return ConformanceError(fail, plugin.name, detail)
+
+    specs = [i.spec for i in engine.keywords() if i.plugin == plugin.name]
+    if not specs:
+        if not required:
+            return
+        raise problem("the plugin declares no keyword: implement redzone_keywords() "
+                      "returning a KeywordSpec for each keyword it provides")
+    for spec in specs:
+        if not spec.rule:
+            raise problem(f"keyword {spec.name!r} gives no rule: set KeywordSpec.rule "
+                          "(e.g. '702.15' or the set it comes from)")
+        if not spec.examples:
+            try:
+                engine.keyword(spec.name)
+            except UnknownKeywordError:
+                raise problem(f"keyword {spec.name!r} gives no examples and its bare name "
+                              "doesn't match its pattern: add KeywordSpec(examples=...) with "
+                              f"printed forms (e.g. '{spec.name} 2'), for the docs and "
+                              "generated boards") from None
+        for text in (*spec.examples, *(() if spec.examples else (spec.name,))):
+            try:
+                parsed = engine.keyword(text)
+            except UnknownKeywordError as err:
+                raise problem(f"example {text!r} of keyword {spec.name!r} does not parse: "
+                              f"{err}") from None
+            if parsed.name != spec.name:
+                raise problem(f"example {text!r} of keyword {spec.name!r} parses as keyword "
+                              f"{parsed.name!r}")
+    module = plugin.module
+    for attr in sorted(dir(module)):
+        fn = getattr(module, attr, None)
+        if not callable(fn) or getattr(fn, "redzone_impl", None) is None:
+            continue
+        defaults = [p.name for p in inspect.signature(fn).parameters.values()
+                    if p.default is not inspect.Parameter.empty]
+        if defaults:
+            raise problem(f"hookimpl {attr} gives parameters defaults ({', '.join(defaults)}); "
+                          "pluggy versions treat those differently: remove the defaults")
+    doc = inspect.getdoc(module) or ""
+    first = doc.splitlines()[0] if doc else ""
+    if not any(first.lower().startswith(s.name.lower()) for s in specs):
+        raise problem(f"the module docstring's first line should name the keyword "
+                      f"('{specs[0].name.capitalize()} (CR 702.N).'), not {first!r}")
+
+
+def check_no_exception_escapes(subject: Subject, case: Case) -> None:
+    """``no-exception-escapes``: commands raise only IllegalActionError, and
+    queries never raise, on any board and declaration."""
+    engine = subject.engine
+    state = case.state
+    where = "the queries before combat"
+    try:
+        engine.attack_violations(state, case.attacks)
+        engine.legal_attackers(state)
+        where = "the combat (as declared)"
+        _outcome(engine, case)
+        legal = legalize(engine, case)
+        if legal is None:
+            return
+        where = "the combat (illegal attackers and blockers left out)"
+        records = play(engine, legal)
+        where = "the queries during combat"
+        for record in records:
+            st_ = record.after
+            if st_.combat is None:
+                continue
+            for attacker in st_.combat.attacks:
+                engine.legal_blockers(st_, attacker)
+            if engine.next_step(st_) in ("first_strike_damage", "combat_damage"):
+                engine.damage_duties(st_)
+                engine.default_assignment(st_)
+                engine.assignment_violations(st_, case.assign)
+    except IllegalActionError:
+        return
+    except Exception as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        cause = exc.__cause__
+        if cause is not None and cause.__traceback__ is not None:
+            frames = traceback.extract_tb(cause.__traceback__)
+        at = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        raise subject.fail("no-exception-escapes", f"{where} raised "
+                           f"{type(exc).__name__}: {exc}{at}", case) from exc
+
+
+def _snapshot(state: GameState) -> bytes:
+    return pickle.dumps(state)
+
+
+def check_illegal_command(subject: Subject, case: Case) -> None:
+    """``illegal-command-leaves-state-unchanged``: each rejected command
+    leaves its state as it was, cites a rule, and agrees with its query."""
+    name = "illegal-command-leaves-state-unchanged"
+    engine = subject.engine
+
+    def attempt(command: str, state: GameState, ask: Callable[[GameState], Sequence[Any]],
+                run: Callable[[GameState], Any]) -> Any:
+        before = _snapshot(state)
+        query = ask(state)
+        if pickle.loads(before) != state:
+            raise subject.fail(name, f"the query for {command} changed the state it was given",
+                               case)
+        try:
+            out = run(state)
+        except IllegalActionError as err:
+            if pickle.loads(before) != state:
+                raise subject.fail(name, f"{command} was rejected ({err}) but changed the "
+                                   "state it was given", case) from None
+            if any(not v.rule or not v.message for v in err.violations):
+                raise subject.fail(name, f"{command} was rejected with a violation that "
+                                   f"cites no rule or has no message: {err.violations!r}",
+                                   case) from None
+            if not query:
+                raise subject.fail(name, f"{command} was rejected ({err}) but its query "
+                                   "reported no violation", case) from None
+            return None
+        if query:
+            raise subject.fail(name, f"{command} was accepted but its query reported "
+                               f"{'; '.join(str(v) for v in query)}", case)
+        return out
+
+    state = case.state
+    out = attempt("declare_attackers", state, lambda s: engine.attack_violations(s, case.attacks),
+                  lambda s: engine.declare_attackers(s, case.attacks))
+    if out is None:
+        return
+    state = out.state
+    if engine.next_step(state) == "declare_blockers":
+        out = attempt("declare_blockers", state,
+                      lambda s: engine.block_violations(s, case.blocks),
+                      lambda s: engine.declare_blockers(s, case.blocks))
+        if out is None:
+            return
+        state = out.state
+    for _ in range(_MAX_STEPS):
+        nxt = engine.next_step(state)
+        if nxt in (None, "end_of_combat", "postcombat_main"):
+            return
+        if state.step.endswith(_ASSIGNED):
+            out = engine.combat_damage(state)
+        else:
+            out = attempt("combat_damage", state,
+                          lambda s: engine.assignment_violations(s, case.assign),
+                          lambda s: engine.combat_damage(s, case.assign))
+        if out is None:
+            return
+        state = out.state
+
+
+def check_order_independent(subject: Subject, case: Case) -> None:
+    """``order-independent``: the same result (final state and events, or
+    the same rejection) whatever order plugins are registered in, and when
+    resolved twice."""
+    first = _outcome(subject.engine, case)
+    again = _outcome(subject.engine, case)
+    if again != first:
+        raise subject.fail("order-independent", "resolving the same combat twice in the same "
+                           "engine gave different results: does the plugin keep state between "
+                           f"calls?\n  first:  {_short(first)}\n  second: {_short(again)}", case)
+    for label, engine in zip(("reversed", "shuffled"), subject.other_orders, strict=True):
+        other = _outcome(engine, case)
+        if other != first:
+            order = ", ".join(sorted(engine.plugin_infos))
+            raise subject.fail("order-independent", f"with the plugins in {label} order "
+                               f"({order}) the result differs:\n  usual order: {_short(first)}"
+                               f"\n  {label}:    {_short(other)}", case)
+
+
+def _short(outcome: tuple[Any, ...]) -> str:
+    if outcome[0] == "illegal":
+        return f"rejected, {outcome[1]}: " + "; ".join(str(v) for v in outcome[2])
+    state, events = outcome[1], outcome[2]
+    lives = ", ".join(f"{p.id} {p.life} life" for p in state.players.values())
+    zones = ", ".join(f"{p.id} in {p.zone}" for p in state.objects.values()
+                      if p.zone != "battlefield")
+    return (f"{lives}; {zones or 'all on the battlefield'}; {len(events)} events: "
+            + ", ".join(f"{e.kind}" for e in events if e.kind not in ("step",)))
+
+
+def _valid_recipient(state: GameState, target: str) -> bool:
+    if target in state.players:
+        return not state.players[target].lost
+    perm = state.objects.get(target)
+    return perm is not None and perm.zone == "battlefield"
+
+
+def check_damage_conserved(subject: Subject, case: Case) -> None:
+    """``damage-conserved``: each creature assigns exactly its power; dealt =
+    assigned - prevented unless a replacement changed the amount; marked
+    damage grows by no more than the damage dealt."""
+    name = "damage-conserved"
+    engine = subject.engine
+    legal = legalize(engine, case)
+    assume(legal is not None)
+    assert legal is not None
+    state = legal.state
+    pending: Counter[tuple[str, str]] = Counter()
+    for _ in range(_MAX_STEPS):
+        nxt = engine.next_step(state)
+        if nxt is None:
+            return
+        if nxt in ("beginning_of_combat", "declare_attackers", "declare_blockers",
+                   "end_of_combat", "postcombat_main"):
+            out = {"beginning_of_combat": lambda s: engine.begin_combat(s),
+                   "declare_attackers": lambda s: engine.declare_attackers(s, legal.attacks),
+                   "declare_blockers": lambda s: engine.declare_blockers(s, legal.blocks),
+                   "end_of_combat": lambda s: engine.end_of_combat(s),
+                   "postcombat_main": lambda s: engine.finish(s)}[nxt](state)
+            state = out.state
+            continue
+        duties: tuple[Duty, ...] = ()
+        if not state.step.endswith(_ASSIGNED):
+            duties = engine.damage_duties(state)[1]
+        out = engine.combat_damage(state)
+        assigned: Counter[str] = Counter()
+        for e in out.events:
+            if e.kind == "assign":
+                assigned[e.source or ""] += e.amount or 0
+                pending[(e.source or "", e.target or "")] += e.amount or 0
+        for duty in duties:
+            expected = duty.power if duty.power > 0 and duty.recipients else 0
+            if assigned[duty.source] != expected:
+                raise subject.fail(name, f"{duty.source} assigned {assigned[duty.source]} "
+                                   f"combat damage in {nxt}, but its power is {duty.power} "
+                                   f"and it may assign to {list(duty.recipients)} (510.1a)",
+                                   legal)
+        stray = set(assigned) - {d.source for d in duties}
+        if duties and stray:
+            raise subject.fail(name, f"{sorted(stray)} assigned combat damage in {nxt} "
+                               "without dealing combat damage in that step (510.4)", legal)
+        if not out.state.step.endswith(_ASSIGNED):
+            dealt: Counter[tuple[str, str]] = Counter()
+            prevented: Counter[tuple[str, str]] = Counter()
+            to_target: Counter[str] = Counter()
+            for e in out.events:
+                key = (e.source or "", e.target or "")
+                if e.kind == "damage":
+                    dealt[key] += e.amount or 0
+                    to_target[e.target or ""] += e.amount or 0
+                elif e.kind == "prevented":
+                    prevented[key] += e.amount or 0
+            for (src, dst), amount in pending.items():
+                if not _valid_recipient(state, dst):
+                    continue
+                left = amount - prevented[(src, dst)]
+                if left > 0 and engine.hooks.modify_damage(
+                        state, Damage(src, dst, left, True, out.state.step)):
+                    continue
+                if dealt[(src, dst)] + prevented[(src, dst)] != amount:
+                    raise subject.fail(name, f"{src} was assigned to deal {amount} damage to "
+                                       f"{dst} in {out.state.step}, but {dealt[(src, dst)]} was "
+                                       f"dealt and {prevented[(src, dst)]} prevented (120.4)",
+                                       legal)
+            for perm in state.objects.values():
+                if perm.zone != "battlefield" or "creature" not in perm.types:
+                    continue
+                # a creature destroyed by this step's damage: as it last was (608.2h)
+                after = out.state.last_known(perm.id)
+                if after.zone != "battlefield":
+                    continue
+                grown = after.damage - perm.damage
+                if grown < 0 or grown > to_target[perm.id]:
+                    raise subject.fail(name, f"{perm.id} had {perm.damage} damage marked and "
+                                       f"now has {after.damage}, but was dealt "
+                                       f"{to_target[perm.id]} damage in {out.state.step} "
+                                       "(120.3e)", legal)
+            pending.clear()
+        state = out.state
+
+
+def check_events_accounted_for(subject: Subject, case: Case) -> None:
+    """``events-accounted-for``: life, poison, losses, counters, zones and new
+    objects changed exactly as the events say; events name existing ids."""
+    name = "events-accounted-for"
+    engine = subject.engine
+    legal = legalize(engine, case)
+    assume(legal is not None)
+    assert legal is not None
+    records = play(engine, legal)
+    before = legal.state
+    after = records[-1].after
+    events = [e for r in records for e in r.events]
+    problem = account(before, after, events)
+    if problem:
+        raise subject.fail(name, problem, legal)
+
+
+def account(before: GameState, after: GameState, events: Sequence[Event]) -> str:
+    """What the events fail to account for between ``before`` and ``after``,
+    or ``""`` when they account for everything."""
+    for pid, player in after.players.items():
+        was = before.players.get(pid)
+        if was is None:
+            return f"player {pid!r} appeared without an event"
+        life = sum((e.amount or 0) if e.kind == "life_gain" else -(e.amount or 0)
+                   for e in events if e.player == pid and e.kind in ("life_gain", "life_loss"))
+        if player.life - was.life != life:
+            return (f"{pid}'s life went from {was.life} to {player.life}, but the life_gain "
+                    f"and life_loss events add up to {life:+d}")
+        poison = sum(e.amount or 0 for e in events if e.player == pid and e.kind == "poison")
+        if player.poison - was.poison != poison:
+            return (f"{pid}'s poison counters went from {was.poison} to {player.poison}, but "
+                    f"the poison events add up to {poison:+d}")
+        lost = any(e.kind == "lost" and e.player == pid for e in events)
+        if player.lost and not was.lost and not lost:
+            return f"{pid} lost the game without a 'lost' event"
+        if lost and not player.lost:
+            return f"a 'lost' event names {pid}, who has not lost"
+    for oid, perm in after.objects.items():
+        was_perm = before.objects.get(oid)
+        if was_perm is None:
+            if not any(e.kind == "create" and e.object == oid for e in events):
+                return f"object {oid!r} appeared without a 'create' event"
+            continue
+        if was_perm.zone != perm.zone and not any(
+                e.object == oid and e.kind in _ZONE_EVENTS for e in events):
+            return (f"{oid} moved from {was_perm.zone} to {perm.zone} without a 'dies' or "
+                    "'zone_change' event")
+        if was_perm.zone != "battlefield" or perm.zone != "battlefield":
+            continue
+        for kind in sorted(set(perm.counters) | set(was_perm.counters)):
+            delta = perm.counters.get(kind, 0) - was_perm.counters.get(kind, 0)
+            said = 0
+            for e in events:
+                if e.target != oid:
+                    continue
+                if e.kind == "counters" and e.counter == kind:
+                    said += e.amount or 0
+                elif (e.kind == kind and kind in ("loyalty", "defense")) or (
+                        e.kind == "counters_removed" and kind in (e.counter or "")):
+                    said -= e.amount or 0
+            if delta != said:
+                return (f"{oid}'s {kind!r} counters changed by {delta:+d}, but its events add "
+                        f"up to {said:+d}")
+    for oid in before.objects:
+        if oid not in after.objects:
+            return f"object {oid!r} vanished from the state"
+    known = set(after.objects) | set(after.players)
+    # Triggered abilities are named by the id the core gave them on the stack (603.3b).
+    known |= {e.object for e in events if e.kind == "trigger" and e.object}
+    for e in events:
+        for attr in ("attacker", "blocker", "source", "target", "player", "object"):
+            value = getattr(e, attr)
+            if value and value not in known:
+                return f"event {e.to_json()} names {value!r}, which does not exist"
+    return ""
+
+
+def check_default_assignment_legal(subject: Subject, case: Case) -> None:
+    """``default-assignment-legal``: for legal declarations, the default
+    assignment of every combat damage step is legal."""
+    name = "default-assignment-legal"
+    engine = subject.engine
+    legal = legalize(engine, case)
+    assume(legal is not None)
+    assert legal is not None
+    state = legal.state
+    for _ in range(_MAX_STEPS):
+        nxt = engine.next_step(state)
+        if nxt is None:
+            return
+        if nxt in ("first_strike_damage", "combat_damage") or nxt.endswith(_ASSIGNED):
+            if not state.step.endswith(_ASSIGNED):
+                violations = engine.assignment_violations(state)
+                if violations:
+                    default = engine.default_assignment(state)
+                    raise subject.fail(name, f"the default assignment {default!r} for {nxt} "
+                                       "breaks: " + "; ".join(str(v) for v in violations)
+                                       + " (teach the default policy, e.g. through "
+                                       "redzone_lethal_damage or redzone_assigns_past_blockers)",
+                                       legal)
+            state = engine.combat_damage(state).state
+            continue
+        out = {"beginning_of_combat": lambda s: engine.begin_combat(s),
+               "declare_attackers": lambda s: engine.declare_attackers(s, legal.attacks),
+               "declare_blockers": lambda s: engine.declare_blockers(s, legal.blocks),
+               "end_of_combat": lambda s: engine.end_of_combat(s),
+               "postcombat_main": lambda s: engine.finish(s)}[nxt](state)
+        state = out.state
+
+
+#: The invariants checked on generated boards, by name.
+BOARD_CHECKS: Final[Mapping[str, Callable[[Subject, Case], None]]] = {
+    "no-exception-escapes": check_no_exception_escapes,
+    "illegal-command-leaves-state-unchanged": check_illegal_command,
+    "order-independent": check_order_independent,
+    "damage-conserved": check_damage_conserved,
+    "events-accounted-for": check_events_accounted_for,
+    "default-assignment-legal": check_default_assignment_legal,
+}
+
+
+def _settings(max_examples: int, derandomize: bool, shrink: bool = True) -> settings:
+    phases = [p for p in Phase if shrink or p is not Phase.shrink]
+    return settings(max_examples=max_examples, deadline=None, derandomize=derandomize,
+                    database=None, print_blob=False, phases=phases,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                           HealthCheck.differing_executors])
+
+
+def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
+                    derandomize: bool = True, shrink: bool = True) -> None:
+    """Check one invariant of :data:`INVARIANTS` on generated boards.
+
+    :param shrink: let hypothesis shrink a failing board to a small one
+        (slower to fail, much easier to read).
+
+    :raises ConformanceError: on the smallest board hypothesis finds that
+        breaks it.
+    :raises KeyError: for an unknown invariant name.
+    """
+    if invariant == "keyword-metadata":
+        check_keyword_metadata(subject)
+        return
+    check = BOARD_CHECKS[invariant]
+    strategy = cases(subject.engine, subject.keywords, subject.others)
+
+    @_settings(max_examples, derandomize, shrink)
+    @given(case=strategy)
+    def run(case: Case) -> None:
+        check(subject, case)
+
+    run()
+
+
+def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None = None,
+                      builtins: bool = True, rules: str | Sequence[str] = "foundations",
+                      others: Sequence[str] | None = None,
+                      extra_plugins: Sequence[object] = (), max_examples: int = 40,
+                      derandomize: bool = True) -> None:
+    """Check a keyword plugin against every invariant (or the named ones).
+
+    :param plugin: the plugin module; ``None`` checks every discovered plugin
+        together (an embedding program's whole plugin set).
+    :param invariants: names from :data:`INVARIANTS` (default: all).
+    :param builtins: load the discovered plugins alongside it.
+    :param rules: the rules edition, or several.
+    :param others: printed keywords to mix into the boards (default: every
+        other keyword the engine knows).
+    :param extra_plugins: more plugins to load alongside it.
+    :param max_examples: boards per invariant.
+    :param derandomize: the same boards on every run (stable CI).
+    :raises ConformanceError: for the first invariant broken.
+    """
+    names = list(INVARIANTS) if invariants is None else list(invariants)
+    for edition in ([rules] if isinstance(rules, str) else list(rules)):
+        subject = Subject(plugin, builtins=builtins, rules=edition, others=others,
+                          extra_plugins=extra_plugins)
+        for invariant in names:
+            check_invariant(subject, invariant, max_examples=max_examples,
+                            derandomize=derandomize)
+
+
+class KeywordConformance:
+    """The conformance kit as a pytest test class: subclass it, set
+    ``plugin``, and pytest runs one test per invariant::
+
+        import redzone_squirrellink
+        from redzone.testing import KeywordConformance
+
+        class TestSquirrellinkConformance(KeywordConformance):
+            plugin = redzone_squirrellink
+
+    Class attributes to tune it: ``builtins`` (load the discovered plugins
+    too, default ``True``), ``rules`` (an edition name, default
+    ``"foundations"``), ``others`` (printed keywords to mix in),
+    ``extra_plugins`` (more plugins to load alongside), ``max_examples``
+    (boards per invariant, default 40) and ``derandomize`` (default
+    ``True``: the same boards every run).
+    """
+
+    plugin: Any
+    builtins: ClassVar[bool] = True
+    rules: ClassVar[str] = "foundations"
+    others: ClassVar[Sequence[str] | None] = None
+    extra_plugins: ClassVar[Sequence[object]] = ()
+    max_examples: ClassVar[int] = 40
+    derandomize: ClassVar[bool] = True
+    _subjects: ClassVar[dict[tuple[Any, ...], Subject]] = {}
+
+    def _check(self, invariant: str) -> None:
+        cls = type(self)
+        key = (cls, id(cls.plugin), cls.builtins, cls.rules,
+               None if cls.others is None else tuple(cls.others),
+               tuple(id(p) for p in cls.extra_plugins))
+        subject = KeywordConformance._subjects.get(key)
+        if subject is None:
+            subject = Subject(cls.plugin, builtins=cls.builtins, rules=cls.rules,
+                              others=cls.others, extra_plugins=cls.extra_plugins)
+            KeywordConformance._subjects[key] = subject
+        check_invariant(subject, invariant, max_examples=cls.max_examples,
+                        derandomize=cls.derandomize)
+
+    def test_keyword_metadata(self) -> None:
+        """The plugin declares and documents its keywords."""
+        self._check("keyword-metadata")
+
+    def test_no_exception_escapes(self) -> None:
+        """Commands raise only IllegalActionError; queries never raise."""
+        self._check("no-exception-escapes")
+
+    def test_illegal_command_leaves_state_unchanged(self) -> None:
+        """A rejected command changes nothing and agrees with its query (733)."""
+        self._check("illegal-command-leaves-state-unchanged")
+
+    def test_order_independent(self) -> None:
+        """Results don't depend on plugin registration order."""
+        self._check("order-independent")
+
+    def test_damage_conserved(self) -> None:
+        """Damage assigned = dealt + prevented; power is assigned in full (510.1a, 120.4)."""
+        self._check("damage-conserved")
+
+    def test_events_accounted_for(self) -> None:
+        """Every change to the state has its event."""
+        self._check("events-accounted-for")
+
+    def test_default_assignment_legal(self) -> None:
+        """The default assignment is legal (510.1e)."""
+        self._check("default-assignment-legal")
+
+
+__all__ = ["BOARD_CHECKS", "INVARIANTS", "Case", "ConformanceError", "KeywordConformance",
+           "StepRecord", "Subject", "account", "cases", "check_conformance", "check_invariant",
+           "legalize", "play", "printed_keywords"]

@@ -1,0 +1,348 @@
+"""redzone.testing: the fixtures, boards, golden scenario files and the
+conformance kit (which must catch each kind of broken plugin, say which
+invariant broke and on which board, and pass every built-in keyword)."""
+
+from __future__ import annotations
+
+import json
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+import redzone
+from hypothesis import given, settings
+from redzone import (
+    Damage,
+    Engine,
+    Event,
+    GameState,
+    KeywordSpec,
+    Result,
+    ResultReplacement,
+    SourceAssignment,
+    Violation,
+    hookimpl,
+)
+from redzone.testing import Board, GoldenMismatch, check_golden, differences, scenario_toml
+from redzone.testing.conformance import (
+    INVARIANTS,
+    ConformanceError,
+    Subject,
+    account,
+    cases,
+    check_invariant,
+    printed_keywords,
+)
+from redzone.testing.plugin import make_engine
+
+pytest_plugins = ["pytester"]
+
+
+def plugin(name: str, keyword: str | None = None, **hooks: Callable[..., Any]) -> Any:
+    """A plugin module named ``name`` providing ``keyword`` and ``hooks``."""
+    module = types.ModuleType(name, f"{(keyword or name).capitalize()} (a test plugin).")
+    if keyword is not None:
+        def redzone_keywords() -> list[KeywordSpec]:
+            return [KeywordSpec(keyword, "702.999")]
+        module.redzone_keywords = hookimpl(redzone_keywords)  # type: ignore[attr-defined]
+    for hook, fn in hooks.items():
+        fn.__name__ = hook
+        setattr(module, hook, hookimpl(fn))
+    return module
+
+
+def broken(name: str, invariant: str, *, shrink: bool = False,
+           **kwargs: Any) -> ConformanceError:
+    """The ConformanceError the kit raises for a plugin that breaks ``invariant``."""
+    mod = plugin(name, name, **kwargs)
+    with pytest.raises(ConformanceError) as err:
+        check_invariant(Subject(mod, others=()), invariant, max_examples=60, shrink=shrink)
+    assert err.value.invariant == invariant, str(err.value)
+    assert err.value.plugin == name
+    return err.value
+
+
+# ---------------------------------------------------------------------------
+# The conformance kit catches broken plugins
+# ---------------------------------------------------------------------------
+
+
+def test_catches_an_exception_escaping_the_pipeline_and_shows_the_board() -> None:
+    """A plugin that raises on some boards breaks 'no-exception-escapes'; the
+    error names the plugin, the board, and gives it as a scenario file."""
+
+    def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int | None:
+        if state.objects[creature].has("fragile"):
+            raise KeyError("oops")
+        return None
+
+    err = broken("fragile", "no-exception-escapes", shrink=True,
+                 redzone_lethal_damage=redzone_lethal_damage)
+    text = str(err)
+    assert "invariant 'no-exception-escapes' broken by plugin 'fragile'" in text
+    assert "PluginError" in text and "KeyError" in text
+    assert "on the generated board:" in text and "[fragile]" in text
+    assert "[[permanents]]" in err.scenario and '"fragile"' in err.scenario
+
+
+def test_catches_a_rejected_command_that_changed_the_state() -> None:
+    """733: a plugin that changes the state it was handed and then rejects the
+    declaration breaks 'illegal-command-leaves-state-unchanged'."""
+
+    def redzone_attack_violations(state: GameState, attacker: str, attacked: str
+                                  ) -> list[Violation]:
+        if not state.objects[attacker].has("meddler"):
+            return []
+        object.__setattr__(state.players["bob"], "life", 99)
+        return [Violation("702.999", "meddlers can't attack", (attacker,))]
+
+    err = broken("meddler", "illegal-command-leaves-state-unchanged",
+                 redzone_attack_violations=redzone_attack_violations)
+    assert "changed the state it was given" in err.detail
+
+
+def test_catches_a_plugin_that_keeps_state_between_calls() -> None:
+    """A plugin whose answers depend on how often it was called breaks
+    'order-independent': the same combat resolves differently twice."""
+    calls = [0]
+
+    def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
+        if not state.last_known(damage.source).has("moody"):
+            return []
+        calls[0] += 1
+        return [Result("life_gain", "702.999", damage.source, calls[0] % 2 + 1,
+                       player=state.last_known(damage.source).controller)]
+
+    err = broken("moody", "order-independent", redzone_damage_results=redzone_damage_results)
+    assert "twice" in err.detail
+
+
+def test_catches_results_that_depend_on_plugin_order() -> None:
+    """Two plugins giving one replacement effect the same name: the one called
+    last wins, so the result depends on registration order."""
+
+    def gain(state: GameState, damage: Damage) -> list[Result]:
+        src = state.last_known(damage.source)
+        if not src.has("gainer"):
+            return []
+        return [Result("life_gain", "702.999", damage.source, 1, player=src.controller)]
+
+    def replacement(factor: int) -> Callable[..., Any]:
+        def redzone_result_replacements(state: GameState, result: Result
+                                        ) -> list[ResultReplacement]:
+            if result.kind != "life_gain":
+                return []
+            return [ResultReplacement("boon", "614.1a",
+                                      lambda _s, r: attrs.evolve(r, amount=r.amount * factor))]
+        return redzone_result_replacements
+
+    mine = plugin("gainer", "gainer", redzone_damage_results=gain,
+                  redzone_result_replacements=replacement(2))
+    other = plugin("other_boon", redzone_result_replacements=replacement(3))
+    with pytest.raises(ConformanceError) as err:
+        check_invariant(Subject(mine, extra_plugins=[other]), "order-independent",
+                        max_examples=60, shrink=False)
+    assert "order" in err.value.detail and "the result differs" in err.value.detail
+
+
+def test_catches_marked_damage_beyond_damage_dealt() -> None:
+    """120.3e: a plugin that marks twice the damage dealt breaks 'damage-conserved'."""
+
+    def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
+        target = state.objects.get(damage.target)
+        if target is None or not state.last_known(damage.source).has("doubler"):
+            return []
+        return [Result("marked", "120.3e", damage.source, damage.amount * 2,
+                       target=damage.target, replaces="marked")]
+
+    err = broken("doubler", "damage-conserved", redzone_damage_results=redzone_damage_results)
+    assert "(120.3e)" in err.detail
+
+
+def test_catches_an_assignment_rule_the_default_policy_breaks() -> None:
+    """510.1e: a plugin that adds an assignment rule the default policy can't
+    meet breaks 'default-assignment-legal' (scenarios without assign fail)."""
+
+    def redzone_assignment_violations(state: GameState, assignment: SourceAssignment
+                                      ) -> list[Violation]:
+        if state.objects[assignment.source].has("picky") and assignment.power > 0:
+            return [Violation("702.999", "picky creatures never like their assignment",
+                              (assignment.source,))]
+        return []
+
+    err = broken("picky", "default-assignment-legal",
+                 redzone_assignment_violations=redzone_assignment_violations)
+    assert "picky creatures never like" in err.detail
+
+
+def test_keyword_metadata_needs_a_keyword_and_parsable_examples() -> None:
+    """702.1: a keyword plugin declares its keywords; examples must parse."""
+    with pytest.raises(ConformanceError, match="declares no keyword"):
+        check_invariant(Subject(plugin("nothing")), "keyword-metadata")
+
+    def redzone_keywords() -> list[KeywordSpec]:
+        return [KeywordSpec("toxicity", "702.999", pattern=r"toxicity (\d+)",
+                            examples=("toxicity two",))]
+
+    mod = plugin("toxicity", redzone_keywords=redzone_keywords)
+    with pytest.raises(ConformanceError, match="'toxicity two' of keyword 'toxicity'"):
+        check_invariant(Subject(mod), "keyword-metadata")
+
+
+def test_events_accounting_finds_each_unexplained_change() -> None:
+    """Each change the events don't explain is named: life, new objects,
+    zone changes, counters, and ids that don't exist."""
+    before = redzone.new_game(["alice", "bob"], [redzone.creature("bear", "bob", 2, 2)])
+    assert account(before, before, []) == ""
+    poorer = before.with_players({"bob": attrs.evolve(before.players["bob"], life=17)})
+    assert "bob's life went from 20 to 17" in account(before, poorer, [])
+    assert account(before, poorer, [Event("life_loss", "120.3a", player="bob", amount=3)]) == ""
+    token = redzone.creature("squirrel-1", "alice", 1, 1, token=True)
+    more = before.with_permanents({"squirrel-1": token})
+    assert "appeared without a 'create' event" in account(before, more, [])
+    dead = before.with_permanents({"bear": before.objects["bear"].evolve(zone="graveyard")})
+    assert "moved from battlefield to graveyard" in account(before, dead, [])
+    countered = before.with_permanents({"bear": before.objects["bear"].evolve(
+        counters={"-1/-1": 2})})
+    assert "'-1/-1' counters changed by +2" in account(before, countered, [])
+    assert "names 'ghost'" in account(before, before, [Event("tap", "701.26a", object="ghost")])
+
+
+BUILTIN_SUBJECT = Subject(None)
+
+
+@pytest.mark.parametrize("invariant", list(INVARIANTS))
+def test_the_built_in_keywords_together_keep_every_invariant(invariant: str) -> None:
+    """Every invariant holds on boards mixing all the discovered keywords
+    (metadata: for each built-in keyword plugin)."""
+    check_invariant(BUILTIN_SUBJECT, invariant, max_examples=60)
+
+
+def test_the_invariants_are_all_named() -> None:
+    """Each invariant has a test method in KeywordConformance."""
+    from redzone.testing import KeywordConformance
+
+    methods = {m for m in dir(KeywordConformance) if m.startswith("test_")}
+    assert methods == {"test_" + name.replace("-", "_") for name in INVARIANTS}
+
+
+# ---------------------------------------------------------------------------
+# Boards and scenario files
+# ---------------------------------------------------------------------------
+
+
+@given(case=cases(Engine(), (), printed_keywords(Engine())))
+@settings(max_examples=40, deadline=None)
+def test_a_generated_board_written_as_a_scenario_file_loads_back_identically(case: Any) -> None:
+    """scenario_toml writes a board (and its declaration) that the scenario
+    layer loads back to the same state, so failures can be rerun."""
+    from redzone import scenario
+
+    loaded = scenario.loads(case.scenario())
+    assert loaded.state == case.state
+    assert dict(loaded.attacks) == dict(case.attacks)
+    assert {b: list(a) for b, a in loaded.blocks.items()} == {
+        b: [a] for b, a in case.blocks.items()}
+
+
+def test_board_builds_creatures_planeswalkers_and_battles() -> None:
+    """A Board parses keywords with its engine (an unknown one fails at once)."""
+    b = Board(make_engine())
+    state = b(b.c("drake", "alice", 2, 2, "flying"), b.planeswalker("jace", "bob", 3),
+              b.battle("siege", "alice", 5, protector="bob", subtypes=("Siege",)))
+    assert state.objects["drake"].has("flying")
+    assert state.objects["jace"].loyalty == 3 and state.objects["siege"].defense == 5
+    with pytest.raises(redzone.UnknownKeywordError, match="flyng"):
+        b.c("x", "alice", 1, 1, "flyng")
+    assert 'keywords = ["flying"]' in scenario_toml(state)
+
+
+def test_make_engine_closed_sets_and_sharing() -> None:
+    """builtins=False gives a closed plugin set; equal requests share an engine."""
+    assert make_engine() is make_engine()
+    closed = make_engine(builtins=False)
+    assert closed.keywords() == ()
+    assert make_engine(block=["flying"]) is not make_engine()
+
+
+# ---------------------------------------------------------------------------
+# Golden scenario files
+# ---------------------------------------------------------------------------
+
+
+def test_differences_match_objects_as_subsets_and_lists_exactly() -> None:
+    assert differences({"a": 1}, {"a": 1, "b": 2}) == []
+    assert differences({"a": {"b": [1, 2]}}, {"a": {"b": [1, 3]}}) == [
+        "$.a.b[1]: expected 2, got 3"]
+    assert differences([1], [1, 2]) == ["$: expected 1 items, got 2 (first unmatched: 2)"]
+    assert differences({"x": 1}, {}) == ["$.x: missing (expected 1)"]
+    assert differences({"ok": True}, {"ok": 1}) == ["$.ok: expected true, got 1"]
+
+
+BOARD = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "bear"
+controller = "alice"
+power = 2
+toughness = 2
+[combat]
+attacks = { bear = "bob" }
+"""
+
+
+def test_check_golden_compares_writes_and_reports(tmp_path: Path) -> None:
+    """120.3a: 2 damage to Bob is 2 life lost; the expected file may hold only
+    part of the outcome; a difference is reported with its JSON path."""
+    scenario = tmp_path / "bear.toml"
+    scenario.write_text(BOARD, encoding="utf-8")
+    with pytest.raises(GoldenMismatch, match=r"bear\.expected\.json does not exist"):
+        check_golden(scenario)
+    full = check_golden(scenario, update=True)
+    assert json.loads((tmp_path / "bear.expected.json").read_text()) == full
+    check_golden(scenario)
+    (tmp_path / "bear.expected.json").write_text('{"players": {"bob": {"life": 17}}}')
+    with pytest.raises(GoldenMismatch, match=r"\$\.players\.bob\.life: expected 17, got 18"):
+        check_golden(scenario)
+
+
+def test_pytest_plugin_collects_golden_files_and_provides_fixtures(
+        pytester: pytest.Pytester) -> None:
+    """The pytest11 plugin: golden files in the 'redzone_golden' folders are
+    tests; --redzone-update-golden writes them; fixtures can be overridden and
+    parametrized."""
+    pytester.makeini("[pytest]\nredzone_golden = golden\n")
+    golden = pytester.mkdir("golden")
+    (golden / "bear.toml").write_text(BOARD, encoding="utf-8")
+    (golden / "bear.expected.json").write_text('{"ok": true, "players": {"bob": {"life": 19}}}')
+    pytester.makepyfile(test_fixtures="""
+        import pytest
+
+        @pytest.fixture
+        def redzone_plugins():
+            import types
+            from redzone import KeywordSpec, hookimpl
+            mod = types.ModuleType("shiny")
+            mod.redzone_keywords = hookimpl(lambda: [KeywordSpec("shiny", "702.999")])
+            mod.redzone_keywords.__name__ = "redzone_keywords"
+            return [mod]
+
+        @pytest.mark.parametrize("redzone_rules", ["foundations", "m10"])
+        def test_engine(redzone_engine, redzone_board, redzone_rules):
+            assert redzone_engine.rules == redzone_rules
+            state = redzone_board(redzone_board.c("x", "alice", 1, 1, "shiny", "flying"))
+            assert state.objects["x"].has("shiny")
+    """)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*golden scenario*bear.toml*",
+                                 "*$.players.bob.life: expected 19, got 18*"])
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--redzone-update-golden")
+    result.assert_outcomes(passed=3)
+    written = json.loads((golden / "bear.expected.json").read_text())
+    assert written["players"]["bob"]["life"] == 18 and written["events"]
