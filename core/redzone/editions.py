@@ -67,8 +67,9 @@ FOUNDATIONS: Final = Edition(
     ("Comprehensive Rules 2026-09-25: 120, 506-511, 615, 702, 704.5",),
     summary=(
         "Today's rules. A creature's controller divides its combat damage among the "
-        "creatures blocking it (or blocked by it) as they choose (510.1c-d); only trample "
-        "still needs lethal damage to every blocker first (702.19b)."
+        "creatures blocking it (or blocked by it) as they choose (510.1c-d); only a "
+        "creature assigning past its blockers still needs lethal damage to every blocker "
+        "first (702.19b)."
     ),
 )
 

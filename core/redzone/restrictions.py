@@ -81,10 +81,10 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
                 out.append(Requirement("be_blocked", perm.id, "509.1c",
                                        source="must be blocked if able"))
             if perm.lure:
-                defender = combat.defenders.get(perm.id)
+                its_defending = combat.defenders.get(perm.id)
                 for other in state.objects.values():
                     if (other.zone == "battlefield" and "creature" in other.types
-                            and other.controller == defender):
+                            and other.controller == its_defending):
                         out.append(Requirement("block_attacker", other.id, "509.1c",
                                                attacker=perm.id,
                                                source=f"all creatures able to block "

@@ -1,0 +1,210 @@
+"""Meta-tests: the hooks are documented and tested, the core knows no keyword,
+and every keyword module is headed the same way (DESIGN.md)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+from redzone import Engine, hookspecs
+from redzone.plugins import GROUP
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "core" / "redzone"
+PLUGINS = ROOT / "plugins" / "redzone_keywords"
+TESTS = Path(__file__).resolve().parent
+
+HOOKS = sorted(name for name, fn in vars(hookspecs).items()
+               if name.startswith("redzone_") and callable(fn))
+
+#: Keyword names the core must never mention: every keyword a loaded plugin
+#: declares, and those the scenario format lists (whether or not installed).
+KNOWN_KEYWORDS = {
+    "flying", "first strike", "double strike", "trample", "deathtouch", "lifelink", "infect",
+    "wither", "vigilance", "menace", "reach", "haste", "defender", "indestructible", "toxic",
+    "bushido", "rampage", "afflict", "protection", "landwalk", "swampwalk", "islandwalk",
+    "forestwalk", "mountainwalk", "plainswalk", "banding", "flanking", "shadow",
+    "horsemanship", "fear", "intimidate", "skulk", "exalted", "annihilator", "melee",
+    "myriad", "training", "enlist", "dethrone", "battle cry", "frenzy", "provoke",
+}
+
+#: Names of the public scenario contract that happen to contain a keyword: the
+#: step names and the assignment key of docs' scenario format.
+CONTRACT_NAMES = {"first_strike_damage", "first_strike_damage_assigned", "assign_first_strike"}
+
+
+def _keywords() -> set[str]:
+    return {k.spec.name.lower() for k in Engine().keywords()} | KNOWN_KEYWORDS
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_every_hook_is_documented(hook: str) -> None:
+    """DESIGN: every hookspec docstring has a summary, a "Rules:" line, every
+    parameter as ":param name:", and says how answers are "Combined:"."""
+    fn = getattr(hookspecs, hook)
+    doc = inspect.getdoc(fn) or ""
+    summary = doc.split("\n\n")[0].strip()
+    assert summary.endswith(".") and not summary.startswith(("Rules:", ":")), (
+        f"{hook}: no summary")
+    assert re.search(r"^Rules: \d{3}\.\d+", doc, re.MULTILINE), f"{hook}: no 'Rules:' line"
+    for param in inspect.signature(fn).parameters:
+        assert f":param {param}:" in doc, f"{hook}: parameter {param!r} undocumented"
+    assert re.search(r"^Combined: \S", doc, re.MULTILINE), f"{hook}: no 'Combined:' line"
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_hookspecs_have_no_defaults_and_are_not_firstresult(hook: str) -> None:
+    """DESIGN: no firstresult, no wrappers, no parameter defaults."""
+    fn = getattr(hookspecs, hook)
+    opts = getattr(fn, "redzone_spec", {})
+    assert not opts.get("firstresult"), hook
+    assert all(p.default is inspect.Parameter.empty
+               for p in inspect.signature(fn).parameters.values()), hook
+
+
+def _test_sources() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted(TESTS.glob("test_*.py"))
+                     if p.name != Path(__file__).name)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_every_hook_has_a_test(hook: str) -> None:
+    """DESIGN (datasette): every hook is referenced by at least one test, by its
+    name or by its Hooks facade method."""
+    text = _test_sources()
+    facade = hook.removeprefix("redzone_")
+    assert hook in text or f"hooks.{facade}(" in text, f"no test mentions {hook}"
+
+
+def _python_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.py"))
+
+
+def test_core_never_imports_the_keyword_plugins() -> None:
+    """DESIGN: the core knows no keyword: no core module imports redzone_keywords."""
+    offenders = []
+    for path in _python_files(CORE):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "import_module" and node.args
+                  and isinstance(node.args[0], ast.Constant)):
+                names = [str(node.args[0].value)]
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno}" for n in names
+                          if n.split(".")[0] == "redzone_keywords"]
+    assert offenders == []
+
+
+def _docstring_ids(tree: ast.AST) -> set[int]:
+    """Ids of string constants that are documentation (statement-level strings:
+    docstrings, attribute docstrings)."""
+    return {id(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)}
+
+
+def _texts(tree: ast.AST) -> list[tuple[int, str, str]]:
+    """(line, kind, text) of every identifier and non-documentation string."""
+    docs = _docstring_ids(tree)
+    out: list[tuple[int, str, str]] = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                id(node) not in docs):
+            out.append((line, "string", node.value))
+        for attr in ("name", "id", "attr", "arg", "asname"):
+            value = getattr(node, attr, None)
+            if isinstance(value, str):
+                out.append((line, "identifier", value))
+        if isinstance(node, ast.ImportFrom):
+            out += [(line, "identifier", a.name) for a in node.names]
+    return out
+
+
+def keyword_mentions(source: str, keywords: set[str]) -> list[tuple[int, str, str, str]]:
+    """Keywords named in the identifiers and strings of ``source`` (docstrings
+    and comments are ignored): whole words, with spaces, underscores or
+    hyphens between the words of a multi-word keyword."""
+    patterns = {k: re.compile(r"(?<![a-z])" + r"[ _-]?".join(map(re.escape, k.split()))
+                              + r"(?![a-z])") for k in keywords}
+    found = []
+    for line, kind, text in _texts(ast.parse(source)):
+        if text in CONTRACT_NAMES:
+            continue
+        low = text.lower()
+        found += [(line, kind, text, k) for k, p in patterns.items() if p.search(low)]
+    return found
+
+
+def test_keyword_scanner_finds_what_it_should() -> None:
+    """The scanner below can fail: it catches keywords in identifiers and
+    strings, not in docstrings or comments, and not inside other words."""
+    sample = '''
+"""Module docstring: flying and first strike are fine here."""
+# a comment about trample is fine
+def f(has_first_strike, defenders):
+    """Docstring: deathtouch."""
+    x = "flying"
+    y = f"{x} has lifelink"
+    z = "defending player; reached"
+    return x.has("double-strike")
+'''
+    found = {(kind, k) for _line, kind, _text, k in keyword_mentions(sample, _keywords())}
+    assert found == {("identifier", "first strike"), ("string", "flying"),
+                     ("string", "lifelink"), ("string", "double strike")}
+
+
+def test_core_names_no_keyword() -> None:
+    """DESIGN / house rule: no keyword name appears in the core's identifiers or
+    strings (docstrings and comments aside; the scenario contract's step and
+    key names containing "first_strike" are the allowed exception)."""
+    keywords = _keywords()
+    offenders = []
+    for path in _python_files(CORE):
+        for line, kind, text, kw in keyword_mentions(path.read_text(encoding="utf-8"),
+                                                     keywords):
+            offenders.append(f"{path.relative_to(ROOT)}:{line}: {kind} {text[:60]!r} "
+                             f"names {kw!r}")
+    assert offenders == [], "\n".join(offenders)
+
+
+def _keyword_modules() -> list[Path]:
+    """The modules of the ``redzone`` entry-point group shipped in this
+    repository, and every top-level module of the keyword package."""
+    paths = {p for p in PLUGINS.glob("*.py") if p.name != "__init__.py"}
+    for ep in importlib.metadata.entry_points(group=GROUP):
+        module = ep.value.split(":")[0]
+        if module.startswith("redzone_keywords."):
+            paths.add(PLUGINS.joinpath(*module.split(".")[1:]).with_suffix(".py"))
+    return sorted(paths)
+
+
+#: "Name (CR 702.N)." (a keyword defined by a subrule, such as trample over
+#: planeswalkers, 702.19c, gives its letter too).
+HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR 702\.\d+[a-z]?\)\.$")
+
+
+@pytest.mark.parametrize("path", _keyword_modules(), ids=lambda p: p.stem)
+def test_keyword_module_heading(path: Path) -> None:
+    """DESIGN: every keyword module's docstring starts "Name (CR 702.N)."."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    first = doc.splitlines()[0] if doc else ""
+    assert HEADING.match(first), f"{path.name}: first docstring line is {first!r}"
+
+
+def test_heading_pattern_can_fail() -> None:
+    """The heading pattern rejects near misses."""
+    assert HEADING.match("First strike (CR 702.7).")
+    assert HEADING.match("Trample over planeswalkers (CR 702.19c).")
+    for bad in ("First strike (CR 702.7)", "first strike (CR 702.7).", "Flying (702.9).",
+                "Flying (CR 120.3).", "Flying.", "Flying (CR 702.9ab)."):
+        assert not HEADING.match(bad)

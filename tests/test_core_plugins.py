@@ -1,0 +1,558 @@
+"""Plugin discovery, the plugin manager and the typed hook facade
+(core/redzone/plugins.py): entry points deduped and sorted, block and allow
+lists, explicit plugin lists, load errors naming the plugin and its
+distribution, and PluginError for a plugin that raises, answers with the wrong
+type or tries to change the frozen state."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+import pytest
+from redzone import (
+    DealDamage,
+    Engine,
+    Event,
+    GameState,
+    KeywordSpec,
+    PluginError,
+    PluginLoadError,
+    Prevention,
+    Result,
+    ResultReplacement,
+    RulesError,
+    Trigger,
+    UnknownKeywordError,
+    Violation,
+    creature,
+    hookimpl,
+)
+from redzone.plugins import BUILTIN_DISTRIBUTION, GROUP, PluginInfo, discover, make_manager
+from redzone.serialize import state_to_dict
+
+
+def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
+    """A plugin module with the given hook implementations."""
+    module = types.ModuleType(name)
+    for hook, fn in hooks.items():
+        setattr(module, hook, hookimpl(fn))
+    return module
+
+
+#: The plugins every engine registers (the core's own, e.g. the scenario
+#: format's game-wide effects).
+CORE_PLUGINS = frozenset(Engine(discover=False).plugin_infos)
+
+# ---------------------------------------------------------------------------
+# Discovery through entry points
+# ---------------------------------------------------------------------------
+
+
+class FakeDist:
+    def __init__(self, name: str, version: str = "1.0") -> None:
+        self.name = name
+        self.version = version
+
+
+class FakeEntryPoint:
+    """Quacks like importlib.metadata.EntryPoint."""
+
+    def __init__(self, name: str, module: object | Exception, dist: str,
+                 value: str | None = None) -> None:
+        self.name = name
+        self.group = GROUP
+        self.value = value or f"{dist}_pkg.{name}"
+        self.dist = FakeDist(dist)
+        self._module = module
+        self.loads = 0
+
+    def load(self) -> object:
+        self.loads += 1
+        if isinstance(self._module, Exception):
+            raise self._module
+        return self._module
+
+
+@pytest.fixture
+def entry_points(monkeypatch: pytest.MonkeyPatch) -> list[FakeEntryPoint]:
+    """Replace the installed ``redzone`` entry points by a list the test fills
+    (other groups still read the real ones)."""
+    eps: list[FakeEntryPoint] = []
+    real = importlib.metadata.entry_points
+
+    def fake(**kwargs: Any) -> Any:
+        if kwargs.get("group") == GROUP:
+            return list(eps)
+        return real(**kwargs)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake)
+    return eps
+
+
+def keyword_plugin(name: str) -> types.ModuleType:
+    return plugin(name, redzone_keywords=lambda: [KeywordSpec(name, "702.999")])
+
+
+def test_discover_sorts_by_name(entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: entry-point order is undefined; plugins are sorted by name."""
+    entry_points += [FakeEntryPoint("zeta", keyword_plugin("zeta"), "third"),
+                     FakeEntryPoint("alpha", keyword_plugin("alpha"), "other")]
+    found = discover()
+    assert [(p.name, p.distribution, p.version) for p in found] == [
+        ("alpha", "other", "1.0"), ("zeta", "third", "1.0")]
+
+
+def test_discover_dedupes_one_distribution(entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: the same distribution and name seen twice (an editable install)
+    loads once."""
+    mod = keyword_plugin("alpha")
+    entry_points += [FakeEntryPoint("alpha", mod, "pkg"), FakeEntryPoint("alpha", mod, "pkg")]
+    assert [p.name for p in discover()] == ["alpha"]
+    assert entry_points[0].loads == 1 and entry_points[1].loads == 0
+
+
+def test_discover_refuses_two_distributions_for_one_name(
+        entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: two distributions claiming one plugin name is a load error naming
+    both; blocking the name (or not allowing it) resolves it."""
+    entry_points += [FakeEntryPoint("alpha", keyword_plugin("alpha"), "one"),
+                     FakeEntryPoint("alpha", keyword_plugin("alpha"), "two"),
+                     FakeEntryPoint("beta", keyword_plugin("beta"), "one")]
+    with pytest.raises(PluginLoadError) as info:
+        discover()
+    assert info.value.plugin == "alpha"
+    assert "'one'" in str(info.value) and "'two'" in str(info.value)
+    assert [p.name for p in discover(block=["alpha"])] == ["beta"]
+    assert [p.name for p in discover(allow=["beta"])] == ["beta"]
+
+
+def test_discover_block_and_allow(entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: block list, then allow list, by plugin name; an allowed name
+    that isn't installed is an error; blocked plugins are never imported."""
+    entry_points += [FakeEntryPoint(n, keyword_plugin(n), "pkg") for n in ("a", "b", "c")]
+    assert [p.name for p in discover(block=["b"])] == ["a", "c"]
+    assert entry_points[1].loads == 0
+    assert [p.name for p in discover(allow=["c", "b"])] == ["b", "c"]
+    assert [p.name for p in discover(allow=["c", "b"], block=["c"])] == ["b"]
+    with pytest.raises(PluginLoadError, match="not installed: d"):
+        discover(allow=["a", "d"])
+
+
+def test_discover_load_error_names_plugin_and_distribution(
+        entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: a plugin that fails to import is a PluginLoadError naming the
+    plugin and its distribution, with the import error as its cause."""
+    boom = ImportError("no module named 'broken_pkg'")
+    entry_points.append(FakeEntryPoint("broken", boom, "broken-dist"))
+    with pytest.raises(PluginLoadError) as info:
+        discover()
+    err = info.value
+    assert (err.plugin, err.distribution) == ("broken", "broken-dist")
+    assert "'broken'" in str(err) and "'broken-dist'" in str(err)
+    assert err.__cause__ is boom
+    assert isinstance(err, PluginError) and isinstance(err, RulesError)
+    assert discover(block=["broken"]) == []
+
+
+def test_engine_without_builtins_says_install_the_package(
+        entry_points: list[FakeEntryPoint]) -> None:
+    """DESIGN: discovery that finds no built-in keywords fails loudly."""
+    with pytest.raises(PluginLoadError, match="install the package"):
+        Engine()
+    entry_points.append(FakeEntryPoint("third", keyword_plugin("third"), "someone-else"))
+    with pytest.raises(PluginLoadError, match="install the package"):
+        Engine()
+    assert [k.spec.name for k in Engine(allow=["third"]).keywords()] == ["third"]
+
+
+def test_engine_discovers_the_builtin_keywords() -> None:
+    """DESIGN: the built-in keywords load through the entry-point group."""
+    engine = Engine()
+    infos = [i for name, i in engine.plugin_infos.items() if name not in CORE_PLUGINS]
+    assert infos and all(i.distribution == BUILTIN_DISTRIBUTION for i in infos)
+    for info in engine.keywords():
+        assert info.distribution == BUILTIN_DISTRIBUTION
+        assert info.spec.rule.startswith("702.")
+    names = [i.name for i in infos]
+    assert Engine(block=[names[0]]).plugin_infos.keys() == set(engine.plugin_infos) - {names[0]}
+    assert set(Engine(allow=[names[0]]).plugin_infos) == {names[0], *CORE_PLUGINS}
+
+
+def test_explicit_plugin_list_with_discovery_off() -> None:
+    """DESIGN: an embedder's explicit, closed plugin set: nothing else is loaded
+    (the core's own effects plugin aside)."""
+    mine = keyword_plugin("mine")
+    engine = Engine(discover=False, plugins=[mine])
+    assert set(engine.plugin_infos) == {"mine", *CORE_PLUGINS}
+    assert all(name.startswith("redzone.") for name in CORE_PLUGINS)
+    assert [k.spec.name for k in engine.keywords()] == ["mine"]
+    assert [(k.plugin, k.spec.rule) for k in engine.keywords()] == [("mine", "702.999")]
+    with pytest.raises(UnknownKeywordError):
+        engine.keyword("flying")
+    assert f"plugins={1 + len(CORE_PLUGINS)}" in repr(engine)
+
+
+# ---------------------------------------------------------------------------
+# Registration
+# ---------------------------------------------------------------------------
+
+
+def test_unknown_hook_is_a_load_error() -> None:
+    """A hookimpl for a hook that doesn't exist (a typo) fails loudly."""
+    with pytest.raises(PluginLoadError, match="does not exist"):
+        Engine(discover=False, plugins=[plugin("typo", redzone_can_blok=lambda: None)])
+
+
+def test_hookimpl_with_unknown_parameter_names_the_plugin() -> None:
+    """pluggy validation: a parameter the hook doesn't have names the plugin."""
+    def redzone_lethal_damage(state: GameState, victim: str) -> int:
+        return 1
+
+    with pytest.raises(PluginLoadError) as info:
+        Engine(discover=False, plugins=[plugin("badargs", redzone_lethal_damage=(
+            redzone_lethal_damage))])
+    assert info.value.plugin == "badargs"
+
+
+def test_plugin_names_are_unique() -> None:
+    """Two different plugins can't share a name; one plugin listed twice loads once."""
+    one = keyword_plugin("same")
+    with pytest.raises(PluginLoadError, match="two plugins are named 'same'"):
+        make_manager([one, keyword_plugin("same")])
+    _pm, infos = make_manager([one, one, PluginInfo("other", keyword_plugin("other"), "d", "2")])
+    assert set(infos) == {"same", "other"}
+    assert infos["other"].version == "2"
+
+
+def test_keyword_declared_twice_is_a_load_error() -> None:
+    """702.1: one keyword name, one plugin."""
+    with pytest.raises(PluginLoadError) as info:
+        Engine(discover=False, plugins=[
+            plugin("first", redzone_keywords=lambda: [KeywordSpec("dup", "702.1")]),
+            plugin("second", redzone_keywords=lambda: [KeywordSpec("dup", "702.1")])])
+    assert "'first'" in str(info.value) and "'second'" in str(info.value)
+    assert info.value.hook == "redzone_keywords"
+
+
+def test_keywords_hook_wrong_answers() -> None:
+    """redzone_keywords must answer KeywordSpecs."""
+    for bad in ("flying", [1], 5):
+        with pytest.raises(PluginError) as info:
+            Engine(discover=False, plugins=[plugin("bad", redzone_keywords=lambda b=bad: b)])
+        assert info.value.plugin == "bad"
+        assert "loading" in str(info.value)
+
+
+def test_keyword_patterns() -> None:
+    """702.1 via KeywordSpec patterns: case and spacing are normalised, groups
+    are the arguments, an ambiguous text is an error."""
+    engine = Engine(discover=False, plugins=[
+        plugin("walk", redzone_keywords=lambda: [
+            KeywordSpec("landwalk", "702.14", pattern=r"(\w+)walk")]),
+        plugin("greedy", redzone_keywords=lambda: [
+            KeywordSpec("sw", "702.1", pattern=r"sw\w*")])])
+    kw = engine.keyword("  ForestWalk ")
+    assert (kw.name, kw.text, kw.args) == ("landwalk", "forestwalk", ("forest",))
+    assert engine.keyword(kw) is kw
+    with pytest.raises(UnknownKeywordError, match="ambiguous"):
+        engine.keyword("swampwalk")
+    with pytest.raises(UnknownKeywordError):
+        engine.creature("x", "alice", 1, 1, "nothing-like-it")
+
+
+# ---------------------------------------------------------------------------
+# The facade: order, failures, wrong types, frozen state
+# ---------------------------------------------------------------------------
+
+
+def test_implementations_called_in_plugin_name_order() -> None:
+    """DESIGN: the facade calls implementations in order of plugin name, not in
+    pluggy's last-registered-first order."""
+    calls: list[str] = []
+
+    def recorder(name: str) -> types.ModuleType:
+        return plugin(name, redzone_attack_violations=lambda: calls.append(name))
+
+    for order in (["b", "a", "c"], ["c", "b", "a"]):
+        calls.clear()
+        engine = Engine(discover=False, plugins=[recorder(n) for n in order])
+        state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+        engine.attack_violations(state, {"orc": "bob"})
+        assert calls == ["a", "b", "c"]
+        assert [i.plugin.name for i in engine.hooks.impls("redzone_attack_violations")
+                if i.plugin.name not in CORE_PLUGINS] == ["a", "b", "c"]
+        assert engine.hooks.implemented("redzone_attack_violations")
+        assert not engine.hooks.implemented("redzone_deals_damage_again")
+
+
+def test_generators_and_parameter_subsets() -> None:
+    """Hookimpls may take any subset of the hook's parameters, by name, and may
+    answer with any iterable, a generator included."""
+    def redzone_block_violations(attacker: str, blocker: str) -> Iterator[Violation]:
+        if attacker == "orc":
+            yield Violation("509.1b", f"{blocker} can't block orc", (blocker, attacker))
+
+    engine = Engine(discover=False, plugins=[plugin("gen", redzone_block_violations=(
+        redzone_block_violations))])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1),
+                                           creature("bear", "bob", 1, 1)])
+    state = engine.declare_attackers(state, {"orc": "bob"}).state
+    assert [v.objects for v in engine.block_violations(state, {"bear": "orc"})] == [
+        ("bear", "orc")]
+
+
+def _scenario(engine: Engine) -> GameState:
+    return engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
+                                          creature("bear", "bob", 2, 2)])
+
+
+def _to_blocks(engine: Engine, state: GameState) -> GameState:
+    return engine.declare_attackers(state, {"orc": "bob"}).state
+
+
+def _to_damage(engine: Engine, state: GameState) -> GameState:
+    return engine.declare_blockers(_to_blocks(engine, state), {"bear": "orc"}).state
+
+
+#: hook -> (how to reach the state before the command, the command, its step)
+TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
+                          Callable[[Engine, GameState], Any], str]] = {
+    "redzone_attack_violations": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "beginning_of_combat"),
+    "redzone_attack_exemption": (lambda e, s: s.with_permanents({"orc": s.objects[
+        "orc"].evolve(summoning_sick=True)}), lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "beginning_of_combat"),
+    "redzone_attack_declaration_violations": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "beginning_of_combat"),
+    "redzone_attacks_without_tapping": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_block_violations": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_attackers"),
+    "redzone_blocked_by_violations": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_attackers"),
+    "redzone_block_declaration_violations": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_attackers"),
+    "redzone_additional_blocks": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_attackers"),
+    "redzone_deals_damage_early": (_to_damage, lambda e, s: e.combat_damage(s),
+                                   "declare_blockers"),
+    "redzone_assigns_past_blockers": (_to_damage, lambda e, s: e.combat_damage(s),
+                                      "declare_blockers"),
+    "redzone_lethal_damage": (_to_damage, lambda e, s: e.combat_damage(s), "declare_blockers"),
+    "redzone_assignment_violations": (_to_damage, lambda e, s: e.combat_damage(s),
+                                      "declare_blockers"),
+    "redzone_prevent_damage": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
+    "redzone_modify_damage": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
+    "redzone_damage_results": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
+    "redzone_result_replacements": (_to_damage, lambda e, s: e.combat_damage(s),
+                                    "combat_damage"),
+    "redzone_damage_event": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
+    "redzone_state_based_actions": (lambda e, s: s, lambda e, s: e.perform(
+        s, DealDamage("orc", "bear", 1)), "main"),
+    "redzone_cannot_be_destroyed": (lambda e, s: s, lambda e, s: e.perform(
+        s, DealDamage("orc", "bear", 2)), "main"),
+    "redzone_end_of_combat": (lambda e, s: e.end_of_combat(e.declare_attackers(
+        s, {}).state).state, lambda e, s: e.finish(s), "postcombat_main"),
+}
+
+
+def _early_orc(creature: str) -> bool:
+    return creature == "orc"
+
+
+def _restricted(blocker: str, attacker: str) -> list[Violation]:
+    return [Violation("509.1b", "restricted", (blocker, attacker), restriction="test")]
+
+
+def _on_attack(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    return [Trigger("test", e.attacker or "", "alice", "603.2") for e in events
+            if e.kind == "attack"]
+
+
+TRIGGERS.update({
+    "redzone_deals_damage_again": (
+        lambda e, s: e.combat_damage(_to_damage(e, s)).state, lambda e, s: e.combat_damage(s),
+        "first_strike_damage"),
+    "redzone_block_exemption": TRIGGERS["redzone_block_violations"],
+    "redzone_triggers": (lambda e, s: s, lambda e, s: e.declare_attackers(s, {"orc": "bob"}),
+                         "beginning_of_combat"),
+    "redzone_resolve_trigger": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_additional_recipients": (_to_damage, lambda e, s: e.combat_damage(s),
+                                      "declare_blockers"),
+    "redzone_damage_divider": (_to_damage, lambda e, s: e.combat_damage(s), "declare_blockers"),
+    "redzone_attack_requirements": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "beginning_of_combat"),
+    "redzone_block_requirements": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_attackers"),
+    "redzone_can_band": (
+        lambda e, s: s.with_permanents({"elf": creature("elf", "alice", 1, 1)}),
+        lambda e, s: e.declare_attackers(s, {"orc": "bob", "elf": "bob"},
+                                         bands=[("orc", "elf")]), "beginning_of_combat"),
+})
+
+#: Plugins a hook needs beside the one under test to be asked at all.
+HELPERS: dict[str, list[types.ModuleType]] = {
+    "redzone_deals_damage_again": [plugin("early", redzone_deals_damage_early=_early_orc)],
+    "redzone_block_exemption": [plugin("restricts", redzone_block_violations=_restricted)],
+    "redzone_resolve_trigger": [plugin("trigger_on_attack", redzone_triggers=_on_attack)],
+}
+
+
+def test_every_hook_has_a_trigger() -> None:
+    """Each hook but the load-time one is exercised by the failure tests below."""
+    from redzone import hookspecs
+
+    hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
+    assert hooks - set(TRIGGERS) == {"redzone_keywords"}
+
+
+@pytest.mark.parametrize("hook", sorted(TRIGGERS))
+def test_raising_plugin_is_a_plugin_error(hook: str) -> None:
+    """DESIGN: a plugin that raises becomes a PluginError naming the plugin,
+    its distribution, the hook, its rules and the step; the cause is kept and
+    the caller's state is unchanged."""
+    boom = RuntimeError("kaboom")
+
+    def fail(state: GameState) -> None:
+        raise boom
+
+    engine = Engine(discover=False, plugins=[
+        PluginInfo("exploding", plugin("exploding", **{hook: fail}), "exploding-dist", "0.1"),
+        *HELPERS.get(hook, [])])
+    prepare, command, step = TRIGGERS[hook]
+    state = prepare(engine, _scenario(engine))
+    before = state_to_dict(state)
+    with pytest.raises(PluginError) as info:
+        command(engine, state)
+    err = info.value
+    assert (err.plugin, err.distribution, err.hook) == ("exploding", "exploding-dist", hook)
+    assert err.__cause__ is boom
+    message = str(err)
+    assert "'exploding' (exploding-dist 0.1)" in message
+    assert f"in hook {hook} (rules " in message
+    assert f"during step {step!r}" in message
+    assert "RuntimeError: kaboom" in message
+    assert state_to_dict(state) == before
+
+
+def test_generator_raising_late_is_a_plugin_error() -> None:
+    """A generator answer raises only as it is consumed: still a PluginError."""
+    def redzone_block_violations() -> Iterator[Violation]:
+        yield from ()
+        raise KeyError("late")
+
+    engine = Engine(discover=False, plugins=[plugin("lazy", redzone_block_violations=(
+        redzone_block_violations))])
+    state = _to_blocks(engine, _scenario(engine))
+    with pytest.raises(PluginError) as info:
+        engine.declare_blockers(state, {"bear": "orc"})
+    assert (info.value.plugin, info.value.hook) == ("lazy", "redzone_block_violations")
+
+
+WRONG: list[tuple[str, Any]] = [
+    ("redzone_attack_exemption", "yes"),
+    ("redzone_attacks_without_tapping", 1),
+    ("redzone_deals_damage_early", "no"),
+    ("redzone_assigns_past_blockers", [True]),
+    ("redzone_attack_violations", "not a list"),
+    ("redzone_attack_violations", [("508.1c", "tuple, not a Violation")]),
+    ("redzone_block_violations", 3),
+    ("redzone_blocked_by_violations", [None]),
+    ("redzone_block_declaration_violations", [1]),
+    ("redzone_additional_blocks", -1),
+    ("redzone_additional_blocks", True),
+    ("redzone_lethal_damage", "1"),
+    ("redzone_assignment_violations", [Result("marked", "x", "orc")]),
+    ("redzone_prevent_damage", [Violation("615", "not a prevention")]),
+    ("redzone_prevent_damage", [Prevention("minus", "615.1", -2)]),
+    ("redzone_modify_damage", [1]),
+    ("redzone_damage_results", [Violation("120.3", "not a result")]),
+    ("redzone_result_replacements", [lambda s, r: r]),
+    ("redzone_state_based_actions", ["destroy"]),
+    ("redzone_additional_recipients", "bob"),
+    ("redzone_additional_recipients", [7]),
+    ("redzone_damage_divider", "nobody"),
+    ("redzone_attack_requirements", ["attack"]),
+    ("redzone_block_requirements", [None]),
+    ("redzone_can_band", "yes"),
+    ("redzone_triggers", ["trigger"]),
+]
+
+
+@pytest.mark.parametrize("hook,answer", WRONG, ids=[f"{h}-{i}" for i, (h, _) in enumerate(WRONG)])
+def test_wrong_answer_type_is_a_plugin_error(hook: str, answer: Any) -> None:
+    """DESIGN: an answer of the wrong type is a PluginError naming the plugin,
+    the hook and the step, not a crash somewhere later; nothing changes."""
+    prepare, command, _step = TRIGGERS[hook]
+    engine = Engine(discover=False, plugins=[plugin("sloppy", **{hook: lambda: answer}),
+                                             *HELPERS.get(hook, [])])
+    state = prepare(engine, _scenario(engine))
+    before = state_to_dict(state)
+    with pytest.raises(PluginError) as info:
+        command(engine, state)
+    assert (info.value.plugin, info.value.hook) == ("sloppy", hook)
+    assert "expected" in str(info.value) or "must be" in str(info.value)
+    assert state_to_dict(state) == before
+
+
+def test_result_replacement_callable_failures_name_the_plugin() -> None:
+    """120.4c: a result replacement's function runs inside the core; if it
+    raises or returns something other than a Result, the plugin is named."""
+    for replace in (lambda s, r: 1 / 0, lambda s, r: "more"):
+        engine = Engine(discover=False, plugins=[plugin(
+            "replacer", redzone_result_replacements=lambda r=replace: [
+                ResultReplacement("bad", "614.1a", r)])])
+        state = _to_damage(engine, _scenario(engine))
+        with pytest.raises(PluginError) as info:
+            engine.combat_damage(state)
+        assert (info.value.plugin, info.value.hook) == ("replacer", "redzone_result_replacements")
+        assert "replacement 'bad'" in str(info.value)
+
+
+MUTATIONS: list[tuple[str, Callable[..., Any]]] = [
+    ("redzone_attack_violations", lambda state: setattr(state, "step", "main")),
+    ("redzone_attack_violations", lambda state: state.players.pop("bob")),
+    ("redzone_attack_violations", lambda state: state.objects.__setitem__("x", None)),
+    ("redzone_attack_violations", lambda state: setattr(state.objects["orc"], "tapped", True)),
+    ("redzone_attack_violations", lambda state: state.objects["orc"].counters.update(a=1)),
+    ("redzone_attack_violations", lambda state: state.turn_order.append("carol")),
+    ("redzone_attack_declaration_violations", lambda attacks: attacks.clear()),
+    ("redzone_block_declaration_violations", lambda blocks: blocks.update(bear=())),
+    ("redzone_assignment_violations", lambda assignment: assignment.amounts.update(bob=2)),
+    ("redzone_damage_results", lambda damage: setattr(damage, "amount", 99)),
+    ("redzone_state_based_actions",
+     lambda state: setattr(state.players["bob"], "life", 0)),
+]
+
+
+@pytest.mark.parametrize("hook,mutate", MUTATIONS,
+                         ids=[f"{h}-{i}" for i, (h, _) in enumerate(MUTATIONS)])
+def test_plugin_trying_to_change_the_state_fails_loudly(hook: str,
+                                                        mutate: Callable[..., Any]) -> None:
+    """DESIGN / 733: every value a hook receives is frozen; a plugin that tries
+    to change one gets an error (a PluginError naming it) and the state is
+    unchanged."""
+    def attempt(**kwargs: Any) -> None:
+        mutate(**kwargs)
+
+    names = {"redzone_attack_declaration_violations": "attacks",
+             "redzone_block_declaration_violations": "blocks",
+             "redzone_assignment_violations": "assignment",
+             "redzone_damage_results": "damage"}
+    arg = names.get(hook, "state")
+    impl = eval(f"lambda {arg}: attempt({arg}={arg})", {"attempt": attempt})
+    engine = Engine(discover=False, plugins=[plugin("meddler", **{hook: impl})])
+    prepare, command, _step = TRIGGERS[hook]
+    state = prepare(engine, _scenario(engine))
+    before = state_to_dict(state)
+    with pytest.raises(PluginError) as info:
+        command(engine, state)
+    assert info.value.plugin == "meddler"
+    assert isinstance(info.value.__cause__, (TypeError, AttributeError,
+                                             attrs.exceptions.FrozenInstanceError))
+    assert state_to_dict(state) == before

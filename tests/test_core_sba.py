@@ -1,0 +1,210 @@
+"""State-based actions (704.3, 704.5a, c, f, g, i, q, v, w) and zone changes."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from redzone import (
+    Engine,
+    GameState,
+    IllegalActionError,
+    LeaveBattlefield,
+    Permanent,
+    Player,
+    StateBasedAction,
+    creature,
+    hookimpl,
+)
+
+
+def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
+    """A plugin module with the given hook implementations."""
+    module = types.ModuleType(name)
+    for hook, fn in hooks.items():
+        setattr(module, hook, hookimpl(fn))
+    return module
+
+
+def check(engine: Engine, state: GameState) -> tuple[GameState, list[tuple[str, str, str]]]:
+    out = engine.check_state_based_actions(state)
+    return out.state, [(e.kind, e.rule, e.object or e.player or e.target or "")
+                       for e in out.events]
+
+
+def test_704_5a_zero_or_less_life_loses(bare_engine: Engine) -> None:
+    """704.5a: a player with 0 or less life loses the game."""
+    state = bare_engine.game([Player("alice", life=0), Player("bob", life=-3),
+                              Player("carol", life=1)])
+    after, events = check(bare_engine, state)
+    assert events == [("lost", "704.5a", "alice"), ("lost", "704.5a", "bob")]
+    assert after.players["alice"].lost and after.players["alice"].loss_rule == "704.5a"
+    assert not after.players["carol"].lost
+    assert after.opponents("carol") == ()
+    # Already lost: nothing more happens.
+    assert check(bare_engine, after)[1] == []
+
+
+def test_704_5c_ten_poison_counters_lose(bare_engine: Engine) -> None:
+    """704.5c: a player with ten or more poison counters loses the game."""
+    state = bare_engine.game([Player("alice", poison=9), Player("bob", poison=10)])
+    after, events = check(bare_engine, state)
+    assert events == [("lost", "704.5c", "bob")]
+    assert not after.players["alice"].lost
+
+
+def test_704_5_one_loss_per_player(bare_engine: Engine) -> None:
+    """704.5a and 704.5c at once: the player loses once (named by 704.5a)."""
+    state = bare_engine.game([Player("alice"), Player("bob", life=0, poison=10)])
+    assert check(bare_engine, state)[1] == [("lost", "704.5a", "bob")]
+
+
+def test_704_5f_zero_toughness_even_if_indestructible() -> None:
+    """704.5f: a creature with toughness 0 or less is put into its owner's
+    graveyard; it isn't destroyed, so "can't be destroyed" doesn't help."""
+    engine = Engine(discover=False, plugins=[plugin(
+        "sturdy", redzone_cannot_be_destroyed=lambda permanent: True)])
+    state = engine.game(["alice", "bob"], [
+        creature("shrunk", "bob", 2, 2, counters={"-1/-1": 2}, owner="alice"),
+        creature("hurt", "bob", 2, 2, damage=5)])
+    after, events = check(engine, state)
+    assert events == [("dies", "704.5f", "shrunk")]
+    card = after.objects["shrunk"]
+    assert (card.zone, card.controller) == ("graveyard", "alice")  # its owner's graveyard
+    assert after.objects["hurt"].zone == "battlefield"
+
+
+def test_704_5g_lethal_damage_destroys(bare_engine: Engine) -> None:
+    """704.5g: a creature with toughness greater than 0 and damage marked at
+    least equal to it is destroyed; less damage does nothing."""
+    state = bare_engine.game(["alice", "bob"], [
+        creature("dead", "bob", 2, 2, damage=2), creature("alive", "bob", 2, 3, damage=2),
+        creature("big", "bob", 2, 2, damage=2, counters={"+1/+1": 1})])
+    after, events = check(bare_engine, state)
+    assert events == [("destroyed", "704.5g", "dead"), ("dies", "704.5g", "dead")]
+    assert after.objects["alive"].zone == after.objects["big"].zone == "battlefield"
+
+
+def test_704_5g_cannot_be_destroyed_hook() -> None:
+    """702.12b via redzone_cannot_be_destroyed: a permanent that can't be
+    destroyed survives lethal damage (and the check ends: 704.3)."""
+    engine = Engine(discover=False, plugins=[plugin(
+        "sturdy", redzone_cannot_be_destroyed=lambda permanent: permanent == "god")])
+    state = engine.game(["alice", "bob"], [creature("god", "bob", 2, 2, damage=9),
+                                           creature("man", "bob", 2, 2, damage=9)])
+    after, events = check(engine, state)
+    assert after.objects["god"].zone == "battlefield"
+    assert after.objects["man"].zone == "graveyard"
+    assert ("destroyed", "704.5g", "god") not in events
+
+
+def test_704_5i_planeswalker_with_no_loyalty(bare_engine: Engine) -> None:
+    """704.5i: a planeswalker with loyalty 0 is put into its owner's graveyard."""
+    state = bare_engine.game(["alice", "bob"], [
+        Permanent("jace", "bob", types={"planeswalker"}),
+        Permanent("ajani", "bob", types={"planeswalker"}, counters={"loyalty": 1})])
+    after, events = check(bare_engine, state)
+    assert events == [("dies", "704.5i", "jace")]
+    assert after.objects["ajani"].zone == "battlefield"
+
+
+@pytest.mark.parametrize("subtypes,rule", [(("Siege",), "704.5v"), ((), "704.5w")])
+def test_704_5v_w_battle_with_no_defense(bare_engine: Engine, subtypes: tuple[str, ...],
+                                         rule: str) -> None:
+    """704.5v: a Siege with defense 0; 704.5w: a non-Siege battle with defense 0;
+    either is put into its owner's graveyard."""
+    state = bare_engine.game(["alice", "bob"], [
+        Permanent("b", "bob", types={"battle"}, subtypes=subtypes, protector="alice"),
+        Permanent("ok", "bob", types={"battle"}, subtypes=subtypes, protector="alice",
+                  counters={"defense": 1})])
+    after, events = check(bare_engine, state)
+    assert events == [("dies", rule, "b")]
+    assert after.objects["ok"].zone == "battlefield"
+
+
+def test_704_5q_counters_annihilate(bare_engine: Engine) -> None:
+    """704.5q: N +1/+1 and N -1/-1 counters are removed, N the smaller count."""
+    state = bare_engine.game(["alice", "bob"], [
+        creature("c", "bob", 2, 2, counters={"+1/+1": 3, "-1/-1": 1}),
+        Permanent("rock", "bob", types={"artifact"}, counters={"+1/+1": 1, "-1/-1": 2})])
+    after, events = check(bare_engine, state)
+    assert dict(after.objects["c"].counters) == {"+1/+1": 2}
+    assert dict(after.objects["rock"].counters) == {"-1/-1": 1}
+    assert sorted(events) == [("counters_removed", "704.5q", "c"),
+                              ("counters_removed", "704.5q", "rock")]
+
+
+def test_704_3_all_applicable_actions_at_once(bare_engine: Engine) -> None:
+    """704.3: every applicable state-based action is performed simultaneously:
+    two creatures with lethal damage and a player at 0 life, in one check."""
+    state = bare_engine.game(["alice", Player("bob", life=0)], [
+        creature("x", "alice", 1, 1, damage=1), creature("y", "bob", 1, 1, damage=1)])
+    after, events = check(bare_engine, state)
+    assert {e for e in events if e[0] != "dies"} == {
+        ("destroyed", "704.5g", "x"), ("destroyed", "704.5g", "y"), ("lost", "704.5a", "bob")}
+    assert after.objects["x"].zone == after.objects["y"].zone == "graveyard"
+
+
+def test_704_3_check_repeats_until_none_applies() -> None:
+    """704.3: if any state-based actions were performed, the check repeats: a
+    condition created by the first batch is acted on in the next."""
+    def sbas(state: GameState) -> list[StateBasedAction]:
+        # "When the leader is gone, the follower dies."
+        leader = state.objects.get("leader")
+        follower = state.on_battlefield("follower")
+        if leader is not None and leader.zone != "battlefield" and follower is not None:
+            return [StateBasedAction("graveyard", "704.5x-test", object="follower")]
+        return []
+
+    engine = Engine(discover=False, plugins=[plugin("chain", redzone_state_based_actions=sbas)])
+    state = engine.game(["alice", "bob"], [creature("leader", "bob", 1, 1, damage=1),
+                                           creature("follower", "bob", 1, 1)])
+    after, events = check(engine, state)
+    assert [e for e in events if e[0] == "dies"] == [("dies", "704.5g", "leader"),
+                                                     ("dies", "704.5x-test", "follower")]
+    assert after.objects["follower"].zone == "graveyard"
+
+
+def test_704_plugin_actions_deduplicated(bare_engine: Engine) -> None:
+    """704.3: one action per object and kind, also when a plugin repeats a core
+    one; "put into the graveyard" (704.5f) wins over "destroy"."""
+    engine = Engine(discover=False, plugins=[plugin("dup", redzone_state_based_actions=lambda: [
+        StateBasedAction("destroy", "704.5h", object="x"),
+        StateBasedAction("destroy", "704.5h", object="x"),
+        StateBasedAction("destroy", "704.5h", object="y"),
+        StateBasedAction("lose", "704.5b", player="bob")])])
+    state = engine.game(["alice", "bob"], [
+        creature("x", "bob", 1, 1, damage=1), creature("y", "bob", 1, 1, counters={"-1/-1": 1})])
+    after, events = check(engine, state)
+    assert sorted(e for e in events if e[0] != "dies") == [
+        ("destroyed", "704.5g", "x"), ("lost", "704.5b", "bob")]
+    assert ("dies", "704.5f", "y") in events
+    assert after.players["bob"].loss_rule == "704.5b"
+
+
+def test_400_7_a_card_that_left_is_a_new_object(bare_engine: Engine) -> None:
+    """400.7 / 506.4: a creature that dies is removed from combat; its card has
+    no damage, counters or effects; last known information keeps them."""
+    state = bare_engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
+                                                creature("bear", "bob", 2, 2)])
+    state = bare_engine.declare_attackers(state, {"orc": "bob"}).state
+    state = bare_engine.declare_blockers(state, {"bear": "orc"}).state
+    out = bare_engine.combat_damage(state)
+    assert out.state.combat is not None
+    assert not out.state.combat.in_combat("orc") and not out.state.combat.in_combat("bear")
+    assert [e.kind for e in out.events if e.object == "orc"][-2:] == [
+        "removed_from_combat", "dies"]
+    assert out.state.objects["orc"].damage == 0
+    assert out.state.last_known("orc").damage == 2
+    assert out.state.last_known("orc").tapped
+
+
+def test_leaving_is_idempotent(bare_engine: Engine) -> None:
+    """400.7: a card that already left can't leave again."""
+    state = bare_engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2,
+                                                         zone="graveyard")])
+    with pytest.raises(IllegalActionError) as info:
+        bare_engine.perform(state, LeaveBattlefield("orc"))
+    assert info.value.rule == "400.1"

@@ -1,0 +1,160 @@
+"""The game state as plain JSON-able data and back (core/redzone/serialize.py):
+lossless, order-preserving, strict about what it reads."""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from redzone import (
+    Effect,
+    Engine,
+    FrozenMap,
+    GameState,
+    Keyword,
+    Modification,
+    Permanent,
+    Player,
+    Prevent,
+    creature,
+)
+from redzone.serialize import FORMAT, StateFormatError, state_from_dict, state_to_dict
+
+IDS = st.text(alphabet="abcdefgxyz-_/+1 ", min_size=1, max_size=6)
+
+
+def strategy_for(tp: Any) -> st.SearchStrategy[Any]:
+    """A strategy for any value of a model annotation: built from the attrs
+    fields, so a field added to the model is covered without editing this."""
+    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+        return st.one_of(*(strategy_for(t) for t in typing.get_args(tp)))
+    if tp is type(None):
+        return st.none()
+    if tp is bool:
+        return st.booleans()
+    if tp is int:
+        return st.integers(-50, 50)
+    if tp is str:
+        return IDS
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple:
+        return st.lists(strategy_for(args[0]), max_size=3).map(tuple)
+    if origin is frozenset:
+        return st.frozensets(strategy_for(args[0]), max_size=3)
+    if origin is FrozenMap:
+        return st.dictionaries(IDS, strategy_for(args[1]), max_size=3).map(FrozenMap)
+    if isinstance(tp, type) and attrs.has(tp):
+        hints = typing.get_type_hints(tp)
+        fields = {f.name: strategy_for(hints[f.name]) for f in attrs.fields(tp)}
+        return st.fixed_dictionaries(fields).map(lambda kw: tp(**kw))
+    raise TypeError(f"no strategy for {tp!r}")
+
+
+STATES = strategy_for(GameState)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(STATES)
+def test_round_trip_of_any_state(state: GameState) -> None:
+    """DESIGN quality bar: the state round-trips through its serialised form,
+    through JSON text too, keeping the order of every mapping."""
+    data = state_to_dict(state)
+    assert data["format"] == FORMAT
+    text = json.dumps(data)
+    back = state_from_dict(json.loads(text))
+    assert back == state
+    assert list(back.objects) == list(state.objects)
+    if state.combat is not None:
+        assert back.combat is not None
+        assert list(back.combat.attacks) == list(state.combat.attacks)
+        assert list(back.combat.blocks) == list(state.combat.blocks)
+    assert state_to_dict(back) == data
+
+
+def test_round_trip_of_a_real_combat(bare_engine: Engine) -> None:
+    """A state in the middle of a combat, with shields, effects, counters,
+    modifications and last known information, survives the round trip."""
+    state = bare_engine.game([Player("alice", life=17), Player("bob", poison=3)], [
+        creature("orc", "alice", 2, 2, counters={"+1/+1": 1},
+                 modifications=(Modification(power=1, add_keywords=(
+                     Keyword("x", "x 2", ("2",)),)),)),
+        creature("bear", "bob", 2, 2, damage=1),
+        creature("wolf", "bob", 3, 3),
+        Permanent("jace", "bob", types={"planeswalker"}, counters={"loyalty": 3})],
+        effects=[Effect("reduce_damage", to="bear", amount=1)])
+    state = bare_engine.declare_attackers(state, {"orc": "bob"}).state
+    state = bare_engine.declare_blockers(state, {"bear": "orc", "wolf": "orc"}).state
+    state = bare_engine.perform(state, Prevent(target="wolf", amount=2)).state
+    state = bare_engine.combat_damage(state).state
+    assert state.lki  # something died
+    assert state_from_dict(json.loads(json.dumps(state_to_dict(state)))) == state
+
+
+def test_plain_json_types_only(bare_engine: Engine) -> None:
+    """Every value is a dict, list, str, int, bool or None."""
+    state = bare_engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    state = bare_engine.declare_attackers(state, {"orc": "bob"}).state
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            assert type(value) is dict
+            for k, v in value.items():
+                assert type(k) is str
+                walk(v)
+        elif isinstance(value, list):
+            assert type(value) is list
+            for v in value:
+                walk(v)
+        else:
+            assert value is None or type(value) in (str, int, bool)
+
+    walk(state_to_dict(state))
+
+
+def test_frozensets_are_sorted_lists(bare_engine: Engine) -> None:
+    """Serialising is deterministic: set-valued fields are sorted."""
+    state = bare_engine.game(["alice", "bob"], [
+        Permanent("x", "alice", types={"land", "creature", "artifact"}, base_power=1,
+                  base_toughness=1)])
+    assert state_to_dict(state)["objects"]["x"]["types"] == ["artifact", "creature", "land"]
+
+
+@pytest.mark.parametrize("change,path", [
+    (lambda d: d.update(bogus=1), "bogus"),
+    (lambda d: d["objects"]["orc"].update(damage="1"), "objects.orc.damage"),
+    (lambda d: d["objects"]["orc"].update(tapped=1), "objects.orc.tapped"),
+    (lambda d: d["objects"]["orc"].update(base_power=True), "objects.orc.base_power"),
+    (lambda d: d["objects"]["orc"].pop("controller"), "objects.orc.controller"),
+    (lambda d: d["objects"]["orc"].update(types="creature"), "objects.orc.types"),
+    (lambda d: d["players"]["bob"].update(extra=1), "players.bob.extra"),
+    (lambda d: d.update(players=[]), "players"),
+    (lambda d: d.update(format=99), "format"),
+    (lambda d: d.pop("format"), "format"),
+])
+def test_strict_decoding_names_the_key(bare_engine: Engine, change: Any, path: str) -> None:
+    """A malformed dict is a StateFormatError naming the key path (typos must
+    not pass silently)."""
+    state = bare_engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    data = json.loads(json.dumps(state_to_dict(state)))
+    change(data)
+    with pytest.raises(StateFormatError) as info:
+        state_from_dict(data)
+    assert info.value.path == path
+    assert str(info.value).startswith(path)
+    assert isinstance(info.value, ValueError)
+
+
+def test_defaults_may_be_left_out() -> None:
+    """Fields with defaults may be missing from a hand-written dict."""
+    state = state_from_dict({"format": FORMAT, "players": {"a": {"id": "a"}, "b": {"id": "b"}},
+                             "turn_order": ["a", "b"], "active_player": "a"})
+    assert state == GameState(players={"a": Player("a"), "b": Player("b")},
+                              turn_order=("a", "b"), active_player="a")
+    with pytest.raises(StateFormatError):
+        state_from_dict([])  # type: ignore[arg-type]
