@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
-
 import redzone
 from redzone import Engine, GameState, Permanent
 
