@@ -1,13 +1,48 @@
 """Deathtouch (CR 702.2).
 
-Not implemented yet: this module only declares the keyword.
+Any nonzero amount of combat damage a source with deathtouch assigns to a
+creature is lethal damage (702.2c): lethal is 1. A creature with toughness
+greater than 0 dealt damage by a source with deathtouch since state-based
+actions were last checked is destroyed (702.2b, 704.5h), whatever the damage's
+results were (marked damage or -1/-1 counters), combat or noncombat, and from
+any zone: a source that left the battlefield is read from its last known
+information (702.2d-e).
 """
 
 from __future__ import annotations
 
-from redzone import KeywordSpec, hookimpl
+from redzone import Damage, GameState, KeywordSpec, Result, StateBasedAction, hookimpl
+
+#: The mark a creature gets when it is dealt damage by a source with deathtouch.
+MARK = "dealt damage by a source with deathtouch"
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec("deathtouch", "702.2")]
+    return [KeywordSpec("deathtouch", "702.2",
+                        summary="any damage it deals to a creature is lethal")]
+
+
+@hookimpl
+def redzone_lethal_damage(state: GameState, source: str) -> int | None:
+    if source in state.objects and state.last_known(source).has("deathtouch"):
+        return 1
+    return None
+
+
+@hookimpl
+def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
+    if damage.source not in state.objects or damage.target not in state.objects:
+        return []
+    if not state.last_known(damage.source).has("deathtouch"):
+        return []
+    return [Result("mark", "702.2b", damage.source, damage.amount, target=damage.target,
+                   mark=MARK)]
+
+
+@hookimpl
+def redzone_state_based_actions(state: GameState) -> list[StateBasedAction]:
+    return [StateBasedAction("destroy", "704.5h", object=perm.id)
+            for perm in state.objects.values()
+            if MARK in perm.marks and perm.zone == "battlefield" and perm.is_creature
+            and perm.toughness > 0]

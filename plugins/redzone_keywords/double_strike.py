@@ -1,13 +1,28 @@
 """Double strike (CR 702.4).
 
-Not implemented yet: this module only declares the keyword.
+A creature with double strike as the combat damage step begins deals combat
+damage in the first combat damage step (510.4, 702.4b), and again in the
+second one if it still has double strike as that step begins: removing double
+strike during the first step stops the second hit (702.4c); giving double
+strike to a creature that dealt first-strike damage allows it (702.4d).
 """
 
 from __future__ import annotations
 
-from redzone import KeywordSpec, hookimpl
+from redzone import GameState, KeywordSpec, hookimpl
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec("double strike", "702.4")]
+    return [KeywordSpec("double strike", "702.4",
+                        summary="deals combat damage in both combat damage steps")]
+
+
+@hookimpl
+def redzone_deals_damage_early(state: GameState, creature: str) -> bool:
+    return state.objects[creature].has("double strike")
+
+
+@hookimpl
+def redzone_deals_damage_again(state: GameState, creature: str) -> bool:
+    return state.objects[creature].has("double strike")
