@@ -104,6 +104,12 @@ class Engine:
         on the stack (603.3b, 608); turn it off to find them in
         ``state.stack`` and resolve them with your own stack
         (:meth:`resolve_trigger`, :meth:`remove_trigger`).
+    :param hook_timeout: the most seconds one plugin may take to answer one
+        hook call; a slower answer fails the command with a
+        :class:`PluginError` naming the plugin, its distribution, the hook and
+        the step, and the state is unchanged. Python can't interrupt a plugin,
+        so the limit is checked when the call returns. ``None`` (the default)
+        checks nothing and costs nothing.
     :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
         no built-in keywords (the package is not installed).
     """
@@ -118,6 +124,7 @@ class Engine:
         allow: Iterable[str] | None = None,
         policy: AssignmentPolicy = default_policy,
         auto_triggers: bool = True,
+        hook_timeout: float | None = None,
     ) -> None:
         self.edition: Edition = get_edition(rules)
         found: list[object | PluginInfo] = []
@@ -137,7 +144,7 @@ class Engine:
         found.extend(self.edition.plugins)
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
-        self.hooks = Hooks(self.pm, self.plugin_infos)
+        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout)
         self.policy = policy
         self.auto_triggers = auto_triggers
 
@@ -674,7 +681,9 @@ class Engine:
         :param order: damage assignment orders, for editions that have them.
         :param bands: attacking bands (508.1e).
         :raises IllegalActionError: (or a subclass) when a declaration,
-            assignment or action is illegal.
+            assignment or action is illegal; :class:`IllegalBlockError`
+            (508.8) for blocks when no creature attacks, as the declare
+            blockers step is skipped.
         """
         pending: dict[str, list[Action]] = {}
         for after, action in actions:
@@ -720,6 +729,10 @@ class Engine:
                 if not out.state.step.endswith(ASSIGNED):
                     after_steps[out.state.step] = out.state
                 state = window(out.state, out.state.step)
+        else:
+            skipped = _skipped_blocks(state, blocks)
+            if skipped:
+                raise IllegalBlockError(skipped)
         out = self.end_of_combat(state)
         events.extend(out.events)
         steps.append("end_of_combat")
@@ -731,6 +744,17 @@ class Engine:
         out = self.finish(state)
         events.extend(out.events)
         return CombatResult(out.state, events, steps, after_steps, before)
+
+
+def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
+    """508.8: blocks declared for a combat whose declare blockers step is
+    skipped (no creature attacks) can't be made; never drop them silently."""
+    declared = [b for b, a in _combat.normalise_blocks(blocks or {}).items() if a]
+    if not declared:
+        return []
+    return [Violation("508.8", f"{', '.join(_combat.label(state, b) for b in declared)} "
+                      "can't block: no creatures attack, so the declare blockers step is "
+                      "skipped", tuple(declared))]
 
 
 def _discover(*, block: Iterable[str], allow: Iterable[str] | None) -> list[PluginInfo]:

@@ -193,7 +193,7 @@ def redzone_block_violations(
 ) -> Iterable[Violation] | None:
     """Restrictions on one creature blocking one attacking creature.
 
-    Rules: 509.1a, 509.1b, 702.9b, 702.16b
+    Rules: 509.1a, 509.1b, 702.9b, 702.16f
 
     Asked once per declared (blocker, attacker) pair.
 

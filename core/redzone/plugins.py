@@ -25,6 +25,7 @@ import difflib
 import functools
 import importlib.metadata
 import re
+import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -206,9 +207,11 @@ class Hooks:
     naming the plugin, its distribution, the hook and the step.
     """
 
-    def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]) -> None:
+    def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo],
+                 timeout: float | None = None) -> None:
         self._pm = pm
         self._infos = dict(infos)
+        self.timeout = timeout
         self._cache: dict[str, tuple[_Impl, ...]] = {}
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
@@ -265,6 +268,7 @@ class Hooks:
         out: list[tuple[_Impl, Any]] = []
         for impl in self.impls(hook):
             picks = impl.picks
+            started = time.perf_counter() if self.timeout is not None else 0.0
             try:
                 res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
                 if isinstance(res, Iterator):
@@ -279,9 +283,19 @@ class Hooks:
                 raise self._fail(
                     impl, hook, state, exc, f"raised {type(exc).__name__}: {exc}"
                 ) from exc
+            if self.timeout is not None:
+                self._check_time(impl, hook, args, started)
             if res is not None:
                 out.append((impl, res))
         return out
+
+    def _check_time(self, impl: _Impl, hook: str, args: tuple[Any, ...], started: float) -> None:
+        elapsed = time.perf_counter() - started
+        if self.timeout is not None and elapsed > self.timeout:
+            state = args[0] if args and isinstance(args[0], GameState) else None
+            raise self._fail(impl, hook, state, None,
+                             f"took {elapsed:.3f} s, over the engine's limit of "
+                             f"{self.timeout:g} s for one hook call,")
 
     def _any(self, hook: str, *args: Any) -> bool:
         for impl, res in self._answers(hook, args):

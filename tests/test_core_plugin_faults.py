@@ -1,0 +1,54 @@
+"""A plugin that takes too long on a hook call (issue: contained plugin faults).
+
+Raising and wrongly-typed answers are covered per hook in test_core_plugins;
+this module covers the time limit an embedding engine can set.
+"""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+import pytest
+import redzone
+from redzone import Engine, GameState, PluginError
+
+
+def _slow(seconds: float) -> SimpleNamespace:
+    def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> list[object]:
+        time.sleep(seconds)
+        return []
+
+    return SimpleNamespace(__name__="sloth",
+                           redzone_block_violations=redzone.hookimpl(redzone_block_violations))
+
+
+def _attacked(engine: Engine) -> GameState:
+    state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 3, 3),
+                                            engine.creature("bear", "bob", 2, 2)])
+    return engine.declare_attackers(state, {"ogre": "bob"}).state
+
+
+def test_a_plugin_over_the_time_limit_fails_the_command_and_changes_nothing() -> None:
+    engine = Engine(plugins=[_slow(0.05)], hook_timeout=0.01)
+    state = _attacked(engine)
+    with pytest.raises(PluginError) as info:
+        engine.declare_blockers(state, {"bear": "ogre"})
+    error = info.value
+    assert error.plugin == "sloth" and error.hook == "redzone_block_violations"
+    assert "over the engine's limit of 0.01 s" in str(error)
+    assert "509.1a" in str(error) and "'declare_attackers'" in str(error)
+    assert state.combat is not None and state.combat.blocks == {}
+
+
+def test_no_limit_by_default() -> None:
+    engine = Engine(plugins=[_slow(0.02)])
+    assert engine.hooks.timeout is None
+    state = _attacked(engine)
+    assert engine.declare_blockers(state, {"bear": "ogre"}).state.combat is not None
+
+
+def test_a_plugin_under_the_limit_is_fine() -> None:
+    engine = Engine(plugins=[_slow(0.0)], hook_timeout=5.0)
+    assert engine.declare_blockers(_attacked(engine), {"bear": "ogre"}).state.step == (
+        "declare_blockers")
