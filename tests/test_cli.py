@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -440,3 +441,20 @@ def test_python_dash_m_redzone() -> None:
     done = subprocess.run([sys.executable, "-m", "redzone", "schema"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and json.loads(done.stdout) == schema()
+
+
+def test_the_readme_command_list_runs() -> None:
+    """README "Command line": each listed command's example runs (the
+    scenario file ``combat.toml`` standing for a bundled example) with a
+    documented exit status, and every command of the CLI is listed."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^- `redzone (\w+)", section, re.M)
+    assert sorted(commands) == sorted(cli.commands)
+    runs = re.findall(r"Example: `redzone ([^`>]+?)\s*(?:>[^`]*)?`", section)
+    assert len(runs) == len(commands)
+    for line in runs:
+        args = [str(ILLEGAL) if a == "combat.toml" else a for a in line.split()]
+        result = invoke(*args)
+        assert result.exit_code in (0, 1), (line, result.output)
+        assert result.output.strip(), line

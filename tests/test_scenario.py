@@ -720,27 +720,68 @@ def test_not_a_table_at_the_top() -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_the_schema_documents_every_key_of_the_format() -> None:
-    """schema.json covers the contract: the top-level, player, permanent,
-    combat, action and effect keys of the specification."""
+#: The keys of the contract's first version (the scenario format specification).
+CONTRACT = {
+    "top": {"rules", "active_player", "turn_order", "players", "permanents", "combat",
+            "effects"},
+    "player": {"life", "poison"},
+    "permanent": {"id", "name", "controller", "owner", "types", "subtypes", "colors", "power",
+                  "toughness", "loyalty", "defense", "protector", "keywords", "damage",
+                  "counters", "tapped", "summoning_sick", "can_block_additional"},
+    "combat": {"attacks", "blocks", "order", "assign", "assign_first_strike", "actions"},
+    "action": {"pump", "grant", "revoke", "prevent", "remove_from_combat", "leave_battlefield",
+               "add_counters", "tap", "untap", "become_blocked", "gain_life", "lose_life",
+               "deal_damage"},
+    "effect": {"prevent_all_combat_damage", "double_life_gain", "life_floor", "double_damage",
+               "reduce_damage"},
+}
+
+#: The keys added since (each documented on the extensions page).
+EXTENSIONS = {
+    "top": set(),
+    "player": set(),
+    "permanent": {"supertypes", "cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
+                  "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure"},
+    "combat": {"bands"},
+    "action": {"block", "enter_blocking", "add_effect"},
+    "effect": {"blocks_if_able"},
+}
+
+
+def _schema_keys() -> dict[str, set[str]]:
     schema = sc.schema()
     defs = schema["$defs"]
-    assert set(schema["properties"]) == {"rules", "active_player", "turn_order", "players",
-                                         "permanents", "combat", "effects"}
-    assert set(defs["player"]["properties"]) == {"life", "poison"}
-    assert set(defs["permanent"]["properties"]) == {
-        "id", "name", "controller", "owner", "types", "subtypes", "colors", "power",
-        "toughness", "loyalty", "defense", "protector", "keywords", "damage", "counters",
-        "tapped", "summoning_sick", "can_block_additional"}
-    assert set(defs["combat"]["properties"]) == {"attacks", "blocks", "order", "assign",
-                                                 "assign_first_strike", "actions"}
-    actions = {b["properties"]["do"]["const"] for b in defs["action"]["oneOf"]}
-    assert actions == {"pump", "grant", "revoke", "prevent", "remove_from_combat",
-                       "leave_battlefield", "add_counters", "tap", "untap", "become_blocked",
-                       "gain_life", "lose_life", "deal_damage"}
-    effects = {b["properties"]["kind"]["const"] for b in defs["effect"]["oneOf"]}
-    assert effects == {"prevent_all_combat_damage", "double_life_gain", "life_floor",
-                       "double_damage", "reduce_damage"}
+    return {
+        "top": set(schema["properties"]),
+        "player": set(defs["player"]["properties"]),
+        "permanent": set(defs["permanent"]["properties"]),
+        "combat": set(defs["combat"]["properties"]),
+        "action": {b["properties"]["do"]["const"] for b in defs["action"]["oneOf"]},
+        "effect": {b["properties"]["kind"]["const"] for b in defs["effect"]["oneOf"]},
+    }
+
+
+def test_the_schema_documents_every_key_of_the_format() -> None:
+    """schema.json covers the contract: the top-level, player, permanent,
+    combat, action and effect keys of the specification, and beyond them
+    exactly the extensions (the contract is extended, never changed)."""
+    found = _schema_keys()
+    for part, keys_ in CONTRACT.items():
+        assert keys_ <= found[part], (part, keys_ - found[part])
+        assert found[part] - keys_ == EXTENSIONS[part], part
+
+
+def test_every_extension_is_documented_with_an_example() -> None:
+    """Every key beyond the contract appears, in an example, on the
+    extensions page (docs/scenario-extensions.md, section "Extensions")."""
+    page = (Path(__file__).resolve().parent.parent / "docs" /
+            "scenario-extensions.md").read_text(encoding="utf-8")
+    assert "\n## Extensions\n" in page
+    for part, added in EXTENSIONS.items():
+        for key in added:
+            pattern = {"action": f'do = "{key}"', "effect": f'kind = "{key}"'}.get(
+                part, f"{key} = ")
+            assert pattern in page, (part, key)
 
 
 def test_every_schema_action_is_an_engine_action() -> None:

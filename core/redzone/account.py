@@ -99,6 +99,18 @@ def _plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+#: Restrictions and requirements a permanent's own fields say, in words.
+_FLAG_TEXTS: Sequence[tuple[str, str]] = (
+    ("cant_attack", "can't attack"),
+    ("cant_block", "can't block"),
+    ("cant_be_blocked", "can't be blocked"),
+    ("attacks_if_able", "attacks each combat if able"),
+    ("blocks_if_able", "blocks each combat if able"),
+    ("must_be_blocked", "must be blocked if able"),
+    ("lure", "all creatures able to block it do so"),
+)
+
+
 def describe_permanent(perm: Permanent) -> Text:
     """One permanent: name, id, power/toughness, keywords, damage, counters."""
     text = Text(perm.name, style=HEAD)
@@ -123,9 +135,14 @@ def describe_permanent(perm: Permanent) -> Text:
     if other:
         bits.append(", ".join(f"{v} {k} counter{'s' if v != 1 else ''}"
                               for k, v in sorted(other.items())))
+    if perm.supertypes:
+        bits.append(" ".join(sorted(perm.supertypes)))
     if perm.can_block_additional:
         bits.append("can block any number of creatures" if perm.can_block_additional >= UNLIMITED
                     else f"can block {perm.can_block_additional} additional")
+    bits.extend(text for flag, text in _FLAG_TEXTS if getattr(perm, flag))
+    if perm.min_blockers > 1:
+        bits.append(f"can't be blocked except by {perm.min_blockers} or more creatures")
     if perm.tapped:
         bits.append("tapped")
     if perm.summoning_sick:
@@ -246,6 +263,24 @@ def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
         return "every creature is removed from combat", DIM
     if k in ("enters_battlefield", "create"):
         return f"{name(event.object)} enters the battlefield", None
+    if k == "band":
+        members = [m.strip() for m in (event.detail or "").split(",") if m.strip()]
+        return f"{' and '.join(name(m) for m in members)} attack as a band", None
+    if k == "trigger":
+        kind, _, what = (event.detail or "").partition(": ")
+        return (f"{name(event.source)}'s {kind or 'triggered'} ability triggers and goes on "
+                f"the stack{f': {what}' if what else ''}"), None
+    if k == "resolve":
+        return f"{name(event.source)}'s {event.detail or 'triggered'} ability resolves", None
+    if k == "skipped":
+        return f"part of a triggered ability does nothing: {event.detail}", DIM
+    if k == "removed_from_stack":
+        return f"{event.object} is taken off the stack", DIM
+    if k == "effect":
+        bits = [f"{w} {name(v)}" for w, v in (("for", event.player), ("on", event.target),
+                                                ("from", event.source)) if v]
+        return f"a continuous effect starts: {event.detail}" + (
+            f" ({', '.join(bits)})" if bits else ""), None
     fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
     return f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}", None
 
@@ -269,10 +304,14 @@ def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: N
         if rec.additional:
             role += "; may also assign to " + ", ".join(name(r) for r in rec.additional)
         how = "as the scenario assigns" if rec.given else "default assignment"
+        if rec.divider is not None:
+            # 702.22j-k: the opposing player divides it, freely, among the creatures.
+            how += f", divided by {name(rec.divider)} as they choose"
+            rule = "702.22j" if rec.is_attacker else "702.22k"
         _line(console, "• ", (name(rec.source), HEAD), f" (power {rec.power}, {role}), {how}:",
               indent=4, rule=rule)
         for recipient, amount in rec.amounts.items():
-            lethal = rec.lethal.get(recipient)
+            lethal = rec.lethal.get(recipient) if rec.divider is None else None
             extra = f"  (lethal: {lethal})" if lethal is not None else ""
             _line(console, f"{amount} to {name(recipient)}", (extra, DIM), indent=8)
         if not rec.amounts:
@@ -468,6 +507,13 @@ def _explain_block(console: Console, engine: Engine, state: GameState, name: Nam
                   (", ".join(name(a) for a in may) or "no attacking creature", HEAD), indent=2)
     _line(console, ("  (pair by pair; restrictions on the whole declaration are in the "
                     "violations above)", DIM))
+    suggested = engine.suggest_blocks(state)
+    if suggested and not engine.block_violations(state, suggested):
+        # 509.1c: a declaration obeying as many requirements as possible.
+        shown = "; ".join(f"{name(b)} blocks {' and '.join(name(a) for a in atts)}"
+                          for b, atts in suggested.items())
+        _line(console, "• ", "a declaration obeying the most requirements: ", (shown, GOOD),
+              indent=2, rule="509.1c")
     declared = {b: tuple(a) for b, a in blocks.items()}
     for attacker in attackers:
         texts = []

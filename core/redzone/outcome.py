@@ -21,7 +21,7 @@ from typing import Any
 from attrs import field, frozen
 
 from redzone.actions import Action
-from redzone.combat import Assignment, lethal_map
+from redzone.combat import Assignment, band_violations, lethal_map
 from redzone.engine import (
     ASSIGNED,
     DAMAGE_STEP,
@@ -29,6 +29,7 @@ from redzone.engine import (
     CombatResult,
     Engine,
     Outcome,
+    _skipped_blocks,
 )
 from redzone.errors import (
     IllegalActionError,
@@ -38,6 +39,7 @@ from redzone.errors import (
     PluginError,
     ScenarioError,
     Violation,
+    sort_violations,
 )
 from redzone.events import Event
 from redzone.frozen import FrozenMap, as_tuple
@@ -67,6 +69,8 @@ class AssignmentRecord:
     :param blocked: whether it is a blocked attacking creature.
     :param additional: further recipients plugins allow it
         (:func:`~redzone.hookspecs.redzone_additional_recipients`).
+    :param divider: the player who divides its damage when that is not its
+        controller (702.22j-k), else ``None``.
     """
 
     step: str
@@ -80,6 +84,7 @@ class AssignmentRecord:
     is_attacker: bool
     blocked: bool
     additional: tuple[str, ...] = field(default=(), converter=as_tuple)
+    divider: str | None = None
 
 
 def assignment_records(engine: Engine, state: GameState,
@@ -105,7 +110,8 @@ def assignment_records(engine: Engine, state: GameState,
             step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
             given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
             lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own)),
-            is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional))
+            is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional,
+            divider=duty.divider))
     return step, tuple(out)
 
 
@@ -120,10 +126,12 @@ class _Recorder(Engine):
         self.log: list[Event] = []
         self.records: list[AssignmentRecord] = []
         self.attempt: tuple[str, GameState, Action | None] | None = None
+        self.last: GameState | None = None
 
     def _done(self, out: Outcome) -> Outcome:
         self.log.extend(out.events)
         self.attempt = None
+        self.last = out.state
         return out
 
     # The overrides take and pass on whatever else the engine's commands take,
@@ -203,16 +211,6 @@ class Resolution:
         return EXIT_OK if self.ok else EXIT_ILLEGAL
 
 
-def _no_blockers_step(scenario: Scenario) -> IllegalBlockError | None:
-    """Blocks declared in a combat with no attackers: 508.8 skips the declare
-    blockers step, so the declaration can't be made (never drop it silently)."""
-    if scenario.attacks or not scenario.blocks:
-        return None
-    return IllegalBlockError([Violation(
-        "508.8", f"{', '.join(scenario.blocks)} can't block: no creatures attack, so the "
-        "declare blockers step is skipped", tuple(scenario.blocks))])
-
-
 def resolve(scenario: Scenario) -> Resolution:
     """Resolve a scenario's combat.
 
@@ -220,16 +218,16 @@ def resolve(scenario: Scenario) -> Resolution:
     with ``error`` set; a failing plugin raises :class:`~redzone.PluginError`.
     """
     rec = _Recorder(scenario.engine)
-    early = _no_blockers_step(scenario)
-    if early is not None:
-        return Resolution(scenario, None, early, (), (), "declare_blockers", scenario.state)
     try:
         result = rec.resolve(
             scenario.state, scenario.attacks, scenario.blocks,
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
-            actions=scenario.actions, order=scenario.order)
+            actions=scenario.actions, order=scenario.order, bands=scenario.bands)
     except IllegalActionError as exc:
         failed, state, action = rec.attempt or ("resolve", None, None)
+        if rec.attempt is None and isinstance(exc, IllegalBlockError):
+            # 508.8: blocks for a declare blockers step that is skipped.
+            failed, state = "declare_blockers", rec.last
         return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action)
     return Resolution(scenario, result, None, result.events, rec.records)
 
@@ -269,15 +267,16 @@ def check(scenario: Scenario) -> tuple[Finding, ...]:
     try:
         state = window(rec.begin_combat(scenario.state).state, "beginning_of_combat")
         stage = "attacks"
-        violations = rec.attack_violations(state, scenario.attacks)
+        violations = rec.attack_violations(state, scenario.attacks) + sort_violations(
+            band_violations(rec.hooks, state, scenario.attacks, scenario.bands))
         if violations:
             return (Finding("attacks", IllegalAttackError(violations)),)
-        state = rec.declare_attackers(state, scenario.attacks).state
+        state = rec.declare_attackers(state, scenario.attacks, scenario.bands).state
         stage = "actions"
         state = window(state, "declare_attackers")
         if rec.next_step(state) != "declare_blockers":
-            early = _no_blockers_step(scenario)
-            return (Finding("blocks", early),) if early is not None else ()
+            skipped = _skipped_blocks(state, scenario.blocks)
+            return (Finding("blocks", IllegalBlockError(skipped)),) if skipped else ()
         stage = "blocks"
         blocks = {b: a for b, a in scenario.blocks.items() if a}
         violations = rec.block_violations(state, blocks)

@@ -244,6 +244,39 @@ def check_blocks(
             return None
         return _count(reqs, None, decl)
 
-    best, example, complete = _search(creatures, options, score, len(reqs),
+    best, example, complete = _search(creatures, options, score,
+                                      _block_ceiling(reqs, candidates, capacity),
                                       (obeyed, dict(blocks)))
     return RequirementCheck(reqs, obeyed, best, example, complete)
+
+
+def _block_ceiling(reqs: Sequence[Requirement], candidates: Mapping[str, Sequence[str]],
+                   capacity: Mapping[str, int]) -> int:
+    """The most requirements any declaration the search tries can obey, so
+    that it stops as soon as one does (a Lure on many attackers: each blocker
+    obeys at most as many "block this attacker" requirements as the attackers
+    it blocks at once). A creature obeys its ``block`` requirements only if it
+    can block something, and a ``be_blocked`` requirement is obeyed only if
+    some creature can block that attacker."""
+    if any(r.kind not in ("block", "block_attacker", "be_blocked") for r in reqs):
+        return len(reqs)
+    blockable = {a for atts in candidates.values() for a in atts}
+    bound = 0
+    mine: dict[str, list[Requirement]] = {}
+    for r in reqs:
+        if r.kind == "be_blocked":
+            bound += r.creature in blockable
+        else:
+            mine.setdefault(r.creature, []).append(r)
+    for creature, own in mine.items():
+        atts = set(candidates.get(creature, ()))
+        if not atts:
+            continue
+        bound += sum(1 for r in own if r.kind == "block")
+        per_attacker: dict[str, int] = {}
+        for r in own:
+            if r.kind == "block_attacker" and r.attacker in atts:
+                per_attacker[r.attacker] = per_attacker.get(r.attacker, 0) + 1
+        at_once = min(capacity.get(creature, 1), MAX_MULTI_BLOCK, len(atts))
+        bound += sum(sorted(per_attacker.values(), reverse=True)[:at_once])
+    return min(bound, len(reqs))

@@ -43,6 +43,15 @@ from redzone.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Play
 #: Files larger than this are refused before they are parsed.
 MAX_BYTES: Final = 1 << 20
 
+#: Documents nested deeper than this are refused (a valid scenario nests
+#: about 7 levels: combat.actions[0].permanent.counters."+1/+1").
+MAX_DEPTH: Final = 32
+
+#: Documents with more values than this (tables, lists, strings, numbers...)
+#: are refused; strings (keys included) longer than :data:`MAX_BYTES` in all
+#: are too.
+MAX_NODES: Final = 250_000
+
 #: The editions the scenario format names (the engine may implement fewer).
 FORMAT_EDITIONS: Final = ("foundations", "m10", "sixth")
 
@@ -117,6 +126,42 @@ class _Problems:
 
     def error(self) -> ScenarioProblems:
         return ScenarioProblems([e for _line, _i, e in sorted(self.found, key=lambda t: t[:2])])
+
+
+def _shown(value: Any) -> str:
+    """``repr`` of a value for a message, long strings cut short."""
+    if isinstance(value, str) and len(value) > 60:
+        return repr(value[:57] + "...")
+    return repr(value)
+
+
+def size_problem(data: Any) -> str | None:
+    """Why a parsed document is too large to validate (nested deeper than
+    :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values, or more than
+    :data:`MAX_BYTES` characters of strings), or ``None``. Iterative, so it
+    never recurses itself."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    nodes = chars = 0
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return f"the document has more than {MAX_NODES} values; it is refused"
+        if depth > MAX_DEPTH:
+            return f"the document is nested more than {MAX_DEPTH} levels deep; it is refused"
+        if isinstance(node, str):
+            chars += len(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                chars += len(key) if isinstance(key, str) else 0
+                stack.append((value, depth + 1))
+        elif isinstance(node, list | tuple):
+            for value in node:
+                stack.append((value, depth + 1))
+        if chars > MAX_BYTES:
+            return (f"the document's strings hold more than {MAX_BYTES} characters (1 MiB); "
+                    "it is refused")
+    return None
 
 
 def _suggest(word: str, options: Iterable[str]) -> str:
@@ -331,7 +376,7 @@ class _Validator:
             elif additional is False:
                 hint = _suggest(key, props) or (
                     f"; valid keys here: {', '.join(props)}" if props else "")
-                out.append(((*path, key), f"unknown key {key!r}{hint}"))
+                out.append(((*path, key), f"unknown key {_shown(key)}{hint}"))
             elif isinstance(additional, dict):
                 self.validate(item, additional, (*path, key), out)
 
@@ -379,7 +424,7 @@ class _Validator:
         if not isinstance(chosen, str) or chosen not in options:
             hint = _suggest(chosen, options) if isinstance(chosen, str) else ""
             what = _DISCRIMINATOR_NAMES.get(disc, f"{disc!r} value")
-            shown = repr(chosen) if isinstance(chosen, str) else _describe_value(chosen)
+            shown = _shown(chosen) if isinstance(chosen, str) else _describe_value(chosen)
             out.append(((*path, disc), f"unknown {what} {shown}; expected one of "
                                        f"{', '.join(repr(o) for o in options)}{hint}"))
             return False
@@ -398,10 +443,16 @@ class _Validator:
 
 
 def schema_problems(data: Any) -> list[tuple[Path, str]]:
-    """Every way ``data`` breaks the schema, as (key path, message) pairs."""
+    """Every way ``data`` breaks the schema, as (key path, message) pairs.
+
+    A document too large to check (:func:`size_problem`) gives that one
+    problem."""
     out: list[tuple[Path, str]] = []
     if not isinstance(data, dict):
         return [((), f"a scenario must be a table (a JSON object), not {_describe_value(data)}")]
+    too_big = size_problem(data)
+    if too_big is not None:
+        return [((), too_big)]
     _Validator(schema()).validate(data, schema(), (), out)
     return out
 
@@ -677,6 +728,8 @@ class Scenario:
     :param actions: ``(after, action)`` pairs, in file order.
     :param engine: the engine that parsed its keywords and resolves it.
     :param lines: key path -> line in the file, where known.
+    :param bands: attacking bands declared with the attackers (508.1e,
+        702.22c), in file order.
     """
 
     file: str
@@ -690,6 +743,7 @@ class Scenario:
     actions: tuple[tuple[str, Action], ...]
     engine: Engine = field(eq=False, repr=False)
     lines: FrozenMap[Path, int] = field(default=EMPTY, eq=False, repr=False)
+    bands: tuple[tuple[str, ...], ...] = ()
 
     @property
     def effects(self) -> tuple[Effect, ...]:
@@ -717,6 +771,9 @@ def _edition_problem(name: str) -> str:
 class _Builder:
     """Turns a schema-checked document into engine inputs, collecting problems."""
 
+    #: Longer keyword texts are left to the schema check (never parsed).
+    KEYWORD_MAX: Final = 100
+
     def __init__(self, data: dict[str, Any], problems: _Problems, engine: Engine) -> None:
         self.data = data
         self.p = problems
@@ -724,6 +781,8 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.permanents: dict[str, Permanent] = {}
+        #: id -> index of the ``enter_blocking`` action that brings it.
+        self.entering: dict[str, int] = {}
 
     # -- helpers ---------------------------------------------------------------
 
@@ -734,7 +793,7 @@ class _Builder:
         kind = self.kinds.get(value)
         if kind is None:
             pool = [i for i, k in self.kinds.items() if k in kinds]
-            self.p.add(path, f"unknown {' or '.join(kinds)} id {value!r} ({what})"
+            self.p.add(path, f"unknown {' or '.join(kinds)} id {_shown(value)} ({what})"
                              f"{_suggest(value, pool)}")
             return False
         if kind not in kinds:
@@ -744,8 +803,8 @@ class _Builder:
         return True
 
     def keyword(self, path: Path, text: Any) -> Keyword | None:
-        if not isinstance(text, str):
-            return None
+        if not isinstance(text, str) or len(text) > self.KEYWORD_MAX:
+            return None  # the schema check has reported it
         try:
             return self.engine.keyword(text)
         except UnknownKeywordError as exc:
@@ -788,16 +847,49 @@ class _Builder:
             else:
                 first[pid] = i
                 self.kinds[pid] = "permanent"
+        self._register_entering()
         for i, pdata in enumerate(self.items(self.data.get("permanents"))):
             pid = self.table(pdata).get("id")
             if not isinstance(pid, str):
                 continue
-            perm = self.permanent(i, pdata, pid)  # duplicates are checked too
+            perm = self.permanent(("permanents", i), pdata, pid)  # duplicates are checked too
             if perm is not None and first.get(pid) == i:
                 self.permanents[pid] = perm
 
-    def permanent(self, i: int, pdata: dict[str, Any], pid: str) -> Permanent | None:
-        at: Path = ("permanents", i)
+    def _register_entering(self) -> None:
+        """The ids of permanents that enter the battlefield blocking (an
+        ``enter_blocking`` action): new, unique ids, usable by assignments and
+        later actions but not by the declarations."""
+        combat = self.table(self.data.get("combat"))
+        for i, adata in enumerate(self.items(combat.get("actions"))):
+            adata = self.table(adata)
+            if adata.get("do") != "enter_blocking":
+                continue
+            pid = self.table(adata.get("permanent")).get("id")
+            if not isinstance(pid, str):
+                continue
+            at: Path = ("combat", "actions", i, "permanent", "id")
+            if pid in self.kinds or pid in self.entering:
+                where = ("a player's id" if self.kinds.get(pid) == "player" else
+                         f"already used by combat.actions[{self.entering[pid]}]"
+                         if pid in self.entering else "already a permanent's id")
+                self.p.add(at, f"id {pid!r} is {where}: a permanent entering the "
+                               "battlefield needs a new id")
+                continue
+            self.entering[pid] = i
+            self.kinds[pid] = "permanent"
+
+    def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
+        """:meth:`ref` for the declarations: a permanent that only enters the
+        battlefield during combat can't be named there."""
+        if isinstance(value, str) and value in self.entering:
+            self.p.add(path, f"{value!r} enters the battlefield during combat "
+                             f"(combat.actions[{self.entering[value]}]), so it can't be "
+                             f"{what}")
+            return False
+        return self.ref(path, value, kinds, what)
+
+    def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
         ok = self.ref((*at, "controller"), pdata.get("controller"), ("player",), "a controller")
         owner = pdata.get("owner", pdata.get("controller"))
         if "owner" in pdata:
@@ -841,6 +933,9 @@ class _Builder:
     def _make_permanent(self, pid: str, pdata: dict[str, Any], owner: Any, types: list[Any],
                         keywords: list[Keyword], counters: dict[str, int],
                         can_block: int) -> Permanent:
+        def flag(key: str) -> bool:
+            return pdata.get(key, False) is True
+
         return Permanent(
             id=pid,
             controller=pdata["controller"],
@@ -848,6 +943,7 @@ class _Builder:
             owner=owner,
             types=types,
             subtypes=self.items(pdata.get("subtypes")),
+            supertypes=self.items(pdata.get("supertypes")),
             colors=self.items(pdata.get("colors")),
             base_power=pdata.get("power"),
             base_toughness=pdata.get("toughness"),
@@ -858,6 +954,14 @@ class _Builder:
             summoning_sick=bool(pdata.get("summoning_sick", False)),
             protector=pdata.get("protector"),
             can_block_additional=can_block,
+            min_blockers=self.integer(pdata.get("min_blockers"), 0),
+            cant_attack=flag("cant_attack"),
+            cant_block=flag("cant_block"),
+            cant_be_blocked=flag("cant_be_blocked"),
+            attacks_if_able=flag("attacks_if_able"),
+            blocks_if_able=flag("blocks_if_able"),
+            must_be_blocked=flag("must_be_blocked"),
+            lure=flag("lure"),
         )
 
     def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:
@@ -885,35 +989,44 @@ class _Builder:
         attacks: dict[str, str] = {}
         for attacker, target in self.table(combat.get("attacks")).items():
             path = (*at, "attacks", attacker)
-            ok = self.ref(path, attacker, ("permanent",), "an attacking creature")
-            ok = self.ref(path, target, ("player", "permanent"),
-                          "what a creature attacks") and ok
+            ok = self.declared(path, attacker, ("permanent",), "an attacking creature")
+            ok = self.declared(path, target, ("player", "permanent"),
+                               "what a creature attacks") and ok
             if ok:
                 attacks[attacker] = target
         blocks: dict[str, tuple[str, ...]] = {}
         for blocker, blocked in self.table(combat.get("blocks")).items():
             path = (*at, "blocks", blocker)
-            ok = self.ref(path, blocker, ("permanent",), "a blocking creature")
+            ok = self.declared(path, blocker, ("permanent",), "a blocking creature")
             targets = [blocked] if isinstance(blocked, str) else self.items(blocked)
             for j, attacker in enumerate(targets):
                 where = path if isinstance(blocked, str) else (*path, j)
-                ok = self.ref(where, attacker, ("permanent",), "a blocked creature") and ok
+                ok = self.declared(where, attacker, ("permanent",), "a blocked creature") and ok
             if ok:
                 blocks[blocker] = tuple(targets)
         order: dict[str, tuple[str, ...]] = {}
         for obj, listed in self.table(combat.get("order")).items():
             path = (*at, "order", obj)
-            ok = self.ref(path, obj, ("permanent",), "an attacking or blocking creature")
+            ok = self.declared(path, obj, ("permanent",), "an attacking or blocking creature")
             for j, other in enumerate(self.items(listed)):
-                ok = self.ref((*path, j), other, ("permanent",),
-                              "a creature in a damage assignment order") and ok
+                ok = self.declared((*path, j), other, ("permanent",),
+                                   "a creature in a damage assignment order") and ok
             names = [n for n in self.items(listed) if isinstance(n, str)]
             if len(set(names)) != len(names):
                 self.p.add(path, "a damage assignment order names a creature twice")
                 ok = False
             if ok:
                 order[obj] = tuple(names)
-        out: dict[str, Any] = {"attacks": attacks, "blocks": blocks, "order": order}
+        bands: list[tuple[str, ...]] = []
+        for i, band in enumerate(self.items(combat.get("bands"))):
+            ok = True
+            for j, member in enumerate(self.items(band)):
+                ok = self.declared((*at, "bands", i, j), member, ("permanent",),
+                                   "a member of an attacking band") and ok
+            if ok and isinstance(band, list):
+                bands.append(tuple(band))
+        out: dict[str, Any] = {"attacks": attacks, "blocks": blocks, "order": order,
+                               "bands": tuple(bands)}
         for key in ("assign", "assign_first_strike"):
             out[key] = self.assignment((*at, key), combat[key]) if key in combat else None
         out["actions"] = self.actions(combat.get("actions"))
@@ -969,6 +1082,25 @@ class _Builder:
             elif do in ("gain_life", "lose_life"):
                 ok = self.ref((*at, "player"), adata.get("player"), ("player",),
                               f"the player of {do!r}")
+            elif do == "block":
+                ok = self.ref((*at, "blocker"), adata.get("blocker"), ("permanent",),
+                              "the creature that blocks")
+                ok = self.ref((*at, "attacker"), adata.get("attacker"), ("permanent",),
+                              "the attacking creature it blocks") and ok
+            elif do == "enter_blocking":
+                ok = self.ref((*at, "attacker"), adata.get("attacker"), ("permanent",),
+                              "the attacking creature it blocks")
+                pdata = self.table(adata.get("permanent"))
+                pid = pdata.get("id")
+                perm = None
+                if isinstance(pid, str) and self.entering.get(pid) == i:
+                    perm = self.permanent((*at, "permanent"), pdata, pid)
+                ok = perm is not None and ok
+                kwargs["permanent"] = perm
+            elif do == "add_effect":
+                effect = self.effect((*at, "effect"), adata.get("effect"))
+                ok = effect is not None
+                kwargs["effect"] = effect
             if do in ("grant", "revoke"):
                 for j, text in enumerate(self.items(adata.get("keywords"))):
                     ok = self.keyword((*at, "keywords", j), text) is not None and ok
@@ -981,27 +1113,40 @@ class _Builder:
             out.append((adata["after"], action))
         return tuple(out)
 
+    #: Effect kinds whose ``to`` must be a permanent (not a player).
+    _TO_PERMANENT = frozenset({"blocks_if_able"})
+
+    def effect(self, at: Path, value: Any) -> Effect | None:
+        """One effect (of ``[[effects]]`` or an ``add_effect`` action)."""
+        edata = self.table(value)
+        kind = edata.get("kind")
+        if not isinstance(kind, str):
+            return None
+        ok = True
+        if "player" in edata:
+            ok = self.ref((*at, "player"), edata["player"], ("player",),
+                          f"the player of {kind!r}")
+        if "to" in edata:
+            to_kinds = ("permanent",) if kind in self._TO_PERMANENT else ("player", "permanent")
+            what = "the creature that blocks" if kind == "blocks_if_able" else \
+                f"what {kind!r} protects"
+            ok = self.ref((*at, "to"), edata["to"], to_kinds, what) and ok
+        if "source" in edata:
+            ok = self.ref((*at, "source"), edata["source"], ("permanent",),
+                          f"the source of {kind!r}") and ok
+        if not ok:
+            return None
+        amount = edata.get("amount")
+        return Effect(kind, player=edata.get("player"), to=edata.get("to"),
+                      source=edata.get("source"),
+                      amount=amount if isinstance(amount, int) else None)
+
     def effects(self) -> tuple[Effect, ...]:
         out: list[Effect] = []
         for i, edata in enumerate(self.items(self.data.get("effects"))):
-            edata = self.table(edata)
-            kind = edata.get("kind")
-            if not isinstance(kind, str):
-                continue
-            at: Path = ("effects", i)
-            ok = True
-            if "player" in edata:
-                ok = self.ref((*at, "player"), edata["player"], ("player",),
-                              f"the player of {kind!r}")
-            if "to" in edata:
-                ok = self.ref((*at, "to"), edata["to"], ("player", "permanent"),
-                              f"what {kind!r} protects") and ok
-            if "source" in edata:
-                ok = self.ref((*at, "source"), edata["source"], ("permanent",),
-                              f"the source of {kind!r}") and ok
-            if ok:
-                out.append(Effect(kind, player=edata.get("player"), to=edata.get("to"),
-                                  source=edata.get("source"), amount=edata.get("amount")))
+            effect = self.effect(("effects", i), edata)
+            if effect is not None:
+                out.append(effect)
         return tuple(out)
 
 
@@ -1018,7 +1163,7 @@ def build(document: Document, *, rules: str | None = None,
     problems = _Problems(document.file, document.lines)
     data = document.data
     problems.extend(schema_problems(data))
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or size_problem(data) is not None:
         raise problems.error()
     edition = "foundations"
     if rules is not None:
@@ -1060,6 +1205,7 @@ def build(document: Document, *, rules: str | None = None,
         actions=combat["actions"],
         engine=engine,
         lines=document.lines,
+        bands=combat["bands"],
     )
 
 
@@ -1107,6 +1253,8 @@ def run_file(path: str | os.PathLike[str], *, rules: str | None = None) -> dict[
 __all__ = [
     "FORMAT_EDITIONS",
     "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
     "Document",
     "Scenario",
     "ScenarioProblems",
@@ -1123,5 +1271,6 @@ __all__ = [
     "schema",
     "schema_problems",
     "schema_text",
+    "size_problem",
     "toml_lines",
 ]
