@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -341,7 +342,8 @@ def test_keywords_lists_each_plugin_with_rule_distribution_and_version() -> None
 
     result = invoke("keywords")
     assert result.exit_code == 0
-    lines = result.output.splitlines()
+    edition_line, *lines = result.output.splitlines()
+    assert edition_line.startswith("Rules edition in force: foundations (")
     assert lines[0].split() == ["KEYWORD", "RULE", "PLUGIN", "DISTRIBUTION", "VERSION"]
     infos = Engine().keywords()
     assert len(lines) == 1 + len(infos)
@@ -350,6 +352,27 @@ def test_keywords_lists_each_plugin_with_rule_distribution_and_version() -> None
         assert info.spec.rule in row and info.distribution in row and info.version in row
     data = json.loads(invoke("keywords", "--json").output)
     assert {k["keyword"] for k in data["keywords"]} == {i.spec.name for i in infos}
+
+
+def test_keywords_says_which_edition_is_in_force() -> None:
+    """Issue 5: ``redzone keywords`` names the rules edition and its rules;
+    under "sixth", deathtouch and lifelink are that era's triggers (502.63, 502.68)."""
+    result = invoke("keywords", "--rules", "sixth")
+    assert result.exit_code == 0
+    assert result.output.startswith("Rules edition in force: sixth (")
+    assert "310.1-310.5" in result.output.splitlines()[0]
+    rows = {line.split()[0]: line.split()[1] for line in result.output.splitlines()[2:]
+            if line.split()}
+    assert rows["deathtouch"] == "502.63" and rows["lifelink"] == "502.68"
+
+
+def test_keywords_piped_into_a_closed_reader_exits_quietly() -> None:
+    """``redzone keywords | head -1``: a closed pipe is no internal error."""
+    proc = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m redzone keywords | head -1", shell=True,
+        capture_output=True, text=True, check=False, timeout=120)
+    assert proc.stdout.startswith("Rules edition in force")
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_demo_with_no_arguments_runs_the_default_example() -> None:

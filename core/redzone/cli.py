@@ -17,6 +17,7 @@ when a plugin (or redzone itself) fails.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -78,6 +79,11 @@ def _guard(fn: F) -> F:
             return fn(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            # The reader went away (``redzone keywords | head``): stop quietly.
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(EXIT_OK) from None
         except Exception as exc:
             if os.environ.get("REDZONE_DEBUG"):
                 traceback.print_exc()
@@ -241,6 +247,8 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     if as_json:
         click.echo(dumps({"rules": engine.rules, "keywords": rows}), nl=False)
         ctx.exit(EXIT_OK)
+    click.echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
+               f"rules cited: {'; '.join(engine.edition.rules)}")
     headers = ("keyword", "rule", "plugin", "distribution", "version")
     widths = [max(len(h), *(len(str(r[h])) for r in rows)) if rows else len(h)
               for h in headers]
