@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
-import attrs
 from attrs import field, frozen
 
 from redzone.damage import deal_damage, gain_life, lose_life
 from redzone.errors import IllegalActionError, Violation
 from redzone.events import Event
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import Damage, Result
 from redzone.model import Effect, GameState, Keyword, Modification, Permanent, Shield
 from redzone.plugins import Hooks
@@ -388,7 +388,7 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         shield = Shield(id=f"shield-{n}", to=action.target,
                         source=action.source, amount=amount, mode=mode,
                         gain_life=action.gain_life, combat_only=action.combat_only)
-        return attrs.evolve(state, shields=(*state.shields, shield)), [Event(
+        return _evolve(state, shields=(*state.shields, shield)), [Event(
             "shield", "615.1", step, target=action.target, source=action.source, amount=amount,
             detail=mode)]
     if isinstance(action, BecomeBlocked):
@@ -406,7 +406,7 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         if not newly:
             return state, []  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
         new_combat = combat.evolve(blocked=combat.blocked | set(newly))
-        return attrs.evolve(state, combat=new_combat), [
+        return _evolve(state, combat=new_combat), [
             Event("blocked", "509.1h" if a == action.target else "702.22i", step, object=a)
             for a in newly]
     if isinstance(action, GainLife):
@@ -421,7 +421,7 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         if not isinstance(action.effect, Effect):
             raise IllegalActionError(f"add_effect: {action.effect!r} is not an Effect",
                                      rule="611.2")
-        return attrs.evolve(state, effects=(*state.effects, action.effect)), [Event(
+        return _evolve(state, effects=(*state.effects, action.effect)), [Event(
             "effect", "611.2", step, target=action.effect.to, source=action.effect.source,
             player=action.effect.player, detail=action.effect.kind)]
     if isinstance(action, EnterBlocking):
@@ -473,7 +473,7 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     if attacker not in combat.blocked:
         # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
         events.append(Event("blocked", "509.1h", step, object=attacker))
-    return attrs.evolve(state, combat=new_combat), events
+    return _evolve(state, combat=new_combat), events
 
 
 __all__ = [

@@ -641,11 +641,11 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
     assert combat is not None
     for duty in duties_:
         amounts = full.get(duty.source, {})
-        name = label(state, duty.source)
         bad = False
         for r, n in amounts.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                found.append(Violation("510.1a", f"{name} assigns {n!r} to {label(state, r)}: "
+                found.append(Violation("510.1a", f"{label(state, duty.source)} assigns {n!r} to "
+                                       f"{label(state, r)}: "
                                        "an amount must be a whole number, 0 or more",
                                        (duty.source, r)))
                 bad = True
@@ -653,14 +653,16 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
                 legal = ", ".join(label(state, x) for x in duty.recipients) or "nothing"
                 rule = "510.1b" if not duty.blocked and duty.is_attacker else (
                     "510.1c" if duty.is_attacker else "510.1d")
-                found.append(Violation(rule, f"{name} can't assign damage to {label(state, r)}; "
+                found.append(Violation(rule, f"{label(state, duty.source)} can't assign damage "
+                                       f"to {label(state, r)}; "
                                        f"its legal recipients are: {legal}", (duty.source, r)))
                 bad = True
         if bad:
             continue
         total = sum(amounts.values())
         if total != duty.power:
-            found.append(Violation("510.1a", f"{name} has power {duty.power} and must assign "
+            found.append(Violation("510.1a", f"{label(state, duty.source)} has power {duty.power} "
+                                   "and must assign "
                                    f"exactly {duty.power} damage, not {total}", (duty.source,)))
             continue
         if duty.divider is not None:

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
 from redzone.events import Event
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import Damage, Result
 from redzone.model import GameState, Permanent, Player, Shield
 from redzone.plugins import Hooks
@@ -109,28 +108,40 @@ def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState
         assert result.player is not None
         player = state.players[result.player]
         if kind == "life_loss":
-            new = attrs.evolve(player, life=player.life - result.amount)
+            new = _evolve(player, life=player.life - result.amount)
         elif kind == "life_gain":
-            new = attrs.evolve(player, life=player.life + result.amount)
+            new = _evolve(player, life=player.life + result.amount)
         else:
-            new = attrs.evolve(player, poison=player.poison + result.amount)
+            new = _evolve(player, poison=player.poison + result.amount)
         event = Event(kind, result.rule, step, player=result.player, amount=result.amount,
                       source=result.source)
         return state.with_players({player.id: new}), event
     assert result.target is not None
-    perm = state.objects[result.target]
+    changed, perm_event = permanent_result(state.objects[result.target], result, step)
+    if changed is None:
+        return state, perm_event
+    return state.with_permanents({changed.id: changed}), perm_event
+
+
+def permanent_result(perm: Permanent, result: Result, step: str
+                     ) -> tuple[Permanent | None, Event | None]:
+    """Apply one result to a permanent: the changed permanent (``None`` when
+    it is not on the battlefield) and the event it makes.
+
+    :raises ValueError: for an unknown result kind.
+    """
     if perm.zone != "battlefield":
-        return state, None
+        return None, None
+    kind = result.kind
     if kind == "marked":
-        marked = perm.evolve(damage=perm.damage + result.amount)
-        return state.with_permanents({perm.id: marked}), None
+        return perm.evolve(damage=perm.damage + result.amount), None
     if kind == "counters":
         assert result.counter is not None
         counters = dict(perm.counters)
         counters[result.counter] = counters.get(result.counter, 0) + result.amount
         event = Event("counters", result.rule, step, target=perm.id, counter=result.counter,
                       amount=result.amount, source=result.source)
-        return state.with_permanents({perm.id: perm.evolve(counters=counters)}), event
+        return perm.evolve(counters=counters), event
     if kind in ("loyalty", "defense"):
         counters = dict(perm.counters)
         have = counters.get(kind, 0)
@@ -138,11 +149,14 @@ def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState
         counters[kind] = have - removed
         event = Event(kind, result.rule, step, target=perm.id, amount=removed,
                       source=result.source)
-        return state.with_permanents({perm.id: perm.evolve(counters=counters)}), event
+        return perm.evolve(counters=counters), event
     if kind == "mark":
         assert result.mark is not None
-        return state.with_permanents({perm.id: perm.evolve(marks=perm.marks | {result.mark})}), None
+        return perm.evolve(marks=perm.marks | {result.mark}), None
     raise ValueError(f"unknown result kind {kind!r}")
+
+
+_PLAYER_RESULTS = frozenset({"life_loss", "life_gain", "poison"})
 
 
 def deal_damage(
@@ -173,7 +187,7 @@ def deal_damage(
         # -- prevention (615) --------------------------------------------------
         if shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
-            work = attrs.evolve(work, shields=tuple(shields))
+            work = _evolve(work, shields=tuple(shields))
         preventions = hooks.prevent_damage(work, damage)
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
@@ -199,7 +213,7 @@ def deal_damage(
                     use = min(amount, shield.amount or 0)
                     left = (shield.amount or 0) - use
                     if left > 0:
-                        kept.append(attrs.evolve(shield, amount=left))
+                        kept.append(_evolve(shield, amount=left))
                 elif shield.mode == "next":
                     use = amount
                     kept.append(shield)
@@ -219,18 +233,19 @@ def deal_damage(
             shields = kept
         # -- replacement effects on the amount (614.1a) ---------------------------
         if amount > 0:
-            after_prevention = attrs.evolve(damage, amount=amount)
+            after_prevention = (damage if amount == damage.amount
+                                else _evolve(damage, amount=amount))
             for mod in hooks.modify_damage(work, after_prevention):
                 amount = amount * mod.multiply + mod.add
             amount = max(amount, 0)
         if amount <= 0:
             continue
-        final = attrs.evolve(damage, amount=amount)
+        final = damage if amount == damage.amount else _evolve(damage, amount=amount)
         dealt.append(final)
         events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
                             amount=amount, combat=final.combat))
     shields = [s for s in shields if not any(s is u for u in used_next)]
-    work = attrs.evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
+    work = _evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
 
     # -- results (120.3, 120.4c) --------------------------------------------------
     results: list[Result] = list(extra_results)
@@ -249,7 +264,11 @@ def deal_damage(
     # Life gain first, so that floors see the event's net change (120.4 example).
     results.sort(key=lambda r: r.kind != "life_gain")
 
+    # Results to permanents are collected and committed once (one copy of the
+    # objects map per event, not one per result); replacement effects see the
+    # players as they change and the permanents as the event began.
     applied: list[Result] = []
+    changed: dict[str, Permanent] = {}
     for result in results:
         current: Result | None = result
         for replacement in hooks.result_replacements(work, result):
@@ -261,14 +280,25 @@ def deal_damage(
         if current.amount == 0 and current.kind != "mark":
             continue
         if current.kind == "create":
+            if changed:
+                work, changed = work.with_permanents(changed), {}
             work, created = create_tokens(work, current, step)
             applied.append(current)
             events.extend(created)
             continue
-        work, event = apply_result(work, current, step)
+        if current.kind in _PLAYER_RESULTS:
+            work, event = apply_result(work, current, step)
+        else:
+            assert current.target is not None
+            perm = changed.get(current.target) or work.objects[current.target]
+            new, event = permanent_result(perm, current, step)
+            if new is not None:
+                changed[new.id] = new
         applied.append(current)
         if event is not None:
             events.append(event)
+    if changed:
+        work = work.with_permanents(changed)
     return work, events, tuple(dealt), tuple(applied)
 
 
@@ -291,7 +321,7 @@ def _merge_life_gain(results: list[Result]) -> list[Result]:
             merged[key] = r
             out.append(r)
         else:
-            combined = attrs.evolve(prior, amount=prior.amount + r.amount)
+            combined = _evolve(prior, amount=prior.amount + r.amount)
             merged[key] = combined
             out[out.index(prior)] = combined
     return out
@@ -316,7 +346,7 @@ def lose_life(state: GameState, player: str, amount: int, source: str, rule: str
               step: str) -> tuple[GameState, list[Event]]:
     """Life loss that isn't damage (119.3)."""
     p: Player = state.players[player]
-    new = attrs.evolve(p, life=p.life - amount)
+    new = _evolve(p, life=p.life - amount)
     return state.with_players({player: new}), [
         Event("life_loss", rule, step, player=player, amount=amount, source=source)
     ]

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
 from redzone.model import GameState
 from redzone.plugins import hookimpl
@@ -56,7 +55,7 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
 
 
 def _double(_state: GameState, result: Result) -> Result | None:
-    return attrs.evolve(result, amount=result.amount * 2)
+    return _evolve(result, amount=result.amount * 2)
 
 
 def _floor(state: GameState, result: Result) -> Result | None:
@@ -65,7 +64,7 @@ def _floor(state: GameState, result: Result) -> Result | None:
     floor_loss = max(life - 1, 0)
     if life - result.amount >= 1:
         return result
-    return attrs.evolve(result, amount=min(result.amount, floor_loss))
+    return _evolve(result, amount=min(result.amount, floor_loss))
 
 
 @hookimpl

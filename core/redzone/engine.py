@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import attrs
 from attrs import field, frozen
 
 from redzone import combat as _combat
@@ -33,6 +32,7 @@ from redzone.errors import (
 )
 from redzone.events import Event
 from redzone.frozen import FrozenMap, as_map, as_tuple
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import Damage, Result
 from redzone.model import Combat, GameState, Keyword, Permanent, Player, new_game
 from redzone.plugins import (
@@ -145,6 +145,7 @@ class Engine:
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
         self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout)
+        self._step_kind_cache: tuple[GameState, tuple[str, tuple[str, ...]]] | None = None
         self.policy = policy
         self.auto_triggers = auto_triggers
 
@@ -316,7 +317,7 @@ class Engine:
     def begin_combat(self, state: GameState) -> Outcome:
         """Enter the beginning of combat step (507)."""
         self._expect(state, "beginning_of_combat", "begin combat")
-        new = attrs.evolve(state, step="beginning_of_combat", combat=Combat())
+        new = _evolve(state, step="beginning_of_combat", combat=Combat())
         return self._commit(new, [Event("step", "507.1", "beginning_of_combat")])
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
@@ -344,7 +345,7 @@ class Engine:
             bands=band_list)
         for band in band_list:
             events.append(Event("band", "508.1e", step, detail=", ".join(band)))
-        new = attrs.evolve(state, step=step, combat=combat)
+        new = _evolve(state, step=step, combat=combat)
         tapped = {}
         for attacker, attacked in attacks.items():
             events.append(Event("attack", "508.1a", step, attacker=attacker, target=attacked))
@@ -398,9 +399,19 @@ class Engine:
             rule = "509.2" if obj in state.combat.attacks else "509.3"
             events.append(Event("order", rule, step, object=obj, detail=", ".join(seq)))
         combat = state.combat.evolve(blocks=norm, blocked=frozenset(blocked), order=orders)
-        return self._commit(attrs.evolve(state, step=step, combat=combat), events)
+        return self._commit(_evolve(state, step=step, combat=combat), events)
 
     def _damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
+        # next_step() and combat_damage() ask this of the same state in turn;
+        # a state never changes, so the answer for the last one is kept.
+        cached = self._step_kind_cache
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        answer = self._compute_damage_step_kind(state)
+        self._step_kind_cache = (state, answer)
+        return answer
+
+    def _compute_damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
         combat = state.combat
         if combat is None:
             return DAMAGE_STEP, ()
@@ -470,7 +481,7 @@ class Engine:
         if state.step.endswith(ASSIGNED):
             # 310.4: the combat damage on the stack resolves, all at once, as assigned.
             step = nxt
-            new = attrs.evolve(state, step=step, combat=combat.evolve(on_stack=()))
+            new = _evolve(state, step=step, combat=combat.evolve(on_stack=()))
             events = [Event("step", "310.4", step)]
             new, dmg_events, dealt, results = deal_damage(
                 self.hooks, new, combat.on_stack, step)
@@ -499,10 +510,10 @@ class Engine:
         if self.edition.damage_on_stack:
             # 310.1: the assignments go on the stack as one object; priority follows.
             window = step + ASSIGNED
-            events = [attrs.evolve(e, step=window, rule="310.1") for e in events]
-            new = attrs.evolve(state, step=window, combat=combat.evolve(on_stack=proposed))
+            events = [e._replace(step=window, rule="310.1") for e in events]
+            new = _evolve(state, step=window, combat=combat.evolve(on_stack=proposed))
             return self._commit(new, events)
-        new = attrs.evolve(state, step=step, combat=combat)
+        new = _evolve(state, step=step, combat=combat)
         new, dmg_events, dealt, results = deal_damage(self.hooks, new, proposed, step)
         events.extend(dmg_events)
         return self._commit(new, events, damage=(dealt, results))
@@ -510,7 +521,7 @@ class Engine:
     def end_of_combat(self, state: GameState) -> Outcome:
         """Enter the end of combat step (511.1)."""
         self._expect(state, "end_of_combat", "end combat")
-        new = attrs.evolve(state, step="end_of_combat")
+        new = _evolve(state, step="end_of_combat")
         return self._commit(new, [Event("step", "511.1", "end_of_combat")])
 
     def finish(self, state: GameState) -> Outcome:
@@ -568,12 +579,12 @@ class Engine:
         stacked = []
         for trigger in found:
             count += 1
-            trigger = attrs.evolve(trigger, id=f"t{count}")
+            trigger = _evolve(trigger, id=f"t{count}")
             stacked.append(trigger)
             events.append(Event("trigger", "603.3b", state.step, source=trigger.source,
                                 player=trigger.controller, object=trigger.id,
                                 detail=f"{trigger.kind}: {trigger.text}".rstrip(": ")))
-        return attrs.evolve(state, stack=(*state.stack, *stacked), triggered=count)
+        return _evolve(state, stack=(*state.stack, *stacked), triggered=count)
 
     def _resolve_top(self, state: GameState, trigger_id: str | None,
                      events: list[Event]) -> GameState:
@@ -587,7 +598,7 @@ class Engine:
                                          rule="405.1", objects=(trigger_id,))
             index = ids.index(trigger_id)
         trigger = stack.pop(index)
-        state = attrs.evolve(state, stack=tuple(stack))
+        state = _evolve(state, stack=tuple(stack))
         mine = [Event("resolve", trigger.rule, state.step, source=trigger.source,
                       player=trigger.controller, object=trigger.id, detail=trigger.kind)]
         damage: list[Damage] = []
@@ -631,8 +642,8 @@ class Engine:
             target = trigger_id if trigger_id is not None else state.stack[-1].id
             chosen = {name: (value,) if isinstance(value, str) else tuple(value)
                       for name, value in choices.items()}
-            state = attrs.evolve(state, stack=tuple(
-                attrs.evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
+            state = _evolve(state, stack=tuple(
+                _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
         events: list[Event] = []
         state = self._resolve_top(state, trigger_id, events)
         if self.auto_triggers:
@@ -650,7 +661,7 @@ class Engine:
             raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",
                                      rule="405.1", objects=(trigger_id,))
         stack = tuple(t for t in state.stack if t.id != trigger_id)
-        return Outcome(attrs.evolve(state, stack=stack),
+        return Outcome(_evolve(state, stack=stack),
                        [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
 
     # -- one-shot ---------------------------------------------------------------------

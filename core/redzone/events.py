@@ -7,17 +7,14 @@ command that made them has committed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from attrs import frozen
+from typing import Any, NamedTuple
 
 #: The JSON keys of :class:`Event`, in the order they are written.
 _FIELDS = ("attacker", "blocker", "source", "target", "player", "object", "amount",
            "combat", "counter", "detail")
 
 
-@frozen
-class Event:
+class Event(NamedTuple):
     """One thing that happened.
 
     :param kind: ``attack``, ``block``, ``tap``, ``damage``, ``prevented``,

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
-import attrs
 from attrs import field, frozen
 
 from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import Damage
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
@@ -46,6 +46,8 @@ def _frozenset_of_str(value: Iterable[str]) -> frozenset[str]:
 
 
 def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap[str, int]:
+    if value is EMPTY or (isinstance(value, Mapping) and not value):
+        return EMPTY
     items = value.items() if isinstance(value, Mapping) else value
     return FrozenMap(sorted((k, v) for k, v in items if v))
 
@@ -125,7 +127,7 @@ class Player:
     loss_rule: str | None = None
 
 
-@frozen
+@frozen(cache_hash=True)
 class Permanent:
     """A permanent (or, after it left the battlefield, its card and last known
     information: ``zone`` says where it is).
@@ -226,6 +228,11 @@ class Permanent:
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""
+        if not self.modifications:  # the common case: no need to build the caches
+            for k in self.printed_keywords:  # noqa: SIM110 - a loop is faster than any()
+                if k.name == name:
+                    return True
+            return False
         return name in self.keyword_names
 
     def instances(self, name: str) -> tuple[Keyword, ...]:
@@ -254,6 +261,30 @@ class Permanent:
             value += mod.toughness
         return value
 
+    @cached_property
+    def own_state_based_actions(self) -> tuple[tuple[str, str], ...]:
+        """The core's state-based actions this permanent alone calls for, as
+        ``(kind, rule)`` pairs (704.5f, 704.5g, 704.5i, 704.5q, 704.5v-w); they
+        depend on nothing else, so each permanent works them out once."""
+        if self.zone != "battlefield":
+            return ()
+        found: list[tuple[str, str]] = []
+        types = self.types
+        if "creature" in types:
+            toughness = self.toughness
+            if toughness <= 0:
+                return (("graveyard", "704.5f"),)
+            if self.damage > 0 and self.damage >= toughness:
+                found.append(("destroy", "704.5g"))
+        c = self.counters
+        if "planeswalker" in types and c.get("loyalty", 0) <= 0:
+            found.append(("graveyard", "704.5i"))
+        if "battle" in types and c.get("defense", 0) <= 0:
+            found.append(("graveyard", "704.5v" if "Siege" in self.subtypes else "704.5w"))
+        if c.get("+1/+1", 0) and c.get("-1/-1", 0):
+            found.append(("annihilate_counters", "704.5q"))
+        return tuple(found)
+
     @property
     def loyalty(self) -> int | None:
         """Loyalty (planeswalkers only; 306.5b)."""
@@ -274,9 +305,15 @@ class Permanent:
         """Whether it is on the battlefield."""
         return self.zone == "battlefield"
 
+    def __copy__(self) -> Permanent:
+        return self  # immutable: a copy is the object itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Permanent:
+        return self
+
     def evolve(self, **changes: Any) -> Permanent:
         """A copy with ``changes`` (current characteristics recomputed)."""
-        return attrs.evolve(self, **changes)
+        return _evolve(self, **changes)
 
 
 @frozen
@@ -359,9 +396,15 @@ class Combat:
         """Attackers in declaration order, then blockers in declaration order."""
         return (*self.attacks, *self.blocks)
 
+    def __copy__(self) -> Combat:
+        return self  # immutable: a copy is the object itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Combat:
+        return self
+
     def evolve(self, **changes: Any) -> Combat:
         """A copy with ``changes``."""
-        return attrs.evolve(self, **changes)
+        return _evolve(self, **changes)
 
 
 @frozen
@@ -453,7 +496,7 @@ STEPS: Final = (
 )
 
 
-@frozen
+@frozen(cache_hash=True)
 class GameState:
     """The whole game state combat needs.
 
@@ -486,6 +529,27 @@ class GameState:
     lki: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
     stack: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
     triggered: int = 0
+
+    #: Cached properties a fast evolve keeps when none of the fields they are
+    #: computed from change (see :func:`redzone.frozen.evolve`).
+    __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
+        "keyword_names_present": ("objects", "lki"),
+    }
+
+    @cached_property
+    def keyword_names_present(self) -> frozenset[str]:
+        """Every keyword name some object has, in any zone or as last known
+        information, and possibly names an earlier state had (a superset is
+        still a correct answer): gated plugins are asked only when one of
+        their keywords is in it."""
+        names: set[str] = set()
+        for perm in self.objects.values():
+            if perm.printed_keywords or perm.modifications:
+                names.update(perm.keyword_names)
+        for perm in self.lki.values():
+            if perm.printed_keywords or perm.modifications:
+                names.update(perm.keyword_names)
+        return frozenset(names)
 
     # -- lookups --------------------------------------------------------------
 
@@ -546,21 +610,36 @@ class GameState:
 
     # -- building changed copies ----------------------------------------------
 
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy is the object itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self
+
     def evolve(self, **changes: Any) -> GameState:
         """A copy with ``changes``."""
-        return attrs.evolve(self, **changes)
+        return _evolve(self, **changes)
 
     def with_permanents(self, changed: Mapping[str, Permanent]) -> GameState:
         """A copy with the given permanents replaced (one copy of the map)."""
         if not changed:
             return self
-        return attrs.evolve(self, objects=self.objects.merge(changed))
+        new = _evolve(self, objects=self.objects.merge(changed))
+        try:  # a superset of the keywords present stays a correct answer
+            present = GameState.__dict__["keyword_names_present"].__get__(self, GameState)
+        except AttributeError:
+            return new
+        added = [p.keyword_names for p in changed.values()
+                 if p.printed_keywords or p.modifications]
+        object.__setattr__(new, "keyword_names_present",
+                           present.union(*added) if added else present)
+        return new
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:
         """A copy with the given players replaced."""
         if not changed:
             return self
-        return attrs.evolve(self, players=self.players.merge(changed))
+        return _evolve(self, players=self.players.merge(changed))
 
 
 def new_game(

@@ -30,7 +30,6 @@ import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import attrs
 import pluggy
 from attrs import frozen
 
@@ -43,6 +42,7 @@ from redzone.errors import (
     Violation,
 )
 from redzone.events import Event
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import (
     Damage,
     DamageModifier,
@@ -183,15 +183,30 @@ def _distribution_of(obj: object) -> tuple[str, str]:
 #: reaches the caller unchanged instead of becoming a :class:`PluginError`.
 _MAY_REJECT: Final = frozenset({"redzone_resolve_trigger"})
 
+#: Answer types that are never lazy iterators (no ABC check needed).
+_PLAIN: Final = frozenset({list, tuple, bool, int, set, frozenset, dict})
+_SEQUENCES: Final = frozenset({list, tuple})
+
+
+#: The module constant by which a plugin says that every one of its hooks
+#: answers nothing (``None``, ``False`` or empty) unless some object of the
+#: state (in any zone, or as last known information) has one of the keywords
+#: the plugin declares; the core then doesn't ask it about other states.
+GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
+#: Hooks never skipped that way: loading, and resolving a trigger (an ability
+#: on the stack resolves whatever its source has become, 113.7a).
+_UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger"})
+
 
 class _Impl:
-    __slots__ = ("fn", "picks", "plugin")
+    __slots__ = ("fn", "gate", "picks", "plugin")
 
     def __init__(self, fn: Callable[..., Any], picks: tuple[int, ...] | None,
                  plugin: PluginInfo) -> None:
         self.fn = fn
         self.picks = picks
         self.plugin = plugin
+        self.gate: frozenset[str] | None = None
 
 
 def _normalise(text: str) -> str:
@@ -220,7 +235,20 @@ class Hooks:
                 spec = caller.spec
                 assert spec is not None
                 self._spec_args[name] = tuple(spec.argnames)
+        # Ask once per engine which plugins implement which hook (the plugin
+        # set never changes after construction).
+        for name in self._spec_args:
+            self.impls(name)
         self.keyword_infos = self._load_keywords()
+        declared: dict[str, set[str]] = {}
+        for name, kinfo in self.keyword_infos.items():
+            declared.setdefault(kinfo.plugin, set()).add(name)
+        for hook, impls in self._cache.items():
+            if hook in _UNGATED:
+                continue
+            for impl in impls:
+                if getattr(impl.plugin.module, GATE_FLAG, False) is True:
+                    impl.gate = frozenset(declared.get(impl.plugin.name, ()))
         self._keyword_cache: dict[str, Keyword] = {}
 
     # -- plumbing -------------------------------------------------------------
@@ -265,13 +293,22 @@ class Hooks:
         )
 
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
+        impls = self._cache[hook]
         out: list[tuple[_Impl, Any]] = []
-        for impl in self.impls(hook):
+        if not impls:
+            return out
+        present: frozenset[str] | None = None
+        for impl in impls:
+            if impl.gate is not None:
+                if present is None:
+                    present = args[0].keyword_names_present
+                if impl.gate.isdisjoint(present):
+                    continue
             picks = impl.picks
             started = time.perf_counter() if self.timeout is not None else 0.0
             try:
                 res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
-                if isinstance(res, Iterator):
+                if res is not None and type(res) not in _PLAIN and isinstance(res, Iterator):
                     # A generator runs (and may raise) only as it is consumed.
                     res = tuple(res)
             except PluginError:
@@ -298,17 +335,27 @@ class Hooks:
                              f"{self.timeout:g} s for one hook call,")
 
     def _any(self, hook: str, *args: Any) -> bool:
+        if not self._cache[hook]:
+            return False
         for impl, res in self._answers(hook, args):
-            if not isinstance(res, bool):
+            if res is True:
+                return True
+            if res is not False:
                 raise self._fail(impl, hook, args[0], None,
                                  f"returned {res!r} where a bool or None was expected")
-            if res:
-                return True
         return False
 
     def _collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
         items: list[T] = []
+        if not self._cache[hook]:
+            return items
         for impl, res in self._answers(hook, args):
+            if type(res) in _SEQUENCES:
+                if not res:
+                    continue
+                if all(type(item) is kind for item in res):
+                    items.extend(res)
+                    continue
             items.extend(self._items(impl, hook, args[0] if args else None, res, kind))
         return items
 
@@ -526,6 +573,8 @@ class Hooks:
     def modify_damage(self, state: GameState, damage: Damage) -> list[DamageModifier]:
         """:func:`~redzone.hookspecs.redzone_modify_damage`, sorted by effect name."""
         mods = self._collect("redzone_modify_damage", DamageModifier, state, damage)
+        if len(mods) < 2:
+            return mods
         return sorted(set(mods), key=lambda m: (m.effect, m.rule, m.multiply, m.add))
 
     def damage_results(self, state: GameState, damage: Damage) -> list[Result]:
@@ -535,11 +584,15 @@ class Hooks:
     def result_replacements(self, state: GameState, result: Result) -> list[ResultReplacement]:
         """:func:`~redzone.hookspecs.redzone_result_replacements`, sorted by name."""
         unique: dict[tuple[str, str], ResultReplacement] = {}
+        if not self._cache["redzone_result_replacements"]:
+            return []
         for impl, res in self._answers("redzone_result_replacements", (state, result)):
             for item in self._items(impl, "redzone_result_replacements", state, res,
                                     ResultReplacement):
-                unique[(item.effect, item.rule)] = attrs.evolve(
+                unique[(item.effect, item.rule)] = _evolve(
                     item, replace=self._guard_replace(impl, item))
+        if not unique:
+            return []
         return [unique[k] for k in sorted(unique)]
 
     def _guard_replace(self, impl: _Impl, item: ResultReplacement

@@ -13,9 +13,81 @@ from collections.abc import Iterable
 import attrs
 
 from redzone.events import Event
+from redzone.frozen import FrozenMap
+from redzone.frozen import evolve as _evolve
 from redzone.hooktypes import StateBasedAction
 from redzone.model import Combat, GameState, Permanent
 from redzone.plugins import Hooks
+
+
+class _CombatEdit:
+    """Removes permanents from a combat one after the other (506.4), in
+    O(what changes) each: mutable copies and reverse indexes are made once."""
+
+    __slots__ = (
+        "attackers_of",
+        "attacks",
+        "bands",
+        "blocked",
+        "blockers_of",
+        "blocks",
+        "combat",
+        "touched",
+    )
+
+    def __init__(self, combat: Combat) -> None:
+        self.combat = combat
+        self.attacks = dict(combat.attacks)
+        self.blocks = dict(combat.blocks)
+        self.blocked = set(combat.blocked)
+        self.bands = combat.bands
+        # Reverse indexes (dicts as ordered sets: O(1) removal).
+        self.blockers_of: dict[str, dict[str, None]] = {}
+        for b, atts in self.blocks.items():
+            for a in atts:
+                self.blockers_of.setdefault(a, {})[b] = None
+        self.attackers_of: dict[str | None, dict[str, None]] = {}
+        for a, t in self.attacks.items():
+            self.attackers_of.setdefault(t, {})[a] = None
+        self.touched = False
+
+    def remove(self, obj: str) -> bool:
+        """Remove ``obj`` from combat; whether it was in combat."""
+        changed = False
+        attacks, blocks = self.attacks, self.blocks
+        if obj in attacks:
+            target = attacks.pop(obj)
+            del self.attackers_of[target][obj]
+            for b in self.blockers_of.pop(obj, ()):
+                if b in blocks:
+                    blocks[b] = tuple(a for a in blocks[b] if a != obj)
+            changed = True
+        if obj in blocks:
+            for a in blocks.pop(obj):
+                self.blockers_of.get(a, {}).pop(obj, None)
+            changed = True
+        attackers = self.attackers_of.pop(obj, None)
+        if attackers:
+            for a in attackers:
+                attacks[a] = None
+            self.attackers_of.setdefault(None, {}).update(attackers)
+            changed = True
+        if changed:
+            # 506.4: it stops being a blocked (or unblocked) creature too.
+            self.blocked.discard(obj)
+            # 702.22f: an attacking creature removed from combat leaves its band.
+            if self.bands:
+                self.bands = tuple(kept for kept in (tuple(m for m in band if m != obj)
+                                                     for band in self.bands) if len(kept) > 1)
+            self.touched = True
+        return changed
+
+    def result(self) -> Combat:
+        if not self.touched:
+            return self.combat
+        return _evolve(self.combat, attacks=FrozenMap(self.attacks),
+                       blocks=FrozenMap(self.blocks), blocked=frozenset(self.blocked),
+                       bands=self.bands)
 
 
 def remove_from_combat(state: GameState, obj: str, rule: str, step: str
@@ -30,55 +102,60 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
     combat = state.combat
     if combat is None:
         return state, []
-    changed = False
-    attacks = combat.attacks
-    blocks = combat.blocks
-    if obj in attacks:
-        attacks = attacks.without(obj)
-        blocks = blocks.merge({b: tuple(a for a in atts if a != obj)
-                               for b, atts in blocks.items() if obj in atts})
-        changed = True
-    if obj in blocks:
-        blocks = blocks.without(obj)
-        changed = True
-    if obj in attacks.values():
-        attacks = attacks.merge({a: None for a, t in attacks.items() if t == obj})
-        changed = True
-    if not changed:
+    edit = _CombatEdit(combat)
+    if not edit.remove(obj):
         return state, []
-    # 506.4: it stops being a blocked (or unblocked) creature too.
-    # 702.22f: an attacking creature removed from combat leaves its band.
-    bands = tuple(kept for kept in (tuple(m for m in band if m != obj) for band in combat.bands)
-                  if len(kept) > 1)
-    new_combat = attrs.evolve(combat, attacks=attacks, blocks=blocks,
-                              blocked=combat.blocked - {obj}, bands=bands)
-    return attrs.evolve(state, combat=new_combat), [
+    return _evolve(state, combat=edit.result()), [
         Event("removed_from_combat", rule, step, object=obj)
     ]
+
+
+#: The fields a card keeps when it leaves the battlefield (400.7); every other
+#: field goes back to its default.
+_KEPT = frozenset({"id", "controller", "name", "owner", "types", "subtypes", "supertypes",
+                   "colors",
+                   "base_power", "base_toughness", "printed_keywords", "protector", "zone",
+                   "token"})
+_RESET = {f.name: f.default for f in attrs.fields(Permanent)
+          if f.name not in _KEPT and f.default is not attrs.NOTHING
+          and not isinstance(f.default, attrs.Factory)}  # type: ignore[arg-type]
+assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no default"
 
 
 def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str
                  ) -> tuple[GameState, list[Event]]:
     """Move a permanent from the battlefield to ``zone`` (400.7: it becomes a
     new object; its last known information is kept in ``state.lki``)."""
-    perm = state.objects[obj]
-    if perm.zone != "battlefield":
-        return state, []
-    state, events = remove_from_combat(state, obj, "506.4", step)
-    card = Permanent(
-        id=perm.id, controller=perm.owner, name=perm.name, owner=perm.owner,
-        types=perm.types, subtypes=perm.subtypes, supertypes=perm.supertypes,
-        colors=perm.colors, base_power=perm.base_power, base_toughness=perm.base_toughness,
-        printed_keywords=perm.printed_keywords, protector=perm.protector,
-        zone=zone, token=perm.token,
-    )
-    state = attrs.evolve(state, objects=state.objects.set(obj, card),
-                         lki=state.lki.set(obj, perm))
-    if zone == "graveyard":
-        events.append(Event("dies", rule, step, object=obj))
-    else:
-        events.append(Event("zone_change", rule, step, object=obj, detail=zone))
-    return state, events
+    return move_many_to_zone(state, [(obj, rule)], zone, step)
+
+
+def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: str,
+                      step: str) -> tuple[GameState, list[Event]]:
+    """:func:`move_to_zone` for each ``(object, rule)`` in order, copying the
+    state's maps once instead of once per object."""
+    objects: dict[str, Permanent] | None = None
+    lki: dict[str, Permanent] = {}
+    edit = _CombatEdit(state.combat) if state.combat is not None else None
+    events: list[Event] = []
+    for obj, rule in moves:
+        perm = (objects if objects is not None else state.objects)[obj]
+        if perm.zone != "battlefield":
+            continue
+        if objects is None:
+            objects = dict(state.objects)
+        if edit is not None and edit.remove(obj):
+            events.append(Event("removed_from_combat", "506.4", step, object=obj))
+        objects[obj] = _evolve(perm, controller=perm.owner, zone=zone, **_RESET)
+        lki[obj] = perm
+        if zone == "graveyard":
+            events.append(Event("dies", rule, step, object=obj))
+        else:
+            events.append(Event("zone_change", rule, step, object=obj, detail=zone))
+    if objects is None:
+        return state, events
+    combat = edit.result() if edit is not None else None
+    return _evolve(state, objects=FrozenMap(objects), lki=state.lki.merge(lki),
+                   combat=combat), events
 
 
 def core_actions(state: GameState) -> list[StateBasedAction]:
@@ -92,24 +169,9 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
         elif player.poison >= 10:
             found.append(StateBasedAction("lose", "704.5c", player=player.id))
     for perm in state.objects.values():
-        if perm.zone != "battlefield":
-            continue
-        types = perm.types
-        if "creature" in types:
-            toughness = perm.toughness
-            if toughness <= 0:
-                found.append(StateBasedAction("graveyard", "704.5f", object=perm.id))
-                continue
-            if perm.damage > 0 and perm.damage >= toughness:
-                found.append(StateBasedAction("destroy", "704.5g", object=perm.id))
-        if "planeswalker" in types and perm.counters.get("loyalty", 0) <= 0:
-            found.append(StateBasedAction("graveyard", "704.5i", object=perm.id))
-        if "battle" in types and perm.counters.get("defense", 0) <= 0:
-            rule = "704.5v" if "Siege" in perm.subtypes else "704.5w"
-            found.append(StateBasedAction("graveyard", rule, object=perm.id))
-        c = perm.counters
-        if c.get("+1/+1", 0) and c.get("-1/-1", 0):
-            found.append(StateBasedAction("annihilate_counters", "704.5q", object=perm.id))
+        verdicts = perm.own_state_based_actions
+        if verdicts:
+            found.extend(StateBasedAction(kind, rule, object=perm.id) for kind, rule in verdicts)
     return found
 
 
@@ -144,7 +206,7 @@ def check_state_based_actions(hooks: Hooks, state: GameState, step: str
                 player = state.players[action.player]
                 if not player.lost:
                     state = state.with_players(
-                        {player.id: attrs.evolve(player, lost=True, loss_rule=action.rule)})
+                        {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
                     events.append(Event("lost", action.rule, step, player=player.id))
             elif action.kind == "annihilate_counters":
                 assert action.object is not None
@@ -169,10 +231,9 @@ def check_state_based_actions(hooks: Hooks, state: GameState, step: str
                 moves.append((action.object, action.rule))
             else:
                 raise ValueError(f"unknown state-based action kind {action.kind!r}")
-        for obj, rule in moves:
-            state, moved = move_to_zone(state, obj, "graveyard", rule, step)
-            events.extend(moved)
-        if state == before:
+        state, moved = move_many_to_zone(state, moves, "graveyard", step)
+        events.extend(moved)
+        if state is before:  # nothing was performed (each change builds a new state)
             break
     return state, events
 
@@ -184,8 +245,9 @@ def _clear_marks(state: GameState) -> GameState:
 
 def end_combat(state: GameState) -> GameState:
     """511.3: everything is removed from combat as the end of combat step ends."""
-    return attrs.evolve(state, combat=None, step="postcombat_main")
+    return _evolve(state, combat=None, step="postcombat_main")
 
 
-__all__ = ["Combat", "check_state_based_actions", "end_combat", "move_to_zone",
+__all__ = ["Combat", "check_state_based_actions", "end_combat", "move_many_to_zone",
+           "move_to_zone",
            "remove_from_combat"]

@@ -51,3 +51,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LoseLife
     if trigger.kind != KIND:
         return []
     return [LoseLife(player, trigger.amount or 0) for player in trigger.targets]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

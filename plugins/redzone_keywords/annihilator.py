@@ -90,3 +90,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LeaveBat
             f"distinct permanent{'s' if need != 1 else ''} they control; {problem}",
             rule="702.86a", objects=(trigger.source, player, *chosen))
     return [LeaveBattlefield(obj, "graveyard") for obj in chosen]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -83,3 +83,7 @@ def redzone_damage_divider(state: GameState, creature: str) -> str | None:
     elif creature in combat.blocks and _bands_against(state, perm, combat.blocks[creature]):
         return state.active_player  # 702.22k
     return None
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

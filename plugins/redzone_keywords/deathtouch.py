@@ -46,3 +46,4 @@ def redzone_state_based_actions(state: GameState) -> list[StateBasedAction]:
             for perm in state.objects.values()
             if MARK in perm.marks and perm.zone == "battlefield" and perm.is_creature
             and perm.toughness > 0]
+

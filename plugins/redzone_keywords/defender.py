@@ -24,3 +24,7 @@ def redzone_attack_violations(state: GameState, attacker: str) -> list[Violation
     name = perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
     return [Violation("702.3b", f"{name} has defender and can't attack", (attacker,),
                       restriction="defender")]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

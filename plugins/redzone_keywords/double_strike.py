@@ -26,3 +26,7 @@ def redzone_deals_damage_early(state: GameState, creature: str) -> bool:
 @hookimpl
 def redzone_deals_damage_again(state: GameState, creature: str) -> bool:
     return state.objects[creature].has("double strike")
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -28,3 +28,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     return [Violation("702.36b", f"{att.name} (fear) can't be blocked by {blk.name}: it is "
                       "neither an artifact creature nor black", (blocker, attacker),
                       restriction="fear")]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

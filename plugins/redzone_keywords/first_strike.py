@@ -24,3 +24,7 @@ def redzone_keywords() -> list[KeywordSpec]:
 @hookimpl
 def redzone_deals_damage_early(state: GameState, creature: str) -> bool:
     return state.objects[creature].has("first strike")
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -28,3 +28,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     return [Violation("702.31b", f"{att.name} (horsemanship) can't be blocked by {blk.name}: "
                       "it doesn't have horsemanship", (blocker, attacker),
                       restriction="horsemanship")]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -32,3 +32,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     return [Violation("702.13b", f"{att.name} (intimidate; {colors}) can't be blocked by "
                       f"{blk.name} ({theirs}): it is not an artifact creature and shares no "
                       "color with it", (blocker, attacker), restriction="intimidate")]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

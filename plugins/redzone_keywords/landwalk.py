@@ -81,3 +81,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
             f"{defender!r} controls {land.name}", (blocker, attacker, land.id),
             restriction="landwalk"))
     return out
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -38,3 +38,7 @@ def _label(state: GameState, obj: str) -> str:
     if perm is None or perm.name == perm.id:
         return obj
     return f"{perm.name} ({perm.id})"
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

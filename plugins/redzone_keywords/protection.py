@@ -165,3 +165,7 @@ def _singulars(word: str) -> frozenset[str]:
     if word.endswith("s"):
         out.add(word[:-1])
     return frozenset(out)
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -78,3 +78,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
     if target is None:
         return []
     return [Untap(target), AddEffect(Effect("blocks_if_able", to=target, source=trigger.source))]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -28,3 +28,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     return [Violation("702.118b", f"{att.name} (skulk, power {att.power}) can't be blocked by "
                       f"{blk.name}: its power {blk.power} is greater", (blocker, attacker),
                       restriction="skulk")]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

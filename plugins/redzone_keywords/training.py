@@ -46,3 +46,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[AddCount
     if trigger.kind != KIND:
         return []
     return [AddCounters(trigger.source, {"+1/+1": trigger.amount or 0})]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -50,3 +50,7 @@ def redzone_assignment_violations(
         "702.19b", f"{source.name} (trample) can't assign {assignment.to(attacked)} damage to "
         f"{target} before every creature blocking it is assigned lethal damage: {detail}",
         (assignment.source, *short, attacked))]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True
