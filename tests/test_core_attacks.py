@@ -67,7 +67,7 @@ def test_508_1_legal_declaration_taps_and_records(bare_engine: Engine, duel: Gam
     combat = out.state.combat
     assert combat is not None
     assert dict(combat.attacks) == {"orc": "bob", "elf": "jace"}
-    assert dict(combat.defenders) == {"orc": "bob", "elf": "bob"}
+    assert dict(combat.defending_players) == {"orc": "bob", "elf": "bob"}
     assert out.state.step == "declare_attackers"
     assert out.state.objects["orc"].tapped and out.state.objects["elf"].tapped
     kinds = [(e.kind, e.rule) for e in out.events]
@@ -197,7 +197,7 @@ def test_310_8_battle_attackable_only_when_an_opponent_protects_it(bare_engine: 
         battle("mine", "bob", "alice"), battle("nobody", "bob", None)])
     out = bare_engine.declare_attackers(state, {"orc": "theirs"})
     assert out.state.combat is not None
-    assert out.state.combat.defenders["orc"] == "bob"
+    assert out.state.combat.defending_players["orc"] == "bob"
     for target in ("mine", "nobody"):
         err = reject(bare_engine, state, {"orc": target})
         assert err.rule == "508.1b"
@@ -229,7 +229,7 @@ def test_506_2a_multiplayer_attack_several_opponents(bare_engine: Engine) -> Non
     out = bare_engine.declare_attackers(state, {"a1": "bob", "a2": "carol", "a3": "jace"})
     combat = out.state.combat
     assert combat is not None
-    assert dict(combat.defenders) == {"a1": "bob", "a2": "carol", "a3": "carol"}
+    assert dict(combat.defending_players) == {"a1": "bob", "a2": "carol", "a3": "carol"}
     assert bare_engine.attackable(state) == ("bob", "carol", "jace")
 
 

@@ -113,7 +113,7 @@ def draw_blocks(data: st.DataObject, state: GameState) -> dict[str, list[str]]:
     for perm in state.battlefield:
         if perm.controller == state.active_player or not perm.is_creature or perm.tapped:
             continue
-        mine = [a for a in combat.attacks if combat.defenders[a] == perm.controller]
+        mine = [a for a in combat.attacks if combat.defending_players[a] == perm.controller]
         if not mine or not data.draw(st.booleans()):
             continue
         n = 1 + min(perm.can_block_additional, len(mine) - 1)

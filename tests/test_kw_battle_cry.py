@@ -92,8 +92,9 @@ def _soldiers_enter_attacking(state: GameState) -> GameState:
                                        token=True) for i in (1, 2)}
     combat = state.combat
     assert combat is not None
+    defending = combat.defending_players.merge(dict.fromkeys(tokens, "bob"))
     combat = combat.evolve(attacks=combat.attacks.merge(dict.fromkeys(tokens, "bob")),
-                           defenders=combat.defenders.merge(dict.fromkeys(tokens, "bob")))
+                           defending_players=defending)
     return state.with_permanents(tokens).evolve(combat=combat)
 
 
@@ -193,7 +194,7 @@ def play(engine: Engine, state: GameState, attacks: dict[str, str], picks: list[
         defenders = [p for p in state.battlefield if p.is_creature
                      and p.controller != state.active_player and not p.tapped]
         for perm, pick in zip(defenders, picks, strict=False):
-            mine = [a for a in combat.attacks if combat.defenders.get(a) == perm.controller]
+            mine = [a for a in combat.attacks if combat.defending_players.get(a) == perm.controller]
             if mine and pick >= 0:
                 blocks[perm.id] = mine[pick % len(mine)]
         state = settle(engine.declare_blockers(state, blocks))

@@ -83,7 +83,7 @@ def test_509_3g_it_triggers_for_a_creature_put_onto_the_battlefield_attacking(
     token = engine.creature("raider", "alice", 1, 1, "frenzy 2", tapped=True, token=True)
     state = state.with_permanents({"raider": token}).evolve(combat=combat.evolve(
         attacks=combat.attacks.set("raider", "bob"),
-        defenders=combat.defenders.set("raider", "bob")))
+        defending_players=combat.defending_players.set("raider", "bob")))
     out = engine.declare_blockers(state, {})
     assert out.state.objects["raider"].power == 3
     assert engine.combat_damage(out.state).state.players["bob"].life == 20 - 2 - 3

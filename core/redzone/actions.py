@@ -455,7 +455,7 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     perm = state.objects[blocker]
     if "creature" not in perm.types or "battle" in perm.types:
         return state, []  # 506.3a, 506.3f: it is never a blocking creature
-    if combat.defenders.get(attacker) != perm.controller:
+    if combat.defending_players.get(attacker) != perm.controller:
         return state, []  # 506.3e, 509.4a
     if attacker in combat.blocks.get(blocker, ()):
         return state, []

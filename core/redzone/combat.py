@@ -265,7 +265,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
             out.append(Violation("509.1a", f"{name} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
-        defending = combat.defenders.get(attacker)
+        defending = combat.defending_players.get(attacker)
         if defending != perm.controller:
             out.append(Violation(
                 "509.1a", f"{name} can't block {label(state, attacker)}: it attacks "

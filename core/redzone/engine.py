@@ -340,7 +340,7 @@ class Engine:
             raise IllegalAttackError(violations)
         step = "declare_attackers"
         events = [Event("step", "508.1", step)]
-        combat = Combat(attacks=attacks, defenders={
+        combat = Combat(attacks=attacks, defending_players={
             a: state.defending_player_of(t) or t for a, t in attacks.items()},
             bands=band_list)
         for band in band_list:

@@ -325,7 +325,7 @@ class Combat:
         Insertion order is declaration order.
     :param blocks: blocking creature -> the attacking creatures it blocks, in
         declaration order (509.1a, 509.1g).
-    :param defenders: attacking creature -> its defending player, fixed when it
+    :param defending_players: attacking creature -> its defending player, fixed when it
         was declared (506.2, 508.5).
     :param blocked: attacking creatures that are blocked (509.1h); they stay
         blocked when their blockers leave.
@@ -347,7 +347,7 @@ class Combat:
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
     blocks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
-    defenders: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
+    defending_players: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
     blocked: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     early: frozenset[str] | None = None

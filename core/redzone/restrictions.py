@@ -69,7 +69,7 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
     if combat is None:
         return None
     out: list[Requirement] = []
-    defending = set(combat.defenders.values())
+    defending = set(combat.defending_players.values())
     for perm in state.objects.values():
         if perm.zone != "battlefield":
             continue
@@ -81,7 +81,7 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
                 out.append(Requirement("be_blocked", perm.id, "509.1c",
                                        source="must be blocked if able"))
             if perm.lure:
-                its_defending = combat.defenders.get(perm.id)
+                its_defending = combat.defending_players.get(perm.id)
                 for other in state.objects.values():
                     if (other.zone == "battlefield" and "creature" in other.types
                             and other.controller == its_defending):

@@ -35,7 +35,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
     for event in events:
         if event.kind != "blocked" or not event.object or event.object not in state.objects:
             continue
-        defender = combat.defenders.get(event.object)
+        defender = combat.defending_players.get(event.object)
         if defender is None or defender not in state.players:
             continue
         perm = state.last_known(event.object)

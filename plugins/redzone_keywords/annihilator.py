@@ -52,7 +52,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
     for event in events:
         if event.kind != "attack" or not event.attacker or event.attacker not in state.objects:
             continue
-        defender = combat.defenders.get(event.attacker) if combat is not None else None
+        defender = combat.defending_players.get(event.attacker) if combat is not None else None
         if defender is None and event.target is not None:
             defender = state.defending_player_of(event.target)
         if defender is None or defender not in state.players:

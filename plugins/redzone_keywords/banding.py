@@ -79,7 +79,7 @@ def redzone_damage_divider(state: GameState, creature: str) -> str | None:
     perm = state.objects[creature]
     if creature in combat.attacks:
         if _bands_against(state, perm, combat.blockers_of(creature)):
-            return combat.defenders.get(creature)  # 702.22j
+            return combat.defending_players.get(creature)  # 702.22j
     elif creature in combat.blocks and _bands_against(state, perm, combat.blocks[creature]):
         return state.active_player  # 702.22k
     return None

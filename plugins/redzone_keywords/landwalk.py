@@ -63,7 +63,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     if not walks:
         return []
     combat = state.combat
-    defender = (combat.defenders.get(attacker) if combat is not None else None) or (
+    defender = (combat.defending_players.get(attacker) if combat is not None else None) or (
         state.objects[blocker].controller)
     lands = [p for p in state.battlefield if "land" in p.types and p.controller == defender]
     out: list[Violation] = []

@@ -50,7 +50,7 @@ def _default_target(state: GameState, trigger: Trigger) -> str | None:
     combat = state.combat
     if combat is None or trigger.source not in combat.attacks:
         return None
-    defender = combat.defenders.get(trigger.source)
+    defender = combat.defending_players.get(trigger.source)
     able = [p for p in state.battlefield
             if "creature" in p.types and p.controller == defender]
     able.sort(key=lambda p: (-p.power, p.id))
@@ -68,7 +68,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
             return []  # "you may": they chose not to
         target: str | None = chosen[0]
         perm = state.on_battlefield(target or "")
-        defender = combat.defenders.get(trigger.source) if combat is not None else None
+        defender = combat.defending_players.get(trigger.source) if combat is not None else None
         if perm is None or "creature" not in perm.types or perm.controller != defender:
             raise IllegalActionError(
                 f"provoke: {target!r} is not a creature the defending player {defender!r} "

@@ -54,7 +54,7 @@ def redzone_additional_recipients(state: GameState, attacker: str) -> list[str]:
         return [target.controller] if "planeswalker" in target.types else []
     # 702.19e: the planeswalker it attacked was removed from combat.
     declared = combat.declared.get(attacker)
-    defender = combat.defenders.get(attacker)
+    defender = combat.defending_players.get(attacker)
     if declared is None or declared not in state.objects or defender is None:
         return []
     return [defender] if "planeswalker" in state.last_known(declared).types else []
