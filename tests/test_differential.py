@@ -359,8 +359,19 @@ def run_redzone(engine: Engine, board: Board,
         name, duties = engine.damage_duties(state)
         chosen: dict[str, dict[str, int]] = {}
         for duty in duties:
-            if not duty.is_attacker or not duty.creatures or duty.power <= 0:
+            if not duty.is_attacker or duty.power <= 0:
                 continue  # phase asks only about blocked attackers
+            if not duty.creatures:
+                unasked = _phase_unasked(state, board, duty, combat.attacks[duty.source])
+                if unasked is None:
+                    continue
+                if engine.assignment_violations(state, {duty.source: unasked}):
+                    obs.rejected.append(f"{name}: phase assigns {duty.source}'s damage "
+                                        f"{unasked} without asking; redzone finds it illegal")
+                    obs.diverged = True
+                else:
+                    chosen[duty.source] = unasked
+                continue
             split = propose(duty, combat.attacks[duty.source])
             if split is None:
                 continue
@@ -380,6 +391,22 @@ def run_redzone(engine: Engine, board: Board,
         obs.windows += (state.step,)  # 510.3: the active player gets priority
     observe_redzone(state, obs)
     return obs, combat
+
+
+def _phase_unasked(state: GameState, board: Board, duty: Duty,
+                   attacked: str) -> dict[str, int] | None:
+    """The division phase makes without asking, where there is a choice: a
+    blocked attacker with trample over planeswalkers attacking a planeswalker,
+    with no creature left blocking it, assigns the planeswalker's loyalty to
+    it and the rest to its controller (702.19c-d). redzone is given the same
+    division (its default would put it all on the planeswalker)."""
+    walker = state.objects.get(WALKER)
+    if (not duty.blocked or attacked != WALKER or walker is None
+            or walker.zone != "battlefield"
+            or "trample over planeswalkers" not in board.spec(duty.source).keywords):
+        return None
+    loyalty = min(duty.power, walker.loyalty or 0)
+    return {k: n for k, n in ((WALKER, loyalty), (BOB, duty.power - loyalty)) if n}
 
 
 def _over(state: GameState) -> bool:
@@ -721,8 +748,8 @@ def compare(rz: Observation, ph: Observation) -> list[Difference]:
     diff("attackers", rz.attackers, ph.attackers)
     diff("block pairs", rz.block_pairs, ph.block_pairs)
     diff("declaration legal", rz.declaration_legal, ph.declaration_legal)
-    out.extend(Difference("assignment", r) for r in ph.rejected)
-    if ph.diverged:
+    out.extend(Difference("assignment", r) for r in rz.rejected + ph.rejected)
+    if rz.diverged or ph.diverged:
         # The engines went on from different assignments (reported above).
         return out
     diff("lost", rz.lost, ph.lost)
@@ -985,6 +1012,29 @@ def test_a_redzone_that_breaks_a_rule_is_caught(table: PhaseTable) -> None:
     broken.redzone_damage_results = hookimpl(_lifelink_everywhere)  # type: ignore[attr-defined]
     case = resolve(Engine(plugins=[broken]), table, _board(_a(0, 2, 2), block=()))
     assert [d.kind for d in unexplained(case)] == ["life"]
+
+
+def _all_to_the_first_blocker(duty: Duty, attacked: str) -> dict[str, int] | None:
+    return {duty.creatures[0]: duty.power} if duty.creatures else None
+
+
+@pytest.mark.parametrize("loyalty", [1, 3, 8])
+def test_trample_over_planeswalkers_with_no_blocker_left(engine: Engine, table: PhaseTable,
+                                                         loyalty: int) -> None:
+    """702.19c-d: a blocked attacker with double strike and trample over
+    planeswalkers kills its only blocker in the first step; in the second, with
+    no creature blocking it, its damage goes to the planeswalker it attacks
+    and, past its loyalty, to its controller. phase divides it without
+    asking (the planeswalker's loyalty, then the controller); redzone, given
+    the same division, agrees on the results."""
+    board = _board(_a(0, 6, 6, "double strike", "trample over planeswalkers"), _b(0, 1, 1),
+                   attack=(2,), walker=loyalty)
+    case = resolve(engine, table, board, _all_to_the_first_blocker)
+    past = max(0, 6 - loyalty)
+    assert case.combat.assignments["combat_damage"]["a0"] == {
+        k: n for k, n in ((WALKER, 6 - past), (BOB, past)) if n}
+    assert case.redzone.life[BOB] == 20 - past
+    assert not unexplained(case), unexplained(case)
 
 
 #: A minimal board for each documented deviation of phase.rs (the table of
