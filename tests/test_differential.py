@@ -232,7 +232,11 @@ def boards(draw: st.DrawFn) -> Board:
 
 @dataclass
 class Observation:
-    """What one engine did with a board (ids are redzone's)."""
+    """What one engine did with a board (ids are redzone's).
+
+    ``rejected`` lists the assignments the engines disagreed on; then
+    ``diverged`` is set, as the engines went on from different assignments.
+    """
 
     attackers: frozenset[str] = frozenset()
     block_pairs: frozenset[tuple[str, str]] = frozenset()
@@ -261,7 +265,9 @@ class Difference:
 
 @dataclass
 class Combat:
-    """The declarations both engines are given, and redzone's assignments."""
+    """The declarations both engines are given; redzone's assignments, by
+    step; and the divisions proposed in each step, with redzone's verdict
+    (legal or not)."""
 
     attacks: dict[str, str] = field(default_factory=dict)
     raw_blocks: dict[str, str] = field(default_factory=dict)
