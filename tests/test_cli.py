@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from redzone import examples
-from redzone.cli import cli, main
-from redzone.editions import EDITIONS
-from redzone.scenario import schema
+from redzone.formats.scenario import schema
+from redzone.frontends.cli import cli, main
+from redzone.kernel.editions import EDITIONS
 
 ANSI = "\x1b["
 
@@ -230,12 +230,12 @@ def test_run_json_file(tmp_path: Path) -> None:
 
 def test_a_failure_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
     """Never a traceback: an unexpected failure is one line, exit 3."""
-    import redzone.cli
+    import redzone.frontends.cli
 
     def boom(*_args: Any) -> Any:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(redzone.cli, "resolve", boom)
+    monkeypatch.setattr(redzone.frontends.cli, "resolve", boom)
     monkeypatch.delenv("REDZONE_DEBUG", raising=False)
     result = invoke("run", str(GOOD))
     assert result.exit_code == 3
@@ -245,14 +245,14 @@ def test_a_failure_is_one_line_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_a_plugin_failure_exits_3(monkeypatch: pytest.MonkeyPatch) -> None:
     """A failing plugin is reported with its name (kind plugin_error), exit 3."""
-    import redzone.cli
-    from redzone.errors import PluginError
+    import redzone.frontends.cli
+    from redzone.kernel.errors import PluginError
 
     def broken(*_args: Any) -> Any:
         raise PluginError("plugin 'x' (dist 1.0) raised ValueError", plugin="x",
                           distribution="dist", hook="redzone_lethal_damage")
 
-    monkeypatch.setattr(redzone.cli, "resolve", broken)
+    monkeypatch.setattr(redzone.frontends.cli, "resolve", broken)
     result = invoke("run", "--json", str(GOOD))
     assert result.exit_code == 3
     err = check_error_shape(json.loads(result.output), "plugin_error")

@@ -30,8 +30,8 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.actions import ACTIONS
-from redzone.serialize import state_to_dict
+from redzone.formats.serialize import state_to_dict
+from redzone.kernel.actions import ACTIONS
 
 
 class Keywords:

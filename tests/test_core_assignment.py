@@ -22,8 +22,8 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.plugins import Hooks
-from redzone.serialize import state_to_dict
+from redzone.formats.serialize import state_to_dict
+from redzone.kernel.plugins import Hooks
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:

@@ -22,7 +22,7 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.serialize import state_to_dict
+from redzone.formats.serialize import state_to_dict
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:

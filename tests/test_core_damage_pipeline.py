@@ -37,8 +37,8 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.actions import apply_action
-from redzone.serialize import state_to_dict
+from redzone.formats.serialize import state_to_dict
+from redzone.kernel.actions import apply_action
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:

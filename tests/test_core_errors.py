@@ -17,7 +17,7 @@ from redzone import (
     Violation,
     creature,
 )
-from redzone.editions import UnknownEditionError, get_edition
+from redzone.kernel.editions import UnknownEditionError, get_edition
 
 
 def test_hierarchy() -> None:

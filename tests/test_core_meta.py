@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
-from redzone import Engine, hookspecs
-from redzone.plugins import GROUP
+from redzone import Engine
+from redzone.kernel import hookspecs
+from redzone.kernel.plugins import GROUP
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "core" / "redzone"
@@ -208,3 +209,104 @@ def test_heading_pattern_can_fail() -> None:
     for bad in ("First strike (CR 702.7)", "first strike (CR 702.7).", "Flying (702.9).",
                 "Flying (CR 120.3).", "Flying.", "Flying (CR 702.9ab)."):
         assert not HEADING.match(bad)
+
+
+# -- the layers (the kernel, the formats, the front ends) ----------------------
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+
+#: What each layer may import from redzone, besides itself: imports point down.
+LAYERS = {
+    "redzone.kernel": set(),
+    "redzone.formats": {"redzone.kernel"},
+    "redzone.frontends": {"redzone.kernel", "redzone.formats", "redzone.examples"},
+    "redzone.testing": {"redzone.kernel", "redzone.formats"},
+}
+#: Modules the kernel never imports: it does no I/O and draws nothing.
+KERNEL_FORBIDDEN = {"tomllib", "json", "click", "rich", "sys", "io"}
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Every module under core/ and what it imports: module level and
+    function-local imports alike (deferring an import hides a cycle, it doesn't
+    remove one); imports under ``if TYPE_CHECKING:`` don't count."""
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for f in sorted(CORE.rglob("*.py")):
+        name = ".".join(f.relative_to(CORE).with_suffix("").parts).removesuffix(".__init__")
+        pkg = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
+        out: set[str] = set()
+
+        def visit(body: list[ast.stmt], out: set[str] = out, pkg: str = pkg) -> None:
+            for n in body:
+                if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
+                    continue
+                if isinstance(n, ast.Import):
+                    out.update(a.name for a in n.names)
+                elif isinstance(n, ast.ImportFrom):
+                    base = n.module or ""
+                    if n.level:
+                        base = ".".join(pkg.split(".")[: len(pkg.split(".")) - n.level + 1]
+                                        + ([base] if base else []))
+                    out.add(base)
+                    out.update(f"{base}.{a.name}" for a in n.names)
+                for field_name in ("body", "orelse", "finalbody"):
+                    sub = getattr(n, field_name, None)
+                    if isinstance(sub, list):
+                        visit(sub)
+                for h in getattr(n, "handlers", []):
+                    visit(h.body)
+
+        visit(ast.parse(f.read_text(encoding="utf-8")).body)
+        found[name] = out
+    return found
+
+
+def test_no_import_cycles() -> None:
+    """No two modules of the core import each other, directly or through others,
+    not even through an import deferred into a function."""
+    imports = _module_imports()
+    graph = {m: {i for i in deps if i in imports and i != m} for m, deps in imports.items()}
+    # A package's __init__ re-exporting its modules is not a cycle with them.
+    for m in graph:
+        graph[m] = {d for d in graph[m] if not m.startswith(d + ".")}
+    cycles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for d in sorted(graph[m]):
+            if state.get(d) == 1:
+                cycles.append(" -> ".join([*stack[stack.index(d):], d]))
+            elif d not in state:
+                walk(d)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            walk(m)
+    assert not cycles, "import cycles: " + "; ".join(cycles)
+
+
+def test_layers_import_downwards_only() -> None:
+    """The kernel imports no format or front end and does no I/O; the formats
+    import no front end; nothing below the top-level package imports it."""
+    problems = []
+    for module, deps in _module_imports().items():
+        layer = next((name for name in LAYERS if module == name or
+                      module.startswith(name + ".")), None)
+        if layer is None:
+            continue
+        for dep in deps:
+            if dep == "redzone._version" or dep.startswith("redzone._version."):
+                continue
+            if dep == "redzone" or (dep.startswith("redzone.") and not any(
+                    dep == ok or dep.startswith(ok + ".") for ok in {layer, *LAYERS[layer]})):
+                problems.append(f"{module} imports {dep}")
+            if layer == "redzone.kernel" and dep.split(".")[0] in KERNEL_FORBIDDEN:
+                problems.append(f"{module} (kernel) imports {dep}")
+    assert not problems, "\n".join(sorted(problems))

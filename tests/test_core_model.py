@@ -25,7 +25,7 @@ from redzone import (
     creature,
     new_game,
 )
-from redzone.combat import attackable
+from redzone.kernel.combat import attackable
 
 
 def test_613_power_and_toughness_apply_counters_then_modifications() -> None:

@@ -31,8 +31,8 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.plugins import BUILTIN_DISTRIBUTION, GROUP, PluginInfo, discover, make_manager
-from redzone.serialize import state_to_dict
+from redzone.formats.serialize import state_to_dict
+from redzone.kernel.plugins import BUILTIN_DISTRIBUTION, GROUP, PluginInfo, discover, make_manager
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
@@ -405,7 +405,7 @@ HELPERS: dict[str, list[types.ModuleType]] = {
 
 def test_every_hook_has_a_trigger() -> None:
     """Each hook but the load-time one is exercised by the failure tests below."""
-    from redzone import hookspecs
+    from redzone.kernel import hookspecs
 
     hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
     assert hooks - set(TRIGGERS) == {"redzone_keywords"}

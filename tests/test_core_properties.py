@@ -37,8 +37,8 @@ from redzone import (
     creature,
     hookimpl,
 )
-from redzone.plugins import discover
-from redzone.serialize import state_from_dict, state_to_dict
+from redzone.formats.serialize import state_from_dict, state_to_dict
+from redzone.kernel.plugins import discover
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

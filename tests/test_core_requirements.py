@@ -21,7 +21,7 @@ from redzone import (
     Violation,
     hookimpl,
 )
-from redzone.requirements import SEARCH_BUDGET
+from redzone.kernel.requirements import SEARCH_BUDGET
 
 
 def _attacked(engine: Engine, state: GameState, attacks: Mapping[str, str]) -> GameState:

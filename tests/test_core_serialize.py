@@ -24,7 +24,7 @@ from redzone import (
     Prevent,
     creature,
 )
-from redzone.serialize import FORMAT, StateFormatError, state_from_dict, state_to_dict
+from redzone.formats.serialize import FORMAT, StateFormatError, state_from_dict, state_to_dict
 
 IDS = st.text(alphabet="abcdefgxyz-_/+1 ", min_size=1, max_size=6)
 

@@ -6,7 +6,7 @@ one (the design notes: embedders want deterministic results).
 Each run is a fresh interpreter (a subprocess) under a different hash seed:
 0, 1, 12345 and a random one. One process per seed runs the command line on
 every bundled example under every rules edition (in process, through
-``redzone.cli.main``, the code behind the console script); the console script
+``redzone.frontends.cli.main``, the code behind the console script); the console script
 itself is run once per seed too.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from redzone import examples
-from redzone.editions import EDITIONS
+from redzone.kernel.editions import EDITIONS
 
 SEEDS = ("0", "1", "12345", "random")
 
@@ -30,8 +30,8 @@ SEEDS = ("0", "1", "12345", "random")
 DRIVER = """
 import contextlib, io, json, sys
 from redzone import examples
-from redzone.cli import main
-from redzone.editions import EDITIONS
+from redzone.frontends.cli import main
+from redzone.kernel.editions import EDITIONS
 
 out = []
 for name in examples.names():

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from redzone import hookspecs
+from redzone.kernel import hookspecs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -23,7 +23,7 @@ from redzone import (
     Prevent,
     Pump,
 )
-from redzone.editions import EDITIONS, UnknownEditionError, get_edition
+from redzone.kernel.editions import EDITIONS, UnknownEditionError, get_edition
 
 
 @pytest.fixture(scope="module")

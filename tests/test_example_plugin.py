@@ -32,7 +32,7 @@ from redzone import (
     UnknownKeywordError,
     hookimpl,
 )
-from redzone.damage import create_tokens
+from redzone.kernel.damage import create_tokens
 
 pytest_plugins = ["pytester"]
 
@@ -110,7 +110,7 @@ def test_block_list_keeps_it_out(installed: Any) -> None:
 def test_listed_by_redzone_keywords(installed: Any) -> None:
     """``redzone keywords`` lists it with its distribution and version."""
     from click.testing import CliRunner
-    from redzone import cli
+    from redzone.frontends import cli
 
     result = CliRunner().invoke(cli.cli, ["keywords"])
     assert result.exit_code == 0, result.output
@@ -128,7 +128,7 @@ SCENARIO = EXAMPLE / "scenarios" / "earl_of_squirrel.toml"
 def test_scenario_file_creates_squirrels(installed: Any) -> None:
     """A scenario file naming the keyword resolves: 702.19b trample assigns 2
     to the 2/2 and 2 to Bob; all 4 damage creates 4 Squirrels (701.7a)."""
-    from redzone import outcome, scenario
+    from redzone.formats import outcome, scenario
 
     res = outcome.resolve(scenario.load(SCENARIO))
     assert res.result is not None
@@ -140,7 +140,7 @@ def test_scenario_file_creates_squirrels(installed: Any) -> None:
 def test_cli_run_json(installed: Any) -> None:
     """``redzone run --json`` prints the tokens in the JSON outcome."""
     from click.testing import CliRunner
-    from redzone import cli
+    from redzone.frontends import cli
 
     result = CliRunner().invoke(cli.cli, ["run", "--json", str(SCENARIO)])
     assert result.exit_code == 0, result.output

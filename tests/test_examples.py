@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from redzone import examples
-from redzone.editions import EDITIONS
-from redzone.outcome import dumps
+from redzone.formats.outcome import dumps
+from redzone.kernel.editions import EDITIONS
 
 NAMES = examples.names()
 
@@ -121,7 +121,7 @@ def test_examples_legal_under_m10_resolve_the_same(name: str) -> None:
     """510.1c (2009-2024): these examples' assignments respect the damage
     assignment order (lethal damage in order), as their comments say, so
     they resolve the same under m10."""
-    from redzone.outcome import run_file
+    from redzone.formats.outcome import run_file
 
     now, then = examples.outcome(name), run_file(examples.path(name), rules="m10")
     assert then["ok"] is True

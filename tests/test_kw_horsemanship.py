@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GameState, Grant, IllegalBlockError
-from redzone.plugins import PluginInfo
+from redzone.kernel.plugins import PluginInfo
 from redzone.testing import KeywordConformance
 from redzone_keywords import flying, horsemanship, reach
 

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GameState, Grant, IllegalBlockError, LeaveBattlefield, Permanent
-from redzone.plugins import PluginInfo
-from redzone.serialize import state_from_dict, state_to_dict
+from redzone.formats.serialize import state_from_dict, state_to_dict
+from redzone.kernel.plugins import PluginInfo
 from redzone.testing import KeywordConformance
 from redzone_keywords import flying, landwalk, reach
 

@@ -20,7 +20,7 @@ from redzone import (
     Player,
     Prevent,
 )
-from redzone.plugins import PluginInfo
+from redzone.kernel.plugins import PluginInfo
 from redzone.testing import KeywordConformance
 from redzone_keywords import double_strike, first_strike, infect, lifelink, toxic, trample
 

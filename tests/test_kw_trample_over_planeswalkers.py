@@ -29,7 +29,7 @@ from redzone import (
     RemoveFromCombat,
     hookimpl,
 )
-from redzone.plugins import PluginInfo
+from redzone.kernel.plugins import PluginInfo
 from redzone.testing import KeywordConformance
 from redzone_keywords import (
     deathtouch,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, IllegalBlockError, RemoveFromCombat
-from redzone import scenario as sc
-from redzone.outcome import check, outcome_json, resolve
+from redzone.formats import scenario as sc
+from redzone.formats.outcome import check, outcome_json, resolve
 
 
 def _board(board: Any) -> Any:

@@ -32,9 +32,8 @@ from redzone import (
     Tap,
     Untap,
 )
-from redzone import scenario as sc
-from redzone.editions import EDITIONS
-from redzone.outcome import (
+from redzone.formats import scenario as sc
+from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_ILLEGAL,
     EXIT_OK,
@@ -46,6 +45,7 @@ from redzone.outcome import (
     resolve,
     run_file,
 )
+from redzone.kernel.editions import EDITIONS
 
 engine_for = functools.cache(Engine)
 
@@ -786,7 +786,7 @@ def test_every_extension_is_documented_with_an_example() -> None:
 
 def test_every_schema_action_is_an_engine_action() -> None:
     """Each ``do`` of the schema builds the engine action of that name."""
-    from redzone.actions import ACTIONS
+    from redzone.kernel.actions import ACTIONS
 
     for branch in sc.schema()["$defs"]["action"]["oneOf"]:
         assert branch["properties"]["do"]["const"] in ACTIONS

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from redzone import AddEffect, Effect, Engine, EnterBlocking, MakeBlock
-from redzone import scenario as sc
-from redzone.editions import EDITIONS
-from redzone.outcome import check, outcome_json, resolve
+from redzone.formats import scenario as sc
+from redzone.formats.outcome import check, outcome_json, resolve
+from redzone.kernel.editions import EDITIONS
 
 engine_for = functools.cache(Engine)
 

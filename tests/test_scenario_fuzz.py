@@ -42,8 +42,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import Engine, IllegalActionError, examples
-from redzone import scenario as sc
-from redzone.outcome import dumps, error_json, outcome_json, resolve
+from redzone.formats import scenario as sc
+from redzone.formats.outcome import dumps, error_json, outcome_json, resolve
 
 engine_for = functools.cache(Engine)
 

@@ -47,7 +47,7 @@ from redzone import (
     RemoveFromCombat,
     Revoke,
 )
-from redzone.plugins import discover
+from redzone.kernel.plugins import discover
 
 KEYWORDS = ["flying", "reach", "first strike", "double strike", "trample", "deathtouch",
             "lifelink", "infect", "wither", "vigilance", "menace", "indestructible", "haste",

@@ -239,7 +239,7 @@ def test_the_invariants_are_all_named() -> None:
 def test_a_generated_board_written_as_a_scenario_file_loads_back_identically(case: Any) -> None:
     """scenario_toml writes a board (and its declaration) that the scenario
     layer loads back to the same state, so failures can be rerun."""
-    from redzone import scenario
+    from redzone.formats import scenario
 
     loaded = scenario.loads(case.scenario())
     assert loaded.state == case.state

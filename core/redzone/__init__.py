@@ -6,7 +6,8 @@ the damage pipeline (120.4) and state-based actions (704); every keyword is a
 pluggy plugin. Start with :class:`Engine`.
 """
 
-from redzone.actions import (
+from redzone._version import __version__ as __version__
+from redzone.kernel.actions import (
     AddCounters,
     AddEffect,
     BecomeBlocked,
@@ -24,10 +25,10 @@ from redzone.actions import (
     Tap,
     Untap,
 )
-from redzone.combat import Duty
-from redzone.editions import Edition
-from redzone.engine import CombatResult, Engine, Outcome
-from redzone.errors import (
+from redzone.kernel.combat import Duty
+from redzone.kernel.editions import Edition
+from redzone.kernel.engine import CombatResult, Engine, Outcome
+from redzone.kernel.errors import (
     IllegalActionError,
     IllegalAssignmentError,
     IllegalAttackError,
@@ -39,9 +40,9 @@ from redzone.errors import (
     UnknownKeywordError,
     Violation,
 )
-from redzone.events import Event
-from redzone.frozen import FrozenMap
-from redzone.hooktypes import (
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.hooktypes import (
     Damage,
     DamageModifier,
     KeywordSpec,
@@ -51,7 +52,7 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.model import (
+from redzone.kernel.model import (
     UNLIMITED,
     Combat,
     Effect,
@@ -65,10 +66,8 @@ from redzone.model import (
     creature,
     new_game,
 )
-from redzone.plugins import hookimpl
-from redzone.requirements import Requirement
-
-__version__ = "0.1.0"
+from redzone.kernel.plugins import hookimpl
+from redzone.kernel.requirements import Requirement
 
 __all__ = [
     "UNLIMITED",

@@ -7,7 +7,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    from redzone.cli import main as cli_main
+    from redzone.frontends.cli import main as cli_main
 
     return cli_main(argv)
 

@@ -6,7 +6,7 @@ docs folder, so they can't go stale:
 
 - ``keywords/index.md`` and one ``keywords/<plugin>.md`` per built-in keyword
   plugin, from its module docstring, its ``KeywordSpec`` and its source;
-- ``hooks.md``, from the docstrings of ``redzone.hookspecs`` (signature,
+- ``hooks.md``, from the docstrings of ``redzone.kernel.hookspecs`` (signature,
   rules, parameters, how answers combine), with an example implementation
   taken from a built-in plugin where one exists;
 - markers in hand-written pages (``<!-- generated: NAME -->``) replaced by
@@ -120,7 +120,7 @@ def hook_groups(source: str) -> dict[str, str]:
 
 def hooks() -> list[Hook]:
     """Every hookspec, in source order."""
-    from redzone import hookspecs
+    from redzone.kernel import hookspecs
 
     source = inspect.getsource(hookspecs)
     groups = hook_groups(source)
@@ -245,7 +245,7 @@ def keywords_index(plugins: list[KeywordPlugin]) -> str:
 
 def hooks_page() -> str:
     """The hook reference: every hook, grouped by the step it serves."""
-    from redzone import hookspecs
+    from redzone.kernel import hookspecs
 
     all_hooks = hooks()
     plugins = builtin_plugins()
@@ -304,8 +304,8 @@ def _strip_decorator(source: str) -> str:
 
 
 def discovery_order() -> str:
-    """The numbered list of ``redzone.plugins``' docstring."""
-    from redzone import plugins
+    """The numbered list of ``redzone.kernel.plugins``' docstring."""
+    from redzone.kernel import plugins
 
     doc = inspect.getdoc(plugins) or ""
     items = re.findall(r"^(\d+)\. (.*?)(?=^\d+\. |\n\n|\Z)", doc, re.S | re.M)
@@ -313,8 +313,8 @@ def discovery_order() -> str:
 
 
 def editions_list() -> str:
-    """Every known rules edition, from ``redzone.editions``."""
-    from redzone.editions import editions
+    """Every known rules edition, from ``redzone.kernel.editions``."""
+    from redzone.kernel.editions import editions
 
     lines = []
     for e in editions().values():

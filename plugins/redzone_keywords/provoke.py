@@ -25,7 +25,7 @@ from redzone import (
     Untap,
     hookimpl,
 )
-from redzone.actions import Action
+from redzone.kernel.actions import Action
 
 
 @hookimpl

@@ -173,7 +173,7 @@ def unmet(name: str, outcome: Mapping[str, Any]) -> list[str]:
 
 def outcome(name: str) -> dict[str, Any]:
     """The JSON outcome of an example, as ``redzone run --json`` prints it."""
-    from redzone.outcome import run_file
+    from redzone.formats.outcome import run_file
 
     return run_file(path(name))
 
@@ -181,9 +181,9 @@ def outcome(name: str) -> dict[str, Any]:
 def unimplemented_keywords(name: str) -> list[str]:
     """Keywords an example uses whose plugin declares the keyword and
     implements no other hook yet (a stub): its outcome can't be verified."""
-    from redzone.engine import Engine
-    from redzone.errors import ScenarioError
-    from redzone.scenario import load
+    from redzone.formats.scenario import load
+    from redzone.kernel.engine import Engine
+    from redzone.kernel.errors import ScenarioError
 
     engine = Engine()
     try:
@@ -209,7 +209,7 @@ def unimplemented_keywords(name: str) -> list[str]:
 
 def dumps(data: Mapping[str, Any]) -> str:
     """The golden file's text for an outcome."""
-    from redzone.outcome import dumps as _dumps
+    from redzone.formats.outcome import dumps as _dumps
 
     return _dumps(data)
 

@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from redzone.engine import Engine
-from redzone.model import GameState, Permanent, Player
+from redzone.kernel.engine import Engine
+from redzone.kernel.model import GameState, Permanent, Player
 
 #: The players a :class:`Board` seats when none are named.
 DEFAULT_PLAYERS = ("alice", "bob")

@@ -54,15 +54,15 @@ from attrs import field, frozen
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from redzone.combat import Duty
-from redzone.editions import get_edition
-from redzone.engine import Engine
-from redzone.errors import IllegalActionError, UnknownKeywordError
-from redzone.events import Event
-from redzone.frozen import as_map
-from redzone.hooktypes import Damage
-from redzone.model import GameState, Player
-from redzone.plugins import PluginInfo, discover
+from redzone.kernel.combat import Duty
+from redzone.kernel.editions import get_edition
+from redzone.kernel.engine import Engine
+from redzone.kernel.errors import IllegalActionError, UnknownKeywordError
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import as_map
+from redzone.kernel.hooktypes import Damage
+from redzone.kernel.model import GameState, Player
+from redzone.kernel.plugins import PluginInfo, discover
 from redzone.testing.boards import describe_board, scenario_toml
 
 #: Every invariant the kit checks, with the sentence a failure quotes.

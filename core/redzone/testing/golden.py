@@ -12,7 +12,7 @@ expectation can be as small as::
 
 and one written by ``pytest --redzone-update-golden`` is the whole outcome.
 
-The runner is :func:`run_scenario`: :func:`redzone.outcome.run_file`, the
+The runner is :func:`run_scenario`: :func:`redzone.formats.outcome.run_file`, the
 function behind ``redzone run --json`` (scenario file in, JSON outcome dict
 out; every installed plugin is loaded). Pass another ``runner`` to
 :func:`check_golden` to check outcomes produced some other way (a closed
@@ -98,7 +98,7 @@ def differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
 
 def run_scenario(path: Path) -> dict[str, Any]:
     """The JSON outcome of a scenario file, as ``redzone run --json`` prints it."""
-    from redzone import outcome
+    from redzone.formats import outcome
 
     return outcome.run_file(path)
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from redzone.engine import Engine
-from redzone.plugins import GROUP
+from redzone.kernel.engine import Engine
+from redzone.kernel.plugins import GROUP
 from redzone.testing.boards import Board
 from redzone.testing.golden import GoldenMismatch, check_golden, is_golden_scenario
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 import redzone
 from attrs import field, frozen
 from redzone import DealDamage, Engine, Event, GameState, LeaveBattlefield, Pump
-from redzone.actions import Action
+from redzone.kernel.actions import Action
 
 # ---------------------------------------------------------------------------
 # The game's own cards: what redzone does not know about

@@ -15,7 +15,7 @@ difference this does not model.
 from __future__ import annotations
 
 from redzone import GameState, KeywordSpec, Result, StateBasedAction, hookimpl
-from redzone.hooktypes import Damage
+from redzone.kernel.hooktypes import Damage
 
 MARK = "dealt damage by a deathtouch trigger source (502.63a)"
 

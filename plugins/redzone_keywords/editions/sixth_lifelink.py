@@ -9,7 +9,7 @@ gain is modelled as the trigger resolving right after the damage it counts.
 from __future__ import annotations
 
 from redzone import GameState, KeywordSpec, Result, hookimpl
-from redzone.hooktypes import Damage
+from redzone.kernel.hooktypes import Damage
 
 
 @hookimpl

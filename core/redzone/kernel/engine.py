@@ -14,14 +14,14 @@ from typing import Any
 
 from attrs import field, frozen
 
-from redzone import combat as _combat
-from redzone import effects as _effects
-from redzone import restrictions as _restrictions
-from redzone.actions import Action, DealDamage, apply_action, deal_damage_action
-from redzone.combat import Assignment, AssignmentPolicy, Duty, default_policy
-from redzone.damage import deal_damage
-from redzone.editions import EDITIONS, Edition, get_edition
-from redzone.errors import (
+from redzone.kernel import combat as _combat
+from redzone.kernel import effects as _effects
+from redzone.kernel import restrictions as _restrictions
+from redzone.kernel.actions import Action, DealDamage, apply_action, deal_damage_action
+from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
+from redzone.kernel.damage import deal_damage
+from redzone.kernel.editions import EDITIONS, Edition, get_edition
+from redzone.kernel.errors import (
     IllegalActionError,
     IllegalAssignmentError,
     IllegalAttackError,
@@ -30,12 +30,12 @@ from redzone.errors import (
     Violation,
     sort_violations,
 )
-from redzone.events import Event
-from redzone.frozen import FrozenMap, as_map, as_tuple
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import Damage, Result
-from redzone.model import Combat, GameState, Keyword, Permanent, Player, new_game
-from redzone.plugins import (
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage, Result
+from redzone.kernel.model import Combat, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
     KeywordInfo,
@@ -43,7 +43,7 @@ from redzone.plugins import (
     discover,
     make_manager,
 )
-from redzone.sba import check_state_based_actions, end_combat
+from redzone.kernel.sba import check_state_based_actions, end_combat
 
 FIRST_DAMAGE_STEP = "first_strike_damage"
 DAMAGE_STEP = "combat_damage"
@@ -91,7 +91,7 @@ class Engine:
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another
-        name in :data:`redzone.editions.EDITIONS`.
+        name in :data:`redzone.kernel.editions.EDITIONS`.
     :param plugins: an explicit list of plugins (modules or objects with
         hookimpls); with ``discover=False`` they are the whole set.
     :param discover: load the plugins of the ``redzone`` entry-point group

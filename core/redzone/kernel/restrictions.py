@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from redzone.errors import Violation
-from redzone.model import GameState
-from redzone.plugins import hookimpl
-from redzone.requirements import Requirement
+from redzone.kernel.errors import Violation
+from redzone.kernel.model import GameState
+from redzone.kernel.plugins import hookimpl
+from redzone.kernel.requirements import Requirement
 
 
 @hookimpl

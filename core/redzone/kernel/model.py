@@ -1,7 +1,7 @@
 """The game state: frozen value objects referred to by id.
 
 Every class here is an attrs ``@frozen`` value. Collections are tuples,
-frozensets or :class:`~redzone.frozen.FrozenMap`, so a state handed to a plugin
+frozensets or :class:`~redzone.kernel.frozen.FrozenMap`, so a state handed to a plugin
 or kept as a snapshot can never change under anyone's feet. A command returns a
 new state; the old one is still valid (that is rule 733's "the game returns to
 the moment before", and free snapshots for an embedding engine).
@@ -20,9 +20,9 @@ from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
 
-from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import Damage
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
 #: ``can_block_additional`` at or above this value means unlimited.
@@ -531,7 +531,7 @@ class GameState:
     triggered: int = 0
 
     #: Cached properties a fast evolve keeps when none of the fields they are
-    #: computed from change (see :func:`redzone.frozen.evolve`).
+    #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki"),
     }

@@ -7,7 +7,7 @@ discovered plugins it replaces, and a few settings for the places where the
 The core defines ``foundations`` (November 2024 on: the Comprehensive Rules of
 2026-09-25): a creature's controller divides its combat damage among the
 creatures blocking it, or blocked by it, as they choose (510.1c-d). Other
-editions are found through the ``redzone.editions`` entry-point group, each
+editions are found through the ``redzone.kernel.editions`` entry-point group, each
 entry point naming an :class:`Edition` object; the built-in ``m10`` and
 ``sixth`` come that way from the ``redzone_keywords.editions`` package.
 """
@@ -21,8 +21,8 @@ from typing import Final
 
 from attrs import field, frozen
 
-from redzone.errors import PluginLoadError, RulesError
-from redzone.frozen import as_tuple
+from redzone.kernel.errors import PluginLoadError, RulesError
+from redzone.kernel.frozen import as_tuple
 
 GROUP: Final = "redzone.editions"
 
@@ -84,7 +84,7 @@ def _discovered() -> tuple[Edition, ...]:
 
 
 def editions() -> dict[str, Edition]:
-    """Every known edition: the core's, then those of the ``redzone.editions``
+    """Every known edition: the core's, then those of the ``redzone.kernel.editions``
     entry-point group, by name (read once per process).
 
     :raises PluginLoadError: when an entry point fails to load or isn't an
@@ -97,7 +97,7 @@ def editions() -> dict[str, Edition]:
 
 
 def _load() -> list[Edition]:
-    """The editions of the ``redzone.editions`` entry-point group."""
+    """The editions of the ``redzone.kernel.editions`` entry-point group."""
     found: dict[str, Edition] = {}
     for ep in sorted(importlib.metadata.entry_points(group=GROUP), key=lambda e: e.name):
         if ep.name in found:

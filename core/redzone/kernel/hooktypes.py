@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from attrs import field, frozen
 
-from redzone.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 
 if TYPE_CHECKING:
-    from redzone.model import GameState, Permanent
+    from redzone.kernel.model import GameState, Permanent
 
 
 @frozen
@@ -203,7 +203,7 @@ class SourceAssignment:
     :param is_attacker: whether the source is an attacking creature.
     :param order: the damage assignment order under editions that have one.
     :param additional: the further legal recipients plugins added for it
-        (:func:`~redzone.hookspecs.redzone_additional_recipients`), in id order.
+        (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`), in id order.
     :param others: for each of its legal recipients, the damage the other
         creatures assign to that recipient in this step (702.19c counts it
         toward a planeswalker's loyalty).

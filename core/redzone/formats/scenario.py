@@ -3,7 +3,7 @@
 A scenario file (TOML, or JSON when its name ends in ``.json``) describes one
 board and one combat; the format is a public contract, documented in the
 scenario format specification and shipped as a JSON Schema
-(``redzone/schema.json``). This module:
+(``redzone/formats/schema.json``). This module:
 
 1. reads the file (refusing files over :data:`MAX_BYTES`) and parses it;
 2. checks it against the schema: types, required and unknown keys (with the
@@ -33,12 +33,12 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
-from redzone.actions import ACTIONS, Action
-from redzone.editions import EDITIONS, get_edition
-from redzone.engine import Engine
-from redzone.errors import ScenarioError, UnknownKeywordError
-from redzone.frozen import EMPTY, FrozenMap
-from redzone.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.actions import ACTIONS, Action
+from redzone.kernel.editions import EDITIONS, get_edition
+from redzone.kernel.engine import Engine
+from redzone.kernel.errors import ScenarioError, UnknownKeywordError
+from redzone.kernel.frozen import EMPTY, FrozenMap
+from redzone.kernel.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Player, new_game
 
 #: Files larger than this are refused before they are parsed.
 MAX_BYTES: Final = 1 << 20
@@ -176,15 +176,15 @@ def _suggest(word: str, options: Iterable[str]) -> str:
 
 @functools.cache
 def schema() -> dict[str, Any]:
-    """The JSON Schema of the scenario format (shipped as ``redzone/schema.json``)."""
-    text = resources.files("redzone").joinpath("schema.json").read_text(encoding="utf-8")
+    """The JSON Schema of the scenario format (shipped as ``redzone/formats/schema.json``)."""
+    text = resources.files("redzone.formats").joinpath("schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
 
 def schema_text() -> str:
     """The JSON Schema as shipped, as text."""
-    return resources.files("redzone").joinpath("schema.json").read_text(encoding="utf-8")
+    return resources.files("redzone.formats").joinpath("schema.json").read_text(encoding="utf-8")
 
 
 _TYPE_NAMES = {
@@ -1238,18 +1238,6 @@ def from_data(data: Any, *, file: str = "<scenario>", rules: str | None = None,
                  engine_factory=engine_factory)
 
 
-def run_file(path: str | os.PathLike[str], *, rules: str | None = None) -> dict[str, Any]:
-    """The JSON outcome of a scenario file, exactly as ``redzone run --json``
-    prints it (a ``bad_scenario`` or illegal-declaration error object
-    included).
-
-    :raises PluginError: when a plugin fails.
-    """
-    from redzone.outcome import run_file as _run_file
-
-    return _run_file(path, rules=rules)
-
-
 __all__ = [
     "FORMAT_EDITIONS",
     "MAX_BYTES",
@@ -1267,7 +1255,6 @@ __all__ = [
     "loads",
     "parse_text",
     "read_document",
-    "run_file",
     "schema",
     "schema_problems",
     "schema_text",

@@ -1,6 +1,6 @@
 """Resolving a scenario, and its JSON outcome.
 
-:func:`resolve` runs a :class:`~redzone.scenario.Scenario` through
+:func:`resolve` runs a :class:`~redzone.formats.scenario.Scenario` through
 :meth:`redzone.Engine.resolve` and keeps, besides the result, what an account
 or an explanation needs: every event up to a failure, the state the failing
 command was given, and each creature's combat damage assignment with the
@@ -20,9 +20,10 @@ from typing import Any
 
 from attrs import field, frozen
 
-from redzone.actions import Action
-from redzone.combat import Assignment, band_violations, lethal_map
-from redzone.engine import (
+from redzone.formats.scenario import Scenario, ScenarioProblems, load
+from redzone.kernel.actions import Action
+from redzone.kernel.combat import Assignment, band_violations, lethal_map
+from redzone.kernel.engine import (
     ASSIGNED,
     DAMAGE_STEP,
     FIRST_DAMAGE_STEP,
@@ -31,7 +32,7 @@ from redzone.engine import (
     Outcome,
     _skipped_blocks,
 )
-from redzone.errors import (
+from redzone.kernel.errors import (
     IllegalActionError,
     IllegalAssignmentError,
     IllegalAttackError,
@@ -41,10 +42,9 @@ from redzone.errors import (
     Violation,
     sort_violations,
 )
-from redzone.events import Event
-from redzone.frozen import FrozenMap, as_tuple
-from redzone.model import GameState, Permanent
-from redzone.scenario import Scenario, ScenarioProblems, load
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap, as_tuple
+from redzone.kernel.model import GameState, Permanent
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
 #: declaration (or assignment, or action), bad scenario file; and, beyond the
@@ -68,7 +68,7 @@ class AssignmentRecord:
     :param is_attacker: whether it is an attacking creature.
     :param blocked: whether it is a blocked attacking creature.
     :param additional: further recipients plugins allow it
-        (:func:`~redzone.hookspecs.redzone_additional_recipients`).
+        (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
     :param divider: the player who divides its damage when that is not its
         controller (702.22j-k), else ``None``.
     """

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from redzone.errors import Violation
-from redzone.events import Event
-from redzone.hooktypes import (
+from redzone.kernel.errors import Violation
+from redzone.kernel.events import Event
+from redzone.kernel.hooktypes import (
     Damage,
     DamageModifier,
     KeywordSpec,
@@ -32,11 +32,11 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.model import GameState, Trigger
-from redzone.requirements import Requirement
+from redzone.kernel.model import GameState, Trigger
+from redzone.kernel.requirements import Requirement
 
 if TYPE_CHECKING:
-    from redzone.actions import Action
+    from redzone.kernel.actions import Action
 
 hookspec = pluggy.HookspecMarker("redzone")
 

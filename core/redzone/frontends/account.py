@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from redzone.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
-from redzone.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
-from redzone.events import Event
-from redzone.model import UNLIMITED, GameState, Permanent
-from redzone.outcome import AssignmentRecord, Finding, Resolution, assignment_records
-from redzone.scenario import Scenario, ScenarioProblems
+from redzone.formats.outcome import AssignmentRecord, Finding, Resolution, assignment_records
+from redzone.formats.scenario import Scenario, ScenarioProblems
+from redzone.kernel.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
+from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
+from redzone.kernel.events import Event
+from redzone.kernel.model import UNLIMITED, GameState, Permanent
 
 RULE = "cyan"
 DIM = "dim"

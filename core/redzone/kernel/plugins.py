@@ -33,17 +33,17 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import pluggy
 from attrs import frozen
 
-from redzone import hookspecs
-from redzone.errors import (
+from redzone.kernel import hookspecs
+from redzone.kernel.errors import (
     IllegalActionError,
     PluginError,
     PluginLoadError,
     UnknownKeywordError,
     Violation,
 )
-from redzone.events import Event
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import (
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import (
     Damage,
     DamageModifier,
     KeywordSpec,
@@ -53,11 +53,11 @@ from redzone.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.model import GameState, Keyword, Trigger
-from redzone.requirements import Requirement
+from redzone.kernel.model import GameState, Keyword, Trigger
+from redzone.kernel.requirements import Requirement
 
 if TYPE_CHECKING:
-    from redzone.actions import Action
+    from redzone.kernel.actions import Action
 
 GROUP: Final = "redzone"
 #: The distribution that ships the built-in keywords.
@@ -436,61 +436,61 @@ class Hooks:
     # -- 508 ----------------------------------------------------------------------
 
     def attack_violations(self, state: GameState, attacker: str, attacked: str) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_attack_violations`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_violations`, concatenated."""
         return self._collect("redzone_attack_violations", Violation, state, attacker, attacked)
 
     def attack_exemption(self, state: GameState, attacker: str, attacked: str,
                          violation: Violation) -> bool:
-        """:func:`~redzone.hookspecs.redzone_attack_exemption`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_exemption`: any ``True``."""
         return self._any("redzone_attack_exemption", state, attacker, attacked, violation)
 
     def attack_declaration_violations(self, state: GameState,
                                       attacks: Mapping[str, str]) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_attack_declaration_violations`."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_declaration_violations`."""
         return self._collect("redzone_attack_declaration_violations", Violation, state, attacks)
 
     def attack_requirements(self, state: GameState) -> list[Requirement]:
-        """:func:`~redzone.hookspecs.redzone_attack_requirements`, deduplicated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_requirements`, deduplicated."""
         return sorted(set(self._collect("redzone_attack_requirements", Requirement, state)),
                       key=_requirement_key)
 
     def block_requirements(self, state: GameState) -> list[Requirement]:
-        """:func:`~redzone.hookspecs.redzone_block_requirements`, deduplicated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_block_requirements`, deduplicated."""
         return sorted(set(self._collect("redzone_block_requirements", Requirement, state)),
                       key=_requirement_key)
 
     def can_band(self, state: GameState, band: tuple[str, ...]) -> bool:
-        """:func:`~redzone.hookspecs.redzone_can_band`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_can_band`: any ``True``."""
         return self._any("redzone_can_band", state, band)
 
     def attacks_without_tapping(self, state: GameState, attacker: str) -> bool:
-        """:func:`~redzone.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
         return self._any("redzone_attacks_without_tapping", state, attacker)
 
     # -- 509 ----------------------------------------------------------------------
 
     def block_violations(self, state: GameState, blocker: str, attacker: str) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_block_violations`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_block_violations`, concatenated."""
         return self._collect("redzone_block_violations", Violation, state, blocker, attacker)
 
     def block_exemption(self, state: GameState, blocker: str, attacker: str,
                         violation: Violation) -> bool:
-        """:func:`~redzone.hookspecs.redzone_block_exemption`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_block_exemption`: any ``True``."""
         return self._any("redzone_block_exemption", state, blocker, attacker, violation)
 
     def blocked_by_violations(self, state: GameState, attacker: str,
                               blockers: tuple[str, ...]) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_blocked_by_violations`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_blocked_by_violations`, concatenated."""
         return self._collect("redzone_blocked_by_violations", Violation, state, attacker,
                              blockers)
 
     def block_declaration_violations(self, state: GameState,
                                      blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_block_declaration_violations`."""
+        """:func:`~redzone.kernel.hookspecs.redzone_block_declaration_violations`."""
         return self._collect("redzone_block_declaration_violations", Violation, state, blocks)
 
     def additional_blocks(self, state: GameState, blocker: str) -> int:
-        """:func:`~redzone.hookspecs.redzone_additional_blocks`: summed."""
+        """:func:`~redzone.kernel.hookspecs.redzone_additional_blocks`: summed."""
         total = 0
         for impl, res in self._answers("redzone_additional_blocks", (state, blocker)):
             if not isinstance(res, int) or isinstance(res, bool) or res < 0:
@@ -502,19 +502,19 @@ class Hooks:
     # -- 510 ----------------------------------------------------------------------
 
     def deals_damage_early(self, state: GameState, creature: str) -> bool:
-        """:func:`~redzone.hookspecs.redzone_deals_damage_early`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_deals_damage_early`: any ``True``."""
         return self._any("redzone_deals_damage_early", state, creature)
 
     def deals_damage_again(self, state: GameState, creature: str) -> bool:
-        """:func:`~redzone.hookspecs.redzone_deals_damage_again`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_deals_damage_again`: any ``True``."""
         return self._any("redzone_deals_damage_again", state, creature)
 
     def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
-        """:func:`~redzone.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
         return self._any("redzone_assigns_past_blockers", state, attacker)
 
     def additional_recipients(self, state: GameState, attacker: str) -> tuple[str, ...]:
-        """:func:`~redzone.hookspecs.redzone_additional_recipients`: the union,
+        """:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`: the union,
         sorted (the caller drops ids that can't be dealt damage)."""
         hook = "redzone_additional_recipients"
         found: set[str] = set()
@@ -524,7 +524,7 @@ class Hooks:
         return tuple(sorted(found))
 
     def damage_divider(self, state: GameState, creature: str) -> str | None:
-        """:func:`~redzone.hookspecs.redzone_damage_divider`: the one answer."""
+        """:func:`~redzone.kernel.hookspecs.redzone_damage_divider`: the one answer."""
         found: dict[str, _Impl] = {}
         for impl, res in self._answers("redzone_damage_divider", (state, creature)):
             if not isinstance(res, str) or res not in state.players:
@@ -538,7 +538,7 @@ class Hooks:
         return next(iter(found), None)
 
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
-        """:func:`~redzone.hookspecs.redzone_lethal_damage`: the smallest of
+        """:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`: the smallest of
         ``base`` and every answer, never below 0."""
         value = base
         for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
@@ -550,13 +550,13 @@ class Hooks:
 
     def assignment_violations(self, state: GameState,
                               assignment: SourceAssignment) -> list[Violation]:
-        """:func:`~redzone.hookspecs.redzone_assignment_violations`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_assignment_violations`, concatenated."""
         return self._collect("redzone_assignment_violations", Violation, state, assignment)
 
     # -- 120 ----------------------------------------------------------------------
 
     def prevent_damage(self, state: GameState, damage: Damage) -> list[Prevention]:
-        """:func:`~redzone.hookspecs.redzone_prevent_damage`, concatenated; a
+        """:func:`~redzone.kernel.hookspecs.redzone_prevent_damage`, concatenated; a
         negative amount (which would add damage) is the plugin's error."""
         hook = "redzone_prevent_damage"
         found: list[Prevention] = []
@@ -571,18 +571,18 @@ class Hooks:
         return found
 
     def modify_damage(self, state: GameState, damage: Damage) -> list[DamageModifier]:
-        """:func:`~redzone.hookspecs.redzone_modify_damage`, sorted by effect name."""
+        """:func:`~redzone.kernel.hookspecs.redzone_modify_damage`, sorted by effect name."""
         mods = self._collect("redzone_modify_damage", DamageModifier, state, damage)
         if len(mods) < 2:
             return mods
         return sorted(set(mods), key=lambda m: (m.effect, m.rule, m.multiply, m.add))
 
     def damage_results(self, state: GameState, damage: Damage) -> list[Result]:
-        """:func:`~redzone.hookspecs.redzone_damage_results`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_damage_results`, concatenated."""
         return self._collect("redzone_damage_results", Result, state, damage)
 
     def result_replacements(self, state: GameState, result: Result) -> list[ResultReplacement]:
-        """:func:`~redzone.hookspecs.redzone_result_replacements`, sorted by name."""
+        """:func:`~redzone.kernel.hookspecs.redzone_result_replacements`, sorted by name."""
         unique: dict[tuple[str, str], ResultReplacement] = {}
         if not self._cache["redzone_result_replacements"]:
             return []
@@ -621,28 +621,28 @@ class Hooks:
 
     def damage_event(self, state: GameState, damage: tuple[Damage, ...],
                      results: tuple[Result, ...]) -> None:
-        """:func:`~redzone.hookspecs.redzone_damage_event`: notify every plugin."""
+        """:func:`~redzone.kernel.hookspecs.redzone_damage_event`: notify every plugin."""
         self._answers("redzone_damage_event", (state, damage, results))
 
     # -- 704 ----------------------------------------------------------------------
 
     def state_based_actions(self, state: GameState) -> list[StateBasedAction]:
-        """:func:`~redzone.hookspecs.redzone_state_based_actions`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_state_based_actions`, concatenated."""
         return self._collect("redzone_state_based_actions", StateBasedAction, state)
 
     def cannot_be_destroyed(self, state: GameState, permanent: str) -> bool:
-        """:func:`~redzone.hookspecs.redzone_cannot_be_destroyed`: any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_cannot_be_destroyed`: any ``True``."""
         return self._any("redzone_cannot_be_destroyed", state, permanent)
 
     # -- 603 ----------------------------------------------------------------------
 
     def triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
-        """:func:`~redzone.hookspecs.redzone_triggers`, concatenated."""
+        """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated."""
         return self._collect("redzone_triggers", Trigger, state, events)
 
     def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[Action]:
-        """:func:`~redzone.hookspecs.redzone_resolve_trigger`, concatenated."""
-        from redzone.actions import ACTIONS
+        """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`, concatenated."""
+        from redzone.kernel.actions import ACTIONS
 
         kinds = tuple(ACTIONS.values())
         out: list[Action] = []
@@ -660,7 +660,7 @@ class Hooks:
     # -- 511 ----------------------------------------------------------------------
 
     def end_of_combat(self, state: GameState) -> None:
-        """:func:`~redzone.hookspecs.redzone_end_of_combat`: notify every plugin."""
+        """:func:`~redzone.kernel.hookspecs.redzone_end_of_combat`: notify every plugin."""
         self._answers("redzone_end_of_combat", (state,))
 
 

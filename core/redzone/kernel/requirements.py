@@ -25,8 +25,8 @@ from typing import Final
 
 from attrs import field, frozen
 
-from redzone.errors import Violation
-from redzone.frozen import as_tuple
+from redzone.kernel.errors import Violation
+from redzone.kernel.frozen import as_tuple
 
 #: The most complete declarations one check visits.
 SEARCH_BUDGET: Final = 20_000

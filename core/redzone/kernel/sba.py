@@ -9,15 +9,18 @@ through ``redzone_state_based_actions`` (deathtouch's 704.5h).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import attrs
 
-from redzone.events import Event
-from redzone.frozen import FrozenMap
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import StateBasedAction
-from redzone.model import Combat, GameState, Permanent
-from redzone.plugins import Hooks
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import StateBasedAction
+from redzone.kernel.model import Combat, GameState, Permanent
+
+if TYPE_CHECKING:
+    from redzone.kernel.plugins import Hooks
 
 
 class _CombatEdit:

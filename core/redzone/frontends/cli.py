@@ -29,19 +29,9 @@ import attrs
 import click
 from rich.console import Console
 
-from redzone import __version__, examples
-from redzone.account import (
-    Names,
-    render_check,
-    render_error,
-    render_explanation,
-    render_problems,
-    render_resolution,
-)
-from redzone.editions import EDITIONS
-from redzone.engine import Engine
-from redzone.errors import PluginError, RulesError, ScenarioError
-from redzone.outcome import (
+import redzone.examples as examples
+from redzone._version import __version__
+from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
     EXIT_ILLEGAL,
@@ -52,7 +42,18 @@ from redzone.outcome import (
     outcome_json,
     resolve,
 )
-from redzone.scenario import Scenario, ScenarioProblems, build, read_document, schema_text
+from redzone.formats.scenario import Scenario, ScenarioProblems, build, read_document, schema_text
+from redzone.frontends.account import (
+    Names,
+    render_check,
+    render_error,
+    render_explanation,
+    render_problems,
+    render_resolution,
+)
+from redzone.kernel.editions import EDITIONS
+from redzone.kernel.engine import Engine
+from redzone.kernel.errors import PluginError, RulesError, ScenarioError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
-from redzone.model import GameState
-from redzone.plugins import hookimpl
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
+from redzone.kernel.model import GameState
+from redzone.kernel.plugins import hookimpl
 
 KINDS = frozenset(
     {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",

@@ -22,12 +22,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from redzone.events import Event
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import Damage, Result
-from redzone.model import GameState, Permanent, Player, Shield
-from redzone.plugins import Hooks
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage, Result
+from redzone.kernel.model import GameState, Permanent, Player, Shield
+
+if TYPE_CHECKING:
+    from redzone.kernel.plugins import Hooks
 
 
 def _valid_target(state: GameState, target: str) -> bool:

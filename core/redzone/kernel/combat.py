@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from redzone.errors import Violation
-from redzone.frozen import FrozenMap
-from redzone.hooktypes import SourceAssignment
-from redzone.model import UNLIMITED, GameState, Permanent
-from redzone.plugins import Hooks
-from redzone.requirements import RequirementCheck, check_attacks, check_blocks
+from redzone.kernel.errors import Violation
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.hooktypes import SourceAssignment
+from redzone.kernel.model import UNLIMITED, GameState, Permanent
+from redzone.kernel.plugins import Hooks
+from redzone.kernel.requirements import RequirementCheck, check_attacks, check_blocks
 
 Assignment = Mapping[str, Mapping[str, int]]
 """Combat damage assignments: assigning creature -> recipient -> amount."""
@@ -429,7 +429,7 @@ class Duty:
     :ivar is_attacker: whether it is an attacking creature.
     :ivar blocked: whether it is a blocked attacker.
     :ivar additional: further recipients plugins allow
-        (:func:`~redzone.hookspecs.redzone_additional_recipients`).
+        (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
     :ivar divider: the player who divides its damage when that is not its
         controller (702.22j-k); the division is then free among ``creatures``.
     """

@@ -9,18 +9,20 @@ again (117.5). Each value's ``do`` is its name in the scenario format.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import field, frozen
 
-from redzone.damage import deal_damage, gain_life, lose_life
-from redzone.errors import IllegalActionError, Violation
-from redzone.events import Event
-from redzone.frozen import evolve as _evolve
-from redzone.hooktypes import Damage, Result
-from redzone.model import Effect, GameState, Keyword, Modification, Permanent, Shield
-from redzone.plugins import Hooks
-from redzone.sba import move_to_zone, remove_from_combat
+from redzone.kernel.damage import deal_damage, gain_life, lose_life
+from redzone.kernel.errors import IllegalActionError, Violation
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage, Result
+from redzone.kernel.model import Effect, GameState, Keyword, Modification, Permanent, Shield
+from redzone.kernel.sba import move_to_zone, remove_from_combat
+
+if TYPE_CHECKING:
+    from redzone.kernel.plugins import Hooks
 
 
 def _tuple(value: Iterable[str]) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from attrs import field, frozen
 
-from redzone.frozen import as_tuple
+from redzone.kernel.frozen import as_tuple
 
 
 def _objects(value: Iterable[str]) -> tuple[str, ...]:

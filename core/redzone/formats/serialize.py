@@ -29,9 +29,9 @@ from typing import Any, Final
 
 import attrs
 
-from redzone.errors import RulesError
-from redzone.frozen import FrozenMap
-from redzone.model import GameState
+from redzone.kernel.errors import RulesError
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.model import GameState
 
 #: The version of the encoding, written as ``format`` in every dict.
 FORMAT: Final = 1
