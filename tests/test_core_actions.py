@@ -165,7 +165,8 @@ def test_119_3_gain_and_lose_life(engine: Engine, combat: GameState) -> None:
     assert out.state.players["alice"].life == 23
     out = engine.perform(combat, LoseLife("bob", 20))
     assert out.state.players["bob"].lost
-    assert [(e.kind, e.rule) for e in out.events] == [("life_loss", "119.3"), ("lost", "704.5a")]
+    assert [(e.kind, e.rule) for e in out.events] == [
+        ("life_loss", "119.3"), ("lost", "704.5a"), ("game_over", "104.2a")]  # 104.2a: alice wins
 
 
 def test_615_prevent_creates_shields(engine: Engine, combat: GameState) -> None:

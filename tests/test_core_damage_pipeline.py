@@ -38,7 +38,15 @@ from redzone import (
     hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
-from redzone.kernel.actions import apply_action
+from redzone.kernel.tx import Tx
+
+
+def _apply(engine: Engine, state: GameState, action: DealDamage) -> tuple[GameState, list[Any]]:
+    """Perform an action on a working copy without settling it: no
+    state-based actions yet."""
+    tx = Tx(engine, state)
+    tx.perform(action)
+    return tx.state, tx.events
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
@@ -266,7 +274,7 @@ def test_120_5_lightning_bolt(bare_engine: Engine) -> None:
         Permanent("bolt", "alice", name="Lightning Bolt", types={"instant"}, zone="graveyard"),
         creature("bear", "bob", 2, 2)])
     action = DealDamage("bolt", "bear", 3)
-    marked, events = apply_action(bare_engine.hooks, state, action)
+    marked, events = _apply(bare_engine, state, action)
     assert marked.objects["bear"].zone == "battlefield"
     assert marked.objects["bear"].damage == 3
     assert [(e.kind, e.rule) for e in events] == [("damage", "120.2b")]
@@ -670,7 +678,7 @@ def test_704_5h_style_mark_result_and_plugin_state_based_action() -> None:
         "touch", redzone_damage_results=results, redzone_state_based_actions=sbas)])
     state = engine.game(["alice", "bob"], [creature("t", "alice", 1, 1, name="Toucher"),
                                            creature("giant", "bob", 1, 8)])
-    marked, _ = apply_action(engine.hooks, state, DealDamage("t", "giant", 1))
+    marked, _ = _apply(engine, state, DealDamage("t", "giant", 1))
     assert marked.objects["giant"].marks == frozenset({"touched"})
     out = engine.perform(state, DealDamage("t", "giant", 1))
     assert out.state.objects["giant"].zone == "graveyard"

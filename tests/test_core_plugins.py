@@ -14,7 +14,9 @@ from typing import Any
 import attrs
 import pytest
 from redzone import (
+    Condition,
     DealDamage,
+    Destroy,
     Engine,
     Event,
     GameState,
@@ -22,6 +24,7 @@ from redzone import (
     PluginError,
     PluginLoadError,
     Prevention,
+    Pump,
     Result,
     ResultReplacement,
     RulesError,
@@ -393,6 +396,15 @@ TRIGGERS.update({
         lambda e, s: s.with_permanents({"elf": creature("elf", "alice", 1, 1)}),
         lambda e, s: e.declare_attackers(s, {"orc": "bob", "elf": "bob"},
                                          bands=[("orc", "elf")]), "beginning_of_combat"),
+    # 603.2, 611.2: a plugin records what happened after every command.
+    "redzone_record": (lambda e, s: s, lambda e, s: e.declare_attackers(s, {"orc": "bob"}),
+                       "beginning_of_combat"),
+    # 611.2b: a "for as long as" condition of a plugin's kind is asked as it starts.
+    "redzone_condition_holds": (lambda e, s: s, lambda e, s: e.perform(s, Pump(
+        "orc", 1, 1, duration="while", condition=Condition("exploding_kind"))), "main"),
+    # 701.8c: destruction replacements are asked as a permanent would be destroyed.
+    "redzone_destruction_replacements": (lambda e, s: s, lambda e, s: e.perform(
+        s, Destroy("orc")), "main"),
 })
 
 #: Plugins a hook needs beside the one under test to be asked at all.
@@ -404,11 +416,11 @@ HELPERS: dict[str, list[types.ModuleType]] = {
 
 
 def test_every_hook_has_a_trigger() -> None:
-    """Each hook but the load-time one is exercised by the failure tests below."""
+    """Each hook but the load-time ones is exercised by the failure tests below."""
     from redzone.kernel import hookspecs
 
     hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
-    assert hooks - set(TRIGGERS) == {"redzone_keywords"}
+    assert hooks - set(TRIGGERS) == {"redzone_keywords", "redzone_actions"}
 
 
 @pytest.mark.parametrize("hook", sorted(TRIGGERS))

@@ -39,7 +39,10 @@ def test_704_5a_zero_or_less_life_loses(bare_engine: Engine) -> None:
     state = bare_engine.game([Player("alice", life=0), Player("bob", life=-3),
                               Player("carol", life=1)])
     after, events = check(bare_engine, state)
-    assert events == [("lost", "704.5a", "alice"), ("lost", "704.5a", "bob")]
+    # 104.2a: carol, the only player left, wins: the game is over.
+    assert events == [("lost", "704.5a", "alice"), ("lost", "704.5a", "bob"),
+                      ("game_over", "104.2a", "")]
+    assert after.game_over is not None and after.game_over.winners == ("carol",)
     assert after.players["alice"].lost and after.players["alice"].loss_rule == "704.5a"
     assert not after.players["carol"].lost
     assert after.opponents("carol") == ()
@@ -51,14 +54,14 @@ def test_704_5c_ten_poison_counters_lose(bare_engine: Engine) -> None:
     """704.5c: a player with ten or more poison counters loses the game."""
     state = bare_engine.game([Player("alice", poison=9), Player("bob", poison=10)])
     after, events = check(bare_engine, state)
-    assert events == [("lost", "704.5c", "bob")]
+    assert events == [("lost", "704.5c", "bob"), ("game_over", "104.2a", "")]
     assert not after.players["alice"].lost
 
 
 def test_704_5_one_loss_per_player(bare_engine: Engine) -> None:
     """704.5a and 704.5c at once: the player loses once (named by 704.5a)."""
     state = bare_engine.game([Player("alice"), Player("bob", life=0, poison=10)])
-    assert check(bare_engine, state)[1] == [("lost", "704.5a", "bob")]
+    assert check(bare_engine, state)[1] == [("lost", "704.5a", "bob"), ("game_over", "104.2a", "")]
 
 
 def test_704_5f_zero_toughness_even_if_indestructible() -> None:
@@ -143,7 +146,8 @@ def test_704_3_all_applicable_actions_at_once(bare_engine: Engine) -> None:
         creature("x", "alice", 1, 1, damage=1), creature("y", "bob", 1, 1, damage=1)])
     after, events = check(bare_engine, state)
     assert {e for e in events if e[0] != "dies"} == {
-        ("destroyed", "704.5g", "x"), ("destroyed", "704.5g", "y"), ("lost", "704.5a", "bob")}
+        ("destroyed", "704.5g", "x"), ("destroyed", "704.5g", "y"), ("lost", "704.5a", "bob"),
+        ("game_over", "104.2a", "")}
     assert after.objects["x"].zone == after.objects["y"].zone == "graveyard"
 
 
@@ -179,7 +183,7 @@ def test_704_plugin_actions_deduplicated(bare_engine: Engine) -> None:
         creature("x", "bob", 1, 1, damage=1), creature("y", "bob", 1, 1, counters={"-1/-1": 1})])
     after, events = check(engine, state)
     assert sorted(e for e in events if e[0] != "dies") == [
-        ("destroyed", "704.5g", "x"), ("lost", "704.5b", "bob")]
+        ("destroyed", "704.5g", "x"), ("game_over", "104.2a", ""), ("lost", "704.5b", "bob")]
     assert ("dies", "704.5f", "y") in events
     assert after.players["bob"].loss_rule == "704.5b"
 

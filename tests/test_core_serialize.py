@@ -13,8 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import (
+    Action,
+    CreateDelayedTrigger,
     Effect,
     Engine,
+    Exile,
     FrozenMap,
     GameState,
     Keyword,
@@ -22,6 +25,9 @@ from redzone import (
     Permanent,
     Player,
     Prevent,
+    Pump,
+    Sacrifice,
+    Tap,
     creature,
 )
 from redzone.formats.serialize import FORMAT, StateFormatError, state_from_dict, state_to_dict
@@ -29,9 +35,21 @@ from redzone.formats.serialize import FORMAT, StateFormatError, state_from_dict,
 IDS = st.text(alphabet="abcdefgxyz-_/+1 ", min_size=1, max_size=6)
 
 
+FROZEN_DATA = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | IDS,
+    lambda inner: st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(IDS, inner, max_size=3).map(FrozenMap), max_leaves=6)
+ACTIONS = st.sampled_from([Tap("x"), Sacrifice("y", player="bob"), Pump("z", 1, -1),
+                           CreateDelayedTrigger("end_step", (Exile("w"),))])
+
+
 def strategy_for(tp: Any) -> st.SearchStrategy[Any]:
     """A strategy for any value of a model annotation: built from the attrs
     fields, so a field added to the model is covered without editing this."""
+    if tp is Any:
+        return FROZEN_DATA  # a plugin's own state: frozen data
+    if tp is Action:
+        return ACTIONS
     if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
         return st.one_of(*(strategy_for(t) for t in typing.get_args(tp)))
     if tp is type(None):

@@ -101,8 +101,9 @@ COMMANDS: dict[str, Callable[[Engine, GameState], Any]] = {
     "finish": lambda e, s: e.finish(s),
 }
 ALLOWED = {
-    "begin_combat": {"main"},
-    "declare_attackers": {"main", "beginning_of_combat"},
+    # 500.8, 505.1a: after a combat, an additional combat phase may begin.
+    "begin_combat": {"main", "postcombat_main"},
+    "declare_attackers": {"main", "beginning_of_combat", "postcombat_main"},
     "declare_blockers": {"declare_attackers"},
     "combat_damage": {"declare_blockers"},
     "end_of_combat": {"combat_damage"},

@@ -358,8 +358,9 @@ def test_outcome_has_the_documented_shape() -> None:
     """Scenario format, the JSON outcome: ok, rules, players, permanents,
     steps, after_steps for each damage step, events with step/kind/rule."""
     out = outcome_json(resolve(loads(BASE)))
-    assert list(out) == ["ok", "rules", "players", "permanents", "steps", "after_steps",
-                         "events"]
+    assert list(out) == ["ok", "rules", "players", "permanents", "steps", "game_over",
+                         "after_steps", "events"]
+    assert out["game_over"] is None  # 104: the game goes on
     assert out["ok"] is True and out["rules"] == "foundations"
     assert out["players"]["bob"] == {"life": 20, "poison": 0, "lost": False}
     assert set(out["permanents"]["wurm"]) == {"zone", "power", "toughness", "damage",

@@ -29,7 +29,7 @@ from redzone import (
     GameState,
     IllegalActionError,
     KeywordSpec,
-    LeaveBattlefield,
+    Sacrifice,
     Trigger,
     hookimpl,
 )
@@ -67,7 +67,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
 
 
 @hookimpl
-def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LeaveBattlefield]:
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Sacrifice]:
     if trigger.kind != KIND or not trigger.targets:
         return []
     player = trigger.targets[0]
@@ -76,7 +76,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LeaveBat
     chosen = trigger.choices.get(CHOICE)
     if chosen is None:
         ranked = sorted(controlled, key=lambda p: (not p.token, p.id))
-        return [LeaveBattlefield(p.id, "graveyard") for p in ranked[:need]]
+        return [Sacrifice(p.id, player) for p in ranked[:need]]  # 701.21a
     ids = {p.id for p in controlled}
     wrong = [c for c in chosen if c not in ids]
     if wrong or len(set(chosen)) != len(chosen) or len(chosen) != need:
@@ -89,7 +89,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LeaveBat
             f"annihilator {trigger.amount}: {player} must sacrifice exactly {need} "
             f"distinct permanent{'s' if need != 1 else ''} they control; {problem}",
             rule="702.86a", objects=(trigger.source, player, *chosen))
-    return [LeaveBattlefield(obj, "graveyard") for obj in chosen]
+    return [Sacrifice(obj, player) for obj in chosen]
 
 
 #: Every hook here answers nothing unless an object has one of this module's keywords.

@@ -37,9 +37,9 @@ def redzone_lethal_damage(state: GameState, source: str) -> int | None:
 
 @hookimpl
 def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    if damage.source not in state.objects or damage.target not in state.objects:
+    if not state.is_source(damage.source) or damage.target not in state.objects:
         return []
-    if not state.last_known(damage.source).has("deathtouch"):
+    if not state.source(damage.source).has("deathtouch"):
         return []
     return [Result("mark", "702.2b", damage.source, damage.amount, target=damage.target,
                    mark=MARK)]

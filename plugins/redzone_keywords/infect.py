@@ -23,9 +23,9 @@ def redzone_keywords() -> list[KeywordSpec]:
 
 @hookimpl
 def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    if damage.source not in state.objects:
+    if not state.is_source(damage.source):
         return []
-    if not state.last_known(damage.source).has("infect"):
+    if not state.source(damage.source).has("infect"):
         return []
     if damage.target in state.players:
         return [Result("poison", "702.90b", damage.source, damage.amount,

@@ -22,9 +22,9 @@ def redzone_keywords() -> list[KeywordSpec]:
 
 @hookimpl
 def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    if damage.source not in state.objects:
+    if not state.is_source(damage.source):
         return []
-    source = state.last_known(damage.source)
+    source = state.source(damage.source)
     if not source.has("lifelink"):
         return []
     player = source.controller or source.owner

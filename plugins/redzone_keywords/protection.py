@@ -40,6 +40,7 @@ from redzone import (
     KeywordSpec,
     Permanent,
     Prevention,
+    StackObject,
     Violation,
     hookimpl,
 )
@@ -84,9 +85,9 @@ def redzone_prevent_damage(state: GameState, damage: Damage) -> list[Prevention]
     target = state.objects.get(damage.target)
     if target is None or target.zone != "battlefield" or not target.has("protection"):
         return None
-    if damage.source not in state.objects:
+    if not state.is_source(damage.source):
         return None
-    source = state.last_known(damage.source)
+    source = state.source(damage.source)  # a permanent, or a spell (702.16e)
     return [Prevention(f"protection from {quality} ({target.id})", DAMAGE_RULES[variant])
             for quality, variant, _reason in _matches(state, target, source)]
 
@@ -111,7 +112,8 @@ def _qualities(keyword: Keyword) -> list[str]:
     return out
 
 
-def _matches(state: GameState, holder: Permanent, obj: Permanent) -> list[tuple[str, str, str]]:
+def _matches(state: GameState, holder: Permanent,
+             obj: Permanent | StackObject) -> list[tuple[str, str, str]]:
     """Each distinct quality of ``holder``'s protection that ``obj`` has, with its
     variant (a key of :data:`BLOCK_RULES`) and the reason, in printed order."""
     found: dict[str, tuple[str, str, str]] = {}
@@ -125,7 +127,8 @@ def _matches(state: GameState, holder: Permanent, obj: Permanent) -> list[tuple[
     return list(found.values())
 
 
-def _has_quality(state: GameState, obj: Permanent, quality: str) -> tuple[str, str] | None:
+def _has_quality(state: GameState, obj: Permanent | StackObject,
+                 quality: str) -> tuple[str, str] | None:
     """(variant, reason) when ``obj`` has ``quality``, else ``None``."""
     colors = sorted(obj.colors, key=lambda c: COLORS.index(c) if c in COLORS else len(COLORS))
     if quality == "everything":

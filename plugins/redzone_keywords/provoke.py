@@ -77,7 +77,9 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         target = _default_target(state, trigger)
     if target is None:
         return []
-    return [Untap(target), AddEffect(Effect("blocks_if_able", to=target, source=trigger.source))]
+    # 702.39a: "... blocks this creature this turn if able": until end of turn (514.2).
+    return [Untap(target), AddEffect(Effect("blocks_if_able", to=target, source=trigger.source,
+                                            duration="end_of_turn"))]
 
 
 #: Every hook here answers nothing unless an object has one of this module's keywords.

@@ -14,7 +14,7 @@ the battlefield is read from its last known information.
 
 from __future__ import annotations
 
-from redzone import Damage, GameState, KeywordSpec, Permanent, Result, hookimpl
+from redzone import Damage, GameState, KeywordSpec, Permanent, Result, StackObject, hookimpl
 
 
 @hookimpl
@@ -24,7 +24,7 @@ def redzone_keywords() -> list[KeywordSpec]:
                         examples=("toxic 1", "toxic 2", "toxic 3"))]
 
 
-def _total_toxic(creature: Permanent) -> int:
+def _total_toxic(creature: Permanent | StackObject) -> int:
     """The creature's total toxic value (702.164b)."""
     return sum(k.number for k in creature.instances("toxic"))
 
@@ -33,9 +33,9 @@ def _total_toxic(creature: Permanent) -> int:
 def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
     if not damage.combat or damage.target not in state.players:
         return []
-    if damage.source not in state.objects:
+    if not state.is_source(damage.source):
         return []
-    source = state.last_known(damage.source)
+    source = state.source(damage.source)
     total = _total_toxic(source) if source.is_creature else 0
     if total <= 0:
         return []

@@ -21,9 +21,9 @@ def redzone_keywords() -> list[KeywordSpec]:
 
 @hookimpl
 def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    if damage.source not in state.objects:
+    if not state.is_source(damage.source):
         return []
-    if not state.last_known(damage.source).has("wither"):
+    if not state.source(damage.source).has("wither"):
         return []
     target = state.objects.get(damage.target)
     if target is None or not target.is_creature:

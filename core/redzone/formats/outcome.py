@@ -165,6 +165,14 @@ class _Recorder(Engine):
         self.attempt = ("finish", state, None)
         return self._done(super().finish(state, *args, **kwargs))
 
+    def end_step(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("end_step", state, None)
+        return self._done(super().end_step(state, *args, **kwargs))
+
+    def cleanup(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
+        self.attempt = ("cleanup", state, None)
+        return self._done(super().cleanup(state, *args, **kwargs))
+
     def perform(self, state: GameState, action: Action, *args: Any, **kwargs: Any) -> Outcome:
         self.attempt = ("action", state, action)
         return self._done(super().perform(state, action, *args, **kwargs))
@@ -341,9 +349,20 @@ def outcome_json(resolution: Resolution) -> dict[str, Any]:
         "players": board["players"],
         "permanents": board["permanents"],
         "steps": list(result.steps),
+        "game_over": game_over_json(result.state),
         "after_steps": {step: board_json(state) for step, state in result.after_steps.items()},
         "events": [event.to_json() for event in result.events],
     }
+
+
+def game_over_json(state: GameState) -> dict[str, Any] | None:
+    """The ``game_over`` of the JSON outcome: ``None`` while the game goes on
+    (104, 800.4a)."""
+    over = state.game_over
+    if over is None:
+        return None
+    return {"winners": list(over.winners), "losers": list(over.losers), "draw": over.draw,
+            "step": over.step, "rule": over.rule}
 
 
 def _violation_json(v: Violation) -> dict[str, Any]:
@@ -424,6 +443,7 @@ __all__ = [
     "dumps",
     "error_json",
     "exit_status",
+    "game_over_json",
     "outcome_json",
     "resolve",
     "run_file",

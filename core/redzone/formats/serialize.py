@@ -13,7 +13,12 @@ a field added to the model is serialised without changing this module:
 - an attrs class is a dict of its fields (every field, by name);
 - a :class:`~redzone.FrozenMap` is a dict (its keys are ids: strings);
 - a tuple is a list; a frozenset is a sorted list;
-- strings, integers, booleans and ``None`` are themselves.
+- strings, integers, booleans and ``None`` are themselves;
+- an action (a trigger's or a delayed trigger's) is a dict of its fields
+  plus ``do``, its kind, so that it decodes to the right class (the kernel's
+  kinds and every imported plugin's);
+- a plugin's own state is frozen data: lists decode to tuples, mappings to
+  :class:`~redzone.FrozenMap`.
 
 Decoding is strict: an unknown key, a missing required field or a value of
 the wrong type raises :class:`StateFormatError` naming the key path.
@@ -31,6 +36,7 @@ import attrs
 
 from redzone.kernel.errors import RulesError
 from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
 
 #: The version of the encoding, written as ``format`` in every dict.
@@ -66,6 +72,9 @@ def _union_args(tp: Any) -> tuple[Any, ...] | None:
 def _encode(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
+    if isinstance(value, Action):
+        return {"do": type(value).do,
+                **{f.name: _encode(getattr(value, f.name)) for f in _fields(type(value))}}
     if attrs.has(type(value)):
         return {f.name: _encode(getattr(value, f.name)) for f in _fields(type(value))}
     if isinstance(value, Mapping):
@@ -93,9 +102,39 @@ def _kind(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def _action_classes() -> dict[str, type[Action]]:
+    """Every imported action class by its ``do`` name."""
+    found: dict[str, type[Action]] = {}
+    todo = list(Action.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.do:
+            found.setdefault(cls.do, cls)
+    return found
+
+
+def _frozen_data(value: Any, path: str) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, list):
+        return tuple(_frozen_data(v, f"{path}[{i}]") for i, v in enumerate(value))
+    if isinstance(value, Mapping):
+        return FrozenMap((str(k), _frozen_data(v, f"{path}.{k}")) for k, v in value.items())
+    raise StateFormatError(f"expected frozen data, got {_kind(value)}", path)
+
+
 def _decode(tp: Any, value: Any, path: str) -> Any:
     if tp is Any:
-        return value
+        return _frozen_data(value, path)
+    if tp is Action:
+        if not isinstance(value, Mapping) or not isinstance(value.get("do"), str):
+            raise StateFormatError("expected an action: a mapping with 'do'", path)
+        cls = _action_classes().get(value["do"])
+        if cls is None:
+            raise StateFormatError(f"unknown action kind {value['do']!r} (import the plugin "
+                                   "that declares it)", f"{path}.do")
+        return _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path)
     union = _union_args(tp)
     if union is not None:
         if value is None and type(None) in union:

@@ -1,28 +1,40 @@
-"""Things players do in the priority windows of combat, as data.
+"""The kernel's actions: things that happen to the game, as data.
 
 An embedding engine resolves its own spells and abilities and hands redzone
 their effects as these values; :meth:`redzone.Engine.perform` applies one and
 runs state-based actions, as the game does before a player gets priority
 again (117.5). Each value's ``do`` is its name in the scenario format.
+
+The vocabulary is open, as keywords are: this module is an ordinary plugin
+that declares the kernel's own kinds through
+:func:`~redzone.kernel.hookspecs.redzone_actions`, with the same tools a
+plugin's own kinds use (:class:`~redzone.kernel.tx.Tx`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import Any, ClassVar
 
 from attrs import field, frozen
 
-from redzone.kernel.damage import deal_damage, gain_life, lose_life
 from redzone.kernel.errors import IllegalActionError, Violation
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage, Result
-from redzone.kernel.model import Effect, GameState, Keyword, Modification, Permanent, Shield
-from redzone.kernel.sba import move_to_zone, remove_from_combat
-
-if TYPE_CHECKING:
-    from redzone.kernel.plugins import Hooks
+from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
+from redzone.kernel.model import (
+    Condition,
+    DelayedTrigger,
+    Effect,
+    GameState,
+    Keyword,
+    Modification,
+    Permanent,
+    Shield,
+    StackObject,
+)
+from redzone.kernel.plugins import hookimpl
+from redzone.kernel.tx import Tx, _make_block
 
 
 def _tuple(value: Iterable[str]) -> tuple[str, ...]:
@@ -33,49 +45,65 @@ def _counters(value: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(dict(value).items()))
 
 
+# -- continuous effects on one permanent (611.2, 613) -------------------------------
+
+
 @frozen
-class Pump:
-    """+N/+N until end of turn (a Giant Growth).
+class Pump(Action):
+    """+N/+N for a while (a Giant Growth: until end of turn).
 
     :param target: the permanent.
     :param power: added to its power.
     :param toughness: added to its toughness.
+    :param duration: how long (611.2): ``end_of_turn`` (default),
+        ``end_of_combat``, ``this_combat``, ``while`` or ``game``.
+    :param condition: for ``while``, the condition (611.2b).
     """
 
     do: ClassVar[str] = "pump"
     target: str
     power: int = 0
     toughness: int = 0
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
-class Grant:
-    """The permanent gains keywords until end of turn.
+class Grant(Action):
+    """The permanent gains keywords for a while.
 
     :param target: the permanent.
     :param keywords: keywords as printed (``"flying"``, ``"toxic 2"``).
+    :param duration: how long (611.2).
+    :param condition: for ``while``, the condition (611.2b).
     """
 
     do: ClassVar[str] = "grant"
     target: str
     keywords: tuple[str, ...] = field(converter=_tuple)
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
-class Revoke:
-    """The permanent loses keywords until end of turn.
+class Revoke(Action):
+    """The permanent loses keywords for a while.
 
     :param target: the permanent.
     :param keywords: keywords as printed; every instance of each is lost.
+    :param duration: how long (611.2).
+    :param condition: for ``while``, the condition (611.2b).
     """
 
     do: ClassVar[str] = "revoke"
     target: str
     keywords: tuple[str, ...] = field(converter=_tuple)
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
-class AddCounters:
+class AddCounters(Action):
     """Put counters on a permanent (negative amounts remove them).
 
     :param target: the permanent.
@@ -88,7 +116,7 @@ class AddCounters:
 
 
 @frozen
-class RemoveFromCombat:
+class RemoveFromCombat(Action):
     """An effect removes the permanent from combat (506.4).
 
     :param target: the permanent.
@@ -99,8 +127,8 @@ class RemoveFromCombat:
 
 
 @frozen
-class LeaveBattlefield:
-    """The permanent leaves the battlefield (destroyed, sacrificed, bounced).
+class LeaveBattlefield(Action):
+    """The permanent leaves the battlefield (bounced, or put into a zone).
 
     :param target: the permanent.
     :param zone: where it goes: ``graveyard`` or ``exile`` (a bounced card is
@@ -113,30 +141,126 @@ class LeaveBattlefield:
 
 
 @frozen
-class DealDamage:
+class Destroy(Action):
+    """Destroy a permanent (701.8): it goes to its owner's graveyard unless it
+    is indestructible (702.12b) or a destruction replacement such as
+    regeneration applies (701.19, 614.8).
+
+    :param target: the permanent.
+    :param regenerate: ``False`` for "it can't be regenerated" (701.19c).
+    """
+
+    do: ClassVar[str] = "destroy"
+    target: str
+    regenerate: bool = True
+
+
+@frozen
+class Sacrifice(Action):
+    """Its controller sacrifices a permanent (701.21a): straight to the
+    graveyard; indestructible and regeneration don't apply.
+
+    :param target: the permanent.
+    :param player: the player who sacrifices it; it must be its controller
+        (a player can't sacrifice what they don't control). Default: its
+        controller.
+    """
+
+    do: ClassVar[str] = "sacrifice"
+    target: str
+    player: str | None = None
+
+
+@frozen
+class Exile(Action):
+    """Exile a permanent (406.3): it leaves the battlefield for exile.
+
+    :param target: the permanent.
+    """
+
+    do: ClassVar[str] = "exile"
+    target: str
+
+
+@frozen
+class Regenerate(Action):
+    """"Regenerate [permanent]": the next time it would be destroyed this
+    turn, instead remove all damage marked on it and tap it; if it's in
+    combat, remove it from combat (701.19, 614.8).
+
+    :param target: the permanent.
+    """
+
+    do: ClassVar[str] = "regenerate"
+    target: str
+
+
+@frozen
+class Regenerated(Action):
+    """The replacement a regeneration shield makes (701.19b): all damage is
+    removed from the permanent, it is tapped and removed from combat, and the
+    shield is used up. Performed by the kernel; not for scenario files.
+
+    :param target: the permanent.
+    :param shield: the regeneration shield used.
+    """
+
+    do: ClassVar[str] = "regenerated"
+    target: str
+    shield: str
+
+
+@frozen
+class CreateToken(Action):
+    """Create a token (111.2): its creator owns and controls it.
+
+    :param token: the token's characteristics, as a :class:`~redzone.Permanent`
+        whose ``id`` is new and whose ``controller`` is the creating player.
+    :param tapped: it enters tapped.
+    :param attacking: it enters attacking this player, planeswalker or battle
+        (508.4): it was never declared, so "whenever ... attacks" doesn't
+        trigger and no requirement or restriction applies (508.4c). If its
+        target is gone, it enters but isn't attacking (508.4a-b). Entering
+        after blockers are declared, it is unblocked (508.4d).
+    :param blocking: or it enters blocking this attacking creature (509.4).
+    """
+
+    do: ClassVar[str] = "create_token"
+    token: Permanent
+    tapped: bool = False
+    attacking: str | None = None
+    blocking: str | None = None
+
+
+@frozen
+class DealDamage(Action):
     """Noncombat damage, through the same pipeline as combat damage (120.2b).
 
-    :param source: the permanent dealing it (its abilities apply).
+    :param source: the permanent dealing it (its abilities apply), or a spell
+        or ability that isn't a permanent (:class:`~redzone.StackObject`:
+        its colors, controller and keywords apply, 120.3, 609.7).
     :param target: the player or permanent dealt damage.
     :param amount: how much.
     """
 
     do: ClassVar[str] = "deal_damage"
-    source: str
+    source: str | StackObject
     target: str
     amount: int
 
 
 @frozen
-class Prevent:
-    """A prevention shield for this turn (615).
+class Prevent(Action):
+    """A prevention shield (615), this turn unless told otherwise.
 
     :param target: prevent damage dealt to this object or player...
     :param source: ...or damage dealt by this source.
     :param amount: the next N damage; ``"next"`` for all of the next time
-        damage would be dealt; ``"all"`` for all such damage this turn.
+        damage would be dealt; ``"all"`` for all such damage while it lasts.
     :param gain_life: a player who gains life equal to what it prevents.
     :param combat_only: prevent only combat damage.
+    :param duration: how long (611.2; default ``end_of_turn``).
+    :param condition: for ``while``, the condition (611.2b).
     """
 
     do: ClassVar[str] = "prevent"
@@ -145,10 +269,12 @@ class Prevent:
     amount: int | str = "all"
     gain_life: str | None = None
     combat_only: bool = False
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
-class Tap:
+class Tap(Action):
     """Tap a permanent; a combatant stays in combat (506.4b).
 
     :param target: the permanent.
@@ -159,7 +285,7 @@ class Tap:
 
 
 @frozen
-class Untap:
+class Untap(Action):
     """Untap a permanent (506.4b).
 
     :param target: the permanent.
@@ -170,7 +296,7 @@ class Untap:
 
 
 @frozen
-class BecomeBlocked:
+class BecomeBlocked(Action):
     """An effect says an attacking creature becomes blocked (509.1h).
 
     :param target: the attacking creature.
@@ -181,7 +307,7 @@ class BecomeBlocked:
 
 
 @frozen
-class GainLife:
+class GainLife(Action):
     """A player gains life (119.3), as modified by replacement effects.
 
     :param player: the player.
@@ -194,7 +320,7 @@ class GainLife:
 
 
 @frozen
-class LoseLife:
+class LoseLife(Action):
     """A player loses life (119.3).
 
     :param player: the player.
@@ -207,10 +333,10 @@ class LoseLife:
 
 
 @frozen
-class AddEffect:
-    """A game-wide continuous effect starts to apply, until end of turn
-    (611.2): for instance provoke's "blocks this creature if able" (an
-    :class:`~redzone.Effect` of kind ``blocks_if_able``).
+class AddEffect(Action):
+    """A continuous effect starts to apply (611.2): for instance provoke's
+    "blocks this creature if able" (an :class:`~redzone.Effect` of kind
+    ``blocks_if_able``). Its duration is the effect's own.
 
     :param effect: the effect.
     """
@@ -220,7 +346,61 @@ class AddEffect:
 
 
 @frozen
-class MakeBlock:
+class RemoveEffect(Action):
+    """A continuous effect ends now (611.2).
+
+    :param effect: the id of the effect (``state.effects``).
+    """
+
+    do: ClassVar[str] = "remove_effect"
+    effect: str
+
+
+@frozen
+class CreateDelayedTrigger(Action):
+    """Create a delayed triggered ability (603.7a): "at end of combat,
+    sacrifice it"; "at the beginning of the next end step, sacrifice them";
+    "when that creature leaves the battlefield, ...".
+
+    Its source and controller are those of the spell or ability creating it
+    (603.7d-e), or those given here.
+
+    :param when: ``end_of_combat``, ``end_step``, ``cleanup`` or ``leaves``.
+    :param actions: what it does when it resolves.
+    :param kind: its name, for the account.
+    :param text: what it does, for the account.
+    :param object: for ``leaves``: the permanent it watches.
+    :param source: its source, when not created by a resolving ability.
+    :param controller: its controller, likewise.
+    :param rule: the rule behind it.
+    """
+
+    do: ClassVar[str] = "create_delayed_trigger"
+    when: str
+    actions: tuple[Action, ...] = field(converter=tuple)
+    kind: str = "delayed"
+    text: str = ""
+    object: str | None = None
+    source: str | None = None
+    controller: str | None = None
+    rule: str = "603.7"
+
+
+@frozen
+class SetState(Action):
+    """Set the acting plugin's own slot of the state.
+
+    :param value: frozen data (lists become tuples, mappings FrozenMaps).
+    :param scope: ``game``, ``turn`` or ``combat`` (when the kernel clears it).
+    """
+
+    do: ClassVar[str] = "set_state"
+    value: Any
+    scope: str = "game"
+
+
+@frozen
+class MakeBlock(Action):
     """An effect makes a creature block an attacking creature (509.6): it
     becomes a blocking creature and the attacker becomes blocked. Requirements
     and restrictions on declaring blockers don't apply (509.4b).
@@ -239,7 +419,7 @@ class MakeBlock:
 
 
 @frozen
-class EnterBlocking:
+class EnterBlocking(Action):
     """A creature is put onto the battlefield blocking an attacking creature
     (509.4, 509.7): a Flash Foliage token.
 
@@ -254,237 +434,351 @@ class EnterBlocking:
     position: int | None = None
 
 
-Action = (Pump | Grant | Revoke | AddCounters | RemoveFromCombat | LeaveBattlefield
-          | DealDamage | Prevent | Tap | Untap | BecomeBlocked | GainLife | LoseLife | MakeBlock
-          | EnterBlocking | AddEffect)
-
-#: Action classes by their scenario name.
-ACTIONS: dict[str, type[Action]] = {
-    cls.do: cls
-    for cls in (Pump, Grant, Revoke, AddCounters, RemoveFromCombat, LeaveBattlefield,
-                DealDamage, Prevent, Tap, Untap, BecomeBlocked, GainLife, LoseLife, MakeBlock,
-                EnterBlocking, AddEffect)
-}
+# -- how each is performed ------------------------------------------------------------
 
 
-def _need_permanent(state: GameState, obj: str | None, action: str) -> None:
-    if obj is None or obj not in state.objects:
-        raise IllegalActionError(f"{action}: there is no permanent {obj!r}", rule="400.1",
-                                 objects=(obj or "",))
-    if state.objects[obj].zone != "battlefield":
-        raise IllegalActionError(f"{action}: {obj!r} is not on the battlefield", rule="400.1",
-                                 objects=(obj,))
-
-
-def _need_player(state: GameState, player: str, action: str) -> None:
-    if player not in state.players:
-        raise IllegalActionError(f"{action}: there is no player {player!r}", rule="102.1",
-                                 objects=(player,))
-
-
-def _need_amount(value: object, action: str, what: str = "amount") -> int:
+def _amount(value: object, action: str, what: str = "amount") -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise IllegalActionError(f"{action}: {what} must be a whole number, 0 or more, "
                                  f"not {value!r}", rule="107.1")
     return value
 
 
-def deal_damage_action(
-    hooks: Hooks, state: GameState, action: DealDamage
-) -> tuple[GameState, list[Event], tuple[Damage, ...], tuple[Result, ...]]:
-    """Apply a :class:`DealDamage` (no state-based actions), returning the
-    damage dealt and its results too (for the damage event, 120.4d).
-
-    :raises IllegalActionError: for a source or target that isn't there or a
-        bad amount; the state is unchanged.
-    """
-    step = state.step
-    if action.source not in state.objects:
-        raise IllegalActionError(f"deal_damage: there is no source {action.source!r}",
-                                 rule="120.7", objects=(action.source,))
-    if action.target not in state.players:
-        _need_permanent(state, action.target, action.do)
-    dealt_amount = _need_amount(action.amount, action.do)
-    return deal_damage(
-        hooks, state, [Damage(action.source, action.target, dealt_amount, False, step)], step)
+def _modify(tx: Tx, target: str, mod: Modification, do: str) -> None:
+    tx.permanent(target, do)
+    tx.check_duration(mod.duration, mod.condition, do)
+    tx.modify(target, mod)
 
 
-def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-    """Apply one action (no state-based actions).
-
-    :raises IllegalActionError: for an action naming objects that aren't there
-        or amounts that make no sense; the state is unchanged.
-    """
-    step = state.step
-    do = getattr(action, "do", type(action).__name__)  # an unknown action: 117.1 below
-    if isinstance(action, (Pump, Grant, Revoke, AddCounters, Tap, Untap)):
-        _need_permanent(state, action.target, do)
-        perm = state.objects[action.target]
-        new: Permanent
-        if isinstance(action, Pump):
-            mod = Modification(power=action.power, toughness=action.toughness, source="pump")
-            new = perm.evolve(modifications=(*perm.modifications, mod))
-            return state.with_permanents({perm.id: new}), [Event(
-                "pump", "611.2", step, target=perm.id,
-                detail=f"{action.power:+d}/{action.toughness:+d} until end of turn")]
-        if isinstance(action, Grant):
-            kws = tuple(hooks.parse_keyword(k) for k in action.keywords)
-            new = perm.evolve(modifications=(*perm.modifications, Modification(add_keywords=kws)))
-            return state.with_permanents({perm.id: new}), [Event(
-                "grant", "613.1f", step, target=perm.id,
-                detail=", ".join(k.text for k in kws))]
-        if isinstance(action, Revoke):
-            names = tuple(hooks.parse_keyword(k).name for k in action.keywords)
-            new = perm.evolve(modifications=(*perm.modifications,
-                                             Modification(remove_keywords=names)))
-            return state.with_permanents({perm.id: new}), [Event(
-                "revoke", "613.1f", step, target=perm.id, detail=", ".join(names))]
-        if isinstance(action, AddCounters):
-            counters = dict(perm.counters)
-            events = []
-            for kind, n in action.counters:
-                if not isinstance(n, int) or isinstance(n, bool):
-                    raise IllegalActionError(f"add_counters: {n!r} {kind} counters is not a "
-                                             "whole number", rule="122.1", objects=(perm.id,))
-                counters[kind] = max(0, counters.get(kind, 0) + n)
-                events.append(Event("counters", "122.1", step, target=perm.id, counter=kind,
-                                    amount=n))
-            return state.with_permanents({perm.id: perm.evolve(counters=counters)}), events
-        if isinstance(action, Tap):
-            return state.with_permanents({perm.id: perm.evolve(tapped=True)}), [
-                Event("tap", "701.26a", step, object=perm.id)]
-        return state.with_permanents({perm.id: perm.evolve(tapped=False)}), [
-            Event("untap", "701.26b", step, object=perm.id)]
-    if isinstance(action, RemoveFromCombat):
-        _need_permanent(state, action.target, do)
-        return remove_from_combat(state, action.target, "506.4", step)
-    if isinstance(action, LeaveBattlefield):
-        _need_permanent(state, action.target, do)
-        if action.zone not in ("graveyard", "exile"):
-            raise IllegalActionError(f"leave_battlefield: zone must be 'graveyard' or 'exile', "
-                                     f"not {action.zone!r}", rule="400.1")
-        return move_to_zone(state, action.target, action.zone, "400.7", step)
-    if isinstance(action, DealDamage):
-        after, events, _dealt, _results = deal_damage_action(hooks, state, action)
-        return after, events
-    if isinstance(action, Prevent):
-        if (action.target is None) == (action.source is None):
-            raise IllegalActionError("prevent: give exactly one of target and source",
-                                     rule="615.1")
-        for obj in (action.target, action.source):
-            if obj is not None and obj not in state.players and obj not in state.objects:
-                raise IllegalActionError(f"prevent: there is no object or player {obj!r}",
-                                         rule="615.1", objects=(obj,))
-        if action.gain_life is not None:
-            _need_player(state, action.gain_life, do)
-        amount: int | None
-        if action.amount in ("next", "all"):
-            mode, amount = str(action.amount), None
-        else:
-            mode, amount = "amount", _need_amount(action.amount, do)
-        # A new id, also when earlier shields were used up (ids stay unique).
-        taken = {s.id for s in state.shields}
-        n = len(state.shields) + 1
-        while f"shield-{n}" in taken:
-            n += 1
-        shield = Shield(id=f"shield-{n}", to=action.target,
-                        source=action.source, amount=amount, mode=mode,
-                        gain_life=action.gain_life, combat_only=action.combat_only)
-        return _evolve(state, shields=(*state.shields, shield)), [Event(
-            "shield", "615.1", step, target=action.target, source=action.source, amount=amount,
-            detail=mode)]
-    if isinstance(action, BecomeBlocked):
-        _need_permanent(state, action.target, do)
-        combat = state.combat
-        if combat is None or action.target not in combat.attacks:
-            raise IllegalActionError(f"become_blocked: {action.target!r} is not an attacking "
-                                     "creature", rule="509.1h", objects=(action.target,))
-        if not combat.blocks and state.step in ("beginning_of_combat", "declare_attackers"):
-            raise IllegalActionError("become_blocked: blockers have not been declared yet",
-                                     rule="509.1h", objects=(action.target,))
-        # 702.22i: if one member of a band would become blocked, the band does.
-        band = [a for a in combat.band_of(action.target) if a in combat.attacks]
-        newly = [a for a in band if a not in combat.blocked]
-        if not newly:
-            return state, []  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
-        new_combat = combat.evolve(blocked=combat.blocked | set(newly))
-        return _evolve(state, combat=new_combat), [
-            Event("blocked", "509.1h" if a == action.target else "702.22i", step, object=a)
-            for a in newly]
-    if isinstance(action, GainLife):
-        _need_player(state, action.player, do)
-        return gain_life(hooks, state, action.player, _need_amount(action.amount, do), "",
-                         "119.3", step)
-    if isinstance(action, LoseLife):
-        _need_player(state, action.player, do)
-        return lose_life(state, action.player, _need_amount(action.amount, do), "", "119.3",
-                         step)
-    if isinstance(action, AddEffect):
-        if not isinstance(action.effect, Effect):
-            raise IllegalActionError(f"add_effect: {action.effect!r} is not an Effect",
-                                     rule="611.2")
-        return _evolve(state, effects=(*state.effects, action.effect)), [Event(
-            "effect", "611.2", step, target=action.effect.to, source=action.effect.source,
-            player=action.effect.player, detail=action.effect.kind)]
-    if isinstance(action, EnterBlocking):
-        perm = action.permanent
-        if perm.id in state.objects or perm.id in state.players:
-            raise IllegalActionError(f"enter_blocking: the id {perm.id!r} is already used",
-                                     rule="509.4", objects=(perm.id,))
-        if perm.controller not in state.players:
-            raise IllegalActionError(f"enter_blocking: there is no player "
-                                     f"{perm.controller!r}", rule="509.4", objects=(perm.id,))
-        perm = perm.evolve(printed_keywords=tuple(
-            hooks.parse_keyword(k) for k in perm.printed_keywords), zone="battlefield")
-        entered = state.with_permanents({perm.id: perm})
-        after, events = _make_block(entered, perm.id, action.attacker, action.position, "509.4")
-        return after, [Event("enters_battlefield", "509.4", step, object=perm.id), *events]
-    if isinstance(action, MakeBlock):
-        _need_permanent(state, action.blocker, do)
-        return _make_block(state, action.blocker, action.attacker, action.position, "509.6")
-    raise IllegalActionError(f"unknown action {action!r}", rule="117.1")
+_UNTIL = {"end_of_turn": "until end of turn", "end_of_combat": "until end of combat",
+          "this_combat": "this combat", "while": "for as long as", "game": ""}
 
 
-def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
-                rule: str) -> tuple[GameState, list[Event]]:
-    step = state.step
+def _until(duration: str, condition: Condition | None) -> str:
+    words = _UNTIL.get(duration, duration)
+    if duration == "while" and condition is not None:
+        words = condition.text or f"for as long as {condition.kind}"
+    return f" {words}" if words else ""
+
+
+def _pump(tx: Tx, a: Pump) -> None:
+    mod = Modification(power=a.power, toughness=a.toughness, source="pump",
+                       duration=a.duration, condition=a.condition)
+    _modify(tx, a.target, mod, a.do)
+    tx.emit(Event("pump", "611.2", target=a.target,
+                  detail=f"{a.power:+d}/{a.toughness:+d}{_until(a.duration, a.condition)}"))
+
+
+def _grant(tx: Tx, a: Grant) -> None:
+    tx.permanent(a.target, a.do)
+    kws = tuple(tx.hooks.parse_keyword(k) for k in a.keywords)
+    _modify(tx, a.target, Modification(add_keywords=kws, duration=a.duration,
+                                       condition=a.condition), a.do)
+    tx.emit(Event("grant", "613.1f", target=a.target, detail=", ".join(k.text for k in kws)))
+
+
+def _revoke(tx: Tx, a: Revoke) -> None:
+    tx.permanent(a.target, a.do)
+    names = tuple(tx.hooks.parse_keyword(k).name for k in a.keywords)
+    _modify(tx, a.target, Modification(remove_keywords=names, duration=a.duration,
+                                       condition=a.condition), a.do)
+    tx.emit(Event("revoke", "613.1f", target=a.target, detail=", ".join(names)))
+
+
+def _add_counters(tx: Tx, a: AddCounters) -> None:
+    perm = tx.permanent(a.target, a.do)
+    counters = dict(perm.counters)
+    events = []
+    for kind, n in a.counters:
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise IllegalActionError(f"add_counters: {n!r} {kind} counters is not a "
+                                     "whole number", rule="122.1", objects=(perm.id,))
+        counters[kind] = max(0, counters.get(kind, 0) + n)
+        events.append(Event("counters", "122.1", target=perm.id, counter=kind, amount=n))
+    tx.put(perm.evolve(counters=counters))
+    tx.emit(*events)
+
+
+def _tap(tx: Tx, a: Tap) -> None:
+    perm = tx.permanent(a.target, a.do)
+    tx.put(perm.evolve(tapped=True))
+    tx.emit(Event("tap", "701.26a", object=perm.id))
+
+
+def _untap(tx: Tx, a: Untap) -> None:
+    perm = tx.permanent(a.target, a.do)
+    tx.put(perm.evolve(tapped=False))
+    tx.emit(Event("untap", "701.26b", object=perm.id))
+
+
+def _remove_from_combat(tx: Tx, a: RemoveFromCombat) -> None:
+    tx.permanent(a.target, a.do)
+    tx.remove_from_combat(a.target, "506.4")
+
+
+def _leave(tx: Tx, a: LeaveBattlefield) -> None:
+    tx.permanent(a.target, a.do)
+    if a.zone not in ("graveyard", "exile"):
+        raise IllegalActionError(f"leave_battlefield: zone must be 'graveyard' or 'exile', "
+                                 f"not {a.zone!r}", rule="400.1")
+    tx.move(a.target, a.zone, "400.7")
+
+
+def _destroy(tx: Tx, a: Destroy) -> None:
+    tx.permanent(a.target, a.do)
+    tx.destroy(a.target, "701.8a", regenerate=a.regenerate)
+
+
+def _sacrifice(tx: Tx, a: Sacrifice) -> None:
+    perm = tx.permanent(a.target, a.do)
+    if a.player is not None and a.player != perm.controller:
+        raise IllegalActionError(f"sacrifice: {a.player!r} can't sacrifice {a.target!r}, which "
+                                 f"{perm.controller!r} controls", rule="701.21a",
+                                 objects=(a.target, a.player))
+    tx.emit(Event("sacrificed", "701.21a", object=a.target, player=perm.controller))
+    tx.move(a.target, "graveyard", "701.21a")
+
+
+def _exile(tx: Tx, a: Exile) -> None:
+    tx.permanent(a.target, a.do)
+    tx.move(a.target, "exile", "406.3")
+
+
+def _regenerate(tx: Tx, a: Regenerate) -> None:
+    tx.permanent(a.target, a.do)
+    sid = tx.add_shield(Shield(id="", to=a.target, mode="regenerate"))
+    tx.emit(Event("shield", "701.19a", target=a.target, object=sid, detail="regenerate"))
+
+
+def _regenerated(tx: Tx, a: Regenerated) -> None:
+    perm = tx.permanent(a.target, a.do)
+    state = tx.state
+    shields = tuple(s for s in state.shields if s.id != a.shield)
+    tx.state = _evolve(state, shields=shields)
+    tx.put(perm.evolve(damage=0, tapped=True))
+    tx.emit(Event("regenerated", "701.19b", object=a.target, detail=a.shield))
+    if state.combat is not None and state.combat.in_combat(a.target):
+        tx.remove_from_combat(a.target, "701.19b")
+
+
+def _create_token(tx: Tx, a: CreateToken) -> None:
+    if not isinstance(a.token, Permanent):
+        raise IllegalActionError(f"create_token: {a.token!r} is not a Permanent", rule="111.2")
+    tx.create(a.token.evolve(token=True), rule="111.2", tapped=a.tapped, attacking=a.attacking,
+              blocking=a.blocking)
+
+
+def _deal_damage(tx: Tx, a: DealDamage) -> None:
+    state = tx.state
+    source: str
+    if isinstance(a.source, StackObject):
+        source = a.source.id
+    else:
+        source = a.source
+        if source not in state.objects and source not in state.sources:
+            raise IllegalActionError(f"deal_damage: there is no source {source!r}",
+                                     rule="120.7", objects=(source,))
+    if a.target not in state.players:
+        tx.permanent(a.target, a.do)
+    amount = _amount(a.amount, a.do)
+    if isinstance(a.source, StackObject):
+        tx.add_source(a.source)
+    tx.deal_damage([Damage(source, a.target, amount, False, tx.state.step)])
+
+
+def _prevent(tx: Tx, a: Prevent) -> None:
+    state = tx.state
+    if (a.target is None) == (a.source is None):
+        raise IllegalActionError("prevent: give exactly one of target and source", rule="615.1")
+    for obj in (a.target, a.source):
+        if obj is not None and obj not in state.players and obj not in state.objects \
+                and obj not in state.sources:
+            raise IllegalActionError(f"prevent: there is no object or player {obj!r}",
+                                     rule="615.1", objects=(obj,))
+    if a.gain_life is not None:
+        tx.player(a.gain_life, a.do)
+    amount: int | None
+    if a.amount in ("next", "all"):
+        mode, amount = str(a.amount), None
+    else:
+        mode, amount = "amount", _amount(a.amount, a.do)
+    # The account names shields shield-1, shield-2 ... (ids stay unique).
+    taken = {s.id for s in state.shields}
+    n = len(state.shields) + 1
+    while f"shield-{n}" in taken:
+        n += 1
+    shield = Shield(id=f"shield-{n}", to=a.target, source=a.source, amount=amount, mode=mode,
+                    gain_life=a.gain_life, combat_only=a.combat_only, duration=a.duration,
+                    condition=a.condition)
+    tx.add_shield(shield)
+    tx.emit(Event("shield", "615.1", target=a.target, source=a.source, amount=amount,
+                  detail=mode))
+
+
+def _become_blocked(tx: Tx, a: BecomeBlocked) -> None:
+    tx.permanent(a.target, a.do)
+    state = tx.state
     combat = state.combat
-    if combat is None or attacker not in state.objects:
-        raise IllegalActionError(f"{blocker!r} can't block {attacker!r}: there is no combat or "
-                                 "no such creature", rule="509.4a", objects=(blocker, attacker))
-    if attacker not in combat.attacks:
-        return state, []  # 509.4a: it is never considered a blocking creature
-    perm = state.objects[blocker]
-    if "creature" not in perm.types or "battle" in perm.types:
-        return state, []  # 506.3a, 506.3f: it is never a blocking creature
-    if combat.defending_players.get(attacker) != perm.controller:
-        return state, []  # 506.3e, 509.4a
-    if attacker in combat.blocks.get(blocker, ()):
-        return state, []
-    blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
-    order = dict(combat.order)
-    # 509.6-509.7 (2009-2024): the new blocker is placed in the attacker's
-    # order, and the attacker in the blocker's; the others keep their places.
-    if order:
-        current = list(order.get(attacker, combat.blockers_of(attacker)))
-        current.insert(len(current) if position is None else max(position, 0), blocker)
-        order[attacker] = tuple(current)
-        order[blocker] = (*order.get(blocker, ()), attacker)
-    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
-    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
-    if attacker not in combat.blocked:
-        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
-        events.append(Event("blocked", "509.1h", step, object=attacker))
-    return _evolve(state, combat=new_combat), events
+    if combat is None or a.target not in combat.attacks:
+        raise IllegalActionError(f"become_blocked: {a.target!r} is not an attacking "
+                                 "creature", rule="509.1h", objects=(a.target,))
+    if not combat.blocks and state.step in ("beginning_of_combat", "declare_attackers"):
+        raise IllegalActionError("become_blocked: blockers have not been declared yet",
+                                 rule="509.1h", objects=(a.target,))
+    # 702.22i: if one member of a band would become blocked, the band does.
+    band = [m for m in combat.band_of(a.target) if m in combat.attacks]
+    newly = [m for m in band if m not in combat.blocked]
+    if not newly:
+        return  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
+    tx.state = _evolve(state, combat=combat.evolve(blocked=combat.blocked | set(newly)))
+    tx.emit(*(Event("blocked", "509.1h" if m == a.target else "702.22i", object=m)
+              for m in newly))
+
+
+def _gain_life(tx: Tx, a: GainLife) -> None:
+    tx.player(a.player, a.do)
+    tx.gain_life(a.player, _amount(a.amount, a.do), "", "119.3")
+
+
+def _lose_life(tx: Tx, a: LoseLife) -> None:
+    tx.player(a.player, a.do)
+    tx.lose_life(a.player, _amount(a.amount, a.do), "", "119.3")
+
+
+def _add_effect(tx: Tx, a: AddEffect) -> None:
+    if not isinstance(a.effect, Effect):
+        raise IllegalActionError(f"add_effect: {a.effect!r} is not an Effect", rule="611.2")
+    tx.add_effect(a.effect)
+
+
+def _remove_effect(tx: Tx, a: RemoveEffect) -> None:
+    if not tx.remove_effect(a.effect):
+        ids = ", ".join(e.id for e in tx.state.effects) or "none"
+        raise IllegalActionError(f"remove_effect: there is no effect {a.effect!r} (effects: "
+                                 f"{ids})", rule="611.2", objects=(a.effect,))
+
+
+def _delayed(tx: Tx, a: CreateDelayedTrigger) -> None:
+    source = a.source or tx.source
+    controller = a.controller or tx.controller
+    if source is None or controller is None:
+        raise IllegalActionError("create_delayed_trigger: give its source and controller "
+                                 "(603.7d-e: those of the spell or ability that creates it)",
+                                 rule="603.7d")
+    tx.player(controller, a.do)
+    tx.add_delayed(DelayedTrigger(when=a.when, kind=a.kind, source=source,
+                                  controller=controller, rule=a.rule, text=a.text,
+                                  actions=a.actions, object=a.object))
+
+
+def _set_state(tx: Tx, a: SetState) -> None:
+    tx.set_state(a.value, a.scope)
+
+
+def _make_block_action(tx: Tx, a: MakeBlock) -> None:
+    tx.permanent(a.blocker, a.do)
+    state = tx.state
+    if state.combat is not None and state.step in ("beginning_of_combat", "declare_attackers"):
+        raise IllegalActionError(f"block: {a.blocker!r} can't be made to block before "
+                                 "blockers are declared (the game is at "
+                                 f"{state.step!r})", rule="509.1",
+                                 objects=(a.blocker, a.attacker))
+    new, events = _make_block(state, a.blocker, a.attacker, a.position, "509.6")
+    tx.state = new
+    tx.emit(*(e._replace(step="") for e in events))
+
+
+def _enter_blocking(tx: Tx, a: EnterBlocking) -> None:
+    perm = a.permanent
+    if not isinstance(perm, Permanent):
+        raise IllegalActionError(f"enter_blocking: {perm!r} is not a Permanent", rule="509.4")
+    state = tx.state
+    if perm.id in state.objects or perm.id in state.players:
+        raise IllegalActionError(f"enter_blocking: the id {perm.id!r} is already used",
+                                 rule="509.4", objects=(perm.id,))
+    if perm.controller not in state.players:
+        raise IllegalActionError(f"enter_blocking: there is no player {perm.controller!r}",
+                                 rule="509.4", objects=(perm.id,))
+    if state.combat is None or a.attacker not in state.objects:
+        raise IllegalActionError(f"{perm.id!r} can't block {a.attacker!r}: there is no combat "
+                                 "or no such creature", rule="509.4a",
+                                 objects=(perm.id, a.attacker))
+    perm = perm.evolve(printed_keywords=tuple(
+        tx.hooks.parse_keyword(k) for k in perm.printed_keywords), zone="battlefield")
+    entered = state.with_permanents({perm.id: perm})
+    new, events = _make_block(entered, perm.id, a.attacker, a.position, "509.4")
+    tx.state = new
+    tx.emit(Event("enters_battlefield", "509.4", object=perm.id),
+            *(e._replace(step="") for e in events))
+
+
+def _spec(cls: type[Action], apply: Any, rule: str) -> ActionSpec:
+    doc = (cls.__doc__ or "").strip().splitlines()
+    return ActionSpec(cls, apply, rule, doc[0] if doc else "")
+
+
+#: The kernel's action kinds, by their scenario name.
+CORE_SPECS: tuple[ActionSpec, ...] = (
+    _spec(Pump, _pump, "611.2"),
+    _spec(Grant, _grant, "613.1f"),
+    _spec(Revoke, _revoke, "613.1f"),
+    _spec(AddCounters, _add_counters, "122.1"),
+    _spec(RemoveFromCombat, _remove_from_combat, "506.4"),
+    _spec(LeaveBattlefield, _leave, "400.7"),
+    _spec(Destroy, _destroy, "701.8"),
+    _spec(Sacrifice, _sacrifice, "701.21"),
+    _spec(Exile, _exile, "406.3"),
+    _spec(Regenerate, _regenerate, "701.19"),
+    _spec(Regenerated, _regenerated, "701.19b"),
+    _spec(CreateToken, _create_token, "111.2"),
+    _spec(DealDamage, _deal_damage, "120.2b"),
+    _spec(Prevent, _prevent, "615.1"),
+    _spec(Tap, _tap, "701.26a"),
+    _spec(Untap, _untap, "701.26b"),
+    _spec(BecomeBlocked, _become_blocked, "509.1h"),
+    _spec(GainLife, _gain_life, "119.3"),
+    _spec(LoseLife, _lose_life, "119.3"),
+    _spec(AddEffect, _add_effect, "611.2"),
+    _spec(RemoveEffect, _remove_effect, "611.2"),
+    _spec(CreateDelayedTrigger, _delayed, "603.7"),
+    _spec(SetState, _set_state, "611.2"),
+    _spec(MakeBlock, _make_block_action, "509.6"),
+    _spec(EnterBlocking, _enter_blocking, "509.4"),
+)
+
+#: The kernel's action classes by their scenario name.
+ACTIONS: dict[str, type[Action]] = {spec.cls.do: spec.cls for spec in CORE_SPECS}
+
+
+@hookimpl
+def redzone_actions() -> tuple[ActionSpec, ...]:
+    return CORE_SPECS
+
+
+@hookimpl
+def redzone_destruction_replacements(state: GameState,
+                                     permanent: str) -> list[DestructionReplacement] | None:
+    """Regeneration shields (701.19): the oldest one applies."""
+    if not state.shields:
+        return None
+    return [DestructionReplacement(f"regeneration {s.id}", "701.19b",
+                                   (Regenerated(permanent, s.id),), regeneration=True)
+            for s in state.shields if s.mode == "regenerate" and s.to == permanent][:1]
 
 
 __all__ = [
     "ACTIONS",
+    "CORE_SPECS",
     "Action",
     "AddCounters",
+    "AddEffect",
     "BecomeBlocked",
+    "CreateDelayedTrigger",
+    "CreateToken",
     "DealDamage",
+    "Destroy",
     "EnterBlocking",
+    "Exile",
     "GainLife",
     "Grant",
     "Keyword",
@@ -493,10 +787,14 @@ __all__ = [
     "MakeBlock",
     "Prevent",
     "Pump",
+    "Regenerate",
+    "Regenerated",
+    "RemoveEffect",
     "RemoveFromCombat",
     "Revoke",
+    "Sacrifice",
+    "SetState",
     "Tap",
     "Untap",
     "Violation",
-    "apply_action",
 ]

@@ -45,6 +45,8 @@ def _valid_target(state: GameState, target: str) -> bool:
 
 
 def _shield_applies(shield: Shield, damage: Damage) -> bool:
+    if shield.mode == "regenerate":
+        return False  # a regeneration shield replaces destruction, not damage (701.19)
     if shield.combat_only and not damage.combat:
         return False
     if shield.to is not None and shield.to != damage.target:
@@ -83,7 +85,7 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
         raise ValueError(f"a 'create' result needs a token: {result!r}")
     player = result.player
     if player is None:
-        player = state.last_known(result.source).controller
+        player = state.source(result.source).controller
     created: dict[str, Permanent] = {}
     events: list[Event] = []
     n = 0

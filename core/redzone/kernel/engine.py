@@ -12,29 +12,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from attrs import field, frozen
+from attrs import frozen
 
+from redzone.kernel import actions as _actions
 from redzone.kernel import combat as _combat
 from redzone.kernel import effects as _effects
 from redzone.kernel import restrictions as _restrictions
-from redzone.kernel.actions import Action, DealDamage, apply_action, deal_damage_action
+from redzone.kernel import steps as _steps
+from redzone.kernel import turn as _turn
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
-from redzone.kernel.damage import deal_damage
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.errors import (
     IllegalActionError,
-    IllegalAssignmentError,
-    IllegalAttackError,
     IllegalBlockError,
     PluginLoadError,
     Violation,
     sort_violations,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, as_map, as_tuple
-from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage, Result
-from redzone.kernel.model import Combat, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.hooktypes import Action
+from redzone.kernel.model import GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
@@ -43,45 +40,8 @@ from redzone.kernel.plugins import (
     discover,
     make_manager,
 )
-from redzone.kernel.sba import check_state_based_actions, end_combat
-
-FIRST_DAMAGE_STEP = "first_strike_damage"
-DAMAGE_STEP = "combat_damage"
-#: Suffix of the priority window in which combat damage waits on the stack
-#: (editions with ``damage_on_stack``).
-ASSIGNED = "_assigned"
-
-
-@frozen
-class Outcome:
-    """What a command did.
-
-    :param state: the new state.
-    :param events: what happened, in order.
-    """
-
-    state: GameState
-    events: tuple[Event, ...] = field(converter=as_tuple)
-
-
-@frozen
-class CombatResult:
-    """A whole combat resolved by :meth:`Engine.resolve`.
-
-    :param state: the state after the combat phase (511.3 done).
-    :param events: every event of the combat, in order.
-    :param steps: the steps the combat went through, in order.
-    :param after_steps: the state at the end of each combat damage step,
-        after state-based actions.
-    :param before: the state the combat started from.
-    """
-
-    state: GameState
-    events: tuple[Event, ...] = field(converter=as_tuple)
-    steps: tuple[str, ...] = field(converter=as_tuple)
-    after_steps: FrozenMap[str, GameState] = field(converter=as_map)
-    before: GameState | None = None
-
+from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, DAMAGE_STEPS, FIRST_DAMAGE_STEP
+from redzone.kernel.tx import CombatResult, Outcome, step_label
 
 Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
@@ -139,6 +99,7 @@ class Engine:
                     "in a checkout) or pass discover=False with an explicit plugin list"
                 )
             found.extend(discovered)
+        found.append(PluginInfo("redzone.actions", _actions, BUILTIN_DISTRIBUTION, ""))
         found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
         found.append(PluginInfo("redzone.restrictions", _restrictions, BUILTIN_DISTRIBUTION, ""))
         found.extend(self.edition.plugins)
@@ -203,28 +164,11 @@ class Engine:
     # -- queries (never raise for illegal input) -----------------------------------
 
     def next_step(self, state: GameState) -> str | None:
-        """The step the combat goes to next, or ``None`` after combat (506.1, 508.8)."""
-        step = state.step
-        if step == "main":
-            return "beginning_of_combat"
-        if step == "beginning_of_combat":
-            return "declare_attackers"
-        if step == "declare_attackers":
-            combat = state.combat
-            return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
-        stack = self.edition.damage_on_stack
-        if step == "declare_blockers":
-            kind = self._damage_step_kind(state)[0]
-            return kind + ASSIGNED if stack else kind
-        if step.endswith(ASSIGNED):
-            return step[: -len(ASSIGNED)]
-        if step == FIRST_DAMAGE_STEP:
-            return DAMAGE_STEP + ASSIGNED if stack else DAMAGE_STEP
-        if step == DAMAGE_STEP:
-            return "end_of_combat"
-        if step == "end_of_combat":
-            return "postcombat_main"
-        return None
+        """The step the combat goes to next (506.1, 508.8), ``cleanup`` from
+        the end step (514), and ``None`` after the combat phase, after the
+        cleanup step and once the game is over; see
+        :func:`redzone.kernel.steps.next_step`."""
+        return _steps.next_step(self, state)
 
     def attackable(self, state: GameState) -> tuple[str, ...]:
         """What the active player's creatures may attack (508.1b)."""
@@ -280,7 +224,7 @@ class Engine:
 
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
-        step, participants = self._damage_step_kind(state)
+        step, participants = _steps.damage_step_kind(self, state)
         return step, tuple(_combat.duties(self.hooks, state, participants))
 
     def default_assignment(self, state: GameState,
@@ -295,30 +239,20 @@ class Engine:
         """Every rule a combat damage assignment would break (510.1, 510.1e);
         creatures not in ``assign`` get the default policy's assignment."""
         step, duties = self.damage_duties(state)
-        full, extra = self._full_assignment(state, step, duties, assign or {})
+        full, extra = _steps.full_assignment(self, state, step, duties, assign or {})
         return sort_violations(extra + _combat.assignment_violations(
             self.hooks, state, step, duties, full, (assign or {}).keys()))
 
-    # -- commands -------------------------------------------------------------------
-
-    def _expect(self, state: GameState, step: str, doing: str) -> None:
-        if state.stack:
-            raise IllegalActionError(
-                f"can't {doing} now: the stack holds {len(state.stack)} triggered "
-                f"abilit{'y' if len(state.stack) == 1 else 'ies'} "
-                f"({', '.join(t.id for t in state.stack)}); a step ends only when the stack "
-                "is empty", rule="500.2")
-        nxt = self.next_step(state)
-        if nxt != step:
-            raise IllegalActionError(
-                f"can't {doing} now: the game is at {state.step!r}, and the next step is "
-                f"{nxt!r}", rule="506.1")
+    # -- commands (each delegates to its step module) ---------------------------------
 
     def begin_combat(self, state: GameState) -> Outcome:
-        """Enter the beginning of combat step (507)."""
-        self._expect(state, "beginning_of_combat", "begin combat")
-        new = _evolve(state, step="beginning_of_combat", combat=Combat())
-        return self._commit(new, [Event("step", "507.1", "beginning_of_combat")])
+        """Enter the beginning of combat step (507) of a combat phase: the
+        turn's first, or an additional one after a combat (500.8, 505.1a).
+
+        :raises IllegalActionError: when the game is over (104.2a), the stack
+            isn't empty (500.2) or the game isn't at a main phase (506.1).
+        """
+        return _steps.begin_combat(self, state)
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
                           bands: Iterable[Sequence[str]] = ()) -> Outcome:
@@ -329,33 +263,7 @@ class Engine:
             creatures whose abilities let them band.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
-        if state.step == "main":
-            state = self.begin_combat(state).state
-        self._expect(state, "declare_attackers", "declare attackers")
-        attacks = dict(attacks)
-        band_list = [tuple(b) for b in bands]
-        violations = _combat.attack_violations(self.hooks, state, attacks)
-        violations.extend(_combat.band_violations(self.hooks, state, attacks, band_list))
-        if violations:
-            raise IllegalAttackError(violations)
-        step = "declare_attackers"
-        events = [Event("step", "508.1", step)]
-        combat = Combat(attacks=attacks, defending_players={
-            a: state.defending_player_of(t) or t for a, t in attacks.items()},
-            bands=band_list)
-        for band in band_list:
-            events.append(Event("band", "508.1e", step, detail=", ".join(band)))
-        new = _evolve(state, step=step, combat=combat)
-        tapped = {}
-        for attacker, attacked in attacks.items():
-            events.append(Event("attack", "508.1a", step, attacker=attacker, target=attacked))
-        for attacker in attacks:
-            if not self.hooks.attacks_without_tapping(new, attacker):
-                perm = new.objects[attacker]
-                tapped[attacker] = perm.evolve(tapped=True)
-                events.append(Event("tap", "508.1f", step, object=attacker))
-        new = new.with_permanents(tapped)
-        return self._commit(new, events)
+        return _steps.declare_attackers(self, state, attacks, bands)
 
     def declare_blockers(self, state: GameState, blocks: Blocks,
                          order: Mapping[str, Sequence[str]] | None = None) -> Outcome:
@@ -369,95 +277,7 @@ class Engine:
         :raises IllegalBlockError: with every violation (of the orders too);
             nothing changes.
         """
-        self._expect(state, "declare_blockers", "declare blockers")
-        assert state.combat is not None
-        norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
-        violations = _combat.block_violations(self.hooks, state, norm)
-        declared = norm
-        if state.combat.bands and not violations:
-            # 702.22h: a creature blocking one member of a band blocks the band.
-            norm = {b: tuple(dict.fromkeys(m for a in atts for m in state.combat.band_of(a)
-                                           if m in state.combat.attacks))
-                    for b, atts in norm.items()}
-        orders: dict[str, tuple[str, ...]] = {}
-        if self.edition.assignment_orders and not violations:
-            orders, bad = _combat.damage_assignment_orders(state, norm, order or {})
-            violations.extend(bad)
-        if violations:
-            raise IllegalBlockError(violations)
-        step = "declare_blockers"
-        events = [Event("step", "509.1", step)]
-        for blocker, attackers in norm.items():
-            for attacker in attackers:
-                rule = "509.1a" if attacker in declared.get(blocker, ()) else "702.22h"
-                events.append(Event("block", rule, step, blocker=blocker, attacker=attacker))
-        blocked = {a for atts in norm.values() for a in atts}
-        for attacker in state.combat.attacks:
-            kind = "blocked" if attacker in blocked else "unblocked"
-            events.append(Event(kind, "509.1h", step, object=attacker))
-        for obj, seq in orders.items():
-            rule = "509.2" if obj in state.combat.attacks else "509.3"
-            events.append(Event("order", rule, step, object=obj, detail=", ".join(seq)))
-        combat = state.combat.evolve(blocks=norm, blocked=frozenset(blocked), order=orders)
-        return self._commit(_evolve(state, step=step, combat=combat), events)
-
-    def _damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
-        # next_step() and combat_damage() ask this of the same state in turn;
-        # a state never changes, so the answer for the last one is kept.
-        cached = self._step_kind_cache
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        answer = self._compute_damage_step_kind(state)
-        self._step_kind_cache = (state, answer)
-        return answer
-
-    def _compute_damage_step_kind(self, state: GameState) -> tuple[str, tuple[str, ...]]:
-        combat = state.combat
-        if combat is None:
-            return DAMAGE_STEP, ()
-        present = tuple(c for c in combat.combatants if c in state.objects
-                        and state.objects[c].zone == "battlefield")
-        if state.step == FIRST_DAMAGE_STEP and combat.early is not None:
-            done = combat.dealt if self.edition.second_step_by_assignment else combat.early
-            again = tuple(c for c in present if c not in done
-                          or self.hooks.deals_damage_again(state, c))
-            return DAMAGE_STEP, again
-        early = tuple(c for c in present if self.hooks.deals_damage_early(state, c))
-        if early:
-            return FIRST_DAMAGE_STEP, early
-        return DAMAGE_STEP, present
-
-    def _full_assignment(self, state: GameState, step: str, duties: Sequence[Duty],
-                         assign: Assignment) -> tuple[dict[str, dict[str, int]], list[Violation]]:
-        combat = state.combat
-        assert combat is not None
-        problems: list[Violation] = []
-        dutied = {d.source for d in duties}
-        given: dict[str, dict[str, int]] = {}
-        for source, amounts in assign.items():
-            if source not in state.objects and source not in state.players:
-                problems.append(Violation("510.1", f"there is no creature {source!r} to assign "
-                                          "damage from", (source,)))
-                continue
-            if not combat.in_combat(source):
-                problems.append(Violation("510.1", f"{_combat.label(state, source)} is not an "
-                                          "attacking or blocking creature", (source,)))
-                continue
-            if source not in dutied:
-                continue  # not dealing damage in this step: the entry is not for it
-            if not isinstance(amounts, Mapping):
-                problems.append(Violation("510.1", f"the assignment of {source!r} must map "
-                                          f"recipients to amounts, not {amounts!r}", (source,)))
-                continue
-            for recipient in amounts:
-                if recipient not in state.objects and recipient not in state.players:
-                    problems.append(Violation("510.1", f"{_combat.label(state, source)} assigns "
-                                              f"damage to {recipient!r}, which does not exist",
-                                              (source, recipient)))
-            given[source] = dict(amounts)
-        full = dict(given)
-        full.update(self.policy(self.hooks, state, step, duties, given))
-        return full, problems
+        return _steps.declare_blockers(self, state, blocks, order)
 
     def combat_damage(self, state: GameState, assign: Assignment | None = None) -> Outcome:
         """The next combat damage step (510): assign, deal all damage at once,
@@ -471,157 +291,61 @@ class Engine:
         :param assign: assignments by creature; creatures not in it use the
             engine's policy. Ignored when resolving damage already on the stack.
         :raises IllegalAssignmentError: with every violation; nothing changes.
+        :raises IllegalActionError: while triggers wait on the stack (500.2),
+            or when no combat damage step comes next (506.1).
         """
-        nxt = self.next_step(state)
-        if nxt not in (FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
-                       DAMAGE_STEP + ASSIGNED):
-            self._expect(state, DAMAGE_STEP, "deal combat damage")
-        combat = state.combat
-        assert combat is not None and nxt is not None
-        if state.step.endswith(ASSIGNED):
-            # 310.4: the combat damage on the stack resolves, all at once, as assigned.
-            step = nxt
-            new = _evolve(state, step=step, combat=combat.evolve(on_stack=()))
-            events = [Event("step", "310.4", step)]
-            new, dmg_events, dealt, results = deal_damage(
-                self.hooks, new, combat.on_stack, step)
-            events.extend(dmg_events)
-            return self._commit(new, events, damage=(dealt, results))
-        step, participants = self._damage_step_kind(state)
-        duties = _combat.duties(self.hooks, state, participants)
-        full, problems = self._full_assignment(state, step, duties, assign or {})
-        violations = problems + _combat.assignment_violations(
-            self.hooks, state, step, duties, full, (assign or {}).keys())
-        if violations:
-            raise IllegalAssignmentError(violations)
-        if step == FIRST_DAMAGE_STEP:
-            combat = combat.evolve(early=frozenset(participants))
-        elif combat.early is None:
-            combat = combat.evolve(early=frozenset())
-        combat = combat.evolve(dealt=combat.dealt | {d.source for d in duties})
-        events = [Event("step", "510.1", step)]
-        proposed = []
-        for duty in duties:
-            for recipient, amount in full.get(duty.source, {}).items():
-                if amount:
-                    events.append(Event("assign", "510.1", step, source=duty.source,
-                                        target=recipient, amount=amount))
-                    proposed.append(Damage(duty.source, recipient, amount, True, step))
-        if self.edition.damage_on_stack:
-            # 310.1: the assignments go on the stack as one object; priority follows.
-            window = step + ASSIGNED
-            events = [e._replace(step=window, rule="310.1") for e in events]
-            new = _evolve(state, step=window, combat=combat.evolve(on_stack=proposed))
-            return self._commit(new, events)
-        new = _evolve(state, step=step, combat=combat)
-        new, dmg_events, dealt, results = deal_damage(self.hooks, new, proposed, step)
-        events.extend(dmg_events)
-        return self._commit(new, events, damage=(dealt, results))
+        return _steps.combat_damage(self, state, assign)
 
     def end_of_combat(self, state: GameState) -> Outcome:
-        """Enter the end of combat step (511.1)."""
-        self._expect(state, "end_of_combat", "end combat")
-        new = _evolve(state, step="end_of_combat")
-        return self._commit(new, [Event("step", "511.1", "end_of_combat")])
+        """Enter the end of combat step (511.1): "at end of combat" abilities
+        and delayed triggers trigger (511.2, 603.7)."""
+        return _steps.end_of_combat(self, state)
 
     def finish(self, state: GameState) -> Outcome:
-        """End the combat phase: everything is removed from combat (511.3)."""
-        self._expect(state, "postcombat_main", "end the combat phase")
-        new = end_combat(state)
-        self.hooks.end_of_combat(new)
-        return Outcome(new, [Event("end_of_combat", "511.3", "end_of_combat")])
+        """End the combat phase: everything is removed from combat and "until
+        end of combat" effects end (511.3)."""
+        return _steps.finish(self, state)
+
+    def end_step(self, state: GameState) -> Outcome:
+        """The end step (513): "at the beginning of the end step" abilities
+        and delayed triggers trigger."""
+        return _turn.end_step(self, state)
+
+    def cleanup(self, state: GameState) -> Outcome:
+        """The cleanup step (514): damage is removed, "until end of turn" and
+        "this turn" effects end (514.2), then state-based actions; another
+        cleanup step follows while something happens (514.3a)."""
+        return _turn.cleanup(self, state)
+
+    def end_turn(self, state: GameState) -> Outcome:
+        """The end step and the cleanup step (513, 514), from the last main
+        phase of the turn."""
+        return _turn.end_turn(self, state)
+
+    def begin_turn(self, state: GameState, active_player: str | None = None, *,
+                   untap: bool = True) -> Outcome:
+        """Begin the next turn (302.6, 502.3): see :func:`redzone.kernel.turn.begin_turn`.
+
+        :param active_player: whose turn; default: the next player in turn order.
+        :param untap: run the untap step (502.3).
+        :raises IllegalActionError: when the turn isn't over, the game is
+            over (104.2a) or the player has left the game (800.4k).
+        """
+        return _turn.begin_turn(self, state, active_player, untap=untap)
 
     def perform(self, state: GameState, action: Action) -> Outcome:
-        """Apply an action in a priority window, then state-based actions.
+        """Apply an action in a priority window, then state-based actions
+        and what triggers (117.5).
 
-        :raises IllegalActionError: for an action naming something that isn't
-            there; nothing changes.
+        :raises IllegalActionError: for an action of no loaded kind, with a
+            field of the wrong type, or naming something that isn't there;
+            and after the end of the game (104.2a). Nothing changes.
         """
-        damage = None
-        if isinstance(action, DealDamage):
-            new, events, dealt, results = deal_damage_action(self.hooks, state, action)
-            damage = (dealt, results)
-        else:
-            new, events = apply_action(self.hooks, state, action)
-        return self._commit(new, events, damage=damage)
+        return _steps.perform(self, state, action)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
         """Perform state-based actions until none applies (704.3)."""
-        new, events = check_state_based_actions(self.hooks, state, state.step)
-        return Outcome(new, events)
-
-    def _commit(self, state: GameState, events: list[Event],
-                damage: tuple[tuple[Damage, ...], tuple[Result, ...]] | None = None) -> Outcome:
-        state, sba_events = check_state_based_actions(self.hooks, state, state.step)
-        events.extend(sba_events)
-        if damage is not None and damage[0]:
-            self.hooks.damage_event(state, damage[0], damage[1])
-        state = self._put_triggers(state, events)
-        if self.auto_triggers:
-            while state.stack:
-                state = self._resolve_top(state, None, events)
-        return Outcome(state, events)
-
-    # -- triggered abilities (603) ----------------------------------------------------
-
-    def _put_triggers(self, state: GameState, events: list[Event]) -> GameState:
-        """Put what triggered on ``events`` on the stack in APNAP order (603.3b)."""
-        if not events or not self.hooks.implemented("redzone_triggers"):
-            return state
-        found = self.hooks.triggers(state, tuple(events))
-        if not found:
-            return state
-        order = list(state.turn_order)
-        start = order.index(state.active_player)
-        apnap = {p: i for i, p in enumerate(order[start:] + order[:start])}
-        found = sorted(found, key=lambda t: apnap.get(t.controller, len(apnap)))
-        count = state.triggered
-        stacked = []
-        for trigger in found:
-            count += 1
-            trigger = _evolve(trigger, id=f"t{count}")
-            stacked.append(trigger)
-            events.append(Event("trigger", "603.3b", state.step, source=trigger.source,
-                                player=trigger.controller, object=trigger.id,
-                                detail=f"{trigger.kind}: {trigger.text}".rstrip(": ")))
-        return _evolve(state, stack=(*state.stack, *stacked), triggered=count)
-
-    def _resolve_top(self, state: GameState, trigger_id: str | None,
-                     events: list[Event]) -> GameState:
-        stack = list(state.stack)
-        index = len(stack) - 1
-        if trigger_id is not None:
-            ids = [t.id for t in stack]
-            if trigger_id not in ids:
-                raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
-                                         f"(it holds {', '.join(ids) or 'nothing'})",
-                                         rule="405.1", objects=(trigger_id,))
-            index = ids.index(trigger_id)
-        trigger = stack.pop(index)
-        state = _evolve(state, stack=tuple(stack))
-        mine = [Event("resolve", trigger.rule, state.step, source=trigger.source,
-                      player=trigger.controller, object=trigger.id, detail=trigger.kind)]
-        damage: list[Damage] = []
-        results: list[Result] = []
-        for action in self.hooks.resolve_trigger(state, trigger):
-            try:
-                if isinstance(action, DealDamage):
-                    state, evs, dealt, res = deal_damage_action(self.hooks, state, action)
-                    damage.extend(dealt)
-                    results.extend(res)
-                else:
-                    state, evs = apply_action(self.hooks, state, action)
-            except IllegalActionError as exc:
-                evs = [Event("skipped", "608.2b", state.step, object=trigger.id,
-                             detail=str(exc))]
-            mine.extend(evs)
-        state, sba_events = check_state_based_actions(self.hooks, state, state.step)
-        mine.extend(sba_events)
-        if damage:
-            self.hooks.damage_event(state, tuple(damage), tuple(results))
-        state = self._put_triggers(state, mine)
-        events.extend(mine)
-        return state
+        return _steps.check_state_based_actions(self, state)
 
     def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
                         choices: Mapping[str, Sequence[str]] | None = None) -> Outcome:
@@ -635,21 +359,7 @@ class Engine:
         :raises IllegalActionError: when the stack is empty or holds no such
             trigger, or the plugin rejects the choices; nothing changes.
         """
-        if not state.stack:
-            raise IllegalActionError("the stack is empty: there is no trigger to resolve",
-                                     rule="405.1")
-        if choices is not None:
-            target = trigger_id if trigger_id is not None else state.stack[-1].id
-            chosen = {name: (value,) if isinstance(value, str) else tuple(value)
-                      for name, value in choices.items()}
-            state = _evolve(state, stack=tuple(
-                _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
-        events: list[Event] = []
-        state = self._resolve_top(state, trigger_id, events)
-        if self.auto_triggers:
-            while state.stack:
-                state = self._resolve_top(state, None, events)
-        return Outcome(state, events)
+        return _steps.resolve_trigger(self, state, trigger_id, choices)
 
     def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
         """Take a trigger off redzone's stack without resolving it: for an
@@ -657,12 +367,12 @@ class Engine:
 
         :raises IllegalActionError: when there is no such trigger.
         """
-        if trigger_id not in {t.id for t in state.stack}:
-            raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",
-                                     rule="405.1", objects=(trigger_id,))
-        stack = tuple(t for t in state.stack if t.id != trigger_id)
-        return Outcome(_evolve(state, stack=stack),
-                       [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
+        return _steps.remove_trigger(self, state, trigger_id)
+
+    def action_kinds(self) -> dict[str, type[Action]]:
+        """Every action kind this engine knows, by its ``do`` name: the
+        kernel's and the plugins' (:func:`~redzone.kernel.hookspecs.redzone_actions`)."""
+        return {do: spec.cls for do, (spec, _plugin) in sorted(self.hooks.action_specs.items())}
 
     # -- one-shot ---------------------------------------------------------------------
 
@@ -677,8 +387,14 @@ class Engine:
         actions: Iterable[tuple[str, Action]] = (),
         order: Mapping[str, Sequence[str]] | None = None,
         bands: Iterable[Sequence[str]] = (),
+        additional_combats: Iterable[CombatPlan] = (),
+        through: str = "end_of_combat",
     ) -> CombatResult:
-        """Resolve a whole combat phase from its declarations.
+        """Resolve a whole combat phase from its declarations, and optionally
+        the turn's additional combats and the rest of the turn.
+
+        The game may end on the way (104): then nothing after that moment is
+        performed, and ``steps`` ends with the step it ended in.
 
         :param state: the state before combat.
         :param attacks: attacking creature -> what it attacks.
@@ -688,73 +404,157 @@ class Engine:
         :param assign_first_strike: overrides ``assign`` in the first combat
             damage step.
         :param actions: ``(step, action)`` pairs, performed in order in the
-            priority window after that step's turn-based action.
+            priority window after that step's turn-based action (``end_step``
+            too, with ``through="cleanup"``).
         :param order: damage assignment orders, for editions that have them.
         :param bands: attacking bands (508.1e).
+        :param additional_combats: further combat phases this turn, in order
+            (500.8, 505.1a); their steps are named ``declare_attackers#2`` ...
+        :param through: ``"end_of_combat"`` (stop after the combat phase) or
+            ``"cleanup"`` (run the end step and the cleanup step, 513-514).
         :raises IllegalActionError: (or a subclass) when a declaration,
             assignment or action is illegal; :class:`IllegalBlockError`
             (508.8) for blocks when no creature attacks, as the declare
             blockers step is skipped.
         """
-        pending: dict[str, list[Action]] = {}
-        for after, action in actions:
-            pending.setdefault(after, []).append(action)
-        events: list[Event] = []
-        steps: list[str] = []
-        after_steps: dict[str, GameState] = {}
-        before = state
+        if through not in ("end_of_combat", "cleanup"):
+            raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
+                                     f"{through!r}", rule="500.1")
+        plans = [CombatPlan(attacks, blocks, assign=assign,
+                            assign_first_strike=assign_first_strike, actions=tuple(actions),
+                            order=order, bands=tuple(tuple(b) for b in bands)),
+                 *additional_combats]
+        run = _Run(self, state)
+        for plan in plans:
+            if run.over:
+                break
+            run.combat(plan)
+        if through == "cleanup" and not run.over:
+            run.rest_of_turn()
+        run.check_pending()
+        return CombatResult(run.state, run.events, run.steps, run.after_steps, state)
 
-        def window(st: GameState, step: str) -> GameState:
-            for action in pending.pop(step, []):
-                out = self.perform(st, action)
-                st = out.state
-                events.extend(out.events)
-            while st.stack:  # with auto_triggers off: resolve what is left (608)
-                out = self.resolve_trigger(st)
-                st = out.state
-                events.extend(out.events)
-            return st
 
-        out = self.begin_combat(state)
-        events.extend(out.events)
-        steps.append("beginning_of_combat")
-        state = window(out.state, "beginning_of_combat")
-        out = self.declare_attackers(state, attacks, bands)
-        events.extend(out.events)
-        steps.append("declare_attackers")
-        state = window(out.state, "declare_attackers")
-        if self.next_step(state) == "declare_blockers":
-            out = self.declare_blockers(state, blocks or {}, order)
-            events.extend(out.events)
-            steps.append("declare_blockers")
-            state = window(out.state, "declare_blockers")
-            damage_steps = (FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
-                            DAMAGE_STEP + ASSIGNED)
-            while (nxt := self.next_step(state)) in damage_steps:
+@frozen
+class CombatPlan:
+    """The declarations of one combat phase, for :meth:`Engine.resolve`.
+
+    :param attacks: attacking creature -> what it attacks.
+    :param blocks: blocking creature -> attacker(s) it blocks.
+    :param assign: assignments used in each damage step.
+    :param assign_first_strike: overrides ``assign`` in the first step.
+    :param actions: ``(step, action)`` pairs for this combat's windows.
+    :param order: damage assignment orders (2009-2024 editions).
+    :param bands: attacking bands (508.1e).
+    """
+
+    attacks: Mapping[str, str]
+    blocks: Mapping[str, str | Sequence[str]] | None = None
+    assign: Assignment | None = None
+    assign_first_strike: Assignment | None = None
+    actions: tuple[tuple[str, Action], ...] = ()
+    order: Mapping[str, Sequence[str]] | None = None
+    bands: tuple[tuple[str, ...], ...] = ()
+
+
+class _Run:
+    """One :meth:`Engine.resolve`: the commands in order, their windows, and
+    the end of the game."""
+
+    def __init__(self, engine: Engine, state: GameState) -> None:
+        self.engine = engine
+        self.state = state
+        self.events: list[Event] = []
+        self.steps: list[str] = []
+        self.after_steps: dict[str, GameState] = {}
+        self.pending: dict[str, list[Action]] = {}
+        self.unperformed: list[str] = []
+
+    @property
+    def over(self) -> bool:
+        return self.state.game_over is not None
+
+    def take(self, out: Outcome, step: str | None = None) -> bool:
+        """Take a command's outcome; ``False`` once the game is over."""
+        self.state = out.state
+        self.events.extend(out.events)
+        if step is not None:
+            self.steps.append(step)
+        return not self.over
+
+    def window(self, step: str) -> bool:
+        engine = self.engine
+        for action in self.pending.pop(step, []):
+            if not self.take(engine.perform(self.state, action)):
+                return False
+        while self.state.stack:  # with auto_triggers off: resolve what is left (608)
+            if not self.take(engine.resolve_trigger(self.state)):
+                return False
+        return True
+
+    def combat(self, plan: CombatPlan) -> None:
+        engine = self.engine
+        self.pending = {}
+        for after, action in plan.actions:
+            self.pending.setdefault(after, []).append(action)
+        out = engine.begin_combat(self.state)
+        label = step_label(out.state, "beginning_of_combat")
+        if not self.take(out, label) or not self.window("beginning_of_combat"):
+            return self.leftover()
+        out = engine.declare_attackers(self.state, plan.attacks, plan.bands)
+        if not self.take(out, step_label(out.state)) or not self.window("declare_attackers"):
+            return self.leftover()
+        if engine.next_step(self.state) == "declare_blockers":
+            out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order)
+            if not self.take(out, step_label(out.state)) or not self.window("declare_blockers"):
+                return self.leftover()
+            while (nxt := engine.next_step(self.state)) in DAMAGE_STEPS:
                 first = nxt.startswith(FIRST_DAMAGE_STEP)
-                chosen = assign_first_strike if (
-                    first and assign_first_strike is not None) else assign
-                out = self.combat_damage(state, chosen)
-                events.extend(out.events)
-                steps.append(out.state.step)
+                chosen = plan.assign_first_strike if (
+                    first and plan.assign_first_strike is not None) else plan.assign
+                out = engine.combat_damage(self.state, chosen)
+                label = step_label(out.state)
+                going = self.take(out, label)
                 if not out.state.step.endswith(ASSIGNED):
-                    after_steps[out.state.step] = out.state
-                state = window(out.state, out.state.step)
+                    self.after_steps[label] = out.state
+                if not going or not self.window(out.state.step):
+                    return self.leftover()
         else:
-            skipped = _skipped_blocks(state, blocks)
+            skipped = _skipped_blocks(self.state, plan.blocks)
             if skipped:
                 raise IllegalBlockError(skipped)
-        out = self.end_of_combat(state)
-        events.extend(out.events)
-        steps.append("end_of_combat")
-        state = window(out.state, "end_of_combat")
-        if pending:
+        out = engine.end_of_combat(self.state)
+        if not self.take(out, step_label(out.state)) or not self.window("end_of_combat"):
+            return self.leftover()
+        if self.pending:
             raise IllegalActionError(
-                f"actions after steps that did not happen: {', '.join(sorted(pending))} "
-                f"(the combat went through {', '.join(steps)})", rule="506.1")
-        out = self.finish(state)
-        events.extend(out.events)
-        return CombatResult(out.state, events, steps, after_steps, before)
+                f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
+                f"(the combat went through {', '.join(self.steps)})", rule="506.1")
+        self.take(engine.finish(self.state))
+        return None
+
+    def leftover(self) -> None:
+        """The game ended: what was declared for later isn't performed."""
+        self.pending = {}
+
+    def rest_of_turn(self) -> None:
+        engine = self.engine
+        self.pending = {}
+        out = engine.end_step(self.state)
+        if not self.take(out, "end_step"):
+            return
+        self.after_steps["end_step"] = self.state
+        if not self.window("end_step"):
+            return
+        out = engine.cleanup(self.state)
+        self.take(out, "cleanup")
+        self.after_steps["cleanup"] = self.state
+
+    def check_pending(self) -> None:
+        if self.pending:
+            raise IllegalActionError(
+                f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
+                f"(the combat went through {', '.join(self.steps)})", rule="506.1")
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
@@ -772,4 +572,5 @@ def _discover(*, block: Iterable[str], allow: Iterable[str] | None) -> list[Plug
     return discover(block=block, allow=allow)
 
 
-__all__ = ["EDITIONS", "CombatResult", "Engine", "Outcome"]
+__all__ = ["ASSIGNED", "DAMAGE_STEP", "EDITIONS", "FIRST_DAMAGE_STEP", "CombatPlan", "CombatResult",
+           "Engine", "Outcome"]

@@ -23,8 +23,10 @@ import pluggy
 from redzone.kernel.errors import Violation
 from redzone.kernel.events import Event
 from redzone.kernel.hooktypes import (
+    ActionSpec,
     Damage,
     DamageModifier,
+    DestructionReplacement,
     KeywordSpec,
     Prevention,
     Result,
@@ -32,11 +34,11 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.model import GameState, Trigger
+from redzone.kernel.model import Condition, GameState, PluginState, Trigger
 from redzone.kernel.requirements import Requirement
 
 if TYPE_CHECKING:
-    from redzone.kernel.actions import Action
+    from redzone.kernel.hooktypes import Action
 
 hookspec = pluggy.HookspecMarker("redzone")
 
@@ -658,5 +660,95 @@ def redzone_end_of_combat(state: GameState) -> None:
     :param state: the state after 511.3.
 
     Combined: every implementation is called; answers are ignored.
+    """
+    raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Actions, durations, destruction and a plugin's own state (701, 611, 614)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_actions() -> Iterable[ActionSpec]:
+    """Declare the action kinds this plugin provides.
+
+    Rules: 117.1, 608.2
+
+    An action kind is a frozen :class:`~redzone.kernel.hooktypes.Action`
+    subclass and the function that performs it on a command's working copy.
+    The kernel validates it (the type of every field), performs it, runs
+    state-based actions after it and names the plugin when it fails. Scenario
+    files use it by its ``do`` name, with its fields as keys.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.ActionSpec` of each kind.
+
+    Combined: concatenated; two plugins declaring the same ``do`` name, or
+    one that the kernel declares, is a load error naming both.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_condition_holds(state: GameState, condition: Condition) -> bool | None:
+    """Whether a "for as long as" condition still holds.
+
+    Rules: 611.2b
+
+    Asked after every command for each effect, shield and modification whose
+    duration is ``while`` and whose condition's kind is not one the kernel
+    answers itself (``on_battlefield``, ``controls``, ``in_combat``). The
+    plugin that states the kind answers; the others answer ``None``.
+
+    :param state: the state after the command.
+    :param condition: the condition.
+    :returns: ``True`` while it holds, ``False`` once it doesn't, ``None``
+        when the kind isn't this plugin's.
+
+    Combined: it holds only if some plugin says ``True`` and none says
+    ``False``; a condition no plugin answers is an error naming its kind.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_destruction_replacements(
+    state: GameState, permanent: str
+) -> Iterable[DestructionReplacement] | None:
+    """Effects that would replace a permanent's destruction.
+
+    Rules: 701.8c, 701.19, 614.8, 616.1
+
+    Asked when a permanent would be destroyed, by a ``destroy`` effect
+    (701.8) or by state-based actions (704.5g-h), after indestructible
+    (702.12b) has been checked. Regeneration shields (701.19) are the
+    kernel's own answer.
+
+    :param state: the state before the destruction.
+    :param permanent: the permanent that would be destroyed.
+    :returns: the replacements that apply.
+
+    Combined: concatenated; one applies, the first by effect name (616.1:
+    the permanent's controller chooses, and this is the default).
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
+    """Update this plugin's own state from what just happened.
+
+    Rules: 603.2, 611.2
+
+    Asked once at the end of every command with all its events ("the first
+    N damage this combat", "attacked this turn"). Read the current value with
+    ``state.slot(name)`` where ``name`` is the plugin's registered name.
+
+    :param state: the state after the command.
+    :param events: the command's events, in order.
+    :returns: the plugin's new :class:`~redzone.PluginState`, or ``None`` to
+        keep it as it is.
+
+    Combined: each plugin's answer replaces that plugin's slot only.
     """
     raise NotImplementedError

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import field, frozen
 
@@ -17,6 +17,7 @@ from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 
 if TYPE_CHECKING:
     from redzone.kernel.model import GameState, Permanent
+    from redzone.kernel.tx import Tx
 
 
 @frozen
@@ -224,3 +225,60 @@ class SourceAssignment:
     def to(self, recipient: str) -> int:
         """The amount assigned to ``recipient`` (0 when none)."""
         return self.amounts.get(recipient, 0)
+
+
+# ---------------------------------------------------------------------------
+# Actions: an open vocabulary, like keywords
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class Action:
+    """The base of every action: a thing that happens to the game, as data.
+
+    The kernel's own actions (:class:`~redzone.Pump`, :class:`~redzone.CreateToken`
+    ...) and a plugin's are alike: a frozen attrs subclass with a class-level
+    ``do`` (its name in scenario files and errors), declared through
+    :func:`~redzone.kernel.hookspecs.redzone_actions` with the function that
+    performs it.
+    """
+
+    do: ClassVar[str] = ""
+
+
+@frozen
+class ActionSpec:
+    """An action kind a plugin (or the kernel) declares.
+
+    :param cls: the action's class (a subclass of :class:`Action` whose ``do``
+        is set).
+    :param apply: performs one action on a command's working copy
+        (:class:`~redzone.kernel.tx.Tx`), with the same tools the kernel's own
+        actions use; it raises :class:`~redzone.IllegalActionError` for an
+        action that names what isn't there, before changing anything.
+    :param rule: the rule it follows (``"701.8"``).
+    :param summary: one line for listings.
+    """
+
+    cls: type[Action]
+    apply: Callable[[Tx, Action], None] = field(eq=False)
+    rule: str
+    summary: str = ""
+
+
+@frozen
+class DestructionReplacement:
+    """An effect that replaces a permanent's destruction (614.8, 701.19).
+
+    :param effect: a unique name (the default choice among several is the
+        first by this name; 616.1 lets the controller choose).
+    :param rule: the rule it follows (``"701.19"`` for regeneration).
+    :param actions: what happens instead, in order.
+    :param regeneration: whether it is a regeneration ("can't be regenerated"
+        turns it off, 701.19c).
+    """
+
+    effect: str
+    rule: str
+    actions: tuple[Action, ...] = field(converter=as_tuple)
+    regeneration: bool = False

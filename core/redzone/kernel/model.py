@@ -22,7 +22,7 @@ from attrs import field, frozen
 
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage
+from redzone.kernel.hooktypes import Action, Damage
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
 #: ``can_block_additional`` at or above this value means unlimited.
@@ -35,6 +35,38 @@ CARD_TYPES: Final = frozenset(
     {"creature", "planeswalker", "battle", "artifact", "land", "enchantment"}
 )
 COLORS: Final = ("white", "blue", "black", "red", "green")
+
+#: How long a continuous effect, shield or modification lasts (611.2, 514.2):
+#: ``end_of_turn`` ("until end of turn", "this turn": ends in the cleanup step,
+#: 514.2), ``end_of_combat`` ("until end of combat") and ``this_combat`` (both
+#: end as the end of combat step ends, 511.3), ``while`` ("for as long as": ends
+#: the moment its :class:`Condition` stops holding, 611.2b) and ``game`` (no
+#: stated duration: the rest of the game, 611.2a).
+DURATIONS: Final = ("end_of_turn", "end_of_combat", "this_combat", "while", "game")
+#: The lifetimes of a plugin's own state (:class:`PluginState`).
+SCOPES: Final = ("game", "turn", "combat")
+
+
+@frozen
+class Condition:
+    """A "for as long as" condition (611.2b).
+
+    The kernel answers three kinds itself: ``on_battlefield`` (``object`` is on
+    the battlefield), ``controls`` (``player`` controls ``object``) and
+    ``in_combat`` (``object`` is an attacking or blocking creature). Any other
+    kind is a plugin's: the plugin answers it through
+    :func:`~redzone.kernel.hookspecs.redzone_condition_holds`.
+
+    :param kind: the condition's kind.
+    :param object: the object it is about, if any.
+    :param player: the player it is about, if any.
+    :param text: how the account words it (``"as long as you control Thief"``).
+    """
+
+    kind: str
+    object: str | None = None
+    player: str | None = None
+    text: str = ""
 
 
 def _tuple_of_str(value: Iterable[str]) -> tuple[str, ...]:
@@ -90,7 +122,7 @@ def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
 
 @frozen
 class Modification:
-    """A continuous effect on one permanent that lasts until end of turn.
+    """A continuous effect on one permanent (a pump, a granted or lost keyword).
 
     Applied in timestamp order (the order of :attr:`Permanent.modifications`).
 
@@ -100,6 +132,8 @@ class Modification:
     :param remove_keywords: keyword names the permanent loses (layer 6); every
         instance of each named keyword, including ones granted earlier.
     :param source: what created the effect, for the account (optional).
+    :param duration: how long it lasts (:data:`DURATIONS`; 611.2).
+    :param condition: for ``duration="while"``, the condition (611.2b).
     """
 
     power: int = 0
@@ -107,6 +141,8 @@ class Modification:
     add_keywords: tuple[Keyword, ...] = field(default=(), converter=_keywords)
     remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
     source: str | None = None
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
@@ -116,7 +152,8 @@ class Player:
     :param id: the player's id.
     :param life: life total (119).
     :param poison: poison counters (122.1f).
-    :param lost: whether the player has lost the game (104.3).
+    :param lost: whether the player has lost the game (104.3); a player who
+        lost has left the game (104.5).
     :param loss_rule: the rule by which the player lost, e.g. ``"704.5a"``.
     """
 
@@ -421,6 +458,9 @@ class Shield:
     :param gain_life: a player who gains life equal to the damage prevented
         this way (Awe Strike).
     :param combat_only: prevents only combat damage.
+    :param duration: how long it lasts (:data:`DURATIONS`); "this turn" by
+        default (514.2).
+    :param condition: for ``duration="while"``, the condition (611.2b).
     """
 
     id: str
@@ -430,6 +470,8 @@ class Shield:
     mode: str = "amount"
     gain_life: str | None = None
     combat_only: bool = False
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
 
 
 @frozen
@@ -444,6 +486,11 @@ class Effect:
     :param to: the object or player it protects, if any.
     :param source: the object it refers to, if any.
     :param amount: its number, if any.
+    :param duration: how long it lasts (:data:`DURATIONS`; 611.2); ``game``
+        (the default) for an effect of the board as a scenario states it.
+    :param condition: for ``duration="while"``, the condition (611.2b).
+    :param id: given by the kernel as the effect starts (``"e1"``, ``"e2"``
+        ...) unless set; :class:`~redzone.RemoveEffect` names it.
     """
 
     kind: str
@@ -451,6 +498,9 @@ class Effect:
     to: str | None = None
     source: str | None = None
     amount: int | None = None
+    duration: str = "game"
+    condition: Condition | None = None
+    id: str = ""
 
 
 @frozen
@@ -472,6 +522,11 @@ class Trigger:
         embedding engine supplies them (otherwise the plugin's documented
         default is used).
     :param id: given by the core as the trigger is put on the stack.
+    :param actions: what it does, as actions the kernel performs when it
+        resolves (a delayed trigger's "sacrifice it", 603.7); a plugin may
+        resolve its own kinds instead (``redzone_resolve_trigger``).
+    :param plugin: the plugin whose ability it is ("" for the kernel's and a
+        scenario's); its actions may write that plugin's own state.
     """
 
     kind: str
@@ -483,6 +538,148 @@ class Trigger:
     targets: tuple[str, ...] = field(default=(), converter=as_tuple)
     choices: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     id: str = ""
+    actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
+    plugin: str = ""
+
+
+#: When a delayed triggered ability triggers (603.7): ``end_of_combat`` (at the
+#: beginning of the next end of combat step, 511.2), ``end_step`` (at the
+#: beginning of the next end step, 513.2), ``cleanup`` (at the beginning of the
+#: next cleanup step, 514.3a), ``leaves`` (when ``object`` leaves the
+#: battlefield, 603.6c).
+DELAYED_WHEN: Final = ("end_of_combat", "end_step", "cleanup", "leaves")
+
+
+@frozen
+class DelayedTrigger:
+    """A delayed triggered ability waiting for its moment (603.7).
+
+    It triggers once, the next time its event happens (603.7b), and goes on
+    the stack as a :class:`Trigger` like any other triggered ability.
+
+    :param when: its trigger event (:data:`DELAYED_WHEN`).
+    :param kind: the ability's name (``"decayed"``, ``"mobilize"``).
+    :param source: its source (603.7d-e).
+    :param controller: its controller (603.7d-f).
+    :param rule: the rule that defines it.
+    :param text: what it does, for the account.
+    :param actions: the actions it performs when it resolves.
+    :param object: for ``when="leaves"``, the permanent it watches.
+    :param plugin: the plugin that created it ("" for the kernel or a scenario).
+    :param id: given by the kernel as it is created (``"d1"`` ...).
+    :param turn: the turn it was created in.
+    :param step: the step it was created in: one created during an end step
+        waits for the next turn's (513.2).
+    """
+
+    when: str
+    kind: str
+    source: str
+    controller: str
+    rule: str = "603.7"
+    text: str = ""
+    actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
+    object: str | None = None
+    plugin: str = ""
+    id: str = ""
+    turn: int = 0
+    step: str = ""
+
+
+@frozen
+class PluginState:
+    """What one plugin remembers, in its own slot of the state.
+
+    The value is frozen data (``None``, ``bool``, ``int``, ``str``, tuples and
+    :class:`~redzone.FrozenMap` with string keys), so it is serialised,
+    snapshotted and rolled back with the rest of the state.
+
+    :param value: the value.
+    :param scope: when the kernel clears it: ``combat`` (as each combat
+        begins), ``turn`` (as each turn begins) or ``game`` (never).
+    """
+
+    value: Any
+    scope: str = "game"
+
+
+@frozen
+class GameOver:
+    """How the game ended (104).
+
+    :param winners: the players who won (104.2a), in turn order.
+    :param losers: the players who lost, in turn order.
+    :param draw: whether the game is a draw (104.4a).
+    :param step: the step it ended in.
+    :param rule: the rule that ended it.
+    """
+
+    winners: tuple[str, ...] = field(converter=as_tuple)
+    losers: tuple[str, ...] = field(converter=as_tuple)
+    draw: bool
+    step: str
+    rule: str
+
+
+@frozen
+class StackObject:
+    """A spell or ability on the stack that is a source of damage (120.3,
+    609.7): not a permanent, but with the characteristics that matter to
+    damage, readable where a permanent's are (``has``, ``colors``,
+    ``controller``).
+
+    :param id: its id; events name it by this (a scenario uses its name).
+    :param name: its name.
+    :param controller: the player who controls it.
+    :param colors: its colors.
+    :param types: its card types (``instant``, ``sorcery``; empty for an ability).
+    :param printed_keywords: its keyword abilities (a spell with lifelink).
+    """
+
+    id: str
+    controller: str
+    name: str = field()
+    colors: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    types: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    printed_keywords: tuple[Keyword, ...] = field(default=(), converter=_keywords)
+
+    @name.default
+    def _name_default(self) -> str:
+        return self.id
+
+    #: Read like a permanent's: a stack object has no subtypes, counters or damage.
+    subtypes: ClassVar[tuple[str, ...]] = ()
+    supertypes: ClassVar[frozenset[str]] = frozenset()
+    zone: ClassVar[str] = "stack"
+    token: ClassVar[bool] = False
+    modifications: ClassVar[tuple[Modification, ...]] = ()
+    power: ClassVar[int] = 0
+    toughness: ClassVar[int] = 0
+    is_creature: ClassVar[bool] = False
+    on_battlefield: ClassVar[bool] = False
+
+    @property
+    def owner(self) -> str:
+        """Its owner: for a spell or ability here, its controller."""
+        return self.controller
+
+    @property
+    def keywords(self) -> tuple[Keyword, ...]:
+        """Its keyword instances."""
+        return self.printed_keywords
+
+    @property
+    def keyword_names(self) -> frozenset[str]:
+        """The names of its keywords."""
+        return frozenset(k.name for k in self.printed_keywords)
+
+    def has(self, name: str) -> bool:
+        """Whether it has a keyword of that name."""
+        return any(k.name == name for k in self.printed_keywords)
+
+    def instances(self, name: str) -> tuple[Keyword, ...]:
+        """Every instance of the named keyword."""
+        return tuple(k for k in self.printed_keywords if k.name == name)
 
 
 #: The steps of the combat phase (506.1) and where a state can stand.
@@ -515,6 +712,15 @@ class GameState:
         battlefield, as it last existed there.
     :param stack: triggered abilities on the stack, bottom first (405, 603.3).
     :param triggered: how many abilities have triggered so far (trigger ids).
+    :param turn: the turn number, from 1.
+    :param combats: how many combat phases have begun this turn (500.8,
+        505.1a); the second combat's steps are labelled ``declare_attackers#2``.
+    :param delayed: delayed triggered abilities waiting for their moment (603.7).
+    :param plugin_state: each plugin's own slot, by plugin name.
+    :param sources: spells and abilities that dealt damage (120.3, 609.7), by id.
+    :param game_over: how the game ended; ``None`` while it goes on (104).
+    :param created: how many effects and delayed triggers the kernel has
+        numbered so far (their ids).
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
@@ -529,11 +735,18 @@ class GameState:
     lki: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
     stack: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
     triggered: int = 0
+    turn: int = 1
+    combats: int = 0
+    delayed: tuple[DelayedTrigger, ...] = field(default=(), converter=as_tuple)
+    plugin_state: FrozenMap[str, PluginState] = field(default=EMPTY, converter=as_map)
+    sources: FrozenMap[str, StackObject] = field(default=EMPTY, converter=as_map)
+    game_over: GameOver | None = None
+    created: int = 0
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
-        "keyword_names_present": ("objects", "lki"),
+        "keyword_names_present": ("objects", "lki", "sources"),
     }
 
     @cached_property
@@ -549,6 +762,8 @@ class GameState:
         for perm in self.lki.values():
             if perm.printed_keywords or perm.modifications:
                 names.update(perm.keyword_names)
+        for spell in self.sources.values():
+            names.update(spell.keyword_names)
         return frozenset(names)
 
     # -- lookups --------------------------------------------------------------
@@ -563,14 +778,40 @@ class GameState:
     def last_known(self, obj: str) -> Permanent:
         """The permanent ``obj`` as it is on the battlefield, or as it last
         existed there if it has left (608.2h); a source's abilities are read
-        from this.
+        from this. For a source that may be a spell, use :meth:`source`.
 
-        :raises KeyError: when there is no such object.
+        :raises KeyError: when there is no such permanent.
         """
         perm = self.objects[obj]
         if perm.zone == "battlefield":
             return perm
         return self.lki.get(obj, perm)
+
+    def source(self, obj: str) -> Permanent | StackObject:
+        """The source ``obj`` of damage or an ability: a permanent (or its last
+        known information, 608.2h), or a spell or ability on the stack (120.3,
+        609.7).
+
+        :raises KeyError: when there is no such object.
+        """
+        if obj in self.objects:
+            return self.last_known(obj)
+        return self.sources[obj]
+
+    def is_source(self, obj: str) -> bool:
+        """Whether ``obj`` names a permanent (in any zone) or a spell or ability
+        that dealt damage: something :meth:`source` can read."""
+        return obj in self.objects or obj in self.sources
+
+    def slot(self, plugin: str) -> Any:
+        """The value plugin ``plugin`` keeps in its own slot (``None`` if none)."""
+        entry = self.plugin_state.get(plugin)
+        return entry.value if entry is not None else None
+
+    @property
+    def in_game(self) -> tuple[str, ...]:
+        """The players still in the game, in turn order (104.5, 800.4a)."""
+        return tuple(p for p in self.turn_order if not self.players[p].lost)
 
     def on_battlefield(self, obj: str) -> Permanent | None:
         """The permanent ``obj`` if it is on the battlefield, else ``None``."""
@@ -593,7 +834,10 @@ class GameState:
         if obj in self.players:
             return obj
         perm = self.objects.get(obj)
-        return perm.controller if perm is not None else None
+        if perm is None:
+            spell = self.sources.get(obj)
+            return spell.controller if spell is not None else None
+        return perm.controller
 
     def defending_player_of(self, attacked: str) -> str | None:
         """The player defending against an attack on ``attacked``: the player,

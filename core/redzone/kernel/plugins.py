@@ -28,7 +28,7 @@ import re
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import pluggy
 from attrs import frozen
@@ -44,8 +44,11 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
+    Action,
+    ActionSpec,
     Damage,
     DamageModifier,
+    DestructionReplacement,
     KeywordSpec,
     Prevention,
     Result,
@@ -53,11 +56,8 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.model import GameState, Keyword, Trigger
+from redzone.kernel.model import SCOPES, Condition, GameState, Keyword, PluginState, Trigger
 from redzone.kernel.requirements import Requirement
-
-if TYPE_CHECKING:
-    from redzone.kernel.actions import Action
 
 GROUP: Final = "redzone"
 #: The distribution that ships the built-in keywords.
@@ -195,7 +195,8 @@ _SEQUENCES: Final = frozenset({list, tuple})
 GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
 #: Hooks never skipped that way: loading, and resolving a trigger (an ability
 #: on the stack resolves whatever its source has become, 113.7a).
-_UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger"})
+_UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
+                             "redzone_condition_holds"})
 
 
 class _Impl:
@@ -240,6 +241,7 @@ class Hooks:
         for name in self._spec_args:
             self.impls(name)
         self.keyword_infos = self._load_keywords()
+        self.action_specs = self._load_actions()
         declared: dict[str, set[str]] = {}
         for name, kinfo in self.keyword_infos.items():
             declared.setdefault(kinfo.plugin, set()).add(name)
@@ -640,21 +642,21 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated."""
         return self._collect("redzone_triggers", Trigger, state, events)
 
-    def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[Action]:
-        """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`, concatenated."""
-        from redzone.kernel.actions import ACTIONS
-
-        kinds = tuple(ACTIONS.values())
-        out: list[Action] = []
+    def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[tuple[str, Action]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`,
+        concatenated: ``(plugin name, action)`` pairs, so that each action
+        writes only its own plugin's state."""
+        out: list[tuple[str, Action]] = []
         for impl, res in self._answers("redzone_resolve_trigger", (state, trigger)):
             if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
                 raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                  f"returned {res!r} where an iterable of actions was expected")
             for item in res:
-                if not isinstance(item, kinds):
+                if not isinstance(item, Action) or type(item).do not in self.action_specs:
                     raise self._fail(impl, "redzone_resolve_trigger", state, None,
-                                     f"returned {item!r} where an action was expected")
-                out.append(item)
+                                     f"returned {item!r} where an action of a declared kind "
+                                     "was expected")
+                out.append((impl.plugin.name, item))
         return out
 
     # -- 511 ----------------------------------------------------------------------
@@ -662,6 +664,88 @@ class Hooks:
     def end_of_combat(self, state: GameState) -> None:
         """:func:`~redzone.kernel.hookspecs.redzone_end_of_combat`: notify every plugin."""
         self._answers("redzone_end_of_combat", (state,))
+
+    # -- actions, durations, destruction, a plugin's own state ----------------
+
+    def _load_actions(self) -> dict[str, tuple[ActionSpec, str]]:
+        hook = "redzone_actions"
+        found: dict[str, tuple[ActionSpec, str]] = {}
+        for impl, res in self._answers(hook, ()):
+            for spec in self._items(impl, hook, None, res, ActionSpec):
+                cls = spec.cls
+                do = getattr(cls, "do", "") if isinstance(cls, type) else ""
+                if not isinstance(cls, type) or not issubclass(cls, Action) or not do \
+                        or not isinstance(do, str):
+                    raise PluginLoadError(
+                        f"plugin {impl.plugin.name!r} declares the action {cls!r}, which is not "
+                        "an Action subclass with a 'do' name", plugin=impl.plugin.name,
+                        distribution=impl.plugin.distribution)
+                if not callable(spec.apply):
+                    raise PluginLoadError(
+                        f"plugin {impl.plugin.name!r} declares the action {do!r} without a "
+                        "callable 'apply'", plugin=impl.plugin.name,
+                        distribution=impl.plugin.distribution)
+                if do in found:
+                    raise PluginLoadError(
+                        f"the action {do!r} is declared by two plugins: {found[do][1]!r} and "
+                        f"{impl.plugin.name!r}; block one of them", plugin=impl.plugin.name,
+                        distribution=impl.plugin.distribution)
+                found[do] = (spec, impl.plugin.name)
+        return found
+
+    def action_spec(self, action: object) -> tuple[ActionSpec, str] | None:
+        """The declaration of ``action``'s kind and the plugin that declares
+        it, or ``None`` when no loaded plugin declares that kind."""
+        do = getattr(type(action), "do", None)
+        found = self.action_specs.get(do) if isinstance(do, str) else None
+        if found is None or not isinstance(action, found[0].cls):
+            return None
+        return found
+
+    def condition_holds(self, state: GameState, condition: Condition) -> bool | None:
+        """:func:`~redzone.kernel.hookspecs.redzone_condition_holds`: ``True``
+        if some plugin says so and none says ``False``; ``None`` when no plugin
+        answers."""
+        answers = [res for impl, res in self._answers(
+            "redzone_condition_holds", (state, condition)) if self._bool(impl, state, res)]
+        if not answers:
+            return None
+        return all(answers)
+
+    def _bool(self, impl: _Impl, state: GameState, res: object) -> bool:
+        if not isinstance(res, bool):
+            raise self._fail(impl, "redzone_condition_holds", state, None,
+                             f"returned {res!r} where a bool or None was expected")
+        return True
+
+    def destruction_replacements(self, state: GameState,
+                                 permanent: str) -> list[DestructionReplacement]:
+        """:func:`~redzone.kernel.hookspecs.redzone_destruction_replacements`,
+        sorted by effect name."""
+        found = self._collect("redzone_destruction_replacements", DestructionReplacement,
+                              state, permanent)
+        for item in found:
+            if not all(isinstance(a, Action) and type(a).do in self.action_specs
+                       for a in item.actions):
+                raise PluginError(f"destruction replacement {item.effect!r} holds something "
+                                  f"that is not an action of a declared kind: {item.actions!r}",
+                                  hook="redzone_destruction_replacements")
+        return sorted(found, key=lambda r: (r.effect, r.rule))
+
+    def record(self, state: GameState, events: tuple[Event, ...]) -> dict[str, PluginState]:
+        """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new
+        slot, by plugin name."""
+        hook = "redzone_record"
+        out: dict[str, PluginState] = {}
+        if not self._cache[hook]:
+            return out
+        for impl, res in self._answers(hook, (state, events)):
+            if not isinstance(res, PluginState) or res.scope not in SCOPES:
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {res!r} where a PluginState (scope one of "
+                                 f"{', '.join(SCOPES)}) or None was expected")
+            out[impl.plugin.name] = res
+        return out
 
 
 def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:

@@ -175,6 +175,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
         verdicts = perm.own_state_based_actions
         if verdicts:
             found.extend(StateBasedAction(kind, rule, object=perm.id) for kind, rule in verdicts)
+        elif perm.token and perm.zone not in ("battlefield", "ceased"):
+            found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
     return found
 
 

@@ -1,0 +1,417 @@
+"""The steps of the combat phase (506-511) as commands.
+
+Each command checks that the game stands where it may be given (104.2a: the
+game isn't over; 500.2: the stack is empty; 506.1: it is the next step),
+opens a working copy (:class:`~redzone.kernel.tx.Tx`), performs the step's
+turn-based actions, and settles: state-based actions, the end of the game,
+triggers. :class:`~redzone.Engine` delegates its step methods here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from redzone.kernel import combat as _combat
+from redzone.kernel.combat import Assignment, Duty
+from redzone.kernel.errors import (
+    IllegalActionError,
+    IllegalAssignmentError,
+    IllegalAttackError,
+    IllegalBlockError,
+    Violation,
+)
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage
+from redzone.kernel.model import Combat, GameState, PluginState
+from redzone.kernel.tx import Outcome, Tx, step_label
+
+if TYPE_CHECKING:
+    from redzone.kernel.engine import Engine
+
+FIRST_DAMAGE_STEP = "first_strike_damage"
+DAMAGE_STEP = "combat_damage"
+#: Suffix of the priority window in which combat damage waits on the stack
+#: (editions with ``damage_on_stack``).
+ASSIGNED = "_assigned"
+DAMAGE_STEPS = frozenset({FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
+                          DAMAGE_STEP + ASSIGNED})
+#: Where a combat phase may begin: the first main phase, or after a combat
+#: (an additional combat phase, 500.8, 505.1a).
+COMBAT_MAY_BEGIN = frozenset({"main", "postcombat_main"})
+
+
+def check_game_on(state: GameState, doing: str) -> None:
+    """:raises IllegalActionError: (104.2a) when the game is over."""
+    over = state.game_over
+    if over is not None:
+        how = "a draw" if over.draw else f"won by {', '.join(over.winners)}"
+        raise IllegalActionError(f"can't {doing}: the game is over ({how}, rule {over.rule}, "
+                                 f"in step {over.step!r})", rule="104.2a")
+
+
+def check_stack_empty(state: GameState, doing: str) -> None:
+    """:raises IllegalActionError: (500.2) while triggers wait on the stack."""
+    if state.stack:
+        raise IllegalActionError(
+            f"can't {doing} now: the stack holds {len(state.stack)} triggered "
+            f"abilit{'y' if len(state.stack) == 1 else 'ies'} "
+            f"({', '.join(t.id for t in state.stack)}); a step ends only when the stack "
+            "is empty", rule="500.2")
+
+
+def expect(engine: Engine, state: GameState, step: str, doing: str) -> None:
+    """Check that ``step`` may begin now (104.2a, 500.2, 506.1)."""
+    check_game_on(state, doing)
+    check_stack_empty(state, doing)
+    nxt = engine.next_step(state)
+    if nxt != step:
+        raise IllegalActionError(
+            f"can't {doing} now: the game is at {state.step!r}, and the next step is "
+            f"{nxt!r}", rule="506.1")
+
+
+def next_step(engine: Engine, state: GameState) -> str | None:
+    """The step the combat goes to next (506.1, 508.8); ``None`` after the
+    combat phase (from a main phase, :meth:`Engine.begin_combat` starts an
+    additional combat and :meth:`Engine.end_step` the end of the turn), after
+    the cleanup step (the turn is over: :meth:`Engine.begin_turn`) and once
+    the game is over (104.1). From the end step, it is ``cleanup``."""
+    if state.game_over is not None:
+        return None
+    step = state.step
+    if step == "main":
+        return "beginning_of_combat"
+    if step == "beginning_of_combat":
+        return "declare_attackers"
+    if step == "declare_attackers":
+        combat = state.combat
+        return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
+    stack = engine.edition.damage_on_stack
+    if step == "declare_blockers":
+        kind = damage_step_kind(engine, state)[0]
+        return kind + ASSIGNED if stack else kind
+    if step.endswith(ASSIGNED):
+        return step[: -len(ASSIGNED)]
+    if step == FIRST_DAMAGE_STEP:
+        return DAMAGE_STEP + ASSIGNED if stack else DAMAGE_STEP
+    if step == DAMAGE_STEP:
+        return "end_of_combat"
+    if step == "end_of_combat":
+        return "postcombat_main"
+    if step == "end_step":
+        return "cleanup"
+    return None
+
+
+def commit(engine: Engine, tx: Tx) -> Outcome:
+    """Settle a working copy and freeze it into an :class:`Outcome`."""
+    tx.settle()
+    return Outcome(tx.state, tx.events)
+
+
+# -- 507 ------------------------------------------------------------------------------
+
+
+def begin_combat(engine: Engine, state: GameState) -> Outcome:
+    """Enter the beginning of combat step (507) of a new combat phase; per-
+    combat plugin state is cleared (fresh records for each combat)."""
+    check_game_on(state, "begin combat")
+    check_stack_empty(state, "begin combat")
+    if state.step not in COMBAT_MAY_BEGIN:
+        raise IllegalActionError(f"can't begin combat now: the game is at {state.step!r}; a "
+                                 "combat phase begins after a main phase (505.1a, 500.8)",
+                                 rule="506.1")
+    slots = state.plugin_state
+    if any(entry.scope == "combat" for entry in slots.values()):
+        slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
+    new = _evolve(state, step="beginning_of_combat", combat=Combat(), combats=state.combats + 1,
+                  plugin_state=slots)
+    tx = Tx(engine, new)
+    tx.emit(Event("step", "507.1", "beginning_of_combat"))
+    return commit(engine, tx)
+
+
+# -- 508 ------------------------------------------------------------------------------
+
+
+def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, str],
+                      bands: Iterable[Sequence[str]] = ()) -> Outcome:
+    """Declare attackers (508.1): check, tap, and record what each attacks."""
+    events: list[Event] = []
+    if state.step in COMBAT_MAY_BEGIN:
+        out = begin_combat(engine, state)
+        state = out.state
+        events.extend(out.events)
+    expect(engine, state, "declare_attackers", "declare attackers")
+    hooks = engine.hooks
+    attacks = dict(attacks)
+    band_list = [tuple(b) for b in bands]
+    violations = _combat.attack_violations(hooks, state, attacks)
+    violations.extend(_combat.band_violations(hooks, state, attacks, band_list))
+    if violations:
+        raise IllegalAttackError(violations)
+    step = "declare_attackers"
+    combat = Combat(attacks=attacks, defending_players={
+        a: state.defending_player_of(t) or t for a, t in attacks.items()},
+        bands=band_list)
+    tx = Tx(engine, _evolve(state, step=step, combat=combat))
+    tx.events = events
+    tx.emit(Event("step", "508.1", step))
+    for band in band_list:
+        tx.emit(Event("band", "508.1e", detail=", ".join(band)))
+    for attacker, attacked in attacks.items():
+        tx.emit(Event("attack", "508.1a", attacker=attacker, target=attacked))
+    tapped = {}
+    new = tx.state
+    for attacker in attacks:
+        if not hooks.attacks_without_tapping(new, attacker):
+            perm = new.objects[attacker]
+            tapped[attacker] = perm.evolve(tapped=True)
+            tx.emit(Event("tap", "508.1f", object=attacker))
+    tx.state = new.with_permanents(tapped)
+    return commit(engine, tx)
+
+
+# -- 509 ------------------------------------------------------------------------------
+
+
+def declare_blockers(engine: Engine, state: GameState,
+                     blocks: Mapping[str, str | Sequence[str]],
+                     order: Mapping[str, Sequence[str]] | None = None) -> Outcome:
+    """Declare blockers (509.1)."""
+    expect(engine, state, "declare_blockers", "declare blockers")
+    assert state.combat is not None
+    hooks = engine.hooks
+    norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
+    violations = _combat.block_violations(hooks, state, norm)
+    declared = norm
+    if state.combat.bands and not violations:
+        # 702.22h: a creature blocking one member of a band blocks the band.
+        norm = {b: tuple(dict.fromkeys(m for a in atts for m in state.combat.band_of(a)
+                                       if m in state.combat.attacks))
+                for b, atts in norm.items()}
+    orders: dict[str, tuple[str, ...]] = {}
+    if engine.edition.assignment_orders and not violations:
+        orders, bad = _combat.damage_assignment_orders(state, norm, order or {})
+        violations.extend(bad)
+    if violations:
+        raise IllegalBlockError(violations)
+    step = "declare_blockers"
+    combat = state.combat
+    tx = Tx(engine, _evolve(state, step=step,
+                            combat=combat.evolve(blocks=norm, blocked=frozenset(
+                                {a for atts in norm.values() for a in atts}), order=orders)))
+    tx.emit(Event("step", "509.1", step))
+    for blocker, attackers in norm.items():
+        for attacker in attackers:
+            rule = "509.1a" if attacker in declared.get(blocker, ()) else "702.22h"
+            tx.emit(Event("block", rule, blocker=blocker, attacker=attacker))
+    blocked = {a for atts in norm.values() for a in atts}
+    for attacker in combat.attacks:
+        kind = "blocked" if attacker in blocked else "unblocked"
+        tx.emit(Event(kind, "509.1h", object=attacker))
+    for obj, seq in orders.items():
+        rule = "509.2" if obj in combat.attacks else "509.3"
+        tx.emit(Event("order", rule, object=obj, detail=", ".join(seq)))
+    return commit(engine, tx)
+
+
+# -- 510 ------------------------------------------------------------------------------
+
+
+def damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]:
+    """The next combat damage step and the creatures that deal damage in it
+    (510.4, 702.7b, 702.4b)."""
+    # next_step() and combat_damage() ask this of the same state in turn; a
+    # state never changes, so the answer for the last one is kept.
+    cached = engine._step_kind_cache
+    if cached is not None and cached[0] is state:
+        return cached[1]
+    answer = _compute_damage_step_kind(engine, state)
+    engine._step_kind_cache = (state, answer)
+    return answer
+
+
+def _compute_damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]:
+    hooks = engine.hooks
+    combat = state.combat
+    if combat is None:
+        return DAMAGE_STEP, ()
+    present = tuple(c for c in combat.combatants if c in state.objects
+                    and state.objects[c].zone == "battlefield")
+    if state.step == FIRST_DAMAGE_STEP and combat.early is not None:
+        done = combat.dealt if engine.edition.second_step_by_assignment else combat.early
+        again = tuple(c for c in present if c not in done
+                      or hooks.deals_damage_again(state, c))
+        return DAMAGE_STEP, again
+    early = tuple(c for c in present if hooks.deals_damage_early(state, c))
+    if early:
+        return FIRST_DAMAGE_STEP, early
+    return DAMAGE_STEP, present
+
+
+def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequence[Duty],
+                    assign: Assignment) -> tuple[dict[str, dict[str, int]], list[Violation]]:
+    """The given assignments checked for what they name, completed by the
+    engine's policy for the creatures not in them (510.1)."""
+    combat = state.combat
+    assert combat is not None
+    problems: list[Violation] = []
+    dutied = {d.source for d in duties}
+    given: dict[str, dict[str, int]] = {}
+    for source, amounts in assign.items():
+        if source not in state.objects and source not in state.players:
+            problems.append(Violation("510.1", f"there is no creature {source!r} to assign "
+                                      "damage from", (source,)))
+            continue
+        if not combat.in_combat(source):
+            problems.append(Violation("510.1", f"{_combat.label(state, source)} is not an "
+                                      "attacking or blocking creature", (source,)))
+            continue
+        if source not in dutied:
+            continue  # not dealing damage in this step: the entry is not for it
+        if not isinstance(amounts, Mapping):
+            problems.append(Violation("510.1", f"the assignment of {source!r} must map "
+                                      f"recipients to amounts, not {amounts!r}", (source,)))
+            continue
+        for recipient in amounts:
+            if recipient not in state.objects and recipient not in state.players:
+                problems.append(Violation("510.1", f"{_combat.label(state, source)} assigns "
+                                          f"damage to {recipient!r}, which does not exist",
+                                          (source, recipient)))
+        given[source] = dict(amounts)
+    full = dict(given)
+    full.update(engine.policy(engine.hooks, state, step, duties, given))
+    return full, problems
+
+
+def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = None) -> Outcome:
+    """The next combat damage step (510)."""
+    nxt = engine.next_step(state)
+    expect(engine, state, nxt if nxt in DAMAGE_STEPS else DAMAGE_STEP, "deal combat damage")
+    hooks = engine.hooks
+    combat = state.combat
+    assert combat is not None and nxt is not None
+    if state.step.endswith(ASSIGNED):
+        # 310.4: the combat damage on the stack resolves, all at once, as assigned.
+        step = nxt
+        tx = Tx(engine, _evolve(state, step=step, combat=combat.evolve(on_stack=())))
+        tx.emit(Event("step", "310.4", step))
+        tx.deal_damage(combat.on_stack)
+        return commit(engine, tx)
+    step, participants = damage_step_kind(engine, state)
+    duties = _combat.duties(hooks, state, participants)
+    full, problems = full_assignment(engine, state, step, duties, assign or {})
+    violations = problems + _combat.assignment_violations(
+        hooks, state, step, duties, full, (assign or {}).keys())
+    if violations:
+        raise IllegalAssignmentError(violations)
+    if step == FIRST_DAMAGE_STEP:
+        combat = combat.evolve(early=frozenset(participants))
+    elif combat.early is None:
+        combat = combat.evolve(early=frozenset())
+    combat = combat.evolve(dealt=combat.dealt | {d.source for d in duties})
+    events = [Event("step", "510.1", step)]
+    proposed = []
+    for duty in duties:
+        for recipient, amount in full.get(duty.source, {}).items():
+            if amount:
+                events.append(Event("assign", "510.1", step, source=duty.source,
+                                    target=recipient, amount=amount))
+                proposed.append(Damage(duty.source, recipient, amount, True, step))
+    if engine.edition.damage_on_stack:
+        # 310.1: the assignments go on the stack as one object; priority follows.
+        window = step + ASSIGNED
+        tx = Tx(engine, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)))
+        tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
+        return commit(engine, tx)
+    tx = Tx(engine, _evolve(state, step=step, combat=combat))
+    tx.emit(*events)
+    tx.deal_damage(proposed)
+    return commit(engine, tx)
+
+
+# -- 511 ------------------------------------------------------------------------------
+
+
+def end_of_combat(engine: Engine, state: GameState) -> Outcome:
+    """Enter the end of combat step (511.1); "at end of combat" delayed
+    triggers trigger (511.2, 603.7)."""
+    expect(engine, state, "end_of_combat", "end combat")
+    tx = Tx(engine, _evolve(state, step="end_of_combat"))
+    tx.emit(Event("step", "511.1", "end_of_combat"))
+    tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_of_combat"))
+    return Outcome(tx.state, tx.events)
+
+
+def finish(engine: Engine, state: GameState) -> Outcome:
+    """End the combat phase: everything is removed from combat and "until
+    end of combat" effects end (511.3); then state-based actions."""
+    expect(engine, state, "postcombat_main", "end the combat phase")
+    tx = Tx(engine, _evolve(state, combat=None, step="postcombat_main"))
+    tx.events.append(Event("end_of_combat", "511.3", _label_end(state)))
+    tx.end_effects(lambda duration, condition: duration in ("end_of_combat", "this_combat"),
+                   "511.3")
+    engine.hooks.end_of_combat(tx.state)
+    return commit(engine, tx)
+
+
+def _label_end(state: GameState) -> str:
+    return step_label(state, "end_of_combat")
+
+
+# -- actions and the stack ------------------------------------------------------------
+
+
+def perform(engine: Engine, state: GameState, action: object) -> Outcome:
+    """Apply an action in a priority window, then state-based actions (117.5)."""
+    check_game_on(state, f"perform {getattr(action, 'do', type(action).__name__)!r}")
+    tx = Tx(engine, state)
+    tx.perform(action)  # type: ignore[arg-type]
+    return commit(engine, tx)
+
+
+def check_state_based_actions(engine: Engine, state: GameState) -> Outcome:
+    """Perform state-based actions until none applies (704.3)."""
+    tx = Tx(engine, state)
+    tx.state_based_actions()
+    return Outcome(tx.state, tx.events)
+
+
+def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = None,
+                    choices: Mapping[str, Sequence[str] | str] | None = None) -> Outcome:
+    """Resolve the triggered ability on top of the stack, or the one named (608.2)."""
+    check_game_on(state, "resolve a trigger")
+    if not state.stack:
+        raise IllegalActionError("the stack is empty: there is no trigger to resolve",
+                                 rule="405.1")
+    if choices is not None:
+        target = trigger_id if trigger_id is not None else state.stack[-1].id
+        chosen = {name: (value,) if isinstance(value, str) else tuple(value)
+                  for name, value in choices.items()}
+        state = _evolve(state, stack=tuple(
+            _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
+    tx = Tx(engine, state)
+    tx.resolve_top(trigger_id)
+    if engine.auto_triggers:
+        while tx.state.stack and tx.state.game_over is None:
+            tx.resolve_top(None)
+    return Outcome(tx.state, tx.events)
+
+
+def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome:
+    """Take a trigger off redzone's stack without resolving it."""
+    if trigger_id not in {t.id for t in state.stack}:
+        raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",
+                                 rule="405.1", objects=(trigger_id,))
+    stack = tuple(t for t in state.stack if t.id != trigger_id)
+    return Outcome(_evolve(state, stack=stack),
+                   [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
+
+
+__all__ = ["ASSIGNED", "DAMAGE_STEP", "DAMAGE_STEPS", "FIRST_DAMAGE_STEP", "PluginState",
+           "begin_combat", "combat_damage", "declare_attackers", "declare_blockers",
+           "end_of_combat", "expect", "finish", "next_step", "perform"]

@@ -1,0 +1,154 @@
+"""The turn around combat: the end step, the cleanup step and the next turn
+(302.6, 502, 513, 514).
+
+:class:`~redzone.Engine` delegates :meth:`~redzone.Engine.end_step`,
+:meth:`~redzone.Engine.cleanup`, :meth:`~redzone.Engine.end_turn` and
+:meth:`~redzone.Engine.begin_turn` here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from redzone.kernel.errors import IllegalActionError
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.model import GameState
+from redzone.kernel.steps import check_game_on, check_stack_empty, expect
+from redzone.kernel.tx import Outcome, Tx
+
+if TYPE_CHECKING:
+    from redzone.kernel.engine import Engine
+
+#: How many cleanup steps one turn may have (514.3a repeats the step while
+#: something happens in it); a board that loops past this is refused.
+MAX_CLEANUPS = 100
+#: Where the end step may begin: a main phase with the combat phase over.
+END_STEP_MAY_BEGIN = frozenset({"main", "postcombat_main"})
+
+
+def end_step(engine: Engine, state: GameState) -> Outcome:
+    """The end step (513): "at the beginning of the end step" abilities and
+    delayed triggers ("at the beginning of the next end step") trigger; with
+    ``auto_triggers`` they resolve."""
+    check_game_on(state, "begin the end step")
+    check_stack_empty(state, "begin the end step")
+    if state.step not in END_STEP_MAY_BEGIN:
+        raise IllegalActionError(f"can't begin the end step now: the game is at "
+                                 f"{state.step!r}; it follows the last main phase (513)",
+                                 rule="500.1")
+    tx = Tx(engine, _evolve(state, step="end_step", combat=None))
+    tx.emit(Event("step", "513.1", "end_step"))
+    # 513.2: a delayed trigger created during this end step waits for the next
+    # one; those that wait now were all created before it began.
+    tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_step"))
+    return Outcome(tx.state, tx.events)
+
+
+def cleanup(engine: Engine, state: GameState) -> Outcome:
+    """The cleanup step (514): damage is removed and "until end of turn" and
+    "this turn" effects end, at once (514.2); then state-based actions and
+    triggers (514.3a). If anything happened, another cleanup step follows."""
+    expect(engine, state, "cleanup", "begin the cleanup step")
+    events: list[Event] = []
+    for _ in range(MAX_CLEANUPS):
+        tx = Tx(engine, _evolve(state, step="cleanup"))
+        tx.emit(Event("step", "514.1", "cleanup"))
+        damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
+                   if p.damage and p.zone == "battlefield"}
+        tx.state = tx.state.with_permanents(damaged)
+        for obj in damaged:
+            tx.emit(Event("damage_removed", "514.2", object=obj))
+        tx.end_effects(lambda duration, condition: duration in (
+            "end_of_turn", "end_of_combat", "this_combat"), "514.2")
+        marker = len(tx.events)
+        tx.settle(extra=tx.fire_delayed(lambda d: d.when == "cleanup"))
+        events.extend(tx.events)
+        state = tx.state
+        happened = len(tx.events) > marker
+        if not happened or state.game_over is not None:
+            return Outcome(state, events)
+    raise IllegalActionError(f"the cleanup step repeated {MAX_CLEANUPS} times: something "
+                             "happens in every one (514.3a)", rule="514.3a")
+
+
+def end_turn(engine: Engine, state: GameState) -> Outcome:
+    """The rest of the turn after its last main phase: the end step (513)
+    and the cleanup step (514)."""
+    first = end_step(engine, state)
+    if first.state.game_over is not None:
+        return first
+    state = first.state
+    events = list(first.events)
+    while state.stack:  # with auto_triggers off: what is left resolves (608)
+        out = engine.resolve_trigger(state)
+        state = out.state
+        events.extend(out.events)
+        if state.game_over is not None:
+            return Outcome(state, events)
+    second = cleanup(engine, state)
+    return Outcome(second.state, (*events, *second.events))
+
+
+def begin_turn(engine: Engine, state: GameState, active_player: str | None = None, *,
+               untap: bool = True) -> Outcome:
+    """Begin the next turn (500, 502, 302.6).
+
+    The new active player's permanents are no longer summoning sick: that
+    player has controlled them continuously since the turn began (302.6).
+    The untap step untaps them (502.3) unless ``untap`` is false. Per-turn
+    and per-combat plugin state is cleared.
+
+    :param active_player: whose turn it is; default: the next player in turn
+        order still in the game (800.4k).
+    :raises IllegalActionError: when the turn isn't over (the cleanup step
+        hasn't happened), the game is over, or the player has left the game.
+    """
+    check_game_on(state, "begin a turn")
+    check_stack_empty(state, "begin a turn")
+    if state.step != "cleanup":
+        raise IllegalActionError(f"can't begin a turn now: the game is at {state.step!r}; a "
+                                 "turn begins after the last one's cleanup step (514)",
+                                 rule="500.1")
+    order = state.turn_order
+    if active_player is None:
+        i = order.index(state.active_player)
+        active_player = next(p for p in (*order[i + 1:], *order[:i + 1])
+                             if not state.players[p].lost)
+    elif active_player not in state.players:
+        raise IllegalActionError(f"begin_turn: there is no player {active_player!r}",
+                                 rule="102.1", objects=(active_player,))
+    elif state.players[active_player].lost:
+        raise IllegalActionError(f"begin_turn: {active_player!r} has left the game, so their "
+                                 "turn doesn't begin", rule="800.4k", objects=(active_player,))
+    slots = state.plugin_state
+    if any(entry.scope != "game" for entry in slots.values()):
+        slots = FrozenMap((k, v) for k, v in slots.items() if v.scope == "game")
+    turn = state.turn + 1
+    changed = {}
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or perm.controller != active_player:
+            continue
+        new = perm
+        if perm.summoning_sick:
+            new = new.evolve(summoning_sick=False)
+        if untap and perm.tapped:
+            new = new.evolve(tapped=False)
+        if new is not perm:
+            changed[perm.id] = new
+    new_state = _evolve(state, turn=turn, active_player=active_player, step="main",
+                        combat=None, combats=0, plugin_state=slots)
+    tx = Tx(engine, new_state)
+    tx.emit(Event("turn", "500.1", "main", player=active_player, amount=turn))
+    if untap:
+        tx.emit(Event("step", "502.1", "untap"))
+        for obj, perm in changed.items():
+            if state.objects[obj].tapped and not perm.tapped:
+                tx.emit(Event("untap", "502.3", "untap", object=obj))
+    tx.state = tx.state.with_permanents(changed)
+    tx.settle()
+    return Outcome(tx.state, tx.events)
+
+
+__all__ = ["begin_turn", "cleanup", "end_step", "end_turn"]

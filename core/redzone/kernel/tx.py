@@ -1,0 +1,1051 @@
+"""One command's working copy: the tools every action uses, and the commit.
+
+A command (a declaration, a damage step, an action, a step of the turn)
+opens a :class:`Tx` on the state it was given. The kernel's steps, the
+kernel's actions and plugins' actions change the working copy only through
+its tools (:meth:`Tx.perform`, :meth:`Tx.create`, :meth:`Tx.destroy`,
+:meth:`Tx.deal_damage` ...). :meth:`Tx.settle` then performs state-based
+actions until none applies (704.3), ends the effects whose "for as long as"
+stopped holding (611.2b), ends the game if it is over (104), lets plugins
+record what they remember, and puts what triggered on the stack (603.3b).
+The caller gets a new frozen state and its events; the state it gave is
+untouched, whatever happened (733: an illegal command changes nothing).
+
+The tools are the public contract for plugin authors; how the working copy
+keeps its data inside is the kernel's business.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union
+
+import attrs
+from attrs import field, frozen
+
+from redzone.kernel import damage as _damage
+from redzone.kernel import sba as _sba
+from redzone.kernel.errors import IllegalActionError, PluginError
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Action, Damage, Result
+from redzone.kernel.model import (
+    DELAYED_WHEN,
+    DURATIONS,
+    SCOPES,
+    Condition,
+    DelayedTrigger,
+    Effect,
+    GameOver,
+    GameState,
+    Modification,
+    Permanent,
+    PluginState,
+    Shield,
+    StackObject,
+    Trigger,
+)
+
+if TYPE_CHECKING:
+    from redzone.kernel.engine import Engine
+
+#: The steps of a combat phase: in a turn's second combat their events are
+#: labelled ``declare_attackers#2`` (500.8, 505.1a).
+COMBAT_STEPS = frozenset({"beginning_of_combat", "declare_attackers", "declare_blockers",
+                          "first_strike_damage", "combat_damage", "end_of_combat",
+                          "first_strike_damage_assigned", "combat_damage_assigned"})
+#: Condition kinds the kernel answers itself (611.2b).
+CORE_CONDITIONS = frozenset({"on_battlefield", "controls", "in_combat"})
+#: How many objects one command may create: a plugin that would create more
+#: fails the command instead of running for minutes.
+MAX_CREATED = 10_000
+#: How many actions one command may perform (a plugin looping on itself).
+MAX_ACTIONS = 100_000
+
+
+@frozen
+class Outcome:
+    """What a command did.
+
+    :param state: the new state.
+    :param events: what happened, in order.
+    """
+
+    state: GameState
+    events: tuple[Event, ...] = field(converter=as_tuple)
+
+
+@frozen
+class CombatResult:
+    """A whole combat resolved by :meth:`Engine.resolve`.
+
+    :param state: the state after the combat phase (511.3 done).
+    :param events: every event of the combat, in order.
+    :param steps: the steps the combat went through, in order.
+    :param after_steps: the state at the end of each combat damage step,
+        after state-based actions.
+    :param before: the state the combat started from.
+    """
+
+    state: GameState
+    events: tuple[Event, ...] = field(converter=as_tuple)
+    steps: tuple[str, ...] = field(converter=as_tuple)
+    after_steps: FrozenMap[str, GameState] = field(converter=as_map)
+    before: GameState | None = None
+
+
+def step_label(state: GameState, step: str | None = None) -> str:
+    """The name events give ``step`` (the state's own by default): a combat
+    step of the turn's second or later combat gets ``#N`` (505.1a)."""
+    name = state.step if step is None else step
+    if state.combats > 1 and name in COMBAT_STEPS:
+        return f"{name}#{state.combats}"
+    return name
+
+
+class Tx:
+    """A command's working copy of the state.
+
+    :param engine: the engine running the command.
+    :param state: the state the command starts from (never changed).
+    :param plugin: the plugin on whose behalf actions are performed ("" for
+        the kernel and scenario files); its actions may write its own state.
+    :param source: the source of what is being done, when there is one (a
+        resolving trigger's source: the source of the delayed triggers it
+        creates, 603.7e).
+    :param controller: its controller (603.7d-e).
+    """
+
+    def __init__(self, engine: Engine, state: GameState, *, plugin: str = "",
+                 source: str | None = None, controller: str | None = None) -> None:
+        self.engine = engine
+        self.hooks = engine.hooks
+        self.state = state
+        self.events: list[Event] = []
+        self.dealt: list[Damage] = []
+        self.results: list[Result] = []
+        self.plugin = plugin
+        self.source = source
+        self.controller = controller
+        self._performed = 0
+        self._created = 0
+
+    # -- reading ----------------------------------------------------------------
+
+    @property
+    def step(self) -> str:
+        """The label of the current step, as events carry it."""
+        return step_label(self.state)
+
+    def emit(self, *events: Event) -> None:
+        """Record events; an empty ``step``, or the current step's plain name,
+        becomes the current step's label (``declare_attackers#2`` in a second
+        combat)."""
+        label = self.step
+        plain = self.state.step
+        for event in events:
+            step = event.step
+            self.events.append(event._replace(step=label) if not step or (
+                step == plain and label != plain) else event)
+
+    def _take(self, new: GameState, events: Iterable[Event]) -> None:
+        self.state = new
+        self.emit(*events)
+
+    # -- actions ----------------------------------------------------------------
+
+    def perform(self, action: Action, *, plugin: str | None = None) -> None:
+        """Validate and perform one action (no state-based actions: those
+        run when the command settles).
+
+        :param action: an action of a declared kind.
+        :param plugin: the plugin on whose behalf it is performed (default:
+            this working copy's).
+        :raises IllegalActionError: when the action is of no declared kind,
+            a field has the wrong type, or it names what isn't there; the
+            working copy is unchanged.
+        :raises PluginError: when the plugin that declares the kind fails.
+        """
+        found = self.hooks.action_spec(action)
+        if found is None:
+            raise IllegalActionError(
+                f"unknown action {action!r}: no loaded plugin declares the action kind "
+                f"{getattr(type(action), 'do', type(action).__name__)!r}", rule="117.1")
+        spec, owner = found
+        check_fields(action, spec.rule)
+        self._performed += 1
+        if self._performed > MAX_ACTIONS:
+            raise PluginError(f"one command performed more than {MAX_ACTIONS:,} actions; "
+                              f"the last was {action.do!r} of plugin {owner!r}",
+                              plugin=owner, hook="redzone_actions")
+        saved = (self.state, len(self.events), len(self.dealt), len(self.results),
+                 self.plugin)
+        # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
+        # act for the plugin on whose behalf they are performed.
+        if not owner.startswith("redzone."):
+            self.plugin = owner
+        elif plugin is not None:
+            self.plugin = plugin
+        try:
+            spec.apply(self, action)
+        except IllegalActionError:
+            self._rollback(saved)
+            raise
+        except PluginError:
+            self._rollback(saved)
+            raise
+        except Exception as exc:
+            self._rollback(saved)
+            if owner.startswith("redzone."):
+                raise
+            raise PluginError(f"plugin {owner!r} failed performing the action {action.do!r}: "
+                              f"{type(exc).__name__}: {exc}", plugin=owner,
+                              hook="redzone_actions") from exc
+        finally:
+            self.plugin = saved[4]
+
+    def _rollback(self, saved: tuple[GameState, int, int, int, str]) -> None:
+        self.state = saved[0]
+        del self.events[saved[1]:]
+        del self.dealt[saved[2]:]
+        del self.results[saved[3]:]
+
+    # -- permanents ---------------------------------------------------------------
+
+    def permanent(self, obj: str | None, doing: str) -> Permanent:
+        """The permanent ``obj`` on the battlefield.
+
+        :raises IllegalActionError: (400.1) when there is none.
+        """
+        if not isinstance(obj, str) or obj not in self.state.objects:
+            raise IllegalActionError(f"{doing}: there is no permanent {obj!r}", rule="400.1",
+                                     objects=(obj if isinstance(obj, str) else "",))
+        perm = self.state.objects[obj]
+        if perm.zone != "battlefield":
+            raise IllegalActionError(f"{doing}: {obj!r} is not on the battlefield",
+                                     rule="400.1", objects=(obj,))
+        return perm
+
+    def player(self, player: object, doing: str) -> str:
+        """The id of a player still in the game.
+
+        :raises IllegalActionError: (102.1, 800.4) when there is none.
+        """
+        if not isinstance(player, str) or player not in self.state.players:
+            raise IllegalActionError(f"{doing}: there is no player {player!r}", rule="102.1",
+                                     objects=(player if isinstance(player, str) else "",))
+        if self.state.players[player].lost:
+            raise IllegalActionError(f"{doing}: {player!r} has left the game", rule="800.4a",
+                                     objects=(player,))
+        return player
+
+    def put(self, *permanents: Permanent) -> None:
+        """Replace permanents by changed copies (same ids)."""
+        self.state = self.state.with_permanents({p.id: p for p in permanents})
+
+    def modify(self, obj: str, modification: Modification) -> None:
+        """Add a continuous effect to a permanent, latest timestamp (613.7)."""
+        perm = self.state.objects[obj]
+        self.put(perm.evolve(modifications=(*perm.modifications, modification)))
+
+    def move(self, obj: str, zone: str, rule: str) -> bool:
+        """Move a permanent from the battlefield to ``zone`` (400.7: it becomes
+        a new object; its last known information is kept). A token that left
+        can't move again (111.8).
+
+        :returns: whether it moved.
+        """
+        perm = self.state.objects.get(obj)
+        if perm is None or perm.zone != "battlefield":
+            return False
+        new, events = _sba.move_to_zone(self.state, obj, zone, rule, self.state.step)
+        self._take(new, events)
+        return True
+
+    def destroy(self, obj: str, rule: str, *, regenerate: bool = True) -> bool:
+        """Destroy a permanent (701.8): indestructible stops it (702.12b); a
+        destruction replacement such as regeneration may apply instead
+        (701.19, 614.8; the first by effect name is the default of 616.1).
+
+        :param regenerate: ``False`` for "can't be regenerated" (701.19c).
+        :returns: whether it went to the graveyard.
+        """
+        perm = self.state.objects.get(obj)
+        if perm is None or perm.zone != "battlefield":
+            return False
+        if self._destroy_replaced(obj, regenerate=regenerate):
+            return False
+        self.emit(Event("destroyed", rule, object=obj))
+        return self.move(obj, "graveyard", rule)
+
+    def _destroy_replaced(self, obj: str, *, regenerate: bool = True) -> bool:
+        """Whether indestructible (702.12b) or a destruction replacement
+        (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
+        that applies is performed."""
+        if self.hooks.cannot_be_destroyed(self.state, obj):
+            return True
+        if not self.hooks.implemented("redzone_destruction_replacements"):
+            return False
+        replacements = [r for r in self.hooks.destruction_replacements(self.state, obj)
+                        if regenerate or not r.regeneration]
+        if not replacements:
+            return False
+        chosen = replacements[0]
+        self.emit(Event("replaced", chosen.rule, object=obj,
+                        detail=f"{chosen.effect}: instead of being destroyed"))
+        for action in chosen.actions:
+            self.perform(action, plugin="")
+        return True
+
+    def create(self, permanent: Permanent, *, rule: str = "111.2", tapped: bool = False,
+               attacking: str | None = None, blocking: str | None = None,
+               declared: bool = False) -> str:
+        """Put a token (or any new permanent) onto the battlefield (111.2).
+
+        Its controller is its owner (111.2). It entered this turn (302.6).
+        Put onto the battlefield attacking or blocking, it was never declared
+        (508.4, 509.4): no "attacks"/"blocks" event, so nothing triggers on
+        it, and no requirement or restriction applies (508.4c, 509.4b).
+
+        :param permanent: its characteristics; its ``id`` must be new.
+        :param rule: the rule that makes it enter.
+        :param tapped: it enters tapped.
+        :param attacking: it enters attacking this player, planeswalker or
+            battle (508.4); if that is gone, or its controller isn't an
+            attacking player, it enters but isn't attacking (506.3b-c, 508.4a).
+        :param blocking: it enters blocking this attacking creature (509.4);
+            if that isn't attacking its controller, it isn't blocking (509.4a).
+        :param declared: it was declared (an effect that makes a creature
+            attack "as though declared"; rarely true).
+        :returns: its id.
+        :raises IllegalActionError: for an id in use, a controller who isn't
+            in the game (800.4b), or both ``attacking`` and ``blocking``.
+        """
+        state = self.state
+        pid = permanent.id
+        if not isinstance(pid, str) or not pid or pid in state.objects or pid in state.players \
+                or pid in state.sources:
+            raise IllegalActionError(f"create: the id {pid!r} is already in use", rule="111.2",
+                                     objects=(str(pid),))
+        controller = self.player(permanent.controller, "create")
+        if attacking is not None and blocking is not None:
+            raise IllegalActionError("create: a permanent can't enter both attacking and "
+                                     "blocking", rule="506.3", objects=(pid,))
+        self._created += 1
+        if self._created > MAX_CREATED:
+            raise IllegalActionError(f"create: one command may create at most {MAX_CREATED:,} "
+                                     "objects", rule="111.1", objects=(pid,))
+        keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
+        perm = permanent.evolve(owner=controller, controller=controller, zone="battlefield",
+                                tapped=tapped, summoning_sick=True, damage=0,
+                                marks=frozenset(), printed_keywords=keywords,
+                                token=permanent.token)
+        self.state = state.with_permanents({pid: perm})
+        self.emit(Event("enters_battlefield", rule, object=pid, player=controller,
+                        detail=perm.name))
+        if attacking is not None:
+            self._enter_attacking(perm, attacking, declared)
+        if blocking is not None:
+            self._enter_blocking(perm, blocking)
+        return pid
+
+    def _enter_attacking(self, perm: Permanent, attacked: str, declared: bool) -> None:
+        state = self.state
+        combat = state.combat
+        reason = None
+        if combat is None or state.step not in COMBAT_STEPS or state.step == \
+                "beginning_of_combat":
+            reason = "there is no combat with attackers now"
+        elif "creature" not in perm.types or "battle" in perm.types:
+            reason = "only a creature can attack (506.3a, 506.3f)"
+        elif perm.controller != state.active_player:
+            reason = "its controller is not an attacking player (506.3b)"
+        elif attacked in state.players:
+            if state.players[attacked].lost:
+                reason = f"{attacked!r} has left the game (508.4a)"
+            elif attacked == perm.controller:
+                reason = "a player can't be attacked by their own creature (506.2)"
+        else:
+            target = state.on_battlefield(attacked)
+            if target is None or not (target.types & {"planeswalker", "battle"}):
+                reason = f"{attacked!r} is not a planeswalker or battle on the battlefield (508.4a)"
+            elif state.defending_player_of(attacked) in (None, perm.controller):
+                reason = f"{attacked!r} is not controlled or protected by a defending player"
+        if reason is not None:
+            self.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
+                            detail=reason))
+            return
+        assert combat is not None
+        defending = state.defending_player_of(attacked) or attacked
+        unblocked = combat.blocks or state.step not in ("declare_attackers",)
+        new = combat.evolve(attacks=combat.attacks.set(perm.id, attacked),
+                            declared=combat.declared.set(perm.id, attacked),
+                            defending_players=combat.defending_players.set(perm.id, defending))
+        self.state = _evolve(state, combat=new)
+        kind = "attack" if declared else "enters_attacking"
+        self.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
+                        target=attacked))
+        if unblocked and state.step not in ("declare_attackers", "beginning_of_combat"):
+            self.emit(Event("unblocked", "508.4d", object=perm.id))
+
+    def _enter_blocking(self, perm: Permanent, attacker: str) -> None:
+        new, events = _make_block(self.state, perm.id, attacker, None, "509.4")
+        if new is self.state and not events:
+            self.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
+                            detail="the creature it would block isn't attacking its "
+                                   "controller"))
+            return
+        self._take(new, events)
+
+    def remove_from_combat(self, obj: str, rule: str = "506.4") -> None:
+        """Remove a permanent from combat (506.4)."""
+        new, events = _sba.remove_from_combat(self.state, obj, rule, self.state.step)
+        self._take(new, events)
+
+    # -- damage and life ------------------------------------------------------------
+
+    def deal_damage(self, damage: Sequence[Damage]) -> tuple[Damage, ...]:
+        """Deal a batch of simultaneous damage through the 120.4 pipeline; the
+        damage event (120.4d) is announced when the command settles.
+
+        :returns: the damage dealt, after prevention and replacement.
+        """
+        new, events, dealt, results = _damage.deal_damage(self.hooks, self.state, damage,
+                                                          self.state.step)
+        self._take(new, events)
+        self.dealt.extend(dealt)
+        self.results.extend(results)
+        return dealt
+
+    def add_source(self, source: StackObject) -> str:
+        """Record a spell or ability that deals damage (120.3, 609.7).
+
+        :raises IllegalActionError: when its id is a permanent's or a
+            player's, or another source's with other characteristics.
+        """
+        state = self.state
+        if source.id in state.objects or source.id in state.players:
+            raise IllegalActionError(f"deal_damage: the source id {source.id!r} is a "
+                                     "permanent's or a player's", rule="120.3",
+                                     objects=(source.id,))
+        self.player(source.controller, "deal_damage")
+        keywords = tuple(self.hooks.parse_keyword(k) for k in source.printed_keywords)
+        source = _evolve(source, printed_keywords=keywords)
+        known = state.sources.get(source.id)
+        if known is not None and known != source:
+            raise IllegalActionError(f"deal_damage: the source id {source.id!r} already names "
+                                     "another spell or ability", rule="120.3",
+                                     objects=(source.id,))
+        if known is None:
+            self.state = _evolve(state, sources=state.sources.set(source.id, source))
+        return source.id
+
+    def gain_life(self, player: str, amount: int, source: str, rule: str) -> None:
+        """A player gains life (119.3), as modified by replacement effects."""
+        new, events = _damage.gain_life(self.hooks, self.state, player, amount, source, rule,
+                                        self.state.step)
+        self._take(new, events)
+
+    def lose_life(self, player: str, amount: int, source: str, rule: str) -> None:
+        """A player loses life (119.3)."""
+        new, events = _damage.lose_life(self.state, player, amount, source, rule,
+                                        self.state.step)
+        self._take(new, events)
+
+    # -- effects, shields, delayed triggers, plugin state ------------------------------
+
+    def _next_id(self, prefix: str) -> str:
+        n = self.state.created + 1
+        taken = {e.id for e in self.state.effects} | {d.id for d in self.state.delayed} \
+            | {s.id for s in self.state.shields}
+        while f"{prefix}{n}" in taken:
+            n += 1
+        self.state = _evolve(self.state, created=n)
+        return f"{prefix}{n}"
+
+    def check_duration(self, duration: object, condition: object, doing: str) -> None:
+        """Check a duration and its condition (611.2).
+
+        :raises IllegalActionError: for an unknown duration, a ``while``
+            without a condition, or a condition kind nobody answers.
+        """
+        if duration not in DURATIONS:
+            raise IllegalActionError(f"{doing}: unknown duration {duration!r} (one of "
+                                     f"{', '.join(DURATIONS)})", rule="611.2")
+        if duration == "while":
+            if not isinstance(condition, Condition):
+                raise IllegalActionError(f"{doing}: a 'while' duration needs a Condition",
+                                         rule="611.2b")
+            if condition.kind not in CORE_CONDITIONS and self.hooks.condition_holds(
+                    self.state, condition) is None:
+                raise IllegalActionError(f"{doing}: no loaded plugin answers the condition "
+                                         f"kind {condition.kind!r}", rule="611.2b")
+        elif condition is not None:
+            raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
+                                     rule="611.2b")
+
+    def add_effect(self, effect: Effect) -> str:
+        """A continuous effect starts to apply (611.2).
+
+        :returns: its id (given if empty).
+        """
+        self.check_duration(effect.duration, effect.condition, "add_effect")
+        if not effect.id:
+            effect = _evolve(effect, id=self._next_id("e"))
+        elif any(e.id == effect.id for e in self.state.effects):
+            raise IllegalActionError(f"add_effect: an effect {effect.id!r} already applies",
+                                     rule="611.2", objects=(effect.id,))
+        self.state = _evolve(self.state, effects=(*self.state.effects, effect))
+        self.emit(Event("effect", "611.2", target=effect.to, source=effect.source,
+                        player=effect.player, object=effect.id, detail=effect.kind))
+        return effect.id
+
+    def remove_effect(self, effect_id: str, rule: str = "611.2") -> bool:
+        """End a continuous effect now.
+
+        :returns: whether there was such an effect.
+        """
+        kept = tuple(e for e in self.state.effects if e.id != effect_id)
+        if len(kept) == len(self.state.effects):
+            return False
+        ended = next(e for e in self.state.effects if e.id == effect_id)
+        self.state = _evolve(self.state, effects=kept)
+        self.emit(Event("effect_ends", rule, object=effect_id, detail=ended.kind))
+        return True
+
+    def add_shield(self, shield: Shield) -> str:
+        """A prevention (or regeneration) shield starts to apply (615, 701.19)."""
+        self.check_duration(shield.duration, shield.condition, "prevent")
+        if not shield.id:
+            shield = _evolve(shield, id=self._next_id("s"))
+        self.state = _evolve(self.state, shields=(*self.state.shields, shield))
+        return shield.id
+
+    def add_delayed(self, delayed: DelayedTrigger) -> str:
+        """Create a delayed triggered ability (603.7a).
+
+        Its source and controller default to those of what is resolving
+        (603.7d-e).
+
+        :returns: its id.
+        :raises IllegalActionError: for an unknown moment, or ``leaves``
+            without an object on the battlefield.
+        """
+        if delayed.when not in DELAYED_WHEN:
+            raise IllegalActionError(f"delayed trigger: unknown moment {delayed.when!r} (one of "
+                                     f"{', '.join(DELAYED_WHEN)})", rule="603.7")
+        if delayed.when == "leaves" and (delayed.object is None or self.state.on_battlefield(
+                delayed.object) is None):
+            raise IllegalActionError(f"delayed trigger: 'leaves' needs an object on the "
+                                     f"battlefield, not {delayed.object!r}", rule="603.7c")
+        for action in delayed.actions:
+            if self.hooks.action_spec(action) is None:
+                raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
+                                         "declared kind", rule="603.7")
+        delayed = _evolve(delayed, id=delayed.id or self._next_id("d"), turn=self.state.turn,
+                          step=self.state.step, plugin=delayed.plugin or self.plugin)
+        self.state = _evolve(self.state, delayed=(*self.state.delayed, delayed))
+        self.emit(Event("delayed_trigger", "603.7a", source=delayed.source,
+                        player=delayed.controller, object=delayed.id,
+                        detail=f"{delayed.kind}: {delayed.text}".rstrip(": ")))
+        return delayed.id
+
+    def set_state(self, value: Any, scope: str = "game", *, plugin: str | None = None) -> None:
+        """Set a plugin's own slot (this working copy's plugin by default).
+
+        :raises IllegalActionError: when there is no plugin to write for, the
+            scope is unknown or the value isn't frozen data.
+        """
+        name = self.plugin if plugin is None else plugin
+        if not name:
+            raise IllegalActionError("set_state: only a plugin has a slot of its own",
+                                     rule="611.2")
+        if scope not in SCOPES:
+            raise IllegalActionError(f"set_state: unknown scope {scope!r} (one of "
+                                     f"{', '.join(SCOPES)})", rule="611.2")
+        entry = PluginState(freeze_value(value, f"the state of plugin {name!r}"), scope)
+        self.state = _evolve(self.state, plugin_state=self.state.plugin_state.set(name, entry))
+
+    # -- settling ---------------------------------------------------------------------
+
+    def settle(self, *, triggers: bool = True, extra: Sequence[Trigger] = ()) -> None:
+        """Finish the command: state-based actions until none applies (704.3),
+        effects whose condition stopped holding end (611.2b), the game ends if
+        it is over (104), plugins record, delayed and ordinary triggers go on
+        the stack (603.3b) and, with ``auto_triggers``, resolve."""
+        while True:
+            self.end_conditional()
+            self.state_based_actions()
+            if self.state.game_over is not None:
+                break
+            if not self._conditional_pending():
+                break
+        start = 0
+        if self.dealt:
+            self.hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
+            self.dealt, self.results = [], []
+        self.record(self.events[start:])
+        if self.state.game_over is not None or not triggers:
+            return
+        self.put_triggers(self.events, extra=extra)
+        if self.engine.auto_triggers:
+            while self.state.stack and self.state.game_over is None:
+                self.resolve_top(None)
+
+    def record(self, events: Sequence[Event]) -> None:
+        """Let plugins update their own slots (``redzone_record``)."""
+        if not events:
+            return
+        changed = self.hooks.record(self.state, tuple(events))
+        if not changed:
+            return
+        slots = dict(self.state.plugin_state)
+        for name, entry in changed.items():
+            slots[name] = PluginState(freeze_value(entry.value, f"the state of plugin {name!r}"),
+                                      entry.scope)
+        self.state = _evolve(self.state, plugin_state=FrozenMap(slots))
+
+    def _conditional_pending(self) -> bool:
+        return any(not self._holds(c) for c in self._conditions())
+
+    def _conditions(self) -> list[Condition]:
+        state = self.state
+        found = [e.condition for e in state.effects if e.condition is not None]
+        found += [s.condition for s in state.shields if s.condition is not None]
+        for perm in state.objects.values():
+            if perm.modifications and perm.zone == "battlefield":
+                found += [m.condition for m in perm.modifications if m.condition is not None]
+        return found
+
+    def _holds(self, condition: Condition) -> bool:
+        state = self.state
+        kind = condition.kind
+        if kind == "on_battlefield":
+            return condition.object is not None and state.on_battlefield(condition.object) \
+                is not None
+        if kind == "controls":
+            perm = state.on_battlefield(condition.object or "")
+            return perm is not None and perm.controller == condition.player
+        if kind == "in_combat":
+            return state.combat is not None and state.combat.in_combat(condition.object or "")
+        answer = self.hooks.condition_holds(state, condition)
+        if answer is None:
+            raise PluginError(f"no loaded plugin answers the condition kind {kind!r} any more",
+                              hook="redzone_condition_holds")
+        return answer
+
+    def end_conditional(self) -> None:
+        """End every effect whose "for as long as" stopped holding (611.2b)."""
+        if not any(True for _ in self._conditions()):
+            return
+        self.end_effects(lambda duration, condition: duration == "while"
+                         and condition is not None and not self._holds(condition), "611.2b")
+
+    def end_effects(self, ends: Any, rule: str) -> None:
+        """End every effect, shield and modification for which
+        ``ends(duration, condition)`` is true, with an ``effect_ends`` event
+        for each (611.2, 514.2, 511.3)."""
+        state = self.state
+        events: list[Event] = []
+        effects = []
+        for effect in state.effects:
+            if ends(effect.duration, effect.condition):
+                events.append(Event("effect_ends", rule, object=effect.id or None,
+                                    detail=effect.kind))
+            else:
+                effects.append(effect)
+        shields = []
+        for shield in state.shields:
+            if ends(shield.duration, shield.condition):
+                events.append(Event("effect_ends", rule, object=shield.id,
+                                    target=shield.to, detail=f"shield {shield.mode}"))
+            else:
+                shields.append(shield)
+        changed: dict[str, Permanent] = {}
+        for perm in state.objects.values():
+            if not perm.modifications:
+                continue
+            kept = tuple(m for m in perm.modifications if not ends(m.duration, m.condition))
+            if len(kept) != len(perm.modifications):
+                changed[perm.id] = perm.evolve(modifications=kept)
+                for mod in perm.modifications:
+                    if mod not in kept:
+                        events.append(Event("effect_ends", rule, target=perm.id,
+                                            detail=_describe_modification(mod)))
+        if not events:
+            return
+        new = state.with_permanents(changed)
+        if len(effects) != len(state.effects) or len(shields) != len(state.shields):
+            new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
+        self._take(new, events)
+
+    def state_based_actions(self) -> None:
+        """Perform state-based actions until none applies (704.3); end the
+        game or take a losing player out of it (104, 800.4a)."""
+        hooks = self.hooks
+        for _ in range(1000):
+            state = self.state
+            actions = _sba._dedupe([*_sba.core_actions(state), *hooks.state_based_actions(state)])
+            state = _sba._clear_marks(state)
+            self.state = state
+            if not actions:
+                break
+            before = state
+            to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
+            moves: list[tuple[str, str]] = []
+            lost: list[str] = []
+            ceased: list[str] = []
+            for action in actions:
+                if action.kind == "cease":
+                    ceased.append(action.object or "")
+                    continue
+                if action.object is not None and state.on_battlefield(action.object) is None:
+                    continue
+                if action.kind == "lose":
+                    player = state.players.get(action.player or "")
+                    if player is None:
+                        raise PluginError(f"a state-based action names no player: {action!r}",
+                                          hook="redzone_state_based_actions")
+                    if not player.lost:
+                        state = state.with_players(
+                            {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
+                        self.emit(Event("lost", action.rule, player=player.id))
+                        lost.append(player.id)
+                elif action.kind == "annihilate_counters":
+                    assert action.object is not None
+                    perm = state.objects[action.object]
+                    n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
+                    counters = dict(perm.counters)
+                    counters["+1/+1"] -= n
+                    counters["-1/-1"] -= n
+                    state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
+                    self.emit(Event("counters_removed", action.rule, target=perm.id,
+                                    amount=n, counter="+1/+1 and -1/-1"))
+                elif action.kind == "destroy":
+                    assert action.object is not None
+                    if action.object in to_graveyard:
+                        continue
+                    self.state = state
+                    if self._destroy_replaced(action.object):
+                        state = self.state
+                        continue
+                    state = self.state
+                    self.emit(Event("destroyed", action.rule, object=action.object))
+                    moves.append((action.object, action.rule))
+                elif action.kind == "graveyard":
+                    assert action.object is not None
+                    moves.append((action.object, action.rule))
+                else:
+                    raise PluginError(f"unknown state-based action kind {action.kind!r}",
+                                      hook="redzone_state_based_actions")
+            self.state = state
+            if moves:
+                new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard",
+                                                    self.state.step)
+                self._take(new, moved)
+            if ceased:
+                self.cease(ceased)
+            if lost:
+                self.players_lost(lost)
+                if self.state.game_over is not None:
+                    return
+            if self.state is before:
+                break
+
+    def cease(self, objects: Sequence[str]) -> None:
+        """Tokens that left the battlefield cease to exist (111.7, 704.5d)."""
+        state = self.state
+        changed = {}
+        for obj in objects:
+            perm = state.objects.get(obj)
+            if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
+                continue
+            changed[obj] = _evolve(perm, zone="ceased")
+            self.emit(Event("ceases_to_exist", "704.5d", object=obj, detail=perm.zone))
+        if changed:
+            self.state = _evolve(state, objects=state.objects.merge(changed))
+
+    def players_lost(self, lost: Sequence[str]) -> None:
+        """Players who just lost leave the game (104.5). If at most one player
+        is left, the game is over (104.2a; a draw if none is, 104.4a);
+        otherwise each leaves as 800.4a says and the game goes on."""
+        state = self.state
+        remaining = state.in_game
+        if len(remaining) <= 1:
+            losers = tuple(p for p in state.turn_order if state.players[p].lost)
+            draw = not remaining
+            rule = "104.4a" if draw else "104.2a"
+            over = GameOver(winners=remaining, losers=losers, draw=draw, step=self.step,
+                            rule=rule)
+            self.state = _evolve(state, game_over=over)
+            detail = "a draw" if draw else f"{', '.join(remaining)} wins"
+            self.emit(Event("game_over", rule, detail=detail))
+            return
+        for player in lost:
+            self.leave_game(player)
+
+    def leave_game(self, player: str) -> None:
+        """800.4a: the objects the player owns leave the game, the ones they
+        control that others own are exiled, their abilities on the stack and
+        delayed triggers cease to exist (800.4a, 800.4d), and creatures
+        attacking them (or their planeswalkers or battles) are removed from
+        combat."""
+        state = self.state
+        combat = state.combat
+        if combat is not None:
+            for attacker, defending in list(combat.defending_players.items()):
+                if defending == player and self.state.combat is not None \
+                        and attacker in self.state.combat.attacks:
+                    self.remove_from_combat(attacker, "800.4a")
+        owned = [p.id for p in self.state.objects.values()
+                 if p.zone == "battlefield" and p.owner == player]
+        controlled = [p.id for p in self.state.objects.values()
+                      if p.zone == "battlefield" and p.controller == player and p.owner != player]
+        if owned:
+            new, events = _sba.move_many_to_zone(self.state, [(o, "800.4a") for o in owned],
+                                                 "left_game", self.state.step)
+            self._take(new, events)
+        if controlled:
+            new, events = _sba.move_many_to_zone(self.state, [(o, "800.4a") for o in controlled],
+                                                 "exile", self.state.step)
+            self._take(new, events)
+        state = self.state
+        stack = tuple(t for t in state.stack if t.controller != player)
+        delayed = tuple(d for d in state.delayed if d.controller != player)
+        self.state = _evolve(state, stack=stack, delayed=delayed)
+        self.emit(Event("left_game", "800.4a", player=player))
+
+    # -- triggered abilities (603) -------------------------------------------------
+
+    def put_triggers(self, events: Sequence[Event], *, extra: Sequence[Trigger] = ()) -> None:
+        """Put what triggered on ``events`` on the stack in APNAP order
+        (603.3b): the plugins' triggers, the delayed triggers whose moment
+        came ("leaves", 603.7), and ``extra``."""
+        state = self.state
+        found = list(extra)
+        if events and self.hooks.implemented("redzone_triggers"):
+            found.extend(self.hooks.triggers(state, tuple(events)))
+        if state.delayed:
+            left = {e.object for e in events if e.kind in ("dies", "zone_change")}
+            if left:
+                found.extend(self.fire_delayed(lambda d: d.when == "leaves" and d.object in left))
+                state = self.state
+        found = [t for t in found if t.controller in state.players
+                 and not state.players[t.controller].lost]  # 800.4d
+        if not found:
+            return
+        order = list(state.turn_order)
+        start = order.index(state.active_player)
+        apnap = {p: i for i, p in enumerate(order[start:] + order[:start])}
+        found = sorted(found, key=lambda t: apnap.get(t.controller, len(apnap)))
+        count = state.triggered
+        stacked = []
+        for trigger in found:
+            count += 1
+            trigger = _evolve(trigger, id=f"t{count}")
+            stacked.append(trigger)
+            self.emit(Event("trigger", "603.3b", source=trigger.source,
+                            player=trigger.controller, object=trigger.id,
+                            detail=f"{trigger.kind}: {trigger.text}".rstrip(": ")))
+        self.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
+
+    def fire_delayed(self, matches: Any) -> list[Trigger]:
+        """Take the delayed triggers for which ``matches(delayed)`` is true out
+        of waiting and return them as triggers (603.7b: each triggers once)."""
+        state = self.state
+        fired = [d for d in state.delayed if matches(d)]
+        if not fired:
+            return []
+        self.state = _evolve(state, delayed=tuple(d for d in state.delayed if d not in fired))
+        return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
+                        text=d.text, actions=d.actions, plugin=d.plugin,
+                        targets=(d.object,) if d.object else ()) for d in fired]
+
+    def resolve_top(self, trigger_id: str | None) -> None:
+        """Resolve the trigger on top of the stack, or the one named (608.2):
+        its actions, then state-based actions and what that triggers."""
+        state = self.state
+        stack = list(state.stack)
+        index = len(stack) - 1
+        if trigger_id is not None:
+            ids = [t.id for t in stack]
+            if trigger_id not in ids:
+                raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
+                                         f"(it holds {', '.join(ids) or 'nothing'})",
+                                         rule="405.1", objects=(trigger_id,))
+            index = ids.index(trigger_id)
+        trigger = stack.pop(index)
+        self.state = _evolve(state, stack=tuple(stack))
+        start = len(self.events)
+        self.emit(Event("resolve", trigger.rule, source=trigger.source,
+                        player=trigger.controller, object=trigger.id, detail=trigger.kind))
+        planned: list[tuple[str, Action]] = [(trigger.plugin, a) for a in trigger.actions]
+        planned.extend(self.hooks.resolve_trigger(self.state, trigger))
+        saved = (self.plugin, self.source, self.controller)
+        self.source, self.controller = trigger.source, trigger.controller
+        try:
+            for plugin, action in planned:
+                try:
+                    self.perform(action, plugin=plugin)
+                except IllegalActionError as exc:
+                    self.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
+                if self.state.game_over is not None:
+                    break
+        finally:
+            self.plugin, self.source, self.controller = saved
+        self.end_conditional()
+        self.state_based_actions()
+        if self.dealt:
+            self.hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
+            self.dealt, self.results = [], []
+        self.record(self.events[start:])
+        if self.state.game_over is None:
+            self.put_triggers(self.events[start:])
+
+
+def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
+                rule: str) -> tuple[GameState, list[Event]]:
+    """Make ``blocker`` block ``attacker`` (509.4, 509.6), or nothing when
+    the rules say it never becomes a blocking creature (506.3e-f, 509.4a)."""
+    step = state.step
+    combat = state.combat
+    if combat is None or attacker not in state.objects:
+        raise IllegalActionError(f"{blocker!r} can't block {attacker!r}: there is no combat or "
+                                 "no such creature", rule="509.4a", objects=(blocker, attacker))
+    if attacker not in combat.attacks:
+        return state, []  # 509.4a: it is never considered a blocking creature
+    perm = state.objects[blocker]
+    if "creature" not in perm.types or "battle" in perm.types:
+        return state, []  # 506.3a, 506.3f: it is never a blocking creature
+    if combat.defending_players.get(attacker) != perm.controller:
+        return state, []  # 506.3e, 509.4a
+    if attacker in combat.blocks.get(blocker, ()):
+        return state, []
+    blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
+    order = dict(combat.order)
+    # 509.6-509.7 (2009-2024): the new blocker is placed in the attacker's
+    # order, and the attacker in the blocker's; the others keep their places.
+    if order:
+        current = list(order.get(attacker, combat.blockers_of(attacker)))
+        current.insert(len(current) if position is None else max(position, 0), blocker)
+        order[attacker] = tuple(current)
+        order[blocker] = (*order.get(blocker, ()), attacker)
+    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
+    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
+    if attacker not in combat.blocked:
+        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
+        events.append(Event("blocked", "509.1h", step, object=attacker))
+    return _evolve(state, combat=new_combat), events
+
+
+def _describe_modification(mod: Modification) -> str:
+    parts = []
+    if mod.power or mod.toughness:
+        parts.append(f"{mod.power:+d}/{mod.toughness:+d}")
+    if mod.add_keywords:
+        parts.append("gains " + ", ".join(k.text for k in mod.add_keywords))
+    if mod.remove_keywords:
+        parts.append("loses " + ", ".join(mod.remove_keywords))
+    return "; ".join(parts) or "effect"
+
+
+# -- validation of actions and of frozen data ---------------------------------------
+
+
+def freeze_value(value: Any, what: str) -> Any:
+    """``value`` as frozen data: ``None``, bools, ints, strings, tuples (from
+    lists) and :class:`FrozenMap` with string keys (from mappings).
+
+    :raises IllegalActionError: for anything else (a float, a set, an object).
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(freeze_value(v, what) for v in value)
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise IllegalActionError(f"{what}: a key must be a string, not {k!r}",
+                                         rule="611.2")
+            out[k] = freeze_value(v, what)
+        return FrozenMap(out) if out else EMPTY
+    raise IllegalActionError(f"{what}: {value!r} is not frozen data (None, bool, int, str, "
+                             "tuples and string-keyed maps of them)", rule="611.2")
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def check_fields(action: Action, rule: str) -> None:
+    """Check each field of an action against its declared type.
+
+    :raises IllegalActionError: naming the action, the field and the value.
+    """
+    cls = type(action)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        try:
+            hints = typing.get_type_hints(cls, include_extras=False)
+        except Exception:  # pragma: no cover - an unresolvable annotation: check nothing
+            hints = {}
+        hints = {f.name: hints[f.name] for f in attrs.fields(cls) if f.name in hints}
+        _HINTS[cls] = hints
+    for name, hint in hints.items():
+        value = getattr(action, name)
+        if not _matches(value, hint):
+            named = tuple(v for k in ("target", "blocker", "attacker", "player", "object")
+                          if isinstance(v := getattr(action, k, None), str))
+            raise IllegalActionError(f"{cls.do}: {name} must be {_describe(hint)}, not "
+                                     f"{value!r}", rule=rule, objects=named)
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    if hint is Any or hint is object:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return any(_matches(value, h) for h in typing.get_args(hint))
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is bool:
+        return isinstance(value, bool)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_matches(v, args[0]) for v in value)
+        return len(args) == len(value) and all(_matches(v, a) for v, a in zip(value, args,
+                                                                              strict=True))
+    if origin is not None:
+        return isinstance(value, origin)
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def _describe(hint: Any) -> str:
+    if hint is int:
+        return "a whole number"
+    if hint is str:
+        return "a string"
+    if hint is bool:
+        return "true or false"
+    if hint is type(None):
+        return "None"
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return " or ".join(_describe(h) for h in typing.get_args(hint))
+    if origin is tuple:
+        return "a tuple"
+    return getattr(hint, "__name__", str(hint))
+
+
+__all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_fields", "freeze_value",
+           "step_label"]
