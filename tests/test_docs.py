@@ -130,7 +130,7 @@ def test_every_generated_marker_is_known_and_replaced() -> None:
     assert order.startswith("1. ") and "\n6. " in order
 
 
-@pytest.mark.parametrize("page", ["index.md", "embedding.md"])
+@pytest.mark.parametrize("page", ["index.md", "embedding.md", "kernel.md"])
 def test_the_code_on_the_page_runs(page: str) -> None:
     """Every python block of the page runs, in order, in one namespace."""
     text = (DOCS / page).read_text(encoding="utf-8")

@@ -724,7 +724,7 @@ def test_not_a_table_at_the_top() -> None:
 #: The keys of the contract's first version (the scenario format specification).
 CONTRACT = {
     "top": {"rules", "active_player", "turn_order", "players", "permanents", "combat",
-            "effects"},
+            "effects", "through", "additional_combats"},
     "player": {"life", "poison"},
     "permanent": {"id", "name", "controller", "owner", "types", "subtypes", "colors", "power",
                   "toughness", "loyalty", "defense", "protector", "keywords", "damage",
@@ -732,7 +732,7 @@ CONTRACT = {
     "combat": {"attacks", "blocks", "order", "assign", "assign_first_strike", "actions"},
     "action": {"pump", "grant", "revoke", "prevent", "remove_from_combat", "leave_battlefield",
                "add_counters", "tap", "untap", "become_blocked", "gain_life", "lose_life",
-               "deal_damage"},
+               "deal_damage", "create_token", "destroy", "sacrifice"},
     "effect": {"prevent_all_combat_damage", "double_life_gain", "life_floor", "double_damage",
                "reduce_damage"},
 }
@@ -744,7 +744,7 @@ EXTENSIONS = {
     "permanent": {"supertypes", "cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
                   "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure"},
     "combat": {"bands"},
-    "action": {"block", "enter_blocking", "add_effect"},
+    "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate"},
     "effect": {"blocks_if_able"},
 }
 

@@ -230,7 +230,8 @@ def resolve(scenario: Scenario) -> Resolution:
         result = rec.resolve(
             scenario.state, scenario.attacks, scenario.blocks,
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
-            actions=scenario.actions, order=scenario.order, bands=scenario.bands)
+            actions=scenario.actions, order=scenario.order, bands=scenario.bands,
+            additional_combats=scenario.additional_combats, through=scenario.through)
     except IllegalActionError as exc:
         failed, state, action = rec.attempt or ("resolve", None, None)
         if rec.attempt is None and isinstance(exc, IllegalBlockError):

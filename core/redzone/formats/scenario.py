@@ -35,10 +35,19 @@ from attrs import field, frozen
 
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.editions import EDITIONS, get_edition
-from redzone.kernel.engine import Engine
+from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import ScenarioError, UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap
-from redzone.kernel.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.model import (
+    UNLIMITED,
+    Effect,
+    GameState,
+    Keyword,
+    Permanent,
+    Player,
+    StackObject,
+    new_game,
+)
 
 #: Files larger than this are refused before they are parsed.
 MAX_BYTES: Final = 1 << 20
@@ -730,6 +739,9 @@ class Scenario:
     :param lines: key path -> line in the file, where known.
     :param bands: attacking bands declared with the attackers (508.1e,
         702.22c), in file order.
+    :param additional_combats: the turn's further combat phases (500.8).
+    :param through: ``end_of_combat`` or ``cleanup`` (the end step and the
+        cleanup step too, 513-514).
     """
 
     file: str
@@ -744,6 +756,8 @@ class Scenario:
     engine: Engine = field(eq=False, repr=False)
     lines: FrozenMap[Path, int] = field(default=EMPTY, eq=False, repr=False)
     bands: tuple[tuple[str, ...], ...] = ()
+    additional_combats: tuple[CombatPlan, ...] = ()
+    through: str = "end_of_combat"
 
     @property
     def effects(self) -> tuple[Effect, ...]:
@@ -781,8 +795,13 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.permanents: dict[str, Permanent] = {}
-        #: id -> index of the ``enter_blocking`` action that brings it.
+        #: id -> index of the ``enter_blocking`` or ``create_token`` action
+        #: that brings it, the combat it enters in, and the action's path.
         self.entering: dict[str, int] = {}
+        self.entering_combat: dict[str, int] = {}
+        self.entering_at: dict[str, Path] = {}
+        #: the combat being built (0: [combat]).
+        self.combat_index = 0
 
     # -- helpers ---------------------------------------------------------------
 
@@ -856,35 +875,49 @@ class _Builder:
             if perm is not None and first.get(pid) == i:
                 self.permanents[pid] = perm
 
+    def combat_tables(self) -> list[tuple[Path, dict[str, Any]]]:
+        """``[combat]`` and each ``[[additional_combats]]``, with their paths."""
+        out: list[tuple[Path, dict[str, Any]]] = [(("combat",),
+                                                   self.table(self.data.get("combat")))]
+        for k, cdata in enumerate(self.items(self.data.get("additional_combats"))):
+            out.append((("additional_combats", k), self.table(cdata)))
+        return out
+
     def _register_entering(self) -> None:
-        """The ids of permanents that enter the battlefield blocking (an
-        ``enter_blocking`` action): new, unique ids, usable by assignments and
-        later actions but not by the declarations."""
-        combat = self.table(self.data.get("combat"))
-        for i, adata in enumerate(self.items(combat.get("actions"))):
-            adata = self.table(adata)
-            if adata.get("do") != "enter_blocking":
-                continue
-            pid = self.table(adata.get("permanent")).get("id")
-            if not isinstance(pid, str):
-                continue
-            at: Path = ("combat", "actions", i, "permanent", "id")
-            if pid in self.kinds or pid in self.entering:
-                where = ("a player's id" if self.kinds.get(pid) == "player" else
-                         f"already used by combat.actions[{self.entering[pid]}]"
-                         if pid in self.entering else "already a permanent's id")
-                self.p.add(at, f"id {pid!r} is {where}: a permanent entering the "
-                               "battlefield needs a new id")
-                continue
-            self.entering[pid] = i
-            self.kinds[pid] = "permanent"
+        """The ids of permanents that enter the battlefield during a combat (an
+        ``enter_blocking`` or ``create_token`` action): new, unique ids, usable
+        by assignments and later actions, and by the declarations of later
+        combats, but not by the declarations of the combat they enter in."""
+        for c, (cat, combat) in enumerate(self.combat_tables()):
+            for i, adata in enumerate(self.items(combat.get("actions"))):
+                adata = self.table(adata)
+                key = {"enter_blocking": "permanent", "create_token": "token"}.get(
+                    adata.get("do"))  # type: ignore[arg-type]
+                if key is None:
+                    continue
+                pid = self.table(adata.get(key)).get("id")
+                if not isinstance(pid, str):
+                    continue
+                at: Path = (*cat, "actions", i, key, "id")
+                if pid in self.kinds or pid in self.entering:
+                    where = ("a player's id" if self.kinds.get(pid) == "player" else
+                             f"already used by {format_path(self.entering_at[pid])}"
+                             if pid in self.entering else "already a permanent's id")
+                    self.p.add(at, f"id {pid!r} is {where}: a permanent entering the "
+                                   "battlefield needs a new id")
+                    continue
+                self.entering[pid] = i
+                self.entering_combat[pid] = c
+                self.entering_at[pid] = (*cat, "actions", i)
+                self.kinds[pid] = "permanent"
 
     def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
         """:meth:`ref` for the declarations: a permanent that only enters the
         battlefield during combat can't be named there."""
-        if isinstance(value, str) and value in self.entering:
+        if isinstance(value, str) and value in self.entering and \
+                self.entering_combat[value] >= self.combat_index:
             self.p.add(path, f"{value!r} enters the battlefield during combat "
-                             f"(combat.actions[{self.entering[value]}]), so it can't be "
+                             f"({format_path(self.entering_at[value])}), so it can't be "
                              f"{what}")
             return False
         return self.ref(path, value, kinds, what)
@@ -983,9 +1016,10 @@ class _Builder:
                 order = tuple(given)
         return active, order
 
-    def combat(self) -> dict[str, Any]:
-        combat = self.table(self.data.get("combat"))
-        at: Path = ("combat",)
+    def combat(self, at: Path = ("combat",), index: int = 0) -> dict[str, Any]:
+        combat = self.table(self.data.get("combat")) if index == 0 else self.table(
+            self.items(self.data.get("additional_combats"))[index - 1])
+        self.combat_index = index
         attacks: dict[str, str] = {}
         for attacker, target in self.table(combat.get("attacks")).items():
             path = (*at, "attacks", attacker)
@@ -1029,8 +1063,20 @@ class _Builder:
                                "bands": tuple(bands)}
         for key in ("assign", "assign_first_strike"):
             out[key] = self.assignment((*at, key), combat[key]) if key in combat else None
-        out["actions"] = self.actions(combat.get("actions"))
+        out["actions"] = self.actions(combat.get("actions"), (*at, "actions"))
         return out
+
+    def additional_combats(self) -> tuple[CombatPlan, ...]:
+        plans = []
+        for k in range(len(self.items(self.data.get("additional_combats")))):
+            c = self.combat(("additional_combats", k), k + 1)
+            plans.append(CombatPlan(FrozenMap(c["attacks"]), FrozenMap(c["blocks"]),
+                                    assign=c["assign"],
+                                    assign_first_strike=c["assign_first_strike"],
+                                    actions=c["actions"], order=FrozenMap(c["order"]),
+                                    bands=c["bands"]))
+        self.combat_index = 0
+        return tuple(plans)
 
     def assignment(self, at: Path, value: Any) -> Assign:
         result: dict[str, FrozenMap[str, int]] = {}
@@ -1044,13 +1090,15 @@ class _Builder:
         return FrozenMap(result)
 
     _PERMANENT_TARGET = frozenset({"pump", "grant", "revoke", "add_counters", "tap", "untap",
-                                   "become_blocked", "remove_from_combat", "leave_battlefield"})
+                                   "become_blocked", "remove_from_combat", "leave_battlefield",
+                                   "destroy", "sacrifice", "exile", "regenerate"})
 
-    def actions(self, value: Any) -> tuple[tuple[str, Action], ...]:
+    def actions(self, value: Any, where: Path = ("combat", "actions")
+                ) -> tuple[tuple[str, Action], ...]:
         out: list[tuple[str, Action]] = []
         for i, adata in enumerate(self.items(value)):
             adata = self.table(adata)
-            at: Path = ("combat", "actions", i)
+            at: Path = (*where, i)
             do = adata.get("do")
             if not isinstance(do, str) or do not in ACTIONS or not isinstance(
                     adata.get("after"), str):
@@ -1075,10 +1123,30 @@ class _Builder:
                     ok = self.ref((*at, "gain_life"), adata["gain_life"], ("player",),
                                   "the player gaining life") and ok
             elif do == "deal_damage":
-                ok = self.ref((*at, "source"), adata.get("source"), ("permanent",),
-                              "the source of 'deal_damage'")
+                source = adata.get("source")
+                if isinstance(source, dict):
+                    spell = self.spell_source((*at, "source"), source)
+                    ok = spell is not None
+                    kwargs["source"] = spell
+                else:
+                    ok = self.ref((*at, "source"), source, ("permanent",),
+                                  "the source of 'deal_damage'")
                 ok = self.ref((*at, "target"), adata.get("target"), ("player", "permanent"),
                               "the target of 'deal_damage'") and ok
+            elif do == "create_token":
+                tdata = self.table(adata.get("token"))
+                pid = tdata.get("id")
+                perm = None
+                if isinstance(pid, str) and self.entering_at.get(pid) == at:
+                    perm = self.permanent((*at, "token"), tdata, pid)
+                ok = perm is not None
+                kwargs["token"] = perm.evolve(token=True) if perm is not None else None
+                if "attacking" in adata:
+                    ok = self.ref((*at, "attacking"), adata["attacking"], ("player", "permanent"),
+                                  "what the token enters attacking") and ok
+                if "blocking" in adata:
+                    ok = self.ref((*at, "blocking"), adata["blocking"], ("permanent",),
+                                  "the attacking creature the token enters blocking") and ok
             elif do in ("gain_life", "lose_life"):
                 ok = self.ref((*at, "player"), adata.get("player"), ("player",),
                               f"the player of {do!r}")
@@ -1093,7 +1161,7 @@ class _Builder:
                 pdata = self.table(adata.get("permanent"))
                 pid = pdata.get("id")
                 perm = None
-                if isinstance(pid, str) and self.entering.get(pid) == i:
+                if isinstance(pid, str) and self.entering_at.get(pid) == at:
                     perm = self.permanent((*at, "permanent"), pdata, pid)
                 ok = perm is not None and ok
                 kwargs["permanent"] = perm
@@ -1112,6 +1180,33 @@ class _Builder:
                 continue  # wrong keys or types: the schema check has reported them
             out.append((adata["after"], action))
         return tuple(out)
+
+    def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:
+        """A spell or ability that deals damage (120.3, 609.7): its id is its
+        ``id``, else its ``name``."""
+        ok = self.ref((*at, "controller"), sdata.get("controller"), ("player",),
+                      "the controller of the spell or ability")
+        sid = sdata.get("id", sdata.get("name"))
+        if isinstance(sid, str) and sid in self.kinds:
+            self.p.add((*at, "id" if "id" in sdata else "name"),
+                       f"{sid!r} is already a {self.kinds[sid]}'s id: give the spell an 'id' "
+                       "of its own")
+            ok = False
+        keywords = []
+        for j, text in enumerate(self.items(sdata.get("keywords"))):
+            kw = self.keyword((*at, "keywords", j), text)
+            ok = kw is not None and ok
+            if kw is not None:
+                keywords.append(kw)
+        if not ok or not isinstance(sid, str):
+            return None
+        try:
+            return StackObject(sid, sdata["controller"], name=sdata.get("name", sid),
+                               colors=self.items(sdata.get("colors")),
+                               types=self.items(sdata.get("types")),
+                               printed_keywords=keywords)
+        except (TypeError, ValueError):
+            return None  # wrong types: the schema check has reported them
 
     #: Effect kinds whose ``to`` must be a permanent (not a player).
     _TO_PERMANENT = frozenset({"blocks_if_able"})
@@ -1182,6 +1277,7 @@ def build(document: Document, *, rules: str | None = None,
     b.build_permanents()
     active, order = b.turn_order()
     combat = b.combat()
+    additional = b.additional_combats()
     effects = b.effects()
     if problems or active is None:
         if not problems:  # pragma: no cover - the schema requires active_player
@@ -1206,6 +1302,8 @@ def build(document: Document, *, rules: str | None = None,
         engine=engine,
         lines=document.lines,
         bands=combat["bands"],
+        additional_combats=additional,
+        through=data.get("through", "end_of_combat"),
     )
 
 

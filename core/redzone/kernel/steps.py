@@ -26,7 +26,7 @@ from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage
 from redzone.kernel.model import Combat, GameState, PluginState
-from redzone.kernel.tx import Outcome, Tx, step_label
+from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
     from redzone.kernel.engine import Engine
@@ -351,16 +351,14 @@ def finish(engine: Engine, state: GameState) -> Outcome:
     """End the combat phase: everything is removed from combat and "until
     end of combat" effects end (511.3); then state-based actions."""
     expect(engine, state, "postcombat_main", "end the combat phase")
-    tx = Tx(engine, _evolve(state, combat=None, step="postcombat_main"))
-    tx.events.append(Event("end_of_combat", "511.3", _label_end(state)))
+    # As the end of combat step ends (its events say so), then the main phase.
+    tx = Tx(engine, _evolve(state, combat=None))
+    tx.emit(Event("end_of_combat", "511.3"))
     tx.end_effects(lambda duration, condition: duration in ("end_of_combat", "this_combat"),
                    "511.3")
+    tx.state = _evolve(tx.state, step="postcombat_main")
     engine.hooks.end_of_combat(tx.state)
     return commit(engine, tx)
-
-
-def _label_end(state: GameState) -> str:
-    return step_label(state, "end_of_combat")
 
 
 # -- actions and the stack ------------------------------------------------------------
