@@ -205,13 +205,14 @@ def test_run_missing_and_oversized_files_exit_2(tmp_path: Path) -> None:
 
 
 def test_run_rules_overrides_the_file(tmp_path: Path) -> None:
-    """``--rules EDITION`` overrides the file; an unknown edition is a bad
-    scenario naming the known ones."""
+    """``--rules EDITION`` overrides the file; an unknown edition is a usage
+    error blamed on the flag (exit 64, scenario format "The command line"),
+    naming the known ones, not a bad scenario file."""
     result = invoke("run", "--json", "--rules", "bogus", str(GOOD))
-    assert result.exit_code == 2
-    err = check_error_shape(json.loads(result.output), "bad_scenario")
-    assert err["key"] == "--rules"
-    assert all(repr(e) in err["message"] for e in EDITIONS)
+    assert result.exit_code == 64
+    assert result.stdout == ""
+    assert "'--rules'" in result.stderr and "bad scenario" not in result.stderr
+    assert all(repr(e) in result.stderr or e in result.stderr for e in EDITIONS)
     for edition in EDITIONS:
         out = json.loads(invoke("run", "--json", "--rules", edition, str(GOOD)).output)
         assert out["rules"] == edition
@@ -385,7 +386,7 @@ def test_demo_with_no_arguments_runs_the_default_example() -> None:
 
 def test_demo_list_and_names() -> None:
     """``redzone demo --list`` lists every example; ``redzone demo NAME``
-    runs one; an unknown name exits 2 with suggestions."""
+    runs one; an unknown name is a usage error (exit 64) with suggestions."""
     listing = invoke("demo", "--list")
     assert listing.exit_code == 0
     for name in examples.names():
@@ -394,7 +395,7 @@ def test_demo_list_and_names() -> None:
     assert result.exit_code == 0 and json.loads(result.output)["players"]["bob"]["lost"]
     assert invoke("demo", "menace-one-blocker").exit_code == 1
     result = invoke("demo", "infect-poisn")
-    assert result.exit_code == 2 and "infect-poison" in result.output
+    assert result.exit_code == 64 and "infect-poison" in result.stderr
 
 
 def test_schema_prints_the_shipped_json_schema() -> None:
@@ -404,10 +405,14 @@ def test_schema_prints_the_shipped_json_schema() -> None:
     assert json.loads(result.output) == schema()
 
 
-def test_usage_errors_exit_2() -> None:
-    """Bad usage (a missing argument, an unknown command) exits 2."""
-    assert invoke("run").exit_code == 2
-    assert invoke("frobnicate").exit_code == 2
+def test_usage_errors_exit_64() -> None:
+    """Bad usage (a missing argument, an unknown command or option) exits 64,
+    so that 2 keeps meaning a bad scenario file (scenario format, "The command
+    line")."""
+    assert invoke("run").exit_code == 64
+    assert invoke("frobnicate").exit_code == 64
+    assert invoke("run", "--frobnicate", str(GOOD)).exit_code == 64
+    assert invoke("keywords", "--rules", "nope").exit_code == 64
 
 
 # ---------------------------------------------------------------------------
@@ -422,8 +427,8 @@ def test_main_returns_the_exit_status(capsys: pytest.CaptureFixture[str],
     assert main(["run", "--json", str(ILLEGAL)]) == 1
     assert main(["run", "--json", str(bad_file)]) == 2
     assert main(["--help"]) == 0
-    assert main(["run"]) == 2
-    assert main(["nope"]) == 2
+    assert main(["run"]) == 64
+    assert main(["nope"]) == 64
     capsys.readouterr()
 
 

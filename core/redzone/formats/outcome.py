@@ -20,6 +20,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from redzone.formats import report as _report
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
 from redzone.kernel.combat import Assignment, band_violations, lethal_map
@@ -209,6 +210,16 @@ class Resolution:
     def exit_status(self) -> int:
         """0 when the combat resolved, 1 when something was illegal."""
         return EXIT_OK if self.ok else EXIT_ILLEGAL
+
+    def to_html(self) -> str:
+        """The visual report: one self-contained HTML page (:mod:`redzone.formats.report`)."""
+        return _report.render_html(self)
+
+    def _repr_html_(self) -> str:
+        return _report.render_html(self, fragment=True)
+
+    def __repr__(self) -> str:
+        return _report.resolution_repr(self)
 
 
 def resolve(scenario: Scenario) -> Resolution:

@@ -10,12 +10,21 @@ the engine produced; it knows no keyword by name.
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from redzone.formats.outcome import AssignmentRecord, Finding, Resolution, assignment_records
+from redzone.formats.outcome import (
+    AssignmentRecord,
+    Finding,
+    Resolution,
+    assignment_records,
+    error_json,
+)
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.kernel.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
@@ -474,6 +483,30 @@ def render_explanation(console: Console, res: Resolution, name: Names | None = N
         _explain_action(console, res, name)
 
 
+_RULE_SUFFIX = re.compile(r"^(?P<text>.*?)\s*\[(?P<rule>[^\]]+)\]$")
+
+
+def explanation_json(res: Resolution) -> dict[str, Any]:
+    """``redzone explain --json``: ``ok``, ``rules``, the error object of the
+    format (or ``null``), and the explanation as ``lines``, each with its
+    ``text``, its ``rule`` (or ``null``) and its ``depth`` (0 for a heading)."""
+    console = Console(file=io.StringIO(), width=10_000, color_system=None,
+                      force_terminal=False, highlight=False, emoji=False)
+    render_explanation(console, res)
+    lines = []
+    for raw in console.file.getvalue().splitlines():  # type: ignore[attr-defined]
+        if not raw.strip():
+            continue
+        depth = (len(raw) - len(raw.lstrip())) // 2
+        text = raw.strip().removeprefix("• ")
+        m = _RULE_SUFFIX.match(text)
+        lines.append({"text": m.group("text") if m else text,
+                      "rule": m.group("rule") if m else None, "depth": depth})
+    return {"ok": res.error is None, "rules": res.scenario.rules,
+            "error": None if res.error is None else error_json(res.error)["error"],
+            "failed": res.failed, "lines": lines}
+
+
 def _explain_attack(console: Console, engine: Engine, state: GameState, name: Names,
                     error: IllegalActionError) -> None:
     legal = engine.legal_attackers(state)
@@ -636,6 +669,7 @@ __all__ = [
     "Names",
     "describe_event",
     "describe_permanent",
+    "explanation_json",
     "render_board",
     "render_check",
     "render_error",

@@ -15,6 +15,7 @@ from typing import Any
 from attrs import field, frozen
 
 from redzone.kernel import combat as _combat
+from redzone.kernel import display as _display
 from redzone.kernel import effects as _effects
 from redzone.kernel import restrictions as _restrictions
 from redzone.kernel.actions import Action, DealDamage, apply_action, deal_damage_action
@@ -63,6 +64,9 @@ class Outcome:
     state: GameState
     events: tuple[Event, ...] = field(converter=as_tuple)
 
+    def __repr__(self) -> str:
+        return _display.outcome_repr(self)
+
 
 @frozen
 class CombatResult:
@@ -81,6 +85,15 @@ class CombatResult:
     steps: tuple[str, ...] = field(converter=as_tuple)
     after_steps: FrozenMap[str, GameState] = field(converter=as_map)
     before: GameState | None = None
+
+    def __repr__(self) -> str:
+        return _display.result_repr(self)
+
+    def __str__(self) -> str:
+        return _display.result_text(self)
+
+    def _repr_html_(self) -> str:
+        return _display.result_html(self)
 
 
 Attacks = Mapping[str, str]
