@@ -471,7 +471,7 @@ def test_python_dash_m_redzone() -> None:
     assert done.returncode == 0 and json.loads(done.stdout) == schema()
 
 
-def test_the_readme_command_list_runs() -> None:
+def test_the_readme_command_list_runs(tmp_path: Path) -> None:
     """README "Command line": each listed command's example runs (the
     scenario file ``combat.toml`` standing for a bundled example) with a
     documented exit status, and every command of the CLI is listed."""
@@ -481,8 +481,109 @@ def test_the_readme_command_list_runs() -> None:
     assert sorted(commands) == sorted(cli.commands)
     runs = re.findall(r"Example: `redzone ([^`>]+?)\s*(?:>[^`]*)?`", section)
     assert len(runs) == len(commands)
+    cards = tmp_path / "AtomicCards.json"
+    cards.write_text(json.dumps({"meta": {}, "data": {"Serra Angel": [{
+        "name": "Serra Angel", "power": "4", "toughness": "4", "colors": ["W"],
+        "types": ["Creature"], "subtypes": ["Angel"], "keywords": ["Flying", "Vigilance"],
+        "text": "Flying, vigilance"}]}}))
+    stand_ins = {"combat.toml": str(ILLEGAL), "AtomicCards.json": str(cards)}
     for line in runs:
-        args = [str(ILLEGAL) if a == "combat.toml" else a for a in line.split()]
+        args = [stand_ins.get(a, a) for a in shlex.split(line)]
         result = invoke(*args)
         assert result.exit_code in (0, 1), (line, result.output)
         assert result.output.strip(), line
+
+
+# ---------------------------------------------------------------------------
+# The command-line conventions (scenario format, "The command line")
+# ---------------------------------------------------------------------------
+
+
+def test_dash_reads_standard_input_toml_and_json() -> None:
+    """``run -``, ``check -`` and ``explain -`` read the scenario from standard
+    input: TOML, or JSON when it starts with ``{``; the outcome is the same as
+    from the file."""
+    import tomllib
+
+    text = GOOD.read_text(encoding="utf-8")
+    from_file = json.loads(invoke("run", "--json", str(GOOD)).stdout)
+    runner = CliRunner()
+    toml_run = runner.invoke(cli, ["run", "--json", "-"], input=text)
+    assert toml_run.exit_code == 0 and json.loads(toml_run.stdout) == from_file
+    as_json = "\n  " + json.dumps(tomllib.loads(text))
+    json_run = runner.invoke(cli, ["run", "--json", "-"], input=as_json)
+    assert json_run.exit_code == 0 and json.loads(json_run.stdout) == from_file
+    assert runner.invoke(cli, ["check", "-"], input=text).exit_code == 0
+    illegal = runner.invoke(cli, ["explain", "-"], input=ILLEGAL.read_text(encoding="utf-8"))
+    assert illegal.exit_code == 1 and "702.111b" in illegal.stdout
+    bad = runner.invoke(cli, ["run", "-"], input=BAD)
+    assert bad.exit_code == 2 and "<stdin>" in bad.stderr and bad.stdout == ""
+
+
+def test_every_printing_command_takes_json() -> None:
+    """``--json`` on explain and demo --list too (keywords, check, run had it)."""
+    explained = invoke("explain", "--json", str(ILLEGAL))
+    data = json.loads(explained.stdout)
+    assert explained.exit_code == 1 and data["ok"] is False
+    assert data["error"]["rule"] == "702.111b" and data["failed"] == "declare_blockers"
+    assert any(line["rule"] == "509.1a" for line in data["lines"])
+    fine = json.loads(invoke("explain", "--json", str(GOOD)).stdout)
+    assert fine["ok"] is True and fine["error"] is None
+    listing = json.loads(invoke("demo", "--list", "--json").stdout)
+    assert [e["name"] for e in listing["examples"]] == examples.names()
+    assert listing["default"] == examples.DEFAULT
+    for name, command in cli.commands.items():
+        prints_json_anyway = name == "schema"
+        assert prints_json_anyway or any(
+            "--json" in p.opts for p in command.params), name
+
+
+def test_board_prints_a_compact_board() -> None:
+    """``run --board``: one table, each permanent's combat role and end
+    (Silverback Ape is blocked by the 7/7 and dies, 704.5g)."""
+    result = invoke("run", "--board", str(examples.path("trample-blocker")))
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "attacks bob" in out and "blocks ape" in out and "in the graveyard" in out
+    assert len(out.splitlines()) < 15
+
+
+def test_streams_outcome_on_stdout_diagnostics_on_stderr(bad_file: Path) -> None:
+    """A bad file in text mode: the problems on stderr, nothing on stdout;
+    with --json the error object is the outcome, on stdout."""
+    text = invoke("run", str(bad_file))
+    assert text.exit_code == 2 and text.stdout == "" and "bad scenario" in text.stderr
+    as_json = invoke("run", "--json", str(bad_file))
+    assert as_json.exit_code == 2 and as_json.stderr == ""
+    assert json.loads(as_json.stdout)["error"]["kind"] == "bad_scenario"
+
+
+def test_no_color_is_honoured() -> None:
+    """NO_COLOR (no-color.org) turns colours off even with a terminal forced
+    by FORCE_COLOR; --color wins over it."""
+    colour = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|9[0-7])(?:;[0-9]+)*m")
+    forced = CliRunner(env={"FORCE_COLOR": "1"}).invoke(cli, ["demo"])
+    assert colour.search(forced.stdout)
+    plain = CliRunner(env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).invoke(cli, ["demo"])
+    assert plain.exit_code == 0 and not colour.search(plain.stdout)
+    wins = CliRunner(env={"NO_COLOR": "1"}).invoke(cli, ["demo", "--color"])
+    assert colour.search(wins.stdout)
+
+
+def test_shell_completion_script() -> None:
+    """Shell completion (click): ``_REDZONE_COMPLETE=bash_source redzone``
+    prints a completion script naming the program."""
+    env = {**os.environ, "_REDZONE_COMPLETE": "bash_source"}
+    done = subprocess.run(_script(), capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and "_redzone_completion" in done.stdout
+
+
+def test_help_texts_give_an_example_each() -> None:
+    """Every command's help has an example, and --rules speaks of what the
+    command reads (keywords has no file)."""
+    for name in cli.commands:
+        result = invoke(name, "--help")
+        assert result.exit_code == 0
+        assert "Example" in result.stdout and f"redzone {name}" in result.stdout, name
+    assert "file" not in invoke("keywords", "--help").stdout.split("--rules")[1].split("\n")[0]
+    assert "README" not in invoke("demo", "--help").stdout

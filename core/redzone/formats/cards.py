@@ -468,28 +468,39 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
     if not named:
         return data, ()
     file = card_file(data, scenario_file)
+    permanents = list(data["permanents"])
+
+    def placeholder(i: int) -> None:
+        # The card's problem is reported; the permanent's missing power and
+        # toughness are not reported a second time.
+        permanents[i] = {"power": 0, "toughness": 0, **permanents[i]}
+
     if file is None:
         for i, _p in named:
             add(("permanents", i, "card"), "a permanent names a card but the scenario has "
                 f"no card file: set cards = \"PATH\" or the {ENV} environment variable")
-        return data, ()
+            placeholder(i)
+        return {**data, "permanents": permanents}, ()
     try:
         found = lookup(file, {p["card"] for _i, p in named})
     except CardDataError as exc:
         add(("cards",) if "cards" in data else ("permanents", named[0][0], "card"), str(exc))
-        return data, ()
-    permanents = list(data["permanents"])
+        for i, _p in named:
+            placeholder(i)
+        return {**data, "permanents": permanents}, ()
     notes: list[str] = []
     for i, pdata in named:
         card = found.get(pdata["card"])
         if card is None:
             add(("permanents", i, "card"), not_found(file, pdata["card"]))
+            placeholder(i)
             continue
         keys, card_notes = permanent_keys(card, parse)
         for key, value in (("power", card.power), ("toughness", card.toughness)):
             if value is not None and key not in keys and key not in pdata:
                 add(("permanents", i, "card"), f"card {card.name!r} has {key} {value!r}, "
                     f"which is not a number: write the permanent's {key} in the scenario")
+                keys[key] = 0
         notes += [] if "keywords" in pdata else card_notes
         permanents[i] = {**keys, **pdata}
     return {**data, "permanents": permanents}, tuple(dict.fromkeys(notes))
