@@ -29,7 +29,7 @@ def board_table(res: Resolution) -> Table:
             flagged.update(v.objects)
     title = f"{scenario.file} · rules {scenario.rules} · " + (
         "resolved" if res.error is None else f"ILLEGAL: {res.error.kind} [{res.error.rule}]")
-    table = Table(title=title, title_justify="left", show_lines=False, pad_edge=False)
+    table = Table(title=title, title_justify="left", show_lines=False)
     for column in ("", "before", "combat", "after"):
         table.add_column(column, overflow="fold")
     for pid, player in before.players.items():

@@ -191,10 +191,7 @@ def read_stdin_document(text: str) -> Document:
 
 
 def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
-    if path == "-":
-        document = read_stdin_document(sys.stdin.read())
-    else:
-        document = read_document(path)
+    document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
     return build(document, rules=rules)
