@@ -587,3 +587,169 @@ def test_help_texts_give_an_example_each() -> None:
         assert "Example" in result.stdout and f"redzone {name}" in result.stdout, name
     assert "file" not in invoke("keywords", "--help").stdout.split("--rules")[1].split("\n")[0]
     assert "README" not in invoke("demo", "--help").stdout
+
+
+# ---------------------------------------------------------------------------
+# The account, in the rules' words
+# ---------------------------------------------------------------------------
+
+
+def account(tmp_path: Path, text: str, *args: str) -> str:
+    path = tmp_path / "combat.toml"
+    path.write_text(text)
+    result = invoke("run", *args, str(path))
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+BOARD = """\
+active_player = "alice"
+{rules}
+[players.alice]
+[players.bob]
+{life}
+[[permanents]]
+id = "wurm"
+name = "Craw Wurm"
+controller = "alice"
+power = 6
+toughness = 4
+{wurm}
+[[permanents]]
+id = "rats"
+name = "Typhoid Rats"
+controller = "bob"
+power = 1
+toughness = 1
+keywords = ["deathtouch"]
+{extra}
+[combat]
+attacks = {{ wurm = "bob" }}
+{blocks}
+"""
+
+
+def board(**kw: str) -> str:
+    base = {"rules": "", "life": "", "wurm": "", "extra": "", "blocks": ""}
+    return BOARD.format(**{**base, **kw})
+
+
+def test_a_death_by_deathtouch_says_deathtouch(tmp_path: Path) -> None:
+    """704.5h: the Wurm dealt damage by the Rats is destroyed "dealt damage by a
+    source with deathtouch" (the keyword's name comes from its plugin)."""
+    out = account(tmp_path, board(blocks='blocks = { rats = "wurm" }'))
+    line = next(ln for ln in out.splitlines() if "Craw Wurm is destroyed" in ln)
+    assert "deathtouch" in line and "[704.5h]" in line
+    assert "whose damage destroys" not in out
+
+
+def test_lethal_notes_are_not_circular(tmp_path: Path) -> None:
+    """510.1c: two attackers blocked by one 2/2 (it may block an additional
+    creature): the first to assign sees lethal 2, the second lethal 0 (the
+    first's 2 already assigned), not both 0."""
+    text = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "a1"
+name = "First Bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "a2"
+name = "Second Bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "wall"
+name = "Hundred-Handed Wall"
+controller = "bob"
+power = 0
+toughness = 2
+can_block_additional = 1
+[combat]
+attacks = { a1 = "bob", a2 = "bob" }
+blocks = { wall = ["a1", "a2"] }
+"""
+    out = account(tmp_path, text)
+    notes = re.findall(r"2 to Hundred-Handed Wall\s+\(lethal: (\d+)\)", out)
+    assert notes == ["2", "0"], out
+
+
+def test_removed_from_combat_comes_after_its_cause(tmp_path: Path) -> None:
+    """506.4: a blocker that leaves the battlefield is removed from combat
+    because it left: the account says so in that order."""
+    text = board(extra="", blocks='blocks = { rats = "wurm" }') + """
+[[combat.actions]]
+after = "declare_blockers"
+do = "leave_battlefield"
+target = "rats"
+"""
+    out = account(tmp_path, text)
+    left = out.index("Typhoid Rats is put into its owner's graveyard")
+    removed = out.index("Typhoid Rats is removed from combat")
+    assert left < removed
+
+
+def test_replacement_effects_on_life_are_named(tmp_path: Path) -> None:
+    """120.4 / 614.1a (Worship): bob at 2 life, with a creature, takes 6 and
+    loses only 1; the account says which effect changed it."""
+    text = board(life="life = 2") + """
+[[effects]]
+kind = "life_floor"
+player = "bob"
+"""
+    out = account(tmp_path, text)
+    line = next(ln for ln in out.splitlines() if "bob loses 1 life" in ln)
+    assert "not 6" in line and "below 1" in line and "614.1a" in line
+
+
+def test_no_internal_labels(tmp_path: Path) -> None:
+    """No pipeline labels ("shield-1", "effect 0", "life_floor (player bob)")
+    in the account: prevention by a shield (615.7) or an effect (615.1) is
+    said in words."""
+    fog = board(blocks='blocks = { rats = "wurm" }') + """
+[[effects]]
+kind = "prevent_all_combat_damage"
+[[effects]]
+kind = "life_floor"
+player = "bob"
+"""
+    out = account(tmp_path, fog)
+    assert "prevented by a continuous effect: prevent all combat damage" in out
+    assert "effect 0" not in out and "life_floor" not in out and "(player bob)" not in out
+    shield = account(tmp_path, board() + """
+[[combat.actions]]
+after = "declare_blockers"
+do = "prevent"
+target = "bob"
+amount = 3
+""")
+    assert "prevented by a prevention shield" in shield and "shield-1" not in shield
+
+
+def test_older_editions_cite_their_own_numbers(tmp_path: Path) -> None:
+    """sixth (1999-2009): combat damage is 310 and dealt damage 310.4, not 510
+    and 510.2; m10 cites 730 for an illegal declaration, not today's 733."""
+    out = account(tmp_path, board(rules='rules = "sixth"'))
+    assert "[310]" in out and "[310.4]" in out and "[308.2a]" in out
+    assert "[510.2]" not in out and "[510]" not in out and "[508.1a]" not in out
+    illegal = account(tmp_path, board(rules='rules = "m10"',
+                                      wurm='keywords = ["defender"]'))
+    assert "[730]" in illegal and "[733]" not in illegal
+
+
+def test_explain_lists_only_the_wrong_assignments(tmp_path: Path) -> None:
+    """702.19b: the Wurm's assignment is wrong, the lifelink Cadet's is right:
+    explain has a section for the Wurm and none for the Cadet."""
+    text = TRAMPLE_ASSIGNMENT.replace('power = 1\ntoughness = 1\n',
+                                      'power = 1\ntoughness = 1\nkeywords = ["lifelink"]\n')
+    text += 'cadet = { wurm = 1 }\n'
+    path = tmp_path / "wurm.toml"
+    path.write_text(text)
+    out = invoke("explain", str(path)).stdout
+    assert "Craw Wurm must assign exactly 6" in out
+    assert "Eager Cadet must assign" not in out
