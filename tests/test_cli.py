@@ -753,3 +753,14 @@ def test_explain_lists_only_the_wrong_assignments(tmp_path: Path) -> None:
     out = invoke("explain", str(path)).stdout
     assert "Craw Wurm must assign exactly 6" in out
     assert "Eager Cadet must assign" not in out
+
+
+def test_replacement_effects_on_damage_are_named(tmp_path: Path) -> None:
+    """614.1a (Furnace of Rath): the Wurm assigns 6 and deals 12; the account
+    says which effect doubled it."""
+    out = account(tmp_path, board() + """
+[[effects]]
+kind = "double_damage"
+""")
+    line = next(ln for ln in out.splitlines() if "deals 12 combat damage to bob" in ln)
+    assert "assigned 6" in line and "doubled" in line and "614.1a" in line

@@ -331,9 +331,9 @@ def keyword_example(p: KeywordPlugin) -> tuple[str, str, str] | None:
         return (f"The bundled example `{name}` (`redzone demo {name}`): "
                 f"{examples.title(name)}.", text, done[0])
 
-    stem = p.name.replace("_", "-")
     for name, used in _BUNDLED.items():
-        if names & set(used) and re.search(rf"(^|-){re.escape(stem)}(-|$)", name):
+        # A bundled example about the keyword: it uses it and its title names it.
+        if names & set(used) and any(n in examples.title(name).lower() for n in names):
             found = bundled(name)
             if found is not None:
                 return found

@@ -457,9 +457,20 @@ def causal_order(events: Sequence[Event]) -> list[Event]:
 
 
 def _replacement_note(event: Event, dealt: Mapping[str, int], effects: Sequence[Effect],
-                      name: Names) -> str:
-    """Why a player's life loss from damage differs from the damage dealt to
-    them: the replacement effects in force that apply to it (614.1a)."""
+                      name: Names, assigned: Mapping[tuple[str, str], int] | None = None
+                      ) -> str:
+    """Why damage dealt differs from damage assigned, or a player's life loss
+    from the damage dealt to them: the replacement effects in force that
+    apply (614.1a)."""
+    if event.kind == "damage" and assigned is not None and event.source and event.target:
+        was = assigned.get((event.source, event.target))
+        if was is None or was == event.amount or not event.combat:
+            return ""
+        found = [describe_effect(e.kind, name, source=e.source)
+                 for e in effects if e.kind == "double_damage"
+                 and e.source in (None, event.source)]
+        what = "; ".join(found) if found else "a replacement effect"
+        return f" (assigned {was}: a replacement effect applies: {what} [614.1a])"
     if event.kind != "life_loss" or event.player is None or not event.rule.startswith("120."):
         return ""
     total = dealt.get(event.player)
@@ -485,6 +496,7 @@ def render_events(console: Console, events: Sequence[Event],
     reasons = reasons_for(engine)
     events = causal_order(events)
     dealt: dict[str, int] = {}
+    assigned: dict[tuple[str, str], int] = {}
     current = None
     shown: set[str] = set()
     destroyed: set[str] = set()
@@ -500,7 +512,7 @@ def render_events(console: Console, events: Sequence[Event],
         if event.kind == "step" or event.step != current:
             if event.step != current:
                 current = event.step
-                dealt = {}
+                dealt, assigned = {}, {}
                 title, step_rule = STEP_TITLES.get(current, (current.replace("_", " "), ""))
                 if current in CITATIONS["foundations"]:
                     step_rule = cite(rules, current)
@@ -520,6 +532,9 @@ def render_events(console: Console, events: Sequence[Event],
                           indent=2, rule=cite(rules, "no_assignment"))
                 continue
         if event.kind == "assign":
+            if event.source is not None and event.target is not None:
+                key = (event.source, event.target)
+                assigned[key] = assigned.get(key, 0) + (event.amount or 0)
             base = event.step.removesuffix(ASSIGNED)
             if base not in shown:
                 shown.add(base)
@@ -529,7 +544,7 @@ def render_events(console: Console, events: Sequence[Event],
                 event.object in destroyed or event.step == "end_of_combat"):
             continue  # it left the battlefield: the next line says so
         sentence, style = describe_event(event, name, reasons)
-        sentence += _replacement_note(event, dealt, effects, name)
+        sentence += _replacement_note(event, dealt, effects, name, assigned)
         if event.kind == "life_loss" and event.player is not None:
             dealt.pop(event.player, None)
         marker = "state-based action: " if event.rule.startswith("704.") else ""
