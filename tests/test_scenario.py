@@ -740,8 +740,9 @@ CONTRACT = {
 EXTENSIONS = {
     "top": {"cards"},
     "player": set(),
-    "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
-                  "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure"},
+    "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
+                  "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",
+                  "lure"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "add_effect"},
     "effect": {"blocks_if_able"},
