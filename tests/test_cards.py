@@ -282,3 +282,19 @@ def test_run_prints_card_notes_on_stderr(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert json.loads(result.stdout)["ok"] is True
     assert "note:" in result.stderr and "ward" in result.stderr
+
+
+def test_a_permanent_from_a_card_in_python(card_file: Path) -> None:
+    """The Python API: ``cards.permanent(engine, PATH, NAME, id, controller)``
+    gives the card's permanent; overrides win; the angel's flying keeps the
+    bears from blocking it (702.9b)."""
+    engine = Engine()
+    angel, notes = cards.permanent(engine, card_file, "Serra Angel", "angel", "alice")
+    bears, _ = cards.permanent(engine, card_file, "Grizzly Bears", "bears", "bob", damage=1)
+    assert (angel.power, angel.keyword_names, notes) == (4, {"flying", "vigilance"}, ())
+    assert bears.damage == 1 and bears.name == "Grizzly Bears"
+    state = engine.game(["alice", "bob"], [angel, bears])
+    out = engine.declare_attackers(state, {"angel": "bob"})
+    assert "bears" not in engine.legal_blockers(out.state, "angel")
+    with pytest.raises(cards.CardDataError, match="Serra Angel"):
+        cards.permanent(engine, card_file, "Sera Angel", "x", "alice")

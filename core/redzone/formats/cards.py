@@ -42,8 +42,9 @@ from typing import IO, Any, Final
 
 from attrs import frozen
 
+from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
-from redzone.kernel.model import Keyword
+from redzone.kernel.model import Keyword, Permanent
 
 #: The environment variable naming a card file for scenarios without ``cards``.
 ENV: Final = "REDZONE_CARDS"
@@ -424,6 +425,38 @@ def permanent_keys(card: Card,
     return keys, notes
 
 
+def permanent(engine: Engine, path: str | os.PathLike[str], name: str, id: str,
+              controller: str, **overrides: Any) -> tuple[Permanent, tuple[str, ...]]:
+    """A :class:`~redzone.Permanent` from a card, for programs that build
+    states in Python: the card's characteristics, then ``overrides`` (any
+    :meth:`redzone.Engine.permanent` keyword: ``power``, ``keywords``,
+    ``damage``, ``tapped``...). Returns the permanent and the notes about
+    abilities left out (inert).
+
+    ``permanent(engine, "AtomicCards.json", "Serra Angel", "angel", "alice")``
+
+    :raises CardDataError: for an unknown card, an unreadable file, or ``*``
+        power or toughness the overrides don't replace.
+    """
+    card = lookup(path, [name]).get(name)
+    if card is None:
+        raise CardDataError(not_found(path, name))
+    keys, notes = permanent_keys(card, engine.keyword)
+    for key, value in (("power", card.power), ("toughness", card.toughness)):
+        if value is not None and key not in keys and key not in overrides:
+            raise CardDataError(f"card {card.name!r} has {key} {value!r}, which is not a "
+                                f"number: give the permanent's {key}")
+    kwargs: dict[str, Any] = {k: v for k, v in keys.items() if k not in ("loyalty", "defense")}
+    counters = dict(overrides.pop("counters", {}))
+    for key in ("loyalty", "defense"):
+        if key in keys:
+            counters.setdefault(key, keys[key])
+    if counters:
+        kwargs["counters"] = counters
+    kwargs.update(overrides)
+    return engine.permanent(id, controller, **kwargs), tuple(notes)
+
+
 def describe(printed: Mapping[str, Any], keys: Mapping[str, Any], notes: Sequence[str]) -> str:
     """``redzone cards``'s text for one card."""
     lines = [f"{printed['name']} ({printed['source']})"]
@@ -517,6 +550,7 @@ __all__ = [
     "keyword_texts",
     "lookup",
     "not_found",
+    "permanent",
     "permanent_keys",
     "scan",
 ]
