@@ -128,3 +128,15 @@ def test_chromium_draws_the_report(path: Path, tmp_path: Path) -> None:
     assert _browser.near(counts, (0x1F, 0x6F, 0xB2)) > 20, "no block line drawn"
     if path == MENACE:
         assert _browser.near(counts, (0xD4, 0x14, 0x5A)) > 50, "no violation outline"
+
+
+def test_the_timeline_cites_the_editions_numbers(tmp_path: Path) -> None:
+    """Under the 1999-2009 rules the report's timeline cites 310.4 (combat
+    damage dealt) and 308.2a, like the account, not today's 510.2 and 508.1a."""
+    text = MENACE.read_text(encoding="utf-8")
+    path = tmp_path / "sixth.toml"
+    path.write_text('rules = "sixth"\n' + text.replace('blocks = { bears = "brute" }', ""))
+    page = parse(render_html(resolve(load(path))))
+    rules = [a["data-rule"] for a in page.having("li", "event")]
+    assert "310.4" in rules and "308.2a" in rules
+    assert "510.2" not in rules and "508.1a" not in rules

@@ -23,6 +23,7 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from redzone.formats.citations import cite, era_rule
 from redzone.kernel import display
 from redzone.kernel.events import Event
 from redzone.kernel.model import GameState, Permanent
@@ -251,7 +252,7 @@ def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | No
             f"<defs>{defs}</defs>{''.join(body)}{''.join(lines)}</svg></figure>")
 
 
-def _timeline(events: Sequence[Event], name: _Names) -> str:
+def _timeline(events: Sequence[Event], name: _Names, rules: str) -> str:
     out: list[str] = []
     current: str | None = None
     items: list[str] = []
@@ -268,10 +269,11 @@ def _timeline(events: Sequence[Event], name: _Names) -> str:
             current, items = event.step, []
         if event.kind == "step":
             continue
+        rule = era_rule(rules, event.rule)
         items.append(f"<li class='event' data-kind='{_e(event.kind)}' "
-                     f"data-rule='{_e(event.rule)}'>"
+                     f"data-rule='{_e(rule)}'>"
                      f"{_e(display.event_text(event, name, rule=False))}"
-                     f"<span class='rule'>{_e(event.rule)}</span></li>")
+                     f"<span class='rule'>{_e(rule)}</span></li>")
     close()
     return f"<ol class='timeline'>{''.join(out)}</ol>"
 
@@ -303,7 +305,8 @@ def render_html(res: Resolution, *, fragment: bool = False) -> str:
         violations = (f"<section class='violations' id='violations'><h2>"
                       f"{_e(res.error.kind.replace('_', ' '))} "
                       f"<span class='rule'>{_e(res.error.rule)}</span></h2>"
-                      f"<p>Rejected as a whole; the state is left as it was (733).</p>"
+                      f"<p>Rejected as a whole; the state is left as it was "
+                      f"({cite(scenario.rules, 'illegal')}).</p>"
                       f"<ul>{items}</ul></section>")
     attacks = dict(scenario.attacks)
     blocks = {b: tuple(a) for b, a in scenario.blocks.items()}
@@ -333,7 +336,7 @@ def render_html(res: Resolution, *, fragment: bool = False) -> str:
         "<b class='block'>blue</b>: blocks · dashed: part of an illegal declaration · "
         "tilted: tapped</p>"
         f"<div class='boards'>{''.join(boards)}</div>"
-        f"<h2>The steps</h2>{_timeline(res.events, name)}</div>")
+        f"<h2>The steps</h2>{_timeline(res.events, name, scenario.rules)}</div>")
     if fragment:
         return report
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
