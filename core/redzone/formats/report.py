@@ -312,8 +312,10 @@ def render_html(res: Resolution, *, fragment: bool = False) -> str:
     blocks = {b: tuple(a) for b, a in scenario.blocks.items()}
     shown_before = res.failed_state if res.failed in ("declare_blockers", "combat_damage",
                                                       "action") and res.failed_state else None
-    illegal = {None: None, "declare_attackers": "attack", "declare_blockers": "block"}.get(
-        res.failed, "any") if res.error is not None else None
+    # Which lines are dashed: the declaration that was illegal (an illegal
+    # assignment or action leaves the declarations legal: only outlines).
+    illegal = {"declare_attackers": "attack", "declare_blockers": "block"}.get(
+        res.failed or "") if res.error is not None else None
     boards = [_board_svg(scenario.state, "Before combat, with the attacks and blocks declared",
                          attacks=attacks, blocks=blocks, flagged=flagged,
                          illegal=illegal, board_id="board-before")]
