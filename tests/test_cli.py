@@ -205,13 +205,14 @@ def test_run_missing_and_oversized_files_exit_2(tmp_path: Path) -> None:
 
 
 def test_run_rules_overrides_the_file(tmp_path: Path) -> None:
-    """``--rules EDITION`` overrides the file; an unknown edition is a bad
-    scenario naming the known ones."""
+    """``--rules EDITION`` overrides the file; an unknown edition is a usage
+    error blamed on the flag (exit 64, scenario format "The command line"),
+    naming the known ones, not a bad scenario file."""
     result = invoke("run", "--json", "--rules", "bogus", str(GOOD))
-    assert result.exit_code == 2
-    err = check_error_shape(json.loads(result.output), "bad_scenario")
-    assert err["key"] == "--rules"
-    assert all(repr(e) in err["message"] for e in EDITIONS)
+    assert result.exit_code == 64
+    assert result.stdout == ""
+    assert "'--rules'" in result.stderr and "bad scenario" not in result.stderr
+    assert all(repr(e) in result.stderr or e in result.stderr for e in EDITIONS)
     for edition in EDITIONS:
         out = json.loads(invoke("run", "--json", "--rules", edition, str(GOOD)).output)
         assert out["rules"] == edition
@@ -385,7 +386,7 @@ def test_demo_with_no_arguments_runs_the_default_example() -> None:
 
 def test_demo_list_and_names() -> None:
     """``redzone demo --list`` lists every example; ``redzone demo NAME``
-    runs one; an unknown name exits 2 with suggestions."""
+    runs one; an unknown name is a usage error (exit 64) with suggestions."""
     listing = invoke("demo", "--list")
     assert listing.exit_code == 0
     for name in examples.names():
@@ -394,7 +395,7 @@ def test_demo_list_and_names() -> None:
     assert result.exit_code == 0 and json.loads(result.output)["players"]["bob"]["lost"]
     assert invoke("demo", "menace-one-blocker").exit_code == 1
     result = invoke("demo", "infect-poisn")
-    assert result.exit_code == 2 and "infect-poison" in result.output
+    assert result.exit_code == 64 and "infect-poison" in result.stderr
 
 
 def test_schema_prints_the_shipped_json_schema() -> None:
@@ -404,10 +405,14 @@ def test_schema_prints_the_shipped_json_schema() -> None:
     assert json.loads(result.output) == schema()
 
 
-def test_usage_errors_exit_2() -> None:
-    """Bad usage (a missing argument, an unknown command) exits 2."""
-    assert invoke("run").exit_code == 2
-    assert invoke("frobnicate").exit_code == 2
+def test_usage_errors_exit_64() -> None:
+    """Bad usage (a missing argument, an unknown command or option) exits 64,
+    so that 2 keeps meaning a bad scenario file (scenario format, "The command
+    line")."""
+    assert invoke("run").exit_code == 64
+    assert invoke("frobnicate").exit_code == 64
+    assert invoke("run", "--frobnicate", str(GOOD)).exit_code == 64
+    assert invoke("keywords", "--rules", "nope").exit_code == 64
 
 
 # ---------------------------------------------------------------------------
@@ -422,8 +427,8 @@ def test_main_returns_the_exit_status(capsys: pytest.CaptureFixture[str],
     assert main(["run", "--json", str(ILLEGAL)]) == 1
     assert main(["run", "--json", str(bad_file)]) == 2
     assert main(["--help"]) == 0
-    assert main(["run"]) == 2
-    assert main(["nope"]) == 2
+    assert main(["run"]) == 64
+    assert main(["nope"]) == 64
     capsys.readouterr()
 
 
@@ -466,7 +471,7 @@ def test_python_dash_m_redzone() -> None:
     assert done.returncode == 0 and json.loads(done.stdout) == schema()
 
 
-def test_the_readme_command_list_runs() -> None:
+def test_the_readme_command_list_runs(tmp_path: Path) -> None:
     """README "Command line": each listed command's example runs (the
     scenario file ``combat.toml`` standing for a bundled example) with a
     documented exit status, and every command of the CLI is listed."""
@@ -476,8 +481,286 @@ def test_the_readme_command_list_runs() -> None:
     assert sorted(commands) == sorted(cli.commands)
     runs = re.findall(r"Example: `redzone ([^`>]+?)\s*(?:>[^`]*)?`", section)
     assert len(runs) == len(commands)
+    cards = tmp_path / "AtomicCards.json"
+    cards.write_text(json.dumps({"meta": {}, "data": {"Serra Angel": [{
+        "name": "Serra Angel", "power": "4", "toughness": "4", "colors": ["W"],
+        "types": ["Creature"], "subtypes": ["Angel"], "keywords": ["Flying", "Vigilance"],
+        "text": "Flying, vigilance"}]}}))
+    stand_ins = {"combat.toml": str(ILLEGAL), "AtomicCards.json": str(cards)}
     for line in runs:
-        args = [str(ILLEGAL) if a == "combat.toml" else a for a in line.split()]
+        args = [stand_ins.get(a, a) for a in shlex.split(line)]
         result = invoke(*args)
         assert result.exit_code in (0, 1), (line, result.output)
         assert result.output.strip(), line
+
+
+# ---------------------------------------------------------------------------
+# The command-line conventions (scenario format, "The command line")
+# ---------------------------------------------------------------------------
+
+
+def test_dash_reads_standard_input_toml_and_json() -> None:
+    """``run -``, ``check -`` and ``explain -`` read the scenario from standard
+    input: TOML, or JSON when it starts with ``{``; the outcome is the same as
+    from the file."""
+    import tomllib
+
+    text = GOOD.read_text(encoding="utf-8")
+    from_file = json.loads(invoke("run", "--json", str(GOOD)).stdout)
+    runner = CliRunner()
+    toml_run = runner.invoke(cli, ["run", "--json", "-"], input=text)
+    assert toml_run.exit_code == 0 and json.loads(toml_run.stdout) == from_file
+    as_json = "\n  " + json.dumps(tomllib.loads(text))
+    json_run = runner.invoke(cli, ["run", "--json", "-"], input=as_json)
+    assert json_run.exit_code == 0 and json.loads(json_run.stdout) == from_file
+    assert runner.invoke(cli, ["check", "-"], input=text).exit_code == 0
+    illegal = runner.invoke(cli, ["explain", "-"], input=ILLEGAL.read_text(encoding="utf-8"))
+    assert illegal.exit_code == 1 and "702.111b" in illegal.stdout
+    bad = runner.invoke(cli, ["run", "-"], input=BAD)
+    assert bad.exit_code == 2 and "<stdin>" in bad.stderr and bad.stdout == ""
+
+
+def test_every_printing_command_takes_json() -> None:
+    """``--json`` on explain and demo --list too (keywords, check, run had it)."""
+    explained = invoke("explain", "--json", str(ILLEGAL))
+    data = json.loads(explained.stdout)
+    assert explained.exit_code == 1 and data["ok"] is False
+    assert data["error"]["rule"] == "702.111b" and data["failed"] == "declare_blockers"
+    assert any(line["rule"] == "509.1a" for line in data["lines"])
+    fine = json.loads(invoke("explain", "--json", str(GOOD)).stdout)
+    assert fine["ok"] is True and fine["error"] is None
+    listing = json.loads(invoke("demo", "--list", "--json").stdout)
+    assert [e["name"] for e in listing["examples"]] == examples.names()
+    assert listing["default"] == examples.DEFAULT
+    for name, command in cli.commands.items():
+        prints_json_anyway = name == "schema"
+        assert prints_json_anyway or any(
+            "--json" in p.opts for p in command.params), name
+
+
+def test_board_prints_a_compact_board() -> None:
+    """``run --board``: one table, each permanent's combat role and end
+    (Silverback Ape is blocked by the 7/7 and dies, 704.5g)."""
+    result = invoke("run", "--board", str(examples.path("trample-blocker")))
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "attacks bob" in out and "blocks ape" in out and "in the graveyard" in out
+    assert len(out.splitlines()) < 15
+
+
+def test_streams_outcome_on_stdout_diagnostics_on_stderr(bad_file: Path) -> None:
+    """A bad file in text mode: the problems on stderr, nothing on stdout;
+    with --json the error object is the outcome, on stdout."""
+    text = invoke("run", str(bad_file))
+    assert text.exit_code == 2 and text.stdout == "" and "bad scenario" in text.stderr
+    as_json = invoke("run", "--json", str(bad_file))
+    assert as_json.exit_code == 2 and as_json.stderr == ""
+    assert json.loads(as_json.stdout)["error"]["kind"] == "bad_scenario"
+
+
+def test_no_color_is_honoured() -> None:
+    """NO_COLOR (no-color.org) turns colours off even with a terminal forced
+    by FORCE_COLOR; --color wins over it."""
+    colour = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|9[0-7])(?:;[0-9]+)*m")
+    forced = CliRunner(env={"FORCE_COLOR": "1"}).invoke(cli, ["demo"])
+    assert colour.search(forced.stdout)
+    plain = CliRunner(env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).invoke(cli, ["demo"])
+    assert plain.exit_code == 0 and not colour.search(plain.stdout)
+    wins = CliRunner(env={"NO_COLOR": "1"}).invoke(cli, ["demo", "--color"])
+    assert colour.search(wins.stdout)
+
+
+def test_shell_completion_script() -> None:
+    """Shell completion (click): ``_REDZONE_COMPLETE=bash_source redzone``
+    prints a completion script naming the program."""
+    env = {**os.environ, "_REDZONE_COMPLETE": "bash_source"}
+    done = subprocess.run(_script(), capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and "_redzone_completion" in done.stdout
+
+
+def test_help_texts_give_an_example_each() -> None:
+    """Every command's help has an example, and --rules speaks of what the
+    command reads (keywords has no file)."""
+    for name in cli.commands:
+        result = invoke(name, "--help")
+        assert result.exit_code == 0
+        assert "Example" in result.stdout and f"redzone {name}" in result.stdout, name
+    assert "file" not in invoke("keywords", "--help").stdout.split("--rules")[1].split("\n")[0]
+    assert "README" not in invoke("demo", "--help").stdout
+
+
+# ---------------------------------------------------------------------------
+# The account, in the rules' words
+# ---------------------------------------------------------------------------
+
+
+def account(tmp_path: Path, text: str, *args: str) -> str:
+    path = tmp_path / "combat.toml"
+    path.write_text(text)
+    result = invoke("run", *args, str(path))
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+BOARD = """\
+active_player = "alice"
+{rules}
+[players.alice]
+[players.bob]
+{life}
+[[permanents]]
+id = "wurm"
+name = "Craw Wurm"
+controller = "alice"
+power = 6
+toughness = 4
+{wurm}
+[[permanents]]
+id = "rats"
+name = "Typhoid Rats"
+controller = "bob"
+power = 1
+toughness = 1
+keywords = ["deathtouch"]
+{extra}
+[combat]
+attacks = {{ wurm = "bob" }}
+{blocks}
+"""
+
+
+def board(**kw: str) -> str:
+    base = {"rules": "", "life": "", "wurm": "", "extra": "", "blocks": ""}
+    return BOARD.format(**{**base, **kw})
+
+
+def test_a_death_by_deathtouch_says_deathtouch(tmp_path: Path) -> None:
+    """704.5h: the Wurm dealt damage by the Rats is destroyed "dealt damage by a
+    source with deathtouch" (the keyword's name comes from its plugin)."""
+    out = account(tmp_path, board(blocks='blocks = { rats = "wurm" }'))
+    line = next(ln for ln in out.splitlines() if "Craw Wurm is destroyed" in ln)
+    assert "deathtouch" in line and "[704.5h]" in line
+    assert "whose damage destroys" not in out
+
+
+def test_lethal_notes_are_not_circular(tmp_path: Path) -> None:
+    """510.1c: two attackers blocked by one 2/2 (it may block an additional
+    creature): the first to assign sees lethal 2, the second lethal 0 (the
+    first's 2 already assigned), not both 0."""
+    text = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "a1"
+name = "First Bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "a2"
+name = "Second Bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "wall"
+name = "Hundred-Handed Wall"
+controller = "bob"
+power = 0
+toughness = 2
+can_block_additional = 1
+[combat]
+attacks = { a1 = "bob", a2 = "bob" }
+blocks = { wall = ["a1", "a2"] }
+"""
+    out = account(tmp_path, text)
+    notes = re.findall(r"2 to Hundred-Handed Wall\s+\(lethal: (\d+)\)", out)
+    assert notes == ["2", "0"], out
+
+
+def test_removed_from_combat_comes_after_its_cause(tmp_path: Path) -> None:
+    """506.4: a blocker that leaves the battlefield is removed from combat
+    because it left: the account says so in that order."""
+    text = board(extra="", blocks='blocks = { rats = "wurm" }') + """
+[[combat.actions]]
+after = "declare_blockers"
+do = "leave_battlefield"
+target = "rats"
+"""
+    out = account(tmp_path, text)
+    left = out.index("Typhoid Rats is put into its owner's graveyard")
+    removed = out.index("Typhoid Rats is removed from combat")
+    assert left < removed
+
+
+def test_replacement_effects_on_life_are_named(tmp_path: Path) -> None:
+    """120.4 / 614.1a (Worship): bob at 2 life, with a creature, takes 6 and
+    loses only 1; the account says which effect changed it."""
+    text = board(life="life = 2") + """
+[[effects]]
+kind = "life_floor"
+player = "bob"
+"""
+    out = account(tmp_path, text)
+    line = next(ln for ln in out.splitlines() if "bob loses 1 life" in ln)
+    assert "not 6" in line and "below 1" in line and "614.1a" in line
+
+
+def test_no_internal_labels(tmp_path: Path) -> None:
+    """No pipeline labels ("shield-1", "effect 0", "life_floor (player bob)")
+    in the account: prevention by a shield (615.7) or an effect (615.1) is
+    said in words."""
+    fog = board(blocks='blocks = { rats = "wurm" }') + """
+[[effects]]
+kind = "prevent_all_combat_damage"
+[[effects]]
+kind = "life_floor"
+player = "bob"
+"""
+    out = account(tmp_path, fog)
+    assert "prevented by a continuous effect: prevent all combat damage" in out
+    assert "effect 0" not in out and "life_floor" not in out and "(player bob)" not in out
+    shield = account(tmp_path, board() + """
+[[combat.actions]]
+after = "declare_blockers"
+do = "prevent"
+target = "bob"
+amount = 3
+""")
+    assert "prevented by a prevention shield" in shield and "shield-1" not in shield
+
+
+def test_older_editions_cite_their_own_numbers(tmp_path: Path) -> None:
+    """sixth (1999-2009): combat damage is 310 and dealt damage 310.4, not 510
+    and 510.2; m10 cites 730 for an illegal declaration, not today's 733."""
+    out = account(tmp_path, board(rules='rules = "sixth"'))
+    assert "[310]" in out and "[310.4]" in out and "[308.2a]" in out
+    assert "[510.2]" not in out and "[510]" not in out and "[508.1a]" not in out
+    illegal = account(tmp_path, board(rules='rules = "m10"',
+                                      wurm='keywords = ["defender"]'))
+    assert "[730]" in illegal and "[733]" not in illegal
+
+
+def test_explain_lists_only_the_wrong_assignments(tmp_path: Path) -> None:
+    """702.19b: the Wurm's assignment is wrong, the lifelink Cadet's is right:
+    explain has a section for the Wurm and none for the Cadet."""
+    text = TRAMPLE_ASSIGNMENT.replace('power = 1\ntoughness = 1\n',
+                                      'power = 1\ntoughness = 1\nkeywords = ["lifelink"]\n')
+    text += 'cadet = { wurm = 1 }\n'
+    path = tmp_path / "wurm.toml"
+    path.write_text(text)
+    out = invoke("explain", str(path)).stdout
+    assert "Craw Wurm must assign exactly 6" in out
+    assert "Eager Cadet must assign" not in out
+
+
+def test_replacement_effects_on_damage_are_named(tmp_path: Path) -> None:
+    """614.1a (Furnace of Rath): the Wurm assigns 6 and deals 12; the account
+    says which effect doubled it."""
+    out = account(tmp_path, board() + """
+[[effects]]
+kind = "double_damage"
+""")
+    line = next(ln for ln in out.splitlines() if "deals 12 combat damage to bob" in ln)
+    assert "assigned 6" in line and "doubled" in line and "614.1a" in line

@@ -139,3 +139,164 @@ def test_the_code_on_the_page_runs(page: str) -> None:
     namespace: dict[str, Any] = {}
     for i, block in enumerate(blocks):
         exec(compile(block, f"{page} block {i + 1}", "exec"), namespace)
+
+
+# ---------------------------------------------------------------------------
+# Keyword pages, diagrams, the API reference, and the built site in a browser
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_every_keyword_page_has_an_example_and_its_account(name: str) -> None:
+    """Each keyword page shows one scenario using the keyword and the account
+    ``redzone run`` prints for it (the rules cited in brackets), not the
+    plugin's source."""
+    page = PAGES[f"keywords/{name}.md"]
+    assert "## An example" in page and "```toml" in page
+    account = page.split("```text", 1)[1].split("```", 1)[0]
+    assert "Before combat" in account and re.search(r"\[\d{3}\.\d+[a-z]?\]", account)
+    toml_block = page.split("```toml", 1)[1].split("```", 1)[0]
+    plugin = next(p for p in gen.builtin_plugins() if p.name == name)
+    printed = {t.split()[0].lower() for spec in plugin.specs
+               for t in (spec.name, *spec.examples)}
+    assert any(t in toml_block.lower() for t in printed), name
+    assert "## Source" not in page and "```python\n\"\"\"" not in page
+
+
+def test_the_combat_diagram_names_every_hook() -> None:
+    """The combat phase diagram is drawn from hookspecs.py: every hook is in it,
+    under the step it serves (506.1, 508-511)."""
+    svg = gen.diagram_combat()
+    for hook in HOOKS:
+        assert f"data-hook='{hook}'" in svg, hook
+    for rule in ("507", "508", "509", "510", "511"):
+        assert f"data-step='{rule}'" in svg
+
+
+def test_the_pipeline_diagram_follows_rule_120_4() -> None:
+    svg = gen.diagram_pipeline()
+    assert [r for r in ("120.4a", "120.4b", "120.4c", "120.4d", "704")
+            if f"data-rule='{r}'" in svg] == ["120.4a", "120.4b", "120.4c", "120.4d", "704"]
+    diagrams = gen._sibling("diagrams")
+    with pytest.raises(LookupError, match="redzone_prevent_damage"):
+        diagrams.damage_pipeline(["redzone_modify_damage"])
+
+
+def _require(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        if os_environ_requires_browser():
+            pytest.fail(f"{module} is not installed (pip install -e '.[docs]')")
+        pytest.skip(f"{module} is not installed (pip install -e '.[docs]')")
+
+
+def os_environ_requires_browser() -> bool:
+    import os
+
+    return bool(os.environ.get("REDZONE_REQUIRE_BROWSER"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once with ``mkdocs build --strict``."""
+    import os
+    import subprocess
+
+    _require("mkdocs")
+    _require("mkdocstrings")
+    out = tmp_path_factory.mktemp("site")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
+                           str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def test_the_api_reference_documents_every_engine_method(site: Path) -> None:
+    """Every public method of Engine has its entry (the issue: four were on no
+    page), and the actions, errors and events are there."""
+    import redzone
+    from redzone import Engine
+
+    page = (site / "api" / "index.html").read_text(encoding="utf-8")
+    methods = [n for n, v in vars(Engine).items()
+               if not n.startswith("_") and (callable(v) or isinstance(v, property))]
+    missing = [m for m in methods if f'id="redzone.kernel.engine.Engine.{m}"' not in page]
+    assert not missing, missing
+    for name in ("DealDamage", "Pump", "IllegalBlockError", "Event", "GameState",
+                 "Permanent", "Player", "Combat"):
+        obj = getattr(redzone, name)
+        assert f'id="{obj.__module__}.{name}"' in page, name
+    assert ":meth:" not in page and ":class:" not in page
+
+
+def test_the_site_has_a_repository_link_the_version_and_dark_mode(site: Path) -> None:
+    from redzone._version import __version__
+
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'class="md-source"' in home and "github.com" in home
+    assert f"redzone {__version__}" in home
+    assert 'data-md-color-scheme="slate"' in home or "slate" in home
+    assert "fonts.googleapis" not in home  # no web fonts: the site works offline
+
+
+#: The pages the browser check opens, and what each must show.
+BROWSER_PAGES = {
+    "index.html": "report-resolved.png",
+    "getting-started/index.html": "Getting started",
+    "scenario-format/index.html": "scenario",
+    "keywords/trample/index.html": "An example",
+    "api/index.html": "redzone.kernel.engine.Engine.declare_attackers",
+    "hooks/index.html": "rz-diagram",
+    "how-it-works/index.html": "rz-diagram",
+}
+
+
+@pytest.mark.parametrize("page", sorted(BROWSER_PAGES))
+def test_chromium_renders_the_page(page: str, site: Path) -> None:
+    """Headless Chromium opens the page: its article is there, and every
+    diagram is an SVG with its text (a diagram that failed to render, or a
+    mermaid block left as text, fails)."""
+    import _browser
+
+    dom = _browser.dump_dom((site / page).as_uri())
+    assert '<article class="md-content__inner' in dom, page
+    assert BROWSER_PAGES[page] in dom, page
+    assert 'class="mermaid"' not in dom
+    for svg in re.findall(r'<svg class="rz-diagram".*?</svg>', dom, re.S):
+        assert svg.count("<text") >= 5 and "</g>" in svg
+
+
+def test_chromium_draws_the_diagrams(site: Path, tmp_path: Path) -> None:
+    """A screenshot of 'How combat runs' shows the diagrams' colours (the
+    step boxes and the priority marks): they were drawn, not left blank."""
+    import _browser
+
+    shot = _browser.screenshot((site / "how-it-works" / "index.html").as_uri(),
+                               tmp_path / "how.png", width=1100, height=1300)
+    counts = _browser.colours(shot)
+    assert _browser.near(counts, (0xFD, 0xE3, 0xCF), 6) > 200, "no step boxes drawn"
+    assert _browser.near(counts, (0xFF, 0xF8, 0xE6), 6) > 200, "no hook boxes drawn"
+
+
+def test_code_blocks_wrap_instead_of_clipping() -> None:
+    """The scenario format's comments are its explanations: code blocks wrap."""
+    css = (DOCS / "css" / "redzone.css").read_text(encoding="utf-8")
+    assert "white-space: pre-wrap" in css
+    assert "css/redzone.css" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_packaging_metadata() -> None:
+    """LICENSE (MIT, as the metadata says), project URLs, classifiers, the
+    version written once, mkdocs.yml in the sdist."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = meta["project"]
+    assert project["license"] == "MIT" and "MIT License" in (ROOT / "LICENSE").read_text()
+    assert {"Homepage", "Source", "Issues", "Documentation"} <= set(project["urls"])
+    assert "Framework :: Pytest" in project["classifiers"]
+    assert any(c.startswith("Development Status ::") for c in project["classifiers"])
+    assert project["dynamic"] == ["version"] and "version" not in project
+    sdist = meta["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    assert {"mkdocs.yml", "LICENSE", "docs"} <= set(sdist)
+    assert any("mkdocstrings-python" in d for d in project["optional-dependencies"]["docs"])

@@ -739,10 +739,11 @@ CONTRACT = {
 
 #: The keys added since (each documented on the extensions page).
 EXTENSIONS = {
-    "top": set(),
+    "top": {"cards"},
     "player": set(),
-    "permanent": {"supertypes", "cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
-                  "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure"},
+    "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
+                  "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",
+                  "lure"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate"},
     "effect": {"blocks_if_able"},

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import inspect
+import json
 import re
 import textwrap
 import types
@@ -31,6 +32,24 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sibling(name: str) -> types.ModuleType:
+    """A module beside this one (mkdocs loads hooks by path, not as a package)."""
+    import importlib.util
+    import sys
+
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+
 KEYWORD_DIR = "keywords"
 MARKER = re.compile(r"<!--\s*generated:\s*([a-z-]+)\s*-->")
 TITLE = re.compile(r"^(?P<name>.+?) \((?P<rules>CR [^)]*)\)\.$")
@@ -224,9 +243,119 @@ def keyword_page(p: KeywordPlugin) -> str:
     else:
         lines.append("None beyond declaring its keyword: the core's rules need no change "
                      "for it.")
-    source = inspect.getsource(p.module).rstrip()
-    lines += ["", "## Source", "", "```python", source, "```", ""]
+    example = keyword_example(p)
+    if example is not None:
+        title, toml, account = example
+        lines += ["", "## An example", "", title, "", "```toml", toml.rstrip(), "```", "",
+                  "`redzone run` prints:", "", "```text", account.rstrip(), "```"]
+    path = "/".join(p.module.__name__.split("."))
+    lines += ["", f"The plugin's source is `plugins/{path}.py` in the repository.", ""]
     return "\n".join(lines)
+
+
+#: The scenarios tried for a keyword without a bundled example, in order: the
+#: keyword's creature attacks and is blocked, blocks, attacks unblocked.
+_EXAMPLE = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "hero"
+name = "Example Hero"
+controller = "{hero_side}"
+power = 3
+toughness = 3
+keywords = [{keyword}]
+[[permanents]]
+id = "bears"
+name = "Grizzly Bears"
+controller = "{bears_side}"
+power = 2
+toughness = 2
+[combat]
+{combat}
+"""
+
+
+def _account(text: str, file: str) -> tuple[str, bool] | None:
+    import io
+
+    from redzone.formats.outcome import resolve
+    from redzone.formats.scenario import ScenarioProblems, loads
+    from redzone.frontends.account import render_resolution
+    from rich.console import Console
+
+    try:
+        res = resolve(loads(text, file=file))
+    except ScenarioProblems:
+        return None
+    out = io.StringIO()
+    render_resolution(Console(file=out, width=96, color_system=None, highlight=False,
+                              emoji=False), res)
+    return out.getvalue(), res.error is None
+
+
+def _bundled_examples() -> dict[str, list[str]]:
+    """Bundled example name -> the keyword names its permanents have."""
+    import redzone.examples as examples
+    from redzone.formats.scenario import load
+
+    found: dict[str, list[str]] = {}
+    for name in examples.names():
+        scenario = load(examples.path(name))
+        found[name] = sorted({k.name for perm in scenario.state.objects.values()
+                              for k in perm.keywords})
+    return found
+
+
+_BUNDLED: dict[str, list[str]] | None = None
+
+
+def keyword_example(p: KeywordPlugin) -> tuple[str, str, str] | None:
+    """One example scenario for a keyword plugin and its account: a bundled
+    example using the keyword if there is one, else a small generated board
+    on which the keyword's creature attacks, blocks, or attacks unblocked,
+    whichever is legal first."""
+    import redzone.examples as examples
+
+    global _BUNDLED
+    if _BUNDLED is None:
+        _BUNDLED = _bundled_examples()
+    names = {spec.name for spec in p.specs}
+
+    def bundled(name: str) -> tuple[str, str, str] | None:
+        text = examples.path(name).read_text(encoding="utf-8")
+        done = _account(text, f"{name}.toml")
+        if done is None:
+            return None
+        return (f"The bundled example `{name}` (`redzone demo {name}`): "
+                f"{examples.title(name)}.", text, done[0])
+
+    for name, used in _BUNDLED.items():
+        # A bundled example about the keyword: it uses it and its title names it.
+        if names & set(used) and any(n in examples.title(name).lower() for n in names):
+            found = bundled(name)
+            if found is not None:
+                return found
+    for spec in p.specs:
+        printed = (spec.examples or (spec.name,))[0]
+        for hero, bears, combat in (
+                ("alice", "bob", 'attacks = { hero = "bob" }\nblocks = { bears = "hero" }'),
+                ("bob", "alice", 'attacks = { bears = "bob" }\nblocks = { hero = "bears" }'),
+                ("alice", "bob", 'attacks = { hero = "bob" }')):
+            text = _EXAMPLE.format(hero_side=hero, bears_side=bears, combat=combat,
+                                   keyword=json.dumps(printed))
+            done = _account(text, "example.toml")
+            if done is not None and done[1]:
+                role = ("attacks and is blocked" if "blocks = { bears" in combat else
+                        "blocks" if "blocks" in combat else "attacks unblocked")
+                return (f"A 3/3 with {printed} {role} (a generated board).", text, done[0])
+    for name, used in _BUNDLED.items():
+        if names & set(used):
+            found = bundled(name)
+            if found is not None:
+                return found
+    return None
 
 
 def keywords_index(plugins: list[KeywordPlugin]) -> str:
@@ -254,7 +383,8 @@ def hooks_page() -> str:
              rst_to_md(inspect.getdoc(hookspecs) or ""), "",
              "Each entry gives the hook's exact signature, the rules it serves, its "
              "parameters, how the answers of several plugins are combined, and an "
-             "example. It is generated from `redzone/hookspecs.py`.", ""]
+             "example. It is generated from `redzone/hookspecs.py`.", "",
+             "Where each hook is asked in the combat phase:", "", diagram_combat(), ""]
     group = None
     for hook in all_hooks:
         if hook.group != group:
@@ -347,8 +477,32 @@ def invariants_list() -> str:
     raise LookupError("INVARIANTS not found in redzone/testing/conformance.py")
 
 
+def _hook_groups() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for hook in hooks():
+        out.setdefault(hook.group, []).append(hook.name)
+    return out
+
+
+def diagram_combat() -> str:
+    """The combat phase, its priority windows and the hooks asked in each step."""
+    return f'<div class="rz-figure">{_sibling("diagrams").combat_phase(_hook_groups())}</div>'
+
+
+def diagram_pipeline() -> str:
+    """The 120.4 damage pipeline."""
+    d = _sibling("diagrams")
+    return f'<div class="rz-figure">{d.damage_pipeline([h.name for h in hooks()])}</div>'
+
+
+def diagram_flow() -> str:
+    """The data flow of a command."""
+    return f'<div class="rz-figure">{_sibling("diagrams").data_flow()}</div>'
+
+
 GENERATORS = {"discovery-order": discovery_order, "editions": editions_list,
-              "invariants": invariants_list}
+              "invariants": invariants_list, "diagram-combat": diagram_combat,
+              "diagram-pipeline": diagram_pipeline, "diagram-flow": diagram_flow}
 
 
 def substitute(markdown: str) -> str:
@@ -387,6 +541,11 @@ def on_config(config: Any) -> Any:
             nav[i] = {"Keywords": keyword_nav()}
     snippets = config["mdx_configs"].setdefault("pymdownx.snippets", {})
     snippets["base_path"] = [str(ROOT)]
+    # The version is written once, in redzone/_version.py.
+    from redzone._version import __version__
+
+    config["copyright"] = f"redzone {__version__} · MIT licence"
+    config["extra"]["version_label"] = __version__
     return config
 
 

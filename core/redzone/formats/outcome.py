@@ -20,6 +20,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from redzone.formats import report as _report
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
 from redzone.kernel.combat import Assignment, band_violations, lethal_map
@@ -71,6 +72,10 @@ class AssignmentRecord:
         (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
     :param divider: the player who divides its damage when that is not its
         controller (702.22j-k), else ``None``.
+    :param lethal_before: lethal damage to each creature in ``creatures``,
+        counting damage already marked and what the creatures before this one
+        assign in the step (the default assignment's view, 510.1c-d); unlike
+        ``lethal`` it doesn't count this creature's damage against others'.
     """
 
     step: str
@@ -85,6 +90,7 @@ class AssignmentRecord:
     blocked: bool
     additional: tuple[str, ...] = field(default=(), converter=as_tuple)
     divider: str | None = None
+    lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
 
 
 def assignment_records(engine: Engine, state: GameState,
@@ -103,15 +109,19 @@ def assignment_records(engine: Engine, state: GameState,
             if isinstance(n, int) and n > 0:
                 totals[r] = totals.get(r, 0) + n
     out = []
+    earlier: dict[str, int] = {}
     for duty in duties:
         amounts = full.get(duty.source, {})
         own = {r: n for r, n in amounts.items() if isinstance(n, int) and n > 0}
+        before = lethal_map(engine.hooks, state, duty, earlier, {})
+        for r, n in own.items():
+            earlier[r] = earlier.get(r, 0) + n
         out.append(AssignmentRecord(
             step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
             given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
             lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own)),
             is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional,
-            divider=duty.divider))
+            divider=duty.divider, lethal_before=FrozenMap(before)))
     return step, tuple(out)
 
 
@@ -217,6 +227,16 @@ class Resolution:
     def exit_status(self) -> int:
         """0 when the combat resolved, 1 when something was illegal."""
         return EXIT_OK if self.ok else EXIT_ILLEGAL
+
+    def to_html(self) -> str:
+        """The visual report: one self-contained HTML page (:mod:`redzone.formats.report`)."""
+        return _report.render_html(self)
+
+    def _repr_html_(self) -> str:
+        return _report.render_html(self, fragment=True)
+
+    def __repr__(self) -> str:
+        return _report.resolution_repr(self)
 
 
 def resolve(scenario: Scenario) -> Resolution:

@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from redzone.formats import cards as _cards
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
@@ -758,6 +759,9 @@ class Scenario:
     bands: tuple[tuple[str, ...], ...] = ()
     additional_combats: tuple[CombatPlan, ...] = ()
     through: str = "end_of_combat"
+    #: Notes about the scenario that are not problems (card abilities that are
+    #: inert because no plugin provides them); front ends show them.
+    notes: tuple[str, ...] = ()
 
     @property
     def effects(self) -> tuple[Effect, ...]:
@@ -1272,6 +1276,9 @@ def build(document: Document, *, rules: str | None = None,
         else:
             problems.add(("rules",), _edition_problem(data["rules"]))
     engine = factory(edition)
+    # -- card data: `cards = "PATH"` and `card = "NAME"` (redzone.formats.cards) --
+    data, notes = _cards.expand(data, document.file, problems.add, engine.keyword)
+    # -- end of card data --
     b = _Builder(data, problems, engine)
     b.build_players()
     b.build_permanents()
@@ -1304,6 +1311,7 @@ def build(document: Document, *, rules: str | None = None,
         bands=combat["bands"],
         additional_combats=additional,
         through=data.get("through", "end_of_combat"),
+        notes=notes,
     )
 
 

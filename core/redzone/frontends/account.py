@@ -10,17 +10,27 @@ the engine produced; it knows no keyword by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import io
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from redzone.formats.outcome import AssignmentRecord, Finding, Resolution, assignment_records
+from redzone.formats.citations import CITATIONS, EQUIVALENTS, cite, era_rule
+from redzone.formats.outcome import (
+    AssignmentRecord,
+    Finding,
+    Resolution,
+    assignment_records,
+    error_json,
+)
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.kernel.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event
-from redzone.kernel.model import UNLIMITED, GameState, Permanent
+from redzone.kernel.model import UNLIMITED, Effect, GameState, Permanent
 
 RULE = "cyan"
 DIM = "dim"
@@ -44,13 +54,59 @@ STEP_TITLES: Mapping[str, tuple[str, str]] = {
     "end_of_combat": ("End of combat step", "511"),
 }
 
+#: The scenario format's continuous effects in words (the effects of
+#: redzone.kernel.effects), for the board and the events.
+EFFECT_TEXTS: Mapping[str, str] = {
+    "prevent_all_combat_damage": "prevent all combat damage",
+    "reduce_damage": "prevent {amount} of each damage dealt to {to}",
+    "double_damage": "damage dealt by {source} is doubled",
+    "double_life_gain": "{player} gains twice that much life instead",
+    "life_floor": "damage can't reduce {player}'s life total below 1 while they control "
+                  "a creature",
+}
+
+
+def describe_effect(kind: str, name: Callable[[str | None], str], *,
+                    player: str | None = None, to: str | None = None,
+                    source: str | None = None, amount: int | None = None) -> str:
+    """A continuous effect in words."""
+    text = EFFECT_TEXTS.get(kind)
+    if text is None:
+        bits = [f"{k} {name(v) if isinstance(v, str) else v}"
+                for k, v in (("for", player), ("on", to), ("from", source), ("amount", amount))
+                if v is not None]
+        return kind.replace("_", " ") + (f" ({', '.join(bits)})" if bits else "")
+    return text.format(player=name(player), to=name(to),
+                       source=name(source) if source else "every source",
+                       amount=amount if amount is not None else "some")
+
+
+_EFFECT_LABEL = re.compile(r"^effect \d+: ")
+_SHIELD_LABEL = re.compile(r"^shield-\d+$")
+
+
+def _prevention_text(detail: str | None) -> str:
+    """How damage was prevented, without the pipeline's internal labels."""
+    if not detail:
+        return ""
+    parts = []
+    for part in detail.split("; "):
+        if _SHIELD_LABEL.match(part):
+            parts.append("by a prevention shield")
+        elif _EFFECT_LABEL.match(part):
+            parts.append(f"by a continuous effect: {_EFFECT_LABEL.sub('', part)}")
+        else:
+            parts.append(f"by {part}")
+    return " " + "; ".join(dict.fromkeys(parts))
+
+
 #: What a state-based action or loss rule means, for the account.
 RULE_REASONS: Mapping[str, str] = {
     "704.5a": "0 or less life",
     "704.5c": "ten or more poison counters",
     "704.5f": "toughness 0 or less",
     "704.5g": "lethal damage",
-    "704.5h": "dealt damage by a source whose damage destroys",
+    "704.5h": "dealt damage by a source with {keyword}",
     "704.5i": "0 loyalty",
     "704.5q": "+1/+1 and -1/-1 counters annihilate",
     "704.5v": "0 defense",
@@ -166,7 +222,7 @@ def render_board(console: Console, state: GameState, title: str) -> None:
         if player.id == state.active_player:
             text.append("  (active player)", style=DIM)
         if player.lost:
-            reason = RULE_REASONS.get(player.loss_rule or "", "")
+            reason = reasons_for(None).get(player.loss_rule or "", "")
             text.append(f"  LOST THE GAME{f' ({reason})' if reason else ''}", style=BAD)
             if player.loss_rule:
                 text.append(f"  [{player.loss_rule}]", style=RULE)
@@ -178,12 +234,12 @@ def render_board(console: Console, state: GameState, title: str) -> None:
         if not mine:
             _line(console, ("    no permanents", DIM))
     if state.effects:
+        name = Names([state])
         _line(console, "  Continuous effects:")
         for effect in state.effects:
-            bits = [f"{k} {v}" for k, v in (("player", effect.player), ("to", effect.to),
-                                            ("source", effect.source), ("amount", effect.amount))
-                    if v is not None]
-            _line(console, f"    {effect.kind}" + (f" ({', '.join(bits)})" if bits else ""))
+            _line(console, "    " + describe_effect(effect.kind, name, player=effect.player,
+                                                    to=effect.to, source=effect.source,
+                                                    amount=effect.amount))
 
 
 # ---------------------------------------------------------------------------
@@ -191,8 +247,24 @@ def render_board(console: Console, state: GameState, title: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
-    """A sentence for an event, and a style."""
+def reasons_for(engine: Engine | None) -> dict[str, str]:
+    """:data:`RULE_REASONS` in the words of the loaded keywords: 704.5h names
+    the keyword of rule 702.2 (deathtouch) as its plugin calls it."""
+    keyword = "the ability of rule 702.2"
+    if engine is not None:
+        keyword = next((k.spec.name for k in engine.keywords() if k.spec.rule == "702.2"),
+                       keyword)
+    return {rule: text.format(keyword=keyword) for rule, text in RULE_REASONS.items()}
+
+
+def describe_event(event: Event, name: Names,
+                   reasons: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+    """A sentence for an event, and a style.
+
+    :param reasons: what each state-based action's rule means
+        (:func:`reasons_for`).
+    """
+    reasons = reasons if reasons is not None else reasons_for(None)
     k = event.kind
     n = event.amount
     if k == "attack":
@@ -215,9 +287,8 @@ def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
         kind = "combat damage" if event.combat else "damage"
         return f"{name(event.source)} deals {n} {kind} to {name(event.target)}", HURT
     if k == "prevented":
-        how = f" ({event.detail})" if event.detail else ""
         return (f"{n} damage {name(event.source)} would deal to {name(event.target)} is "
-                f"prevented{how}"), GOOD
+                f"prevented{_prevention_text(event.detail)}"), GOOD
     if k == "life_loss":
         return f"{name(event.player)} loses {n} life", HURT
     if k == "life_gain":
@@ -234,16 +305,16 @@ def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
     if k in ("loyalty", "defense"):
         return f"{_plural(n or 0, k + ' counter')} removed from {name(event.target)}", HURT
     if k == "destroyed":
-        reason = RULE_REASONS.get(event.rule, "")
+        reason = reasons.get(event.rule, "")
         return f"{name(event.object)} is destroyed{f' ({reason})' if reason else ''}", SBA
     if k == "dies":
-        reason = RULE_REASONS.get(event.rule, "")
+        reason = reasons.get(event.rule, "")
         return (f"{name(event.object)} is put into its owner's graveyard"
                 f"{f' ({reason})' if reason else ''}"), SBA
     if k == "zone_change":
         return f"{name(event.object)} leaves the battlefield (to {event.detail})", SBA
     if k == "lost":
-        reason = RULE_REASONS.get(event.rule, "")
+        reason = reasons.get(event.rule, "")
         return f"{name(event.player)} loses the game{f' ({reason})' if reason else ''}", BAD
     if k == "removed_from_combat":
         return f"{name(event.object)} is removed from combat", None
@@ -277,30 +348,31 @@ def describe_event(event: Event, name: Names) -> tuple[str, str | None]:
     if k == "removed_from_stack":
         return f"{event.object} is taken off the stack", DIM
     if k == "effect":
-        bits = [f"{w} {name(v)}" for w, v in (("for", event.player), ("on", event.target),
-                                                ("from", event.source)) if v]
-        return f"a continuous effect starts: {event.detail}" + (
-            f" ({', '.join(bits)})" if bits else ""), None
+        return "a continuous effect starts: " + describe_effect(
+            event.detail or "", name, player=event.player, to=event.target,
+            source=event.source, amount=event.amount), None
     fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
     return f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}", None
 
 
-def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: Names) -> None:
+def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: Names,
+                  rules: str = "foundations") -> None:
     _line(console, ("Combat damage assignment: each creature assigns damage equal to its "
-                    "power; lethal damage counts damage already marked and damage other "
-                    "creatures assign in this step", DIM), indent=4, rule="510.1")
+                    "power; the lethal damage shown counts damage already marked and damage "
+                    "assigned to that creature by those listed before it", DIM), indent=4,
+          rule=cite(rules, "assignment"))
     for rec in records:
         if rec.is_attacker and not rec.blocked:
             role = f"unblocked, attacking {name(rec.attacked)}"
-            rule = "510.1b"
+            rule = cite(rules, "unblocked")
         elif rec.is_attacker:
             role = "blocked by " + (", ".join(name(c) for c in rec.creatures) or "no creature")
             if rec.attacked is not None:
                 role += f"; may assign the rest to {name(rec.attacked)}"
-            rule = "510.1c"
+            rule = cite(rules, "blocked")
         else:
             role = "blocking " + ", ".join(name(c) for c in rec.creatures)
-            rule = "510.1d"
+            rule = cite(rules, "blocking")
         if rec.additional:
             role += "; may also assign to " + ", ".join(name(r) for r in rec.additional)
         how = "as the scenario assigns" if rec.given else "default assignment"
@@ -311,16 +383,76 @@ def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: N
         _line(console, "• ", (name(rec.source), HEAD), f" (power {rec.power}, {role}), {how}:",
               indent=4, rule=rule)
         for recipient, amount in rec.amounts.items():
-            lethal = rec.lethal.get(recipient) if rec.divider is None else None
+            lethal = (rec.lethal_before or rec.lethal).get(recipient) \
+                if rec.divider is None else None
             extra = f"  (lethal: {lethal})" if lethal is not None else ""
             _line(console, f"{amount} to {name(recipient)}", (extra, DIM), indent=8)
         if not rec.amounts:
             _line(console, ("nothing", DIM), indent=8)
 
 
+def causal_order(events: Sequence[Event]) -> list[Event]:
+    """The events with each "removed from combat" (506.4) that a later event
+    of the same step causes (the creature leaving the battlefield) moved
+    right after that event."""
+    out = list(events)
+    leaving = ("destroyed", "dies", "zone_change", "put_into_graveyard", "sacrificed",
+               "exiled")
+    i = 0
+    while i < len(out):
+        e = out[i]
+        if e.kind == "removed_from_combat" and e.object is not None:
+            cause = next((j for j in range(i + 1, len(out))
+                          if out[j].step == e.step and out[j].object == e.object
+                          and out[j].kind in leaving), None)
+            if cause is not None:
+                out.insert(cause, out.pop(i))
+                continue
+        i += 1
+    return out
+
+
+def _replacement_note(event: Event, dealt: Mapping[str, int], effects: Sequence[Effect],
+                      name: Names, assigned: Mapping[tuple[str, str], int] | None = None
+                      ) -> str:
+    """Why damage dealt differs from damage assigned, or a player's life loss
+    from the damage dealt to them: the replacement effects in force that
+    apply (614.1a)."""
+    if event.kind == "damage" and assigned is not None and event.source and event.target:
+        was = assigned.get((event.source, event.target))
+        if was is None or was == event.amount or not event.combat:
+            return ""
+        found = [describe_effect(e.kind, name, source=e.source)
+                 for e in effects if e.kind == "double_damage"
+                 and e.source in (None, event.source)]
+        what = "; ".join(found) if found else "a replacement effect"
+        return f" (assigned {was}: a replacement effect applies: {what} [614.1a])"
+    if event.kind != "life_loss" or event.player is None or not event.rule.startswith("120."):
+        return ""
+    total = dealt.get(event.player)
+    if total is None or total == event.amount:
+        return ""
+    found = [describe_effect(e.kind, name, player=e.player, to=e.to, source=e.source,
+                             amount=e.amount)
+             for e in effects if e.kind == "life_floor" and e.player == event.player]
+    what = "; ".join(found) if found else "a replacement effect"
+    return f" (not {total}: a replacement effect applies: {what} [614.1a])"
+
+
 def render_events(console: Console, events: Sequence[Event],
-                  records: Sequence[AssignmentRecord], name: Names) -> None:
-    """Each step, with what happened in it and the rule behind it."""
+                  records: Sequence[AssignmentRecord], name: Names, *,
+                  rules: str = "foundations", engine: Engine | None = None,
+                  effects: Sequence[Effect] = ()) -> None:
+    """Each step, with what happened in it and the rule behind it.
+
+    :param rules: the rules edition, whose numbers the account's own lines cite.
+    :param engine: the engine, whose keywords name the state-based actions' reasons.
+    :param effects: the game's continuous effects, to name replacement effects.
+    """
+    reasons = reasons_for(engine)
+    events = causal_order(events)
+    dealt: dict[str, int] = {}
+    assigned: dict[tuple[str, str], int] = {}
     current = None
     shown: set[str] = set()
     destroyed: set[str] = set()
@@ -329,39 +461,51 @@ def render_events(console: Console, events: Sequence[Event],
             destroyed.add(event.object)
         if event.kind == "dies" and event.object in destroyed:
             _line(console, "• ", (f"{name(event.object)} is put into its owner's graveyard",
-                                  DIM), indent=2, rule=event.rule)
+                                  DIM), indent=2, rule=era_rule(rules, event.rule))
             continue
+        if event.kind == "damage" and event.target is not None:
+            dealt[event.target] = dealt.get(event.target, 0) + (event.amount or 0)
         if event.kind == "step" or event.step != current:
             if event.step != current:
                 current = event.step
-                title, rules = STEP_TITLES.get(current, (current.replace("_", " "), ""))
+                dealt, assigned = {}, {}
+                title, step_rule = STEP_TITLES.get(current, (current.replace("_", " "), ""))
+                if current in CITATIONS["foundations"]:
+                    step_rule = cite(rules, current)
                 console.print()
-                _line(console, (title, "bold yellow"), rule=rules or None)
+                _line(console, (title, "bold yellow"), rule=step_rule or None)
             if event.kind == "step":
                 if current == "declare_attackers" and not any(
                         e.kind == "attack" for e in events):
                     _line(console, ("no creature attacks: the declare blockers and combat "
-                                    "damage steps are skipped", DIM), indent=2, rule="508.8")
+                                    "damage steps are skipped", DIM), indent=2,
+                          rule=cite(rules, "no_attackers"))
                 if current.removesuffix(ASSIGNED) in (FIRST_DAMAGE_STEP, "combat_damage") and \
                         not any(e.kind == "assign" and e.step in (
                             current, current.removesuffix(ASSIGNED) + ASSIGNED)
                             for e in events):
                     _line(console, ("no creature assigns combat damage in this step", DIM),
-                          indent=2, rule="510.1a-d")
+                          indent=2, rule=cite(rules, "no_assignment"))
                 continue
         if event.kind == "assign":
+            if event.source is not None and event.target is not None:
+                key = (event.source, event.target)
+                assigned[key] = assigned.get(key, 0) + (event.amount or 0)
             base = event.step.removesuffix(ASSIGNED)
             if base not in shown:
                 shown.add(base)
-                _record_lines(console, [r for r in records if r.step == base], name)
+                _record_lines(console, [r for r in records if r.step == base], name, rules)
             continue
         if event.kind == "removed_from_combat" and event.rule == "506.4" and (
                 event.object in destroyed or event.step == "end_of_combat"):
             continue  # it left the battlefield: the next line says so
-        sentence, style = describe_event(event, name)
+        sentence, style = describe_event(event, name, reasons)
+        sentence += _replacement_note(event, dealt, effects, name, assigned)
+        if event.kind == "life_loss" and event.player is not None:
+            dealt.pop(event.player, None)
         marker = "state-based action: " if event.rule.startswith("704.") else ""
         _line(console, "• ", (marker, SBA) if marker else "", (sentence, style or ""),
-              indent=2, rule=event.rule)
+              indent=2, rule=era_rule(rules, event.rule))
 
 
 # ---------------------------------------------------------------------------
@@ -383,12 +527,14 @@ def render_resolution(console: Console, res: Resolution) -> None:
     name = Names([scenario.state, final, res.failed_state])
     _header(console, scenario)
     render_board(console, scenario.state, "Before combat")
-    render_events(console, res.events, res.assignments, name)
+    render_events(console, res.events, res.assignments, name, rules=scenario.rules,
+                  engine=scenario.engine, effects=scenario.state.effects)
     console.print()
     if res.error is not None:
         render_error(console, res.error, name)
+        illegal = cite(scenario.rules, "illegal")
         _line(console, ("The state is left as it was before the illegal "
-                        "declaration, assignment or action (733).", DIM), rule="733")
+                        f"declaration, assignment or action ({illegal}).", DIM), rule=illegal)
         console.print()
         render_explanation(console, res, name)
         return
@@ -474,6 +620,30 @@ def render_explanation(console: Console, res: Resolution, name: Names | None = N
         _explain_action(console, res, name)
 
 
+_RULE_SUFFIX = re.compile(r"^(?P<text>.*?)\s*\[(?P<rule>[^\]]+)\]$")
+
+
+def explanation_json(res: Resolution) -> dict[str, Any]:
+    """``redzone explain --json``: ``ok``, ``rules``, the error object of the
+    format (or ``null``), and the explanation as ``lines``, each with its
+    ``text``, its ``rule`` (or ``null``) and its ``depth`` (0 for a heading)."""
+    console = Console(file=io.StringIO(), width=10_000, color_system=None,
+                      force_terminal=False, highlight=False, emoji=False)
+    render_explanation(console, res)
+    lines = []
+    for raw in console.file.getvalue().splitlines():  # type: ignore[attr-defined]
+        if not raw.strip():
+            continue
+        depth = (len(raw) - len(raw.lstrip())) // 2
+        text = raw.strip().removeprefix("• ")
+        m = _RULE_SUFFIX.match(text)
+        lines.append({"text": m.group("text") if m else text,
+                      "rule": m.group("rule") if m else None, "depth": depth})
+    return {"ok": res.error is None, "rules": res.scenario.rules,
+            "error": None if res.error is None else error_json(res.error)["error"],
+            "failed": res.failed, "lines": lines}
+
+
 def _explain_attack(console: Console, engine: Engine, state: GameState, name: Names,
                     error: IllegalActionError) -> None:
     legal = engine.legal_attackers(state)
@@ -557,7 +727,9 @@ def _legal_blocks_for(engine: Engine, state: GameState,
 def _explain_assignment(console: Console, engine: Engine, state: GameState, name: Names,
                         error: IllegalActionError, res: Resolution) -> None:
     step, records = assignment_records(engine, state, _proposed(res, engine, state))
-    involved = set(error.objects)
+    # The creatures whose own assignment is wrong: each violation names the
+    # assigning creature first (510.1), then the recipients it concerns.
+    involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
     proposal = {r.source: dict(r.amounts) for r in records}
     for rec in records:
         if rec.source not in involved:
@@ -633,9 +805,17 @@ def render_check(console: Console, scenario: Scenario, findings: Sequence[Findin
 
 
 __all__ = [
+    "CITATIONS",
+    "EQUIVALENTS",
     "Names",
+    "causal_order",
+    "cite",
+    "describe_effect",
     "describe_event",
     "describe_permanent",
+    "era_rule",
+    "explanation_json",
+    "reasons_for",
     "render_board",
     "render_check",
     "render_error",

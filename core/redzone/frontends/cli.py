@@ -1,18 +1,31 @@
 """The ``redzone`` command line.
 
 - ``redzone run FILE``: resolve a scenario and print an account of the combat
-  (``--json``: the JSON outcome of the scenario format).
+  (``--json``: the JSON outcome of the scenario format; ``--board``: a compact
+  board; ``--html OUT.html``: a self-contained visual report).
 - ``redzone check FILE``: validate the file and the declarations without
   dealing damage; every problem at once.
 - ``redzone explain FILE``: for an illegal declaration or assignment, the
   rule, the objects, and what would be legal instead.
 - ``redzone keywords``: the loaded keyword plugins.
 - ``redzone demo [NAME]``: run a bundled example (``--list`` lists them).
+- ``redzone cards PATH NAME``: what redzone reads from a card in a card file.
 - ``redzone schema``: the JSON Schema of the scenario format.
 
+``FILE`` may be ``-``: the scenario is read from standard input (TOML, or JSON
+when it starts with ``{``). Every command that prints an outcome, a list or an
+explanation takes ``--json``.
+
+Streams: what a command was asked for (the account, the outcome, the list, the
+explanation, in text or JSON) goes to standard output; diagnostics (a bad
+file's problems in text mode, notes, usage errors, failures) go to standard
+error. With ``--json`` the error object of the format is the outcome and goes
+to standard output.
+
 Exit statuses (scenario format): 0 resolved (or valid), 1 an illegal
-declaration, assignment or action, 2 a bad scenario file or bad usage; and 3
-when a plugin (or redzone itself) fails.
+declaration, assignment or action, 2 a bad scenario file, 3 a failing plugin
+(or redzone itself), 64 a command-line usage error (a bad option or value, an
+unknown command or demo name).
 """
 
 from __future__ import annotations
@@ -31,40 +44,62 @@ from rich.console import Console
 
 import redzone.examples as examples
 from redzone._version import __version__
+from redzone.formats import cards as card_data
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
     EXIT_ILLEGAL,
     EXIT_OK,
+    Resolution,
     check,
     dumps,
     error_json,
     outcome_json,
     resolve,
 )
-from redzone.formats.scenario import Scenario, ScenarioProblems, build, read_document, schema_text
+from redzone.formats.report import render_html
+from redzone.formats.scenario import (
+    Document,
+    Scenario,
+    ScenarioProblems,
+    build,
+    parse_text,
+    read_document,
+    schema_text,
+)
 from redzone.frontends.account import (
     Names,
+    explanation_json,
     render_check,
     render_error,
     render_explanation,
     render_problems,
     render_resolution,
 )
+from redzone.frontends.board import render_compact_board
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Exit status of a command-line usage error (BSD's EX_USAGE), so that 2 keeps
+#: meaning "the scenario file is bad".
+EXIT_USAGE = 64
+
+#: The name a scenario read from standard input is reported under.
+STDIN_NAME = "<stdin>"
+
 
 def _console(color: bool | None, *, stderr: bool = False) -> Console:
-    """A console: colour on a terminal (or with ``--color``), plain text
-    when piped (or with ``--no-color``)."""
+    """A console: colour on a terminal (or with ``--color``), plain text when
+    piped, with ``--no-color`` or when ``NO_COLOR`` is set (``--color`` wins
+    over ``NO_COLOR``)."""
     return Console(
         file=sys.stderr if stderr else sys.stdout,
         force_terminal=True if color else None,
         color_system=None if color is False else ("standard" if color else "auto"),
+        no_color=False if color else None,
         highlight=False,
         emoji=False,
     )
@@ -95,15 +130,50 @@ def _guard(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class _Group(click.Group):
+    """The command group: a usage error (bad option, bad value, unknown
+    command) exits with :data:`EXIT_USAGE`, not click's 2."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            exc.exit_code = EXIT_USAGE  # type: ignore[misc]
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.exit_code = EXIT_USAGE  # type: ignore[misc]
+            raise
+
+
 def _color_option(fn: F) -> F:
     return click.option("--color/--no-color", "color", default=None,
-                        help="Colour the output (default: only on a terminal).")(fn)
+                        help="Colour the output (default: only on a terminal, and not "
+                             "when NO_COLOR is set).")(fn)
 
 
-def _rules_option(fn: F) -> F:
-    return click.option("--rules", "rules", metavar="EDITION", default=None,
-                        help="Rules edition, overriding the file's `rules` "
-                             f"(known: {', '.join(EDITIONS)}).")(fn)
+def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--rules``: a known edition, or a usage error blamed on the flag."""
+    if value is None or value in EDITIONS:
+        return value
+    raise click.BadParameter(f"unknown rules edition {value!r}; known editions: "
+                             f"{', '.join(EDITIONS)}", ctx=ctx, param=param)
+
+
+def _rules_option(help_text: str) -> Callable[[F], F]:
+    def deco(fn: F) -> F:
+        return click.option("--rules", "rules", metavar="EDITION", default=None,
+                            callback=_check_rules,
+                            help=f"{help_text} (known: {', '.join(EDITIONS)}).")(fn)
+
+    return deco
+
+
+_FILE_RULES = "Rules edition, overriding the scenario's `rules` key"
 
 
 def _json_option(help_text: str) -> Callable[[F], F]:
@@ -113,11 +183,27 @@ def _json_option(help_text: str) -> Callable[[F], F]:
     return deco
 
 
+def read_stdin_document(text: str) -> Document:
+    """A scenario read from standard input: JSON when it starts with ``{``,
+    otherwise TOML (scenario format, "The command line")."""
+    fmt = "json" if text.lstrip("\ufeff \t\r\n").startswith("{") else "toml"
+    return parse_text(text.removeprefix("\ufeff"), file=STDIN_NAME, format=fmt)
+
+
 def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
-    document = read_document(path)
+    document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
     return build(document, rules=rules)
+
+
+def _notes(scenario: Scenario, color: bool | None) -> None:
+    """Notes about the scenario (card abilities redzone doesn't provide...):
+    diagnostics, on standard error."""
+    if scenario.notes:
+        err = _console(color, stderr=True)
+        for note in scenario.notes:
+            err.print(f"redzone: note: {note}", soft_wrap=True, markup=False)
 
 
 def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
@@ -135,47 +221,90 @@ def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
     return EXIT_FAILURE
 
 
+def _write_html(res: Resolution, out: str) -> None:
+    try:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(render_html(res))
+    except OSError as exc:
+        raise click.BadParameter(f"can't write {out!r}: {exc.strerror or exc}",
+                                 param_hint="'--html'") from None
+
+
 def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
-         display: str | None = None) -> int:
+         display: str | None = None, html: str | None = None, board: bool = False) -> int:
     try:
         scenario = _load(path, rules, display)
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         return _fail(exc, as_json=as_json, color=color)
+    _notes(scenario, color)
+    if html is not None:
+        _write_html(res, html)
     if as_json:
         click.echo(dumps(outcome_json(res)), nl=False)
+    elif board:
+        render_compact_board(_console(color), res)
     else:
         render_resolution(_console(color), res)
     return res.exit_status
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _run_options(fn: F) -> F:
+    fn = click.option("--board", is_flag=True,
+                      help="Print a compact board (before, after, who attacked and "
+                           "blocked what) instead of the step-by-step account.")(fn)
+    fn = click.option("--html", "html", metavar="OUT.html", default=None,
+                      help="Also write a self-contained visual report (one HTML page, "
+                           "no network).")(fn)
+    return fn
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="redzone")
 def cli() -> None:
     """redzone: Magic: The Gathering combat, resolved by the Comprehensive Rules.
 
+    FILE may be `-` to read the scenario from standard input.
+
     Exit status: 0 resolved, 1 illegal declaration, 2 bad scenario file,
-    3 a plugin failed.
+    3 a plugin failed, 64 bad usage.
+
+    \b
+    Example:
+      redzone demo
+      redzone run combat.toml
     """
 
 
 @cli.command()
 @click.argument("file")
 @_json_option("Print the JSON outcome of the scenario format.")
-@_rules_option
+@_run_options
+@_rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
-def run(ctx: click.Context, file: str, as_json: bool, rules: str | None,
-        color: bool | None) -> None:
-    """Resolve the combat in FILE (TOML, or JSON for *.json) and print an account."""
-    ctx.exit(_run(file, as_json=as_json, rules=rules, color=color))
+def run(ctx: click.Context, file: str, as_json: bool, html: str | None, board: bool,
+        rules: str | None, color: bool | None) -> None:
+    """Resolve the combat in FILE and print an account of it.
+
+    FILE is TOML, or JSON when its name ends in .json; `-` reads standard
+    input (JSON when it starts with `{`).
+
+    \b
+    Examples:
+      redzone run combat.toml
+      redzone run --json combat.toml > outcome.json
+      redzone run --html report.html combat.toml
+      cat combat.toml | redzone run --board -
+    """
+    ctx.exit(_run(file, as_json=as_json, rules=rules, color=color, html=html, board=board))
 
 
 @cli.command(name="check")
 @click.argument("file")
 @_json_option("Print the problems as JSON.")
-@_rules_option
+@_rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
@@ -185,12 +314,18 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
 
     Lists every problem at once: in the file (keys, types, ids, keywords), then
     in the attack, the blocks and the first combat damage step's assignments.
+    FILE may be `-` (standard input).
+
+    \b
+    Example:
+      redzone check combat.toml
     """
     try:
         scenario = _load(file, rules)
         findings = check(scenario)
     except (ScenarioError, PluginError) as exc:
         ctx.exit(_fail(exc, as_json=as_json, color=color))
+    _notes(scenario, color)
     if as_json:
         data = {"ok": not findings, "rules": scenario.rules, "problems": [
             {"stage": f.stage, **error_json(f.error)["error"]} for f in findings]}
@@ -202,46 +337,63 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
 
 @cli.command()
 @click.argument("file")
-@_rules_option
+@_json_option("Print the explanation as JSON.")
+@_rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
-def explain(ctx: click.Context, file: str, rules: str | None, color: bool | None) -> None:
+def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
+            color: bool | None) -> None:
     """Explain what is illegal in FILE and what would be legal instead.
 
     For an illegal declaration: the rule, the objects, and which creatures may
-    legally attack or block what. For an illegal assignment: each creature's
-    legal recipients, the lethal damage it must consider, and a legal
-    assignment.
+    legally attack or block what. For an illegal assignment: each wrongly
+    assigning creature's legal recipients, the lethal damage it must consider,
+    and a legal assignment. FILE may be `-` (standard input).
+
+    \b
+    Example:
+      redzone explain combat.toml
     """
     try:
         scenario = _load(file, rules)
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
-        ctx.exit(_fail(exc, as_json=False, color=color))
+        ctx.exit(_fail(exc, as_json=as_json, color=color))
+    _notes(scenario, color)
+    status = EXIT_OK if res.error is None else EXIT_ILLEGAL
+    if as_json:
+        click.echo(dumps(explanation_json(res)), nl=False)
+        ctx.exit(status)
     console = _console(color)
     if res.error is None:
         render_explanation(console, res)
-        ctx.exit(EXIT_OK)
+        ctx.exit(status)
     name = Names([scenario.state, res.failed_state])
     render_error(console, res.error, name)
     console.print()
     render_explanation(console, res, name)
-    ctx.exit(EXIT_ILLEGAL)
+    ctx.exit(status)
 
 
 @cli.command()
 @_json_option("Print the keywords as JSON.")
-@_rules_option
+@_rules_option("Rules edition whose keywords to list (default: foundations)")
 @click.pass_context
 @_guard
 def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
-    """List the loaded keyword plugins: keyword, rule, plugin, distribution, version."""
+    """List the loaded keyword plugins: keyword, rule, plugin, distribution, version.
+
+    \b
+    Examples:
+      redzone keywords
+      redzone keywords --rules m10 --json
+    """
     try:
         engine = Engine(rules or "foundations")
     except (RulesError, PluginError) as exc:
         click.echo(f"redzone: {exc}", err=True)
-        ctx.exit(EXIT_BAD_SCENARIO if not isinstance(exc, PluginError) else EXIT_FAILURE)
+        ctx.exit(EXIT_USAGE if not isinstance(exc, PluginError) else EXIT_FAILURE)
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
              "distribution": k.distribution, "version": k.version,
              "summary": k.spec.summary} for k in engine.keywords()]
@@ -263,19 +415,31 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
 @cli.command()
 @click.argument("name", required=False)
 @click.option("--list", "list_", is_flag=True, help="List the bundled examples.")
-@_json_option("Print the JSON outcome instead of the account.")
-@_rules_option
+@_json_option("Print the JSON outcome instead of the account (with --list: the list).")
+@_run_options
+@_rules_option("Rules edition, overriding the example's `rules` key")
 @_color_option
 @click.pass_context
 @_guard
-def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool,
-         rules: str | None, color: bool | None) -> None:
-    """Run a bundled example (default: the one the README shows).
+def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool, html: str | None,
+         board: bool, rules: str | None, color: bool | None) -> None:
+    """Run a bundled example scenario (default: baloth-and-boars).
 
     NAME is one of `redzone demo --list`.
+
+    \b
+    Examples:
+      redzone demo
+      redzone demo banding-band-blocked --html banding.html
+      redzone demo --list --json
     """
     if list_:
         names = examples.names()
+        if as_json:
+            click.echo(dumps({"default": examples.DEFAULT, "examples": [
+                {"name": n, "title": examples.title(n), "file": str(examples.path(n))}
+                for n in names]}), nl=False)
+            ctx.exit(EXIT_OK)
         width = max(len(n) for n in names)
         for n in names:
             mark = "*" if n == examples.DEFAULT else " "
@@ -286,16 +450,63 @@ def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool,
     try:
         path = examples.path(chosen)
     except examples.UnknownExampleError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param_hint="'NAME'") from None
+    ctx.exit(_run(str(path), as_json=as_json, rules=rules, color=color, html=html, board=board,
+                  display=f"{path.name} (bundled example)"))
+
+
+@cli.command(name="cards")
+@click.argument("path", metavar="CARDS_FILE")
+@click.argument("names", metavar="NAME", nargs=-1, required=True)
+@_json_option("Print the cards as JSON (the keys a scenario's permanent would get).")
+@_rules_option("Rules edition whose keyword plugins read the abilities (default: foundations)")
+@click.pass_context
+@_guard
+def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json: bool,
+                  rules: str | None) -> None:
+    """Show what redzone reads from cards in a card file.
+
+    CARDS_FILE is an MTGJSON AtomicCards.json or a Scryfall oracle-cards bulk
+    file; each NAME is a card name (exact, or ignoring case).
+
+    \b
+    Example:
+      redzone cards AtomicCards.json "Serra Angel" "Craw Wurm"
+    """
+    engine = Engine(rules or "foundations")
+    try:
+        found = card_data.lookup(path, names)
+    except card_data.CardDataError as exc:
         click.echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_BAD_SCENARIO)
-    ctx.exit(_run(str(path), as_json=as_json, rules=rules, color=color,
-                  display=f"{path.name} (bundled example)"))
+    out: list[dict[str, Any]] = []
+    missing = False
+    for wanted in names:
+        card = found.get(wanted)
+        if card is None:
+            missing = True
+            click.echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
+            continue
+        keys, notes = card_data.permanent_keys(card, engine.keyword)
+        out.append({"name": card.name, "source": card.source, "keys": keys, "notes": notes,
+                    "printed": card.printed_json()})
+    if as_json:
+        click.echo(dumps({"file": path, "cards": out}), nl=False)
+    else:
+        for item in out:
+            click.echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
+    ctx.exit(EXIT_BAD_SCENARIO if missing else EXIT_OK)
 
 
 @cli.command()
 @click.pass_context
 def schema(ctx: click.Context) -> None:
-    """Print the JSON Schema of the scenario format."""
+    """Print the JSON Schema of the scenario format (it is JSON already).
+
+    \b
+    Example:
+      redzone schema > scenario.schema.json
+    """
     click.echo(schema_text(), nl=False)
     ctx.exit(EXIT_OK)
 
@@ -319,4 +530,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-__all__ = ["ScenarioProblems", "cli", "main"]
+__all__ = ["EXIT_USAGE", "ScenarioProblems", "cli", "main", "read_stdin_document"]

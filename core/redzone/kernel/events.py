@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from redzone.kernel import display as _display
+
 #: The JSON keys of :class:`Event`, in the order they are written.
 _FIELDS = ("attacker", "blocker", "source", "target", "player", "object", "amount",
            "combat", "counter", "detail")
@@ -59,3 +61,9 @@ class Event(NamedTuple):
             if value is not None:
                 out[name] = value
         return out
+
+    def __repr__(self) -> str:
+        return _display.event_repr(self)
+
+    def __str__(self) -> str:
+        return _display.event_text(self)

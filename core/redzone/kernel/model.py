@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
 
+from redzone.kernel import display as _display
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage
@@ -162,6 +163,9 @@ class Player:
     poison: int = 0
     lost: bool = False
     loss_rule: str | None = None
+
+    def __repr__(self) -> str:
+        return _display.player_repr(self)
 
 
 @frozen(cache_hash=True)
@@ -352,6 +356,9 @@ class Permanent:
         """A copy with ``changes`` (current characteristics recomputed)."""
         return _evolve(self, **changes)
 
+    def __repr__(self) -> str:
+        return _display.permanent_repr(self)
+
 
 @frozen
 class Combat:
@@ -442,6 +449,12 @@ class Combat:
     def evolve(self, **changes: Any) -> Combat:
         """A copy with ``changes``."""
         return _evolve(self, **changes)
+
+    def __repr__(self) -> str:
+        return _display.combat_repr(self)
+
+    def __str__(self) -> str:
+        return _display.combat_text(self)
 
 
 @frozen
@@ -884,6 +897,15 @@ class GameState:
         if not changed:
             return self
         return _evolve(self, players=self.players.merge(changed))
+
+    def __repr__(self) -> str:
+        return _display.state_repr(self)
+
+    def __str__(self) -> str:
+        return _display.state_text(self)
+
+    def _repr_html_(self) -> str:
+        return _display.state_html(self)
 
 
 def new_game(

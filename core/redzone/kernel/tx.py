@@ -26,6 +26,7 @@ import attrs
 from attrs import field, frozen
 
 from redzone.kernel import damage as _damage
+from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event
@@ -77,6 +78,9 @@ class Outcome:
     state: GameState
     events: tuple[Event, ...] = field(converter=as_tuple)
 
+    def __repr__(self) -> str:
+        return _display.outcome_repr(self)
+
 
 @frozen
 class CombatResult:
@@ -95,6 +99,15 @@ class CombatResult:
     steps: tuple[str, ...] = field(converter=as_tuple)
     after_steps: FrozenMap[str, GameState] = field(converter=as_map)
     before: GameState | None = None
+
+    def __repr__(self) -> str:
+        return _display.result_repr(self)
+
+    def __str__(self) -> str:
+        return _display.result_text(self)
+
+    def _repr_html_(self) -> str:
+        return _display.result_html(self)
 
 
 def step_label(state: GameState, step: str | None = None) -> str:

@@ -1,0 +1,59 @@
+"""Rule numbers by rules edition, for what redzone says in words (the
+account, the visual report).
+
+The engine's events carry today's rule numbers (the JSON outcome keeps them);
+an account of a run under an older edition cites that edition's own: the
+1999-2009 rules number the combat steps 307-311, combat damage 310 and
+illegal actions 422; the rules of 2009-2024 number illegal actions 730.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+#: Rule numbers an account cites itself, by rules edition: the steps, the
+#: damage assignment rules, a skipped combat, illegal actions. The 1999-2009
+#: rules number the combat steps 307-311 and illegal actions 422; the rules of
+#: 2009-2024 number illegal actions 730. Editions not listed use today's.
+CITATIONS: Mapping[str, Mapping[str, str]] = {
+    "foundations": {
+        "beginning_of_combat": "507", "declare_attackers": "508", "declare_blockers": "509",
+        "first_strike_damage": "510.4", "combat_damage": "510", "end_of_combat": "511",
+        "assignment": "510.1", "unblocked": "510.1b", "blocked": "510.1c",
+        "blocking": "510.1d", "illegal": "733", "no_attackers": "508.8",
+        "no_assignment": "510.1a-d",
+    },
+    "m10": {"illegal": "730"},
+    "sixth": {
+        "beginning_of_combat": "307", "declare_attackers": "308", "declare_blockers": "309",
+        "first_strike_damage": "310.5", "combat_damage": "310", "end_of_combat": "311",
+        "assignment": "310.2", "unblocked": "310.2b", "blocked": "310.2c",
+        "blocking": "310.2d", "illegal": "422", "no_attackers": "308.5",
+        "no_assignment": "310.2a-d",
+    },
+}
+
+
+#: The rules of an older edition that say what today's rule says, for the
+#: events the engine reports with today's numbers (the JSON outcome keeps
+#: them). From the Comprehensive Rules of 2009-02-01 for ``sixth``.
+EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
+    "sixth": {
+        "506.4": "306.4", "508.1a": "308.2a", "508.1f": "308.2c", "508.8": "308.5",
+        "509.1a": "309.2a", "509.1h": "309.2f", "510.1a": "310.2a", "510.2": "310.4",
+        "511.3": "311.2", "704.5a": "420.5a", "704.5f": "420.5b", "704.5g": "420.5c",
+    },
+}
+
+
+def era_rule(rules: str, rule: str) -> str:
+    """An event's rule as the edition in force numbers it."""
+    return EQUIVALENTS.get(rules, {}).get(rule, rule)
+
+
+def cite(rules: str, what: str) -> str:
+    """The rule the account cites for ``what`` under an edition."""
+    return CITATIONS.get(rules, {}).get(what) or CITATIONS["foundations"][what]
+
+
+__all__ = ["CITATIONS", "EQUIVALENTS", "cite", "era_rule"]
