@@ -559,31 +559,78 @@ def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple
     return creatures
 
 
+def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
+                others: Sequence[tuple[str, int]]) -> int:
+    """Lethal damage from ``source`` to ``creature`` as damage is assigned
+    (702.19b, 510.1c-d): its toughness minus damage already marked minus what
+    other creatures assign it in the same step, lowered by the plugins'
+    answers for ``source`` (:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`).
+
+    Each other creature's nonzero amount is also asked the same question from
+    that creature's side: when its amount is at least the lethal damage from
+    *it* (counting everything but ``source``), the creature is already
+    assigned lethal damage and ``source`` owes it 0. A plugin that makes any
+    nonzero amount lethal (702.2c) so counts for every other creature
+    assigning to the same creature, not only for its own assignment.
+
+    :param others: ``(creature, amount)`` for every other creature assigning
+        to ``creature`` in this step (zero amounts are ignored).
+    """
+    perm = state.objects[creature]
+    left = perm.toughness - perm.damage
+    given = [(s, n) for s, n in others if n > 0 and s != source]
+    total = sum(n for _, n in given)
+    for other, n in given:
+        if n >= hooks.lethal_damage(state, other, creature, left - (total - n)):
+            return 0
+    return hooks.lethal_damage(state, source, creature, left - total)
+
+
+def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
+    """Recipient -> ``(source, amount)`` for every positive whole amount of an
+    assignment (malformed amounts are violations elsewhere)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for source, amounts in full.items():
+        for r, n in amounts.items():
+            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+                out.setdefault(r, []).append((source, n))
+    return out
+
+
 def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, int],
-               own: Mapping[str, int]) -> dict[str, int]:
+               own: Mapping[str, int], *, full: Assignment | None = None) -> dict[str, int]:
     """Lethal damage from ``duty.source`` to each creature it may assign to,
     counting marked damage and what other creatures assign in the same step
-    (``totals`` minus ``own``)."""
+    (see :func:`lethal_from`).
+
+    :param totals: recipient -> what every creature assigns it in the step.
+    :param own: what ``duty.source`` assigns.
+    :param full: the whole assignment of the step; with it, another
+        creature's amount that is lethal by itself (702.2c) makes the
+        creature lethal for ``duty.source`` too. Without it, the others are
+        folded in as one amount (``totals`` minus ``own``).
+    """
+    by = assigned_to(full) if full is not None else None
     out = {}
     for c in duty.creatures:
-        perm = state.objects[c]
-        others = totals.get(c, 0) - own.get(c, 0)
-        base = perm.toughness - perm.damage - others
-        out[c] = hooks.lethal_damage(state, duty.source, c, base)
+        if by is not None:
+            out[c] = lethal_from(hooks, state, duty.source, c, by.get(c, ()))
+        else:
+            perm = state.objects[c]
+            others = totals.get(c, 0) - own.get(c, 0)
+            out[c] = hooks.lethal_damage(state, duty.source, c,
+                                         perm.toughness - perm.damage - others)
     return out
 
 
 def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[Duty],
                    fixed: Assignment) -> dict[str, dict[str, int]]:
     """The default assignment (scenario format): lethal damage to each creature
-    in order, counting marked damage and damage assigned earlier in this step;
-    the rest to what it attacks if it may assign there, else to its first
+    in order, counting marked damage and damage assigned earlier in this step
+    (:func:`lethal_from`: an earlier amount that is lethal by itself, 702.2c,
+    leaves 0 to assign); the rest to what it attacks if it may assign there, else to its first
     additional recipient, else to the last creature in order."""
-    totals: dict[str, int] = {}
-    for amounts in fixed.values():
-        for r, n in amounts.items():
-            if isinstance(n, int) and not isinstance(n, bool) and n > 0:
-                totals[r] = totals.get(r, 0) + n  # malformed amounts are violations
+    by = assigned_to(fixed)
     out: dict[str, dict[str, int]] = {}
     for duty in duties_:
         if duty.source in fixed:
@@ -596,7 +643,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
             # at most one of their creatures is dealt damage.
             first = duty.creatures[0]
             out[duty.source] = {first: remaining}
-            totals[first] = totals.get(first, 0) + remaining
+            by.setdefault(first, []).append((duty.source, remaining))
             continue
         past = duty.attacked if duty.attacked is not None else (
             duty.additional[0] if duty.additional else None)
@@ -606,9 +653,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
         for c in duty.creatures:
             if remaining <= 0:
                 break
-            perm = state.objects[c]
-            base = perm.toughness - perm.damage - totals.get(c, 0)
-            give = min(remaining, hooks.lethal_damage(state, duty.source, c, base))
+            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ())))
             if give > 0:
                 chosen[c] = give
                 remaining -= give
@@ -616,7 +661,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
             last = past if past is not None else duty.creatures[-1]
             chosen[last] = chosen.get(last, 0) + remaining
         for r, n in chosen.items():
-            totals[r] = totals.get(r, 0) + n
+            by.setdefault(r, []).append((duty.source, n))
         out[duty.source] = chosen
     return out
 
@@ -671,7 +716,7 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
         view = SourceAssignment(
             source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),
             blockers=duty.creatures, attacked=duty.attacked,
-            lethal=lethal_map(hooks, state, duty, totals, own),
+            lethal=lethal_map(hooks, state, duty, totals, own, full=full),
             is_attacker=duty.is_attacker, order=combat.order.get(duty.source, ()),
             additional=duty.additional,
             others=FrozenMap((r, totals.get(r, 0) - own.get(r, 0)) for r in duty.recipients),
