@@ -756,6 +756,41 @@ class Engine:
         events.extend(out.events)
         return CombatResult(out.state, events, steps, after_steps, before)
 
+    # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
+
+    def legal_attack_declarations(self, state: GameState) -> Iterable[FrozenMap[str, str]]:
+        """Every legal declaration of attackers (508.1a-d); each is trusted
+        by :meth:`declare_attackers` on this state."""
+        from redzone.kernel import enumerate as en
+        return en.legal_attacks(self.hooks, state)
+
+    def legal_block_declarations(
+            self, state: GameState) -> Iterable[FrozenMap[str, tuple[str, ...]]]:
+        """Every legal declaration of blockers (509.1a-c); each is trusted by
+        :meth:`declare_blockers` on this state."""
+        from redzone.kernel import enumerate as en
+        return en.legal_blocks(self.hooks, state)
+
+    def count_legal_attacks(self, state: GameState) -> int:
+        """How many legal declarations of attackers there are (508.1)."""
+        from redzone.kernel import enumerate as en
+        return en.count_legal_attacks(self.hooks, state)
+
+    def count_legal_blocks(self, state: GameState) -> int:
+        """How many legal declarations of blockers there are (509.1)."""
+        from redzone.kernel import enumerate as en
+        return en.count_legal_blocks(self.hooks, state)
+
+    def is_legal_attack(self, state: GameState, attacks: Attacks) -> bool:
+        """Whether a declaration of attackers is legal (508.1a-d)."""
+        from redzone.kernel import enumerate as en
+        return en.is_legal_attack(self.hooks, state, attacks)
+
+    def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
+        """Whether a declaration of blockers is legal (509.1a-c)."""
+        from redzone.kernel import enumerate as en
+        return en.is_legal_block(self.hooks, state, blocks)
+
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
     """508.8: blocks declared for a combat whose declare blockers step is
