@@ -69,6 +69,16 @@ from redzone.kernel.model import (
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.requirements import Requirement
 
+
+def __getattr__(name: str) -> object:
+    # redzone.simulate lives in the formats layer; imported on first use only.
+    if name == "simulate":
+        from redzone.formats.batch import simulate
+
+        return simulate
+    raise AttributeError(f"module 'redzone' has no attribute {name!r}")
+
+
 __all__ = [
     "UNLIMITED",
     "AddCounters",

@@ -51,6 +51,7 @@ from redzone.frontends.account import (
     render_problems,
     render_resolution,
 )
+from redzone.frontends.batch_cli import batch
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
@@ -298,6 +299,9 @@ def schema(ctx: click.Context) -> None:
     """Print the JSON Schema of the scenario format."""
     click.echo(schema_text(), nl=False)
     ctx.exit(EXIT_OK)
+
+
+cli.add_command(batch)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
