@@ -378,3 +378,15 @@ def test_509_1_what_if_resolves_every_legal_block_and_scores_it(eng: Engine) -> 
         again = what_if_blocks(state, attacks, life_kept, engine=eng, executor=pool)
     assert [(dict(w.blocks), w.score) for w in again] == [
         (dict(w.blocks), w.score) for w in ranked]
+
+
+def test_the_batch_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/batch.md: its code runs and prints what its comments show."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "batch.md").read_text()
+    code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))
+    exec(compile(code, "batch.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    shown = re.findall(r"^# (.*)$", code, re.M)
+    assert shown and [line for line in printed if line in shown] == shown

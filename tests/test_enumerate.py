@@ -323,3 +323,16 @@ def test_509_1_a_generated_declaration_is_declared_without_a_second_check() -> N
     with pytest.raises(IllegalBlockError) as info:
         engine.declare_blockers(after, {"b": ["x", "x"]})
     assert info.value.rule == "509.1a"
+
+
+def test_the_enumeration_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/enumeration.md: its code runs and prints what its comments show."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "enumeration.md").read_text()
+    code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))
+    exec(compile(code, "enumeration.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    shown = re.findall(r"^# (.*)$", code, re.M)
+    assert shown and [line for line in printed if line in shown] == shown

@@ -29,6 +29,7 @@ import concurrent.futures as cf
 import importlib
 import importlib.metadata
 import itertools
+import json
 import os
 import socket
 import sys
@@ -310,8 +311,10 @@ class JobOutcome:
     :param status: the exit status ``redzone run`` would give: 0 resolved,
         1 illegal, 2 bad scenario file, 3 a plugin (or redzone, or the worker)
         failed.
-    :param outcome: the JSON outcome of the scenario format (as ``redzone run
-        --json`` prints it), errors included.
+    :param json: the JSON outcome of the scenario format as compact JSON
+        text (:attr:`outcome` is it parsed, :attr:`text` as ``redzone run
+        --json`` prints it). Text travels from a worker much faster than the
+        nested objects.
     :param keywords: the keyword names on the board (empty for a bad file).
     :param seconds: how long the job took on its worker.
     :param worker: ``host:pid`` of the worker.
@@ -322,11 +325,17 @@ class JobOutcome:
     index: int
     source: str
     status: int
-    outcome: Mapping[str, Any] = field(eq=False)
+    json: str
     keywords: tuple[str, ...] = ()
     seconds: float = field(default=0.0, eq=False)
     worker: str = field(default="", eq=False)
     retried: int = field(default=0, eq=False)
+
+    @property
+    def outcome(self) -> dict[str, Any]:
+        """The JSON outcome (parsed anew on each access)."""
+        value: dict[str, Any] = json.loads(self.json)
+        return value
 
     @property
     def ok(self) -> bool:
@@ -337,6 +346,8 @@ class JobOutcome:
     def kind(self) -> str:
         """``resolved``, or the error's kind (``illegal_attack``,
         ``bad_scenario``, ``plugin_error``, ``worker_lost``...)."""
+        if self.status == 0:
+            return "resolved"
         error = self.outcome.get("error")
         return str(error.get("kind", "")) if isinstance(error, Mapping) else "resolved"
 
@@ -368,8 +379,12 @@ def _done(index: int, source: str, error: BaseException | None, outcome: dict[st
     status = exit_status(error)
     if isinstance(error, WorkerSetupError):
         outcome["error"]["kind"] = WORKER_SETUP
-    return JobOutcome(index, source, status, outcome, keywords,
+    return JobOutcome(index, source, status, _compact(outcome), keywords,
                       time.perf_counter() - start, _here())
+
+
+def _compact(outcome: Mapping[str, Any]) -> str:
+    return json.dumps(outcome, ensure_ascii=False, separators=(",", ":"))
 
 
 def _scenario_of(payload: _ScenarioJob, engine: Engine) -> Scenario:
@@ -389,9 +404,25 @@ def _run_payload(index: int, payload: _Payload) -> JobOutcome:
                 lambda: _scenario_of(payload, worker_engine(payload.spec)))
 
 
-def run_chunk(chunk: Sequence[tuple[int, _Payload]]) -> list[JobOutcome]:
-    """Run a chunk of jobs on this worker (the function executors are given)."""
-    return [_run_payload(i, p) for i, p in chunk]
+_Wire: TypeAlias = "tuple[int, str, int, str, tuple[str, ...], float, str, int]"
+
+
+def run_chunk(chunk: Sequence[tuple[int, _Payload]]) -> list[_Wire]:
+    """Run a chunk of jobs on this worker (the function executors are given).
+
+    The outcomes travel back as plain tuples (:func:`from_wire` makes them
+    :class:`JobOutcome` again): unpickling them costs the caller less."""
+    return [to_wire(_run_payload(i, p)) for i, p in chunk]
+
+
+def to_wire(r: JobOutcome) -> _Wire:
+    """A :class:`JobOutcome` as a plain tuple."""
+    return (r.index, r.source, r.status, r.json, r.keywords, r.seconds, r.worker, r.retried)
+
+
+def from_wire(t: _Wire) -> JobOutcome:
+    """A :class:`JobOutcome` from :func:`to_wire`'s tuple."""
+    return JobOutcome(*t)
 
 
 # ---------------------------------------------------------------------------
@@ -598,9 +629,9 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
     owned: list[cf.Executor] = []
     state = {"executor": executor}
     it = iter(enumerate(jobs))
-    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[JobOutcome]]]] = deque()
+    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[_Wire]]]] = deque()
 
-    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[JobOutcome]]:
+    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[_Wire]]:
         try:
             return state["executor"].submit(run_chunk, chunk)
         except cf.BrokenExecutor:
@@ -635,7 +666,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while pending:
             chunk, future = pending.popleft()
             try:
-                results = future.result()
+                results = [from_wire(t) for t in future.result()]
             except Exception as exc:
                 results = _retry(chunk, exc, submit)
             yield from results
@@ -657,10 +688,10 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[JobOutcome]]]
+           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
            ) -> list[JobOutcome]:
     """Send each job of a lost chunk again, alone; a job lost twice is reported."""
-    futures: list[tuple[int, _Payload, cf.Future[list[JobOutcome]] | BaseException]] = []
+    futures: list[tuple[int, _Payload, cf.Future[list[_Wire]] | BaseException]] = []
     for index, payload in chunk:
         try:
             futures.append((index, payload, submit([(index, payload)])))
@@ -671,14 +702,14 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
         try:
             if isinstance(fut, BaseException):
                 raise fut
-            out.extend(evolve(r, retried=r.retried + 1) for r in fut.result())
+            out.extend(evolve(from_wire(t), retried=1) for t in fut.result())
         except Exception as lost:
             source = payload.path if isinstance(payload, _FileJob) else payload.file
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
             outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
                                               "message": message, "objects": []}}
-            out.append(JobOutcome(index, source, EXIT_FAILURE, outcome, retried=1))
+            out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
     return out
 
 

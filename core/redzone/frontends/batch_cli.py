@@ -40,8 +40,8 @@ SLOWEST = 5
 
 def json_line(result: JobOutcome) -> str:
     """One line of ``--json``: the file, its status and its JSON outcome."""
-    return json.dumps({"file": result.source, "status": result.status,
-                       "outcome": result.outcome}, ensure_ascii=False)
+    return (f'{{"file": {json.dumps(result.source, ensure_ascii=False)}, '
+            f'"status": {result.status}, "outcome": {result.json}}}')
 
 
 @contextlib.contextmanager
