@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import io
 import json
 import multiprocessing
 import os
@@ -390,3 +391,36 @@ def test_the_batch_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str]) -
     printed = capsys.readouterr().out.splitlines()
     shown = re.findall(r"^# (.*)$", code, re.M)
     assert shown and [line for line in printed if line in shown] == shown
+
+
+def test_scenarios_of_every_edition_travel_without_their_engine() -> None:
+    """Scenario objects (here of foundations, m10 and sixth) are resolved on a
+    worker with an engine rebuilt for their edition; what travels holds no
+    engine, plugin manager or plugin code."""
+    import pickle
+
+    import redzone.examples as examples
+    from redzone.formats.scenario import load
+
+    folder = Path(examples.__file__).parent
+    scenarios = [load(p) for p in sorted(folder.glob("*.toml"))]
+    assert {s.rules for s in scenarios} >= {"foundations", "m10", "sixth"}
+    here = list(simulate(scenarios))
+    with cf.ThreadPoolExecutor(2) as pool:  # run_chunk in this process: engines rebuilt
+        there = list(simulate(scenarios, executor=pool, chunksize=3))
+    assert _texts(there) == _texts(here)
+    planner = rzbatch._Planner(Engine())
+    blob = pickle.dumps([(i, planner.payload(i, s)) for i, s in enumerate(scenarios)])
+    found: set[tuple[str, str]] = set()
+
+    class Recording(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            found.add((module, name))
+            return super().find_class(module, name)
+
+    Recording(io.BytesIO(blob)).load()
+    modules = {m for m, _ in found}
+    assert "redzone.formats.batch" in modules
+    assert all(m.startswith(("redzone.kernel.", "redzone.formats.batch", "builtins"))
+               for m in modules), modules
+    assert not modules & {"redzone.kernel.engine", "redzone.kernel.plugins"}, modules

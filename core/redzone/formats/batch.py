@@ -110,15 +110,18 @@ class EngineSpec:
     expected: tuple[tuple[str, str, str], ...]
 
     @classmethod
-    def of(cls, engine: Engine) -> EngineSpec:
+    def of(cls, engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
         """The spec of an engine.
 
+        :param entry_points: the names of the ``redzone`` entry-point group,
+            when the caller has them already.
         :raises BatchError: when a plugin is an object (not a module or an
             entry point), or the policy is not a module-level function: they
             can't be rebuilt by name.
         """
         baseline = _baseline(engine.rules)
-        entry_points = _entry_point_names()
+        if entry_points is None:
+            entry_points = _entry_point_names()
         allow: list[str] = []
         modules: list[str] = []
         for name, info in engine.plugin_infos.items():
@@ -435,12 +438,26 @@ class _Planner:
         self.engine = engine
         self._spec: EngineSpec | None = None
         self._family: tuple[tuple[str, EngineSpec], ...] | None = None
-        self._by_engine: dict[int, tuple[Engine, EngineSpec]] = {}
+        self._by_print: dict[tuple[Any, ...], EngineSpec] = {}
+        self._entry_points: frozenset[str] | None = None
+
+    def _of(self, engine: Engine) -> EngineSpec:
+        # Scenarios loaded from files each have their own engine, mostly alike:
+        # engines with the same plugin objects and settings share one spec.
+        key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, id(engine.policy),
+               tuple((n, id(i.module)) for n, i in engine.plugin_infos.items()))
+        spec = self._by_print.get(key)
+        if spec is None:
+            if self._entry_points is None:
+                self._entry_points = _entry_point_names()
+            spec = self._by_print[key] = EngineSpec.of(engine,
+                                                       entry_points=self._entry_points)
+        return spec
 
     @property
     def spec(self) -> EngineSpec:
         if self._spec is None:
-            self._spec = EngineSpec.of(self.engine)
+            self._spec = self._of(self.engine)
         return self._spec
 
     def family(self) -> tuple[tuple[str, EngineSpec], ...]:
@@ -449,12 +466,7 @@ class _Planner:
         return self._family
 
     def spec_of(self, engine: Engine) -> EngineSpec:
-        if engine is self.engine:
-            return self.spec
-        known = self._by_engine.get(id(engine))
-        if known is None or known[0] is not engine:
-            known = self._by_engine[id(engine)] = (engine, EngineSpec.of(engine))
-        return known[1]
+        return self.spec if engine is self.engine else self._of(engine)
 
     def payload(self, index: int, job: Any, *, spec: bool = True) -> _Payload:
         if isinstance(job, str | os.PathLike):
