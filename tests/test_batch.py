@@ -424,3 +424,32 @@ def test_scenarios_of_every_edition_travel_without_their_engine() -> None:
     assert all(m.startswith(("redzone.kernel.", "redzone.formats.batch", "builtins"))
                for m in modules), modules
     assert not modules & {"redzone.kernel.engine", "redzone.kernel.plugins"}, modules
+
+
+@pytest.mark.parametrize("url", [
+    pytest.param("dask:local", marks=pytest.mark.skipif(not HAS_DASK, reason="no Dask")),
+    pytest.param("ray:local", marks=pytest.mark.skipif(not HAS_RAY, reason="no Ray")),
+])
+def test_cli_executor_urls_give_the_same_json_lines(url: str) -> None:
+    """``redzone batch --executor dask:local|ray:local --jobs 2``: the same
+    JSON lines as the serial run, and the same exit status."""
+    import redzone.examples as examples
+
+    folder = str(Path(examples.__file__).parent)
+    serial = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", folder],
+                            capture_output=True, text=True, timeout=300)
+    remote = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", "--jobs", "2",
+                             "--executor", url, folder],
+                            capture_output=True, text=True, timeout=300)
+    assert remote.stdout == serial.stdout, remote.stderr[-3000:]
+    assert serial.stdout.count("\n") > 20
+    assert remote.returncode == serial.returncode == 1, remote.stderr[-3000:]  # illegal examples
+    assert "scenario files" in remote.stderr  # the summary: the batch finished
+
+
+def test_cli_rejects_an_unknown_executor_url() -> None:
+    import redzone.examples as examples
+
+    result = CliRunner().invoke(cli, ["batch", "--executor", "spark://x", str(
+        Path(examples.__file__).parent / "lure.toml")])
+    assert result.exit_code == 2 and "give dask://HOST:PORT" in result.output
