@@ -336,3 +336,23 @@ def test_the_enumeration_page_code_runs_as_shown(capsys: pytest.CaptureFixture[s
     printed = capsys.readouterr().out.splitlines()
     shown = re.findall(r"^# (.*)$", code, re.M)
     assert shown and [line for line in printed if line in shown] == shown
+
+
+def test_509_1_trust_is_bounded_and_later_declarations_are_checked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_combat, "TRUST_LIMIT", 2)
+    spy = _Spy()
+    engine = Engine(plugins=[spy])
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("x", "alice", 2, 2), c("b", "bob", 1, 1),
+                                            c("d", "bob", 1, 1)])
+    after = engine.declare_attackers(engine.begin_combat(state).state, {"x": "bob"}).state
+    decls = list(engine.legal_block_declarations(after))
+    assert len(decls) == 4
+    before = spy.calls
+    for decl in decls[:2]:
+        engine.declare_blockers(after, decl)
+    assert spy.calls == before
+    for decl in decls[2:]:
+        engine.declare_blockers(after, decl)
+    assert spy.calls == before + 2

@@ -23,7 +23,10 @@ Each declaration a generator yields is remembered as trusted for that state
 and that plugin set (:func:`redzone.kernel.combat.trust`): declaring it on the
 same state object skips the legality check. The trust is keyed on the state
 object itself (states never change), so a declaration is never trusted for
-another state. Enumerate attacks on the state of the beginning of combat
+another state. At most :data:`~redzone.kernel.combat.TRUST_LIMIT`
+declarations are trusted per state; the count of declarations is the product
+of each creature's options, minus the illegal combinations, so it grows
+quickly with the board. Enumerate attacks on the state of the beginning of combat
 step (:meth:`~redzone.Engine.begin_combat`): from a main phase state,
 declaring attackers begins combat first, which makes a new state (and a
 beginning-of-combat trigger could change what is legal), so the declaration
@@ -97,7 +100,8 @@ def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]
             continue
         if reqs and sum(1 for r in reqs if r.obeyed_by(decl, None)) < best:
             continue
-        trusted.add(_combat.declaration_key(decl))
+        if len(trusted) < _combat.TRUST_LIMIT:
+            trusted.add(_combat.declaration_key(decl))
         yield decl
 
 
@@ -178,7 +182,8 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
             continue
         if reqs and sum(1 for r in reqs if r.obeyed_by(None, decl)) < best:
             continue
-        trusted.add(_combat.declaration_key(decl))
+        if len(trusted) < _combat.TRUST_LIMIT:
+            trusted.add(_combat.declaration_key(decl))
         yield decl
 
 
