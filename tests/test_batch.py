@@ -133,12 +133,18 @@ def test_redzone_simulate_is_the_batch_function() -> None:
     assert redzone.simulate is simulate
 
 
-def test_bad_decisions_are_a_clear_error(eng: Engine, corpus: list[Any]) -> None:
-    with pytest.raises(BatchError, match="job 1: the decisions must be a mapping with keys"):
-        list(simulate([corpus[0], (corpus[1][0], {"atacks": {}})], engine=eng,
-                      executor=cf.ThreadPoolExecutor(1)))
-    with pytest.raises(BatchError, match="job 0 is a int"):
-        list(simulate([3], engine=eng))
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_bad_job_is_an_outcome_and_loses_nothing_else(
+        eng: Engine, corpus: list[Any], serial: list[JobOutcome], parallel: bool) -> None:
+    jobs = [corpus[0], (corpus[1][0], {"atacks": {}}), 3, corpus[3]]
+    with cf.ThreadPoolExecutor(1) as pool:
+        got = list(simulate(jobs, engine=eng, executor=pool if parallel else None))
+    assert [r.status for r in got] == [serial[0].status, 2, 2, serial[3].status]
+    assert got[0].text == serial[0].text and got[3].text == serial[3].text
+    assert got[1].kind == got[2].kind == rzbatch.BAD_JOB
+    assert "job 1: the decisions must be a mapping with keys among" in got[1].outcome[
+        "error"]["message"] and "not ['atacks']" in got[1].outcome["error"]["message"]
+    assert got[2].outcome["error"]["message"].startswith("job 2 is a int: a job is")
 
 
 # ---------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from typing import Any, Final, TypeAlias
 from attrs import evolve, field, frozen
 
 from redzone.formats.outcome import (
+    EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
     dumps,
     error_json,
@@ -299,7 +300,17 @@ class _ScenarioJob:
     spec: EngineSpec
 
 
-_Payload: TypeAlias = "_FileJob | _ScenarioJob"
+@frozen
+class _BadJob:
+    source: str
+    message: str
+
+
+_Payload: TypeAlias = "_FileJob | _ScenarioJob | _BadJob"
+
+#: The kind of outcome of a job that is neither a file, a Scenario nor a
+#: ``(state, decisions)`` pair (status 2, like a bad scenario file).
+BAD_JOB: Final = "bad_job"
 
 #: The spec of a payload run in the caller's process (never looked at).
 _NO_SPEC: Final = EngineSpec("", False, (), (), None, True, "", ())
@@ -398,7 +409,16 @@ def _scenario_of(payload: _ScenarioJob, engine: Engine) -> Scenario:
         actions=payload.actions, engine=engine, bands=payload.bands)
 
 
+def _bad(index: int, payload: _BadJob) -> JobOutcome:
+    outcome = {"ok": False, "error": {"kind": BAD_JOB, "rule": "", "message": payload.message,
+                                      "objects": []}}
+    return JobOutcome(index, payload.source, EXIT_BAD_SCENARIO, _compact(outcome),
+                      worker=_here())
+
+
 def _run_payload(index: int, payload: _Payload) -> JobOutcome:
+    if isinstance(payload, _BadJob):
+        return _bad(index, payload)
     if isinstance(payload, _FileJob):
         specs = dict(payload.specs)
         return _run(index, payload.path, lambda: build_scenario(
@@ -480,8 +500,9 @@ class _Planner:
             if not isinstance(decisions, Mapping) or set(decisions) - _DECISION_KEYS:
                 bad = sorted(set(decisions) - _DECISION_KEYS) if isinstance(
                     decisions, Mapping) else decisions
-                raise BatchError(f"job {index}: the decisions must be a mapping with keys "
-                                 f"among {', '.join(sorted(_DECISION_KEYS))}, not {bad!r}")
+                return _BadJob(f"<job {index}>", f"job {index}: the decisions must be a "
+                               f"mapping with keys among {', '.join(sorted(_DECISION_KEYS))}, "
+                               f"not {bad!r}")
             blocks = normalise_blocks(decisions.get("blocks") or {})
             return _ScenarioJob(
                 f"<job {index}>", self.engine.rules, state,
@@ -492,8 +513,8 @@ class _Planner:
                 tuple(decisions.get("actions") or ()),
                 tuple(tuple(b) for b in decisions.get("bands") or ()),
                 self.spec if spec else _NO_SPEC)
-        raise BatchError(f"job {index} is a {type(job).__name__}: a job is a scenario file "
-                         "path, a Scenario, or a (state, decisions) pair")
+        return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
+                       "a scenario file path, a Scenario, or a (state, decisions) pair")
 
 
 def _assign(value: Any) -> Any:
@@ -592,7 +613,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param chunksize: jobs per chunk sent to a worker (default: about four
         chunks per worker, at most :data:`MAX_CHUNK` jobs each).
     :raises BatchError: before any job runs, for an engine a worker can't
-        rebuild by name or a job of an unknown kind (when it is reached).
+        rebuild by name. A job of an unknown kind, or decisions with unknown
+        keys, is a ``bad_job`` outcome (status 2).
 
     A job whose worker is lost (killed, out of memory) is sent again, alone;
     if it is lost again, its outcome is a ``worker_lost`` error (status 3). A
@@ -628,6 +650,9 @@ def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
             yield _run(index, job.file, lambda job=job: job)  # type: ignore[misc]
         else:
             payload = planner.payload(index, job, spec=False)
+            if isinstance(payload, _BadJob):
+                yield _bad(index, payload)
+                continue
             assert isinstance(payload, _ScenarioJob)
             yield _run(index, payload.file,
                        lambda p=payload: _scenario_of(p, engine))  # type: ignore[misc]
@@ -716,7 +741,8 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
                 raise fut
             out.extend(evolve(from_wire(t), retried=1) for t in fut.result())
         except Exception as lost:
-            source = payload.path if isinstance(payload, _FileJob) else payload.file
+            source = (payload.path if isinstance(payload, _FileJob) else
+                      payload.file if isinstance(payload, _ScenarioJob) else payload.source)
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
             outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
@@ -800,6 +826,7 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
 
 
 __all__ = [
+    "BAD_JOB",
     "MAX_CHUNK",
     "SCENARIO_SUFFIXES",
     "WORKER_LOST",
@@ -812,10 +839,12 @@ __all__ = [
     "WorkerSetupError",
     "as_executor",
     "build_engine",
+    "from_wire",
     "run_chunk",
     "scenario_files",
     "signature",
     "simulate",
+    "to_wire",
     "what_if_blocks",
     "worker_engine",
 ]
