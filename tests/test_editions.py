@@ -398,3 +398,24 @@ def test_m10_510_1c_without_deathtouch_the_wall_still_needs_2(
     assert [v.rule for v in bad] == ["510.1c"]
     assert engine.assignment_violations(
         state, {"snake": {"wall": 1}, "wurm": {"wall": 2, "cadet": 4}}) == ()
+
+
+def test_m10_510_1d_a_blocker_may_pass_an_attacker_another_deathtouch_blocker_hit(
+        engines: dict[str, Engine]) -> None:
+    """510.1d of 2024 with 702.2c: a blocker blocking two attackers (order: x,
+    then y) may assign all to y when another blocker with deathtouch assigns
+    1 to x; without deathtouch, x must first be assigned lethal damage."""
+    engine = engines["m10"]
+    c = engine.creature
+    for touch, legal in ((True, True), (False, False)):
+        kws = ("deathtouch",) if touch else ()
+        state = _game(engine, c("x", "alice", 1, 3), c("y", "alice", 1, 3),
+                      c("giant", "bob", 4, 4, can_block_additional=1),
+                      c("snake", "bob", 1, 1, *kws))
+        state = engine.declare_attackers(state, {"x": "bob", "y": "bob"}).state
+        state = engine.declare_blockers(state, {"giant": ["x", "y"], "snake": "x"},
+                                        {"giant": ["x", "y"], "x": ["giant", "snake"]}).state
+        bad = engine.assignment_violations(state, {"snake": {"x": 1}, "giant": {"y": 4}})
+        assert (bad == ()) is legal
+        if not legal:
+            assert [v.rule for v in bad] == ["510.1d"]

@@ -482,27 +482,31 @@ def test_702_19b_702_2c_default_assignment_counts_the_other_deathtouch_damage(
     assert rules_of(engine, st_, default) == []
 
 
-@settings(max_examples=80, deadline=None)
-@given(toughness=st.integers(1, 6), marked=st.integers(0, 5), helper=st.integers(0, 3),
-       touch=st.booleans(), to_wall=st.integers(0, 6))
-def test_702_19b_702_2c_trample_past_a_shared_blocker_oracle(
-        toughness: int, marked: int, helper: int, touch: bool, to_wall: int) -> None:
-    """Oracle from the rule text: the wurm may assign the rest of its 6 to the
-    player iff the wall is assigned lethal damage by everyone together: marked
-    + assigned >= toughness (702.19b), or some other source with deathtouch
-    assigns it a nonzero amount (702.2c)."""
+@pytest.mark.parametrize("touch", [True, False])
+@pytest.mark.parametrize("helper", [0, 1, 2])
+def test_702_19b_702_2c_trample_past_a_shared_blocker_oracle(touch: bool, helper: int) -> None:
+    """Oracle from the rule text, every small case: the wurm may assign the
+    rest of its 6 to the player iff the wall is assigned lethal damage by
+    everyone together: marked + assigned >= toughness (702.19b), or some
+    other source with deathtouch assigns it a nonzero amount (702.2c)."""
     engine = _ENGINE
-    marked = min(marked, toughness - 1)
     kws = ("deathtouch",) if touch else ()
-    state = engine.game(["alice", "bob"], [
-        engine.creature("helper", "alice", helper, 1, *kws),
-        engine.creature("wurm", "alice", 6, 4, "trample"),
-        engine.creature("wall", "bob", 0, toughness, can_block_additional=1, damage=marked)])
-    st_ = blocked(engine, state, {"helper": "bob", "wurm": "bob"},
-                  {"wall": ["helper", "wurm"]})
-    assign: dict[str, dict[str, int]] = {"wurm": {"wall": to_wall, "bob": 6 - to_wall}}
-    if helper:
-        assign["helper"] = {"wall": helper}
-    lethal_assigned = (touch and helper > 0) or marked + helper + to_wall >= toughness
-    legal = to_wall == 6 or lethal_assigned
-    assert (rules_of(engine, st_, assign) == []) == legal
+    for toughness in range(1, 5):
+        for marked in range(toughness):
+            state = engine.game(["alice", "bob"], [
+                engine.creature("helper", "alice", helper, 1, *kws),
+                engine.creature("wurm", "alice", 6, 4, "trample"),
+                engine.creature("wall", "bob", 0, toughness, can_block_additional=1,
+                                damage=marked)])
+            st_ = blocked(engine, state, {"helper": "bob", "wurm": "bob"},
+                          {"wall": ["helper", "wurm"]})
+            for to_wall in range(7):
+                assign: dict[str, dict[str, int]] = {
+                    "wurm": {"wall": to_wall, "bob": 6 - to_wall}}
+                if helper:
+                    assign["helper"] = {"wall": helper}
+                lethal_assigned = (touch and helper > 0) or (
+                    marked + helper + to_wall >= toughness)
+                legal = to_wall == 6 or lethal_assigned
+                assert (rules_of(engine, st_, assign) == []) == legal, (
+                    toughness, marked, to_wall)
