@@ -459,3 +459,25 @@ def test_cli_rejects_an_unknown_executor_url() -> None:
     result = CliRunner().invoke(cli, ["batch", "--executor", "spark://x", str(
         Path(examples.__file__).parent / "lure.toml")])
     assert result.exit_code == 2 and "give dask://HOST:PORT" in result.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_rules_overrides_each_file_as_redzone_run_does(jobs: str) -> None:
+    """``redzone batch --rules m10``: each file's outcome is ``redzone run
+    --rules m10 --json``'s (510.1c of 2024: damage assignment order)."""
+    import redzone.examples as examples
+
+    folder = Path(examples.__file__).parent
+    files = [str(folder / f"{n}.toml") for n in ("vastwood-gorger", "baloth-and-boars",
+                                                  "lure", "trample-blocker")]
+    result = CliRunner().invoke(cli, ["batch", "--json", "--rules", "m10", "--jobs", jobs,
+                                      *files])
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [x["file"] for x in lines] == files
+    for x in lines:
+        printed = CliRunner().invoke(cli, ["run", "--json", "--rules", "m10", x["file"]])
+        assert json.loads(printed.output) == x["outcome"]
+        assert x["outcome"].get("rules", "m10") == "m10"
+    unknown = CliRunner().invoke(cli, ["batch", "--json", "--rules", "fifth", files[0]])
+    assert unknown.exit_code == 2
+    assert json.loads(unknown.stdout)["outcome"]["error"]["kind"] == "bad_scenario"

@@ -283,6 +283,7 @@ _DECISION_KEYS: Final = frozenset({"attacks", "blocks", "assign", "assign_first_
 class _FileJob:
     path: str
     specs: tuple[tuple[str, EngineSpec], ...]
+    rules: str | None = None
 
 
 @frozen
@@ -422,7 +423,8 @@ def _run_payload(index: int, payload: _Payload) -> JobOutcome:
     if isinstance(payload, _FileJob):
         specs = dict(payload.specs)
         return _run(index, payload.path, lambda: build_scenario(
-            read_document(payload.path), engine_factory=lambda r: worker_engine(specs[r])))
+            read_document(payload.path), rules=payload.rules,
+            engine_factory=lambda r: worker_engine(specs[r])))
     return _run(index, payload.file,
                 lambda: _scenario_of(payload, worker_engine(payload.spec)))
 
@@ -454,8 +456,9 @@ def from_wire(t: _Wire) -> JobOutcome:
 
 
 class _Planner:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, rules: str | None = None) -> None:
         self.engine = engine
+        self.rules = rules
         self._spec: EngineSpec | None = None
         self._family: tuple[tuple[str, EngineSpec], ...] | None = None
         self._by_print: dict[tuple[Any, ...], EngineSpec] = {}
@@ -490,7 +493,7 @@ class _Planner:
 
     def payload(self, index: int, job: Any, *, spec: bool = True) -> _Payload:
         if isinstance(job, str | os.PathLike):
-            return _FileJob(os.fspath(job), self.family())
+            return _FileJob(os.fspath(job), self.family(), self.rules)
         if isinstance(job, Scenario):
             return _ScenarioJob(job.file, job.rules, job.state, job.attacks, job.blocks,
                                 job.order, job.assign, job.assign_first_strike, job.actions,
@@ -595,7 +598,7 @@ def worker_count(executor: Any) -> int:
 
 
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
-             chunksize: int | None = None) -> Iterator[JobOutcome]:
+             chunksize: int | None = None, rules: str | None = None) -> Iterator[JobOutcome]:
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
@@ -612,6 +615,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         ``Engine()``. A Scenario is resolved with its own engine's plugins.
     :param chunksize: jobs per chunk sent to a worker (default: about four
         chunks per worker, at most :data:`MAX_CHUNK` jobs each).
+    :param rules: a rules edition overriding each file's ``rules`` key (as
+        ``redzone run --rules``); files only. An unknown edition is each
+        file's bad-scenario outcome.
     :raises BatchError: before any job runs, for an engine a worker can't
         rebuild by name. A job of an unknown kind, or decisions with unknown
         keys, is a ``bad_job`` outcome (status 2).
@@ -623,7 +629,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     the end; the caller's pool stays broken).
     """
     engine = engine if engine is not None else Engine()
-    planner = _Planner(engine)
+    planner = _Planner(engine, rules)
     if executor is None:
         return _serial(jobs, planner)
     return _parallel(jobs, planner, as_executor(executor), chunksize)
@@ -645,7 +651,7 @@ def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
             yield _run(index, path, lambda path=path: build_scenario(  # type: ignore[misc]
-                read_document(path), engine_factory=for_file))
+                read_document(path), rules=planner.rules, engine_factory=for_file))
         elif isinstance(job, Scenario):
             yield _run(index, job.file, lambda job=job: job)  # type: ignore[misc]
         else:

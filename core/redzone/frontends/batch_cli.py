@@ -28,6 +28,7 @@ from rich.table import Table
 
 from redzone.formats.batch import JobOutcome, RayExecutor, scenario_files, simulate
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE
+from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import RulesError
 
@@ -136,14 +137,16 @@ def summary(console: Console, results: Sequence[JobOutcome]) -> None:
               help="Write JSON lines (file, status, outcome), one per file, in input order.")
 @click.option("--chunksize", type=click.IntRange(min=1), default=None,
               help="Files per chunk sent to a worker (default: about four chunks per worker).")
+@click.option("--rules", "rules", metavar="EDITION", default=None,
+              help=f"Rules edition, overriding each file's `rules` (known: {', '.join(EDITIONS)}).")
 @click.option("--hook-timeout", "hook_timeout", type=click.FloatRange(min=0), default=None,
               help="The most seconds one plugin may take to answer one hook call.")
 @click.option("--color/--no-color", "color", default=None,
               help="Colour the output (default: only on a terminal).")
 @click.pass_context
 def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: str | None,
-          as_json: bool, chunksize: int | None, hook_timeout: float | None,
-          color: bool | None) -> None:
+          as_json: bool, chunksize: int | None, rules: str | None,
+          hook_timeout: float | None, color: bool | None) -> None:
     """Resolve every scenario file in PATHS (files and folders)."""
     files = scenario_files(paths)
     err = Console(file=sys.stderr, force_terminal=True if color else None,
@@ -165,7 +168,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
         task = progress.add_task("files", total=len(files))
         try:
             for result in simulate(files, executor=executor, engine=engine,
-                                   chunksize=chunksize):
+                                   chunksize=chunksize, rules=rules):
                 results.append(result)
                 if as_json:
                     click.echo(json_line(result))
