@@ -481,3 +481,23 @@ def test_cli_rules_overrides_each_file_as_redzone_run_does(jobs: str) -> None:
     unknown = CliRunner().invoke(cli, ["batch", "--json", "--rules", "fifth", files[0]])
     assert unknown.exit_code == 2
     assert json.loads(unknown.stdout)["outcome"]["error"]["kind"] == "bad_scenario"
+
+
+@pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
+def test_a_dask_worker_killed_mid_batch_loses_nothing(eng: Engine, corpus: list[Any],
+                                                      serial: list[JobOutcome]) -> None:
+    """Dask reschedules the tasks of a lost worker (its nanny starts a new
+    one); the batch gives every outcome, the same bytes."""
+    from distributed import Client, LocalCluster
+
+    jobs, expected = corpus[:400], serial[:400]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        pids = client.run(os.getpid)
+        got: list[JobOutcome] = []
+        for r in simulate(jobs, executor=client, engine=eng, chunksize=5):
+            if not got:
+                os.kill(next(iter(pids.values())), signal.SIGKILL)
+            got.append(r)
+    assert _texts(got) == _texts(expected)
+    assert len({r.worker for r in got}) >= 2
