@@ -358,3 +358,64 @@ def test_same_scenario_resolves_under_every_edition(engines: dict[str, Engine],
         out = engine.combat_damage(out.state)
     assert out.state.objects["cadet"].zone == "graveyard"
     assert out.state.objects["wall"].damage == 2
+
+
+# --- m10 with deathtouch: another creature's deathtouch damage is lethal --------
+# 510.1c of 2024: a blocked creature "can't assign combat damage to a creature
+# that's blocking it unless ... each creature that precedes that blocking
+# creature in its order is assigned lethal damage", counting "damage from other
+# creatures that's being assigned during the same combat damage step"; 702.2c of
+# 2024: "Any nonzero amount of combat damage assigned to a creature by a source
+# with deathtouch is considered to be lethal damage".
+
+
+def _m10_shared(engine: Engine, touch: bool) -> GameState:
+    c = engine.creature
+    kws = ("deathtouch",) if touch else ()
+    state = _game(engine, c("snake", "alice", 1, 1, *kws),
+                  c("wurm", "alice", 6, 4, name="Craw Wurm"),
+                  c("wall", "bob", 0, 3, can_block_additional=1, name="Wall of Wood"),
+                  c("cadet", "bob", 1, 1, name="Eager Cadet"))
+    state = engine.declare_attackers(state, {"snake": "bob", "wurm": "bob"}).state
+    return engine.declare_blockers(state, {"wall": ["snake", "wurm"], "cadet": "wurm"},
+                                   {"wurm": ["wall", "cadet"]}).state
+
+
+def test_m10_510_1c_702_2c_another_deathtouch_creature_makes_the_wall_lethal(
+        engines: dict[str, Engine]) -> None:
+    engine = engines["m10"]
+    state = _m10_shared(engine, touch=True)
+    assign = {"snake": {"wall": 1}, "wurm": {"cadet": 6}}
+    assert engine.assignment_violations(state, assign) == ()
+    assert engine.default_assignment(state)["wurm"] == {"cadet": 6}
+
+
+def test_m10_510_1c_without_deathtouch_the_wall_still_needs_2(
+        engines: dict[str, Engine]) -> None:
+    engine = engines["m10"]
+    state = _m10_shared(engine, touch=False)
+    bad = engine.assignment_violations(state, {"snake": {"wall": 1}, "wurm": {"cadet": 6}})
+    assert [v.rule for v in bad] == ["510.1c"]
+    assert engine.assignment_violations(
+        state, {"snake": {"wall": 1}, "wurm": {"wall": 2, "cadet": 4}}) == ()
+
+
+def test_m10_510_1d_a_blocker_may_pass_an_attacker_another_deathtouch_blocker_hit(
+        engines: dict[str, Engine]) -> None:
+    """510.1d of 2024 with 702.2c: a blocker blocking two attackers (order: x,
+    then y) may assign all to y when another blocker with deathtouch assigns
+    1 to x; without deathtouch, x must first be assigned lethal damage."""
+    engine = engines["m10"]
+    c = engine.creature
+    for touch, legal in ((True, True), (False, False)):
+        kws = ("deathtouch",) if touch else ()
+        state = _game(engine, c("x", "alice", 1, 3), c("y", "alice", 1, 3),
+                      c("giant", "bob", 4, 4, can_block_additional=1),
+                      c("snake", "bob", 1, 1, *kws))
+        state = engine.declare_attackers(state, {"x": "bob", "y": "bob"}).state
+        state = engine.declare_blockers(state, {"giant": ["x", "y"], "snake": "x"},
+                                        {"giant": ["x", "y"], "x": ["giant", "snake"]}).state
+        bad = engine.assignment_violations(state, {"snake": {"x": 1}, "giant": {"y": 4}})
+        assert (bad == ()) is legal
+        if not legal:
+            assert [v.rule for v in bad] == ["510.1d"]

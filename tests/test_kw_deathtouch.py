@@ -234,3 +234,64 @@ class TestDeathtouchConformance(KeywordConformance):
 
     plugin = deathtouch
     max_examples = 15
+
+
+# ---------------------------------------------------------------------------
+# 702.2c with 702.19b: another creature's deathtouch damage, in `explain`
+# ---------------------------------------------------------------------------
+
+SHARED_WALL = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "snake"
+name = "Deathtouch Snake"
+controller = "alice"
+power = 1
+toughness = 1
+keywords = ["deathtouch"]
+[[permanents]]
+id = "wurm"
+name = "Craw Wurm"
+controller = "alice"
+power = 6
+toughness = 4
+keywords = ["trample"]
+[[permanents]]
+id = "wall"
+name = "Wall of Wood"
+controller = "bob"
+power = 0
+toughness = 3
+can_block_additional = 1
+[combat]
+attacks = { snake = "bob", wurm = "bob" }
+blocks = { wall = ["snake", "wurm"] }
+[combat.assign]
+snake = { wall = 1 }
+wurm = { bob = 5 }
+"""
+
+
+def test_702_2c_702_19b_explain_shows_lethal_0_after_another_deathtouch_source(
+        tmp_path: Any) -> None:
+    """``redzone explain``: the snake (deathtouch) assigns 1 to the wall, so the
+    wall is assigned lethal damage (702.2c) and the wurm's lethal figure for it
+    is 0; its legal assignment is all 6 to the player (702.19b). The file is
+    illegal only because the wurm assigns 5 of its 6 (510.1a)."""
+    from click.testing import CliRunner
+    from redzone.frontends.cli import cli
+
+    path = tmp_path / "shared.toml"
+    path.write_text(SHARED_WALL)
+    result = CliRunner().invoke(cli, ["explain", str(path)])
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "[510.1a]" in out
+    assert "Wall of Wood 0" in out
+    assert "at least 0 in all" in out
+    assert "a legal assignment: 6 to bob" in out
+    fixed = SHARED_WALL.replace("wurm = { bob = 5 }", "wurm = { bob = 6 }")
+    path.write_text(fixed)
+    assert CliRunner().invoke(cli, ["run", str(path)]).exit_code == 0

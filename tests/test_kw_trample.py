@@ -409,3 +409,104 @@ class TestTrampleConformanceM10(KeywordConformance):
     plugin = trample
     rules = "m10"
     max_examples = 15
+
+
+# ---------------------------------------------------------------------------
+# 702.19b with 702.2c: deathtouch damage from ANOTHER creature in the same step
+# ---------------------------------------------------------------------------
+#
+# 702.19b: "When checking for assigned lethal damage, take into account damage
+# already marked on the creature and damage from other creatures that's being
+# assigned during the same combat damage step". 702.2c: "Any nonzero amount of
+# combat damage assigned to a creature by a source with deathtouch is
+# considered to be lethal damage". So a blocker that another creature with
+# deathtouch assigns 1 is already assigned lethal damage: the trampler owes it
+# nothing.
+
+
+def _shared_wall(board: Any, snake_power: int, *snake_keywords: str,
+                 marked: int = 0) -> GameState:
+    """A 1/1 snake and a 6/4 trampling wurm attack; a 0/3 wall (that can block
+    an additional creature) blocks both."""
+    return board(board.c("snake", "alice", snake_power, 1, *snake_keywords),
+                 board.c("wurm", "alice", 6, 4, "trample"),
+                 board.c("wall", "bob", 0, 3, can_block_additional=1, damage=marked,
+                         name="Wall of Wood"))
+
+
+def _shared_blocked(engine: Engine, state: GameState) -> GameState:
+    return blocked(engine, state, {"snake": "bob", "wurm": "bob"},
+                   {"wall": ["snake", "wurm"]})
+
+
+def test_702_19b_702_2c_other_deathtouch_creatures_damage_is_lethal_for_the_trampler(
+        engine: Engine, board: Any) -> None:
+    st_ = _shared_blocked(engine, _shared_wall(board, 1, "deathtouch"))
+    assign = {"snake": {"wall": 1}, "wurm": {"bob": 6}}
+    assert rules_of(engine, st_, assign) == []
+    assert rules_of(engine, st_, {"snake": {"wall": 1}, "wurm": {"wall": 0, "bob": 6}}) == []
+    out = engine.combat_damage(st_, assign)
+    assert out.state.players["bob"].life == 14
+    assert out.state.objects["wall"].zone == "graveyard"  # 702.2b: 1 deathtouch damage
+
+
+def test_702_19b_without_deathtouch_the_others_1_only_lowers_lethal(
+        engine: Engine, board: Any) -> None:
+    """The same board, the snake without deathtouch: its 1 counts as damage
+    (toughness 3 - 1 = 2 left), not as lethal."""
+    st_ = _shared_blocked(engine, _shared_wall(board, 1))
+    assert rules_of(engine, st_, {"snake": {"wall": 1}, "wurm": {"bob": 6}}) == ["702.19b"]
+    assert rules_of(engine, st_, {"snake": {"wall": 1}, "wurm": {"wall": 1, "bob": 5}}) == [
+        "702.19b"]
+    assert rules_of(engine, st_, {"snake": {"wall": 1}, "wurm": {"wall": 2, "bob": 4}}) == []
+
+
+def test_702_2c_only_a_nonzero_amount_from_deathtouch_is_lethal(
+        engine: Engine, board: Any) -> None:
+    """A 0-power snake with deathtouch assigns nothing (510.1a): the wall is not
+    assigned lethal damage by it, so the trampler owes it all 3."""
+    st_ = _shared_blocked(engine, _shared_wall(board, 0, "deathtouch"))
+    assert rules_of(engine, st_, {"wurm": {"bob": 6}}) == ["702.19b"]
+    assert rules_of(engine, st_, {"wurm": {"wall": 3, "bob": 3}}) == []
+
+
+def test_702_19b_702_2c_default_assignment_counts_the_other_deathtouch_damage(
+        engine: Engine, board: Any) -> None:
+    """The default strategy (scenario format: lethal in order counting what
+    other creatures assign earlier in the step): the snake's 1 deathtouch
+    damage is lethal, so the wurm's 6 all trample over."""
+    st_ = _shared_blocked(engine, _shared_wall(board, 1, "deathtouch"))
+    default = engine.default_assignment(st_)
+    assert default["snake"] == {"wall": 1}
+    assert default["wurm"] == {"bob": 6}
+    assert rules_of(engine, st_, default) == []
+
+
+@pytest.mark.parametrize("touch", [True, False])
+@pytest.mark.parametrize("helper", [0, 1, 2])
+def test_702_19b_702_2c_trample_past_a_shared_blocker_oracle(touch: bool, helper: int) -> None:
+    """Oracle from the rule text, every small case: the wurm may assign the
+    rest of its 6 to the player iff the wall is assigned lethal damage by
+    everyone together: marked + assigned >= toughness (702.19b), or some
+    other source with deathtouch assigns it a nonzero amount (702.2c)."""
+    engine = _ENGINE
+    kws = ("deathtouch",) if touch else ()
+    for toughness in range(1, 5):
+        for marked in range(toughness):
+            state = engine.game(["alice", "bob"], [
+                engine.creature("helper", "alice", helper, 1, *kws),
+                engine.creature("wurm", "alice", 6, 4, "trample"),
+                engine.creature("wall", "bob", 0, toughness, can_block_additional=1,
+                                damage=marked)])
+            st_ = blocked(engine, state, {"helper": "bob", "wurm": "bob"},
+                          {"wall": ["helper", "wurm"]})
+            for to_wall in range(7):
+                assign: dict[str, dict[str, int]] = {
+                    "wurm": {"wall": to_wall, "bob": 6 - to_wall}}
+                if helper:
+                    assign["helper"] = {"wall": helper}
+                lethal_assigned = (touch and helper > 0) or (
+                    marked + helper + to_wall >= toughness)
+                legal = to_wall == 6 or lethal_assigned
+                assert (rules_of(engine, st_, assign) == []) == legal, (
+                    toughness, marked, to_wall)

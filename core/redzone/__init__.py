@@ -86,6 +86,16 @@ from redzone.kernel.plugins import hookimpl
 from redzone.kernel.requirements import Requirement
 from redzone.kernel.tx import Tx
 
+
+def __getattr__(name: str) -> object:
+    # redzone.simulate lives in the formats layer; imported on first use only.
+    if name == "simulate":
+        from redzone.formats.batch import simulate
+
+        return simulate
+    raise AttributeError(f"module 'redzone' has no attribute {name!r}")
+
+
 __all__ = [
     "UNLIMITED",
     "Action",

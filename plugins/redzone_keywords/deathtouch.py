@@ -1,7 +1,11 @@
 """Deathtouch (CR 702.2).
 
 Any nonzero amount of combat damage a source with deathtouch assigns to a
-creature is lethal damage (702.2c): lethal is 1. A creature with toughness
+creature is lethal damage (702.2c): lethal is 1. The core asks the same of
+every other creature assigning to that creature in the step, so a blocker
+that a creature with deathtouch assigns 1 is already assigned lethal damage
+for a trampler sharing it (702.19b) and for a damage assignment order
+(510.1c-d of 2009-2024). A creature with toughness
 greater than 0 dealt damage by a source with deathtouch since state-based
 actions were last checked is destroyed (702.2b, 704.5h), whatever the damage's
 results were (marked damage or -1/-1 counters), combat or noncombat, and from

@@ -119,7 +119,7 @@ def assignment_records(engine: Engine, state: GameState,
         out.append(AssignmentRecord(
             step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
             given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
-            lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own)),
+            lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own, full=full)),
             is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional,
             divider=duty.divider, lethal_before=FrozenMap(before)))
     return step, tuple(out)

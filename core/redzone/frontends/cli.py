@@ -76,6 +76,7 @@ from redzone.frontends.account import (
     render_problems,
     render_resolution,
 )
+from redzone.frontends.batch_cli import batch
 from redzone.frontends.board import render_compact_board
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
@@ -509,6 +510,9 @@ def schema(ctx: click.Context) -> None:
     """
     click.echo(schema_text(), nl=False)
     ctx.exit(EXIT_OK)
+
+
+cli.add_command(batch)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from redzone.kernel.tx import CombatResult, Outcome
     from redzone.kernel.events import Event
     from redzone.kernel.model import Combat, GameState, Permanent, Player
+    from redzone.kernel.tx import CombatResult, Outcome
 
 #: Card types shown beside a permanent's name when it is not only a creature.
 _SHOWN_TYPES = ("artifact", "enchantment", "land", "creature", "planeswalker", "battle")

@@ -17,6 +17,7 @@ from attrs import frozen
 from redzone.kernel import actions as _actions
 from redzone.kernel import combat as _combat
 from redzone.kernel import effects as _effects
+from redzone.kernel import enumerate as _enumerate
 from redzone.kernel import restrictions as _restrictions
 from redzone.kernel import steps as _steps
 from redzone.kernel import turn as _turn
@@ -30,6 +31,7 @@ from redzone.kernel.errors import (
     sort_violations,
 )
 from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
@@ -433,6 +435,35 @@ class Engine:
             run.rest_of_turn()
         run.check_pending()
         return CombatResult(run.state, run.events, run.steps, run.after_steps, state)
+
+    # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
+
+    def legal_attack_declarations(self, state: GameState) -> Iterable[FrozenMap[str, str]]:
+        """Every legal declaration of attackers (508.1a-d); each is trusted
+        by :meth:`declare_attackers` on this state."""
+        return _enumerate.legal_attacks(self.hooks, state)
+
+    def legal_block_declarations(
+            self, state: GameState) -> Iterable[FrozenMap[str, tuple[str, ...]]]:
+        """Every legal declaration of blockers (509.1a-c); each is trusted by
+        :meth:`declare_blockers` on this state."""
+        return _enumerate.legal_blocks(self.hooks, state)
+
+    def count_legal_attacks(self, state: GameState) -> int:
+        """How many legal declarations of attackers there are (508.1)."""
+        return _enumerate.count_legal_attacks(self.hooks, state)
+
+    def count_legal_blocks(self, state: GameState) -> int:
+        """How many legal declarations of blockers there are (509.1)."""
+        return _enumerate.count_legal_blocks(self.hooks, state)
+
+    def is_legal_attack(self, state: GameState, attacks: Attacks) -> bool:
+        """Whether a declaration of attackers is legal (508.1a-d)."""
+        return _enumerate.is_legal_attack(self.hooks, state, attacks)
+
+    def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
+        """Whether a declaration of blockers is legal (509.1a-c)."""
+        return _enumerate.is_legal_block(self.hooks, state, blocks)
 
 
 @frozen

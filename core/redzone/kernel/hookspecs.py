@@ -423,7 +423,10 @@ def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int |
 
     The core's value is the creature's toughness minus damage already marked
     and minus damage other sources assign to it in the same step; a plugin
-    may give a smaller one (deathtouch: 1).
+    may give a smaller one (deathtouch: 1). The core also asks it for each
+    other creature assigning to the same creature in the step: when that
+    creature's amount is at least its own lethal damage, the creature is
+    already assigned lethal damage and needs 0 more from anyone.
 
     :param state: the state as damage is assigned.
     :param source: the assigning creature's id.

@@ -1,0 +1,216 @@
+"""Every legal declaration of attackers and of blockers, enumerated (508.1, 509.1).
+
+For search (an AI choosing attacks or blocks, a what-if study), the legal
+declarations are generated rather than guessed and checked one by one:
+
+- :func:`legal_attacks` yields every declaration of attackers that breaks no
+  restriction (508.1a-c) and obeys as many requirements as possible (508.1d);
+- :func:`legal_blocks` yields every declaration of blockers that breaks no
+  restriction (509.1a-b) and obeys as many requirements as possible (509.1c);
+- :func:`count_legal_attacks`, :func:`count_legal_blocks` count them;
+- :func:`is_legal_attack`, :func:`is_legal_block` are boolean predicates.
+
+A declaration is legal exactly when the engine's own check
+(:func:`~redzone.kernel.combat.attack_violations`,
+:func:`~redzone.kernel.combat.block_violations`) finds no violation: the
+generators use the same pair-by-pair checks, the same whole-declaration hooks
+(``redzone_blocked_by_violations``, ``redzone_block_declaration_violations``,
+``redzone_attack_declaration_violations``) and the same maximum of obeyed
+requirements (:mod:`redzone.kernel.requirements`), computed once per board
+instead of once per declaration.
+
+Each declaration a generator yields is remembered as trusted for that state
+and that plugin set (:func:`redzone.kernel.combat.trust`): declaring it on the
+same state object skips the legality check. The trust is keyed on the state
+object itself (states never change), so a declaration is never trusted for
+another state. At most :data:`~redzone.kernel.combat.TRUST_LIMIT`
+declarations are trusted per state; the count of declarations is the product
+of each creature's options, minus the illegal combinations, so it grows
+quickly with the board. Enumerate attacks on the state of the beginning of combat
+step (:meth:`~redzone.Engine.begin_combat`): from a main phase state,
+declaring attackers begins combat first, which makes a new state (and a
+beginning-of-combat trigger could change what is legal), so the declaration
+is checked as usual.
+
+Bands (508.1e) are not enumerated: each declaration of attackers is yielded
+without bands. Damage assignment orders (509.2-509.3 of 2009-2024) are not
+enumerated either: the default order is declaration order.
+
+Order: creatures in the order of ``state.objects``; for each, first "does not
+attack / block", then each single choice in order (what it attacks in the
+order of :func:`~redzone.kernel.combat.attackable`; the attackers in
+declaration order), then pairs, triples... for creatures that can block
+several attackers. The first declaration yielded is the empty one whenever it
+is legal.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+
+from redzone.kernel import combat as _combat
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.model import GameState
+from redzone.kernel.plugins import Hooks
+
+AttackDeclaration = FrozenMap[str, str]
+"""A declaration of attackers: attacking creature -> what it attacks."""
+
+BlockDeclaration = FrozenMap[str, tuple[str, ...]]
+"""A declaration of blockers: blocking creature -> the attackers it blocks
+(only creatures that block appear)."""
+
+
+# ---------------------------------------------------------------------------
+# 508.1: attacks
+# ---------------------------------------------------------------------------
+
+
+def attack_options(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]:
+    """Each creature that could attack on its own -> what it could attack,
+    pair by pair (508.1a-c, restrictions on the whole declaration aside)."""
+    ap = state.active_player
+    targets = _combat.attackable(state, ap)
+    out: dict[str, tuple[str, ...]] = {}
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or perm.controller != ap or "creature" not in perm.types:
+            continue
+        ok = tuple(t for t in targets
+                   if not _combat._attack_pair_violations(hooks, state, perm.id, t))
+        if ok:
+            out[perm.id] = ok
+    return out
+
+
+def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]:
+    """Every legal declaration of attackers (508.1a-d), each once, in the
+    module's order; each is trusted for ``state`` (see the module)."""
+    options = attack_options(hooks, state)
+    creatures = list(options)
+    whole = hooks.implemented("redzone_attack_declaration_violations")
+    check = _combat.attack_requirement_check(hooks, state, {})
+    reqs = check.requirements if check is not None else ()
+    best = check.best if check is not None else 0
+    trusted = _combat.trust(hooks, state, "attack")
+    choices: list[Sequence[str | None]] = [(None, *options[c]) for c in creatures]
+    for combo in itertools.product(*choices):
+        decl = FrozenMap((c, t) for c, t in zip(creatures, combo, strict=True) if t is not None)
+        if whole and hooks.attack_declaration_violations(state, decl):
+            continue
+        if reqs and sum(1 for r in reqs if r.obeyed_by(decl, None)) < best:
+            continue
+        if len(trusted) < _combat.TRUST_LIMIT:
+            trusted.add(_combat.declaration_key(decl))
+        yield decl
+
+
+def count_legal_attacks(hooks: Hooks, state: GameState) -> int:
+    """How many legal declarations of attackers there are (508.1)."""
+    return sum(1 for _ in legal_attacks(hooks, state))
+
+
+def is_legal_attack(hooks: Hooks, state: GameState, attacks: Mapping[str, str]) -> bool:
+    """Whether a declaration of attackers is legal (508.1a-d)."""
+    return not _combat.attack_violations(hooks, state, dict(attacks))
+
+
+# ---------------------------------------------------------------------------
+# 509.1: blocks
+# ---------------------------------------------------------------------------
+
+
+def block_options(hooks: Hooks, state: GameState) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each creature that could block -> every nonempty group of attackers it
+    could block at once: each pair legal on its own (509.1a-b) and no more
+    than it can block (509.1a); restrictions on the whole declaration aside."""
+    combat = state.combat
+    if combat is None:
+        return {}
+    out: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or "creature" not in perm.types:
+            continue
+        if perm.controller == state.active_player:
+            continue
+        ok = [a for a in combat.attacks if _combat._block_pair_ok(hooks, state, perm.id, a)]
+        if not ok:
+            continue
+        cap = min(_combat.capacity(hooks, state, perm.id), len(ok))
+        out[perm.id] = tuple(g for n in range(1, cap + 1) for g in itertools.combinations(ok, n))
+    return out
+
+
+def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
+    """Every legal declaration of blockers (509.1a-c), each once, in the
+    module's order; each is trusted for ``state`` (see the module). Nothing
+    when there is no combat."""
+    if state.combat is None:
+        return
+    options = block_options(hooks, state)
+    creatures = list(options)
+    by_attacker = hooks.implemented("redzone_blocked_by_violations")
+    whole = hooks.implemented("redzone_block_declaration_violations")
+    check = _combat.block_requirement_check(hooks, state, {})
+    reqs = check.requirements if check is not None else ()
+    best = check.best if check is not None else 0
+    trusted = _combat.trust(hooks, state, "block")
+    # The restrictions on an attacker's blockers together (702.111b) depend only
+    # on the attacker and its blockers: asked once per group, not per declaration.
+    groups: dict[tuple[str, tuple[str, ...]], bool] = {}
+    choices: list[Sequence[tuple[str, ...] | None]] = [(None, *options[c]) for c in creatures]
+    for combo in itertools.product(*choices):
+        pairs = [(c, g) for c, g in zip(creatures, combo, strict=True) if g is not None]
+        if by_attacker:
+            blockers_of: dict[str, list[str]] = {}
+            for blocker, atts in pairs:
+                for a in atts:
+                    blockers_of.setdefault(a, []).append(blocker)
+            ok = True
+            for a, bs in blockers_of.items():
+                key = (a, tuple(bs))
+                good = groups.get(key)
+                if good is None:
+                    good = groups[key] = not hooks.blocked_by_violations(state, a, key[1])
+                if not good:
+                    ok = False
+                    break
+            if not ok:
+                continue
+        decl = FrozenMap(pairs)
+        if whole and hooks.block_declaration_violations(state, decl):
+            continue
+        if reqs and sum(1 for r in reqs if r.obeyed_by(None, decl)) < best:
+            continue
+        if len(trusted) < _combat.TRUST_LIMIT:
+            trusted.add(_combat.declaration_key(decl))
+        yield decl
+
+
+def count_legal_blocks(hooks: Hooks, state: GameState) -> int:
+    """How many legal declarations of blockers there are (509.1)."""
+    return sum(1 for _ in legal_blocks(hooks, state))
+
+
+def is_legal_block(hooks: Hooks, state: GameState,
+                   blocks: Mapping[str, str | Sequence[str]]) -> bool:
+    """Whether a declaration of blockers is legal (509.1a-c); ``False`` when
+    there is no combat."""
+    if state.combat is None:
+        return False
+    norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
+    return not _combat.block_violations(hooks, state, norm)
+
+
+__all__ = [
+    "AttackDeclaration",
+    "BlockDeclaration",
+    "attack_options",
+    "block_options",
+    "count_legal_attacks",
+    "count_legal_blocks",
+    "is_legal_attack",
+    "is_legal_block",
+    "legal_attacks",
+    "legal_blocks",
+]
