@@ -405,6 +405,11 @@ TRIGGERS.update({
     # 701.8c: destruction replacements are asked as a permanent would be destroyed.
     "redzone_destruction_replacements": (lambda e, s: s, lambda e, s: e.perform(
         s, Destroy("orc")), "main"),
+    # 508.1g, 509.1d: the options and costs of a declaration are asked with it.
+    "redzone_attack_choices": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_block_choices": (_to_blocks, lambda e, s: e.declare_blockers(
+        s, {"bear": "orc"}), "declare_blockers"),
 })
 
 #: Plugins a hook needs beside the one under test to be asked at all.

@@ -359,7 +359,7 @@ def test_outcome_has_the_documented_shape() -> None:
     steps, after_steps for each damage step, events with step/kind/rule."""
     out = outcome_json(resolve(loads(BASE)))
     assert list(out) == ["ok", "rules", "players", "permanents", "steps", "game_over",
-                         "after_steps", "events"]
+                         "choices", "after_steps", "events"]
     assert out["game_over"] is None  # 104: the game goes on
     assert out["ok"] is True and out["rules"] == "foundations"
     assert out["players"]["bob"] == {"life": 20, "poison": 0, "lost": False}
@@ -739,7 +739,7 @@ CONTRACT = {
 
 #: The keys added since (each documented on the extensions page).
 EXTENSIONS = {
-    "top": {"cards"},
+    "top": {"cards", "choices"},
     "player": set(),
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",

@@ -65,6 +65,8 @@ from redzone.kernel.hooktypes import (
 )
 from redzone.kernel.model import (
     UNLIMITED,
+    Choice,
+    ChoiceMade,
     Combat,
     Condition,
     DelayedTrigger,
@@ -103,6 +105,8 @@ __all__ = [
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",
+    "Choice",
+    "ChoiceMade",
     "Combat",
     "CombatResult",
     "Condition",

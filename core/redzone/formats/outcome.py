@@ -45,7 +45,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, as_tuple
-from redzone.kernel.model import GameState, Permanent
+from redzone.kernel.model import ChoiceMade, GameState, Permanent
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
 #: declaration (or assignment, or action), bad scenario file; and, beyond the
@@ -251,7 +251,8 @@ def resolve(scenario: Scenario) -> Resolution:
             scenario.state, scenario.attacks, scenario.blocks,
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
             actions=scenario.actions, order=scenario.order, bands=scenario.bands,
-            additional_combats=scenario.additional_combats, through=scenario.through)
+            additional_combats=scenario.additional_combats, through=scenario.through,
+            choices=scenario.choices)
     except IllegalActionError as exc:
         failed, state, action = rec.attempt or ("resolve", None, None)
         if rec.attempt is None and isinstance(exc, IllegalBlockError):
@@ -371,9 +372,18 @@ def outcome_json(resolution: Resolution) -> dict[str, Any]:
         "permanents": board["permanents"],
         "steps": list(result.steps),
         "game_over": game_over_json(result.state),
+        "choices": [choice_json(c) for c in result.choices],
         "after_steps": {step: board_json(state) for step, state in result.after_steps.items()},
         "events": [event.to_json() for event in result.events],
     }
+
+
+def choice_json(choice: ChoiceMade) -> dict[str, Any]:
+    """One entry of the outcome's ``choices``: every decision made, with
+    ``default`` true where redzone took the default because none was given."""
+    return {"key": choice.key, "player": choice.player, "kind": choice.kind,
+            "answer": list(choice.answer), "default": choice.by_default,
+            "options": list(choice.options), "rule": choice.rule, "step": choice.step}
 
 
 def game_over_json(state: GameState) -> dict[str, Any] | None:
@@ -461,6 +471,7 @@ __all__ = [
     "assignment_records",
     "board_json",
     "check",
+    "choice_json",
     "dumps",
     "error_json",
     "exit_status",

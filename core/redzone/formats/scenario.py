@@ -743,6 +743,8 @@ class Scenario:
     :param additional_combats: the turn's further combat phases (500.8).
     :param through: ``end_of_combat`` or ``cleanup`` (the end step and the
         cleanup step too, 513-514).
+    :param choices: answers to the decisions the combat meets, by key
+        (``[choices]``).
     """
 
     file: str
@@ -759,6 +761,7 @@ class Scenario:
     bands: tuple[tuple[str, ...], ...] = ()
     additional_combats: tuple[CombatPlan, ...] = ()
     through: str = "end_of_combat"
+    choices: FrozenMap[str, tuple[str, ...]] = EMPTY
     #: Notes about the scenario that are not problems (card abilities that are
     #: inert because no plugin provides them); front ends show them.
     notes: tuple[str, ...] = ()
@@ -1311,6 +1314,8 @@ def build(document: Document, *, rules: str | None = None,
         bands=combat["bands"],
         additional_combats=additional,
         through=data.get("through", "end_of_combat"),
+        choices=FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
+                          for k, v in b.table(data.get("choices")).items()),
         notes=notes,
     )
 

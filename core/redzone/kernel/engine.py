@@ -33,7 +33,7 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.model import Choice, ChoiceMade, GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
@@ -42,7 +42,7 @@ from redzone.kernel.plugins import (
     discover,
     make_manager,
 )
-from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, DAMAGE_STEPS, FIRST_DAMAGE_STEP
+from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, DAMAGE_STEPS, FIRST_DAMAGE_STEP, Answers
 from redzone.kernel.tx import CombatResult, Outcome, step_label
 
 Attacks = Mapping[str, str]
@@ -247,28 +247,33 @@ class Engine:
 
     # -- commands (each delegates to its step module) ---------------------------------
 
-    def begin_combat(self, state: GameState) -> Outcome:
+    def begin_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the beginning of combat step (507) of a combat phase: the
         turn's first, or an additional one after a combat (500.8, 505.1a).
 
         :raises IllegalActionError: when the game is over (104.2a), the stack
             isn't empty (500.2) or the game isn't at a main phase (506.1).
         """
-        return _steps.begin_combat(self, state)
+        return _steps.begin_combat(self, state, choices=choices)
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
-                          bands: Iterable[Sequence[str]] = ()) -> Outcome:
+                          bands: Iterable[Sequence[str]] = (), *,
+                          choices: Answers = None) -> Outcome:
         """Declare attackers (508.1): check, tap, and record what each attacks.
 
         :param attacks: attacking creature -> player, planeswalker or battle id.
         :param bands: attacking bands (508.1e, 702.22c): groups of attacking
             creatures whose abilities let them band.
+        :param choices: answers to the choices the command meets, by key: the
+            declaration's options and costs (508.1g), the order and targets
+            of what triggers (603.3b-d). Without one, the default stands.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
-        return _steps.declare_attackers(self, state, attacks, bands)
+        return _steps.declare_attackers(self, state, attacks, bands, choices=choices)
 
     def declare_blockers(self, state: GameState, blocks: Blocks,
-                         order: Mapping[str, Sequence[str]] | None = None) -> Outcome:
+                         order: Mapping[str, Sequence[str]] | None = None, *,
+                         choices: Answers = None) -> Outcome:
         """Declare blockers (509.1).
 
         :param blocks: blocking creature -> the attacker (or attackers) it blocks.
@@ -279,9 +284,10 @@ class Engine:
         :raises IllegalBlockError: with every violation (of the orders too);
             nothing changes.
         """
-        return _steps.declare_blockers(self, state, blocks, order)
+        return _steps.declare_blockers(self, state, blocks, order, choices=choices)
 
-    def combat_damage(self, state: GameState, assign: Assignment | None = None) -> Outcome:
+    def combat_damage(self, state: GameState, assign: Assignment | None = None, *,
+                      choices: Answers = None) -> Outcome:
         """The next combat damage step (510): assign, deal all damage at once,
         then state-based actions (704.3).
 
@@ -296,36 +302,36 @@ class Engine:
         :raises IllegalActionError: while triggers wait on the stack (500.2),
             or when no combat damage step comes next (506.1).
         """
-        return _steps.combat_damage(self, state, assign)
+        return _steps.combat_damage(self, state, assign, choices=choices)
 
-    def end_of_combat(self, state: GameState) -> Outcome:
+    def end_of_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the end of combat step (511.1): "at end of combat" abilities
         and delayed triggers trigger (511.2, 603.7)."""
-        return _steps.end_of_combat(self, state)
+        return _steps.end_of_combat(self, state, choices=choices)
 
-    def finish(self, state: GameState) -> Outcome:
+    def finish(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """End the combat phase: everything is removed from combat and "until
         end of combat" effects end (511.3)."""
-        return _steps.finish(self, state)
+        return _steps.finish(self, state, choices=choices)
 
-    def end_step(self, state: GameState) -> Outcome:
+    def end_step(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step (513): "at the beginning of the end step" abilities
         and delayed triggers trigger."""
-        return _turn.end_step(self, state)
+        return _turn.end_step(self, state, choices=choices)
 
-    def cleanup(self, state: GameState) -> Outcome:
+    def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The cleanup step (514): damage is removed, "until end of turn" and
         "this turn" effects end (514.2), then state-based actions; another
         cleanup step follows while something happens (514.3a)."""
-        return _turn.cleanup(self, state)
+        return _turn.cleanup(self, state, choices=choices)
 
-    def end_turn(self, state: GameState) -> Outcome:
+    def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step and the cleanup step (513, 514), from the last main
         phase of the turn."""
-        return _turn.end_turn(self, state)
+        return _turn.end_turn(self, state, choices=choices)
 
     def begin_turn(self, state: GameState, active_player: str | None = None, *,
-                   untap: bool = True) -> Outcome:
+                   untap: bool = True, choices: Answers = None) -> Outcome:
         """Begin the next turn (302.6, 502.3): see :func:`redzone.kernel.turn.begin_turn`.
 
         :param active_player: whose turn; default: the next player in turn order.
@@ -333,9 +339,10 @@ class Engine:
         :raises IllegalActionError: when the turn isn't over, the game is
             over (104.2a) or the player has left the game (800.4k).
         """
-        return _turn.begin_turn(self, state, active_player, untap=untap)
+        return _turn.begin_turn(self, state, active_player, untap=untap, choices=choices)
 
-    def perform(self, state: GameState, action: Action) -> Outcome:
+    def perform(self, state: GameState, action: Action, *,
+                choices: Answers = None) -> Outcome:
         """Apply an action in a priority window, then state-based actions
         and what triggers (117.5).
 
@@ -343,14 +350,15 @@ class Engine:
             field of the wrong type, or naming something that isn't there;
             and after the end of the game (104.2a). Nothing changes.
         """
-        return _steps.perform(self, state, action)
+        return _steps.perform(self, state, action, choices=choices)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
         """Perform state-based actions until none applies (704.3)."""
         return _steps.check_state_based_actions(self, state)
 
     def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
-                        choices: Mapping[str, Sequence[str]] | None = None) -> Outcome:
+                        choices: Mapping[str, Sequence[str]] | None = None, *,
+                        answers: Answers = None) -> Outcome:
         """Resolve the triggered ability on top of the stack, or the one named
         (608.2), then state-based actions and what that triggers.
 
@@ -358,10 +366,19 @@ class Engine:
             name, e.g. ``{"sacrifice": ["land", "bear"]}``; they are set as
             the trigger's :attr:`~redzone.Trigger.choices`. Without them its
             plugin's documented default is used.
+        :param answers: answers by key to the choices met on the way (what
+            the resolution triggers, 603.3b-d; the trigger's own offers).
         :raises IllegalActionError: when the stack is empty or holds no such
             trigger, or the plugin rejects the choices; nothing changes.
         """
-        return _steps.resolve_trigger(self, state, trigger_id, choices)
+        return _steps.resolve_trigger(self, state, trigger_id, choices, answers=answers)
+
+    def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
+        """The choices of the triggers on the stack that are still to be
+        made, as they resolve (608.2d): each with its key, options and
+        default. Answer them with :meth:`resolve_trigger` (``answers``)."""
+        return tuple(offer for trigger in state.stack for offer in trigger.offers
+                     if offer.name not in trigger.choices)
 
     def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
         """Take a trigger off redzone's stack without resolving it: for an
@@ -391,6 +408,7 @@ class Engine:
         bands: Iterable[Sequence[str]] = (),
         additional_combats: Iterable[CombatPlan] = (),
         through: str = "end_of_combat",
+        choices: Answers = None,
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations, and optionally
         the turn's additional combats and the rest of the turn.
@@ -414,6 +432,9 @@ class Engine:
             (500.8, 505.1a); their steps are named ``declare_attackers#2`` ...
         :param through: ``"end_of_combat"`` (stop after the combat phase) or
             ``"cleanup"`` (run the end step and the cleanup step, 513-514).
+        :param choices: answers to every choice met on the way, by key
+            (:class:`~redzone.Choice`); a key no choice asked for is an error
+            (a misspelt key would otherwise be silently ignored).
         :raises IllegalActionError: (or a subclass) when a declaration,
             assignment or action is illegal; :class:`IllegalBlockError`
             (508.8) for blocks when no creature attacks, as the declare
@@ -426,7 +447,7 @@ class Engine:
                             assign_first_strike=assign_first_strike, actions=tuple(actions),
                             order=order, bands=tuple(tuple(b) for b in bands)),
                  *additional_combats]
-        run = _Run(self, state)
+        run = _Run(self, state, choices)
         for plan in plans:
             if run.over:
                 break
@@ -434,7 +455,8 @@ class Engine:
         if through == "cleanup" and not run.over:
             run.rest_of_turn()
         run.check_pending()
-        return CombatResult(run.state, run.events, run.steps, run.after_steps, state)
+        return CombatResult(run.state, run.events, run.steps, run.after_steps, state,
+                            run.made)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -492,9 +514,11 @@ class _Run:
     """One :meth:`Engine.resolve`: the commands in order, their windows, and
     the end of the game."""
 
-    def __init__(self, engine: Engine, state: GameState) -> None:
+    def __init__(self, engine: Engine, state: GameState, choices: Answers) -> None:
         self.engine = engine
         self.state = state
+        self.choices = choices
+        self.made: list[ChoiceMade] = []
         self.events: list[Event] = []
         self.steps: list[str] = []
         self.after_steps: dict[str, GameState] = {}
@@ -509,6 +533,7 @@ class _Run:
         """Take a command's outcome; ``False`` once the game is over."""
         self.state = out.state
         self.events.extend(out.events)
+        self.made.extend(out.choices)
         if step is not None:
             self.steps.append(step)
         return not self.over
@@ -516,10 +541,10 @@ class _Run:
     def window(self, step: str) -> bool:
         engine = self.engine
         for action in self.pending.pop(step, []):
-            if not self.take(engine.perform(self.state, action)):
+            if not self.take(engine.perform(self.state, action, choices=self.choices)):
                 return False
         while self.state.stack:  # with auto_triggers off: resolve what is left (608)
-            if not self.take(engine.resolve_trigger(self.state)):
+            if not self.take(engine.resolve_trigger(self.state, answers=self.choices)):
                 return False
         return True
 
@@ -528,22 +553,24 @@ class _Run:
         self.pending = {}
         for after, action in plan.actions:
             self.pending.setdefault(after, []).append(action)
-        out = engine.begin_combat(self.state)
+        out = engine.begin_combat(self.state, choices=self.choices)
         label = step_label(out.state, "beginning_of_combat")
         if not self.take(out, label) or not self.window("beginning_of_combat"):
             return self.leftover()
-        out = engine.declare_attackers(self.state, plan.attacks, plan.bands)
+        out = engine.declare_attackers(self.state, plan.attacks, plan.bands,
+                                       choices=self.choices)
         if not self.take(out, step_label(out.state)) or not self.window("declare_attackers"):
             return self.leftover()
         if engine.next_step(self.state) == "declare_blockers":
-            out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order)
+            out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order,
+                                          choices=self.choices)
             if not self.take(out, step_label(out.state)) or not self.window("declare_blockers"):
                 return self.leftover()
             while (nxt := engine.next_step(self.state)) in DAMAGE_STEPS:
                 first = nxt.startswith(FIRST_DAMAGE_STEP)
                 chosen = plan.assign_first_strike if (
                     first and plan.assign_first_strike is not None) else plan.assign
-                out = engine.combat_damage(self.state, chosen)
+                out = engine.combat_damage(self.state, chosen, choices=self.choices)
                 label = step_label(out.state)
                 going = self.take(out, label)
                 if not out.state.step.endswith(ASSIGNED):
@@ -554,14 +581,14 @@ class _Run:
             skipped = _skipped_blocks(self.state, plan.blocks)
             if skipped:
                 raise IllegalBlockError(skipped)
-        out = engine.end_of_combat(self.state)
+        out = engine.end_of_combat(self.state, choices=self.choices)
         if not self.take(out, step_label(out.state)) or not self.window("end_of_combat"):
             return self.leftover()
         if self.pending:
             raise IllegalActionError(
                 f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
-        self.take(engine.finish(self.state))
+        self.take(engine.finish(self.state, choices=self.choices))
         return None
 
     def leftover(self) -> None:
@@ -571,17 +598,24 @@ class _Run:
     def rest_of_turn(self) -> None:
         engine = self.engine
         self.pending = {}
-        out = engine.end_step(self.state)
+        out = engine.end_step(self.state, choices=self.choices)
         if not self.take(out, "end_step"):
             return
         self.after_steps["end_step"] = self.state
         if not self.window("end_step"):
             return
-        out = engine.cleanup(self.state)
+        out = engine.cleanup(self.state, choices=self.choices)
         self.take(out, "cleanup")
         self.after_steps["cleanup"] = self.state
 
     def check_pending(self) -> None:
+        asked = {m.key for m in self.made}
+        unused = sorted(set(self.choices or {}) - asked)
+        if unused and not self.over:
+            raise IllegalActionError(
+                f"choices that no decision asked for: {', '.join(map(repr, unused))} (asked: "
+                f"{', '.join(sorted(asked)) or 'none'})", rule="601.2",
+                objects=tuple(unused))
         if self.pending:
             raise IllegalActionError(
                 f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "

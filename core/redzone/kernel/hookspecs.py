@@ -34,7 +34,7 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.model import Condition, GameState, PluginState, Trigger
+from redzone.kernel.model import Choice, Condition, GameState, PluginState, Trigger
 from redzone.kernel.requirements import Requirement
 
 if TYPE_CHECKING:
@@ -753,5 +753,53 @@ def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState |
         keep it as it is.
 
     Combined: each plugin's answer replaces that plugin's slot only.
+    """
+    raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Choices made with the declarations (508.1g-h, 509.1d-f)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_attack_choices(state: GameState,
+                           attacks: Mapping[str, str]) -> Iterable[Choice] | None:
+    """The options and costs the attacking player chooses as attackers are
+    declared ("as this creature attacks, you may tap ...", enlist).
+
+    Rules: 508.1g, 508.1h
+
+    Asked once the declaration is legal and the attackers are tapped. Each
+    choice's ``then`` maps an option to the actions that choosing it performs
+    (the cost paid); its ``default`` is what redzone takes without an answer.
+    Give each a stable ``key`` (``"enlist:knight"``); one left empty becomes
+    ``"<plugin name>:<name>"``, which depends on the name the plugin is
+    registered under.
+
+    :param state: the state with the attackers declared.
+    :param attacks: attacking creature -> what it attacks.
+    :returns: the choices, each with its options and default.
+
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_block_choices(state: GameState,
+                          blocks: Mapping[str, tuple[str, ...]]) -> Iterable[Choice] | None:
+    """The options and costs the defending player chooses as blockers are
+    declared.
+
+    Rules: 509.1d, 509.1e, 509.1f
+
+    :param state: the state with the blockers declared.
+    :param blocks: blocking creature -> the attackers it blocks.
+    :returns: the choices, each with its options and default.
+
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
     """
     raise NotImplementedError

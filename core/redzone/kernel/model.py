@@ -516,6 +516,76 @@ class Effect:
     id: str = ""
 
 
+#: The kinds of decision a player makes (a :class:`Choice`'s ``kind``).
+CHOICE_KINDS: Final = ("target", "mode", "number", "order", "cost", "yes_no", "option")
+
+
+@frozen
+class Choice:
+    """A decision a player makes, as data: who chooses, what kind, the legal
+    options, how many, and the default redzone takes when none is given.
+
+    Triggers carry theirs (:attr:`Trigger.offers`); declarations ask theirs
+    through :func:`~redzone.kernel.hookspecs.redzone_attack_choices` and
+    :func:`~redzone.kernel.hookspecs.redzone_block_choices`. An embedding
+    engine (or a scenario file's ``[choices]``) answers a choice by its
+    ``key``; the outcome lists every choice made and whether by default.
+
+    :param name: the choice's name within what makes it (``"target"``); the
+        kernel qualifies it into :attr:`key`.
+    :param player: who chooses.
+    :param kind: one of :data:`CHOICE_KINDS`.
+    :param options: the legal options (object ids, mode names, numbers as
+        text), in a deterministic order.
+    :param default: what is chosen when no answer is given.
+    :param min: the fewest options to choose.
+    :param max: the most options to choose.
+    :param rule: the rule that makes the choice (``"603.3d"``).
+    :param text: how the account words it.
+    :param then: for each option, actions performed when it is chosen (a cost
+        paid, an option taken: 508.1g-h, 509.1d-f).
+    :param key: the qualified key the answer is given by (set by the kernel:
+        ``"<kind>@<source>:<name>"`` for a trigger's, ``"<plugin>:<name>"`` for
+        a declaration's), unless set.
+    """
+
+    name: str
+    player: str
+    kind: str
+    options: tuple[str, ...] = field(converter=as_tuple)
+    default: tuple[str, ...] = field(default=(), converter=as_tuple)
+    min: int = 1
+    max: int = 1
+    rule: str = ""
+    text: str = ""
+    then: FrozenMap[str, tuple[Action, ...]] = field(default=EMPTY, converter=as_map)
+    key: str = ""
+
+
+@frozen
+class ChoiceMade:
+    """A choice as it was made, for the outcome.
+
+    :param key: the choice's key.
+    :param player: who chose.
+    :param kind: its kind.
+    :param answer: what was chosen.
+    :param by_default: whether redzone took the default (no answer given).
+    :param options: the legal options.
+    :param rule: the rule behind it.
+    :param step: the step it was made in.
+    """
+
+    key: str
+    player: str
+    kind: str
+    answer: tuple[str, ...] = field(converter=as_tuple)
+    by_default: bool
+    options: tuple[str, ...] = field(converter=as_tuple)
+    rule: str = ""
+    step: str = ""
+
+
 @frozen
 class Trigger:
     """A triggered ability that has triggered (603.2) and waits on the stack.
@@ -540,6 +610,9 @@ class Trigger:
         resolve its own kinds instead (``redzone_resolve_trigger``).
     :param plugin: the plugin whose ability it is ("" for the kernel's and a
         scenario's); its actions may write that plugin's own state.
+    :param offers: the choices its controller makes: targets and modes as it
+        is put on the stack (603.3c-d), the others as it resolves (608.2d);
+        each answer lands in :attr:`choices` under the choice's ``name``.
     """
 
     kind: str
@@ -553,6 +626,7 @@ class Trigger:
     id: str = ""
     actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
     plugin: str = ""
+    offers: tuple[Choice, ...] = field(default=(), converter=as_tuple)
 
 
 #: When a delayed triggered ability triggers (603.7): ``end_of_combat`` (at the

@@ -56,7 +56,15 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.model import SCOPES, Condition, GameState, Keyword, PluginState, Trigger
+from redzone.kernel.model import (
+    SCOPES,
+    Choice,
+    Condition,
+    GameState,
+    Keyword,
+    PluginState,
+    Trigger,
+)
 from redzone.kernel.requirements import Requirement
 
 GROUP: Final = "redzone"
@@ -747,6 +755,26 @@ class Hooks:
             out[impl.plugin.name] = res
         return out
 
+
+    def attack_choices(self, state: GameState,
+                       attacks: Mapping[str, str]) -> list[tuple[str, Choice]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_choices`: ``(plugin,
+        choice)`` pairs in plugin-name order."""
+        return self._choices("redzone_attack_choices", state, attacks)
+
+    def block_choices(self, state: GameState,
+                      blocks: Mapping[str, tuple[str, ...]]) -> list[tuple[str, Choice]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_block_choices`."""
+        return self._choices("redzone_block_choices", state, blocks)
+
+    def _choices(self, hook: str, state: GameState, decl: object) -> list[tuple[str, Choice]]:
+        out: list[tuple[str, Choice]] = []
+        if not self._cache[hook]:
+            return out
+        for impl, res in self._answers(hook, (state, decl)):
+            for item in self._items(impl, hook, state, res, Choice):
+                out.append((impl.plugin.name, item))
+        return out
 
 def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:
     return (r.creature, r.kind, r.attacker or "", r.rule, r.source)

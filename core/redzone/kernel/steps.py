@@ -25,11 +25,14 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage
-from redzone.kernel.model import Combat, GameState, PluginState
+from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState, PluginState
 from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
     from redzone.kernel.engine import Engine
+
+#: Answers to choices by their key (:class:`~redzone.Choice`).
+Answers = Mapping[str, str | Sequence[str]] | None
 
 FIRST_DAMAGE_STEP = "first_strike_damage"
 DAMAGE_STEP = "combat_damage"
@@ -109,13 +112,13 @@ def next_step(engine: Engine, state: GameState) -> str | None:
 def commit(engine: Engine, tx: Tx) -> Outcome:
     """Settle a working copy and freeze it into an :class:`Outcome`."""
     tx.settle()
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
 # -- 507 ------------------------------------------------------------------------------
 
 
-def begin_combat(engine: Engine, state: GameState) -> Outcome:
+def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the beginning of combat step (507) of a new combat phase; per-
     combat plugin state is cleared (fresh records for each combat)."""
     check_game_on(state, "begin combat")
@@ -129,7 +132,7 @@ def begin_combat(engine: Engine, state: GameState) -> Outcome:
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
     new = _evolve(state, step="beginning_of_combat", combat=Combat(), combats=state.combats + 1,
                   plugin_state=slots)
-    tx = Tx(engine, new)
+    tx = Tx(engine, new, answers=choices)
     tx.emit(Event("step", "507.1", "beginning_of_combat"))
     return commit(engine, tx)
 
@@ -138,13 +141,16 @@ def begin_combat(engine: Engine, state: GameState) -> Outcome:
 
 
 def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, str],
-                      bands: Iterable[Sequence[str]] = ()) -> Outcome:
+                      bands: Iterable[Sequence[str]] = (), *, choices: Answers = None
+                      ) -> Outcome:
     """Declare attackers (508.1): check, tap, and record what each attacks."""
     events: list[Event] = []
+    made: list[ChoiceMade] = []
     if state.step in COMBAT_MAY_BEGIN:
-        out = begin_combat(engine, state)
+        out = begin_combat(engine, state, choices=choices)
         state = out.state
         events.extend(out.events)
+        made.extend(out.choices)
     expect(engine, state, "declare_attackers", "declare attackers")
     hooks = engine.hooks
     attacks = dict(attacks)
@@ -157,8 +163,9 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     combat = Combat(attacks=attacks, defending_players={
         a: state.defending_player_of(t) or t for a, t in attacks.items()},
         bands=band_list)
-    tx = Tx(engine, _evolve(state, step=step, combat=combat))
+    tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.events = events
+    tx.made = made
     tx.emit(Event("step", "508.1", step))
     for band in band_list:
         tx.emit(Event("band", "508.1e", detail=", ".join(band)))
@@ -172,7 +179,19 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
             tapped[attacker] = perm.evolve(tapped=True)
             tx.emit(Event("tap", "508.1f", object=attacker))
     tx.state = new.with_permanents(tapped)
+    # 508.1g-h: the options and costs of the declaration, chosen, then paid.
+    declaration_choices(tx, hooks.attack_choices(tx.state, FrozenMap(attacks)))
     return commit(engine, tx)
+
+
+def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
+    """Make the choices of a declaration (508.1g, 509.1d) and perform the
+    actions of each option chosen, in the order given (508.1h, 509.1f)."""
+    for plugin, choice in offered:
+        choice = choice if choice.key else _evolve(choice, key=f"{plugin}:{choice.name}")
+        for option in tx.choose(choice):
+            for action in choice.then.get(option, ()):
+                tx.perform(action, plugin=plugin)
 
 
 # -- 509 ------------------------------------------------------------------------------
@@ -180,7 +199,8 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
 
 def declare_blockers(engine: Engine, state: GameState,
                      blocks: Mapping[str, str | Sequence[str]],
-                     order: Mapping[str, Sequence[str]] | None = None) -> Outcome:
+                     order: Mapping[str, Sequence[str]] | None = None, *,
+                     choices: Answers = None) -> Outcome:
     """Declare blockers (509.1)."""
     expect(engine, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
@@ -203,7 +223,8 @@ def declare_blockers(engine: Engine, state: GameState,
     combat = state.combat
     tx = Tx(engine, _evolve(state, step=step,
                             combat=combat.evolve(blocks=norm, blocked=frozenset(
-                                {a for atts in norm.values() for a in atts}), order=orders)))
+                                {a for atts in norm.values() for a in atts}), order=orders)),
+            answers=choices)
     tx.emit(Event("step", "509.1", step))
     for blocker, attackers in norm.items():
         for attacker in attackers:
@@ -216,6 +237,8 @@ def declare_blockers(engine: Engine, state: GameState,
     for obj, seq in orders.items():
         rule = "509.2" if obj in combat.attacks else "509.3"
         tx.emit(Event("order", rule, object=obj, detail=", ".join(seq)))
+    # 509.1d-f: the options and costs of the declaration.
+    declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
     return commit(engine, tx)
 
 
@@ -288,7 +311,8 @@ def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequenc
     return full, problems
 
 
-def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = None) -> Outcome:
+def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = None, *,
+                  choices: Answers = None) -> Outcome:
     """The next combat damage step (510)."""
     nxt = engine.next_step(state)
     expect(engine, state, nxt if nxt in DAMAGE_STEPS else DAMAGE_STEP, "deal combat damage")
@@ -298,7 +322,8 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
     if state.step.endswith(ASSIGNED):
         # 310.4: the combat damage on the stack resolves, all at once, as assigned.
         step = nxt
-        tx = Tx(engine, _evolve(state, step=step, combat=combat.evolve(on_stack=())))
+        tx = Tx(engine, _evolve(state, step=step, combat=combat.evolve(on_stack=())),
+                answers=choices)
         tx.emit(Event("step", "310.4", step))
         tx.deal_damage(combat.on_stack)
         return commit(engine, tx)
@@ -325,10 +350,11 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
     if engine.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
-        tx = Tx(engine, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)))
+        tx = Tx(engine, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
+                answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
         return commit(engine, tx)
-    tx = Tx(engine, _evolve(state, step=step, combat=combat))
+    tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.emit(*events)
     tx.deal_damage(proposed)
     return commit(engine, tx)
@@ -337,22 +363,22 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
 # -- 511 ------------------------------------------------------------------------------
 
 
-def end_of_combat(engine: Engine, state: GameState) -> Outcome:
+def end_of_combat(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the end of combat step (511.1); "at end of combat" delayed
     triggers trigger (511.2, 603.7)."""
     expect(engine, state, "end_of_combat", "end combat")
-    tx = Tx(engine, _evolve(state, step="end_of_combat"))
+    tx = Tx(engine, _evolve(state, step="end_of_combat"), answers=choices)
     tx.emit(Event("step", "511.1", "end_of_combat"))
     tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_of_combat"))
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
-def finish(engine: Engine, state: GameState) -> Outcome:
+def finish(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """End the combat phase: everything is removed from combat and "until
     end of combat" effects end (511.3); then state-based actions."""
     expect(engine, state, "postcombat_main", "end the combat phase")
     # As the end of combat step ends (its events say so), then the main phase.
-    tx = Tx(engine, _evolve(state, combat=None))
+    tx = Tx(engine, _evolve(state, combat=None), answers=choices)
     tx.emit(Event("end_of_combat", "511.3"))
     tx.end_effects(lambda duration, condition: duration in ("end_of_combat", "this_combat"),
                    "511.3")
@@ -364,10 +390,11 @@ def finish(engine: Engine, state: GameState) -> Outcome:
 # -- actions and the stack ------------------------------------------------------------
 
 
-def perform(engine: Engine, state: GameState, action: object) -> Outcome:
+def perform(engine: Engine, state: GameState, action: object, *,
+            choices: Answers = None) -> Outcome:
     """Apply an action in a priority window, then state-based actions (117.5)."""
     check_game_on(state, f"perform {getattr(action, 'do', type(action).__name__)!r}")
-    tx = Tx(engine, state)
+    tx = Tx(engine, state, answers=choices)
     tx.perform(action)  # type: ignore[arg-type]
     return commit(engine, tx)
 
@@ -376,11 +403,12 @@ def check_state_based_actions(engine: Engine, state: GameState) -> Outcome:
     """Perform state-based actions until none applies (704.3)."""
     tx = Tx(engine, state)
     tx.state_based_actions()
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
 def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = None,
-                    choices: Mapping[str, Sequence[str] | str] | None = None) -> Outcome:
+                    choices: Mapping[str, Sequence[str] | str] | None = None, *,
+                    answers: Answers = None) -> Outcome:
     """Resolve the triggered ability on top of the stack, or the one named (608.2)."""
     check_game_on(state, "resolve a trigger")
     if not state.stack:
@@ -392,12 +420,12 @@ def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = N
                   for name, value in choices.items()}
         state = _evolve(state, stack=tuple(
             _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
-    tx = Tx(engine, state)
+    tx = Tx(engine, state, answers=answers)
     tx.resolve_top(trigger_id)
     if engine.auto_triggers:
         while tx.state.stack and tx.state.game_over is None:
             tx.resolve_top(None)
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
 def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome:

@@ -14,8 +14,8 @@ from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.model import GameState
-from redzone.kernel.steps import check_game_on, check_stack_empty, expect
+from redzone.kernel.model import ChoiceMade, GameState
+from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ MAX_CLEANUPS = 100
 END_STEP_MAY_BEGIN = frozenset({"main", "postcombat_main"})
 
 
-def end_step(engine: Engine, state: GameState) -> Outcome:
+def end_step(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """The end step (513): "at the beginning of the end step" abilities and
     delayed triggers ("at the beginning of the next end step") trigger; with
     ``auto_triggers`` they resolve."""
@@ -38,22 +38,23 @@ def end_step(engine: Engine, state: GameState) -> Outcome:
         raise IllegalActionError(f"can't begin the end step now: the game is at "
                                  f"{state.step!r}; it follows the last main phase (513)",
                                  rule="500.1")
-    tx = Tx(engine, _evolve(state, step="end_step", combat=None))
+    tx = Tx(engine, _evolve(state, step="end_step", combat=None), answers=choices)
     tx.emit(Event("step", "513.1", "end_step"))
     # 513.2: a delayed trigger created during this end step waits for the next
     # one; those that wait now were all created before it began.
     tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_step"))
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
-def cleanup(engine: Engine, state: GameState) -> Outcome:
+def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """The cleanup step (514): damage is removed and "until end of turn" and
     "this turn" effects end, at once (514.2); then state-based actions and
     triggers (514.3a). If anything happened, another cleanup step follows."""
     expect(engine, state, "cleanup", "begin the cleanup step")
     events: list[Event] = []
+    made: list[ChoiceMade] = []
     for _ in range(MAX_CLEANUPS):
-        tx = Tx(engine, _evolve(state, step="cleanup"))
+        tx = Tx(engine, _evolve(state, step="cleanup"), answers=choices)
         tx.emit(Event("step", "514.1", "cleanup"))
         damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
                    if p.damage and p.zone == "battlefield"}
@@ -65,34 +66,37 @@ def cleanup(engine: Engine, state: GameState) -> Outcome:
         marker = len(tx.events)
         tx.settle(extra=tx.fire_delayed(lambda d: d.when == "cleanup"))
         events.extend(tx.events)
+        made.extend(tx.made)
         state = tx.state
         happened = len(tx.events) > marker
         if not happened or state.game_over is not None:
-            return Outcome(state, events)
+            return Outcome(state, events, made)
     raise IllegalActionError(f"the cleanup step repeated {MAX_CLEANUPS} times: something "
                              "happens in every one (514.3a)", rule="514.3a")
 
 
-def end_turn(engine: Engine, state: GameState) -> Outcome:
+def end_turn(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """The rest of the turn after its last main phase: the end step (513)
     and the cleanup step (514)."""
-    first = end_step(engine, state)
+    first = end_step(engine, state, choices=choices)
     if first.state.game_over is not None:
         return first
     state = first.state
     events = list(first.events)
+    made = list(first.choices)
     while state.stack:  # with auto_triggers off: what is left resolves (608)
-        out = engine.resolve_trigger(state)
+        out = engine.resolve_trigger(state, answers=choices)
         state = out.state
         events.extend(out.events)
+        made.extend(out.choices)
         if state.game_over is not None:
-            return Outcome(state, events)
-    second = cleanup(engine, state)
-    return Outcome(second.state, (*events, *second.events))
+            return Outcome(state, events, made)
+    second = cleanup(engine, state, choices=choices)
+    return Outcome(second.state, (*events, *second.events), (*made, *second.choices))
 
 
 def begin_turn(engine: Engine, state: GameState, active_player: str | None = None, *,
-               untap: bool = True) -> Outcome:
+               untap: bool = True, choices: Answers = None) -> Outcome:
     """Begin the next turn (500, 502, 302.6).
 
     The new active player's permanents are no longer summoning sick: that
@@ -139,7 +143,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
             changed[perm.id] = new
     new_state = _evolve(state, turn=turn, active_player=active_player, step="main",
                         combat=None, combats=0, plugin_state=slots)
-    tx = Tx(engine, new_state)
+    tx = Tx(engine, new_state, answers=choices)
     tx.emit(Event("turn", "500.1", "main", player=active_player, amount=turn))
     if untap:
         tx.emit(Event("step", "502.1", "untap"))
@@ -148,7 +152,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
                 tx.emit(Event("untap", "502.3", "untap", object=obj))
     tx.state = tx.state.with_permanents(changed)
     tx.settle()
-    return Outcome(tx.state, tx.events)
+    return tx.outcome()
 
 
 __all__ = ["begin_turn", "cleanup", "end_step", "end_turn"]

@@ -34,9 +34,12 @@ from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
 from redzone.kernel.model import (
+    CHOICE_KINDS,
     DELAYED_WHEN,
     DURATIONS,
     SCOPES,
+    Choice,
+    ChoiceMade,
     Condition,
     DelayedTrigger,
     Effect,
@@ -77,6 +80,7 @@ class Outcome:
 
     state: GameState
     events: tuple[Event, ...] = field(converter=as_tuple)
+    choices: tuple[ChoiceMade, ...] = field(default=(), converter=as_tuple)
 
     def __repr__(self) -> str:
         return _display.outcome_repr(self)
@@ -92,6 +96,7 @@ class CombatResult:
     :param after_steps: the state at the end of each combat damage step,
         after state-based actions.
     :param before: the state the combat started from.
+    :param choices: every choice made, in order, and whether by default.
     """
 
     state: GameState
@@ -99,6 +104,7 @@ class CombatResult:
     steps: tuple[str, ...] = field(converter=as_tuple)
     after_steps: FrozenMap[str, GameState] = field(converter=as_map)
     before: GameState | None = None
+    choices: tuple[ChoiceMade, ...] = field(default=(), converter=as_tuple)
 
     def __repr__(self) -> str:
         return _display.result_repr(self)
@@ -130,10 +136,12 @@ class Tx:
         resolving trigger's source: the source of the delayed triggers it
         creates, 603.7e).
     :param controller: its controller (603.7d-e).
+    :param answers: answers to the choices the command may meet, by key.
     """
 
     def __init__(self, engine: Engine, state: GameState, *, plugin: str = "",
-                 source: str | None = None, controller: str | None = None) -> None:
+                 source: str | None = None, controller: str | None = None,
+                 answers: Mapping[str, str | Sequence[str]] | None = None) -> None:
         self.engine = engine
         self.hooks = engine.hooks
         self.state = state
@@ -145,6 +153,9 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
+        self.answers: dict[str, tuple[str, ...]] = {
+            k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
+        self.made: list[ChoiceMade] = []
 
     # -- reading ----------------------------------------------------------------
 
@@ -225,6 +236,30 @@ class Tx:
         del self.events[saved[1]:]
         del self.dealt[saved[2]:]
         del self.results[saved[3]:]
+
+    # -- choices ----------------------------------------------------------------------
+
+    def choose(self, choice: Choice) -> tuple[str, ...]:
+        """Make a choice: the answer given for its key, else its default.
+
+        :raises IllegalActionError: when the answer isn't legal (an option not
+            offered, too few or too many, an order that isn't a permutation);
+            the rule is the choice's.
+        """
+        key = choice.key or choice.name
+        given = self.answers.get(key)
+        answer = given if given is not None else choice.default
+        check_answer(choice, answer)
+        self.made.append(ChoiceMade(key, choice.player, choice.kind, answer, given is None,
+                                    choice.options, choice.rule, self.step))
+        self.emit(Event("choice", choice.rule or "601.2", player=choice.player,
+                        detail=f"{key}: {', '.join(answer) or 'none'}"
+                               f"{' (default)' if given is None else ''}"))
+        return answer
+
+    def outcome(self) -> Outcome:
+        """The frozen result of this working copy."""
+        return Outcome(self.state, self.events, self.made)
 
     # -- permanents ---------------------------------------------------------------
 
@@ -852,18 +887,68 @@ class Tx:
             return
         order = list(state.turn_order)
         start = order.index(state.active_player)
-        apnap = {p: i for i, p in enumerate(order[start:] + order[:start])}
-        found = sorted(found, key=lambda t: apnap.get(t.controller, len(apnap)))
+        apnap = [p for p in order[start:] + order[:start] if p in state.players]
+        stacked: list[Trigger] = []
         count = state.triggered
-        stacked = []
-        for trigger in found:
-            count += 1
-            trigger = _evolve(trigger, id=f"t{count}")
-            stacked.append(trigger)
-            self.emit(Event("trigger", "603.3b", source=trigger.source,
-                            player=trigger.controller, object=trigger.id,
-                            detail=f"{trigger.kind}: {trigger.text}".rstrip(": ")))
+        labels_used: dict[str, int] = {}
+        for player in apnap:
+            mine = sorted((t for t in found if t.controller == player), key=_trigger_key)
+            if not mine:
+                continue
+            labelled = []
+            for trigger in mine:
+                base = f"{trigger.kind}@{trigger.source}"
+                n = labels_used.get(base, 0) + 1
+                labels_used[base] = n
+                labelled.append((base if n == 1 else f"{base}#{n}", trigger))
+            if len(labelled) > 1:
+                # 603.3b: the player puts theirs on the stack in the order they
+                # choose; the default doesn't depend on plugin registration.
+                names = tuple(label for label, _ in labelled)
+                chosen = self.choose(Choice(
+                    player, player, "order", names, default=names, min=len(names),
+                    max=len(names), rule="603.3b", key=f"order@{player}",
+                    text="the order in which their triggered abilities go on the stack "
+                         "(the first put there resolves last)"))
+                by_label = dict(labelled)
+                labelled = [(label, by_label[label]) for label in chosen]
+            for label, waiting in labelled:
+                ready = self._stacking_choices(label, waiting)
+                if ready is None:
+                    continue
+                count += 1
+                ready = _evolve(ready, id=f"t{count}")
+                stacked.append(ready)
+                self.emit(Event("trigger", "603.3b", source=ready.source,
+                                player=ready.controller, object=ready.id,
+                                detail=f"{ready.kind}: {ready.text}".rstrip(": ")))
+        state = self.state
         self.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
+
+    def _stacking_choices(self, label: str, trigger: Trigger) -> Trigger | None:
+        """Qualify a trigger's offers and make its targets and modes now
+        (603.3c-d); ``None`` when a required target has no legal option (the
+        ability is removed from the stack)."""
+        if not trigger.offers:
+            return trigger
+        offers = []
+        chosen = dict(trigger.choices)
+        for offer in trigger.offers:
+            if offer.kind not in CHOICE_KINDS:
+                raise PluginError(f"trigger {trigger.kind!r} offers a choice of unknown kind "
+                                  f"{offer.kind!r} (one of {', '.join(CHOICE_KINDS)})",
+                                  plugin=trigger.plugin, hook="redzone_triggers")
+            offer = offer if offer.key else _evolve(offer, key=f"{label}:{offer.name}")
+            offers.append(offer)
+            if offer.kind in ("target", "mode") and offer.name not in chosen:
+                if not offer.options and offer.min > 0:
+                    self.emit(Event("removed_from_stack", "603.3d", source=trigger.source,
+                                    player=trigger.controller,
+                                    detail=f"{trigger.kind}: no legal {offer.kind} "
+                                           f"({offer.key})"))
+                    return None
+                chosen[offer.name] = self.choose(offer)
+        return _evolve(trigger, offers=tuple(offers), choices=chosen)
 
     def fire_delayed(self, matches: Any) -> list[Trigger]:
         """Take the delayed triggers for which ``matches(delayed)`` is true out
@@ -893,6 +978,13 @@ class Tx:
         trigger = stack.pop(index)
         self.state = _evolve(state, stack=tuple(stack))
         start = len(self.events)
+        if trigger.offers:
+            # 608.2d: the choices made as it resolves.
+            chosen = dict(trigger.choices)
+            for offer in trigger.offers:
+                if offer.name not in chosen:
+                    chosen[offer.name] = self.choose(offer)
+            trigger = _evolve(trigger, choices=chosen)
         self.emit(Event("resolve", trigger.rule, source=trigger.source,
                         player=trigger.controller, object=trigger.id, detail=trigger.kind))
         planned: list[tuple[str, Action]] = [(trigger.plugin, a) for a in trigger.actions]
@@ -952,6 +1044,37 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
         # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
         events.append(Event("blocked", "509.1h", step, object=attacker))
     return _evolve(state, combat=new_combat), events
+
+
+def _trigger_key(trigger: Trigger) -> tuple[Any, ...]:
+    """The default order of one player's simultaneous triggers: by source,
+    then kind and text, never by which plugin answered first."""
+    return (trigger.source, trigger.kind, trigger.text, trigger.rule, trigger.amount or 0,
+            trigger.targets)
+
+
+def check_answer(choice: Choice, answer: Sequence[str]) -> None:
+    """Check an answer against its choice.
+
+    :raises IllegalActionError: for an option not offered, a repeated one, too
+        few or too many (an order must name every option once).
+    """
+    key = choice.key or choice.name
+    rule = choice.rule or "601.2c"
+    wrong = [a for a in answer if a not in choice.options]
+    if wrong:
+        raise IllegalActionError(
+            f"choice {key!r}: {', '.join(map(repr, wrong))} "
+            f"{'is' if len(wrong) == 1 else 'are'} not among the options "
+            f"({', '.join(choice.options) or 'none'})", rule=rule, objects=(key,))
+    if len(set(answer)) != len(answer):
+        raise IllegalActionError(f"choice {key!r}: an option is chosen twice", rule=rule,
+                                 objects=(key,))
+    if not choice.min <= len(answer) <= choice.max:
+        how = (f"exactly {choice.min}" if choice.min == choice.max
+               else f"{choice.min} to {choice.max}")
+        raise IllegalActionError(f"choice {key!r}: choose {how}, not {len(answer)}",
+                                 rule=rule, objects=(key,))
 
 
 def _describe_modification(mod: Modification) -> str:

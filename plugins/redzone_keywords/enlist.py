@@ -1,0 +1,121 @@
+"""Enlist (CR 702.154).
+
+"As this creature attacks, you may tap up to one untapped creature you
+control that you didn't choose to attack with and that either has haste or
+has been under your control continuously since this turn began. When you do,
+this creature gets +X/+0 until end of turn, where X is the tapped creature's
+power" (702.154a).
+
+- The static ability is an optional cost to attack (702.154b, 508.1g): a
+  choice of kind ``cost`` made as attackers are declared, with the key
+  ``"enlist:<attacker>"`` (``#2`` after it for a second instance, 702.154d).
+  Its options are the creatures that could be enlisted; the default is to
+  enlist none ("you may"), so a board without an answer plays as if enlist
+  weren't there.
+- Paying it is this plugin's own action kind, ``enlist``: it taps the other
+  creature (a creature can't enlist itself, 702.154c; one already tapped by
+  another enlist can't be tapped again, so that answer is illegal).
+- "When you do" is a reflexive triggered ability (603.12): it triggers on the
+  ``enlisted`` event and gives +X/+0 until end of turn, X being the tapped
+  creature's power as the ability resolves (its last known power if it left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from attrs import frozen
+from redzone import (
+    Action,
+    ActionSpec,
+    Choice,
+    Event,
+    GameState,
+    IllegalActionError,
+    KeywordSpec,
+    Pump,
+    Trigger,
+    Tx,
+    hookimpl,
+)
+
+KIND = "enlist"
+
+
+@frozen
+class Enlist(Action):
+    """Pay an enlist cost: ``creature`` enlists ``enlisted`` by tapping it (702.154c).
+
+    :param creature: the attacking creature with enlist.
+    :param enlisted: the creature tapped.
+    """
+
+    do: ClassVar[str] = "enlist"
+    creature: str
+    enlisted: str
+
+
+def _pay(tx: Tx, action: Action) -> None:
+    assert isinstance(action, Enlist)
+    perm = tx.permanent(action.enlisted, action.do)
+    if perm.tapped:
+        raise IllegalActionError(f"enlist: {action.enlisted!r} is already tapped, so it can't "
+                                 "be tapped to pay the cost", rule="702.154a",
+                                 objects=(action.creature, action.enlisted))
+    tx.put(perm.evolve(tapped=True))
+    tx.emit(Event("enlisted", "702.154c", source=action.creature, object=action.enlisted,
+                  player=perm.controller))
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec(KIND, "702.154",
+                        summary="may tap a creature that didn't attack: +X/+0, its power")]
+
+
+@hookimpl
+def redzone_actions() -> list[ActionSpec]:
+    return [ActionSpec(Enlist, _pay, "702.154a")]
+
+
+@hookimpl
+def redzone_attack_choices(state: GameState, attacks: Mapping[str, str]) -> list[Choice]:
+    out = []
+    for attacker in attacks:
+        perm = state.on_battlefield(attacker)
+        if perm is None:
+            continue
+        able = tuple(sorted(
+            p.id for p in state.battlefield
+            if p.is_creature and p.controller == perm.controller and not p.tapped
+            and p.id not in attacks and (p.has("haste") or not p.summoning_sick)))
+        for n, _ in enumerate(perm.instances(KIND), start=1):
+            name = attacker if n == 1 else f"{attacker}#{n}"
+            out.append(Choice(name, perm.controller, "cost", able, default=(), min=0, max=1,
+                              rule="702.154a", text=f"tap a creature for {perm.name} to enlist",
+                              then={x: (Enlist(attacker, x),) for x in able},
+                              key=f"{KIND}:{name}"))
+    return out
+
+
+@hookimpl
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    return [Trigger(KIND, e.source, state.source(e.source).controller, "702.154a",
+                    f"gets +X/+0 until end of turn, X being {e.object}'s power",
+                    targets=(e.object,))
+            for e in events if e.kind == "enlisted" and e.source and e.object]
+
+
+@hookimpl
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
+    if trigger.kind != KIND or not trigger.targets:
+        return []
+    if state.on_battlefield(trigger.source) is None:
+        return []
+    power = state.source(trigger.targets[0]).power
+    return [Pump(trigger.source, power, 0)]
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True

@@ -1,0 +1,229 @@
+"""Choices as data: who chooses, what kind, the legal options, how many, the
+default; triggers' targets as they go on the stack (603.3c-d), the order of a
+player's simultaneous triggers (603.3b), choices as they resolve (608.2d),
+and the options and costs of declarations (508.1g-h, 509.1d-f)."""
+
+from __future__ import annotations
+
+import random
+import types
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from redzone import (
+    Choice,
+    Engine,
+    Event,
+    GainLife,
+    GameState,
+    IllegalActionError,
+    LoseLife,
+    Tap,
+    Trigger,
+    creature,
+    hookimpl,
+)
+from redzone.formats.outcome import outcome_json, resolve
+from redzone.formats.scenario import loads
+from redzone.formats.serialize import state_to_dict
+
+
+def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
+    module = types.ModuleType(name)
+    for hook, fn in hooks.items():
+        setattr(module, hook, hookimpl(fn))
+    return module
+
+
+def _on_attack(kind: str, text: str) -> types.ModuleType:
+    """A plugin whose ability triggers on each attack and makes its
+    controller lose 1 life, named ``kind``."""
+    def triggers(events: tuple[Event, ...]) -> list[Trigger]:
+        return [Trigger(kind, e.attacker or "", "alice", "603.2", text) for e in events
+                if e.kind == "attack"]
+
+    def resolve_trigger(trigger: Trigger) -> list[Any]:
+        return [GainLife("alice", 1)] if trigger.kind == kind else []
+
+    return plugin(kind, redzone_triggers=triggers, redzone_resolve_trigger=resolve_trigger)
+
+
+# -- 603.3b: the order of simultaneous triggers ---------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 1000))
+def test_603_3b_default_order_does_not_depend_on_registration(seed: int) -> None:
+    """603.3b: a player's simultaneous triggers go on the stack in the order
+    they choose; redzone's default doesn't depend on the order plugins were
+    registered in."""
+    plugins = [_on_attack("a_kind", "one"), _on_attack("b_kind", "two"),
+               _on_attack("c_kind", "three")]
+    shuffled = list(plugins)
+    random.Random(seed).shuffle(shuffled)
+    stacks = []
+    for order in (plugins, shuffled):
+        engine = Engine(discover=False, plugins=order, auto_triggers=False)
+        state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+        out = engine.declare_attackers(state, {"orc": "bob"})
+        stacks.append([t.kind for t in out.state.stack])
+    assert stacks[0] == stacks[1] == ["a_kind", "b_kind", "c_kind"]
+
+
+def test_603_3b_the_player_orders_their_triggers() -> None:
+    """603.3b: the answer to ``order@alice`` is the order they go on the stack
+    (the first put there resolves last); a partial order is refused."""
+    engine = Engine(discover=False, auto_triggers=False,
+                    plugins=[_on_attack("a_kind", "one"), _on_attack("b_kind", "two")])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+    out = engine.declare_attackers(state, {"orc": "bob"},
+                                   choices={"order@alice": ["b_kind@orc", "a_kind@orc"]})
+    assert [t.kind for t in out.state.stack] == ["b_kind", "a_kind"]
+    made = out.choices[0]
+    assert (made.key, made.kind, made.by_default, made.options) == (
+        "order@alice", "order", False, ("a_kind@orc", "b_kind@orc"))
+    before = state_to_dict(state)
+    with pytest.raises(IllegalActionError) as info:
+        engine.declare_attackers(state, {"orc": "bob"}, choices={"order@alice": ["a_kind@orc"]})
+    assert info.value.rule == "603.3b" and state_to_dict(state) == before
+
+
+# -- 603.3d: targets as the ability goes on the stack -------------------------------------
+
+
+def _targeting() -> types.ModuleType:
+    """A plugin: "whenever a creature attacks, target player loses 1 life"."""
+    def triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        out = []
+        for e in events:
+            if e.kind == "attack":
+                players = tuple(p for p in state.in_game)
+                out.append(Trigger("zap", e.attacker or "", "alice", "603.2",
+                                   "target player loses 1 life",
+                                   offers=(Choice("target", "alice", "target", players,
+                                                  default=("bob",), rule="115.1"),
+                                           Choice("amount", "alice", "number", ("1", "2"),
+                                                  default=("1",), rule="608.2d"))))
+        return out
+
+    def resolve_trigger(trigger: Trigger) -> list[Any]:
+        if trigger.kind != "zap":
+            return []
+        return [LoseLife(trigger.choices["target"][0], int(trigger.choices["amount"][0]))]
+
+    return plugin("zapper", redzone_triggers=triggers, redzone_resolve_trigger=resolve_trigger)
+
+
+def test_603_3d_targets_are_chosen_as_it_goes_on_the_stack() -> None:
+    """603.3d: the target is chosen as the ability is put on the stack (it is
+    on the trigger before it resolves); 608.2d: the other choices as it
+    resolves, and ``pending_choices`` lists them with their options."""
+    engine = Engine(discover=False, auto_triggers=False, plugins=[_targeting()])
+    state = engine.game(["alice", "bob", "carol"], [creature("orc", "alice", 1, 1)])
+    out = engine.declare_attackers(state, {"orc": "bob"}, choices={"zap@orc:target": "carol"})
+    (trigger,) = out.state.stack
+    assert trigger.choices == {"target": ("carol",)}
+    (pending,) = engine.pending_choices(out.state)
+    assert (pending.key, pending.kind, pending.options, pending.default) == (
+        "zap@orc:amount", "number", ("1", "2"), ("1",))
+    done = engine.resolve_trigger(out.state, answers={"zap@orc:amount": "2"})
+    assert done.state.players["carol"].life == 18
+    assert [(c.key, c.by_default) for c in done.choices] == [("zap@orc:amount", False)]
+
+
+def test_603_3d_an_illegal_target_is_refused_and_nothing_changes() -> None:
+    engine = Engine(discover=False, plugins=[_targeting()])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+    before = state_to_dict(state)
+    with pytest.raises(IllegalActionError) as info:
+        engine.declare_attackers(state, {"orc": "bob"}, choices={"zap@orc:target": "zed"})
+    assert info.value.rule == "115.1" and "'zed'" in info.value.message
+    assert state_to_dict(state) == before
+
+
+# -- 508.1g-h, 509.1d-f: the options and costs of declarations ---------------------------
+
+
+def _tithe() -> types.ModuleType:
+    """A made-up optional cost: "as a creature attacks, you may tap an
+    untapped land you control" (508.1g); one for blockers too (509.1d)."""
+    def attack_choices(state: GameState, attacks: Any) -> list[Choice]:
+        lands = tuple(p.id for p in state.battlefield if "land" in p.types and not p.tapped)
+        return [Choice("land", state.active_player, "cost", lands, default=(), min=0, max=1,
+                       rule="508.1g", then={x: (Tap(x),) for x in lands}, key="tithe:attack")]
+
+    def block_choices(state: GameState, blocks: Any) -> list[Choice]:
+        return [Choice("yes", "bob", "yes_no", ("yes", "no"), default=("no",), rule="509.1d",
+                       then={"yes": (GainLife("bob", 2),)}, key="tithe:block")]
+
+    return plugin("tithe", redzone_attack_choices=attack_choices,
+                  redzone_block_choices=block_choices)
+
+
+def test_508_1g_and_509_1d_declaration_costs_are_choices() -> None:
+    """508.1g-h: the active player chooses which optional costs to pay, then
+    pays them; 509.1d-f likewise for the defending player. Defaults stand
+    without answers, and the outcome says so."""
+    engine = Engine(discover=False, plugins=[_tithe()])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1),
+                                           creature("bear", "bob", 2, 2),
+                                           creature("swamp", "alice", 0, 0, types={"land"})])
+    out = engine.declare_attackers(state, {"orc": "bob"}, choices={"tithe:attack": "swamp"})
+    assert out.state.objects["swamp"].tapped
+    default = engine.declare_attackers(state, {"orc": "bob"})
+    assert not default.state.objects["swamp"].tapped
+    assert [(c.key, c.answer, c.by_default) for c in default.choices] == [
+        ("tithe:attack", (), True)]
+    blocked = engine.declare_blockers(out.state, {"bear": "orc"}, choices={"tithe:block": "yes"})
+    assert blocked.state.players["bob"].life == 22
+
+
+def test_resolve_refuses_an_answer_no_choice_asked_for() -> None:
+    """A misspelt key would otherwise be ignored silently: ``resolve`` names it."""
+    engine = Engine(discover=False, plugins=[_tithe()])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+    with pytest.raises(IllegalActionError) as info:
+        engine.resolve(state, {"orc": "bob"}, choices={"tith:attack": []})
+    assert "'tith:attack'" in info.value.message
+
+
+def test_scenario_choices_and_the_outcome_lists_defaults() -> None:
+    """Scenario files carry answers in ``[choices]``; the JSON outcome lists
+    every choice made, and which were made by default."""
+    text = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+
+[[permanents]]
+id = "sage"
+controller = "alice"
+power = 3
+toughness = 3
+keywords = ["mentor"]
+
+[[permanents]]
+id = "cub"
+controller = "alice"
+power = 1
+toughness = 1
+
+[[permanents]]
+id = "pup"
+controller = "alice"
+power = 2
+toughness = 2
+
+[combat]
+attacks = { sage = "bob", cub = "bob", pup = "bob" }
+"""
+    out = outcome_json(resolve(loads(text)))
+    assert out["choices"] == [{"key": "mentor@sage:target", "player": "alice", "kind": "target",
+                               "answer": ["pup"], "default": True, "options": ["cub", "pup"],
+                               "rule": "702.134a", "step": "declare_attackers"}]
+    chosen = outcome_json(resolve(loads(text + '\n[choices]\n"mentor@sage:target" = "cub"\n')))
+    assert chosen["choices"][0]["default"] is False
+    assert chosen["permanents"]["cub"]["counters"] == {"+1/+1": 1}

@@ -1,0 +1,74 @@
+"""Enlist (CR 702.154): "As this creature attacks, you may tap up to one
+untapped creature you control that you didn't choose to attack with and that
+either has haste or has been under your control continuously since this turn
+began. When you do, this creature gets +X/+0 until end of turn, where X is the
+tapped creature's power" (702.154a); an optional cost to attack (702.154b,
+508.1g)."""
+
+from __future__ import annotations
+
+import pytest
+import redzone_keywords.enlist as enlist
+from redzone import Engine, GameState, IllegalActionError
+from redzone.testing import KeywordConformance
+
+
+def board(engine: Engine) -> GameState:
+    c = engine.creature
+    return engine.game(["alice", "bob"], [
+        c("knight", "alice", 2, 2, "enlist"), c("ox", "alice", 3, 3),
+        c("new", "alice", 4, 4, summoning_sick=True),
+        c("hasty", "alice", 1, 1, "haste", summoning_sick=True),
+        c("sleepy", "alice", 5, 5, tapped=True)])
+
+
+def test_702_154a_enlisting_taps_and_gives_plus_x(engine: Engine) -> None:
+    """702.154a: the options are untapped creatures that don't attack and have
+    haste or were controlled since the turn began; enlisting taps one and the
+    reflexive trigger gives +X/+0, X its power."""
+    out = engine.declare_attackers(board(engine), {"knight": "bob"},
+                                   choices={"enlist:knight": "ox"})
+    made = {c.key: c for c in out.choices}["enlist:knight"]
+    assert made.options == ("hasty", "ox") and not made.by_default
+    assert out.state.objects["ox"].tapped
+    assert out.state.objects["knight"].power == 5
+    assert ("enlisted", "702.154c") in [(e.kind, e.rule) for e in out.events]
+
+
+def test_702_154b_the_default_is_not_to_enlist(engine: Engine) -> None:
+    """702.154b: an optional cost; without an answer none is paid."""
+    out = engine.declare_attackers(board(engine), {"knight": "bob"})
+    assert not out.state.objects["ox"].tapped and out.state.objects["knight"].power == 2
+    assert {c.key: c.by_default for c in out.choices}["enlist:knight"] is True
+
+
+def test_702_154c_illegal_enlists_are_refused(engine: Engine) -> None:
+    """702.154a, 702.154c: a summoning-sick creature without haste, an
+    attacking creature, or the creature itself can't be enlisted; nothing
+    changes."""
+    state = board(engine)
+    for bad in ("new", "knight", "sleepy"):
+        with pytest.raises(IllegalActionError):
+            engine.declare_attackers(state, {"knight": "bob"}, choices={"enlist:knight": bad})
+    with pytest.raises(IllegalActionError):
+        engine.declare_attackers(state, {"knight": "bob", "ox": "bob"},
+                                 choices={"enlist:knight": "ox"})
+
+
+def test_702_154d_two_instances_are_two_costs(engine: Engine) -> None:
+    """702.154d: each instance is its own cost and trigger; one creature can't
+    pay both (it is tapped by the first)."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("knight", "alice", 1, 1, "enlist", "enlist"),
+                                           c("ox", "alice", 3, 3), c("elk", "alice", 2, 2)])
+    out = engine.declare_attackers(state, {"knight": "bob"},
+                                   choices={"enlist:knight": "ox", "enlist:knight#2": "elk"})
+    assert out.state.objects["knight"].power == 6
+    with pytest.raises(IllegalActionError) as info:
+        engine.declare_attackers(state, {"knight": "bob"},
+                                 choices={"enlist:knight": "ox", "enlist:knight#2": "ox"})
+    assert info.value.rule == "702.154a"
+
+
+class TestEnlistConformance(KeywordConformance):
+    plugin = enlist
