@@ -840,7 +840,9 @@ class Tx:
         order = list(state.turn_order)
         start = order.index(state.active_player)
         apnap = {p: i for i, p in enumerate(order[start:] + order[:start])}
-        found = sorted(found, key=lambda t: apnap.get(t.controller, len(apnap)))
+        # 603.3b: each player orders their own; the default is by the ability's
+        # name, then as they triggered: never by plugin registration order.
+        found = sorted(found, key=lambda t: (apnap.get(t.controller, len(apnap)), t.kind))
         count = state.triggered
         stacked = []
         for trigger in found:
