@@ -18,6 +18,12 @@ def board(engine: Engine, *keywords: str, extra: tuple[Permanent, ...] = (),
                                        *extra])
 
 
+@pytest.fixture(scope="module")
+def manual() -> Engine:
+    """An engine that leaves triggered abilities on ``state.stack`` (603.3)."""
+    return Engine(auto_triggers=False)
+
+
 def warriors(state: GameState) -> list[str]:
     return sorted(p.id for p in state.battlefield if p.token)
 
@@ -50,17 +56,31 @@ def test_702_181a_n_red_warriors_enter_tapped_and_attacking(engine: Engine) -> N
 def test_508_4_the_warriors_attack_what_it_attacks_and_never_attacked(
         engine: Engine) -> None:
     """508.4: attacking a planeswalker, the tokens attack it too (the default
-    choice); they never "attacked": battle cry on another creature, resolving
-    after them, pumps them; exalted doesn't see them (the voice still attacks
-    alone, 702.83b)."""
+    choice); they never "attacked": exalted still sees the voice attack alone
+    (702.83b): one "attack" event in all."""
     jace = engine.permanent("jace", "bob", types=["planeswalker"], counters={"loyalty": 9})
     state = board(engine, "mobilize 1", "exalted", extra=(jace,))
     out = engine.declare_attackers(state, {"voice": "jace"})
     assert out.state.combat is not None
-    assert out.state.combat.attacks["voice-warrior-t2-1"] == "jace" or \
-        out.state.combat.attacks["voice-warrior-t1-1"] == "jace"
+    assert {t: out.state.combat.attacks[t] for t in warriors(out.state)} == {
+        "voice-warrior-t2-1": "jace"}
+    assert out.state.combat.defending_players["voice-warrior-t2-1"] == "bob"
     assert out.state.objects["voice"].power == 3  # exalted: it attacked alone
     assert [e.kind for e in out.events].count("attack") == 1
+
+
+def test_508_4a_the_attacked_planeswalker_is_gone_so_they_attack_its_controller(
+        manual: Engine) -> None:
+    """508.4: the controller chooses what they attack; when the planeswalker the
+    creature attacked has left before the trigger resolves, the default is its
+    defending player."""
+    jace = manual.permanent("jace", "bob", types=["planeswalker"], counters={"loyalty": 1})
+    state = manual.declare_attackers(board(manual, "mobilize 1", extra=(jace,)),
+                                     {"voice": "jace"}).state
+    state = state.with_permanents({"jace": state.objects["jace"].evolve(zone="graveyard")})
+    out = manual.resolve_trigger(state)
+    assert out.state.combat is not None
+    assert out.state.combat.attacks["voice-warrior-t1-1"] == "bob"
 
 
 def test_702_181a_each_instance_triggers_separately(engine: Engine) -> None:
