@@ -186,3 +186,34 @@ class TestMobilizeConformance(KeywordConformance):
 
     plugin = mobilize
     max_examples = 10
+
+
+def test_the_token_keyword_on_the_write_a_keyword_page_works() -> None:
+    """The page's "A token keyword and a delayed trigger" code, loaded as a plugin:
+    its tokens enter tapped and attacking (508.4) without attacking again, and its
+    delayed trigger (603.7) exiles them at end of combat; they cease to exist
+    (111.7)."""
+    import re
+    import types
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "write-a-keyword.md").read_text(
+        encoding="utf-8")
+    section = page.split("## A token keyword and a delayed trigger", 1)[1]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    module = types.ModuleType("muster")
+    exec(compile(code, "write-a-keyword.md", "exec"), module.__dict__)
+    engine = Engine(discover=False, plugins=[module])
+    state = engine.game(["alice", "bob"], [engine.creature("captain", "alice", 2, 2,
+                                                           "muster 2")])
+    out = engine.declare_attackers(state, {"captain": "bob"})
+    assert out.state.combat is not None
+    assert dict(out.state.combat.attacks) == {"captain": "bob", "captain-soldier-t1-1": "bob",
+                                              "captain-soldier-t1-2": "bob"}
+    assert [e.kind for e in out.events].count("trigger") == 1
+    after = engine.end_of_combat(engine.combat_damage(
+        engine.declare_blockers(out.state, {}).state).state)
+    assert after.state.players["bob"].life == 16
+    assert {after.state.objects[t].zone for t in ("captain-soldier-t1-1",
+                                                  "captain-soldier-t1-2")} == {"ceased"}
+    assert "enters_battlefield" not in [e.kind for e in after.events]
