@@ -142,3 +142,11 @@ def test_any_seed_keeps_the_invariants(seed: int) -> None:
     if over is not None:
         assert over.rule == "104.2a"
         assert all(game.state.players[p].life <= 0 for p in over.losers)
+
+
+def test_the_readme_tells_the_game_of_the_default_seed(game: duel.Game) -> None:
+    """The README says who wins the default seed's game, and when: it must agree."""
+    over = game.state.game_over
+    assert over is not None
+    readme = (PATH.parent / "README.md").read_text(encoding="utf-8")
+    assert f"{over.winners[0]} wins on turn {game.state.turn}" in readme

@@ -56,6 +56,17 @@ def test_702_116a_three_players(engine: Engine) -> None:
     assert tokens(out.state) == {"kitsune-myriad-t1-bob": "bob"}
 
 
+def test_506_2_attacking_a_planeswalker_its_controller_is_the_defending_player(
+        engine: Engine) -> None:
+    """506.2: attacking bob's planeswalker, bob is the defending player: the tokens
+    attack carol and dave, none attacks bob."""
+    jace = engine.permanent("jace", "bob", types=["planeswalker"], counters={"loyalty": 3})
+    state = engine.game(["alice", "bob", "carol", "dave"], [*table(engine).battlefield, jace])
+    out = engine.declare_attackers(state, {"kitsune": "jace"})
+    assert tokens(out.state) == {"kitsune-myriad-t1-carol": "carol",
+                                 "kitsune-myriad-t1-dave": "dave"}
+
+
 def test_702_116a_two_players_no_token(engine: Engine) -> None:
     """702.116a: in a two-player game the only opponent is the defending player,
     so no token is created and no delayed trigger waits."""
@@ -161,13 +172,17 @@ def test_702_116a_you_may_decline_and_choose_a_planeswalker(manual: Engine) -> N
 
 @pytest.mark.parametrize("chosen", [
     ["bob"],            # the defending player
+    ["gideon"],         # a planeswalker the defending player controls
     ["alice"],          # not an opponent
     ["carol", "carol"],  # two for the same opponent
     ["nobody"],         # no such player or planeswalker
 ])
 def test_702_116a_an_illegal_choice_is_rejected_and_nothing_changes(
         manual: Engine, chosen: list[str]) -> None:
-    state = manual.declare_attackers(table(manual), {"kitsune": "bob"}).state
+    gideon = manual.permanent("gideon", "bob", types=["planeswalker"],
+                              counters={"loyalty": 3})
+    state = manual.game(["alice", "bob", "carol", "dave"], [*table(manual).battlefield, gideon])
+    state = manual.declare_attackers(state, {"kitsune": "bob"}).state
     snapshot = pickle.loads(pickle.dumps(state))
     with pytest.raises(IllegalActionError) as info:
         manual.resolve_trigger(state, choices={"attack": chosen})
