@@ -128,6 +128,20 @@ def test_500_8_it_is_sacrificed_at_the_end_of_the_combat_it_attacked_in(
     assert first.state.players["bob"].life == 18
 
 
+def test_702_147a_two_instances_trigger_twice_and_it_is_sacrificed_once(
+        engine: Engine) -> None:
+    """Each instance of the triggered ability triggers; the second delayed trigger
+    finds the creature gone (603.7c) and does nothing."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("zombie", "alice", 2, 2, "decayed", "decayed")])
+    state = engine.declare_attackers(state, {"zombie": "bob"}).state
+    assert len(state.delayed) == 2
+    out = engine.end_of_combat(engine.combat_damage(engine.declare_blockers(
+        state, {}).state).state)
+    assert [e.kind for e in out.events].count("sacrificed") == 1
+    assert out.state.objects["zombie"].zone == "graveyard" and out.state.delayed == ()
+
+
 class TestDecayedConformance(KeywordConformance):
     """The conformance kit's invariants hold with decayed on generated boards."""
 

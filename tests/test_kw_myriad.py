@@ -10,7 +10,7 @@ import pickle
 
 import pytest
 import redzone_keywords.myriad as myriad
-from redzone import Engine, GameState, IllegalActionError, Player, Pump
+from redzone import Engine, Exile, GameState, IllegalActionError, Player, Pump
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.testing import KeywordConformance
 
@@ -100,6 +100,20 @@ def test_707_2_the_copy_has_copiable_values_not_damage_counters_or_effects(
     assert [k.text for k in copy.keywords] == ["myriad", "flying"]
     assert (copy.damage, dict(copy.counters), copy.modifications) == (0, {}, ())
     assert out.state.objects["kitsune"].power == 8  # the original keeps them
+
+
+def test_608_2h_the_creature_left_before_the_trigger_resolved(manual: Engine) -> None:
+    """608.2h: the trigger still resolves; the copies use the creature's last known
+    information (as it last existed on the battlefield)."""
+    state = table(manual, 3, "flying")
+    state = manual.declare_attackers(state, {"kitsune": "bob"}).state
+    state = manual.perform(state, Exile("kitsune")).state
+    assert state.objects["kitsune"].zone == "exile" and len(state.stack) == 1
+    out = manual.resolve_trigger(state)
+    copy = out.state.objects["kitsune-myriad-t1-carol"]
+    assert (copy.name, copy.power, [k.text for k in copy.keywords]) == (
+        "kitsune", 3, ["myriad", "flying"])
+    assert tokens(out.state) == {"kitsune-myriad-t1-carol": "carol"}
 
 
 def test_508_4_the_tokens_never_attacked_so_myriad_and_battle_cry_do_not_trigger(
