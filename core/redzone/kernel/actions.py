@@ -41,6 +41,11 @@ def _tuple(value: Iterable[str]) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+def _actions(value: Iterable[Action]) -> tuple[Action, ...]:
+    # A typed converter: with ``tuple`` itself mypy can't type the field's argument.
+    return tuple(value)
+
+
 def _counters(value: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(dict(value).items()))
 
@@ -377,7 +382,7 @@ class CreateDelayedTrigger(Action):
 
     do: ClassVar[str] = "create_delayed_trigger"
     when: str
-    actions: tuple[Action, ...] = field(converter=tuple)
+    actions: tuple[Action, ...] = field(converter=_actions)
     kind: str = "delayed"
     text: str = ""
     object: str | None = None

@@ -406,7 +406,31 @@ def _outcome(engine: Engine, case: Case) -> tuple[Any, ...]:
     except IllegalActionError as err:
         return ("illegal", type(err).__name__, err.violations)
     events = tuple(e for r in records for e in r.events)
-    return ("ok", records[-1].after if records else case.state, events)
+    return ("ok", _unprefixed(records[-1].after if records else case.state), events)
+
+
+def _plain(name: str) -> str:
+    """A plugin's name without the position prefix of :meth:`Subject.engine_in_order`."""
+    head, dot, rest = name.partition(".")
+    return rest if dot and head.isdigit() else name
+
+
+def _unprefixed(state: GameState) -> GameState:
+    """``state`` with the plugin names it records (delayed triggers and
+    triggers, 603.7; plugin slots) stripped of the position prefix, so engines
+    with renamed plugins can be compared."""
+    if not (state.delayed or state.stack or state.plugin_state):
+        return state
+    return state.evolve(
+        delayed=tuple(d.__class__(**{**_fields(d), "plugin": _plain(d.plugin)})
+                      for d in state.delayed),
+        stack=tuple(t.__class__(**{**_fields(t), "plugin": _plain(t.plugin)})
+                    for t in state.stack),
+        plugin_state=as_map({_plain(k): v for k, v in state.plugin_state.items()}))
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return {a.name: getattr(obj, a.name) for a in obj.__attrs_attrs__}
 
 
 # ---------------------------------------------------------------------------
@@ -737,7 +761,8 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
     for oid, perm in after.objects.items():
         was_perm = before.objects.get(oid)
         if was_perm is None:
-            if not any(e.kind == "create" and e.object == oid for e in events):
+            if not any(e.kind in ("create", "enters_battlefield") and e.object == oid
+                       for e in events):  # 111.2: a token is created as it enters
                 return f"object {oid!r} appeared without a 'create' event"
             continue
         if was_perm.zone != perm.zone and not any(
@@ -766,6 +791,12 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
     known = set(after.objects) | set(after.players)
     # Triggered abilities are named by the id the core gave them on the stack (603.3b).
     known |= {e.object for e in events if e.kind == "trigger" and e.object}
+    # ... and delayed triggered abilities by the id the kernel gave them (603.7a).
+    known |= {e.object for e in events if e.kind == "delayed_trigger" and e.object}
+    # Effects and shields the kernel numbered (611.2, 615), and spells that dealt damage.
+    known |= {e.object for e in events if e.kind in ("effect", "effect_ends", "shield")
+              and e.object}
+    known |= set(after.sources) | set(before.sources)
     for e in events:
         for attr in ("attacker", "blocker", "source", "target", "player", "object"):
             value = getattr(e, attr)

@@ -1,0 +1,536 @@
+"""A whole two-player game on redzone: twenty turns at most, until one player wins.
+
+Everything the game knows lives in redzone's :class:`~redzone.GameState`:
+the battlefield, life totals, the turn, and, in the slot of this module's
+plugin (``duel``), each player's library and hand. Between two commands
+nothing else is kept, so a state at the beginning of a turn can be
+serialised, stored, and played on from (``Game(seed, start=state)``).
+
+The cards are data (:data:`CARDS`); what a card does is a list of redzone
+actions:
+
+* a creature spell puts the creature onto the battlefield (608.3);
+* Giant Growth: :class:`~redzone.Pump` +3/+3 until end of turn (611.2);
+* Lightning Bolt: :class:`~redzone.DealDamage` of 3 whose source is the
+  spell, a :class:`~redzone.StackObject` (120.3, 609.7);
+* Fog: an :class:`~redzone.Effect` ``prevent_all_combat_damage`` until end
+  of turn (615.1, 514.2);
+* Murder: :class:`~redzone.Destroy` (701.8);
+* Raise the Alarm: two :class:`~redzone.CreateToken` 1/1 Soldiers (111.2);
+* Voice of Victory has mobilize 2 (702.181), Rotting Zombie decayed (702.147).
+
+Casting is this plugin's own action kind, :class:`Cast`: it takes the card
+out of its player's hand and performs the card's actions, as one command
+(if any of them is illegal, nothing happens). Mana is simplified: in every
+turn each player has one mana per turn they have begun, at most five.
+
+Each turn: ``begin_turn`` (untap, 502.3), a draw (504.1; not on the first
+turn for the starting player), the precombat main phase, a combat phase with the step API
+(``begin_combat``, ``declare_attackers``, ``declare_blockers``,
+``combat_damage``, ``end_of_combat``, ``finish``), the postcombat main phase
+and ``end_turn`` (end step and cleanup, 513-514). The game ends when a player
+loses (``state.game_over``, 104.2a); redzone refuses every command after it.
+
+The policy is rules of thumb, with a random tie-break from
+``random.Random(f"{seed}:{turn}:{player}:{moment}")``: the same seed plays
+the same game.
+
+Run it: ``python duel.py [seed]`` prints the game (seed :data:`SEED` by default).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar
+
+from attrs import field, frozen
+from redzone import (
+    ActionSpec,
+    AddEffect,
+    CreateToken,
+    DealDamage,
+    Destroy,
+    Effect,
+    Engine,
+    Event,
+    GameState,
+    IllegalActionError,
+    Outcome,
+    Permanent,
+    Pump,
+    StackObject,
+    Tx,
+    hookimpl,
+)
+from redzone.kernel.actions import Action
+
+PLUGIN = "duel"
+PLAYERS = ("alice", "bob")
+#: The seed of the game the documentation shows (it uses every card kind).
+SEED = 13
+MAX_TURNS = 20
+HAND = 5
+
+# ---------------------------------------------------------------------------
+# The cards
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class Card:
+    """A card: a creature or an instant.
+
+    :param name: its name.
+    :param cost: how much mana it costs.
+    :param power: a creature's power.
+    :param toughness: a creature's toughness.
+    :param keywords: a creature's keywords.
+    :param colors: its colors.
+    """
+
+    name: str
+    cost: int
+    power: int | None = None
+    toughness: int | None = None
+    keywords: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()
+
+    @property
+    def creature(self) -> bool:
+        return self.power is not None
+
+
+CARDS: dict[str, Card] = {c.name: c for c in (
+    Card("Raging Goblin", 1, 1, 1, ("haste",), ("red",)),
+    Card("Goblin Piker", 2, 2, 1, (), ("red",)),
+    Card("Grizzly Bears", 2, 2, 2, (), ("green",)),
+    Card("Voice of Victory", 2, 1, 3, ("mobilize 2",), ("white",)),
+    Card("Trained Armodon", 3, 3, 3, (), ("green",)),
+    Card("Craw Wurm", 5, 6, 4, (), ("green",)),
+    Card("Savannah Lions", 1, 2, 1, (), ("white",)),
+    Card("Rotting Zombie", 1, 2, 2, ("decayed",), ("black",)),
+    Card("Youthful Knight", 2, 2, 1, ("first strike",), ("white",)),
+    Card("Hill Giant", 4, 3, 3, (), ("red",)),
+    Card("Serra Angel", 5, 4, 4, ("flying", "vigilance"), ("white",)),
+    Card("Giant Growth", 1, colors=("green",)),
+    Card("Lightning Bolt", 1, colors=("red",)),
+    Card("Fog", 1, colors=("green",)),
+    Card("Murder", 3, colors=("black",)),
+    Card("Raise the Alarm", 2, colors=("white",)),
+)}
+
+DECKS: dict[str, tuple[tuple[str, int], ...]] = {
+    "alice": (("Raging Goblin", 2), ("Goblin Piker", 2), ("Grizzly Bears", 3),
+              ("Voice of Victory", 2), ("Trained Armodon", 2), ("Craw Wurm", 2),
+              ("Lightning Bolt", 4), ("Giant Growth", 3)),
+    "bob": (("Savannah Lions", 3), ("Rotting Zombie", 2), ("Youthful Knight", 3),
+            ("Hill Giant", 2), ("Serra Angel", 2), ("Fog", 2), ("Murder", 3),
+            ("Raise the Alarm", 3)),
+}
+
+
+def card_of(card_id: str) -> Card:
+    """The card a card id names (``alice-07-Grizzly Bears``)."""
+    return CARDS[card_id.split("-", 2)[2]]
+
+
+def library(player: str, seed: int) -> tuple[str, ...]:
+    """The player's deck as card ids, shuffled by the seed."""
+    ids = [f"{player}-{n:02d}-{name}" for n, name in enumerate(
+        name for name, count in DECKS[player] for _ in range(count))]
+    random.Random(f"{seed}:{player}:shuffle").shuffle(ids)
+    return tuple(ids)
+
+
+# ---------------------------------------------------------------------------
+# The plugin: libraries and hands in its own slot, and its actions
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class Setup(Action):
+    """Begin the game: shuffled libraries, and each player draws a hand of five.
+
+    :param libraries: each player's library, top first.
+    """
+
+    do: ClassVar[str] = "duel_setup"
+    libraries: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@frozen
+class Draw(Action):
+    """A player draws a card (121.1).
+
+    :param player: who draws.
+    """
+
+    do: ClassVar[str] = "duel_draw"
+    player: str
+
+
+@frozen
+class Cast(Action):
+    """A player casts a card from their hand and it resolves (601, 608):
+    a creature enters the battlefield, an instant's actions are performed.
+
+    :param player: who casts it.
+    :param card: its id (in that player's hand).
+    :param permanent: the creature it puts onto the battlefield, if any.
+    :param effects: what it does, as redzone actions.
+    """
+
+    do: ClassVar[str] = "duel_cast"
+    player: str
+    card: str
+    permanent: Permanent | None = None
+    effects: tuple[Action, ...] = field(default=(), converter=tuple)
+
+
+def zones(state: GameState) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Each player's ``library`` and ``hand``, from the plugin's slot."""
+    slot = state.slot(PLUGIN) or {}
+    return {p: {"library": tuple(slot[p]["library"]), "hand": tuple(slot[p]["hand"])}
+            for p in slot}
+
+
+def _setup(tx: Tx, action: Action) -> None:
+    assert isinstance(action, Setup)
+    value = {}
+    for player, cards in action.libraries:
+        tx.player(player, action.do)
+        value[player] = {"library": cards[HAND:], "hand": cards[:HAND]}
+    tx.set_state(value)
+
+
+def _draw(tx: Tx, action: Action) -> None:
+    assert isinstance(action, Draw)
+    tx.player(action.player, action.do)
+    value = zones(tx.state)
+    mine = value[action.player]
+    if not mine["library"]:  # the decks hold enough cards for MAX_TURNS turns
+        raise IllegalActionError(f"{action.player} has no card to draw (this game doesn't "
+                                 "model drawing from an empty library)", rule="121.4")
+    mine["hand"] += mine["library"][:1]
+    mine["library"] = mine["library"][1:]
+    tx.set_state(value)
+    tx.emit(Event("draw", "121.1", player=action.player))
+
+
+def _cast(tx: Tx, action: Action) -> None:
+    assert isinstance(action, Cast)
+    tx.player(action.player, action.do)
+    value = zones(tx.state)
+    hand = value[action.player]["hand"]
+    if action.card not in hand:
+        raise IllegalActionError(f"{action.player} has no {action.card!r} in hand",
+                                 rule="601.2a", objects=(action.card,))
+    value[action.player]["hand"] = tuple(c for c in hand if c != action.card)
+    tx.set_state(value)
+    tx.emit(Event("cast", "601.2", player=action.player, object=action.card,
+                  detail=card_of(action.card).name))
+    if action.permanent is not None:
+        tx.create(action.permanent, rule="608.3")
+    for effect in action.effects:
+        tx.perform(effect)
+
+
+class DuelPlugin:
+    """The game's plugin: its action kinds."""
+
+    __name__ = PLUGIN
+
+    @hookimpl
+    def redzone_actions(self) -> list[ActionSpec]:
+        return [ActionSpec(Setup, _setup, "103.1"), ActionSpec(Draw, _draw, "121.1"),
+                ActionSpec(Cast, _cast, "601.2")]
+
+
+def new_engine() -> Engine:
+    """redzone's built-in keywords and this game's plugin."""
+    return Engine(plugins=[DuelPlugin()])
+
+
+# ---------------------------------------------------------------------------
+# The policy: rules of thumb
+# ---------------------------------------------------------------------------
+
+
+def opponent(player: str) -> str:
+    return PLAYERS[1] if player == PLAYERS[0] else PLAYERS[0]
+
+
+def mana(state: GameState, player: str) -> int:
+    """One mana per turn the player has begun, at most five (a simplification)."""
+    begun = (state.turn + 1) // 2 if player == PLAYERS[0] else state.turn // 2
+    return min(max(begun, 1), 5)
+
+
+def creatures(state: GameState, player: str) -> list[Permanent]:
+    return [p for p in state.battlefield if p.controller == player and p.is_creature]
+
+
+def in_hand(state: GameState, player: str, name: str) -> list[str]:
+    return [c for c in zones(state)[player]["hand"] if card_of(c).name == name]
+
+
+def spell(card: str, player: str) -> StackObject:
+    """The spell as a source of damage (120.3): its id is the card's."""
+    c = card_of(card)
+    return StackObject(card, player, name=c.name, colors=set(c.colors), types={"instant"})
+
+
+def cast(card: str, player: str, *effects: Action) -> Cast:
+    c = card_of(card)
+    if not c.creature:
+        return Cast(player, card, None, effects)
+    perm = Permanent(card, player, name=c.name, colors=set(c.colors), base_power=c.power,
+                     base_toughness=c.toughness, printed_keywords=c.keywords)
+    return Cast(player, card, perm, effects)
+
+
+class Game:
+    """One game being played: the engine, the state, and what was recorded.
+
+    Only :attr:`state` is read to decide; :attr:`snapshots`, :attr:`events` and
+    :attr:`log` record what happened, for the reader and the tests.
+
+    :param seed: the seed of the shuffles and the tie-breaks.
+    :param engine: the engine (default: :func:`new_engine`).
+    :param start: a state to play on from, at the beginning of a turn (as
+        :meth:`play` leaves it after ``begin_turn``); default: a new game.
+    """
+
+    def __init__(self, seed: int = SEED, engine: Engine | None = None,
+                 start: GameState | None = None) -> None:
+        self.seed = seed
+        self.engine = engine or new_engine()
+        self.state = start if start is not None else self.engine.game(list(PLAYERS))
+        #: (label, state, how many events had happened) after each command.
+        self.snapshots: list[tuple[str, GameState, int]] = [("start", self.state, 0)]
+        self.events: list[Event] = []
+        self.log: list[str] = []
+        if start is None:
+            self.do("setup", lambda s: self.engine.perform(s, Setup(tuple(
+                (p, library(p, seed)) for p in PLAYERS))))
+
+    # -- running commands ------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.state.game_over is not None
+
+    def do(self, label: str, command: Callable[[GameState], Outcome]) -> bool:
+        """Run one command on the state, unless the game is over."""
+        if self.over:
+            return False
+        out = command(self.state)
+        self.state = out.state
+        self.events.extend(out.events)
+        self.snapshots.append((f"turn {self.state.turn} {label}", self.state,
+                               len(self.events)))
+        return True
+
+    def play_card(self, action: Cast) -> bool:
+        """Cast a card if that is legal now; an illegal play is skipped."""
+        if self.over:
+            return False
+        try:
+            self.do(f"cast {card_of(action.card).name}",
+                    lambda s: self.engine.perform(s, action))
+        except IllegalActionError as err:
+            self.log.append(f"  ({action.player} can't cast {action.card}: {err})")
+            return False
+        self.log.append(f"  {action.player} casts {card_of(action.card).name}"
+                        + (f" on {_target(action)}" if _target(action) else ""))
+        return True
+
+    def rng(self, player: str, moment: str) -> random.Random:
+        return random.Random(f"{self.seed}:{self.state.turn}:{player}:{moment}")
+
+    # -- a turn ------------------------------------------------------------------
+
+    def play(self, turns: int = MAX_TURNS) -> Game:
+        """Play until the game ends or ``turns`` turns have been played."""
+        while not self.over and self.state.turn <= turns:
+            self.turn()
+            if not self.over and self.state.turn < turns:
+                self.do("begin", lambda s: self.engine.begin_turn(s))
+            elif not self.over:
+                break
+        return self
+
+    def turn(self) -> None:
+        me = self.state.active_player
+        pool = {p: mana(self.state, p) for p in PLAYERS}
+        self.log.append(f"turn {self.state.turn}: {me} "
+                        f"({', '.join(f'{p} {self.state.players[p].life}' for p in PLAYERS)})")
+        if self.state.turn > 1:  # the starting player skips the first turn's draw
+            self.do("draw", lambda s: self.engine.perform(s, Draw(me)))
+        self.main(me, pool, precombat=True)
+        self.combat(me, pool)
+        self.main(me, pool, precombat=False)
+        self.do("end", lambda s: self.engine.end_turn(s))
+
+    def main(self, me: str, pool: dict[str, int], *, precombat: bool) -> None:
+        foe = opponent(me)
+        state = self.state
+        bolts = in_hand(state, me, "Lightning Bolt")
+        if bolts and pool[me] and state.players[foe].life <= 3:  # burn them out
+            pool[me] -= 1
+            self.play_card(cast(bolts[0], me, DealDamage(spell(bolts[0], me), foe, 3)))
+            return
+        if precombat:
+            self.removal(me, pool)
+        reserve = 1 if (in_hand(self.state, me, "Giant Growth") and precombat) else 0
+        hand = sorted((c for c in zones(self.state)[me]["hand"] if card_of(c).creature),
+                      key=lambda c: (-card_of(c).cost, c))
+        for card in hand:
+            if card_of(card).cost <= pool[me] - reserve and not self.over:
+                pool[me] -= card_of(card).cost
+                self.play_card(cast(card, me))
+        for card in in_hand(self.state, me, "Lightning Bolt"):
+            if not precombat and pool[me] and self.rng(me, "face").random() < 0.4:
+                pool[me] -= 1
+                self.play_card(cast(card, me, DealDamage(spell(card, me), foe, 3)))
+        for card in in_hand(self.state, me, "Raise the Alarm"):
+            if not precombat and pool[me] >= 2:
+                pool[me] -= 2
+                self.play_card(cast(card, me, *(CreateToken(Permanent(
+                    f"{card}-soldier-{n}", me, name="Soldier", subtypes=("Soldier",),
+                    colors={"white"}, base_power=1, base_toughness=1)) for n in (1, 2))))
+
+    def removal(self, me: str, pool: dict[str, int]) -> None:
+        foe = opponent(me)
+        theirs = sorted(creatures(self.state, foe), key=lambda p: (-p.power, p.id))
+        murders = in_hand(self.state, me, "Murder")
+        if murders and theirs and theirs[0].power >= 3 and pool[me] >= 3:
+            pool[me] -= 3
+            self.play_card(cast(murders[0], me, Destroy(theirs[0].id)))
+        theirs = [p for p in sorted(creatures(self.state, foe), key=lambda p: (-p.power, p.id))
+                  if p.toughness - p.damage <= 3 and p.power >= 2]
+        bolts = in_hand(self.state, me, "Lightning Bolt")
+        if bolts and theirs and pool[me] and (len(bolts) > 1
+                                               or self.rng(me, "bolt").random() < 0.5):
+            pool[me] -= 1
+            self.play_card(cast(bolts[0], me, DealDamage(spell(bolts[0], me), theirs[0].id, 3)))
+
+    # -- combat --------------------------------------------------------------------
+
+    def combat(self, me: str, pool: dict[str, int]) -> None:
+        foe = opponent(me)
+        engine = self.engine
+        if not self.do("beginning of combat", lambda s: engine.begin_combat(s)):
+            return
+        state = self.state
+        blockers = [p for p in creatures(state, foe) if not p.tapped]
+        biggest = max((p.power for p in blockers), default=0)
+        mine = [state.objects[a] for a in engine.legal_attackers(state)]
+        total = sum(p.power for p in mine)
+        ahead = total >= sum(p.power for p in blockers) or total >= state.players[foe].life
+        rng = self.rng(me, "attack")
+        attacks = {p.id: foe for p in mine if p.power > 0 and (
+            ahead or p.toughness > biggest or rng.random() < 0.5)}
+        self.log.append(f"  {me} attacks with {', '.join(sorted(attacks)) or 'nothing'}")
+        self.do("declare attackers", lambda s: engine.declare_attackers(s, attacks))
+        if engine.next_step(self.state) == "declare_blockers":
+            blocks = self.blocks(foe)
+            self.do("declare blockers", lambda s: engine.declare_blockers(s, blocks))
+            self.tricks(me, foe, pool)
+            while not self.over and engine.next_step(self.state) in (
+                    "first_strike_damage", "combat_damage"):
+                self.do("combat damage", lambda s: engine.combat_damage(s))
+        self.do("end of combat", lambda s: engine.end_of_combat(s))
+        self.do("end of the combat phase", lambda s: engine.finish(s))
+
+    def blocks(self, me: str) -> dict[str, str]:
+        """The defender blocks where its blocker survives or trades, and chumps
+        when the attack would be lethal."""
+        state = self.state
+        combat = state.combat
+        assert combat is not None
+        attackers = sorted((state.objects[a] for a in combat.attacks),
+                           key=lambda p: (-p.power, p.id))
+        incoming = sum(a.power for a in attackers)
+        used: set[str] = set()
+        blocks: dict[str, str] = {}
+        for attacker in attackers:
+            able = [state.objects[b] for b in self.engine.legal_blockers(state, attacker.id)
+                    if b not in used]
+            good = [b for b in able if b.toughness > attacker.power
+                    or (b.power >= attacker.toughness and b.power <= attacker.power + 2)]
+            if not good and incoming >= state.players[me].life:
+                good = sorted(able, key=lambda b: (b.power, b.id))[:1]
+            if good:
+                blocker = min(good, key=lambda b: (b.power + b.toughness, b.id))
+                blocks[blocker.id] = attacker.id
+                used.add(blocker.id)
+                incoming -= attacker.power
+        if self.engine.block_violations(state, blocks):
+            return {}
+        return blocks
+
+    def tricks(self, me: str, foe: str, pool: dict[str, int]) -> None:
+        """After blockers: the defender Fogs a big or lethal attack, the
+        attacker grows a blocked creature that would die or fail to kill."""
+        state = self.state
+        combat = state.combat
+        if combat is None or self.over:
+            return
+        unblocked = sum(state.objects[a].power for a in combat.attacks
+                        if a not in combat.blocked)
+        fogs = in_hand(state, foe, "Fog")
+        if fogs and pool[foe] and (unblocked >= state.players[foe].life or (
+                unblocked >= 4 and self.rng(foe, "fog").random() < 0.6)):
+            pool[foe] -= 1
+            self.play_card(cast(fogs[0], foe, AddEffect(Effect(
+                "prevent_all_combat_damage", duration="end_of_turn"))))
+            return
+        for blocker_id, attacked in sorted(combat.blocks.items()):
+            growth = in_hand(self.state, me, "Giant Growth")
+            if not growth or not pool[me]:
+                return
+            attacker = self.state.objects[attacked[0]]
+            blocker = self.state.objects[blocker_id]
+            if blocker.power >= attacker.toughness or attacker.power < blocker.toughness:
+                pool[me] -= 1
+                self.play_card(cast(growth[0], me, Pump(attacker.id, 3, 3)))
+
+
+def _target(action: Cast) -> str:
+    for effect in action.effects:
+        target = getattr(effect, "target", None)
+        if isinstance(target, str):
+            return target
+    return ""
+
+
+def play(seed: int = SEED, turns: int = MAX_TURNS, engine: Engine | None = None) -> Game:
+    """Play one game with this seed (at most ``turns`` turns)."""
+    return Game(seed, engine).play(turns)
+
+
+def describe(game: Game) -> Iterable[str]:
+    """The game's log and how it ended."""
+    yield from game.log
+    over = game.state.game_over
+    if over is None:
+        yield f"no winner after {game.state.turn} turns"
+    else:
+        yield (f"{', '.join(over.winners) or 'nobody'} won on turn {game.state.turn} "
+               f"({over.step}, rule {over.rule})")
+
+
+def main(argv: Sequence[str]) -> None:
+    seed = int(argv[1]) if len(argv) > 1 else SEED
+    for line in describe(play(seed)):
+        print(line)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
+
+__all__: list[Any] = ["CARDS", "DECKS", "SEED", "Cast", "Draw", "DuelPlugin", "Game", "Setup",
+                     "play"]

@@ -1,0 +1,110 @@
+"""Mobilize (CR 702.181).
+
+"Mobilize N" means "Whenever this creature attacks, create N 1/1 red Warrior
+creature tokens. Those tokens enter tapped and attacking. Sacrifice them at
+the beginning of the next end step" (702.181a). It triggers when the
+creature is declared as an attacker (508.2a, 508.3a); each instance triggers
+separately, each with its own N.
+
+The tokens are 1/1 red Warrior creatures (111.2: the trigger's controller
+creates, owns and controls them). They enter tapped and attacking (508.4):
+they never "attacked", so nothing that triggers "whenever ... attacks" sees
+them and no requirement or restriction on declaring attackers applies
+(508.4c). The effect doesn't say what they attack, so their controller
+chooses (508.4); the default here is what the creature with mobilize was
+declared attacking, or, when that player or permanent can't be attacked any
+more, its defending player (506.2); if that player has left the game the
+tokens enter but aren't attacking (508.4a).
+
+As the trigger resolves it creates a delayed trigger (603.7a, 603.7e: its
+source and controller are the ability's) that, at the beginning of the next
+end step (513.2), makes its controller sacrifice the tokens (701.21a); a
+token that already left the battlefield isn't found (603.7c), one another
+player now controls can't be sacrificed. Sacrificed, they go to the
+graveyard and cease to exist (111.7, 704.5d).
+
+Token ids are ``<creature>-warrior-<trigger id>-<n>`` (n from 1).
+
+Trigger: kind ``"mobilize"``, source the creature, controller its
+controller, ``amount`` the N of the instance, ``targets`` what it was
+declared attacking and its defending player.
+"""
+
+from __future__ import annotations
+
+from redzone import (
+    Action,
+    CreateDelayedTrigger,
+    CreateToken,
+    Event,
+    GameState,
+    KeywordSpec,
+    Permanent,
+    Sacrifice,
+    Trigger,
+    hookimpl,
+)
+
+KIND = "mobilize"
+#: The delayed trigger it creates (603.7a); the kernel performs its actions.
+DELAYED = "mobilize sacrifice"
+
+
+@hookimpl
+def redzone_keywords() -> list[KeywordSpec]:
+    return [KeywordSpec(KIND, "702.181", pattern=r"mobilize (\d+)",
+                        summary="when it attacks, N 1/1 red Warriors enter tapped and attacking",
+                        examples=("mobilize 1", "mobilize 2"))]
+
+
+@hookimpl
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    combat = state.combat
+    out = []
+    for event in events:
+        if event.kind != "attack" or not event.attacker or event.attacker not in state.objects \
+                or event.target is None:
+            continue
+        defender = combat.defending_players.get(event.attacker) if combat is not None else None
+        defender = defender or state.defending_player_of(event.target) or event.target
+        perm = state.last_known(event.attacker)
+        for keyword in perm.instances(KIND):
+            n = keyword.number or 0
+            out.append(Trigger(KIND, perm.id, perm.controller, "702.181a",
+                               f"create {n} 1/1 red Warrior token{'s' if n != 1 else ''} "
+                               "tapped and attacking", amount=n,
+                               targets=(event.target, defender)))
+    return out
+
+
+def _attackable(state: GameState, attacked: str) -> bool:
+    """Whether ``attacked`` is still a player in the game, or a planeswalker
+    or battle on the battlefield (508.4a)."""
+    if attacked in state.players:
+        return not state.players[attacked].lost
+    perm = state.on_battlefield(attacked)
+    return perm is not None and bool(perm.types & {"planeswalker", "battle"})
+
+
+@hookimpl
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
+    if trigger.kind != KIND or trigger.actions or len(trigger.targets) != 2:
+        return []
+    declared, defender = trigger.targets
+    attacked = declared if _attackable(state, declared) else defender
+    tokens = [f"{trigger.source}-warrior-{trigger.id or 'x'}-{n}"
+              for n in range(1, (trigger.amount or 0) + 1)]
+    actions: list[Action] = [
+        CreateToken(Permanent(t, trigger.controller, name="Warrior", types={"creature"},
+                              subtypes=("Warrior",), colors={"red"}, base_power=1,
+                              base_toughness=1, token=True), tapped=True, attacking=attacked)
+        for t in tokens]
+    if tokens:
+        actions.append(CreateDelayedTrigger(
+            "end_step", tuple(Sacrifice(t, player=trigger.controller) for t in tokens),
+            kind=DELAYED, text=f"sacrifice {', '.join(tokens)}", rule="702.181a"))
+    return actions
+
+
+#: Every hook here answers nothing unless an object has one of this module's keywords.
+REDZONE_NEEDS_KEYWORD = True
