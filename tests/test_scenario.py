@@ -739,7 +739,7 @@ CONTRACT = {
 
 #: The keys added since (each documented on the extensions page).
 EXTENSIONS = {
-    "top": {"cards", "choices"},
+    "top": {"cards", "choices", "teams"},
     "player": set(),
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",

@@ -852,11 +852,40 @@ class _Builder:
     # -- the parts -------------------------------------------------------------
 
     def build_players(self) -> None:
+        teams = {m: len(ms) for ms in self.table(self.data.get("teams")).values()
+                 if isinstance(ms, list) for m in ms if isinstance(m, str)}
         for pid, pdata in self.table(self.data.get("players")).items():
             pdata = self.table(pdata)
             self.kinds[pid] = "player"
-            self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), 20),
+            # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra player.
+            life = 30 + 15 * (teams[pid] - 2) if pid in teams else 20
+            self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), life),
                                        poison=self.integer(pdata.get("poison"), 0))
+
+    def teams(self) -> dict[str, tuple[str, ...]]:
+        """``teams``: team id -> its players (Two-Headed Giant, 810)."""
+        out: dict[str, tuple[str, ...]] = {}
+        seen: dict[str, str] = {}
+        for team, members in self.table(self.data.get("teams")).items():
+            ok = True
+            for j, m in enumerate(self.items(members)):
+                ok = self.ref(("teams", team, j), m, ("player",), "a member of a team") and ok
+                if isinstance(m, str) and m in seen:
+                    self.p.add(("teams", team, j), f"{m!r} is already on team {seen[m]!r}: a "
+                                                   "player is on one team")
+                    ok = False
+                elif isinstance(m, str):
+                    seen[m] = team
+            names = [m for m in self.items(members) if isinstance(m, str)]
+            if ok and len({(self.players[m].life, self.players[m].poison)
+                           for m in names}) > 1:
+                self.p.add(("teams", team), "teammates share one life total and one poison "
+                                            "count (810.4, 810.10): give them the same "
+                                            "life and poison")
+                ok = False
+            if ok:
+                out[team] = tuple(names)
+        return out
 
     def build_permanents(self) -> None:
         first: dict[str, int] = {}
@@ -1286,6 +1315,7 @@ def build(document: Document, *, rules: str | None = None,
     b.build_players()
     b.build_permanents()
     active, order = b.turn_order()
+    teams = b.teams()
     combat = b.combat()
     additional = b.additional_combats()
     effects = b.effects()
@@ -1295,7 +1325,8 @@ def build(document: Document, *, rules: str | None = None,
         raise problems.error()
     try:
         state = new_game(list(b.players.values()), list(b.permanents.values()),
-                         active_player=active, turn_order=order, effects=effects, rules=edition)
+                         active_player=active, turn_order=order, effects=effects, rules=edition,
+                         teams=teams)
     except ValueError as exc:  # pragma: no cover - every case is checked above
         problems.add((), str(exc))
         raise problems.error() from None

@@ -112,7 +112,7 @@ def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Viola
                              (attacker,)))
     if "battle" in perm.types:
         out.append(Violation("508.1a", f"{name} is a battle and can't attack", (attacker,)))
-    if perm.controller != ap:
+    if not state.is_attacking_player(perm.controller):
         out.append(Violation("508.1a", f"{name} is controlled by {perm.controller!r}, "
                              f"not by the attacking player {ap!r}", (attacker,)))
     if perm.tapped:
@@ -135,6 +135,10 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
         if attacked == controller:
             return [Violation("508.1b", f"{label(state, attacker)} can't attack its own "
                               f"controller {attacked!r}", (attacker, attacked))]
+        if attacked in state.teammates(controller):
+            return [Violation("805.10a", f"{label(state, attacker)} can't attack "
+                              f"{attacked!r}, a teammate of its controller: a team attacks "
+                              "the other team", (attacker, attacked))]
         if player.lost:
             return [Violation("508.1b", f"{attacked!r} has left the game",
                               (attacker, attacked))]
@@ -148,12 +152,13 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
         return [Violation("508.1b", f"{tname} is not on the battlefield",
                           (attacker, attacked))]
     if "planeswalker" in target.types:
-        if target.controller == controller:
+        if target.controller == controller or target.controller in state.teammates(controller):
             return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
                               f"its own controller's planeswalker", (attacker, attacked))]
         return []
     if "battle" in target.types:
-        if target.protector is None or target.protector == controller:
+        if target.protector is None or target.protector == controller \
+                or target.protector in state.teammates(controller):
             return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
                               "a battle can be attacked only if an opponent protects it "
                               "(310.8)", (attacker, attacked))]
@@ -206,7 +211,7 @@ def attack_requirement_check(hooks: Hooks, state: GameState,
     targets = attackable(state, state.active_player)
     candidates: dict[str, list[str]] = {}
     for perm in state.objects.values():
-        if perm.zone != "battlefield" or perm.controller != state.active_player:
+        if perm.zone != "battlefield" or not state.is_attacking_player(perm.controller):
             continue
         if "creature" not in perm.types:
             continue
@@ -292,7 +297,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
         out.append(Violation("509.1a", f"{name} is a battle and can't block", (blocker,)))
     if perm.tapped:
         out.append(Violation("509.1a", f"{name} is tapped and can't block", (blocker,)))
-    if perm.controller == state.active_player:
+    if state.is_attacking_player(perm.controller):
         out.append(Violation("509.1a", f"{name} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
     if not all(isinstance(a, str) for a in attackers):
@@ -315,7 +320,8 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
         defending = combat.defending_players.get(attacker)
-        if defending != perm.controller:
+        # 805.10d: with teams, any defending player's creature blocks for the team.
+        if not state.same_team(defending, perm.controller):
             out.append(Violation(
                 "509.1a", f"{name} can't block {label(state, attacker)}: it attacks "
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
@@ -357,7 +363,7 @@ def block_requirement_check(hooks: Hooks, state: GameState,
     for perm in state.objects.values():
         if perm.zone != "battlefield" or "creature" not in perm.types:
             continue
-        if perm.controller == state.active_player:
+        if state.is_attacking_player(perm.controller):
             continue
         ok = [a for a in combat.attacks if _block_pair_ok(hooks, state, perm.id, a)]
         if ok:

@@ -113,14 +113,14 @@ def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState
         assert result.player is not None
         player = state.players[result.player]
         if kind == "life_loss":
-            new = _evolve(player, life=player.life - result.amount)
+            after = state.with_life(player.id, life=player.life - result.amount)
         elif kind == "life_gain":
-            new = _evolve(player, life=player.life + result.amount)
+            after = state.with_life(player.id, life=player.life + result.amount)
         else:
-            new = _evolve(player, poison=player.poison + result.amount)
+            after = state.with_life(player.id, poison=player.poison + result.amount)
         event = Event(kind, result.rule, step, player=result.player, amount=result.amount,
                       source=result.source)
-        return state.with_players({player.id: new}), event
+        return after, event
     assert result.target is not None
     changed, perm_event = permanent_result(state.objects[result.target], result, step)
     if changed is None:
@@ -351,7 +351,6 @@ def lose_life(state: GameState, player: str, amount: int, source: str, rule: str
               step: str) -> tuple[GameState, list[Event]]:
     """Life loss that isn't damage (119.3)."""
     p: Player = state.players[player]
-    new = _evolve(p, life=p.life - amount)
-    return state.with_players({player: new}), [
+    return state.with_life(player, life=p.life - amount), [
         Event("life_loss", rule, step, player=player, amount=amount, source=source)
     ]

@@ -185,7 +185,7 @@ class Engine:
         targets = self.attackable(state)
         out = []
         for perm in state.battlefield:
-            if perm.controller == state.active_player and "creature" in perm.types and any(
+            if state.is_attacking_player(perm.controller) and "creature" in perm.types and any(
                 not _combat.attack_violations(self.hooks, state, {perm.id: t}) for t in targets
             ):
                 out.append(perm.id)

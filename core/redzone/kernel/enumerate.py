@@ -74,7 +74,8 @@ def attack_options(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]
     targets = _combat.attackable(state, ap)
     out: dict[str, tuple[str, ...]] = {}
     for perm in state.objects.values():
-        if perm.zone != "battlefield" or perm.controller != ap or "creature" not in perm.types:
+        if perm.zone != "battlefield" or not state.is_attacking_player(perm.controller) \
+                or "creature" not in perm.types:
             continue
         ok = tuple(t for t in targets
                    if not _combat._attack_pair_violations(hooks, state, perm.id, t))
@@ -131,7 +132,7 @@ def block_options(hooks: Hooks, state: GameState) -> dict[str, tuple[tuple[str, 
     for perm in state.objects.values():
         if perm.zone != "battlefield" or "creature" not in perm.types:
             continue
-        if perm.controller == state.active_player:
+        if state.is_attacking_player(perm.controller):
             continue
         ok = [a for a in combat.attacks if _combat._block_pair_ok(hooks, state, perm.id, a)]
         if not ok:

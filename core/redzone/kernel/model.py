@@ -808,6 +808,12 @@ class GameState:
     :param game_over: how the game ended; ``None`` while it goes on (104).
     :param created: how many effects and delayed triggers the kernel has
         numbered so far (their ids).
+    :param teams: for team play (Two-Headed Giant, 810; shared team turns,
+        805): team id -> its players. Teammates share one life total and one
+        poison count (810.4, 810.9-810.10; each teammate's ``life`` and
+        ``poison`` always show the team's), attack and block as a team
+        (805.10) and win or lose together (810.8). Empty: every player on
+        their own.
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
@@ -829,6 +835,7 @@ class GameState:
     sources: FrozenMap[str, StackObject] = field(default=EMPTY, converter=as_map)
     game_over: GameOver | None = None
     created: int = 0
+    teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
@@ -911,10 +918,48 @@ class GameState:
         return tuple(p for p in self.objects.values() if p.zone == "battlefield")
 
     def opponents(self, player: str) -> tuple[str, ...]:
-        """The players other than ``player`` still in the game, in turn order."""
+        """The players still in the game who aren't ``player`` or on their team
+        (102.2, 810.1), in turn order."""
+        mates = self.teammates(player)
         return tuple(
-            p for p in self.turn_order if p != player and not self.players[p].lost
+            p for p in self.turn_order if p != player and p not in mates
+            and not self.players[p].lost
         )
+
+    def team_of(self, player: str) -> str | None:
+        """The id of ``player``'s team, or ``None`` when they play alone."""
+        for team, members in self.teams.items():
+            if player in members:
+                return team
+        return None
+
+    def teammates(self, player: str) -> tuple[str, ...]:
+        """The other players on ``player``'s team (810), none without teams."""
+        for members in self.teams.values():
+            if player in members:
+                return tuple(p for p in members if p != player)
+        return ()
+
+    def same_team(self, one: str | None, other: str | None) -> bool:
+        """Whether two players are the same player or teammates (805.10d)."""
+        return one is not None and (one == other or other in self.teammates(one))
+
+    def is_attacking_player(self, player: str | None) -> bool:
+        """Whether ``player`` is an attacking player: the active player, or with
+        shared team turns each player on the active team (805.10a)."""
+        return player is not None and (player == self.active_player
+                                       or player in self.teammates(self.active_player))
+
+    def with_life(self, player: str, life: int | None = None,
+                  poison: int | None = None) -> GameState:
+        """A copy with ``player``'s life total or poison counters changed: on
+        a team, the team's shared ones, shown by every teammate (810.9-810.10)."""
+        changed = {}
+        for pid in (player, *self.teammates(player)):
+            current = self.players[pid]
+            changed[pid] = _evolve(current, life=current.life if life is None else life,
+                                   poison=current.poison if poison is None else poison)
+        return self.with_players(changed)
 
     def controller_of(self, obj: str) -> str | None:
         """The controller of an object, or the player itself for a player id."""
@@ -990,18 +1035,28 @@ def new_game(
     turn_order: Iterable[str] | None = None,
     effects: Iterable[Effect] = (),
     rules: str = "foundations",
+    teams: Mapping[str, Iterable[str]] | None = None,
 ) -> GameState:
     """Build a :class:`GameState` before combat.
 
-    :param players: players (or bare ids: 20 life, no poison).
+    :param players: players (or bare ids: 20 life, no poison; on a team
+        given by bare ids, the team's 30 life, 15 more for each player beyond
+        the second: 810.4, 810.11).
     :param permanents: the permanents on the battlefield.
     :param active_player: whose turn it is; defaults to the first player.
     :param turn_order: defaults to the order of ``players``.
     :param effects: game-wide continuous effects.
     :param rules: the rules edition.
-    :raises ValueError: on duplicate ids or an unknown active player.
+    :param teams: team id -> its players, for Two-Headed Giant (810).
+    :raises ValueError: on duplicate ids or an unknown active player; a team
+        naming an unknown player, a player on two teams, or teammates whose
+        life or poison differ (they share them, 810.4, 810.10).
     """
-    plist = [p if isinstance(p, Player) else Player(p) for p in players]
+    given = list(players)
+    team_map = {str(k): tuple(v) for k, v in (teams or {}).items()}
+    team_life = {m: 30 + 15 * (len(ms) - 2) for ms in team_map.values() for m in ms}
+    plist = [p if isinstance(p, Player) else Player(p, life=team_life.get(p, 20))
+             for p in given]
     ids = [p.id for p in plist]
     if len(set(ids)) != len(ids):
         raise ValueError(f"duplicate player ids in {ids!r}")
@@ -1016,6 +1071,18 @@ def new_game(
     active = active_player if active_player is not None else order[0]
     if active not in ids:
         raise ValueError(f"active player {active!r} is not one of {ids!r}")
+    seen: dict[str, str] = {}
+    by_id = {p.id: p for p in plist}
+    for team, members in team_map.items():
+        for m in members:
+            if m not in by_id:
+                raise ValueError(f"team {team!r} names {m!r}, who is not a player")
+            if m in seen:
+                raise ValueError(f"{m!r} is on two teams: {seen[m]!r} and {team!r}")
+            seen[m] = team
+        if len({(by_id[m].life, by_id[m].poison) for m in members}) > 1:
+            raise ValueError(f"the players of team {team!r} must have the same life and "
+                             "poison: a team shares them (810.4, 810.10)")
     return GameState(
         players=FrozenMap((p.id, p) for p in plist),
         turn_order=order,
@@ -1023,6 +1090,7 @@ def new_game(
         objects=FrozenMap((p.id, p) for p in perms),
         effects=tuple(effects),
         rules=rules,
+        teams=FrozenMap(team_map),
     )
 
 

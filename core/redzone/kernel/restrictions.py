@@ -60,7 +60,7 @@ def redzone_attack_requirements(state: GameState) -> Iterable[Requirement] | Non
     return [Requirement("attack", p.id, "508.1d", source="attacks each combat if able")
             for p in state.objects.values()
             if p.attacks_if_able and p.zone == "battlefield"
-            and p.controller == state.active_player]
+            and state.is_attacking_player(p.controller)]
 
 
 @hookimpl

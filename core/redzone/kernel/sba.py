@@ -164,13 +164,20 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
 def core_actions(state: GameState) -> list[StateBasedAction]:
     """The state-based actions the core checks."""
     found: list[StateBasedAction] = []
+    teams = state.teams
     for player in state.players.values():
         if player.lost:
             continue
+        mates = len(state.teammates(player.id)) if teams else 0
         if player.life <= 0:
-            found.append(StateBasedAction("lose", "704.5a", player=player.id))
-        elif player.poison >= 10:
-            found.append(StateBasedAction("lose", "704.5c", player=player.id))
+            # 810.8c: a team whose shared life is 0 or less loses.
+            found.append(StateBasedAction("lose", "810.8c" if mates else "704.5a",
+                                          player=player.id))
+        elif player.poison >= (10 if not mates else 15 + 5 * (mates - 1)):
+            # 810.8d, 810.11: a team of two loses with fifteen poison counters,
+            # five more for each further player.
+            found.append(StateBasedAction("lose", "810.8d" if mates else "704.5c",
+                                          player=player.id))
     for perm in state.objects.values():
         verdicts = perm.own_state_based_actions
         if verdicts:

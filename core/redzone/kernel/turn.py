@@ -118,8 +118,10 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
     order = state.turn_order
     if active_player is None:
         i = order.index(state.active_player)
-        active_player = next(p for p in (*order[i + 1:], *order[:i + 1])
-                             if not state.players[p].lost)
+        mates = state.teammates(state.active_player)
+        active_player = next((p for p in (*order[i + 1:], *order[:i + 1])
+                              if not state.players[p].lost and p not in mates),
+                             state.active_player)
     elif active_player not in state.players:
         raise IllegalActionError(f"begin_turn: there is no player {active_player!r}",
                                  rule="102.1", objects=(active_player,))
@@ -131,8 +133,9 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope == "game")
     turn = state.turn + 1
     changed = {}
+    team = {active_player, *state.teammates(active_player)}  # shared team turns (805)
     for perm in state.objects.values():
-        if perm.zone != "battlefield" or perm.controller != active_player:
+        if perm.zone != "battlefield" or perm.controller not in team:
             continue
         new = perm
         if perm.summoning_sick:

@@ -409,7 +409,7 @@ class Tx:
             reason = "there is no combat with attackers now"
         elif "creature" not in perm.types or "battle" in perm.types:
             reason = "only a creature can attack (506.3a, 506.3f)"
-        elif perm.controller != state.active_player:
+        elif not state.is_attacking_player(perm.controller):
             reason = "its controller is not an attacking player (506.3b)"
         elif attacked in state.players:
             if state.players[attacked].lost:
@@ -821,7 +821,27 @@ class Tx:
         is left, the game is over (104.2a; a draw if none is, 104.4a);
         otherwise each leaves as 800.4a says and the game goes on."""
         state = self.state
+        if state.teams:
+            # 810.8a: if either player on a team loses, the team loses.
+            more = [m for p in lost for m in state.teammates(p) if not state.players[m].lost]
+            for mate in dict.fromkeys(more):
+                state = state.with_players({mate: _evolve(state.players[mate], lost=True,
+                                                          loss_rule="810.8a")})
+                self.emit(Event("lost", "810.8a", player=mate))
+            self.state = state
+            lost = [*lost, *dict.fromkeys(more)]
         remaining = state.in_game
+        sides = {state.team_of(p) or p for p in remaining}
+        if len(sides) <= 1 and state.teams and remaining:
+            # 104.2c: a team with a player still in the game wins when every
+            # other team has left it.
+            losers = tuple(p for p in state.turn_order if state.players[p].lost)
+            over = GameOver(winners=remaining, losers=losers, draw=False, step=self.step,
+                            rule="104.2c")
+            self.state = _evolve(state, game_over=over)
+            self.emit(Event("game_over", "104.2c",
+                            detail=f"team {state.team_of(remaining[0])} wins"))
+            return
         if len(remaining) <= 1:
             losers = tuple(p for p in state.turn_order if state.players[p].lost)
             draw = not remaining
@@ -1025,7 +1045,7 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     perm = state.objects[blocker]
     if "creature" not in perm.types or "battle" in perm.types:
         return state, []  # 506.3a, 506.3f: it is never a blocking creature
-    if combat.defending_players.get(attacker) != perm.controller:
+    if not state.same_team(combat.defending_players.get(attacker), perm.controller):
         return state, []  # 506.3e, 509.4a
     if attacker in combat.blocks.get(blocker, ()):
         return state, []

@@ -1,0 +1,137 @@
+"""Two-Headed Giant (810) with the shared team turns option (805): a shared
+life total and poison count (810.4, 810.9, 810.10), the attacking and the
+defending team (805.10), and winning and losing as a team (810.8, 104.2c)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from redzone import Engine, GameState, IllegalAttackError, Player, new_game
+from redzone.formats.outcome import outcome_json, resolve
+from redzone.formats.scenario import ScenarioProblems, loads
+
+TEAMS = {"red": ("alice", "carol"), "blue": ("bob", "dave")}
+
+
+def giant(engine: Engine, *perms: Any, **players: int) -> GameState:
+    """alice and carol (red) against bob and dave (blue); alice is active."""
+    return engine.game(["alice", "bob", "carol", "dave"], perms, teams=TEAMS,
+                       turn_order=["alice", "bob", "carol", "dave"])
+
+
+def test_810_4_a_team_shares_30_life(engine: Engine) -> None:
+    """810.4: each team has a shared life total, which starts at 30; 810.11: 15
+    more for each player beyond the second."""
+    state = giant(engine)
+    assert {p.life for p in state.players.values()} == {30}
+    three = new_game(["a", "b", "c", "x", "y", "z"], teams={"t1": ("a", "b", "c"),
+                                                            "t2": ("x", "y", "z")})
+    assert three.players["a"].life == 45
+    with pytest.raises(ValueError, match="810.4"):
+        new_game([Player("a", life=20), Player("b", life=25)], teams={"t": ("a", "b")})
+
+
+def test_810_9_damage_to_each_player_happens_to_the_team(engine: Engine) -> None:
+    """810.9: damage and life loss happen to each player individually and the
+    result is applied to the team's life (Flame Rift: 4 to each player is 8
+    to each team); both teammates show the team's life (810.9a)."""
+    c = engine.creature
+    state = giant(engine, c("orc", "alice", 4, 4), c("elf", "carol", 3, 3))
+    result = engine.resolve(state, {"orc": "bob", "elf": "dave"})
+    assert result.state.players["bob"].life == result.state.players["dave"].life == 23
+    assert result.state.players["alice"].life == 30
+
+
+def test_805_10_the_teams_attack_and_block_as_teams(engine: Engine) -> None:
+    """805.10a-b: each player on the active team is an attacking player: the
+    teammates' creatures attack together, each attacking one defending player;
+    805.10d: the defending team's creatures block any creature attacking their
+    team; a creature can't attack its controller's teammate."""
+    c = engine.creature
+    state = giant(engine, c("orc", "alice", 2, 2), c("elf", "carol", 2, 2),
+                  c("bear", "bob", 2, 2), c("wolf", "dave", 2, 2))
+    out = engine.declare_attackers(state, {"orc": "bob", "elf": "dave"})
+    blocked = engine.declare_blockers(out.state, {"bear": "elf", "wolf": "orc"})
+    assert blocked.state.combat is not None
+    assert blocked.state.combat.blocks == {"bear": ("elf",), "wolf": ("orc",)}
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"orc": "carol"})
+    assert info.value.violations[0].rule == "805.10a"
+    with pytest.raises(Exception):  # noqa: B017 - the defending team can't attack
+        engine.declare_attackers(state, {"bear": "alice"})
+
+
+def test_810_8c_and_104_2c_the_team_loses_and_the_other_wins(engine: Engine) -> None:
+    """810.8c: a team with 0 or less life loses; 810.8a: both its players
+    lose; 104.2c: the other team wins, both its players."""
+    c = engine.creature
+    state = giant(engine, c("orc", "alice", 20, 20), c("elf", "carol", 10, 10))
+    result = engine.resolve(state, {"orc": "bob", "elf": "dave"})
+    over = result.state.game_over
+    assert over is not None and set(over.winners) == {"alice", "carol"}
+    assert set(over.losers) == {"bob", "dave"} and over.rule == "104.2c"
+    lost = [(e.player, e.rule) for e in result.events if e.kind == "lost"]
+    assert lost[0][1] == "810.8c" and {p for p, _ in lost} == {"bob", "dave"}
+
+
+def test_810_10_and_810_8d_fifteen_poison_counters(engine: Engine) -> None:
+    """810.10: poison counters are shared by the team; 810.8d: a team with
+    fifteen or more loses (not ten)."""
+    c = engine.creature
+    state = giant(engine, engine.creature("rat", "alice", 6, 6, "infect"),
+                  engine.creature("mite", "carol", 6, 6, "infect"))
+    result = engine.resolve(state, {"rat": "bob", "mite": "dave"})
+    assert result.state.players["bob"].poison == result.state.players["dave"].poison == 12
+    assert result.state.game_over is None  # 12 < 15 (810.8d), though each got 6
+    state = giant(engine, engine.creature("rat", "alice", 15, 15, "infect"), c("x", "carol", 1, 1))
+    over = engine.resolve(state, {"rat": "bob"}).state.game_over
+    assert over is not None and over.rule == "104.2c"
+
+
+def test_805_the_next_turn_is_the_other_teams(engine: Engine) -> None:
+    """Shared team turns (805, 810.2): the next turn is the other team's; both
+    of its players' permanents untap and are no longer summoning sick."""
+    c = engine.creature
+    state = giant(engine, c("bear", "bob", 2, 2, tapped=True), c("wolf", "dave", 2, 2,
+                                                                   tapped=True,
+                                                                   summoning_sick=True))
+    state = engine.resolve(state, {}, through="cleanup").state
+    after = engine.begin_turn(state).state
+    assert after.active_player == "bob"
+    assert not after.objects["wolf"].tapped and not after.objects["wolf"].summoning_sick
+    assert after.is_attacking_player("dave") and not after.is_attacking_player("alice")
+
+
+def test_teams_from_a_scenario_file() -> None:
+    """The ``teams`` key: team id -> players; teammates share life (30 by
+    default); a player on two teams, or teammates with different lives, is a
+    bad scenario naming the key."""
+    base = """
+active_player = "alice"
+turn_order = ["alice", "bob", "carol", "dave"]
+TEAMS
+[players.alice]
+[players.bob]
+[players.carol]
+[players.dave]
+
+[[permanents]]
+id = "orc"
+controller = "carol"
+power = 5
+toughness = 5
+
+[combat]
+attacks = { orc = "dave" }
+"""
+    out = outcome_json(resolve(loads(base.replace(
+        "TEAMS", 'teams = { red = ["alice", "carol"], blue = ["bob", "dave"] }'))))
+    assert out["players"]["bob"]["life"] == out["players"]["dave"]["life"] == 25
+    with pytest.raises(ScenarioProblems, match="already on team"):
+        loads(base.replace("TEAMS", 'teams = { red = ["alice", "carol"], blue = ["bob", '
+                                    '"alice"] }'))
+    with pytest.raises(ScenarioProblems, match="810.4"):
+        loads(base.replace("TEAMS", 'teams = { red = ["alice", "carol"], blue = ["bob", '
+                                    '"dave"] }').replace("[players.bob]",
+                                                         "[players.bob]\nlife = 12"))
