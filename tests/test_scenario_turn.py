@@ -328,3 +328,29 @@ def test_bad_additions_name_the_key() -> None:
         with pytest.raises(ScenarioProblems) as info:
             loads(text)
         assert key in str(info.value), (key, str(info.value))
+
+
+def test_the_account_names_no_replacement_where_none_applied(tmp_path: Path) -> None:
+    """614.1a: the account explains a life loss that differs from the damage a
+    source dealt; three sources each dealing damage to one player is no
+    replacement (each loss equals its source's damage, 120.3a)."""
+    path = tmp_path / "three.toml"
+    path.write_text(HEAD + """
+[[permanents]]
+id = "a"
+controller = "alice"
+power = 3
+toughness = 3
+
+[[permanents]]
+id = "b"
+controller = "alice"
+power = 1
+toughness = 1
+
+[combat]
+attacks = { a = "bob", b = "bob" }
+""", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["run", "--no-color", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "bob loses 3 life" in result.output and "replacement" not in result.output

@@ -346,7 +346,45 @@ def describe_event(event: Event, name: Names,
     if k == "skipped":
         return f"part of a triggered ability does nothing: {event.detail}", DIM
     if k == "removed_from_stack":
+        if event.object is None:  # 603.3d: no legal choice as it is put on the stack
+            return f"{name(event.source)}'s ability is removed from the stack: {event.detail}", DIM
         return f"{event.object} is taken off the stack", DIM
+    if k == "choice":
+        key, _, answer = (event.detail or "").partition(": ")
+        return f"{name(event.player)} chooses {answer} for {key}", DIM
+    if k == "enters_attacking":
+        return (f"{name(event.attacker)} is put onto the battlefield attacking "
+                f"{name(event.target)} (it never attacked)"), None
+    if k == "not_attacking":
+        return f"{name(event.object)} enters but isn't attacking: {event.detail}", DIM
+    if k == "not_blocking":
+        return f"{name(event.object)} enters but isn't blocking: {event.detail}", DIM
+    if k == "delayed_trigger":
+        kind, _, what = (event.detail or "").partition(": ")
+        return (f"a delayed triggered ability of {name(event.source)} waits: "
+                f"{what or kind}"), DIM
+    if k == "effect_ends":
+        what = f" on {name(event.target)}" if event.target else ""
+        return f"an effect ends{what}: {event.detail}", DIM
+    if k == "damage_removed":
+        return f"the damage marked on {name(event.object)} is removed", DIM
+    if k == "ceases_to_exist":
+        return f"{name(event.object)}, a token, ceases to exist", SBA
+    if k == "sacrificed":
+        return f"{name(event.player)} sacrifices {name(event.object)}", None
+    if k == "regenerated":
+        return (f"{name(event.object)} regenerates: its damage is removed and it is tapped "
+                "instead of being destroyed"), GOOD
+    if k == "replaced":
+        return f"{name(event.object)}: {event.detail}", GOOD
+    if k == "left_game":
+        return f"{name(event.player)} leaves the game", BAD
+    if k == "game_over":
+        return f"the game is over: {event.detail}", BAD
+    if k == "turn":
+        return f"turn {n}: {name(event.player)}'s turn begins", None
+    if k == "enlisted":
+        return f"{name(event.source)} enlists {name(event.object)}, which becomes tapped", None
     if k == "effect":
         return "a continuous effect starts: " + describe_effect(
             event.detail or "", name, player=event.player, to=event.target,
@@ -412,7 +450,8 @@ def causal_order(events: Sequence[Event]) -> list[Event]:
     return out
 
 
-def _replacement_note(event: Event, dealt: Mapping[str, int], effects: Sequence[Effect],
+def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
+                      effects: Sequence[Effect],
                       name: Names, assigned: Mapping[tuple[str, str], int] | None = None
                       ) -> str:
     """Why damage dealt differs from damage assigned, or a player's life loss
@@ -429,7 +468,7 @@ def _replacement_note(event: Event, dealt: Mapping[str, int], effects: Sequence[
         return f" (assigned {was}: a replacement effect applies: {what} [614.1a])"
     if event.kind != "life_loss" or event.player is None or not event.rule.startswith("120."):
         return ""
-    total = dealt.get(event.player)
+    total = dealt.get((event.source or "", event.player))
     if total is None or total == event.amount:
         return ""
     found = [describe_effect(e.kind, name, player=e.player, to=e.to, source=e.source,
@@ -451,7 +490,9 @@ def render_events(console: Console, events: Sequence[Event],
     """
     reasons = reasons_for(engine)
     events = causal_order(events)
-    dealt: dict[str, int] = {}
+    # Damage dealt by each source to each recipient in this step, to explain a
+    # life loss that differs from it (a replacement effect, 614.1a).
+    dealt: dict[tuple[str, str], int] = {}
     assigned: dict[tuple[str, str], int] = {}
     current = None
     shown: set[str] = set()
@@ -464,7 +505,8 @@ def render_events(console: Console, events: Sequence[Event],
                                   DIM), indent=2, rule=era_rule(rules, event.rule))
             continue
         if event.kind == "damage" and event.target is not None:
-            dealt[event.target] = dealt.get(event.target, 0) + (event.amount or 0)
+            key = (event.source or "", event.target)
+            dealt[key] = dealt.get(key, 0) + (event.amount or 0)
         if event.kind == "step" or event.step != current:
             if event.step != current:
                 current = event.step
@@ -502,7 +544,7 @@ def render_events(console: Console, events: Sequence[Event],
         sentence, style = describe_event(event, name, reasons)
         sentence += _replacement_note(event, dealt, effects, name, assigned)
         if event.kind == "life_loss" and event.player is not None:
-            dealt.pop(event.player, None)
+            dealt.pop((event.source or "", event.player), None)
         marker = "state-based action: " if event.rule.startswith("704.") else ""
         _line(console, "• ", (marker, SBA) if marker else "", (sentence, style or ""),
               indent=2, rule=era_rule(rules, event.rule))
