@@ -389,5 +389,7 @@ def test_turns_round_trip_and_leave_no_effect_behind(turns: int, pumps: list[int
         state = result.state
         for snapshot in (state, *result.after_steps.values()):
             assert state_from_dict(state_to_dict(snapshot)) == snapshot
+        if state.game_over is not None:
+            break  # 104.2a: the game ended in combat, so no cleanup step came
         assert all(not p.modifications and not p.damage for p in state.battlefield)
         state = engine.begin_turn(state).state

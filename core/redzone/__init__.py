@@ -51,13 +51,16 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import (
+    REGULAR_DAMAGE_STEP,
     Action,
     ActionSpec,
     Damage,
     DamageModifier,
+    DamageStep,
     DestructionReplacement,
     KeywordSpec,
     Prevention,
+    Redirection,
     Result,
     ResultReplacement,
     SourceAssignment,
@@ -87,6 +90,7 @@ from redzone.kernel.requirements import Requirement
 from redzone.kernel.tx import Tx
 
 __all__ = [
+    "REGULAR_DAMAGE_STEP",
     "UNLIMITED",
     "Action",
     "ActionSpec",
@@ -100,6 +104,7 @@ __all__ = [
     "CreateToken",
     "Damage",
     "DamageModifier",
+    "DamageStep",
     "DealDamage",
     "DelayedTrigger",
     "Destroy",
@@ -135,6 +140,7 @@ __all__ = [
     "Prevent",
     "Prevention",
     "Pump",
+    "Redirection",
     "Regenerate",
     "RemoveEffect",
     "RemoveFromCombat",

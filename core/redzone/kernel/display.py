@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from redzone.kernel.tx import CombatResult, Outcome
     from redzone.kernel.events import Event
     from redzone.kernel.model import Combat, GameState, Permanent, Player
+    from redzone.kernel.tx import CombatResult, Outcome
 
 #: Card types shown beside a permanent's name when it is not only a creature.
 _SHOWN_TYPES = ("artifact", "enchantment", "land", "creature", "planeswalker", "battle")
@@ -168,6 +168,8 @@ def event_text(event: Event, name: Callable[[str | None], str] = _same, *,
         s = f"{event.source} assigns {n} damage to {event.target}"
     elif k == "prevented":
         s = f"{n} damage from {event.source} to {event.target} is prevented"
+    elif k == "redirected":
+        s = f"{n} damage from {event.source} to {event.object} is redirected to {event.target}"
     elif k == "life_loss":
         s = f"{event.player} loses {n} life"
     elif k == "life_gain":

@@ -112,9 +112,11 @@ class CombatResult:
 
 def step_label(state: GameState, step: str | None = None) -> str:
     """The name events give ``step`` (the state's own by default): a combat
-    step of the turn's second or later combat gets ``#N`` (505.1a)."""
+    step of the turn's second or later combat gets ``#N`` (505.1a); so does a
+    combat damage step a plugin declares (its name ends in ``_damage``)."""
     name = state.step if step is None else step
-    if state.combats > 1 and name in COMBAT_STEPS:
+    if state.combats > 1 and (name in COMBAT_STEPS
+                              or name.removesuffix("_assigned").endswith("_damage")):
         return f"{name}#{state.combats}"
     return name
 
