@@ -237,7 +237,7 @@ def test_510_1a_doran_assigns_toughness_rather_than_power() -> None:
     assert sorted(damage(result.events)) == [("elder", "bob", 5), ("ogre", "wall", 3),
                                              ("wall", "ogre", 4)]
     assert result.state.objects["ogre"].zone == "graveyard"
-    step, duties = engine.damage_duties(engine.declare_blockers(
+    _step, duties = engine.damage_duties(engine.declare_blockers(
         engine.declare_attackers(state, {"ogre": "bob"}).state, {"wall": "ogre"}).state)
     assert {d.source: d.power for d in duties} == {"ogre": 3, "wall": 4}
 
