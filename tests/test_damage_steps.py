@@ -374,3 +374,19 @@ def test_510_1c_no_blocker_left_assigns_as_though_unblocked(thorn_engine: Engine
     for eng, life in ((thorn_engine, 13), (engine, 20)):
         state = eng.perform(_blocked(eng), LeaveBattlefield("bear1")).state
         assert eng.combat_damage(state).state.players["bob"].life == life, eng
+
+
+def test_510_4_a_creature_entering_attacking_after_the_first_step(engine: Engine) -> None:
+    """510.4, 508.4: a creature put onto the battlefield attacking after the
+    first-strike step had neither ability as that step began: it deals its
+    damage in the regular step (and the first-strike step's window is a
+    combat step where it may enter attacking)."""
+    from redzone import CreateToken
+
+    state = engine.game(["alice", "bob"], [
+        engine.creature("knight", "alice", 2, 2, "first strike")])
+    token = creature("soldier", "alice", 1, 1, token=True)
+    result = engine.resolve(state, {"knight": "bob"}, actions=[
+        ("first_strike_damage", CreateToken(token, attacking="bob"))])
+    assert damage(result.events, "combat_damage") == [("soldier", "bob", 1)]
+    assert result.state.players["bob"].life == 17

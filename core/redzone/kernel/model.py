@@ -695,12 +695,13 @@ class StackObject:
         return tuple(k for k in self.printed_keywords if k.name == name)
 
 
-#: The steps of the combat phase (506.1) and where a state can stand.
+#: The kernel's steps of the combat phase (506.1) and where a state can stand;
+#: plugins add combat damage steps around ``combat_damage`` (first strike's
+#: ``first_strike_damage``): :meth:`redzone.Engine.step_names` lists them all.
 STEPS: Final = (
     "beginning_of_combat",
     "declare_attackers",
     "declare_blockers",
-    "first_strike_damage",
     "combat_damage",
     "end_of_combat",
 )
