@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redzone import (
     DamageStep,
     Engine,
@@ -390,3 +392,28 @@ def test_510_4_a_creature_entering_attacking_after_the_first_step(engine: Engine
         ("first_strike_damage", CreateToken(token, attacking="bob"))])
     assert damage(result.events, "combat_damage") == [("soldier", "bob", 1)]
     assert result.state.players["bob"].life == 17
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(((), ("first strike",), ("double strike",),
+                                           ("first strike", "double strike"))),
+                          st.integers(0, 3)), min_size=1, max_size=5))
+def test_510_4_each_creature_deals_damage_in_the_steps_its_abilities_say(
+        engine: Engine, creatures: list[tuple[tuple[str, ...], int]]) -> None:
+    """510.4, 702.4b, 702.7b as an invariant: unblocked attackers with any mix
+    of first strike and double strike: the first step exists iff one of them
+    has either ability; a double striker deals damage in both steps, a first
+    striker in the first only, the others in the regular one only."""
+    perms = [engine.creature(f"c{i}", "alice", power, 4, *kws)
+             for i, (kws, power) in enumerate(creatures)]
+    result = engine.resolve(engine.game(["alice", "bob"], perms),
+                            {p.id: "bob" for p in perms})
+    early = any(kws for kws, _ in creatures)
+    assert ("first_strike_damage" in result.steps) == early
+    for i, (kws, power) in enumerate(creatures):
+        steps = {e.step for e in result.events if e.kind == "damage" and e.source == f"c{i}"}
+        expected = ({"first_strike_damage", "combat_damage"} if "double strike" in kws
+                    else {"first_strike_damage"} if kws else {"combat_damage"})
+        assert steps == (expected if power else set()), (kws, power)
+    hits = sum(power * (2 if "double strike" in kws else 1) for kws, power in creatures)
+    assert result.state.players["bob"].life == 20 - hits
