@@ -606,6 +606,8 @@ class Hooks:
         smallest answer, or ``None`` when there is none."""
         hook = "redzone_combat_damage_amount"
         value: int | None = None
+        if not self._cache[hook]:
+            return value
         for impl, res in self._answers(hook, (state, creature, step)):
             if not isinstance(res, int) or isinstance(res, bool):
                 raise self._fail(impl, hook, state, None,
