@@ -273,3 +273,18 @@ def test_615_old_two_parameter_preventions_still_work(engine: Engine) -> None:
         engine.creature("knight", "bob", 2, 2, "protection from red")])
     result = engine.resolve(state, {"orc": "bob"}, {"knight": "orc"})
     assert result.state.objects["knight"].damage == 0
+
+
+def test_614_9_the_redirected_event_reads_in_the_account_and_its_text() -> None:
+    """614.9: the account and the event's text say where the damage went."""
+    from redzone.frontends.account import describe_event
+
+    engine = Engine(plugins=[redirects(("Pariah", "bob", "wall"))])
+    result = engine.resolve(_board(engine, creature("wall", "bob", 0, 5)), {"orc": "bob"})
+    (event,) = [e for e in result.events if e.kind == "redirected"]
+    text, _style = describe_event(event, lambda x: x or "")
+    assert text == "3 damage orc would deal to bob is dealt to wall instead (Pariah)"
+    assert str(event) == "3 damage from orc to bob is redirected to wall (Pariah) [614.9]"
+    assert event.to_json() == {"step": "combat_damage", "kind": "redirected", "rule": "614.9",
+                               "source": "orc", "target": "wall", "object": "bob",
+                               "amount": 3, "combat": True, "detail": "Pariah"}
