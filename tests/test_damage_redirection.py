@@ -288,3 +288,49 @@ def test_614_9_the_redirected_event_reads_in_the_account_and_its_text() -> None:
     assert event.to_json() == {"step": "combat_damage", "kind": "redirected", "rule": "614.9",
                                "source": "orc", "target": "wall", "object": "bob",
                                "amount": 3, "combat": True, "detail": "Pariah"}
+
+
+PARIAH = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+
+[[permanents]]
+id = "orc"
+controller = "alice"
+power = 3
+toughness = 3
+
+[[permanents]]
+id = "wall"
+controller = "bob"
+power = 0
+toughness = 5
+
+[[effects]]
+kind = "redirect_damage"   # Pariah on the wall
+player = "bob"
+to = "wall"
+
+[combat]
+attacks = { orc = "bob" }
+"""
+
+
+def test_614_9_a_scenario_file_states_a_redirection() -> None:
+    """614.9 from a scenario file: ``kind = "redirect_damage"`` (Pariah)
+    deals the damage that would be dealt to Bob to the wall; once the wall
+    has left the battlefield, it does nothing."""
+    from redzone.formats import outcome, scenario
+
+    res = outcome.resolve(scenario.loads(PARIAH))
+    assert res.result is not None
+    assert (res.result.state.players["bob"].life, res.result.state.objects["wall"].damage) == (
+        20, 3)
+    gone = PARIAH + '\n[[combat.actions]]\nafter = "declare_blockers"\ndo = "destroy"\n' \
+        'target = "wall"\n'
+    res = outcome.resolve(scenario.loads(gone))
+    assert res.result is not None and res.result.state.players["bob"].life == 17
+    with pytest.raises(scenario.ScenarioProblems) as info:
+        scenario.loads(PARIAH.replace('to = "wall"', 'to = "wal"'))
+    assert "what the damage is dealt to instead" in str(info.value)

@@ -1252,6 +1252,7 @@ class _Builder:
         if "to" in edata:
             to_kinds = ("permanent",) if kind in self._TO_PERMANENT else ("player", "permanent")
             what = "the creature that blocks" if kind == "blocks_if_able" else \
+                "what the damage is dealt to instead" if kind == "redirect_damage" else \
                 f"what {kind!r} protects"
             ok = self.ref((*at, "to"), edata["to"], to_kinds, what) and ok
         if "source" in edata:
