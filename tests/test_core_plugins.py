@@ -289,7 +289,7 @@ def test_implementations_called_in_plugin_name_order() -> None:
         assert [i.plugin.name for i in engine.hooks.impls("redzone_attack_violations")
                 if i.plugin.name not in CORE_PLUGINS] == ["a", "b", "c"]
         assert engine.hooks.implemented("redzone_attack_violations")
-        assert not engine.hooks.implemented("redzone_redirect_damage")
+        assert not engine.hooks.implemented("redzone_may_assign_as_though_unblocked")
 
 
 def test_generators_and_parameter_subsets() -> None:
