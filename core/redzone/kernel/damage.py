@@ -321,21 +321,18 @@ def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
     player who has left the game, or when the damage would be redirected from
     such a recipient (614.9). Appends a ``redirected`` event to ``events``
     for each redirection that happens."""
-    if not hooks.implemented("redzone_redirect_damage"):
-        return damage
+    options = hooks.redirect_damage(state, damage)
     applied: set[str] = set()
-    while damage.amount > 0 and _valid_target(state, damage.target):
-        options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]
-        if not options:
-            break
+    while options and damage.amount > 0 and _valid_target(state, damage.target):
         chosen = options[0]
         applied.add(chosen.effect)
-        if chosen.to == damage.target or not _valid_target(state, chosen.to):
-            continue  # 614.9: the effect does nothing
-        events.append(Event("redirected", "614.9", step, source=damage.source,
-                            object=damage.target, target=chosen.to, amount=damage.amount,
-                            combat=damage.combat, detail=chosen.effect))
-        damage = _evolve(damage, target=chosen.to)
+        if chosen.to != damage.target and _valid_target(state, chosen.to):
+            events.append(Event("redirected", "614.9", step, source=damage.source,
+                                object=damage.target, target=chosen.to, amount=damage.amount,
+                                combat=damage.combat, detail=chosen.effect))
+            damage = _evolve(damage, target=chosen.to)
+        # (otherwise 614.9: the effect does nothing)
+        options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]
     return damage
 
 

@@ -700,8 +700,11 @@ class Hooks:
         hook = "redzone_redirect_damage"
         if not self._cache[hook]:
             return []
+        answers = self._answers(hook, (state, damage))
+        if not answers:
+            return []
         found: dict[tuple[str, str, str], Redirection] = {}
-        for impl, res in self._answers(hook, (state, damage)):
+        for impl, res in answers:
             for item in self._items(impl, hook, state, res, Redirection):
                 if not isinstance(item.to, str) or not isinstance(item.effect, str):
                     raise self._fail(impl, hook, state, None,
