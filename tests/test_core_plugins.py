@@ -289,7 +289,7 @@ def test_implementations_called_in_plugin_name_order() -> None:
         assert [i.plugin.name for i in engine.hooks.impls("redzone_attack_violations")
                 if i.plugin.name not in CORE_PLUGINS] == ["a", "b", "c"]
         assert engine.hooks.implemented("redzone_attack_violations")
-        assert not engine.hooks.implemented("redzone_deals_damage_again")
+        assert not engine.hooks.implemented("redzone_may_assign_as_though_unblocked")
 
 
 def test_generators_and_parameter_subsets() -> None:
@@ -341,8 +341,8 @@ TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
         s, {"bear": "orc"}), "declare_attackers"),
     "redzone_additional_blocks": (_to_blocks, lambda e, s: e.declare_blockers(
         s, {"bear": "orc"}), "declare_attackers"),
-    "redzone_deals_damage_early": (_to_damage, lambda e, s: e.combat_damage(s),
-                                   "declare_blockers"),
+    "redzone_deals_combat_damage": (_to_damage, lambda e, s: e.combat_damage(s),
+                                    "declare_blockers"),
     "redzone_assigns_past_blockers": (_to_damage, lambda e, s: e.combat_damage(s),
                                       "declare_blockers"),
     "redzone_lethal_damage": (_to_damage, lambda e, s: e.combat_damage(s), "declare_blockers"),
@@ -363,10 +363,6 @@ TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
 }
 
 
-def _early_orc(creature: str) -> bool:
-    return creature == "orc"
-
-
 def _restricted(blocker: str, attacker: str) -> list[Violation]:
     return [Violation("509.1b", "restricted", (blocker, attacker), restriction="test")]
 
@@ -377,9 +373,12 @@ def _on_attack(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
 
 
 TRIGGERS.update({
-    "redzone_deals_damage_again": (
-        lambda e, s: e.combat_damage(_to_damage(e, s)).state, lambda e, s: e.combat_damage(s),
-        "first_strike_damage"),
+    # 510.1a, 510.1c, 614.9: asked as damage is assigned and dealt.
+    "redzone_combat_damage_amount": (_to_damage, lambda e, s: e.combat_damage(s),
+                                     "declare_blockers"),
+    "redzone_may_assign_as_though_unblocked": (_to_damage, lambda e, s: e.combat_damage(s),
+                                               "declare_blockers"),
+    "redzone_redirect_damage": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
     "redzone_block_exemption": TRIGGERS["redzone_block_violations"],
     "redzone_triggers": (lambda e, s: s, lambda e, s: e.declare_attackers(s, {"orc": "bob"}),
                          "beginning_of_combat"),
@@ -414,7 +413,6 @@ TRIGGERS.update({
 
 #: Plugins a hook needs beside the one under test to be asked at all.
 HELPERS: dict[str, list[types.ModuleType]] = {
-    "redzone_deals_damage_again": [plugin("early", redzone_deals_damage_early=_early_orc)],
     "redzone_block_exemption": [plugin("restricts", redzone_block_violations=_restricted)],
     "redzone_resolve_trigger": [plugin("trigger_on_attack", redzone_triggers=_on_attack)],
 }
@@ -425,7 +423,8 @@ def test_every_hook_has_a_trigger() -> None:
     from redzone.kernel import hookspecs
 
     hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
-    assert hooks - set(TRIGGERS) == {"redzone_keywords", "redzone_actions"}
+    assert hooks - set(TRIGGERS) == {"redzone_keywords", "redzone_actions",
+                                     "redzone_damage_steps"}
 
 
 @pytest.mark.parametrize("hook", sorted(TRIGGERS))
@@ -474,7 +473,10 @@ def test_generator_raising_late_is_a_plugin_error() -> None:
 WRONG: list[tuple[str, Any]] = [
     ("redzone_attack_exemption", "yes"),
     ("redzone_attacks_without_tapping", 1),
-    ("redzone_deals_damage_early", "no"),
+    ("redzone_deals_combat_damage", "no"),
+    ("redzone_combat_damage_amount", "2"),
+    ("redzone_combat_damage_amount", True),
+    ("redzone_redirect_damage", ["bob"]),
     ("redzone_assigns_past_blockers", [True]),
     ("redzone_attack_violations", "not a list"),
     ("redzone_attack_violations", [("508.1c", "tuple, not a Violation")]),

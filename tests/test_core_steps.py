@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from redzone import (
+    DamageStep,
     DealDamage,
     Engine,
     GameState,
@@ -38,9 +39,11 @@ def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
 EARLY = plugin(
     "t_early",
     redzone_keywords=lambda: [KeywordSpec("t-early", "702.7"), KeywordSpec("t-twice", "702.4")],
-    redzone_deals_damage_early=lambda state, creature: (
-        state.objects[creature].has("t-early") or state.objects[creature].has("t-twice")),
-    redzone_deals_damage_again=lambda state, creature: state.objects[creature].has("t-twice"),
+    redzone_damage_steps=lambda: [DamageStep("first_strike_damage", -1, "510.4")],
+    redzone_deals_combat_damage=lambda state, creature, step: True if (
+        (step == "first_strike_damage" and (state.objects[creature].has("t-early")
+                                            or state.objects[creature].has("t-twice")))
+        or (step == "combat_damage" and state.objects[creature].has("t-twice"))) else None,
 )
 
 
@@ -151,7 +154,7 @@ def test_510_4_no_first_step_without_early_creatures(bare_engine: Engine,
 
 
 def test_510_4_first_combat_damage_step_exists_through_a_plugin(early_engine: Engine) -> None:
-    """510.4 via redzone_deals_damage_early: if a combatant deals damage early,
+    """510.4 via redzone_damage_steps: if a combatant deals damage early,
     the phase gets a first combat damage step in which only those creatures
     deal damage; the others deal theirs in the second step."""
     state = early_engine.game(["alice", "bob"], [
@@ -164,7 +167,8 @@ def test_510_4_first_combat_damage_step_exists_through_a_plugin(early_engine: En
     assert sorted(damage(result.events, "combat_damage")) == [("bear", "knight", 1),
                                                               ("orc", "bob", 2)]
     first = result.after_steps["first_strike_damage"]
-    assert first.combat is not None and first.combat.early == frozenset({"knight"})
+    assert first.combat is not None
+    assert first.combat.damage_steps == {"first_strike_damage": frozenset({"knight"})}
     assert first.players["bob"].life == 20
     assert result.state.players["bob"].life == 18
 
@@ -197,7 +201,7 @@ def test_510_4_participation_recorded_as_the_first_step_began(early_engine: Engi
 
 
 def test_510_4_deals_damage_again_read_from_current_abilities(early_engine: Engine) -> None:
-    """510.4 / 702.4c-d via redzone_deals_damage_again: a creature that still
+    """510.4 / 702.4c-d via redzone_deals_combat_damage: a creature that still
     has the ability deals damage in both steps; one that lost it doesn't."""
     state = early_engine.game(["alice", "bob"], [
         early_engine.creature("twin", "alice", 2, 2, "t-twice"),

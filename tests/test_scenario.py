@@ -746,7 +746,7 @@ EXTENSIONS = {
                   "lure"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate"},
-    "effect": {"blocks_if_able"},
+    "effect": {"blocks_if_able", "redirect_damage"},
 }
 
 

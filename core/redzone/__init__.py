@@ -51,13 +51,16 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import (
+    REGULAR_DAMAGE_STEP,
     Action,
     ActionSpec,
     Damage,
     DamageModifier,
+    DamageStep,
     DestructionReplacement,
     KeywordSpec,
     Prevention,
+    Redirection,
     Result,
     ResultReplacement,
     SourceAssignment,
@@ -99,6 +102,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "REGULAR_DAMAGE_STEP",
     "UNLIMITED",
     "Action",
     "ActionSpec",
@@ -114,6 +118,7 @@ __all__ = [
     "CreateToken",
     "Damage",
     "DamageModifier",
+    "DamageStep",
     "DealDamage",
     "DelayedTrigger",
     "Destroy",
@@ -149,6 +154,7 @@ __all__ = [
     "Prevent",
     "Prevention",
     "Pump",
+    "Redirection",
     "Regenerate",
     "RemoveEffect",
     "RemoveFromCombat",

@@ -152,9 +152,9 @@ def combat_phase(groups: dict[str, list[str]]) -> str:
 #: The four parts of rule 120.4, the hooks asked in each, and what happens.
 PIPELINE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("120.4a", "Excess damage redirected, as the effect causing it says", ()),
-    ("120.4b", "Damage is dealt, as modified by prevention (615) and replacement "
-               "effects (614): 0 damage is no damage (120.8)",
-     ("redzone_prevent_damage", "redzone_modify_damage")),
+    ("120.4b", "Damage is redirected (614.9), then dealt as modified by prevention (615) "
+               "and replacement effects (614): 0 damage is no damage (120.8)",
+     ("redzone_redirect_damage", "redzone_prevent_damage", "redzone_modify_damage")),
     ("120.4c", "Dealt damage becomes its results (120.3: life loss, marked damage, "
                "counters, poison), as modified by result replacements",
      ("redzone_damage_results", "redzone_result_replacements")),

@@ -2,17 +2,23 @@
 
 If at least one attacking or blocking creature has first strike or double
 strike as the combat damage step begins, the phase gets a first combat damage
-step in which only those creatures assign combat damage (510.4, 702.7b). The
-core records who dealt damage in that step; the second step takes the
-creatures that had neither ability as the first step began plus those that
-currently have double strike (its own module answers that), so gaining first
-strike after the first step doesn't keep a creature out of the second, and
-losing it doesn't let a creature deal damage twice (702.7c).
+step, ``first_strike_damage``, in which only those creatures assign combat
+damage (510.4, 702.7b). This module declares that step and says who deals
+damage in it; the kernel records who did. In the regular step that follows,
+the kernel's own answer applies: the creatures that dealt no combat damage in
+the first step (those that had neither ability as it began), plus those that
+currently have double strike (its own module says so). Gaining first strike
+after the first step doesn't keep a creature out of the second, and losing it
+doesn't let a creature deal damage twice (702.7c).
 """
 
 from __future__ import annotations
 
-from redzone import GameState, KeywordSpec, hookimpl
+from redzone import DamageStep, GameState, KeywordSpec, hookimpl
+
+#: The first combat damage step (510.4); double strike declares the same one.
+STEP = DamageStep("first_strike_damage", -1, "510.4",
+                  "First combat damage step (creatures with first strike or double strike)")
 
 
 @hookimpl
@@ -22,8 +28,15 @@ def redzone_keywords() -> list[KeywordSpec]:
 
 
 @hookimpl
-def redzone_deals_damage_early(state: GameState, creature: str) -> bool:
-    return state.objects[creature].has("first strike")
+def redzone_damage_steps() -> list[DamageStep]:
+    return [STEP]
+
+
+@hookimpl
+def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> bool | None:
+    if step == STEP.name and state.objects[creature].has("first strike"):
+        return True
+    return None
 
 
 #: Every hook here answers nothing unless an object has one of this module's keywords.

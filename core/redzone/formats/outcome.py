@@ -26,8 +26,6 @@ from redzone.kernel.actions import Action
 from redzone.kernel.combat import Assignment, band_violations, lethal_map
 from redzone.kernel.engine import (
     ASSIGNED,
-    DAMAGE_STEP,
-    FIRST_DAMAGE_STEP,
     CombatResult,
     Engine,
     Outcome,
@@ -57,7 +55,8 @@ EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_SCENARIO, EXIT_FAILURE = 0, 1, 2, 3
 class AssignmentRecord:
     """One creature's combat damage assignment in one damage step.
 
-    :param step: ``first_strike_damage`` or ``combat_damage``.
+    :param step: the combat damage step (``first_strike_damage``,
+        ``combat_damage``, or one a plugin declares).
     :param source: the assigning creature.
     :param power: how much it assigns (510.1a).
     :param amounts: recipient -> amount, as proposed.
@@ -316,10 +315,11 @@ def check(scenario: Scenario) -> tuple[Finding, ...]:
         stage = "actions"
         state = window(state, "declare_blockers")
         nxt = rec.next_step(state)
-        if nxt in (FIRST_DAMAGE_STEP, DAMAGE_STEP):
+        spec = rec.damage_step(nxt) if nxt is not None and not nxt.endswith(ASSIGNED) else None
+        if spec is not None:
             stage = "assign"
             assign = scenario.assign_first_strike if (
-                nxt == FIRST_DAMAGE_STEP and scenario.assign_first_strike is not None
+                spec.order < 0 and scenario.assign_first_strike is not None
             ) else scenario.assign
             violations = rec.assignment_violations(state, assign)
             if violations:

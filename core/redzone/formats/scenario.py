@@ -789,6 +789,13 @@ def _edition_problem(name: str) -> str:
     return f"unknown rules edition {name!r}{_suggest(name, EDITIONS)}; known editions: {known}"
 
 
+#: The steps an action's ``after`` may name without any plugin (the scenario
+#: format's list); plugins' combat damage steps come on top.
+BUILTIN_STEPS: Final = ("beginning_of_combat", "declare_attackers", "declare_blockers",
+                        "first_strike_damage_assigned", "first_strike_damage",
+                        "combat_damage_assigned", "combat_damage", "end_of_combat", "end_step")
+
+
 class _Builder:
     """Turns a schema-checked document into engine inputs, collecting problems."""
 
@@ -1129,6 +1136,16 @@ class _Builder:
                                    "become_blocked", "remove_from_combat", "leave_battlefield",
                                    "destroy", "sacrifice", "exile", "regenerate"})
 
+    @functools.cached_property
+    def steps(self) -> tuple[str, ...]:
+        """The step names an action's ``after`` may name: the format's own and
+        the combat damage steps the engine's plugins declare (with their
+        ``_assigned`` windows)."""
+        names = list(BUILTIN_STEPS)
+        for spec in self.engine.damage_steps:
+            names.extend(n for n in (spec.name + "_assigned", spec.name) if n not in names)
+        return tuple(names)
+
     def actions(self, value: Any, where: Path = ("combat", "actions")
                 ) -> tuple[tuple[str, Action], ...]:
         out: list[tuple[str, Action]] = []
@@ -1136,8 +1153,15 @@ class _Builder:
             adata = self.table(adata)
             at: Path = (*where, i)
             do = adata.get("do")
-            if not isinstance(do, str) or do not in ACTIONS or not isinstance(
-                    adata.get("after"), str):
+            after = adata.get("after")
+            if isinstance(after, str) and after not in self.steps:
+                close = difflib.get_close_matches(after, self.steps, n=3, cutoff=0.6)
+                hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+                self.p.add((*at, "after"), f"unknown step {after!r}{hint}; the steps are: "
+                           f"{', '.join(self.steps)} (a combat damage step of a plugin "
+                           "needs that plugin loaded)")
+                continue
+            if not isinstance(do, str) or do not in ACTIONS or not isinstance(after, str):
                 continue
             ok = True
             kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
@@ -1260,6 +1284,7 @@ class _Builder:
         if "to" in edata:
             to_kinds = ("permanent",) if kind in self._TO_PERMANENT else ("player", "permanent")
             what = "the creature that blocks" if kind == "blocks_if_able" else \
+                "what the damage is dealt to instead" if kind == "redirect_damage" else \
                 f"what {kind!r} protects"
             ok = self.ref((*at, "to"), edata["to"], to_kinds, what) and ok
         if "source" in edata:

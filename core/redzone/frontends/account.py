@@ -27,7 +27,7 @@ from redzone.formats.outcome import (
     error_json,
 )
 from redzone.formats.scenario import Scenario, ScenarioProblems
-from redzone.kernel.engine import ASSIGNED, FIRST_DAMAGE_STEP, Engine
+from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event
 from redzone.kernel.model import UNLIMITED, Effect, GameState, Permanent
@@ -286,6 +286,9 @@ def describe_event(event: Event, name: Names,
     if k == "damage":
         kind = "combat damage" if event.combat else "damage"
         return f"{name(event.source)} deals {n} {kind} to {name(event.target)}", HURT
+    if k == "redirected":
+        return (f"{n} damage {name(event.source)} would deal to {name(event.object)} is "
+                f"dealt to {name(event.target)} instead ({event.detail})"), None
     if k == "prevented":
         return (f"{n} damage {name(event.source)} would deal to {name(event.target)} is "
                 f"prevented{_prevention_text(event.detail)}"), GOOD
@@ -512,6 +515,10 @@ def render_events(console: Console, events: Sequence[Event],
                 current = event.step
                 dealt, assigned = {}, {}
                 title, step_rule = STEP_TITLES.get(current, (current.replace("_", " "), ""))
+                spec = engine.damage_step(current) if engine is not None else None
+                if current not in STEP_TITLES and spec is not None:
+                    # A combat damage step a plugin declares: its own title and rule.
+                    title, step_rule = spec.summary or title, spec.rule
                 if current in CITATIONS["foundations"]:
                     step_rule = cite(rules, current)
                 console.print()
@@ -522,7 +529,7 @@ def render_events(console: Console, events: Sequence[Event],
                     _line(console, ("no creature attacks: the declare blockers and combat "
                                     "damage steps are skipped", DIM), indent=2,
                           rule=cite(rules, "no_attackers"))
-                if current.removesuffix(ASSIGNED) in (FIRST_DAMAGE_STEP, "combat_damage") and \
+                if current.removesuffix(ASSIGNED).endswith("_damage") and \
                         not any(e.kind == "assign" and e.step in (
                             current, current.removesuffix(ASSIGNED) + ASSIGNED)
                             for e in events):
@@ -807,8 +814,8 @@ def _proposed(res: Resolution, engine: Engine,
               state: GameState) -> Mapping[str, Mapping[str, int]] | None:
     """The assignment the scenario proposed for the step that failed."""
     scenario = res.scenario
-    if scenario.assign_first_strike is not None and (
-            engine.damage_duties(state)[0] == FIRST_DAMAGE_STEP):
+    spec = engine.damage_step(engine.damage_duties(state)[0])
+    if scenario.assign_first_strike is not None and spec is not None and spec.order < 0:
         return scenario.assign_first_strike
     return scenario.assign
 

@@ -490,14 +490,19 @@ class Duty:
         (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
     :ivar divider: the player who divides its damage when that is not its
         controller (702.22j-k); the division is then free among ``creatures``.
+    :ivar unblocked: what a blocked attacker attacks, when its controller may
+        have it assign its combat damage as though it weren't blocked
+        (:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`):
+        an assignment of all of it there is that choice.
     """
 
     __slots__ = ("additional", "attacked", "blocked", "creatures", "divider", "is_attacker",
-                 "power", "source")
+                 "power", "source", "unblocked")
 
     def __init__(self, source: str, power: int, creatures: tuple[str, ...],
                  attacked: str | None, is_attacker: bool, blocked: bool,
-                 additional: tuple[str, ...] = (), divider: str | None = None) -> None:
+                 additional: tuple[str, ...] = (), divider: str | None = None,
+                 unblocked: str | None = None) -> None:
         self.source = source
         self.power = power
         self.creatures = creatures
@@ -506,6 +511,14 @@ class Duty:
         self.blocked = blocked
         self.additional = additional
         self.divider = divider
+        self.unblocked = unblocked
+
+    def as_unblocked(self, amounts: Mapping[str, object]) -> bool:
+        """Whether ``amounts`` is the "as though it weren't blocked" choice:
+        all of its damage to what it attacks (510.1b)."""
+        target = self.unblocked
+        return target is not None and amounts.get(target, 0) == self.power and all(
+            r == target or n == 0 for r, n in amounts.items())
 
     @property
     def recipients(self) -> tuple[str, ...]:
@@ -515,6 +528,8 @@ class Duty:
 
     def __repr__(self) -> str:
         extra = f", additional={self.additional!r}" if self.additional else ""
+        if self.unblocked is not None:
+            extra += f", unblocked={self.unblocked!r}"
         return (f"Duty({self.source!r}, power={self.power}, creatures={self.creatures!r}, "
                 f"attacked={self.attacked!r}{extra})")
 
@@ -556,9 +571,18 @@ def _additional(hooks: Hooks, state: GameState, attacker: str,
     return tuple(out)
 
 
-def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
-    """The assignment each participant must make (510.1a-d), in order."""
-    out = _duties(hooks, state, participants)
+def amount(hooks: Hooks, state: GameState, creature: str, step: str) -> int:
+    """How much combat damage ``creature`` assigns in ``step`` (510.1a): its
+    power, unless a plugin says otherwise
+    (:func:`~redzone.kernel.hookspecs.redzone_combat_damage_amount`)."""
+    answer = hooks.combat_damage_amount(state, creature, step)
+    return state.objects[creature].power if answer is None else answer
+
+
+def duties(hooks: Hooks, state: GameState, participants: Iterable[str],
+           step: str) -> list[Duty]:
+    """The assignment each participant must make in ``step`` (510.1a-d), in order."""
+    out = _duties(hooks, state, participants, step)
     if not hooks.implemented("redzone_damage_divider"):
         return out
     for i, duty in enumerate(out):
@@ -572,7 +596,8 @@ def duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[
     return out
 
 
-def _duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list[Duty]:
+def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
+            step: str) -> list[Duty]:
     combat = state.combat
     assert combat is not None
     out: list[Duty] = []
@@ -580,7 +605,7 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list
         perm = state.objects.get(source)
         if perm is None or perm.zone != "battlefield":
             continue
-        power = perm.power
+        power = amount(hooks, state, source, step)
         if power <= 0:
             continue  # 510.1a
         if source in combat.attacks:
@@ -595,10 +620,13 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str]) -> list
             blockers = tuple(b for b in _ordered(state, source, combat.blockers_of(source)))
             past = target_ok and hooks.assigns_past_blockers(state, source)
             target = attacked if past else None
+            option = attacked if target_ok and hooks.may_assign_as_though_unblocked(
+                state, source) else None
             extra = _additional(hooks, state, source, blockers + ((target,) if target else ()))
-            if not blockers and target is None and not extra:
+            if not blockers and target is None and not extra and option is None:
                 continue  # 510.1c: no creatures blocking it
-            out.append(Duty(source, power, blockers, target, True, True, extra))
+            out.append(Duty(source, power, blockers, target, True, True, extra,
+                            unblocked=option))
         elif source in combat.blocks:
             attackers = tuple(_ordered(state, source, combat.blocks[source]))
             if not attackers:
@@ -705,6 +733,8 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
             continue
         past = duty.attacked if duty.attacked is not None else (
             duty.additional[0] if duty.additional else None)
+        if not duty.creatures and past is None and duty.unblocked is not None:
+            past = duty.unblocked  # no blocker left: as though it weren't blocked
         if not duty.creatures and past is not None:
             chosen[past] = remaining
             remaining = 0
@@ -745,6 +775,7 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
     for duty in duties_:
         amounts = full.get(duty.source, {})
         bad = False
+        unblocked = duty.as_unblocked(amounts)
         for r, n in amounts.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 found.append(Violation("510.1a", f"{label(state, duty.source)} assigns {n!r} to "
@@ -752,8 +783,9 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
                                        "an amount must be a whole number, 0 or more",
                                        (duty.source, r)))
                 bad = True
-            elif n and r not in duty.recipients:
-                legal = ", ".join(label(state, x) for x in duty.recipients) or "nothing"
+            elif n and r not in duty.recipients and not unblocked:
+                options = duty.recipients + ((duty.unblocked,) if duty.unblocked else ())
+                legal = ", ".join(label(state, x) for x in options) or "nothing"
                 rule = "510.1b" if not duty.blocked and duty.is_attacker else (
                     "510.1c" if duty.is_attacker else "510.1d")
                 found.append(Violation(rule, f"{label(state, duty.source)} can't assign damage "
@@ -764,12 +796,17 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
             continue
         total = sum(amounts.values())
         if total != duty.power:
-            found.append(Violation("510.1a", f"{label(state, duty.source)} has power {duty.power} "
+            perm = state.objects[duty.source]
+            what = (f"has power {duty.power}" if perm.power == duty.power
+                    else f"assigns {duty.power} combat damage (not its power, {perm.power})")
+            found.append(Violation("510.1a", f"{label(state, duty.source)} {what} "
                                    "and must assign "
                                    f"exactly {duty.power} damage, not {total}", (duty.source,)))
             continue
         if duty.divider is not None:
             continue  # 702.22j-k: the procedure of 510.1c-d (lethal first) is waived
+        if unblocked:
+            continue  # 510.1b: assigned as though it weren't blocked
         own = {r: n for r, n in amounts.items() if n}
         view = SourceAssignment(
             source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),

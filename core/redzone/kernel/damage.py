@@ -1,9 +1,10 @@
 """The damage pipeline of rule 120.4, for combat and noncombat damage alike.
 
-1. Each proposed damage is dealt as modified by prevention (615: plugins'
-   preventions, then the state's prevention shields in creation order) and by
-   replacement effects that change its amount (614.1a). 0 damage is no
-   damage (120.8).
+1. Each proposed damage is dealt to the recipient redirection effects give
+   it (614.9), as modified by prevention (615: plugins' preventions, which
+   see the whole batch, then the state's prevention shields in creation
+   order) and by replacement effects that change its amount (614.1a). 0
+   damage is no damage (120.8).
 2. Dealt damage is processed into results (120.3): life loss, marked damage,
    loyalty and defense counter removal, plus whatever result plugins add or
    replace (lifelink, infect, wither, toxic ...). Life gain from one source in
@@ -185,7 +186,10 @@ def deal_damage(
     extra_results: list[Result] = []
     dealt: list[Damage] = []
     rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
-    for damage in proposed:
+    # -- redirection (614.9), before prevention: the new recipient's
+    # protection and shields apply to it ----------------------------------------
+    batch = tuple(redirect(hooks, state, d, step, events) for d in proposed)
+    for damage in batch:
         if damage.amount <= 0 or not _valid_target(work, damage.target):
             continue  # 120.8, 120.1a
         amount = damage.amount
@@ -193,7 +197,7 @@ def deal_damage(
         if shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
             work = _evolve(work, shields=tuple(shields))
-        preventions = hooks.prevent_damage(work, damage)
+        preventions = hooks.prevent_damage(work, damage, batch, step)
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
             if total_all:
@@ -305,6 +309,31 @@ def deal_damage(
     if changed:
         work = work.with_permanents(changed)
     return work, events, tuple(dealt), tuple(applied)
+
+
+def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
+             events: list[Event]) -> Damage:
+    """``damage`` as redirection effects change its recipient (614.9): the
+    first by effect name applies, then the effects that haven't applied yet
+    are asked again about the redirected damage, each at most once (614.5).
+    An effect does nothing when its new recipient is no longer on the
+    battlefield or no longer a battle, creature or planeswalker, or is a
+    player who has left the game, or when the damage would be redirected from
+    such a recipient (614.9). Appends a ``redirected`` event to ``events``
+    for each redirection that happens."""
+    options = hooks.redirect_damage(state, damage)
+    applied: set[str] = set()
+    while options and damage.amount > 0 and _valid_target(state, damage.target):
+        chosen = options[0]
+        applied.add(chosen.effect)
+        if chosen.to != damage.target and _valid_target(state, chosen.to):
+            events.append(Event("redirected", "614.9", step, source=damage.source,
+                                object=damage.target, target=chosen.to, amount=damage.amount,
+                                combat=damage.combat, detail=chosen.effect))
+            damage = _evolve(damage, target=chosen.to)
+        # (otherwise 614.9: the effect does nothing)
+        options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]
+    return damage
 
 
 def _result_order(r: Result) -> tuple[str, ...]:

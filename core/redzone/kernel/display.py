@@ -168,6 +168,8 @@ def event_text(event: Event, name: Callable[[str | None], str] = _same, *,
         s = f"{event.source} assigns {n} damage to {event.target}"
     elif k == "prevented":
         s = f"{n} damage from {event.source} to {event.target} is prevented"
+    elif k == "redirected":
+        s = f"{n} damage from {event.source} to {event.object} is redirected to {event.target}"
     elif k == "life_loss":
         s = f"{event.player} loses {n} life"
     elif k == "life_gain":

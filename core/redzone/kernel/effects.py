@@ -12,6 +12,8 @@ This module is an ordinary plugin that every engine registers: it reads
   as much life (614.1a).
 - ``life_floor`` (``player``; Worship): while that player controls a creature,
   damage can't reduce their life below 1 (614.1a).
+- ``redirect_damage`` (``player``, ``to``; Pariah): damage that would be dealt
+  to that player is dealt to ``to`` instead (614.9).
 """
 
 from __future__ import annotations
@@ -19,13 +21,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
+from redzone.kernel.hooktypes import (
+    Damage,
+    DamageModifier,
+    Prevention,
+    Redirection,
+    Result,
+    ResultReplacement,
+)
 from redzone.kernel.model import GameState
 from redzone.kernel.plugins import hookimpl
 
 KINDS = frozenset(
     {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",
-     "life_floor"}
+     "life_floor", "redirect_damage"}
 )
 
 
@@ -86,3 +95,14 @@ def redzone_result_replacements(
             out.append(ResultReplacement(f"effect {i}: life can't go below 1", "614.1a",
                                          _floor))
     return out
+
+
+@hookimpl
+def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
+    if not state.effects:
+        return None
+    return [Redirection(f"effect {i}: damage to {effect.player} is dealt to {effect.to}",
+                        "614.9", effect.to)
+            for i, effect in enumerate(state.effects)
+            if effect.kind == "redirect_damage" and effect.player == damage.target
+            and effect.to is not None]

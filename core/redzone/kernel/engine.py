@@ -32,7 +32,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
-from redzone.kernel.hooktypes import Action
+from redzone.kernel.hooktypes import Action, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
@@ -42,7 +42,7 @@ from redzone.kernel.plugins import (
     discover,
     make_manager,
 )
-from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, DAMAGE_STEPS, FIRST_DAMAGE_STEP, Answers
+from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, Answers
 from redzone.kernel.tx import CombatResult, Outcome, step_label
 
 Attacks = Mapping[str, str]
@@ -108,7 +108,8 @@ class Engine:
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
         self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout)
-        self._step_kind_cache: tuple[GameState, tuple[str, tuple[str, ...]]] | None = None
+        self._step_kind_cache: tuple[
+            GameState, tuple[str, tuple[str, ...]] | None] | None = None
         self.policy = policy
         self.auto_triggers = auto_triggers
 
@@ -172,6 +173,33 @@ class Engine:
         :func:`redzone.kernel.steps.next_step`."""
         return _steps.next_step(self, state)
 
+    @property
+    def damage_steps(self) -> tuple[DamageStep, ...]:
+        """Every combat damage step this engine knows, in order: the regular
+        one (``combat_damage``, order 0) and those plugins declare
+        (:func:`~redzone.kernel.hookspecs.redzone_damage_steps`). A combat
+        has the regular one and those in which some creature deals combat
+        damage as they would begin (510.4)."""
+        return tuple(self.hooks.damage_step_specs.values())
+
+    def damage_step(self, step: str) -> DamageStep | None:
+        """The declaration of the combat damage step ``step`` (or of the step
+        whose ``_assigned`` window it is), ``None`` for any other step."""
+        return _steps.damage_step_spec(self, step)
+
+    def step_names(self) -> tuple[str, ...]:
+        """Every step of the combat phase this engine can stand at, in order
+        (506.1), with the combat damage steps plugins declare and, under an
+        edition whose combat damage uses the stack, their ``_assigned``
+        windows."""
+        damage: list[str] = []
+        for spec in self.damage_steps:
+            if self.edition.damage_on_stack:
+                damage.append(spec.name + ASSIGNED)
+            damage.append(spec.name)
+        return ("beginning_of_combat", "declare_attackers", "declare_blockers", *damage,
+                "end_of_combat")
+
     def attackable(self, state: GameState) -> tuple[str, ...]:
         """What the active player's creatures may attack (508.1b)."""
         return _combat.attackable(state, state.active_player)
@@ -227,7 +255,7 @@ class Engine:
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
         step, participants = _steps.damage_step_kind(self, state)
-        return step, tuple(_combat.duties(self.hooks, state, participants))
+        return step, tuple(_combat.duties(self.hooks, state, participants, step))
 
     def default_assignment(self, state: GameState,
                            fixed: Assignment | None = None) -> dict[str, dict[str, int]]:
@@ -240,8 +268,10 @@ class Engine:
                               assign: Assignment | None = None) -> tuple[Violation, ...]:
         """Every rule a combat damage assignment would break (510.1, 510.1e);
         creatures not in ``assign`` get the default policy's assignment."""
-        step, duties = self.damage_duties(state)
-        full, extra = _steps.full_assignment(self, state, step, duties, assign or {})
+        step, participants = _steps.damage_step_kind(self, state)
+        duties = tuple(_combat.duties(self.hooks, state, participants, step))
+        full, extra = _steps.full_assignment(self, state, step, duties, assign or {},
+                                             participants)
         return sort_violations(extra + _combat.assignment_violations(
             self.hooks, state, step, duties, full, (assign or {}).keys()))
 
@@ -421,8 +451,8 @@ class Engine:
         :param blocks: blocking creature -> attacker(s) it blocks.
         :param assign: assignments used in each damage step a creature deals
             damage in.
-        :param assign_first_strike: overrides ``assign`` in the first combat
-            damage step.
+        :param assign_first_strike: overrides ``assign`` in the combat damage
+            steps before the regular one (the first-strike step).
         :param actions: ``(step, action)`` pairs, performed in order in the
             priority window after that step's turn-based action (``end_step``
             too, with ``through="cleanup"``).
@@ -495,7 +525,8 @@ class CombatPlan:
     :param attacks: attacking creature -> what it attacks.
     :param blocks: blocking creature -> attacker(s) it blocks.
     :param assign: assignments used in each damage step.
-    :param assign_first_strike: overrides ``assign`` in the first step.
+    :param assign_first_strike: overrides ``assign`` in the combat damage
+        steps before the regular one.
     :param actions: ``(step, action)`` pairs for this combat's windows.
     :param order: damage assignment orders (2009-2024 editions).
     :param bands: attacking bands (508.1e).
@@ -566,8 +597,9 @@ class _Run:
                                           choices=self.choices)
             if not self.take(out, step_label(out.state)) or not self.window("declare_blockers"):
                 return self.leftover()
-            while (nxt := engine.next_step(self.state)) in DAMAGE_STEPS:
-                first = nxt.startswith(FIRST_DAMAGE_STEP)
+            while (nxt := engine.next_step(self.state)) is not None and (
+                    spec := engine.damage_step(nxt)) is not None:
+                first = spec.order < 0
                 chosen = plan.assign_first_strike if (
                     first and plan.assign_first_strike is not None) else plan.assign
                 out = engine.combat_damage(self.state, chosen, choices=self.choices)
@@ -637,5 +669,5 @@ def _discover(*, block: Iterable[str], allow: Iterable[str] | None) -> list[Plug
     return discover(block=block, allow=allow)
 
 
-__all__ = ["ASSIGNED", "DAMAGE_STEP", "EDITIONS", "FIRST_DAMAGE_STEP", "CombatPlan", "CombatResult",
-           "Engine", "Outcome"]
+__all__ = ["ASSIGNED", "DAMAGE_STEP", "EDITIONS", "CombatPlan", "CombatResult", "Engine",
+           "Outcome"]

@@ -26,9 +26,11 @@ from redzone.kernel.hooktypes import (
     ActionSpec,
     Damage,
     DamageModifier,
+    DamageStep,
     DestructionReplacement,
     KeywordSpec,
     Prevention,
+    Redirection,
     Result,
     ResultReplacement,
     SourceAssignment,
@@ -309,45 +311,6 @@ def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
 
 
 @hookspec
-def redzone_deals_damage_early(state: GameState, creature: str) -> bool | None:
-    """Whether a combatant deals its combat damage in a first combat damage step.
-
-    Rules: 510.4, 702.7b, 702.4b
-
-    Asked of each attacking and blocking creature as the combat damage step
-    begins. If any answer ``True``, the phase gets a first combat damage step
-    in which only those creatures deal damage; the core records them.
-
-    :param state: the state as the step begins.
-    :param creature: an attacking or blocking creature's id.
-    :returns: ``True`` if it deals damage in the first step.
-
-    Combined: any ``True``.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_deals_damage_again(state: GameState, creature: str) -> bool | None:
-    """Whether a creature that dealt damage in the first step deals damage in
-    the second one too.
-
-    Rules: 510.4, 702.4c, 702.4d
-
-    Asked, as the second combat damage step begins, of each remaining
-    combatant the core recorded as dealing damage in the first step; read
-    from the creature's current abilities.
-
-    :param state: the state as the second step begins.
-    :param creature: the creature's id.
-    :returns: ``True`` if it also deals damage now.
-
-    Combined: any ``True``.
-    """
-    raise NotImplementedError
-
-
-@hookspec
 def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | None:
     """Whether a blocked attacker may assign damage to what it attacks.
 
@@ -459,20 +422,137 @@ def redzone_assignment_violations(
     raise NotImplementedError
 
 
+@hookspec
+def redzone_damage_steps() -> Iterable[DamageStep]:
+    """Declare the combat damage steps this plugin adds to the combat phase.
+
+    Rules: 510.4, 702.7b, 702.4b
+
+    The kernel knows one combat damage step, the regular one
+    (``combat_damage``, order 0), which always happens. A declared step
+    happens in a combat when, as it would begin, at least one remaining
+    attacking or blocking creature deals combat damage in it
+    (:func:`redzone_deals_combat_damage`); the steps come in order of their
+    ``order``, each asked only once the previous one is over (510.4: "as the
+    combat damage step begins"). First strike declares
+    ``DamageStep("first_strike_damage", -1, "510.4")``.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.DamageStep` of each step.
+
+    Combined: concatenated; identical declarations count once. A name that
+    doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
+    0), one name with two orders, or two names with one order is a load error
+    naming the plugins.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> bool | None:
+    """Whether an attacking or blocking creature deals combat damage in a step.
+
+    Rules: 510.4, 702.7b, 702.7c, 702.4b, 702.4c, 702.4d
+
+    Asked of each remaining attacking and blocking creature as a combat
+    damage step would begin (for a declared step, also to learn whether the
+    step happens at all). The kernel records who dealt damage in each step
+    (``Combat.damage_steps``). Its own answer, when no plugin has one: in the
+    regular step (``combat_damage``), a creature that dealt combat damage in
+    no earlier step of this combat (under an edition with
+    ``second_step_by_assignment``: that assigned none, 310.5 of 1999-2009);
+    in every other step, no. First strike answers ``True`` in
+    ``first_strike_damage``; double strike also in ``combat_damage``, read
+    from its current abilities (702.4c-d).
+
+    :param state: the state as the step would begin.
+    :param creature: an attacking or blocking creature's id.
+    :param step: the step's name.
+    :returns: ``True`` if it deals combat damage in that step, ``False`` if it
+        doesn't whatever the kernel or other plugins say, ``None`` to leave
+        it to them.
+
+    Combined: any ``False`` -> no; else any ``True`` -> yes; else the
+    kernel's answer.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> int | None:
+    """How much combat damage a creature assigns, when it isn't its power.
+
+    Rules: 510.1a
+
+    "Assigns combat damage equal to its toughness rather than its power"
+    (Doran, the Siege Tower) answers the toughness; "assigns no combat damage
+    this turn" (Laccolith Grunt) and "can't deal combat damage" answer 0. A
+    creature that would assign 0 or less assigns no combat damage at all,
+    and an assignment given for it that names an amount is illegal (510.1a).
+
+    :param state: the state as damage is assigned.
+    :param creature: an attacking or blocking creature that deals combat
+        damage in this step.
+    :param step: the combat damage step's name.
+    :returns: the amount it assigns, or ``None``.
+
+    Combined: the smallest answer (so that "assigns no combat damage" wins
+    over "equal to its toughness"); with no answer, its power.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> bool | None:
+    """Whether a blocked attacker's controller may have it assign its combat
+    damage as though it weren't blocked.
+
+    Rules: 510.1c, 510.1b
+
+    Thorn Elemental, Siege Behemoth. When ``True``, the attacking player
+    chooses: an assignment that gives all of its damage to what it attacks is
+    the "as though it weren't blocked" choice (510.1b applies, and
+    assignment-validation hooks such as trample's are not asked); any other
+    assignment is an ordinary blocked one (510.1c). The default policy
+    assigns as blocked; with no creature blocking it any more, as though it
+    weren't blocked (the only way it assigns damage).
+
+    :param state: the state as damage is assigned.
+    :param attacker: a blocked attacking creature's id.
+    :returns: ``True`` if its controller may choose so.
+
+    Combined: any ``True``.
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # The damage pipeline (120.4)
 # ---------------------------------------------------------------------------
 
 
 @hookspec
-def redzone_prevent_damage(state: GameState, damage: Damage) -> Iterable[Prevention] | None:
+def redzone_prevent_damage(
+    state: GameState, damage: Damage, batch: tuple[Damage, ...], step: str
+) -> Iterable[Prevention] | None:
     """Prevention effects that apply to one damage about to be dealt.
 
     Rules: 120.4b, 615.1, 702.16e
 
+    Asked for each damage of a batch, in the batch's order, after
+    redirection (614.9). An effect that prevents "the first N damage" counts
+    what it prevented in earlier commands in its own plugin state
+    (``state.slot(name)``, written by :func:`redzone_record` from the
+    ``prevented`` events), and what it prevents earlier in this batch from
+    ``batch``: ``damage`` is one of its items (the same object), so its
+    position is ``next(i for i, d in enumerate(batch) if d is damage)``.
+    Implementations may leave out ``batch`` and ``step``.
+
     :param state: the state as damage is dealt (shields already used by
         earlier damage of the same batch are used up).
-    :param damage: the damage as proposed.
+    :param damage: the damage as proposed (after redirection).
+    :param batch: every damage of the batch, as proposed (after
+        redirection), in the order they are processed.
+    :param step: the step the batch is dealt in.
     :returns: the preventions that apply.
 
     Combined: all apply; one that prevents all wins; amounts add up.
@@ -556,6 +636,33 @@ def redzone_damage_event(
     :param results: every result applied.
 
     Combined: every implementation is called; answers are ignored.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
+    """Redirection effects: damage that would be dealt to one recipient is
+    dealt to another instead.
+
+    Rules: 614.9, 614.5, 616.1
+
+    Asked for each damage of a batch before prevention, so that the new
+    recipient's protection, prevention shields and results apply, and the
+    ``damage`` event names it; a ``redirected`` event (``object``: the
+    original recipient, ``target``: the new one) says what happened. Asked
+    again of the redirected damage, without the effects that already
+    applied to it. An effect whose new recipient is no longer on the
+    battlefield, is no longer a battle, creature or planeswalker, or is a
+    player who has left the game does nothing (614.9).
+
+    :param state: the state as damage is dealt.
+    :param damage: the damage as proposed.
+    :returns: the redirections that apply.
+
+    Combined: one applies at a time, the first by effect name (616.1: the
+    affected player or controller chooses, and this is the default), each
+    at most once to a damage (614.5).
     """
     raise NotImplementedError
 

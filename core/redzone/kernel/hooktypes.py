@@ -84,6 +84,53 @@ class Prevention:
 
 
 @frozen
+class DamageStep:
+    """A combat damage step a plugin adds to the combat phase (510.4).
+
+    The kernel knows one combat damage step, the regular one (``combat_damage``,
+    order 0), which always happens. A declared step happens in a combat when,
+    as it would begin, at least one remaining attacking or blocking creature
+    deals combat damage in it
+    (:func:`~redzone.kernel.hookspecs.redzone_deals_combat_damage`).
+
+    :param name: the step's name, ending in ``_damage`` (``"first_strike_damage"``):
+        the state's ``step``, the events' step, the JSON outcome's ``steps``
+        and a scenario action's ``after``.
+    :param order: where it comes relative to the regular step (0): a negative
+        order before it, a positive one after it; no two steps share one.
+    :param rule: the rule that makes the step (``"510.4"``).
+    :param summary: one line for listings and the account.
+    """
+
+    name: str
+    order: int
+    rule: str
+    summary: str = ""
+
+
+#: The regular combat damage step: the kernel's own, which always happens (510).
+REGULAR_DAMAGE_STEP = DamageStep("combat_damage", 0, "510", "Combat damage step")
+
+
+@frozen
+class Redirection:
+    """A redirection effect: damage that would be dealt to one recipient is
+    dealt to another instead (614.9).
+
+    :param effect: a unique name (among several that apply, the first by
+        this name applies first, each at most once: 614.5, 616.1).
+    :param rule: the rule or card it follows.
+    :param to: the id of the new recipient: a player, or a creature,
+        planeswalker or battle on the battlefield; otherwise the effect does
+        nothing (614.9).
+    """
+
+    effect: str
+    rule: str
+    to: str
+
+
+@frozen
 class DamageModifier:
     """A replacement effect that changes how much damage is dealt (614.1a).
 
@@ -191,7 +238,8 @@ class SourceAssignment:
     see it (510.1).
 
     :param source: the assigning creature.
-    :param step: ``first_strike_damage`` or ``combat_damage``.
+    :param step: the combat damage step's name (``combat_damage``, or a step
+        a plugin declares, such as ``first_strike_damage``).
     :param power: how much it assigns in all (its power, 510.1a).
     :param amounts: recipient id -> amount (amounts given as 0 included).
     :param blockers: the creatures it may assign to: those blocking it, or

@@ -375,9 +375,9 @@ class Combat:
         blocked when their blockers leave.
     :param order: damage assignment orders, for editions that have them
         (attacker -> its blockers; blocker -> the attackers it blocks).
-    :param early: the attacking and blocking creatures that deal combat damage in
-        the first combat damage step, recorded as that step began (510.4,
-        702.7c, 702.4c); ``None`` while no such step has happened.
+    :param damage_steps: the combat damage steps of this combat so far, in
+        order: step name -> the attacking and blocking creatures that dealt
+        combat damage in it, recorded as it began (510.4, 702.7c, 702.4c-d).
     :param dealt: the combatants that have assigned combat damage this combat.
     :param on_stack: combat damage assigned and waiting on the stack, under
         editions where combat damage uses the stack (310.1 of 1999-2009).
@@ -394,7 +394,7 @@ class Combat:
     defending_players: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
     blocked: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
-    early: frozenset[str] | None = None
+    damage_steps: FrozenMap[str, frozenset[str]] = field(default=EMPTY, converter=as_map)
     dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
     declared: FrozenMap[str, str | None] = field(converter=as_map)
@@ -769,12 +769,13 @@ class StackObject:
         return tuple(k for k in self.printed_keywords if k.name == name)
 
 
-#: The steps of the combat phase (506.1) and where a state can stand.
+#: The kernel's steps of the combat phase (506.1) and where a state can stand;
+#: plugins add combat damage steps around ``combat_damage`` (first strike's
+#: ``first_strike_damage``): :meth:`redzone.Engine.step_names` lists them all.
 STEPS: Final = (
     "beginning_of_combat",
     "declare_attackers",
     "declare_blockers",
-    "first_strike_damage",
     "combat_damage",
     "end_of_combat",
 )

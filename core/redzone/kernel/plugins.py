@@ -44,13 +44,16 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
+    REGULAR_DAMAGE_STEP,
     Action,
     ActionSpec,
     Damage,
     DamageModifier,
+    DamageStep,
     DestructionReplacement,
     KeywordSpec,
     Prevention,
+    Redirection,
     Result,
     ResultReplacement,
     SourceAssignment,
@@ -204,7 +207,7 @@ GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
 #: Hooks never skipped that way: loading, and resolving a trigger (an ability
 #: on the stack resolves whatever its source has become, 113.7a).
 _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
-                             "redzone_condition_holds"})
+                             "redzone_condition_holds", "redzone_damage_steps"})
 
 
 class _Impl:
@@ -250,6 +253,7 @@ class Hooks:
             self.impls(name)
         self.keyword_infos = self._load_keywords()
         self.action_specs = self._load_actions()
+        self.damage_step_specs = self._load_damage_steps()
         declared: dict[str, set[str]] = {}
         for name, kinfo in self.keyword_infos.items():
             declared.setdefault(kinfo.plugin, set()).add(name)
@@ -511,14 +515,6 @@ class Hooks:
 
     # -- 510 ----------------------------------------------------------------------
 
-    def deals_damage_early(self, state: GameState, creature: str) -> bool:
-        """:func:`~redzone.kernel.hookspecs.redzone_deals_damage_early`: any ``True``."""
-        return self._any("redzone_deals_damage_early", state, creature)
-
-    def deals_damage_again(self, state: GameState, creature: str) -> bool:
-        """:func:`~redzone.kernel.hookspecs.redzone_deals_damage_again`: any ``True``."""
-        return self._any("redzone_deals_damage_again", state, creature)
-
     def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.kernel.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
         return self._any("redzone_assigns_past_blockers", state, attacker)
@@ -563,14 +559,86 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_assignment_violations`, concatenated."""
         return self._collect("redzone_assignment_violations", Violation, state, assignment)
 
+    def _load_damage_steps(self) -> dict[str, DamageStep]:
+        hook = "redzone_damage_steps"
+        found: dict[str, tuple[DamageStep, str]] = {
+            REGULAR_DAMAGE_STEP.name: (REGULAR_DAMAGE_STEP, "the kernel")}
+        for impl, res in self._answers(hook, ()):
+            for spec in self._items(impl, hook, None, res, DamageStep):
+                name = impl.plugin.name
+                problem = ""
+                prior = found.get(spec.name) if isinstance(spec.name, str) else None
+                same_order = [(s, p) for s, p in found.values()
+                              if s.order == spec.order and s.name != spec.name]
+                if not isinstance(spec.name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*_damage",
+                                                                      spec.name):
+                    problem = (f"declares the combat damage step {spec.name!r}: a step's name "
+                               "is lower case and ends in '_damage'")
+                elif not isinstance(spec.order, int) or isinstance(spec.order, bool):
+                    problem = (f"declares the combat damage step {spec.name!r} with the order "
+                               f"{spec.order!r}: an order is a whole number")
+                elif prior is not None and prior[0] != spec:
+                    problem = (f"declares the combat damage step {spec.name!r} as {spec!r}, "
+                               f"but {prior[1]} declares it as {prior[0]!r}")
+                elif same_order:
+                    other, by = same_order[0]
+                    problem = (f"declares the combat damage step {spec.name!r} with order "
+                               f"{spec.order}, which {by} gives {other.name!r}; no two "
+                               "steps share an order")
+                if problem:
+                    raise PluginLoadError(f"plugin {name!r} {problem}", plugin=name,
+                                          distribution=impl.plugin.distribution, hook=hook)
+                found.setdefault(spec.name, (spec, f"plugin {name!r}"))
+        ordered = sorted(found.values(), key=lambda f: f[0].order)
+        return {spec.name: spec for spec, _by in ordered}
+
+    def deals_combat_damage(self, state: GameState, creature: str, step: str) -> bool | None:
+        """:func:`~redzone.kernel.hookspecs.redzone_deals_combat_damage`: ``False``
+        if any says so, else ``True`` if any says so, else ``None`` (the
+        kernel's answer applies)."""
+        hook = "redzone_deals_combat_damage"
+        if not self._cache[hook]:
+            return None
+        answer: bool | None = None
+        for impl, res in self._answers(hook, (state, creature, step)):
+            if res is False:
+                return False
+            if res is not True:
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {res!r} where a bool or None was expected")
+            answer = True
+        return answer
+
+    def combat_damage_amount(self, state: GameState, creature: str, step: str) -> int | None:
+        """:func:`~redzone.kernel.hookspecs.redzone_combat_damage_amount`: the
+        smallest answer, or ``None`` when there is none."""
+        hook = "redzone_combat_damage_amount"
+        value: int | None = None
+        if not self._cache[hook]:
+            return value
+        for impl, res in self._answers(hook, (state, creature, step)):
+            if not isinstance(res, int) or isinstance(res, bool):
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {res!r} where an int or None was expected")
+            value = res if value is None else min(value, res)
+        return value
+
+    def may_assign_as_though_unblocked(self, state: GameState, attacker: str) -> bool:
+        """:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`:
+        any ``True``."""
+        return self._any("redzone_may_assign_as_though_unblocked", state, attacker)
+
     # -- 120 ----------------------------------------------------------------------
 
-    def prevent_damage(self, state: GameState, damage: Damage) -> list[Prevention]:
+    def prevent_damage(self, state: GameState, damage: Damage,
+                       batch: tuple[Damage, ...] = (), step: str = "") -> list[Prevention]:
         """:func:`~redzone.kernel.hookspecs.redzone_prevent_damage`, concatenated; a
-        negative amount (which would add damage) is the plugin's error."""
+        negative amount (which would add damage) is the plugin's error.
+        ``batch`` defaults to ``damage`` alone and ``step`` to its step."""
         hook = "redzone_prevent_damage"
         found: list[Prevention] = []
-        for impl, res in self._answers(hook, (state, damage)):
+        args = (state, damage, batch or (damage,), step or damage.step)
+        for impl, res in self._answers(hook, args):
             for item in self._items(impl, hook, state, res, Prevention):
                 if item.amount is not None and (
                         not isinstance(item.amount, int) or item.amount < 0):
@@ -633,6 +701,25 @@ class Hooks:
                      results: tuple[Result, ...]) -> None:
         """:func:`~redzone.kernel.hookspecs.redzone_damage_event`: notify every plugin."""
         self._answers("redzone_damage_event", (state, damage, results))
+
+    def redirect_damage(self, state: GameState, damage: Damage) -> list[Redirection]:
+        """:func:`~redzone.kernel.hookspecs.redzone_redirect_damage`,
+        deduplicated and sorted by effect name."""
+        hook = "redzone_redirect_damage"
+        if not self._cache[hook]:
+            return []
+        answers = self._answers(hook, (state, damage))
+        if not answers:
+            return []
+        found: dict[tuple[str, str, str], Redirection] = {}
+        for impl, res in answers:
+            for item in self._items(impl, hook, state, res, Redirection):
+                if not isinstance(item.to, str) or not isinstance(item.effect, str):
+                    raise self._fail(impl, hook, state, None,
+                                     f"returned {item!r}: 'effect' and 'to' must be ids "
+                                     "(strings)")
+                found[(item.effect, item.rule, item.to)] = item
+        return [found[k] for k in sorted(found)]
 
     # -- 704 ----------------------------------------------------------------------
 

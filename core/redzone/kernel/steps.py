@@ -10,7 +10,7 @@ triggers. :class:`~redzone.Engine` delegates its step methods here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from redzone.kernel import combat as _combat
 from redzone.kernel.combat import Assignment, Duty
@@ -24,7 +24,7 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage
+from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState, PluginState
 from redzone.kernel.tx import Outcome, Tx
 
@@ -34,13 +34,12 @@ if TYPE_CHECKING:
 #: Answers to choices by their key (:class:`~redzone.Choice`).
 Answers = Mapping[str, str | Sequence[str]] | None
 
-FIRST_DAMAGE_STEP = "first_strike_damage"
-DAMAGE_STEP = "combat_damage"
+#: The regular combat damage step (510), which every combat with attackers has;
+#: plugins declare the others (:func:`~redzone.kernel.hookspecs.redzone_damage_steps`).
+DAMAGE_STEP = REGULAR_DAMAGE_STEP.name
 #: Suffix of the priority window in which combat damage waits on the stack
 #: (editions with ``damage_on_stack``).
 ASSIGNED = "_assigned"
-DAMAGE_STEPS = frozenset({FIRST_DAMAGE_STEP, DAMAGE_STEP, FIRST_DAMAGE_STEP + ASSIGNED,
-                          DAMAGE_STEP + ASSIGNED})
 #: Where a combat phase may begin: the first main phase, or after a combat
 #: (an additional combat phase, 500.8, 505.1a).
 COMBAT_MAY_BEGIN = frozenset({"main", "postcombat_main"})
@@ -93,15 +92,13 @@ def next_step(engine: Engine, state: GameState) -> str | None:
         combat = state.combat
         return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
     stack = engine.edition.damage_on_stack
-    if step == "declare_blockers":
-        kind = damage_step_kind(engine, state)[0]
-        return kind + ASSIGNED if stack else kind
-    if step.endswith(ASSIGNED):
+    if step.endswith(ASSIGNED) and is_damage_step(engine, step):
         return step[: -len(ASSIGNED)]
-    if step == FIRST_DAMAGE_STEP:
-        return DAMAGE_STEP + ASSIGNED if stack else DAMAGE_STEP
-    if step == DAMAGE_STEP:
-        return "end_of_combat"
+    if step == "declare_blockers" or is_damage_step(engine, step):
+        upcoming = damage_step_kind(engine, state, final=True)
+        if upcoming is None:
+            return "end_of_combat"
+        return upcoming[0] + ASSIGNED if stack else upcoming[0]
     if step == "end_of_combat":
         return "postcombat_main"
     if step == "end_step":
@@ -245,41 +242,93 @@ def declare_blockers(engine: Engine, state: GameState,
 # -- 510 ------------------------------------------------------------------------------
 
 
-def damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]:
+def is_damage_step(engine: Engine, step: str) -> bool:
+    """Whether ``step`` names a combat damage step of ``engine`` (the regular
+    one or one a plugin declares), or its ``_assigned`` window."""
+    return step.removesuffix(ASSIGNED) in engine.hooks.damage_step_specs
+
+
+def damage_step_spec(engine: Engine, step: str) -> DamageStep | None:
+    """The declaration of the combat damage step ``step`` (or of the step
+    whose ``_assigned`` window it is); ``None`` for other steps."""
+    return engine.hooks.damage_step_specs.get(step.removesuffix(ASSIGNED))
+
+
+@overload
+def damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]: ...
+
+
+@overload
+def damage_step_kind(engine: Engine, state: GameState, *,
+                     final: bool) -> tuple[str, tuple[str, ...]] | None: ...
+
+
+def damage_step_kind(engine: Engine, state: GameState, *,
+                     final: bool = False) -> tuple[str, tuple[str, ...]] | None:
     """The next combat damage step and the creatures that deal damage in it
-    (510.4, 702.7b, 702.4b)."""
+    (510.4, 702.7b, 702.4b); after the last one, ``None`` with ``final``,
+    else the regular step with no creature."""
     # next_step() and combat_damage() ask this of the same state in turn; a
     # state never changes, so the answer for the last one is kept.
     cached = engine._step_kind_cache
     if cached is not None and cached[0] is state:
-        return cached[1]
-    answer = _compute_damage_step_kind(engine, state)
-    engine._step_kind_cache = (state, answer)
+        answer = cached[1]
+    else:
+        answer = _compute_damage_step_kind(engine, state)
+        engine._step_kind_cache = (state, answer)
+    if answer is None and not final:
+        return DAMAGE_STEP, ()
     return answer
 
 
-def _compute_damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]:
-    hooks = engine.hooks
+def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str) -> bool:
+    """Whether a remaining attacking or blocking creature deals combat damage
+    in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
+    yes), else the kernel's: in the regular step, a creature that dealt
+    combat damage in no earlier step of this combat (510.4, 702.7c; under
+    ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
+    in any other step, no."""
+    answer = engine.hooks.deals_combat_damage(state, creature, step)
+    if answer is not None:
+        return answer
+    if step != DAMAGE_STEP:
+        return False
+    combat = state.combat
+    assert combat is not None
+    if engine.edition.second_step_by_assignment:
+        return creature not in combat.dealt
+    return not any(creature in who for who in combat.damage_steps.values())
+
+
+def _compute_damage_step_kind(engine: Engine,
+                              state: GameState) -> tuple[str, tuple[str, ...]] | None:
     combat = state.combat
     if combat is None:
         return DAMAGE_STEP, ()
+    specs = engine.hooks.damage_step_specs
+    done = combat.damage_steps
+    after = max((specs[s].order for s in done if s in specs), default=None)
     present = tuple(c for c in combat.combatants if c in state.objects
                     and state.objects[c].zone == "battlefield")
-    if state.step == FIRST_DAMAGE_STEP and combat.early is not None:
-        done = combat.dealt if engine.edition.second_step_by_assignment else combat.early
-        again = tuple(c for c in present if c not in done
-                      or hooks.deals_damage_again(state, c))
-        return DAMAGE_STEP, again
-    early = tuple(c for c in present if hooks.deals_damage_early(state, c))
-    if early:
-        return FIRST_DAMAGE_STEP, early
-    return DAMAGE_STEP, present
+    for spec in specs.values():  # in order
+        if spec.name in done or (after is not None and spec.order <= after):
+            continue
+        who = tuple(c for c in present if deals_combat_damage(engine, state, c, spec.name))
+        if who or spec.name == DAMAGE_STEP:
+            return spec.name, who
+    return None
 
 
 def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequence[Duty],
-                    assign: Assignment) -> tuple[dict[str, dict[str, int]], list[Violation]]:
+                    assign: Assignment, participants: Sequence[str] = ()
+                    ) -> tuple[dict[str, dict[str, int]], list[Violation]]:
     """The given assignments checked for what they name, completed by the
-    engine's policy for the creatures not in them (510.1)."""
+    engine's policy for the creatures not in them (510.1).
+
+    :param participants: the creatures that deal combat damage in ``step``:
+        an assignment that names an amount for one of them that assigns
+        none (0 or less, 510.1a) is illegal; an entry for a creature that
+        doesn't deal damage in this step is not for it, and is ignored."""
     combat = state.combat
     assert combat is not None
     problems: list[Violation] = []
@@ -295,6 +344,14 @@ def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequenc
                                       "attacking or blocking creature", (source,)))
             continue
         if source not in dutied:
+            if source in participants and isinstance(amounts, Mapping) and any(
+                    n != 0 for n in amounts.values()) and _combat.amount(
+                    engine.hooks, state, source, step) <= 0:
+                problems.append(Violation(
+                    "510.1a", f"{_combat.label(state, source)} assigns no combat damage in "
+                    f"this step (it would assign "
+                    f"{_combat.amount(engine.hooks, state, source, step)}), so it can't be "
+                    f"given an assignment of {dict(amounts)!r}", (source,)))
             continue  # not dealing damage in this step: the entry is not for it
         if not isinstance(amounts, Mapping):
             problems.append(Violation("510.1", f"the assignment of {source!r} must map "
@@ -315,7 +372,8 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
                   choices: Answers = None) -> Outcome:
     """The next combat damage step (510)."""
     nxt = engine.next_step(state)
-    expect(engine, state, nxt if nxt in DAMAGE_STEPS else DAMAGE_STEP, "deal combat damage")
+    expect(engine, state, nxt if nxt is not None and is_damage_step(engine, nxt)
+           else DAMAGE_STEP, "deal combat damage")
     hooks = engine.hooks
     combat = state.combat
     assert combat is not None and nxt is not None
@@ -328,17 +386,14 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
         tx.deal_damage(combat.on_stack)
         return commit(engine, tx)
     step, participants = damage_step_kind(engine, state)
-    duties = _combat.duties(hooks, state, participants)
-    full, problems = full_assignment(engine, state, step, duties, assign or {})
+    duties = _combat.duties(hooks, state, participants, step)
+    full, problems = full_assignment(engine, state, step, duties, assign or {}, participants)
     violations = problems + _combat.assignment_violations(
         hooks, state, step, duties, full, (assign or {}).keys())
     if violations:
         raise IllegalAssignmentError(violations)
-    if step == FIRST_DAMAGE_STEP:
-        combat = combat.evolve(early=frozenset(participants))
-    elif combat.early is None:
-        combat = combat.evolve(early=frozenset())
-    combat = combat.evolve(dealt=combat.dealt | {d.source for d in duties})
+    combat = combat.evolve(damage_steps=combat.damage_steps.set(step, frozenset(participants)),
+                           dealt=combat.dealt | {d.source for d in duties})
     events = [Event("step", "510.1", step)]
     proposed = []
     for duty in duties:
@@ -438,6 +493,19 @@ def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome
                    [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
 
 
-__all__ = ["ASSIGNED", "DAMAGE_STEP", "DAMAGE_STEPS", "FIRST_DAMAGE_STEP", "PluginState",
-           "begin_combat", "combat_damage", "declare_attackers", "declare_blockers",
-           "end_of_combat", "expect", "finish", "next_step", "perform"]
+__all__ = [
+    "ASSIGNED",
+    "DAMAGE_STEP",
+    "PluginState",
+    "begin_combat",
+    "combat_damage",
+    "damage_step_spec",
+    "declare_attackers",
+    "declare_blockers",
+    "end_of_combat",
+    "expect",
+    "finish",
+    "is_damage_step",
+    "next_step",
+    "perform",
+]

@@ -58,9 +58,10 @@ if TYPE_CHECKING:
 
 #: The steps of a combat phase: in a turn's second combat their events are
 #: labelled ``declare_attackers#2`` (500.8, 505.1a).
+#: (Combat damage steps, the kernel's and those plugins declare, end in
+#: ``_damage``: :func:`step_label` knows them by that.)
 COMBAT_STEPS = frozenset({"beginning_of_combat", "declare_attackers", "declare_blockers",
-                          "first_strike_damage", "combat_damage", "end_of_combat",
-                          "first_strike_damage_assigned", "combat_damage_assigned"})
+                          "combat_damage", "end_of_combat", "combat_damage_assigned"})
 #: Condition kinds the kernel answers itself (611.2b).
 CORE_CONDITIONS = frozenset({"on_battlefield", "controls", "in_combat"})
 #: How many objects one command may create: a plugin that would create more
@@ -116,11 +117,19 @@ class CombatResult:
         return _display.result_html(self)
 
 
+def is_combat_step(name: str) -> bool:
+    """Whether ``name`` is a step of the combat phase: one of
+    :data:`COMBAT_STEPS`, or a combat damage step (its name ends in
+    ``_damage``, with ``_assigned`` for its window on the stack)."""
+    return name in COMBAT_STEPS or name.removesuffix("_assigned").endswith("_damage")
+
+
 def step_label(state: GameState, step: str | None = None) -> str:
     """The name events give ``step`` (the state's own by default): a combat
-    step of the turn's second or later combat gets ``#N`` (505.1a)."""
+    step of the turn's second or later combat gets ``#N`` (505.1a); so does a
+    combat damage step a plugin declares (its name ends in ``_damage``)."""
     name = state.step if step is None else step
-    if state.combats > 1 and name in COMBAT_STEPS:
+    if state.combats > 1 and is_combat_step(name):
         return f"{name}#{state.combats}"
     return name
 
@@ -404,7 +413,7 @@ class Tx:
         state = self.state
         combat = state.combat
         reason = None
-        if combat is None or state.step not in COMBAT_STEPS or state.step == \
+        if combat is None or not is_combat_step(state.step) or state.step == \
                 "beginning_of_combat":
             reason = "there is no combat with attackers now"
         elif "creature" not in perm.types or "battle" in perm.types:
@@ -1204,4 +1213,4 @@ def _describe(hint: Any) -> str:
 
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_fields", "freeze_value",
-           "step_label"]
+           "is_combat_step", "step_label"]

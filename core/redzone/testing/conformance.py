@@ -519,7 +519,9 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
                 continue
             for attacker in st_.combat.attacks:
                 engine.legal_blockers(st_, attacker)
-            if engine.next_step(st_) in ("first_strike_damage", "combat_damage"):
+            nxt_ = engine.next_step(st_)
+            if nxt_ is not None and not nxt_.endswith(_ASSIGNED) and engine.damage_step(
+                    nxt_) is not None:
                 engine.damage_duties(st_)
                 engine.default_assignment(st_)
                 engine.assignment_violations(st_, case.assign)
@@ -670,7 +672,8 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
                 assigned[e.source or ""] += e.amount or 0
                 pending[(e.source or "", e.target or "")] += e.amount or 0
         for duty in duties:
-            expected = duty.power if duty.power > 0 and duty.recipients else 0
+            expected = duty.power if duty.power > 0 and (
+                duty.recipients or duty.unblocked) else 0
             if assigned[duty.source] != expected:
                 raise subject.fail(name, f"{duty.source} assigned {assigned[duty.source]} "
                                    f"combat damage in {nxt}, but its power is {duty.power} "
@@ -818,7 +821,7 @@ def check_default_assignment_legal(subject: Subject, case: Case) -> None:
         nxt = engine.next_step(state)
         if nxt is None:
             return
-        if nxt in ("first_strike_damage", "combat_damage") or nxt.endswith(_ASSIGNED):
+        if engine.damage_step(nxt) is not None:  # a combat damage step or its window
             if not state.step.endswith(_ASSIGNED):
                 violations = engine.assignment_violations(state)
                 if violations:
