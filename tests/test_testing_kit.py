@@ -184,7 +184,7 @@ def test_keyword_metadata_needs_a_keyword_and_parsable_examples() -> None:
         check_invariant(Subject(plugin("nothing")), "keyword-metadata")
 
     def redzone_keywords() -> list[KeywordSpec]:
-        return [KeywordSpec("toxicity", "702.999", pattern=r"toxicity (\d+)",
+        return [KeywordSpec("toxicity", "702.999", form="toxicity {number}",
                             examples=("toxicity two",))]
 
     mod = plugin("toxicity", redzone_keywords=redzone_keywords)

@@ -37,7 +37,7 @@ from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import ScenarioError, UnknownKeywordError
-from redzone.kernel.frozen import EMPTY, FrozenMap
+from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
 from redzone.kernel.model import UNLIMITED, Effect, GameState, Keyword, Permanent, Player, new_game
 
 #: Files larger than this are refused before they are parsed.
@@ -1190,6 +1190,7 @@ def build(document: Document, *, rules: str | None = None,
     try:
         state = new_game(list(b.players.values()), list(b.permanents.values()),
                          active_player=active, turn_order=order, effects=effects, rules=edition)
+        state = evolve(state, keyword_set=engine.hooks.keyword_infos)  # what it was made with
     except ValueError as exc:  # pragma: no cover - every case is checked above
         problems.add((), str(exc))
         raise problems.error() from None

@@ -441,6 +441,11 @@ def apply_action(hooks: Hooks, state: GameState, action: Action) -> tuple[GameSt
         return after, [Event("enters_battlefield", "509.4", step, object=perm.id), *events]
     if isinstance(action, MakeBlock):
         _need_permanent(state, action.blocker, do)
+        if state.step in ("beginning_of_combat", "declare_attackers"):
+            raise IllegalActionError(  # there are no blockers before 509.1 declares them
+                f"{action.blocker!r} can't be made to block in the {state.step} step: "
+                "blockers are declared in the declare blockers step", rule="509.1",
+                objects=(action.blocker, action.attacker))
         return _make_block(state, action.blocker, action.attacker, action.position, "509.6")
     raise IllegalActionError(f"unknown action {action!r}", rule="117.1")
 

@@ -17,6 +17,7 @@ from attrs import field, frozen
 from redzone.kernel import combat as _combat
 from redzone.kernel import effects as _effects
 from redzone.kernel import restrictions as _restrictions
+from redzone.kernel import validate as _validate
 from redzone.kernel.actions import Action, DealDamage, apply_action, deal_damage_action
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.kernel.damage import deal_damage
@@ -110,6 +111,13 @@ class Engine:
         the step, and the state is unchanged. Python can't interrupt a plugin,
         so the limit is checked when the call returns. ``None`` (the default)
         checks nothing and costs nothing.
+    :param verify: fingerprint what each hook call is given before and after
+        it, and fail the command with a :class:`PluginError` naming the plugin
+        that changed it; ``None`` (the default) turns it on when the
+        ``REDZONE_VERIFY`` environment variable is ``"1"``.
+    :param unknown_keywords: ``"error"`` (the default) refuses a keyword no
+        plugin provides, except the known non-combat ones, which are inert;
+        ``"inert"`` accepts any keyword, an unknown one as inert.
     :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
         no built-in keywords (the package is not installed).
     """
@@ -125,6 +133,8 @@ class Engine:
         policy: AssignmentPolicy = default_policy,
         auto_triggers: bool = True,
         hook_timeout: float | None = None,
+        verify: bool | None = None,
+        unknown_keywords: str = "error",
     ) -> None:
         self.edition: Edition = get_edition(rules)
         found: list[object | PluginInfo] = []
@@ -144,7 +154,8 @@ class Engine:
         found.extend(self.edition.plugins)
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
-        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout)
+        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout, verify=verify,
+                           unknown_keywords=unknown_keywords)
         self._step_kind_cache: tuple[GameState, tuple[str, tuple[str, ...]]] | None = None
         self.policy = policy
         self.auto_triggers = auto_triggers
@@ -198,7 +209,7 @@ class Engine:
         perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
                  for p in permanents]
         kwargs.setdefault("rules", self.rules)
-        return new_game(players, perms, **kwargs)
+        return _evolve(new_game(players, perms, **kwargs), keyword_set=self.hooks.keyword_infos)
 
     # -- queries (never raise for illegal input) -----------------------------------
 
@@ -232,6 +243,7 @@ class Engine:
 
     def attack_violations(self, state: GameState, attacks: Attacks) -> tuple[Violation, ...]:
         """Every rule a declaration of attackers would break (508.1)."""
+        _validate.declaration(state, "attack_violations", attacks, single=True)
         return sort_violations(_combat.attack_violations(self.hooks, state, dict(attacks)))
 
     def legal_attackers(self, state: GameState) -> tuple[str, ...]:
@@ -247,6 +259,7 @@ class Engine:
 
     def block_violations(self, state: GameState, blocks: Blocks) -> tuple[Violation, ...]:
         """Every rule a declaration of blockers would break (509.1)."""
+        _validate.declaration(state, "block_violations", blocks, single=False)
         if state.combat is None:
             return (Violation("509.1", "there is no combat: no attackers were declared"),)
         return sort_violations(_combat.block_violations(
@@ -275,11 +288,13 @@ class Engine:
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
         """Lethal damage from ``source`` to ``creature`` counting marked damage
         (702.19b, 702.2c), before anything else is assigned."""
+        _validate.objects(state, "lethal_damage", source=source, creature=creature)
         perm = state.objects[creature]
         return self.hooks.lethal_damage(state, source, creature, perm.toughness - perm.damage)
 
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
+        _validate.damage_step(self, state, "damage_duties")
         step, participants = self._damage_step_kind(state)
         return step, tuple(_combat.duties(self.hooks, state, participants))
 
@@ -301,7 +316,11 @@ class Engine:
 
     # -- commands -------------------------------------------------------------------
 
+    def _check_engine(self, state: GameState) -> None:
+        _validate.engine_honours(self.rules, self.hooks, state)
+
     def _expect(self, state: GameState, step: str, doing: str) -> None:
+        self._check_engine(state)
         if state.stack:
             raise IllegalActionError(
                 f"can't {doing} now: the stack holds {len(state.stack)} triggered "
@@ -537,6 +556,8 @@ class Engine:
         :raises IllegalActionError: for an action naming something that isn't
             there; nothing changes.
         """
+        self._check_engine(state)
+        _validate.action(state, action)
         damage = None
         if isinstance(action, DealDamage):
             new, events, dealt, results = deal_damage_action(self.hooks, state, action)
@@ -696,6 +717,7 @@ class Engine:
             (508.8) for blocks when no creature attacks, as the declare
             blockers step is skipped.
         """
+        self._check_engine(state)
         pending: dict[str, list[Action]] = {}
         for after, action in actions:
             pending.setdefault(after, []).append(action)

@@ -515,6 +515,9 @@ class GameState:
         battlefield, as it last existed there.
     :param stack: triggered abilities on the stack, bottom first (405, 603.3).
     :param triggered: how many abilities have triggered so far (trigger ids).
+    :param keyword_set: the names of the keywords the engine that made the
+        state knew (empty when it was built without an engine); an engine
+        that lacks one of them refuses the state.
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
@@ -529,6 +532,7 @@ class GameState:
     lki: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
     stack: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
     triggered: int = 0
+    keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
