@@ -117,7 +117,7 @@ def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     document = read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
-    return build(document, rules=rules)
+    return build(document, rules=rules, engine_factory=functools.partial(Engine, verify=True))
 
 
 def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:

@@ -27,6 +27,7 @@ from redzone.kernel.hooktypes import (
     StateBasedAction,
 )
 from redzone.kernel.model import GameState, Permanent, Trigger
+from redzone.kernel.requirements import Requirement
 
 #: The largest amount a plugin's answer may carry (damage, life, counters).
 MAX_AMOUNT: Final = 1_000_000
@@ -185,6 +186,16 @@ def check_trigger(state: GameState | None, item: Trigger) -> str | None:
     return _player(state, "controller", item.controller, optional=False)
 
 
+def check_requirement(state: GameState | None, item: Requirement) -> str | None:
+    """Why a :class:`~redzone.kernel.requirements.Requirement` can't be checked."""
+    problem = _common(item, ("kind", "creature", "rule", "source"))
+    if problem:
+        return problem
+    if item.attacker is not None and not _text(item.attacker):
+        return _field("attacker", item.attacker, "an id or None")
+    return None
+
+
 #: The check for each answer type that has one.
 CHECKS: Final[dict[type, Callable[[GameState | None, Any], str | None]]] = {
     Result: check_result,
@@ -194,4 +205,5 @@ CHECKS: Final[dict[type, Callable[[GameState | None, Any], str | None]]] = {
     ResultReplacement: check_replacement,
     Violation: check_violation,
     Trigger: check_trigger,
+    Requirement: check_requirement,
 }

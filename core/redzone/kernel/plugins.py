@@ -39,6 +39,7 @@ from attrs import frozen
 
 from redzone.kernel import answers as _answers_check
 from redzone.kernel import hookspecs
+from redzone.kernel import validate as _validate
 from redzone.kernel.errors import (
     IllegalActionError,
     PluginError,
@@ -345,8 +346,6 @@ class Hooks:
                 if getattr(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
         self._keyword_cache: dict[str, Keyword] = {}
-        #: Unknown keywords that still get a did-you-mean (difflib is slow).
-        self._suggestion_budget = 100
 
     # -- plumbing -------------------------------------------------------------
 
@@ -573,7 +572,8 @@ class Hooks:
         return PluginLoadError(str(err), plugin=err.plugin, distribution=err.distribution,
                                hook=err.hook)
 
-    def parse_keyword(self, text: str | Keyword, unknown: str | None = None) -> Keyword:
+    def parse_keyword(self, text: str | Keyword, unknown: str | None = None,
+                      suggest: bool = True) -> Keyword:
         """The :class:`Keyword` for a printed keyword.
 
         :param unknown: the unknown-keyword policy for this call (default:
@@ -581,6 +581,7 @@ class Hooks:
             keywords and the known non-combat keywords
             (:data:`INERT_KEYWORDS`), as inert; ``"inert"`` accepts any
             keyword, an unknown one as inert (no plugin acts on it).
+        :param suggest: look for close matches when the keyword is unknown.
         :raises UnknownKeywordError: when no loaded plugin's form matches
             (with the close matches), a number is out of bounds, or the
             keyword is ambiguous.
@@ -589,7 +590,7 @@ class Hooks:
         if isinstance(text, Keyword):
             known = self.keyword_infos.get(text.name)
             if known is not None or policy == "inert":
-                again = self.parse_keyword(text.text, unknown=policy) if type(
+                again = self.parse_keyword(text.text, policy, suggest) if type(
                     text.text) is str else None
                 if again is not None and again.name == text.name and again.args == text.args:
                     return again
@@ -623,9 +624,8 @@ class Hooks:
             elif policy == "inert":
                 matches.append(Keyword(norm, norm))
         if not matches:
-            self._suggestion_budget -= 1
             close = []
-            if self._suggestion_budget >= 0:
+            if suggest:
                 names = list(self.keyword_infos) + [
                     e for i in self.keyword_infos.values() for e in i.spec.examples
                 ]
@@ -871,9 +871,15 @@ class Hooks:
                 raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                  f"returned {res!r} where an iterable of actions was expected")
             for item in res:
-                if not isinstance(item, kinds):
+                if type(item) not in kinds:
                     raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                      f"returned {item!r} where an action was expected")
+                try:
+                    _validate.action(state, item)
+                except IllegalActionError as exc:
+                    what = exc.message.removeprefix("perform: ")
+                    raise self._fail(impl, "redzone_resolve_trigger", state, exc,
+                                     f"returned an action whose {what}") from exc
                 out.append(item)
         return out
 

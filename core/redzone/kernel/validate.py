@@ -125,7 +125,8 @@ def action(state: GameState, act: object) -> None:
             continue
         value = getattr(act, f.name)
         if _fits(tp, value) is False:
-            ids = [v for v in attrs.astuple(act, recurse=False) if type(v) is str]
+            ids = [v for v in (getattr(act, g.name) for g in attrs.fields(cls))
+                   if type(v) is str]
             raise BadQueryError(
                 f"perform: {cls.__name__}.{f.name} is {value!r} ({type(value).__name__}), "
                 f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
