@@ -9,7 +9,8 @@ value, or a sentence saying which field is wrong and why.
 
 Bounds: amounts are whole numbers (``int``, not ``bool`` or a subclass) from 0
 to :data:`MAX_AMOUNT`; one ``create`` result makes at most :data:`MAX_TOKENS`
-tokens, and one hook call creates at most :data:`MAX_TOKENS` in all.
+tokens, one hook call creates at most :data:`MAX_TOKENS` in all, and never so
+many that the state would hold more than :data:`MAX_OBJECTS` objects.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ MAX_AMOUNT: Final = 1_000_000
 MAX_TOKENS: Final = 1_000
 #: The most items one hook call may answer with.
 MAX_ITEMS: Final = 10_000
+#: The most objects a state may hold after tokens are created (a plugin
+#: can't grow the state without bound, one call after another).
+MAX_OBJECTS: Final = 10_000
 
 #: State-based action kinds the core performs (704).
 SBA_KINDS: Final = frozenset({"destroy", "graveyard", "lose", "annihilate_counters"})

@@ -25,6 +25,7 @@ import difflib
 import functools
 import importlib.metadata
 import inspect
+import operator
 import os
 import pickle
 import re
@@ -34,6 +35,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+import attrs
 import pluggy
 from attrs import frozen
 
@@ -48,6 +50,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
@@ -194,6 +197,11 @@ def _distribution_of(obj: object) -> tuple[str, str]:
 #: reaches the caller unchanged instead of becoming a :class:`PluginError`.
 _MAY_REJECT: Final = frozenset({"redzone_resolve_trigger"})
 
+#: Hooks after whose calls verify mode checks the state at once: the
+#: notifications, and the question about triggers that ends a command's work.
+_VERIFY_NOW: Final = frozenset({"redzone_triggers", "redzone_damage_event",
+                                "redzone_end_of_combat"})
+
 #: Answer types that are never lazy iterators (no ABC check needed).
 _PLAIN: Final = frozenset({list, tuple, bool, int, set, frozenset, dict})
 _SEQUENCES: Final = frozenset({list, tuple})
@@ -283,6 +291,102 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     return None
 
 
+_PLAIN_VALUES: Final = frozenset({str, int, bool, type(None)})
+
+
+def _plain_values(values: tuple[Any, ...]) -> bool:
+    """Whether ``values`` are immutable builtins (ids, numbers, tuples of
+    ids): nothing a call could change, so nothing to fingerprint."""
+    for value in values:
+        if type(value) in _PLAIN_VALUES:
+            continue
+        if type(value) is tuple and all(type(v) in _PLAIN_VALUES for v in value):
+            continue
+        return False
+    return True
+
+
+_GETTERS: dict[type, tuple[tuple[str, ...], Callable[[Any], Any]] | None] = {}
+
+
+def _rebuild(cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
+    """An attrs instance with exactly these field values (no converters)."""
+    new: Any = object.__new__(cls)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(new, name, value)
+    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()) or any(
+            "_attrs_cached_hash" in getattr(c, "__slots__", ()) for c in cls.__mro__):
+        object.__setattr__(new, "_attrs_cached_hash", None)
+    return new
+
+
+def _frozen_map(items: dict[Any, Any]) -> FrozenMap[Any, Any]:
+    return FrozenMap(items)
+
+
+class _Buffer:
+    """Where a fingerprint is written (in memory: the kernel does no I/O)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+
+class _Fingerprinter(pickle.Pickler):
+    """A pickler that writes attrs instances field by field (read with C
+    attribute getters: several times faster than attrs' ``__getstate__``)
+    and read-only maps by their items."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        if cls is FrozenMap:
+            return (_frozen_map, (object.__getattribute__(obj, "_items"),))
+        entry = _getter(cls)
+        if entry is None or "__slots__" not in cls.__dict__:
+            return NotImplemented
+        return (_rebuild, (cls, entry[0], entry[1](obj)))
+
+
+def _getter(cls: type) -> tuple[tuple[str, ...], Callable[[Any], Any]] | None:
+    if cls in _GETTERS:
+        return _GETTERS[cls]
+    entry: tuple[tuple[str, ...], Callable[[Any], Any]] | None = None
+    if attrs.has(cls):
+        names = tuple(f.name for f in attrs.fields(cls))
+        getter = operator.attrgetter(*names)
+        entry = (names, getter if len(names) > 1 else (lambda o, g=getter: (g(o),)))
+    _GETTERS[cls] = entry
+    return entry
+
+
+def _snap(value: Any) -> Any:
+    """A plain, comparable copy of a (small) value: attrs instances (read
+    with C attribute getters), tuples, mappings and sets, field by field
+    (cheaper than pickling for the few objects a hook call is given beside
+    the state)."""
+    kind = type(value)
+    if kind in _PLAIN_VALUES:
+        return value
+    if isinstance(value, tuple):
+        for item in value:
+            if type(item) not in _PLAIN_VALUES:
+                return (kind, tuple(_snap(v) for v in value))
+        return (kind, value)
+    if isinstance(value, Mapping):
+        return (kind, tuple((k, _snap(v)) for k, v in value.items()))
+    if kind is frozenset or kind is set or kind is list:
+        return (kind, tuple(_snap(v) for v in value))
+    entry = _getter(kind)
+    if entry is None:
+        return (kind, id(value), repr(value))
+    return (kind, _snap(entry[1](value)))
+
+
 class _Impl:
     __slots__ = ("fn", "gate", "picks", "plugin")
 
@@ -317,7 +421,11 @@ class Hooks:
         #: fail the plugin that changed them (``None``: the ``REDZONE_VERIFY``
         #: environment variable decides, ``"1"`` turning it on).
         self.verify = verify_default() if verify is None else bool(verify)
-        self._last_print: tuple[object, bytes | str] | None = None
+        #: Verify mode: the state hook calls are being made with, its
+        #: fingerprint from before the first of them, and those calls.
+        self._v_state: GameState | None = None
+        self._v_print: bytes | str = b""
+        self._v_log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
         if unknown_keywords not in UNKNOWN_KEYWORD_POLICIES:
             raise ValueError(f"unknown_keywords must be one of "
                              f"{', '.join(map(repr, UNKNOWN_KEYWORD_POLICIES))}, "
@@ -402,7 +510,7 @@ class Hooks:
                 if impl.gate.isdisjoint(present):
                     continue
             picks = impl.picks
-            before = self._fingerprint(args) if verify else b""
+            before = self._verify_before(args) if verify else ()
             started = time.perf_counter() if self.timeout is not None else 0.0
             try:
                 res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
@@ -427,35 +535,113 @@ class Hooks:
                     what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
                 raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
             if verify:
-                self._verify(impl, hook, args, before)
+                self._verify_after(impl, hook, impl.fn, args, before)
             if self.timeout is not None:
                 self._check_time(impl, hook, args, started)
             if res is not None:
                 out.append((impl, res))
+        if verify and hook in _VERIFY_NOW:
+            self.verify_pending(keep=True)
         return out
 
-    def _fingerprint(self, args: tuple[Any, ...]) -> bytes | str:
-        """Everything ``args`` hold, as bytes: equal before and after a hook
-        call unless the call changed something (states share parts, so this
-        covers the caller's earlier snapshots too)."""
-        last = self._last_print
-        if last is not None and last[0] is args:
-            return last[1]
-        try:
-            found: bytes | str = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # an argument that can't be pickled: compare its repr
-            found = repr(args)
-        return found
+    # -- verify mode ------------------------------------------------------------
+    #
+    # Fingerprinting the whole state around every hook call costs the size of
+    # the state times the number of calls. Instead: the state a call is made
+    # with is fingerprinted once, before the first call with it; the other
+    # arguments (small) around each call. The state is compared with its
+    # fingerprint when the calls move on to another state, after each call of
+    # the hooks that end a command's work (_VERIFY_NOW), and when a command
+    # starts (:meth:`verify_pending`). On a difference, the calls made with it
+    # are replayed, in order, on a pristine copy rebuilt from the fingerprint,
+    # and the first one that changes its copy is the plugin named.
 
-    def _verify(self, impl: _Impl, hook: str, args: tuple[Any, ...],
-                before: bytes | str) -> None:
-        after = self._fingerprint(args)
-        if after != before:
-            state = args[0] if args and isinstance(args[0], GameState) else None
+    @staticmethod
+    def _fingerprint(args: Any) -> bytes | str:
+        """Everything ``args`` hold, as bytes (states share parts, so this
+        covers the caller's earlier snapshots too); ``pickle.loads`` of it
+        is a pristine copy."""
+        out = _Buffer()
+        try:
+            _Fingerprinter(out, pickle.HIGHEST_PROTOCOL).dump(args)
+        except Exception:  # something that can't be pickled: compare its repr
+            return repr(args)
+        return b"".join(out.parts)
+
+    def _verify_before(self, args: tuple[Any, ...]) -> Any:
+        if args and isinstance(args[0], GameState):
+            if args[0] is not self._v_state:
+                self.verify_pending()
+                self._v_state = args[0]
+                self._v_print = self._fingerprint(args[0])
+                self._v_log = []
+            rest = args[1:]
+            return () if _plain_values(rest) else _snap(rest)
+        return () if _plain_values(args) else _snap(args)
+
+    def _verify_after(self, impl: _Impl, hook: str, fn: Callable[..., Any],
+                      args: tuple[Any, ...], before: Any) -> None:
+        has_state = bool(args) and isinstance(args[0], GameState)
+        rest = args[1:] if has_state else args
+        if before and _snap(rest) != before:
+            self._v_state = None
+            raise self._fail(impl, hook, args[0] if has_state else None, None,
+                             "changed the objects it was given (verify mode compares them "
+                             "before and after each hook call)")
+        if has_state:
+            self._v_log.append((impl, hook, fn, args))
+
+    def verify_pending(self, keep: bool = False) -> None:
+        """In verify mode: compare the state hook calls were last made with to
+        its fingerprint from before them.
+
+        :param keep: keep watching it (more calls with it may follow).
+        :raises PluginError: naming the plugin that changed it.
+        """
+        state = self._v_state
+        if state is None:
+            return
+        if not keep:
+            self._v_state = None
+        if self._fingerprint(state) == self._v_print:
+            if keep:
+                self._v_log = []
+            return
+        self._v_state = None
+        log = self._v_log
+        culprit = self._replay(log)
+        if culprit is not None:
+            impl, hook = culprit
             raise self._fail(impl, hook, state, None,
-                             "changed the objects it was given (verify mode compares "
-                             "them before and after each hook call)")
-        self._last_print = (args, after)
+                             "changed the state it was given (verify mode found the change "
+                             "and replayed the hook calls on a pristine copy to find who "
+                             "made it)")
+        names = sorted({entry[0].plugin.name for entry in log})
+        raise PluginError(
+            f"a plugin changed the state it was given during step {state.step!r} (verify mode "
+            f"found the change; replaying the calls didn't repeat it): one of "
+            f"{', '.join(map(repr, names)) or 'the plugins'}",
+            plugin=names[0] if len(names) == 1 else "",
+            hook=log[-1][1] if log else "")
+
+    def _replay(self, log: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]]
+                ) -> tuple[_Impl, str] | None:
+        if not isinstance(self._v_print, bytes):
+            return None
+        copy = pickle.loads(self._v_print)
+        for impl, hook, fn, args in log:
+            call = (copy, *args[1:])
+            before = self._fingerprint(copy)
+            try:
+                if fn is impl.fn and impl.picks is not None:
+                    fn(*[call[i] for i in impl.picks])
+                else:
+                    fn(*call)
+            except Exception:
+                pass
+            if self._fingerprint(copy) != before:
+                return impl, hook
+        return None
 
     def _check_time(self, impl: _Impl, hook: str, args: tuple[Any, ...], started: float) -> None:
         elapsed = time.perf_counter() - started
@@ -522,6 +708,12 @@ class Hooks:
                         raise self._fail(impl, hook, state, None,
                                          f"would create more than {_answers_check.MAX_TOKENS}"
                                          " tokens in one call")
+                    if state is not None and (
+                            len(state.objects) + tokens > _answers_check.MAX_OBJECTS):
+                        raise self._fail(impl, hook, state, None,
+                                         f"would create {tokens} tokens in a state that "
+                                         f"holds {len(state.objects)} objects, over the limit "
+                                         f"of {_answers_check.MAX_OBJECTS}")
             items.append(item)
         return items
 
@@ -814,7 +1006,7 @@ class Hooks:
         replace = item.replace
 
         def guarded(state: GameState, result: Result) -> Result | None:
-            before = self._fingerprint((state, result)) if self.verify else b""
+            before = self._verify_before((state, result)) if self.verify else ()
             try:
                 out = replace(state, result)
             except KeyboardInterrupt:
@@ -824,7 +1016,7 @@ class Hooks:
                                  f"replacement {item.effect!r} raised "
                                  f"{type(exc).__name__}: {exc}") from exc
             if self.verify:
-                self._verify(impl, hook, (state, result), before)
+                self._verify_after(impl, hook, replace, (state, result), before)
             if out is not None and type(out) is not Result:
                 raise self._fail(impl, hook, state, None,
                                  f"replacement {item.effect!r} returned {out!r} where a "
