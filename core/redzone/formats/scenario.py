@@ -909,12 +909,13 @@ def _not_text(data: Any) -> tuple[Path, str] | None:
             if not _valid_text(node):
                 return path, "the value"
         elif isinstance(node, dict):
-            for key, value in node.items():
+            for key in node:
                 if isinstance(key, str) and not _valid_text(key):
                     return path, f"a key of {format_path(path) or 'the document'}"
-                stack.append(((*path, key), value))
+            # In document order: the stack pops the last pushed first.
+            stack.extend(((*path, k), v) for k, v in reversed(node.items()))
         elif isinstance(node, list):
-            stack.extend(((*path, i), v) for i, v in enumerate(node))
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(node))))
     return None
 
 
