@@ -229,7 +229,11 @@ INERT_KEYWORDS: Final = (
     "flashback {quality}", "cycling {quality}", "kicker {quality}", "equip {quality}",
     "crew {number}", "enchant {quality}", "affinity for {quality}",
 )
-_INERT_FORMS: Final = tuple((form.split(" {")[0], compile_form(form)) for form in INERT_KEYWORDS)
+_INERT_FORMS: Final = tuple(
+    # the family name: the text before the first parameter ("hexproof from
+    # {quality}" is a hexproof)
+    (form.split(" {")[0].removesuffix(" from").removesuffix(" for"), compile_form(form))
+    for form in INERT_KEYWORDS)
 _INERT_NAMES: Final = frozenset(family for family, _regex in _INERT_FORMS)
 
 
