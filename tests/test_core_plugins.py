@@ -564,3 +564,26 @@ def test_plugin_trying_to_change_the_state_fails_loudly(hook: str,
     assert isinstance(info.value.__cause__, (TypeError, AttributeError,
                                              attrs.exceptions.FrozenInstanceError))
     assert state_to_dict(state) == before
+
+
+def test_the_documented_keyword_forms_parse_as_documented() -> None:
+    """702.1: every row of the parameter table of docs/write-a-keyword.md
+    ("Declaring the printed form") parses its example text to its args."""
+    import ast
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "write-a-keyword.md").read_text(
+        encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| `{")]
+    assert len(rows) == 5
+    for row in rows:
+        cells = [c.strip().strip("`") for c in row.strip("|").split("|")]
+        form, text = cells[2], cells[3]
+        args = cells[4].split("`")[0].strip("`")
+        def declaring(f: str) -> Callable[[], list[KeywordSpec]]:
+            return lambda: [KeywordSpec("documented", "702.1", form=f)]
+
+        engine = Engine(discover=False, plugins=[plugin("doc", redzone_keywords=declaring(form))])
+        kw = engine.keyword(text)
+        assert kw.name == "documented"
+        assert kw.args == ast.literal_eval(args), (row, kw.args)

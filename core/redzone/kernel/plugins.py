@@ -503,10 +503,12 @@ class Hooks:
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
         impls = self._cache[hook]
         out: list[tuple[_Impl, Any]] = []
+        verify = self.verify
         if not impls:
+            if verify and hook in _VERIFY_NOW:
+                self.verify_pending(keep=True)
             return out
         present: frozenset[str] | None = None
-        verify = self.verify
         for impl in impls:
             if impl.gate is not None:
                 if present is None:

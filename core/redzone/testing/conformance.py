@@ -883,6 +883,8 @@ def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
     def run(case: Case) -> None:
         try:
             check(subject, case)
+            for engine in (subject.engine, *subject.other_orders):
+                engine.hooks.verify_pending()  # what the last command's plugins did
         except PluginError as exc:
             if "verify mode" not in str(exc):
                 raise
