@@ -25,7 +25,6 @@ import difflib
 import functools
 import importlib.metadata
 import inspect
-import operator
 import os
 import pickle
 import re
@@ -35,11 +34,11 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import attrs
 import pluggy
 from attrs import frozen
 
 from redzone.kernel import answers as _answers_check
+from redzone.kernel import fingerprint as _fp
 from redzone.kernel import hookspecs
 from redzone.kernel import validate as _validate
 from redzone.kernel.errors import (
@@ -50,7 +49,6 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
@@ -295,102 +293,6 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     return None
 
 
-_PLAIN_VALUES: Final = frozenset({str, int, bool, type(None)})
-
-
-def _plain_values(values: tuple[Any, ...]) -> bool:
-    """Whether ``values`` are immutable builtins (ids, numbers, tuples of
-    ids): nothing a call could change, so nothing to fingerprint."""
-    for value in values:
-        if type(value) in _PLAIN_VALUES:
-            continue
-        if type(value) is tuple and all(type(v) in _PLAIN_VALUES for v in value):
-            continue
-        return False
-    return True
-
-
-_GETTERS: dict[type, tuple[tuple[str, ...], Callable[[Any], Any]] | None] = {}
-
-
-def _rebuild(cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
-    """An attrs instance with exactly these field values (no converters)."""
-    new: Any = object.__new__(cls)
-    for name, value in zip(names, values, strict=True):
-        object.__setattr__(new, name, value)
-    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()) or any(
-            "_attrs_cached_hash" in getattr(c, "__slots__", ()) for c in cls.__mro__):
-        object.__setattr__(new, "_attrs_cached_hash", None)
-    return new
-
-
-def _frozen_map(items: dict[Any, Any]) -> FrozenMap[Any, Any]:
-    return FrozenMap(items)
-
-
-class _Buffer:
-    """Where a fingerprint is written (in memory: the kernel does no I/O)."""
-
-    __slots__ = ("parts",)
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-
-    def write(self, data: bytes) -> int:
-        self.parts.append(bytes(data))
-        return len(data)
-
-
-class _Fingerprinter(pickle.Pickler):
-    """A pickler that writes attrs instances field by field (read with C
-    attribute getters: several times faster than attrs' ``__getstate__``)
-    and read-only maps by their items."""
-
-    def reducer_override(self, obj: Any) -> Any:
-        cls = type(obj)
-        if cls is FrozenMap:
-            return (_frozen_map, (object.__getattribute__(obj, "_items"),))
-        entry = _getter(cls)
-        if entry is None or "__slots__" not in cls.__dict__:
-            return NotImplemented
-        return (_rebuild, (cls, entry[0], entry[1](obj)))
-
-
-def _getter(cls: type) -> tuple[tuple[str, ...], Callable[[Any], Any]] | None:
-    if cls in _GETTERS:
-        return _GETTERS[cls]
-    entry: tuple[tuple[str, ...], Callable[[Any], Any]] | None = None
-    if attrs.has(cls):
-        names = tuple(f.name for f in attrs.fields(cls))
-        getter = operator.attrgetter(*names)
-        entry = (names, getter if len(names) > 1 else (lambda o, g=getter: (g(o),)))
-    _GETTERS[cls] = entry
-    return entry
-
-
-def _snap(value: Any) -> Any:
-    """A plain, comparable copy of a (small) value: attrs instances (read
-    with C attribute getters), tuples, mappings and sets, field by field
-    (cheaper than pickling for the few objects a hook call is given beside
-    the state)."""
-    kind = type(value)
-    if kind in _PLAIN_VALUES:
-        return value
-    if isinstance(value, tuple):
-        for item in value:
-            if type(item) not in _PLAIN_VALUES:
-                return (kind, tuple(_snap(v) for v in value))
-        return (kind, value)
-    if isinstance(value, Mapping):
-        return (kind, tuple((k, _snap(v)) for k, v in value.items()))
-    if kind is frozenset or kind is set or kind is list:
-        return (kind, tuple(_snap(v) for v in value))
-    entry = _getter(kind)
-    if entry is None:
-        return (kind, id(value), repr(value))
-    return (kind, _snap(entry[1](value)))
-
-
 class _Impl:
     __slots__ = ("fn", "gate", "picks", "plugin")
 
@@ -567,12 +469,7 @@ class Hooks:
         """Everything ``args`` hold, as bytes (states share parts, so this
         covers the caller's earlier snapshots too); ``pickle.loads`` of it
         is a pristine copy."""
-        out = _Buffer()
-        try:
-            _Fingerprinter(out, pickle.HIGHEST_PROTOCOL).dump(args)
-        except Exception:  # something that can't be pickled: compare its repr
-            return repr(args)
-        return b"".join(out.parts)
+        return _fp.fingerprint(args)
 
     def _verify_before(self, args: tuple[Any, ...]) -> Any:
         if args and isinstance(args[0], GameState):
@@ -582,14 +479,14 @@ class Hooks:
                 self._v_print = self._fingerprint(args[0])
                 self._v_log = []
             rest = args[1:]
-            return () if _plain_values(rest) else _snap(rest)
-        return () if _plain_values(args) else _snap(args)
+            return () if _fp.plain_values(rest) else _fp.snap(rest)
+        return () if _fp.plain_values(args) else _fp.snap(args)
 
     def _verify_after(self, impl: _Impl, hook: str, fn: Callable[..., Any],
                       args: tuple[Any, ...], before: Any) -> None:
         has_state = bool(args) and isinstance(args[0], GameState)
         rest = args[1:] if has_state else args
-        if before and _snap(rest) != before:
+        if before and _fp.snap(rest) != before:
             self._v_state = None
             raise self._fail(impl, hook, args[0] if has_state else None, None,
                              "changed the objects it was given (verify mode compares them "
@@ -727,7 +624,6 @@ class Hooks:
 
     def _load_keywords(self) -> dict[str, KeywordInfo]:
         infos: dict[str, KeywordInfo] = {}
-        impl_of: dict[str, _Impl] = {}
         for impl, res in self._answers("redzone_keywords", ()):
             if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
                 raise self._fail(impl, "redzone_keywords", None, None,
@@ -752,7 +648,6 @@ class Hooks:
                 infos[spec.name] = KeywordInfo(
                     spec, impl.plugin.name, impl.plugin.distribution, impl.plugin.version
                 )
-                impl_of[spec.name] = impl
         clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples)
                                       for i in infos.values())))
         if clash is not None:

@@ -477,7 +477,7 @@ def _check_metadata(subject: Subject, plugin: PluginInfo, *, required: bool) -> 
                 engine.keyword(spec.name)
             except UnknownKeywordError:
                 raise problem(f"keyword {spec.name!r} gives no examples and its bare name "
-                              "doesn't match its pattern: add KeywordSpec(examples=...) with "
+                              "doesn't match its form: add KeywordSpec(examples=...) with "
                               f"printed forms (e.g. '{spec.name} 2'), for the docs and "
                               "generated boards") from None
         for text in (*spec.examples, *(() if spec.examples else (spec.name,))):
