@@ -12,8 +12,9 @@ reaching into the private dict) the engine's verify mode detects.
 
 from __future__ import annotations
 
+from abc import ABCMeta
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, NoReturn, TypeVar, overload
+from typing import Any, NoReturn, TypeVar, cast, overload
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -30,8 +31,19 @@ def _readonly(*_args: Any, **_kwargs: Any) -> NoReturn:
     )
 
 
-class FrozenMap(Mapping[K, V]):
-    """A read-only mapping.
+class _Build(ABCMeta):
+    """Builds a :class:`FrozenMap` without running ``__init__``, which then
+    can't be run on a built map (it raises, like every mutating method)."""
+
+    def __call__(cls, items: Any = (), /, **kwargs: Any) -> Any:
+        new: Any = _new(cast(type, cls))
+        _set(new, "_items", dict(items, **kwargs))
+        return new
+
+
+class FrozenMap(Mapping[K, V], metaclass=_Build):
+    """A read-only mapping: ``FrozenMap({"a": 1})``, ``FrozenMap(pairs)``,
+    ``FrozenMap(a=1)``.
 
     Build a changed copy with :meth:`set`, :meth:`without` or :meth:`merge`;
     the original is never modified.
@@ -43,12 +55,7 @@ class FrozenMap(Mapping[K, V]):
 
     def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = (), /,
                  **kwargs: V) -> None:
-        try:
-            object.__getattribute__(self, "_items")
-        except AttributeError:
-            _set(self, "_items", dict(items, **kwargs))
-            return
-        _readonly()
+        _readonly()  # never runs as a map is built (see _Build)
 
     __setattr__ = _readonly
     __delattr__ = _readonly

@@ -161,11 +161,13 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
             f"the state was made under the rules edition {state.rules!r}, but this engine "
             f"plays {rules!r}: use an engine of {state.rules!r}")
     known = hooks.keyword_infos
-    missing = sorted(k for k in state.keyword_set if k not in known)
+    recorded = state.keyword_set
+    missing: list[str] = []
+    if not recorded.issubset(known):  # C speed: every command asks
+        missing = sorted(k for k in recorded if k not in known)
     if not missing and hooks.unknown_keywords != "inert":
         present = state.keyword_names_present
-        if not present <= known.keys():
-            recorded = state.keyword_set
+        if not present.issubset(known):
             missing = sorted(k for k in present if k not in known and (
                 k in recorded or not recorded) and not hooks.is_inert_name(k))
     if missing:
