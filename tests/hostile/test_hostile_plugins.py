@@ -514,3 +514,23 @@ def test_fuzz_wrong_answers_never_escape_as_anything_but_plugin_errors(hook: str
     except IllegalActionError:
         pass
     assert snapshot(state) == before
+
+
+def test_a_plugin_object_whose_attributes_exit_runs_no_code_at_load() -> None:
+    """Item 1 at registration: hookimpls are found statically (as pluggy
+    does), so a plugin object whose attribute access raises SystemExit runs
+    none of it: it loads, with no hooks."""
+    class Exiting:
+        __name__ = "exiting_object"
+
+        def __getattr__(self, name: str) -> Any:
+            raise SystemExit(2)
+
+        def __dir__(self) -> list[str]:
+            return ["redzone_block_violations"]
+
+    engine = Engine(plugins=[Exiting()])
+    assert "exiting_object" in engine.plugin_infos
+    assert not any(i.plugin.name == "exiting_object"
+                   for hook in HOOKS for i in engine.hooks.impls(hook))
+    assert combat(engine, board(engine)).state.players["bob"].life == 16

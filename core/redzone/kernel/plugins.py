@@ -1014,7 +1014,9 @@ def make_manager(
         _check_plugin_object(info)
         try:
             pm.register(info.module, name=info.name)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a hostile attribute may raise anything
             raise PluginLoadError(
                 f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
                 f"could not be registered: {exc}",
@@ -1045,10 +1047,12 @@ def _check_plugin_object(info: PluginInfo) -> None:
     for attr in dir(module):
         if not attr.startswith("redzone_"):
             continue
-        try:
-            value = getattr(module, attr)
-        except Exception:  # pragma: no cover - a hostile property
+        try:  # statically, as pluggy looks: no attribute code of the plugin runs
+            value = inspect.getattr_static(module, attr)
+        except AttributeError:
             continue
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
         if not callable(value):
             continue
         (marked if getattr(value, _MARKER, None) is not None else unmarked).append(attr)
