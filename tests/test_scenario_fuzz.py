@@ -23,8 +23,8 @@ processed.
 How many inputs: ``REDZONE_FUZZ_EXAMPLES`` examples per fuzz test (default
 60, a few hundred in all, well under a minute); long mode,
 ``REDZONE_LONG=1 python -m pytest tests/test_scenario_fuzz.py tests/hostile``,
-runs 3,000 per fuzz test (and 50 times more plugin faults); an explicit
-``REDZONE_FUZZ_EXAMPLES`` wins.
+runs 3,000 per fuzz test (and 100 drawn wrong answers per hook instead of 2);
+an explicit ``REDZONE_FUZZ_EXAMPLES`` wins.
 """
 
 from __future__ import annotations

@@ -462,8 +462,10 @@ def test_a_form_can_t_be_catastrophic() -> None:
 # The plugin fuzzer: every hook answered with wrong values
 # ---------------------------------------------------------------------------
 
+#: Drawn answers per hook: 2 (about 80 in all) by default; long mode
+#: (REDZONE_LONG=1) 100 per hook; REDZONE_PLUGIN_FUZZ_EXAMPLES sets it.
 EXAMPLES = int(os.environ.get("REDZONE_PLUGIN_FUZZ_EXAMPLES",
-                              str(60 * (LONG_FACTOR if os.environ.get("REDZONE_LONG") else 1))))
+                              str(2 * LONG_FACTOR if os.environ.get("REDZONE_LONG") else 2)))
 
 HOOKS = sorted(n for n in dir(hookspecs) if n.startswith("redzone_") and n not in (
     "redzone_keywords",))
@@ -490,21 +492,33 @@ def _wrong_values() -> st.SearchStrategy[Any]:
                      st.lists(item, max_size=3).map(tuple), st.lists(item, max_size=3).map(iter))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(hook=st.sampled_from(HOOKS), value=_wrong_values())
-def test_fuzz_wrong_answers_never_escape_as_anything_but_plugin_errors(hook: str,
-                                                                        value: Any) -> None:
-    """A plugin answering any hook with a drawn (mostly wrong) value: the
-    combat resolves, or is illegal (an IllegalActionError, when a well-formed
-    answer restricts it), or fails with a PluginError naming the fuzzed
-    plugin; never another exception, and the caller's state is unchanged."""
+@pytest.mark.parametrize("hook", HOOKS)
+def test_fuzz_wrong_answers_never_escape_as_anything_but_plugin_errors(hook: str) -> None:
+    """A plugin answering a hook with drawn (mostly wrong) values: the combat
+    resolves, or is illegal (an IllegalActionError, when a well-formed answer
+    restricts it), or fails with a PluginError naming the fuzzed plugin;
+    never another exception, and the caller's state is unchanged. The engine
+    holds the trample plugin (the board's keyword) and the fuzzed one."""
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(value=_wrong_values())
+    def run(value: Any) -> None:
+        _fuzz_one(hook, value)
+
+    run()
+
+
+def _fuzz_one(hook: str, value: Any) -> None:
+    import redzone_keywords.trample as trample
+
     answer = list(value) if isinstance(value, Iterator) else value
 
     def impl(state: GameState) -> Any:
         return iter(answer) if isinstance(value, Iterator) else answer
 
-    engine = Engine(plugins=[hostile("fuzzed", **{hook: impl})], verify=True)
+    engine = Engine(discover=False, plugins=[trample, hostile("fuzzed", **{hook: impl})],
+                    verify=True)
     state = board(engine)
     before = snapshot(state)
     try:
@@ -534,3 +548,21 @@ def test_a_plugin_object_whose_attributes_exit_runs_no_code_at_load() -> None:
     assert not any(i.plugin.name == "exiting_object"
                    for hook in HOOKS for i in engine.hooks.impls(hook))
     assert combat(engine, board(engine)).state.players["bob"].life == 16
+
+
+def test_an_ability_that_triggers_on_its_own_resolution_is_bounded() -> None:
+    """Item 4: a plugin whose ability triggers on every event (its own
+    resolution included) would loop for ever; at most 10,000 abilities
+    trigger in one command, then the plugin is named. Bounded by a count,
+    not a clock."""
+    def redzone_triggers(state: GameState, events: tuple[Any, ...]) -> list[Trigger]:
+        return [Trigger("echo", "ogre", "alice", "603.2")]
+
+    engine = Engine(plugins=[hostile("echo", redzone_triggers=redzone_triggers)])
+    state = board(engine)
+    before = snapshot(state)
+    with pytest.raises(PluginError) as info:
+        combat(engine, state)
+    assert (info.value.plugin, info.value.hook) == ("echo", "redzone_triggers")
+    assert f"more than {answers.MAX_TRIGGERS} abilities" in str(info.value)
+    assert snapshot(state) == before

@@ -36,6 +36,8 @@ MAX_AMOUNT: Final = 1_000_000
 MAX_TOKENS: Final = 1_000
 #: The most items one hook call may answer with.
 MAX_ITEMS: Final = 10_000
+#: The most abilities that may trigger during one command (603.2).
+MAX_TRIGGERS: Final = 10_000
 #: The most objects a state may hold after tokens are created (a plugin
 #: can't grow the state without bound, one call after another).
 MAX_OBJECTS: Final = 10_000

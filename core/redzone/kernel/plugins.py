@@ -332,6 +332,8 @@ class Hooks:
         self._v_state: GameState | None = None
         self._v_print: bytes | str = b""
         self._v_log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
+        #: Abilities triggered since the current command started.
+        self.triggered_in_command = 0
         if unknown_keywords not in UNKNOWN_KEYWORD_POLICIES:
             raise ValueError(f"unknown_keywords must be one of "
                              f"{', '.join(map(repr, UNKNOWN_KEYWORD_POLICIES))}, "
@@ -493,6 +495,13 @@ class Hooks:
                              "before and after each hook call)")
         if has_state:
             self._v_log.append((impl, hook, fn, args))
+
+    def command_started(self) -> None:
+        """A command of the engine starts: per-command bounds start afresh,
+        and (in verify mode) what the last command's plugins did is checked."""
+        self.triggered_in_command = 0
+        if self.verify:
+            self.verify_pending()
 
     def verify_pending(self, keep: bool = False) -> None:
         """In verify mode: compare the state hook calls were last made with to
@@ -950,8 +959,30 @@ class Hooks:
     # -- 603 ----------------------------------------------------------------------
 
     def triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
-        """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated."""
-        return self._collect("redzone_triggers", Trigger, state, events)
+        """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated.
+
+        At most :data:`~redzone.kernel.answers.MAX_TRIGGERS` abilities
+        trigger during one command: a plugin whose ability triggers on its
+        own resolution would otherwise loop for ever (the plugin answering
+        the most triggers in the call that goes over is named).
+        """
+        hook = "redzone_triggers"
+        if not self._cache[hook]:
+            return []
+        found: list[Trigger] = []
+        most: tuple[int, _Impl] | None = None
+        for impl, res in self._answers(hook, (state, events)):
+            items = self._items(impl, hook, state, res, Trigger)
+            found.extend(items)
+            if items and (most is None or len(items) > most[0]):
+                most = (len(items), impl)
+        self.triggered_in_command += len(found)
+        if most is not None and self.triggered_in_command > _answers_check.MAX_TRIGGERS:
+            raise self._fail(most[1], hook, state, None,
+                             f"made more than {_answers_check.MAX_TRIGGERS} abilities trigger "
+                             "in one command (an ability that triggers on its own resolution "
+                             "loops for ever)")
+        return found
 
     def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[Action]:
         """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`, concatenated."""

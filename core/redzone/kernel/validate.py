@@ -154,8 +154,7 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
     """
     if not isinstance(state, GameState):
         raise BadQueryError(f"the state is {type(state).__name__}, not a GameState")
-    if hooks.verify:
-        hooks.verify_pending()  # what the last command's plugins did, checked
+    hooks.command_started()  # per-command bounds; verify mode's pending check
     if state.rules != rules:
         raise EngineMismatchError(
             f"the state was made under the rules edition {state.rules!r}, but this engine "
