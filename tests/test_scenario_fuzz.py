@@ -490,7 +490,7 @@ def test_the_line_scan_follows_the_toml_grammar(text: str) -> None:
     linear: a small fraction of the call budget."""
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # a syntax error, or a 10**100 number
         return
     lines, limit = bounded(lambda: sc.toml_prescan(text), budget=200_000)
     if limit is not None:
