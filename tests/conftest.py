@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 import redzone
 from redzone import Engine, GameState, Permanent
+
+# Every engine of the test suite (and of CI) runs in verify mode: a plugin that
+# changes the state it is shown fails the test that shows it, named.
+os.environ.setdefault("REDZONE_VERIFY", "1")
 
 
 @pytest.fixture(scope="session")

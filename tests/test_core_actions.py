@@ -43,7 +43,7 @@ class Keywords:
     @hookimpl
     def redzone_keywords(self) -> list[KeywordSpec]:
         return [KeywordSpec("soar", "702.9"),
-                KeywordSpec("venom", "702.164", pattern=r"venom (\d+)", examples=("venom 1",))]
+                KeywordSpec("venom", "702.164", form="venom {number}", examples=("venom 1",))]
 
 
 @pytest.fixture(scope="module")

@@ -243,28 +243,34 @@ def test_keyword_declared_twice_is_a_load_error() -> None:
 
 def test_keywords_hook_wrong_answers() -> None:
     """redzone_keywords must answer KeywordSpecs."""
+    def answering(value: object) -> Callable[[], object]:
+        return lambda: value
+
     for bad in ("flying", [1], 5):
         with pytest.raises(PluginError) as info:
-            Engine(discover=False, plugins=[plugin("bad", redzone_keywords=lambda b=bad: b)])
+            Engine(discover=False, plugins=[plugin("bad", redzone_keywords=answering(bad))])
         assert info.value.plugin == "bad"
         assert "loading" in str(info.value)
 
 
-def test_keyword_patterns() -> None:
-    """702.1 via KeywordSpec patterns: case and spacing are normalised, groups
-    are the arguments, an ambiguous text is an error."""
-    engine = Engine(discover=False, plugins=[
-        plugin("walk", redzone_keywords=lambda: [
-            KeywordSpec("landwalk", "702.14", pattern=r"(\w+)walk")]),
-        plugin("greedy", redzone_keywords=lambda: [
-            KeywordSpec("sw", "702.1", pattern=r"sw\w*")])])
+def test_keyword_forms() -> None:
+    """702.1 via KeywordSpec forms: case and spacing are normalised, typed
+    parameters are the arguments; two plugins whose forms match one text are
+    a load error naming both (issue 13: keyword authors)."""
+    walk = plugin("walk", redzone_keywords=lambda: [
+        KeywordSpec("landwalk", "702.14", form="{word}walk")])
+    engine = Engine(discover=False, plugins=[walk])
     kw = engine.keyword("  ForestWalk ")
     assert (kw.name, kw.text, kw.args) == ("landwalk", "forestwalk", ("forest",))
-    assert engine.keyword(kw) is kw
-    with pytest.raises(UnknownKeywordError, match="ambiguous"):
-        engine.keyword("swampwalk")
+    assert engine.keyword(kw) == kw
     with pytest.raises(UnknownKeywordError):
         engine.creature("x", "alice", 1, 1, "nothing-like-it")
+    greedy = plugin("greedy", redzone_keywords=lambda: [
+        KeywordSpec("sw", "702.1", form="sw{word}", examples=("swampwalk",))])
+    with pytest.raises(PluginLoadError) as info:
+        Engine(discover=False, plugins=[walk, greedy])
+    assert "'walk'" in str(info.value) and "'greedy'" in str(info.value)
+    assert "'swampwalk'" in str(info.value)
 
 
 # ---------------------------------------------------------------------------
@@ -522,10 +528,12 @@ def test_wrong_answer_type_is_a_plugin_error(hook: str, answer: Any) -> None:
 def test_result_replacement_callable_failures_name_the_plugin() -> None:
     """120.4c: a result replacement's function runs inside the core; if it
     raises or returns something other than a Result, the plugin is named."""
+    def replacing(replace: Callable[..., Any]) -> Callable[[], list[ResultReplacement]]:
+        return lambda: [ResultReplacement("bad", "614.1a", replace)]
+
     for replace in (lambda s, r: 1 / 0, lambda s, r: "more"):
         engine = Engine(discover=False, plugins=[plugin(
-            "replacer", redzone_result_replacements=lambda r=replace: [
-                ResultReplacement("bad", "614.1a", r)])])
+            "replacer", redzone_result_replacements=replacing(replace))])
         state = _to_damage(engine, _scenario(engine))
         with pytest.raises(PluginError) as info:
             engine.combat_damage(state)
@@ -575,3 +583,26 @@ def test_plugin_trying_to_change_the_state_fails_loudly(hook: str,
     assert isinstance(info.value.__cause__, (TypeError, AttributeError,
                                              attrs.exceptions.FrozenInstanceError))
     assert state_to_dict(state) == before
+
+
+def test_the_documented_keyword_forms_parse_as_documented() -> None:
+    """702.1: every row of the parameter table of docs/write-a-keyword.md
+    ("Declaring the printed form") parses its example text to its args."""
+    import ast
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "write-a-keyword.md").read_text(
+        encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| `{")]
+    assert len(rows) == 5
+    for row in rows:
+        cells = [c.strip().strip("`") for c in row.strip("|").split("|")]
+        form, text = cells[2], cells[3]
+        args = cells[4].split("`")[0].strip("`")
+        def declaring(f: str) -> Callable[[], list[KeywordSpec]]:
+            return lambda: [KeywordSpec("documented", "702.1", form=f)]
+
+        engine = Engine(discover=False, plugins=[plugin("doc", redzone_keywords=declaring(form))])
+        kw = engine.keyword(text)
+        assert kw.name == "documented"
+        assert kw.args == ast.literal_eval(args), (row, kw.args)

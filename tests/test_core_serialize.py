@@ -101,7 +101,7 @@ def test_round_trip_of_a_real_combat(bare_engine: Engine) -> None:
     state = bare_engine.game([Player("alice", life=17), Player("bob", poison=3)], [
         creature("orc", "alice", 2, 2, counters={"+1/+1": 1},
                  modifications=(Modification(power=1, add_keywords=(
-                     Keyword("x", "x 2", ("2",)),)),)),
+                     Keyword("ward", "ward 2", ("2",)),)),)),
         creature("bear", "bob", 2, 2, damage=1),
         creature("wolf", "bob", 3, 3),
         Permanent("jace", "bob", types={"planeswalker"}, counters={"loyalty": 3})],

@@ -107,9 +107,9 @@ def test_117_1_field_types_and_unknown_kinds_are_refused() -> None:
     engine = Engine(discover=False, plugins=[DRAINER])
     state = engine.game(["alice", "bob"], [creature("bear", "bob", 2, 2)])
     err = illegal(engine, state, Drain("bob", "alice", "3"))  # type: ignore[arg-type]
-    assert "amount must be a whole number" in err.message
+    assert "amount" in err.message and "whole number" in err.message
     err = illegal(engine, state, Pump("bear", "3", 3))  # type: ignore[arg-type]
-    assert "power" in err.message and err.objects == ("bear",)
+    assert "power" in err.message and "bear" in err.objects
     assert illegal(engine, state, Drain("nobody", "alice", 1)).rule == "102.1"
     bare = Engine(discover=False)
     assert illegal(bare, state, Drain("bob", "alice", 1)).rule == "117.1"

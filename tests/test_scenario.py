@@ -650,7 +650,9 @@ def test_deeply_nested_documents_are_refused() -> None:
     errs = problems("[" * 100_000 + "]" * 100_000, format="json")
     assert errs[0].key == ""
     errs = problems("a = " + "[" * 50_000 + "]" * 50_000)
-    assert "invalid TOML" in errs[0].detail
+    assert "longer than 20000 characters" in errs[0].detail
+    errs = problems("a = " + "[" * 5_000 + "]" * 5_000)
+    assert "nested more than 32 levels deep" in errs[0].detail and errs[0].line == 1
 
 
 def test_files_over_the_size_limit_are_refused(tmp_path: Path) -> None:
@@ -739,7 +741,7 @@ CONTRACT = {
 
 #: The keys added since (each documented on the extensions page).
 EXTENSIONS = {
-    "top": {"cards", "choices", "teams"},
+    "top": {"cards", "choices", "teams", "unknown_keywords"},
     "player": set(),
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",

@@ -184,7 +184,7 @@ def test_keyword_metadata_needs_a_keyword_and_parsable_examples() -> None:
         check_invariant(Subject(plugin("nothing")), "keyword-metadata")
 
     def redzone_keywords() -> list[KeywordSpec]:
-        return [KeywordSpec("toxicity", "702.999", pattern=r"toxicity (\d+)",
+        return [KeywordSpec("toxicity", "702.999", form="toxicity {number}",
                             examples=("toxicity two",))]
 
     mod = plugin("toxicity", redzone_keywords=redzone_keywords)
@@ -346,3 +346,65 @@ def test_pytest_plugin_collects_golden_files_and_provides_fixtures(
     result.assert_outcomes(passed=3)
     written = json.loads((golden / "bear.expected.json").read_text())
     assert written["players"]["bob"]["life"] == 18 and written["events"]
+
+
+# ---------------------------------------------------------------------------
+# One plugin alone; multiplayer boards (issue 13: keyword authors)
+# ---------------------------------------------------------------------------
+
+
+def test_a_plugin_can_be_checked_without_its_siblings() -> None:
+    """With siblings=False the subject loads the plugin and the other
+    distributions' plugins, not the rest of its own distribution: a
+    built-in keyword alone (the built-ins are one distribution)."""
+    import redzone_keywords.flying as flying
+
+    alone = Subject(flying, siblings=False)
+    assert [i.name for i in alone.infos] == ["flying"]
+    assert alone.engine.keyword("flying").name == "flying"
+    with pytest.raises(redzone.UnknownKeywordError):
+        alone.engine.keyword("reach")
+    together = Subject(flying)
+    assert "reach" in {i.name for i in together.infos}
+    check_invariant(alone, "damage-conserved", max_examples=10)
+
+
+def test_multiplayer_boards() -> None:
+    """players=4 seats alice, bob, carol and dave (802: each opponent may be
+    attacked); attackers attack each opponent; each blocker blocks an
+    attacker attacking its controller; the built-ins keep every invariant."""
+    engine = make_engine()
+    seen_targets: set[str] = set()
+
+    @settings(max_examples=60, derandomize=True, deadline=None)
+    @given(cases(engine, ("flying",), ("trample",), players=4))
+    def run(case: Any) -> None:
+        assert tuple(case.state.players) == ("alice", "bob", "carol", "dave")
+        defending = {**{p: p for p in case.state.players},
+                     **{o.id: o.controller for o in case.state.objects.values()}}
+        seen_targets.update(case.attacks.values())
+        for blocker, attacker in case.blocks.items():
+            owner = case.state.objects[blocker].controller
+            attacked_here = [a for a, t in case.attacks.items() if defending[t] == owner]
+            assert attacker in attacked_here or not attacked_here
+
+    run()
+    assert {"bob", "carol", "dave"} <= seen_targets
+
+    @settings(max_examples=1, database=None)
+    @given(cases(engine, (), players=5))
+    def five(case: Any) -> None:
+        pass
+
+    with pytest.raises(ValueError, match="players must be 2 to 4"):
+        five()
+    import redzone_keywords.trample as trample
+
+    for invariant in ("damage-conserved", "events-accounted-for", "order-independent"):
+        check_invariant(Subject(trample, players=3), invariant, max_examples=15)
+
+
+def test_the_kit_engines_run_in_verify_mode() -> None:
+    """The test kit's engines fingerprint every hook call (issue 14 item 2)."""
+    assert make_engine().hooks.verify
+    assert Subject(None).engine.hooks.verify

@@ -60,7 +60,9 @@ def _installed() -> tuple[tuple[str, str], ...]:
 def make_engine(*plugins: object, rules: str = "foundations", builtins: bool = True,
                 block: Iterable[str] = (), allow: Iterable[str] | None = None) -> Engine:
     """An engine with a chosen plugin set, shared by every test that asks for
-    the same set (engines hold no game state, so sharing is safe).
+    the same set (engines hold no game state, so sharing is safe). It runs in
+    verify mode: a plugin that changes what a hook gives it fails the test
+    with a :class:`~redzone.PluginError` naming it.
 
     :param plugins: plugins to add (modules with hookimpls); a plugin that
         discovery already found is not added twice.
@@ -77,12 +79,13 @@ def make_engine(*plugins: object, rules: str = "foundations", builtins: bool = T
     engine = _ENGINES.get(key)
     if engine is None:
         if builtins:
-            found = Engine(rules, block=block, allow=allow)
+            found = Engine(rules, block=block, allow=allow, verify=True)
             known = {id(info.module) for info in found.plugin_infos.values()}
             extra = [p for p in plugins if id(p) not in known]
-            engine = Engine(rules, plugins=extra, block=block, allow=allow) if extra else found
+            engine = Engine(rules, plugins=extra, block=block, allow=allow,
+                            verify=True) if extra else found
         else:
-            engine = Engine(rules, discover=False, plugins=plugins)
+            engine = Engine(rules, discover=False, plugins=plugins, verify=True)
         _ENGINES[key] = engine
     return engine
 

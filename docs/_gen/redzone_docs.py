@@ -231,11 +231,11 @@ def keyword_page(p: KeywordPlugin) -> str:
             lines += [f"> **{spec.name}**: {spec.summary}", ""]
     if p.body:
         lines += [rst_to_md(p.body), ""]
-    lines += ["## Printed forms", "", "| keyword | rule | pattern | examples |",
+    lines += ["## Printed forms", "", "| keyword | rule | form | examples |",
               "| --- | --- | --- | --- |"]
     for spec in p.specs:
         examples = ", ".join(f"`{e}`" for e in spec.examples) or f"`{spec.name}`"
-        pattern = spec.pattern.replace("|", "\\|")
+        pattern = spec.form.replace("|", "\\|")
         lines.append(f"| {spec.name} | {spec.rule} | `{pattern}` | {examples} |")
     lines += ["", "## Hooks it implements", ""]
     if p.hooks:

@@ -21,7 +21,7 @@ KIND = "afflict"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.130", pattern=r"afflict (\d+)",
+    return [KeywordSpec(KIND, "702.130", form="afflict {number}",
                         summary="when it becomes blocked, defending player loses N life",
                         examples=("afflict 1", "afflict 3"))]
 

@@ -40,7 +40,7 @@ CHOICE = "sacrifice"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.86", pattern=r"annihilator (\d+)",
+    return [KeywordSpec(KIND, "702.86", form="annihilator {number}",
                         summary="when it attacks, defending player sacrifices N permanents",
                         examples=("annihilator 1", "annihilator 2"))]
 

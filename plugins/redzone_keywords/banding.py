@@ -23,7 +23,7 @@ def redzone_keywords() -> list[KeywordSpec]:
     return [
         KeywordSpec("banding", "702.22", summary="may attack in a band; the banding side "
                     "divides combat damage"),
-        KeywordSpec("bands with other", "702.22b", pattern=r"bands with other (.+)",
+        KeywordSpec("bands with other", "702.22b", form="bands with other {quality}",
                     summary="bands with other creatures of a quality",
                     examples=("bands with other legends", "bands with other Dinosaurs")),
     ]

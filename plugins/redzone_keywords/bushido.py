@@ -25,7 +25,7 @@ KIND = "bushido"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.45", pattern=r"bushido (\d+)",
+    return [KeywordSpec(KIND, "702.45", form="bushido {number}",
                         summary="+N/+N until end of turn when it blocks or becomes blocked",
                         examples=("bushido 1", "bushido 2"))]
 

@@ -20,7 +20,7 @@ KIND = "frenzy"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.68", pattern=r"frenzy (\d+)",
+    return [KeywordSpec(KIND, "702.68", form="frenzy {number}",
                         summary="+N/+0 until end of turn when it attacks and isn't blocked",
                         examples=("frenzy 1", "frenzy 2"))]
 

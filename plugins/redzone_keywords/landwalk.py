@@ -27,7 +27,7 @@ from redzone import GameState, Keyword, KeywordSpec, Permanent, Violation, hooki
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(
-        "landwalk", "702.14", pattern=r"((?:[a-z-]+ )*[a-z-]+)walk",
+        "landwalk", "702.14", form="{words}walk",
         summary="can't be blocked while the defending player controls a land of that kind",
         examples=("swampwalk", "islandwalk", "forestwalk", "mountainwalk", "plainswalk",
                   "nonbasic landwalk", "snow swampwalk", "legendary landwalk", "desertwalk"))]

@@ -52,7 +52,7 @@ DELAYED = "mobilize sacrifice"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.181", pattern=r"mobilize (\d+)",
+    return [KeywordSpec(KIND, "702.181", form="mobilize {number}",
                         summary="when it attacks, N 1/1 red Warriors enter tapped and attacking",
                         examples=("mobilize 1", "mobilize 2"))]
 

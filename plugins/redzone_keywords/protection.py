@@ -60,7 +60,7 @@ SPLIT: Final = re.compile(r",? and from |, from ")
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(
-        "protection", "702.16", pattern=r"protection from (.+)",
+        "protection", "702.16", form="protection from {quality}",
         summary="can't be blocked by, and is dealt no damage by, what has the quality",
         examples=("protection from red", "protection from creatures",
                   "protection from everything", "protection from white and from blue"),

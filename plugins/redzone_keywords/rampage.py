@@ -22,7 +22,7 @@ KIND = "rampage"
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec(KIND, "702.23", pattern=r"rampage (\d+)",
+    return [KeywordSpec(KIND, "702.23", form="rampage {number}",
                         summary="+N/+N for each creature blocking it beyond the first",
                         examples=("rampage 1", "rampage 2"))]
 

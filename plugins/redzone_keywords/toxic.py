@@ -19,7 +19,7 @@ from redzone import Damage, GameState, KeywordSpec, Permanent, Result, StackObje
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec("toxic", "702.164", pattern=r"toxic (\d+)",
+    return [KeywordSpec("toxic", "702.164", form="toxic {number}",
                         summary="combat damage to a player also gives poison counters",
                         examples=("toxic 1", "toxic 2", "toxic 3"))]
 

@@ -21,6 +21,7 @@ the line.
 
 from __future__ import annotations
 
+import contextvars
 import difflib
 import functools
 import json
@@ -38,7 +39,7 @@ from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import ScenarioError, UnknownKeywordError
-from redzone.kernel.frozen import EMPTY, FrozenMap
+from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
 from redzone.kernel.model import (
     UNLIMITED,
     Effect,
@@ -174,8 +175,30 @@ def size_problem(data: Any) -> str | None:
     return None
 
 
+#: How many "did you mean" suggestions one scenario gets; problems past it
+#: are reported without one (each suggestion compares the word with the
+#: candidates, so an unbounded number of them costs the square of the file).
+MAX_SUGGESTIONS: Final = 50
+#: The most candidates one suggestion compares the word with: those closest
+#: in length, then in order.
+MAX_CANDIDATES: Final = 200
+#: Longer words get no suggestion.
+MAX_SUGGEST_WORD: Final = 100
+
+_suggestions_left: contextvars.ContextVar[int] = contextvars.ContextVar(
+    "redzone_suggestions_left", default=MAX_SUGGESTIONS)
+
+
 def _suggest(word: str, options: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(options), n=1, cutoff=0.6)
+    left = _suggestions_left.get()
+    if left <= 0 or len(word) > MAX_SUGGEST_WORD:
+        return ""
+    _suggestions_left.set(left - 1)
+    pool = sorted(o for o in options if abs(len(o) - len(word)) <= max(3, len(word) // 2))
+    if len(pool) > MAX_CANDIDATES:
+        pool = sorted(pool, key=lambda o: abs(len(o) - len(word)))[:MAX_CANDIDATES]
+        pool.sort()
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
@@ -503,60 +526,295 @@ def _unquote(part: str) -> str:
     return part
 
 
-_TOML_KEY = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
-_TOML_DOTTED = re.compile(rf"{_TOML_KEY}(?:\s*\.\s*{_TOML_KEY})*")
-_TOML_PART = re.compile(_TOML_KEY)
+_BARE_KEY: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_SCALAR_END: Final = frozenset(",]}\n#")
+_ML_BASIC: Final = '"' * 3
+_ML_LITERAL: Final = "'" * 3
+
+#: Physical lines longer than this are refused before parsing.
+MAX_LINE: Final = 20_000
 
 
-def _toml_dotted(text: str) -> tuple[str, ...]:
-    return tuple(_unquote(m.group(0)) for m in _TOML_PART.finditer(text))
+class _Stop(Exception):
+    """The scan stops (a syntax error, or a limit)."""
 
 
-def toml_lines(text: str) -> dict[Path, int]:
-    """Key path -> line for a TOML text, by a light scan of table headers and
-    ``key =`` lines (keys inside inline tables map to the line of the table)."""
-    out: dict[Path, int] = {}
-    aot: dict[tuple[str, ...], int] = {}
-    current: Path = ()
+class _TomlScan:
+    """One linear pass over a TOML text that follows its grammar (strings,
+    multi-line strings, comments, arrays, inline tables, table headers), to
+    find the line of every key and array item, and to refuse key paths
+    deeper than :data:`MAX_DEPTH` *before* the text reaches the TOML parser
+    (whose cost grows with the square of a dotted key's length). On a syntax
+    error it stops: the parser reports the error."""
 
-    def with_indexes(parts: tuple[str, ...], new_array: bool) -> Path:
+    def __init__(self, text: str) -> None:
+        self.t = text
+        self.n = len(text)
+        self.i = 0
+        self.line = 1
+        self.out: dict[Path, int] = {}
+        self.problem: tuple[str, int] | None = None
+        self.aot: dict[tuple[str, ...], int] = {}
+        self.kids: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+
+    # -- low level ---------------------------------------------------------------
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.t[j] if j < self.n else ""
+
+    def skip_ws(self, newlines: bool) -> None:
+        t, n = self.t, self.n
+        while self.i < n:
+            c = t[self.i]
+            if c in " \t\r":
+                self.i += 1
+            elif c == "\n" and newlines:
+                self.i += 1
+                self.line += 1
+            elif c == "#":
+                j = t.find("\n", self.i)
+                self.i = n if j < 0 else j
+            else:
+                return
+
+    def string(self) -> str | None:
+        """Skip the string at ``i`` (any of TOML's four kinds); the value of a
+        one-line string (for keys), ``None`` for a multi-line one."""
+        t = self.t
+        if t.startswith(_ML_BASIC, self.i) or t.startswith(_ML_LITERAL, self.i):
+            quote = t[self.i:self.i + 3]
+            j = self.i + 3
+            while True:
+                k = t.find(quote, j)
+                if k < 0:
+                    raise _Stop
+                if quote == _ML_BASIC:
+                    back = 0
+                    while k - 1 - back >= j and t[k - 1 - back] == "\\":
+                        back += 1
+                    if back % 2:  # an escaped quote: not the end
+                        j = k + 1
+                        continue
+                end = k + 3
+                while end < self.n and t[end] == quote[0] and end - k < 5:
+                    end += 1  # up to two quotes may end the content (TOML 1.0)
+                self.line += t.count("\n", self.i, end)
+                self.i = end
+                return None
+        quote = t[self.i]
+        j = self.i + 1
+        while j < self.n:
+            c = t[j]
+            if c == "\n":
+                raise _Stop
+            if c == "\\" and quote == '"':
+                j += 2
+                continue
+            if c == quote:
+                raw = t[self.i:j + 1]
+                self.i = j + 1
+                return _unquote(raw)
+            j += 1
+        raise _Stop
+
+    def key(self) -> tuple[str, ...]:
+        parts: list[str] = []
+        while True:
+            self.skip_ws(False)
+            c = self.peek()
+            if c in ('"', "'") and c:
+                value = self.string()
+                if value is None:
+                    raise _Stop  # a multi-line string is not a key
+                parts.append(value)
+            elif c and c in _BARE_KEY:
+                j = self.i
+                while j < self.n and self.t[j] in _BARE_KEY:
+                    j += 1
+                parts.append(self.t[self.i:j])
+                self.i = j
+            else:
+                raise _Stop
+            if len(parts) > MAX_DEPTH:
+                self.problem = (f"a key has more than {MAX_DEPTH} dotted parts; the document "
+                                "is refused", self.line)
+                raise _Stop
+            self.skip_ws(False)
+            if self.peek() != ".":
+                return tuple(parts)
+            self.i += 1
+
+    def record(self, path: Path, line: int) -> None:
+        if len(path) > MAX_DEPTH:
+            self.problem = (f"the key {format_path(path)[:60]} is nested more than "
+                            f"{MAX_DEPTH} levels deep; the document is refused", line)
+            raise _Stop
+        self.out.setdefault(path, line)
+
+    def expect(self, char: str) -> None:
+        self.skip_ws(False)
+        if self.peek() != char:
+            raise _Stop
+        self.i += 1
+
+    # -- structure ---------------------------------------------------------------
+
+    def header(self, parts: tuple[str, ...], new_array: bool) -> Path:
         path: list[str | int] = []
         for k in range(1, len(parts) + 1):
             path.append(parts[k - 1])
             prefix = parts[:k]
             if k == len(parts) and new_array:
-                n = aot.get(prefix, -1) + 1
-                aot[prefix] = n
-                for stale in [p for p in aot if len(p) > k and p[:k] == prefix]:
-                    del aot[stale]
-                path.append(n)
-            elif prefix in aot:
-                path.append(aot[prefix])
+                self.aot[prefix] = self.aot.get(prefix, -1) + 1
+                self._forget(prefix)
+                path.append(self.aot[prefix])
+            elif prefix in self.aot:
+                path.append(self.aot[prefix])
+        for k in range(1, len(parts)):
+            self.kids.setdefault(parts[:k], set()).add(parts)
         return tuple(path)
 
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        m = re.match(rf"^\[\[\s*({_TOML_DOTTED.pattern})\s*\]\]", line)
-        if m:
-            current = with_indexes(_toml_dotted(m.group(1)), True)
-            out.setdefault(current, lineno)
-            continue
-        m = re.match(rf"^\[\s*({_TOML_DOTTED.pattern})\s*\]", line)
-        if m:
-            current = with_indexes(_toml_dotted(m.group(1)), False)
-            out.setdefault(current, lineno)
-            continue
-        m = re.match(rf"^({_TOML_DOTTED.pattern})\s*=", line)
-        if m:
-            key = (*current, *_toml_dotted(m.group(1)))
-            out.setdefault(key, lineno)
-            rest = line[m.end():]
-            # Keys of an inline table on the same line: `attacks = { wurm = "bob" }`.
-            for inner in re.finditer(rf"[{{,]\s*({_TOML_DOTTED.pattern})\s*=", rest):
-                out.setdefault((*key, *_toml_dotted(inner.group(1))), lineno)
-    return out
+    def _forget(self, prefix: tuple[str, ...]) -> None:
+        """A new item of an array of tables starts its sub-arrays afresh."""
+        todo = list(self.kids.pop(prefix, ()))
+        while todo:
+            stale = todo.pop()
+            self.aot.pop(stale, None)
+            todo.extend(self.kids.pop(stale, ()))
+
+    def scalar_or_open(self, path: Path, frames: list[list[Any]]) -> bool:
+        """Read the value at ``i``: a scalar (``False``), or the opening of an
+        array or inline table pushed on ``frames`` (``True``)."""
+        c = self.peek()
+        if c == "[":
+            self.i += 1
+            frames.append(["[", path, 0])
+            return True
+        if c == "{":
+            self.i += 1
+            frames.append(["{", path, 0])
+            return True
+        if c in ('"', "'") and c:
+            self.string()
+            return False
+        j = self.i
+        while j < self.n and self.t[j] not in _SCALAR_END and self.t[j] not in " \t\r":
+            j += 1
+        if j == self.i:
+            raise _Stop
+        self.i = j
+        return False
+
+    def pair(self, table: Path, frames: list[list[Any]]) -> None:
+        """``key = value`` inside an inline table."""
+        self.skip_ws(False)
+        line = self.line
+        key = (*table, *self.key())
+        self.record(key, line)
+        self.expect("=")
+        self.skip_ws(False)
+        self.scalar_or_open(key, frames)
+
+    def value(self, path: Path) -> None:
+        """The value of ``path`` at ``i``; arrays and inline tables nest on an
+        explicit stack (never recursion)."""
+        frames: list[list[Any]] = []
+        self.skip_ws(False)
+        if not self.scalar_or_open(path, frames):
+            return
+        opened = True
+        while frames:
+            top = frames[-1]
+            if top[0] == "[":
+                self.skip_ws(True)
+                if self.peek() == "]":
+                    self.i += 1
+                    frames.pop()
+                    opened = False
+                    continue
+                if not opened:
+                    if self.peek() != ",":
+                        raise _Stop
+                    self.i += 1
+                    top[2] += 1
+                    self.skip_ws(True)
+                    if self.peek() == "]":  # a trailing comma
+                        self.i += 1
+                        frames.pop()
+                        continue
+                item = (*top[1], top[2])
+                self.record(item, self.line)
+                opened = self.scalar_or_open(item, frames)
+                continue
+            self.skip_ws(False)
+            if self.peek() == "}":
+                self.i += 1
+                frames.pop()
+                opened = False
+                continue
+            if not opened:
+                if self.peek() != ",":
+                    raise _Stop
+                self.i += 1
+            depth = len(frames)
+            self.pair(top[1], frames)
+            opened = len(frames) > depth
+
+    def run(self) -> None:
+        current: Path = ()
+        try:
+            while True:
+                self.skip_ws(True)
+                if self.i >= self.n:
+                    return
+                line = self.line
+                if self.peek() == "[":
+                    new_array = self.peek(1) == "["
+                    self.i += 2 if new_array else 1
+                    parts = self.key()
+                    close = "]]" if new_array else "]"
+                    self.skip_ws(False)
+                    if not self.t.startswith(close, self.i):
+                        raise _Stop
+                    self.i += len(close)
+                    current = self.header(parts, new_array)
+                    self.record(current, line)
+                    continue
+                key = (*current, *self.key())
+                self.record(key, line)
+                self.expect("=")
+                self.value(key)
+        except _Stop:
+            return
+
+
+def toml_prescan(text: str) -> tuple[dict[Path, int], tuple[str, int] | None]:
+    """Key path -> line for a TOML text, and the first limit it breaks (a
+    line over :data:`MAX_LINE` characters, a key path deeper than
+    :data:`MAX_DEPTH`) with its line, or ``None``. Linear in the text."""
+    pos = 0
+    lineno = 1
+    while True:
+        j = text.find("\n", pos)
+        end = len(text) if j < 0 else j
+        if end - pos > MAX_LINE:
+            return {}, (f"line {lineno} is longer than {MAX_LINE} characters; the document "
+                        "is refused", lineno)
+        if j < 0:
+            break
+        pos = j + 1
+        lineno += 1
+    scan = _TomlScan(text)
+    scan.run()
+    return scan.out, scan.problem
+
+
+def toml_lines(text: str) -> dict[Path, int]:
+    """Key path -> line for a TOML text, following the TOML grammar (a
+    multi-line string holding ``[[permanents]]`` is not a header; keys of
+    inline tables and items of arrays get their own lines)."""
+    return toml_prescan(text)[0]
 
 
 def json_lines(text: str) -> dict[Path, int]:
@@ -640,6 +898,37 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a scenario can use")
 
 
+def _valid_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_text(data: Any) -> tuple[Path, str] | None:
+    """The path of the first key or string of ``data`` that isn't valid text
+    (a lone surrogate, which JSON's ``\\ud800`` escapes can make), and which
+    of the two it is. Iterative."""
+    stack: list[tuple[Path, Any]] = [((), data)]
+    seen = 0
+    while stack and seen <= MAX_NODES:
+        path, node = stack.pop()
+        seen += 1
+        if isinstance(node, str):
+            if not _valid_text(node):
+                return path, "the value"
+        elif isinstance(node, dict):
+            for key in node:
+                if isinstance(key, str) and not _valid_text(key):
+                    return path, f"a key of {format_path(path) or 'the document'}"
+            # In document order: the stack pops the last pushed first.
+            stack.extend(((*path, k), v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
 def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> Document:
     """Parse a scenario text.
 
@@ -652,6 +941,11 @@ def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> 
 
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise fail(f"the scenario is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    toml_keys: dict[Path, int] | None = None
+    if format != "json":
+        toml_keys, limit = toml_prescan(text)
+        if limit is not None:
+            raise fail(limit[0], limit[1])
     try:
         if format == "json":
             data = json.loads(text, object_pairs_hook=_no_duplicates,
@@ -672,10 +966,19 @@ def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> 
         raise fail(f"invalid {format.upper()}: the document is nested too deeply") from None
     except ValueError as exc:  # huge integers, NaN, surrogates...
         raise fail(f"invalid {format.upper()}: {exc}") from None
-    try:
-        lines = json_lines(text) if format == "json" else toml_lines(text)
-    except (RecursionError, ValueError):  # pragma: no cover - lines are best effort
-        lines = {}
+    bad_text = _not_text(data)
+    if bad_text is not None:
+        path, what = bad_text
+        raise ScenarioProblems([ScenarioError(
+            f"{what} is not valid Unicode text (it holds a lone surrogate, which can't be "
+            "written as UTF-8)", file=file, key=format_path(path))])
+    if toml_keys is not None:
+        lines = toml_keys
+    else:
+        try:
+            lines = json_lines(text)
+        except (RecursionError, ValueError):  # pragma: no cover - lines are best effort
+            lines = {}
     return Document(file, text, data, format, FrozenMap(lines))
 
 
@@ -838,9 +1141,14 @@ class _Builder:
     def keyword(self, path: Path, text: Any) -> Keyword | None:
         if not isinstance(text, str) or len(text) > self.KEYWORD_MAX:
             return None  # the schema check has reported it
+        policy = self.data.get("unknown_keywords")
         try:
-            return self.engine.keyword(text)
+            return self.engine.hooks.parse_keyword(
+                text, unknown=policy if policy in ("error", "inert") else None,
+                suggest=_suggestions_left.get() > 0)
         except UnknownKeywordError as exc:
+            if exc.suggestions:
+                _suggestions_left.set(_suggestions_left.get() - 1)
             self.p.add(path, str(exc))
             return None
 
@@ -1315,6 +1623,15 @@ def build(document: Document, *, rules: str | None = None,
         :class:`redzone.Engine` with every installed plugin).
     :raises ScenarioProblems: listing every problem found.
     """
+    budget = _suggestions_left.set(MAX_SUGGESTIONS)
+    try:
+        return _build(document, rules, engine_factory)
+    finally:
+        _suggestions_left.reset(budget)
+
+
+def _build(document: Document, rules: str | None,
+           engine_factory: EngineFactory | None) -> Scenario:
     factory: EngineFactory = engine_factory or Engine
     problems = _Problems(document.file, document.lines)
     data = document.data
@@ -1352,6 +1669,7 @@ def build(document: Document, *, rules: str | None = None,
         state = new_game(list(b.players.values()), list(b.permanents.values()),
                          active_player=active, turn_order=order, effects=effects, rules=edition,
                          teams=teams)
+        state = evolve(state, keyword_set=engine.hooks.keyword_infos)  # what it was made with
     except ValueError as exc:  # pragma: no cover - every case is checked above
         problems.add((), str(exc))
         raise problems.error() from None

@@ -195,7 +195,7 @@ def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
-    return build(document, rules=rules)
+    return build(document, rules=rules, engine_factory=functools.partial(Engine, verify=True))
 
 
 def _notes(scenario: Scenario, color: bool | None) -> None:

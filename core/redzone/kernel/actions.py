@@ -684,10 +684,10 @@ def _make_block_action(tx: Tx, a: MakeBlock) -> None:
     tx.permanent(a.blocker, a.do)
     state = tx.state
     if state.combat is not None and state.step in ("beginning_of_combat", "declare_attackers"):
-        raise IllegalActionError(f"block: {a.blocker!r} can't be made to block before "
-                                 "blockers are declared (the game is at "
-                                 f"{state.step!r})", rule="509.1",
-                                 objects=(a.blocker, a.attacker))
+        raise IllegalActionError(  # there are no blockers before 509.1 declares them
+            f"{a.blocker!r} can't be made to block in the {state.step} step: blockers are "
+            "declared in the declare blockers step", rule="509.1",
+            objects=(a.blocker, a.attacker))
     new, events = _make_block(state, a.blocker, a.attacker, a.position, "509.6")
     tx.state = new
     tx.emit(*(e._replace(step="") for e in events))

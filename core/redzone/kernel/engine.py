@@ -21,6 +21,7 @@ from redzone.kernel import enumerate as _enumerate
 from redzone.kernel import restrictions as _restrictions
 from redzone.kernel import steps as _steps
 from redzone.kernel import turn as _turn
+from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.errors import (
@@ -32,6 +33,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
@@ -72,6 +74,13 @@ class Engine:
         the step, and the state is unchanged. Python can't interrupt a plugin,
         so the limit is checked when the call returns. ``None`` (the default)
         checks nothing and costs nothing.
+    :param verify: fingerprint what each hook call is given before and after
+        it, and fail the command with a :class:`PluginError` naming the plugin
+        that changed it; ``None`` (the default) turns it on when the
+        ``REDZONE_VERIFY`` environment variable is ``"1"``.
+    :param unknown_keywords: ``"error"`` (the default) refuses a keyword no
+        plugin provides, except the known non-combat ones, which are inert;
+        ``"inert"`` accepts any keyword, an unknown one as inert.
     :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
         no built-in keywords (the package is not installed).
     """
@@ -87,6 +96,8 @@ class Engine:
         policy: AssignmentPolicy = default_policy,
         auto_triggers: bool = True,
         hook_timeout: float | None = None,
+        verify: bool | None = None,
+        unknown_keywords: str = "error",
     ) -> None:
         self.edition: Edition = get_edition(rules)
         found: list[object | PluginInfo] = []
@@ -107,7 +118,8 @@ class Engine:
         found.extend(self.edition.plugins)
         found.extend(plugins)
         self.pm, self.plugin_infos = make_manager(found)
-        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout)
+        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout, verify=verify,
+                           unknown_keywords=unknown_keywords)
         self._step_kind_cache: tuple[
             GameState, tuple[str, tuple[str, ...]] | None] | None = None
         self.policy = policy
@@ -162,7 +174,7 @@ class Engine:
         perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
                  for p in permanents]
         kwargs.setdefault("rules", self.rules)
-        return new_game(players, perms, **kwargs)
+        return _evolve(new_game(players, perms, **kwargs), keyword_set=self.hooks.keyword_infos)
 
     # -- queries (never raise for illegal input) -----------------------------------
 
@@ -206,6 +218,7 @@ class Engine:
 
     def attack_violations(self, state: GameState, attacks: Attacks) -> tuple[Violation, ...]:
         """Every rule a declaration of attackers would break (508.1)."""
+        _validate.declaration(state, "attack_violations", attacks, single=True)
         return sort_violations(_combat.attack_violations(self.hooks, state, dict(attacks)))
 
     def legal_attackers(self, state: GameState) -> tuple[str, ...]:
@@ -221,6 +234,7 @@ class Engine:
 
     def block_violations(self, state: GameState, blocks: Blocks) -> tuple[Violation, ...]:
         """Every rule a declaration of blockers would break (509.1)."""
+        _validate.declaration(state, "block_violations", blocks, single=False)
         if state.combat is None:
             return (Violation("509.1", "there is no combat: no attackers were declared"),)
         return sort_violations(_combat.block_violations(
@@ -249,11 +263,13 @@ class Engine:
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
         """Lethal damage from ``source`` to ``creature`` counting marked damage
         (702.19b, 702.2c), before anything else is assigned."""
+        _validate.objects(state, "lethal_damage", source=source, creature=creature)
         perm = state.objects[creature]
         return self.hooks.lethal_damage(state, source, creature, perm.toughness - perm.damage)
 
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
+        _validate.damage_step(self, state, "damage_duties")
         step, participants = _steps.damage_step_kind(self, state)
         return step, tuple(_combat.duties(self.hooks, state, participants, step))
 
@@ -268,6 +284,7 @@ class Engine:
                               assign: Assignment | None = None) -> tuple[Violation, ...]:
         """Every rule a combat damage assignment would break (510.1, 510.1e);
         creatures not in ``assign`` get the default policy's assignment."""
+        _validate.damage_step(self, state, "assignment_violations")
         step, participants = _steps.damage_step_kind(self, state)
         duties = tuple(_combat.duties(self.hooks, state, participants, step))
         full, extra = _steps.full_assignment(self, state, step, duties, assign or {},
@@ -276,6 +293,11 @@ class Engine:
             self.hooks, state, step, duties, full, (assign or {}).keys()))
 
     # -- commands (each delegates to its step module) ---------------------------------
+
+    def _check_engine(self, state: GameState) -> None:
+        """:raises EngineMismatchError: when this engine can't honour ``state``
+        (another rules edition, or a keyword it doesn't know)."""
+        _validate.engine_honours(self.rules, self.hooks, state)
 
     def begin_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the beginning of combat step (507) of a combat phase: the
@@ -380,6 +402,8 @@ class Engine:
             field of the wrong type, or naming something that isn't there;
             and after the end of the game (104.2a). Nothing changes.
         """
+        self._check_engine(state)
+        _validate.action(state, action)
         return _steps.perform(self, state, action, choices=choices)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
@@ -470,6 +494,7 @@ class Engine:
             (508.8) for blocks when no creature attacks, as the declare
             blockers step is skipped.
         """
+        self._check_engine(state)
         if through not in ("end_of_combat", "cleanup"):
             raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
                                      f"{through!r}", rule="500.1")

@@ -104,12 +104,45 @@ class UnknownKeywordError(RulesError, ValueError):
     :ivar suggestions: close matches among the known keywords.
     """
 
-    def __init__(self, text: str, suggestions: Iterable[str] = ()) -> None:
+    def __init__(self, text: str, suggestions: Iterable[str] = (), reason: str = "") -> None:
         self.text = text
         self.suggestions = tuple(suggestions)
+        self.reason = reason
         hint = f"; did you mean {', '.join(repr(s) for s in self.suggestions)}?" if (
             self.suggestions) else ""
-        super().__init__(f"unknown keyword {text!r}: no loaded plugin provides it{hint}")
+        if reason:
+            super().__init__(f"bad keyword {text!r}: {reason}{hint}")
+        else:
+            super().__init__(f"unknown keyword {text!r}: no loaded plugin provides it{hint}")
+
+
+class EngineMismatchError(RulesError, ValueError):
+    """A state made under another rules edition or another keyword set than
+    the engine given the command has; nothing was changed.
+
+    :ivar kind: the error kind of the JSON outcome.
+    """
+
+    kind = "engine_mismatch"
+
+
+class BadQueryError(IllegalActionError):
+    """A query or command was given something that isn't what it takes (an
+    id that isn't in the state, a field of the wrong type, a question asked
+    in a step where it has no answer); nothing was changed. An
+    :class:`IllegalActionError`, so also a :class:`ValueError`.
+    """
+
+    def __init__(self, message: str, *, rule: str = "117.1",
+                 objects: Iterable[str] = ()) -> None:
+        super().__init__(message, rule=rule, objects=objects)
+
+
+class UnknownObjectError(BadQueryError, KeyError):
+    """A query named an object or player that isn't in the state."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.message
 
 
 class PluginError(RulesError):

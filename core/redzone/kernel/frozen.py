@@ -1,37 +1,66 @@
 """An immutable mapping for the game state.
 
-:class:`FrozenMap` is a :class:`dict` whose mutating methods raise
-:class:`TypeError`. Lookups stay as fast as a plain dict's, and a plugin that
-tries to change the state it was handed fails loudly instead of corrupting it.
+:class:`FrozenMap` is a read-only :class:`~collections.abc.Mapping` over a
+private :class:`dict`. It is not a ``dict`` subclass, so ``dict.__setitem__``,
+``dict.update`` and the other ``dict`` methods can't be applied to it, its
+``__init__`` can't be run a second time, and its attributes can't be set.
+Lookups cost one Python call more than a plain dict's. A plugin that tries to
+change the state it was handed fails loudly instead of corrupting it; what
+Python can't stop (``object.__setattr__`` on a frozen attrs instance, or
+reaching into the private dict) the engine's verify mode detects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn, TypeVar, overload
+from abc import ABCMeta
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+from typing import Any, NoReturn, TypeVar, cast, overload
 
 K = TypeVar("K")
 T = TypeVar("T")
 V = TypeVar("V")
 
+_new = object.__new__
+_set = object.__setattr__
 
-class FrozenMap(dict[K, V]):
-    """A read-only :class:`dict`.
+
+def _readonly(*_args: Any, **_kwargs: Any) -> NoReturn:
+    raise TypeError(
+        "redzone state is immutable: build a new state (attrs.evolve, "
+        "FrozenMap.set/merge) instead of changing this one"
+    )
+
+
+class _Build(ABCMeta):
+    """Builds a :class:`FrozenMap` without running ``__init__``, which then
+    can't be run on a built map (it raises, like every mutating method)."""
+
+    def __call__(cls, items: Any = (), /, **kwargs: Any) -> Any:
+        new: Any = _new(cast(type, cls))
+        _set(new, "_items", dict(items, **kwargs))
+        return new
+
+
+class FrozenMap(Mapping[K, V], metaclass=_Build):
+    """A read-only mapping: ``FrozenMap({"a": 1})``, ``FrozenMap(pairs)``,
+    ``FrozenMap(a=1)``.
 
     Build a changed copy with :meth:`set`, :meth:`without` or :meth:`merge`;
     the original is never modified.
     """
 
-    __slots__ = ("_hash",)
+    __slots__ = ("_hash", "_items")
+    _items: dict[K, V]
+    _hash: int
 
-    def _readonly(self, *_args: Any, **_kwargs: Any) -> NoReturn:
-        raise TypeError(
-            "redzone state is immutable: build a new state (attrs.evolve, "
-            "FrozenMap.set/merge) instead of changing this one"
-        )
+    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = (), /,
+                 **kwargs: V) -> None:
+        _readonly()  # never runs as a map is built (see _Build)
 
-    __setitem__ = _readonly
     __setattr__ = _readonly
+    __delattr__ = _readonly
+    # dict's mutating methods, for a clear message to whoever tries them.
+    __setitem__ = _readonly
     __delitem__ = _readonly
     __ior__ = _readonly
     clear = _readonly
@@ -40,19 +69,72 @@ class FrozenMap(dict[K, V]):
     setdefault = _readonly
     update = _readonly
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    @classmethod
+    def _wrap(cls, items: dict[K, V]) -> FrozenMap[K, V]:
+        new: FrozenMap[K, V] = _new(cls)
+        _set(new, "_items", items)
+        return new
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, default: V | T, /) -> V | T: ...
+    def get(self, key: Any, default: Any = None, /) -> Any:
+        return self._items.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def keys(self) -> KeysView[K]:
+        return self._items.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._items.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._items.items()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._items == other._items
+        if isinstance(other, dict):
+            return self._items == other
+        if isinstance(other, Mapping):
+            return self._items == dict(other.items())
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __or__(self, other: Mapping[K, V]) -> FrozenMap[K, V]:
+        return self.merge(other)
+
+    def __hash__(self) -> int:
         try:
-            return self._hash  # type: ignore[attr-defined,no-any-return]
+            return self._hash
         except AttributeError:
-            value = hash(frozenset(self.items()))
-            object.__setattr__(self, "_hash", value)
+            value = hash(frozenset(self._items.items()))
+            _set(self, "_hash", value)
             return value
 
     def __repr__(self) -> str:
-        return f"FrozenMap({dict.__repr__(self)})"
+        return f"FrozenMap({self._items!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenMap, (dict(self),))
+        return (FrozenMap, (dict(self._items),))
 
     def __copy__(self) -> FrozenMap[K, V]:
         return self
@@ -62,25 +144,25 @@ class FrozenMap(dict[K, V]):
 
     def set(self, key: K, value: V) -> FrozenMap[K, V]:
         """Return a copy with ``key`` bound to ``value``."""
-        new = dict(self)
+        new = dict(self._items)
         new[key] = value
-        return FrozenMap(new)
+        return FrozenMap._wrap(new)
 
     def merge(self, changes: Mapping[K, V]) -> FrozenMap[K, V]:
         """Return a copy with every binding of ``changes`` applied (one copy)."""
         if not changes:
             return self
-        new = dict(self)
+        new = dict(self._items)
         new.update(changes)
-        return FrozenMap(new)
+        return FrozenMap._wrap(new)
 
     def without(self, key: K) -> FrozenMap[K, V]:
         """Return a copy without ``key`` (no error when it is absent)."""
-        if key not in self:
+        if key not in self._items:
             return self
-        new = dict(self)
+        new = dict(self._items)
         del new[key]
-        return FrozenMap(new)
+        return FrozenMap._wrap(new)
 
 
 @overload

@@ -56,12 +56,13 @@ def redzone_keywords() -> Iterable[KeywordSpec]:
     Rules: 702.1
 
     A keyword string on a permanent (``"toxic 2"``) is matched against every
-    declared pattern; it must match exactly one keyword name.
+    declared form (``"toxic {number}"``: typed parameters, parsed by redzone;
+    never a regular expression); it must match exactly one keyword name.
 
     :returns: the :class:`~redzone.KeywordSpec` of each keyword.
 
-    Combined: concatenated; two plugins declaring the same name is a load
-    error.
+    Combined: concatenated; two plugins declaring the same name, or forms
+    that can match the same text, is a load error naming both.
     """
     raise NotImplementedError
 

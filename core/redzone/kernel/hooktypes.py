@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from attrs import field, frozen
 
@@ -20,33 +20,124 @@ if TYPE_CHECKING:
     from redzone.kernel.tx import Tx
 
 
+#: The largest number a keyword parameter may be (``toxic 1000000``).
+MAX_KEYWORD_NUMBER: Final = 1_000_000
+#: The longest printed keyword redzone tries to parse, in characters.
+MAX_KEYWORD_TEXT: Final = 200
+
+#: The typed parameters a keyword form may hold, each as the (bounded)
+#: regular expression redzone builds for it. Plugins never give regexes.
+SLOTS: Final[dict[str, str]] = {
+    # ASCII digits only (the value is checked against MAX_KEYWORD_NUMBER as
+    # it is parsed, so that a long number gets a clear error).
+    "number": r"([0-9]{1,30})",
+    "colour": r"(white|blue|black|red|green)",
+    # One word: letters, hyphens and apostrophes.
+    "word": r"([a-z][a-z'-]{0,39})",
+    # One or two words (a land type with its supertype: "snow swamp").
+    "words": r"([a-z][a-z'-]{0,39}(?: [a-z][a-z'-]{0,39})?)",
+    # Free text (a quality: "white and from blue", "other legends").
+    "quality": r"([a-z0-9][a-z0-9',/+ -]{0,79})",
+}
+_LITERAL = re.compile(r"[a-z0-9 '/+,-]+")
+_SLOT = re.compile(r"\{([a-z]+)\}")
+
+
+def form_problem(form: object) -> str | None:
+    """Why ``form`` is not a keyword form, or ``None`` when it is one."""
+    if type(form) is not str or not form:
+        return f"form {form!r} is not a non-empty str"
+    if len(form) > 100:
+        return f"form {form[:40]!r}... is longer than 100 characters"
+    pos = 0
+    slots = 0
+    literal = ""
+    for m in _SLOT.finditer(form):
+        literal += form[pos:m.start()]
+        if m.group(1) not in SLOTS:
+            return (f"form {form!r} has an unknown parameter {{{m.group(1)}}} (known: "
+                    f"{', '.join('{' + k + '}' for k in SLOTS)})")
+        slots += 1
+        pos = m.end()
+    literal += form[pos:]
+    if slots > 3:
+        return f"form {form!r} has more than 3 parameters"
+    if sum(form.count("{" + k + "}") for k in ("quality", "words")) > 1:
+        return f"form {form!r} has more than one {{quality}} or {{words}} parameter"
+    if not literal.strip():
+        return f"form {form!r} has no literal text"
+    if not _LITERAL.fullmatch(literal) or literal != " ".join(literal.split(" ")) or (
+            "  " in form):
+        return (f"form {form!r}: literal text must be lower-case letters, digits, single "
+                "spaces and ' / + , -")
+    return None
+
+
+def compile_form(form: str) -> re.Pattern[str]:
+    """The regular expression redzone builds for a valid keyword form."""
+    out = ""
+    pos = 0
+    for m in _SLOT.finditer(form):
+        out += re.escape(form[pos:m.start()]) + SLOTS[m.group(1)]
+        pos = m.end()
+    out += re.escape(form[pos:])
+    return re.compile(out)
+
+
 @frozen
 class KeywordSpec:
     """A keyword a plugin provides.
 
     :param name: the family name instances carry (``"toxic"``, ``"landwalk"``).
     :param rule: its rule number (``"702.164"``).
-    :param pattern: a regular expression the whole printed text must match,
-        case-insensitively; its groups become :attr:`~redzone.Keyword.args`.
-        Defaults to the name itself.
+    :param form: its printed form: literal lower-case text and typed
+        parameters in braces, which become :attr:`~redzone.Keyword.args`:
+        ``{number}`` (ASCII digits, 0 to :data:`MAX_KEYWORD_NUMBER`),
+        ``{colour}``, ``{word}``, ``{words}`` (one or two words, such as a
+        land type with its supertype) and ``{quality}`` (free text). For
+        example ``"toxic {number}"``, ``"{words}walk"``,
+        ``"protection from {quality}"``. Defaults to the name itself. redzone
+        builds the parser; a plugin never gives a regular expression.
     :param summary: one line for listings; defaults to the module docstring's.
     :param examples: printed forms for documentation and generated tests.
+    :param pattern: no longer supported (a regular expression); giving one is
+        a load error that says to use ``form``.
     """
 
     name: str
     rule: str
-    pattern: str = field()
+    form: str = field()
     summary: str = ""
     examples: tuple[str, ...] = field(default=(), converter=as_tuple)
+    pattern: str = ""
 
-    @pattern.default
-    def _pattern_default(self) -> str:
-        return re.escape(self.name)
+    @form.default
+    def _form_default(self) -> str:
+        return self.name.lower() if isinstance(self.name, str) else ""
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
-        """The compiled pattern (anchored, case-insensitive)."""
-        return re.compile(rf"(?:{self.pattern})", re.IGNORECASE)
+        """The parser redzone builds for :attr:`form` (match it with
+        ``fullmatch`` on the normalised text)."""
+        return compile_form(self.form)
+
+    def problem(self) -> str | None:
+        """Why this declaration can't be loaded (naming the field), or ``None``."""
+        for name in ("name", "rule", "summary"):
+            value = getattr(self, name)
+            if type(value) is not str:
+                return f"field {name!r} is {value!r}, where a str was expected"
+        if not self.name.strip():
+            return "field 'name' is empty"
+        if self.pattern:
+            return ("field 'pattern' is no longer supported (regular expressions can take "
+                    f"exponential time): declare form=..., e.g. form={self.name + ' {number}'!r}")
+        problem = form_problem(self.form)
+        if problem is not None:
+            return f"field 'form': {problem}"
+        if not all(type(e) is str for e in self.examples):
+            return f"field 'examples' is {self.examples!r}, where strs were expected"
+        return None
 
 
 @frozen

@@ -815,6 +815,9 @@ class GameState:
         ``poison`` always show the team's), attack and block as a team
         (805.10) and win or lose together (810.8). Empty: every player on
         their own.
+    :param keyword_set: the names of the keywords the engine that made the
+        state knew (empty when it was built without an engine); an engine
+        that lacks one of them refuses the state.
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
@@ -837,6 +840,7 @@ class GameState:
     game_over: GameOver | None = None
     created: int = 0
     teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).

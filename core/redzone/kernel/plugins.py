@@ -24,16 +24,23 @@ from __future__ import annotations
 import difflib
 import functools
 import importlib.metadata
+import inspect
+import os
+import pickle
 import re
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 import pluggy
 from attrs import frozen
 
+from redzone.kernel import answers as _answers_check
+from redzone.kernel import fingerprint as _fp
 from redzone.kernel import hookspecs
+from redzone.kernel import validate as _validate
 from redzone.kernel.errors import (
     IllegalActionError,
     PluginError,
@@ -44,6 +51,8 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
+    MAX_KEYWORD_NUMBER,
+    MAX_KEYWORD_TEXT,
     REGULAR_DAMAGE_STEP,
     Action,
     ActionSpec,
@@ -58,6 +67,7 @@ from redzone.kernel.hooktypes import (
     ResultReplacement,
     SourceAssignment,
     StateBasedAction,
+    compile_form,
 )
 from redzone.kernel.model import (
     SCOPES,
@@ -149,7 +159,9 @@ def discover(
         ep, dist, version = found[name]
         try:
             module = ep.load()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit at import is the plugin's fault too
             raise PluginLoadError(
                 f"plugin {name!r} from distribution {dist!r} failed to load "
                 f"({ep.value}): {type(exc).__name__}: {exc}",
@@ -194,6 +206,11 @@ def _distribution_of(obj: object) -> tuple[str, str]:
 #: reaches the caller unchanged instead of becoming a :class:`PluginError`.
 _MAY_REJECT: Final = frozenset({"redzone_resolve_trigger"})
 
+#: Hooks after whose calls verify mode checks the state at once: the
+#: notifications, and the question about triggers that ends a command's work.
+_VERIFY_NOW: Final = frozenset({"redzone_triggers", "redzone_damage_event",
+                                "redzone_end_of_combat"})
+
 #: Answer types that are never lazy iterators (no ABC check needed).
 _PLAIN: Final = frozenset({list, tuple, bool, int, set, frozenset, dict})
 _SEQUENCES: Final = frozenset({list, tuple})
@@ -208,6 +225,84 @@ GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
 #: on the stack resolves whatever its source has become, 113.7a).
 _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
                              "redzone_condition_holds", "redzone_damage_steps"})
+
+
+#: The unknown-keyword policies an engine (and a scenario) may choose.
+UNKNOWN_KEYWORD_POLICIES: Final = ("error", "inert")
+
+#: Keywords with no effect on combat, accepted by name as inert (no plugin
+#: acts on them) whatever the policy, so that real card text doesn't reject a
+#: board. A plugin that declares one of them takes it over.
+INERT_KEYWORDS: Final = (
+    "flash", "hexproof", "hexproof from {quality}", "shroud", "ward {number}",
+    "ward {quality}", "prowess", "cascade", "convoke", "delve", "storm", "split second",
+    "flashback {quality}", "cycling {quality}", "kicker {quality}", "equip {quality}",
+    "crew {number}", "enchant {quality}", "affinity for {quality}",
+)
+_INERT_FORMS: Final = tuple(
+    # the family name: the text before the first parameter ("hexproof from
+    # {quality}" is a hexproof)
+    (form.split(" {")[0].removesuffix(" from").removesuffix(" for"), compile_form(form))
+    for form in INERT_KEYWORDS)
+_INERT_NAMES: Final = frozenset(family for family, _regex in _INERT_FORMS)
+
+
+def verify_default() -> bool:
+    """Whether verify mode is on when an engine doesn't say: the
+    ``REDZONE_VERIFY`` environment variable is ``"1"`` (the test suite and CI
+    set it)."""
+    return os.environ.get("REDZONE_VERIFY", "") == "1"
+
+
+def _inert(norm: str) -> Keyword | None:
+    for family, regex in _INERT_FORMS:
+        m = regex.fullmatch(norm)
+        if m:
+            return Keyword(family, norm, tuple(g for g in m.groups() if g is not None))
+    return None
+
+
+def _check_numbers(text: str, form: str, args: tuple[str, ...]) -> None:
+    slots = re.findall(r"\{([a-z]+)\}", form)
+    for slot, arg in zip(slots, args, strict=False):
+        if slot == "number" and int(arg) > MAX_KEYWORD_NUMBER:
+            raise UnknownKeywordError(text, reason=f"its number {arg} is over the limit of "
+                                      f"{MAX_KEYWORD_NUMBER:,} (rule 107.1: numbers are "
+                                      "whole numbers; redzone bounds them)")
+
+
+_FILLERS: Final = {"number": "1", "colour": "red", "word": "x", "words": "x", "quality": "x"}
+
+
+def _fill(form: str, value: str | None) -> str:
+    return re.sub(r"\{([a-z]+)\}",
+                  lambda m: value if value is not None else _FILLERS[m.group(1)], form)
+
+
+@functools.cache
+def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
+             ) -> tuple[str, str, str] | None:
+    """Two keyword forms that both match one text, and that text, or ``None``.
+
+    Each form is tried on the other's examples, on its own form with every
+    parameter filled with a plain value, and with each parameter filled with
+    the other's literal text and examples (which finds ``{words}walk``
+    against ``protection from {quality}``)."""
+    compiled = [(name, form, compile_form(form), examples) for name, form, examples in specs]
+    for i, (name_a, form_a, re_a, ex_a) in enumerate(compiled):
+        for name_b, form_b, re_b, ex_b in compiled[i + 1:]:
+            pieces = {p.strip() for p in re.split(r"\{[a-z]+\}", form_b) if p.strip()}
+            pieces |= {_normalise(e) for e in ex_b}
+            back = {p.strip() for p in re.split(r"\{[a-z]+\}", form_a) if p.strip()}
+            back |= {_normalise(e) for e in ex_a}
+            tries = [_normalise(e) for e in (*ex_a, *ex_b)]
+            tries += [_fill(form_a, None), _fill(form_b, None)]
+            tries += [_fill(form_a, piece) for piece in sorted(pieces)]
+            tries += [_fill(form_b, piece) for piece in sorted(back)]
+            for text in tries:
+                if re_a.fullmatch(text) and re_b.fullmatch(text):
+                    return name_a, name_b, text
+    return None
 
 
 class _Impl:
@@ -235,10 +330,27 @@ class Hooks:
     """
 
     def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo],
-                 timeout: float | None = None) -> None:
+                 timeout: float | None = None, verify: bool | None = None,
+                 unknown_keywords: str = "error") -> None:
         self._pm = pm
         self._infos = dict(infos)
         self.timeout = timeout
+        #: Fingerprint every hook call's arguments before and after it and
+        #: fail the plugin that changed them (``None``: the ``REDZONE_VERIFY``
+        #: environment variable decides, ``"1"`` turning it on).
+        self.verify = verify_default() if verify is None else bool(verify)
+        #: Verify mode: the state hook calls are being made with, its
+        #: fingerprint from before the first of them, and those calls.
+        self._v_state: GameState | None = None
+        self._v_print: bytes | str = b""
+        self._v_log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
+        #: Abilities triggered since the current command started.
+        self.triggered_in_command = 0
+        if unknown_keywords not in UNKNOWN_KEYWORD_POLICIES:
+            raise ValueError(f"unknown_keywords must be one of "
+                             f"{', '.join(map(repr, UNKNOWN_KEYWORD_POLICIES))}, "
+                             f"not {unknown_keywords!r}")
+        self.unknown_keywords = unknown_keywords
         self._cache: dict[str, tuple[_Impl, ...]] = {}
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
@@ -309,7 +421,10 @@ class Hooks:
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
         impls = self._cache[hook]
         out: list[tuple[_Impl, Any]] = []
+        verify = self.verify
         if not impls:
+            if verify and hook in _VERIFY_NOW:
+                self.verify_pending(keep=True)
             return out
         present: frozenset[str] | None = None
         for impl in impls:
@@ -319,26 +434,140 @@ class Hooks:
                 if impl.gate.isdisjoint(present):
                     continue
             picks = impl.picks
+            before = self._verify_before(args) if verify else ()
             started = time.perf_counter() if self.timeout is not None else 0.0
             try:
                 res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
-                if res is not None and type(res) not in _PLAIN and isinstance(res, Iterator):
-                    # A generator runs (and may raise) only as it is consumed.
+                if res is not None and type(res) not in _PLAIN and not isinstance(
+                        res, (str, bytes)) and isinstance(res, Iterable):
+                    # A generator (or any lazy iterable) runs, and may raise,
+                    # only as it is consumed: consume it here, inside the guard.
                     res = tuple(res)
-            except PluginError:
+            except KeyboardInterrupt:
+                # CPython raises a user's Ctrl-C in whatever frame is running,
+                # so it can't be told from a plugin raising KeyboardInterrupt
+                # itself: both stop the command and reach the caller.
                 raise
-            except Exception as exc:
+            except BaseException as exc:
                 if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
                     raise  # the embedding engine's choices were illegal: nothing changes
                 state = args[0] if args and isinstance(args[0], GameState) else None
-                raise self._fail(
-                    impl, hook, state, exc, f"raised {type(exc).__name__}: {exc}"
-                ) from exc
+                what = type(exc).__name__
+                if isinstance(exc, PluginError):
+                    # A plugin can't blame another one: it is named as the one
+                    # that raised, whatever plugin its error names.
+                    what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
+                raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+            if verify:
+                self._verify_after(impl, hook, impl.fn, args, before)
             if self.timeout is not None:
                 self._check_time(impl, hook, args, started)
             if res is not None:
                 out.append((impl, res))
+        if verify and hook in _VERIFY_NOW:
+            self.verify_pending(keep=True)
         return out
+
+    # -- verify mode ------------------------------------------------------------
+    #
+    # Fingerprinting the whole state around every hook call costs the size of
+    # the state times the number of calls. Instead: the state a call is made
+    # with is fingerprinted once, before the first call with it; the other
+    # arguments (small) around each call. The state is compared with its
+    # fingerprint when the calls move on to another state, after each call of
+    # the hooks that end a command's work (_VERIFY_NOW), and when a command
+    # starts (:meth:`verify_pending`). On a difference, the calls made with it
+    # are replayed, in order, on a pristine copy rebuilt from the fingerprint,
+    # and the first one that changes its copy is the plugin named.
+
+    @staticmethod
+    def _fingerprint(args: Any) -> bytes | str:
+        """Everything ``args`` hold, as bytes (states share parts, so this
+        covers the caller's earlier snapshots too); ``pickle.loads`` of it
+        is a pristine copy."""
+        return _fp.fingerprint(args)
+
+    def _verify_before(self, args: tuple[Any, ...]) -> Any:
+        if args and isinstance(args[0], GameState):
+            if args[0] is not self._v_state:
+                self.verify_pending()
+                self._v_state = args[0]
+                self._v_print = self._fingerprint(args[0])
+                self._v_log = []
+            rest = args[1:]
+            return () if _fp.plain_values(rest) else _fp.snap(rest)
+        return () if _fp.plain_values(args) else _fp.snap(args)
+
+    def _verify_after(self, impl: _Impl, hook: str, fn: Callable[..., Any],
+                      args: tuple[Any, ...], before: Any) -> None:
+        has_state = bool(args) and isinstance(args[0], GameState)
+        rest = args[1:] if has_state else args
+        if before and _fp.snap(rest) != before:
+            self._v_state = None
+            raise self._fail(impl, hook, args[0] if has_state else None, None,
+                             "changed the objects it was given (verify mode compares them "
+                             "before and after each hook call)")
+        if has_state:
+            self._v_log.append((impl, hook, fn, args))
+
+    def command_started(self) -> None:
+        """A command of the engine starts: per-command bounds start afresh,
+        and (in verify mode) what the last command's plugins did is checked."""
+        self.triggered_in_command = 0
+        if self.verify:
+            self.verify_pending()
+
+    def verify_pending(self, keep: bool = False) -> None:
+        """In verify mode: compare the state hook calls were last made with to
+        its fingerprint from before them.
+
+        :param keep: keep watching it (more calls with it may follow).
+        :raises PluginError: naming the plugin that changed it.
+        """
+        state = self._v_state
+        if state is None:
+            return
+        if not keep:
+            self._v_state = None
+        if self._fingerprint(state) == self._v_print:
+            if keep:
+                self._v_log = []
+            return
+        self._v_state = None
+        log = self._v_log
+        culprit = self._replay(log)
+        if culprit is not None:
+            impl, hook = culprit
+            raise self._fail(impl, hook, state, None,
+                             "changed the state it was given (verify mode found the change "
+                             "and replayed the hook calls on a pristine copy to find who "
+                             "made it)")
+        names = sorted({entry[0].plugin.name for entry in log})
+        raise PluginError(
+            f"a plugin changed the state it was given during step {state.step!r} (verify mode "
+            f"found the change; replaying the calls didn't repeat it): one of "
+            f"{', '.join(map(repr, names)) or 'the plugins'}",
+            plugin=names[0] if len(names) == 1 else "",
+            hook=log[-1][1] if log else "")
+
+    def _replay(self, log: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]]
+                ) -> tuple[_Impl, str] | None:
+        if not isinstance(self._v_print, bytes):
+            return None
+        copy = pickle.loads(self._v_print)
+        for impl, hook, fn, args in log:
+            call = (copy, *args[1:])
+            before = self._fingerprint(copy)
+            try:
+                if fn is impl.fn and impl.picks is not None:
+                    fn(*[call[i] for i in impl.picks])
+                else:
+                    fn(*call)
+            except Exception:
+                pass
+            if self._fingerprint(copy) != before:
+                return impl, hook
+        return None
 
     def _check_time(self, impl: _Impl, hook: str, args: tuple[Any, ...], started: float) -> None:
         elapsed = time.perf_counter() - started
@@ -363,11 +592,13 @@ class Hooks:
         items: list[T] = []
         if not self._cache[hook]:
             return items
+        check = _answers_check.CHECKS.get(kind)
         for impl, res in self._answers(hook, args):
             if type(res) in _SEQUENCES:
                 if not res:
                     continue
-                if all(type(item) is kind for item in res):
+                if check is None and len(res) <= _answers_check.MAX_ITEMS and all(
+                        type(item) is kind for item in res):
                     items.extend(res)
                     continue
             items.extend(self._items(impl, hook, args[0] if args else None, res, kind))
@@ -379,11 +610,36 @@ class Hooks:
             raise self._fail(impl, hook, state, None,
                              f"returned {res!r} where an iterable of "
                              f"{kind.__name__} was expected")
+        if not isinstance(state, GameState):
+            state = None
+        check = _answers_check.CHECKS.get(kind)
         items: list[T] = []
+        tokens = 0
         for item in res:
-            if not isinstance(item, kind):
+            if type(item) is not kind:
                 raise self._fail(impl, hook, state, None,
                                  f"returned {item!r} where a {kind.__name__} was expected")
+            if len(items) >= _answers_check.MAX_ITEMS:
+                raise self._fail(impl, hook, state, None,
+                                 f"returned more than {_answers_check.MAX_ITEMS} answers "
+                                 "to one call")
+            if check is not None:
+                problem = check(state, item)
+                if problem is not None:
+                    raise self._fail(impl, hook, state, None,
+                                     f"returned a {kind.__name__} whose {problem}")
+                if kind is Result and item.kind == "create":  # type: ignore[attr-defined]
+                    tokens += item.amount  # type: ignore[attr-defined]
+                    if tokens > _answers_check.MAX_TOKENS:
+                        raise self._fail(impl, hook, state, None,
+                                         f"would create more than {_answers_check.MAX_TOKENS}"
+                                         " tokens in one call")
+                    if state is not None and (
+                            len(state.objects) + tokens > _answers_check.MAX_OBJECTS):
+                        raise self._fail(impl, hook, state, None,
+                                         f"would create {tokens} tokens in a state that "
+                                         f"holds {len(state.objects)} objects, over the limit "
+                                         f"of {_answers_check.MAX_OBJECTS}")
             items.append(item)
         return items
 
@@ -397,9 +653,12 @@ class Hooks:
                                  f"returned {res!r} where an iterable of KeywordSpec "
                                  "was expected")
             for spec in res:
-                if not isinstance(spec, KeywordSpec):
+                if type(spec) is not KeywordSpec:
                     raise self._fail(impl, "redzone_keywords", None, None,
                                      f"returned {spec!r} where a KeywordSpec was expected")
+                problem = spec.problem()
+                if problem is not None:
+                    raise self._load_fail(impl, f"declares keyword {spec.name!r} whose {problem}")
                 prior = infos.get(spec.name)
                 if prior is not None:
                     raise PluginLoadError(
@@ -412,40 +671,94 @@ class Hooks:
                 infos[spec.name] = KeywordInfo(
                     spec, impl.plugin.name, impl.plugin.distribution, impl.plugin.version
                 )
+        clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples)
+                                      for i in infos.values())))
+        if clash is not None:
+            first, second, text = clash
+            a, b = infos[first], infos[second]
+            raise PluginLoadError(
+                f"the keyword forms of plugin {a.plugin!r} ({a.spec.name!r}: {a.spec.form!r}) "
+                f"and plugin {b.plugin!r} ({b.spec.name!r}: {b.spec.form!r}) both match "
+                f"{text!r}: a printed keyword must belong to one plugin; block one of them",
+                plugin=b.plugin, distribution=b.distribution, hook="redzone_keywords")
         return dict(sorted(infos.items()))
 
-    def parse_keyword(self, text: str | Keyword) -> Keyword:
+    def _load_fail(self, impl: _Impl, problem: str) -> PluginLoadError:
+        err = self._fail(impl, "redzone_keywords", None, None, problem)
+        return PluginLoadError(str(err), plugin=err.plugin, distribution=err.distribution,
+                               hook=err.hook)
+
+    def parse_keyword(self, text: str | Keyword, unknown: str | None = None,
+                      suggest: bool = True) -> Keyword:
         """The :class:`Keyword` for a printed keyword.
 
-        :raises UnknownKeywordError: when no loaded plugin's pattern matches,
-            with the close matches.
+        :param unknown: the unknown-keyword policy for this call (default:
+            the engine's): ``"error"`` accepts only the loaded plugins'
+            keywords and the known non-combat keywords
+            (:data:`INERT_KEYWORDS`), as inert; ``"inert"`` accepts any
+            keyword, an unknown one as inert (no plugin acts on it).
+        :param suggest: look for close matches when the keyword is unknown.
+        :raises UnknownKeywordError: when no loaded plugin's form matches
+            (with the close matches), a number is out of bounds, or the
+            keyword is ambiguous.
         """
+        policy = self.unknown_keywords if unknown is None else unknown
         if isinstance(text, Keyword):
-            if text.name in self.keyword_infos:
-                return text
+            known = self.keyword_infos.get(text.name)
+            if known is not None or policy == "inert":
+                again = self.parse_keyword(text.text, policy, suggest) if type(
+                    text.text) is str else None
+                if again is not None and again.name == text.name and again.args == text.args:
+                    return again
+                if known is None and type(text.name) is str:
+                    return text  # inert: no plugin acts on it
+                raise UnknownKeywordError(str(text.text), reason=(
+                    f"a Keyword named {text.name!r} with args {text.args!r}, which its text "
+                    "doesn't parse to"))
             text = text.text
-        cached = self._keyword_cache.get(text)
+        if type(text) is not str:
+            raise UnknownKeywordError(repr(text), reason="a keyword is a str")
+        key = text if policy == self.unknown_keywords else f"{policy}\0{text}"
+        cached = self._keyword_cache.get(key)
         if cached is not None:
             return cached
+        if len(text) > MAX_KEYWORD_TEXT:
+            raise UnknownKeywordError(text[:40] + "...", reason=f"longer than "
+                                      f"{MAX_KEYWORD_TEXT} characters")
         norm = _normalise(text)
         matches = []
         for info in self.keyword_infos.values():
             m = info.spec.regex.fullmatch(norm)
             if m:
                 args = tuple(g for g in m.groups() if g is not None)
+                _check_numbers(text, info.spec.form, args)
                 matches.append(Keyword(info.spec.name, norm, args))
         if not matches:
-            names = list(self.keyword_infos) + [
-                e for i in self.keyword_infos.values() for e in i.spec.examples
-            ]
-            close = difflib.get_close_matches(norm, names, n=3, cutoff=0.6)
+            inert = _inert(norm)
+            if inert is not None:
+                matches.append(inert)
+            elif policy == "inert":
+                matches.append(Keyword(norm, norm))
+        if not matches:
+            close = []
+            if suggest:
+                names = list(self.keyword_infos) + [
+                    e for i in self.keyword_infos.values() for e in i.spec.examples
+                ]
+                close = difflib.get_close_matches(norm, names, n=3, cutoff=0.6)
             raise UnknownKeywordError(text, close)
-        if len(matches) > 1:
+        if len(matches) > 1:  # pragma: no cover - forms are checked for overlap at load
             raise UnknownKeywordError(
                 f"{text} (ambiguous: {', '.join(m.name for m in matches)})"
             )
-        self._keyword_cache[text] = matches[0]
+        if len(self._keyword_cache) < 10_000:
+            self._keyword_cache[key] = matches[0]
         return matches[0]
+
+    def is_inert_name(self, name: str) -> bool:
+        """Whether ``name`` is a known non-combat keyword (:data:`INERT_KEYWORDS`)
+        that no loaded plugin declares."""
+        return name not in self.keyword_infos and name in _INERT_NAMES
 
     # -- 508 ----------------------------------------------------------------------
 
@@ -681,18 +994,27 @@ class Hooks:
         replace = item.replace
 
         def guarded(state: GameState, result: Result) -> Result | None:
+            before = self._verify_before((state, result)) if self.verify else ()
             try:
                 out = replace(state, result)
-            except PluginError:
-                raise
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise  # a user's Ctrl-C (see _answers)
+            except BaseException as exc:
                 raise self._fail(impl, hook, state, exc,
                                  f"replacement {item.effect!r} raised "
                                  f"{type(exc).__name__}: {exc}") from exc
-            if out is not None and not isinstance(out, Result):
+            if self.verify:
+                self._verify_after(impl, hook, replace, (state, result), before)
+            if out is not None and type(out) is not Result:
                 raise self._fail(impl, hook, state, None,
                                  f"replacement {item.effect!r} returned {out!r} where a "
                                  "Result or None was expected")
+            if out is not None:
+                problem = _answers_check.check_result(state, out)
+                if problem is not None:
+                    raise self._fail(impl, hook, state, None,
+                                     f"replacement {item.effect!r} returned a Result whose "
+                                     f"{problem}")
             return out
 
         return guarded
@@ -734,8 +1056,30 @@ class Hooks:
     # -- 603 ----------------------------------------------------------------------
 
     def triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
-        """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated."""
-        return self._collect("redzone_triggers", Trigger, state, events)
+        """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated.
+
+        At most :data:`~redzone.kernel.answers.MAX_TRIGGERS` abilities
+        trigger during one command: a plugin whose ability triggers on its
+        own resolution would otherwise loop for ever (the plugin answering
+        the most triggers in the call that goes over is named).
+        """
+        hook = "redzone_triggers"
+        if not self._cache[hook]:
+            return []
+        found: list[Trigger] = []
+        most: tuple[int, _Impl] | None = None
+        for impl, res in self._answers(hook, (state, events)):
+            items = self._items(impl, hook, state, res, Trigger)
+            found.extend(items)
+            if items and (most is None or len(items) > most[0]):
+                most = (len(items), impl)
+        self.triggered_in_command += len(found)
+        if most is not None and self.triggered_in_command > _answers_check.MAX_TRIGGERS:
+            raise self._fail(most[1], hook, state, None,
+                             f"made more than {_answers_check.MAX_TRIGGERS} abilities trigger "
+                             "in one command (an ability that triggers on its own resolution "
+                             "loops for ever)")
+        return found
 
     def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[tuple[str, Action]]:
         """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`,
@@ -751,6 +1095,12 @@ class Hooks:
                     raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                      f"returned {item!r} where an action of a declared kind "
                                      "was expected")
+                try:
+                    _validate.action(state, item)
+                except IllegalActionError as exc:
+                    what = exc.message.removeprefix("perform: ")
+                    raise self._fail(impl, "redzone_resolve_trigger", state, exc,
+                                     f"returned an action whose {what}") from exc
                 out.append((impl.plugin.name, item))
         return out
 
@@ -891,9 +1241,12 @@ def make_manager(
             if infos[info.name].module is info.module:
                 continue
             raise PluginLoadError(f"two plugins are named {info.name!r}", plugin=info.name)
+        _check_plugin_object(info)
         try:
             pm.register(info.module, name=info.name)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a hostile attribute may raise anything
             raise PluginLoadError(
                 f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
                 f"could not be registered: {exc}",
@@ -901,11 +1254,84 @@ def make_manager(
                 distribution=info.distribution,
             ) from exc
         infos[info.name] = info
+        _check_registered(pm, info)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginLoadError(f"a plugin implements a hook that does not exist: {exc}") from exc
     return pm, infos
+
+
+_MARKER: Final = f"{GROUP}_impl"
+_HOOK_NAMES: Final = tuple(sorted(n for n in dir(hookspecs) if n.startswith("redzone_")))
+
+
+def _check_plugin_object(info: PluginInfo) -> None:
+    """Before registration: every ``redzone_*`` attribute marked ``@hookimpl``
+    names a hook (with a did-you-mean); a plugin with ``redzone_*``
+    functions but no ``@hookimpl`` at all gets a warning (pluggy would
+    ignore it silently)."""
+    module = info.module
+    marked: list[str] = []
+    unmarked: list[str] = []
+    for attr in dir(module):
+        if not attr.startswith("redzone_"):
+            continue
+        try:  # statically, as pluggy looks: no attribute code of the plugin runs
+            value = inspect.getattr_static(module, attr)
+        except AttributeError:
+            continue
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        if not callable(value):
+            continue
+        (marked if getattr(value, _MARKER, None) is not None else unmarked).append(attr)
+    for name in marked:
+        if name not in _HOOK_NAMES:
+            short = [h.removeprefix("redzone_") for h in _HOOK_NAMES]
+            close = ["redzone_" + c for c in suggest(name.removeprefix("redzone_"), short)]
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise PluginLoadError(
+                f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
+                f"implements hook {name!r}, which does not exist{hint}",
+                plugin=info.name, distribution=info.distribution, hook=name)
+    if unmarked and not marked:
+        warnings.warn(
+            f"plugin {info.name!r} defines {', '.join(unmarked)} without @hookimpl, so "
+            "redzone never calls them: decorate them with redzone.hookimpl",
+            stacklevel=3)
+
+
+def _check_registered(pm: pluggy.PluginManager, info: PluginInfo) -> None:
+    """After registration: no hookimpl option the facade doesn't honour, and
+    no parameter with a default (pluggy would never pass it)."""
+    for caller in pm.get_hookcallers(info.module) or ():
+        for impl in caller.get_hookimpls():
+            if impl.plugin is not info.module:
+                continue
+            where = (f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
+                     f"hook {caller.name}")
+            opts = [o for o in ("tryfirst", "trylast", "hookwrapper", "wrapper")
+                    if getattr(impl, o, False)]
+            if opts:
+                pm.unregister(info.module)
+                raise PluginLoadError(
+                    f"{where} is marked {', '.join(opts)}: redzone calls every plugin in "
+                    "order of plugin name and doesn't honour call-order options or "
+                    "wrappers; remove the option",
+                    plugin=info.name, distribution=info.distribution, hook=caller.name)
+            try:
+                params = inspect.signature(impl.function).parameters.values()
+            except (TypeError, ValueError):  # pragma: no cover - builtins
+                continue
+            defaults = [p.name for p in params if p.default is not inspect.Parameter.empty]
+            if defaults:
+                pm.unregister(info.module)
+                raise PluginLoadError(
+                    f"{where} gives its parameter{'s' if len(defaults) > 1 else ''} "
+                    f"{', '.join(defaults)} a default: hook parameters never have "
+                    "defaults (pluggy wouldn't pass them); remove the default",
+                    plugin=info.name, distribution=info.distribution, hook=caller.name)
 
 
 def suggest(word: str, options: Iterable[str]) -> list[str]:

@@ -65,7 +65,9 @@ def check_stack_empty(state: GameState, doing: str) -> None:
 
 
 def expect(engine: Engine, state: GameState, step: str, doing: str) -> None:
-    """Check that ``step`` may begin now (104.2a, 500.2, 506.1)."""
+    """Check that ``step`` may begin now (104.2a, 500.2, 506.1), with an
+    engine that honours the state."""
+    engine._check_engine(state)
     check_game_on(state, doing)
     check_stack_empty(state, doing)
     nxt = engine.next_step(state)
@@ -118,6 +120,7 @@ def commit(engine: Engine, tx: Tx) -> Outcome:
 def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the beginning of combat step (507) of a new combat phase; per-
     combat plugin state is cleared (fresh records for each combat)."""
+    engine._check_engine(state)
     check_game_on(state, "begin combat")
     check_stack_empty(state, "begin combat")
     if state.step not in COMBAT_MAY_BEGIN:
@@ -465,6 +468,7 @@ def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = N
                     choices: Mapping[str, Sequence[str] | str] | None = None, *,
                     answers: Answers = None) -> Outcome:
     """Resolve the triggered ability on top of the stack, or the one named (608.2)."""
+    engine._check_engine(state)
     check_game_on(state, "resolve a trigger")
     if not state.stack:
         raise IllegalActionError("the stack is empty: there is no trigger to resolve",

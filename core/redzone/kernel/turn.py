@@ -32,6 +32,7 @@ def end_step(engine: Engine, state: GameState, *, choices: Answers = None) -> Ou
     """The end step (513): "at the beginning of the end step" abilities and
     delayed triggers ("at the beginning of the next end step") trigger; with
     ``auto_triggers`` they resolve."""
+    engine._check_engine(state)
     check_game_on(state, "begin the end step")
     check_stack_empty(state, "begin the end step")
     if state.step not in END_STEP_MAY_BEGIN:
@@ -109,6 +110,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
     :raises IllegalActionError: when the turn isn't over (the cleanup step
         hasn't happened), the game is over, or the player has left the game.
     """
+    engine._check_engine(state)
     check_game_on(state, "begin a turn")
     check_stack_empty(state, "begin a turn")
     if state.step != "cleanup":

@@ -57,12 +57,12 @@ from hypothesis import strategies as st
 from redzone.kernel.combat import Duty
 from redzone.kernel.editions import get_edition
 from redzone.kernel.engine import Engine
-from redzone.kernel.errors import IllegalActionError, UnknownKeywordError
+from redzone.kernel.errors import IllegalActionError, PluginError, UnknownKeywordError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import as_map
 from redzone.kernel.hooktypes import Damage
 from redzone.kernel.model import GameState, Player
-from redzone.kernel.plugins import PluginInfo, discover
+from redzone.kernel.plugins import PluginInfo, _distribution_of, discover
 from redzone.testing.boards import describe_board, scenario_toml
 
 #: Every invariant the kit checks, with the sentence a failure quotes.
@@ -144,13 +144,20 @@ class Case:
         return "Case(\n" + _indent(self.describe()) + "\n)"
 
 
+#: The players of generated boards, in turn order (the first attacks).
+PLAYER_IDS = ("alice", "bob", "carol", "dave")
+
+
 @st.composite
 def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
           others: Sequence[str] = (), *, max_attackers: int = 3,
-          max_blockers: int = 3) -> Case:
+          max_blockers: int = 3, players: int = 2) -> Case:
     """A hypothesis strategy for boards and declarations.
 
-    Alice attacks Bob (or Bob's planeswalker). Creatures often carry one of
+    Alice attacks Bob (or Bob's planeswalker); with ``players`` above 2
+    (up to 4: a multiplayer game, 802), each attacker attacks one of the
+    opponents or their planeswalkers, and each opponent's creatures block
+    the attackers attacking that player. Creatures often carry one of
     ``keywords`` and sometimes one of ``others``; some have damage marked,
     some are tapped or summoning sick, so declarations are sometimes illegal.
     Assignments, when drawn, are arbitrary (mostly illegal).
@@ -158,7 +165,12 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     :param engine: the engine whose plugins parse the keywords.
     :param keywords: printed keywords of the plugin under test.
     :param others: printed keywords to mix in.
+    :param players: how many players (2 to 4).
     """
+    if not 2 <= players <= len(PLAYER_IDS):
+        raise ValueError(f"players must be 2 to {len(PLAYER_IDS)}, not {players!r}")
+    seated = PLAYER_IDS[:players]
+    opponents = seated[1:]
 
     def keyword_list() -> list[str]:
         chosen: list[str] = []
@@ -180,23 +192,32 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     n_att = draw(st.integers(1, max_attackers))
     n_blk = draw(st.integers(0, max_blockers))
     perms = [creature(f"a{i + 1}", "alice") for i in range(n_att)]
-    targets = ["bob"]
+    targets = list(opponents)
+    defending = {p: p for p in opponents}
     if draw(st.integers(0, 3)) == 0:
-        perms.append(engine.permanent("pw", "bob", types=("planeswalker",),
+        owner = draw(st.sampled_from(opponents))
+        perms.append(engine.permanent("pw", owner, types=("planeswalker",),
                                       counters={"loyalty": draw(st.integers(1, 5))}))
         targets.append("pw")
-    perms += [creature(f"b{i + 1}", "bob") for i in range(n_blk)]
-    players = [Player("alice", life=draw(st.integers(1, 20))),
-               Player("bob", life=draw(st.integers(1, 20)))]
-    state = engine.game(players, perms)
+        defending["pw"] = owner
+    blockers = []
+    for i in range(n_blk):
+        # Two players: b1, b2 ... as before; more: each opponent's own.
+        controller = "bob" if players == 2 else draw(st.sampled_from(opponents))
+        blockers.append(creature(f"b{i + 1}", controller))
+    perms += blockers
+    seats = [Player(pid, life=draw(st.integers(1, 20))) for pid in seated]
+    state = engine.game(seats, perms)
     attackers = [p.id for p in perms if p.id.startswith("a")]
     attacks = {a: draw(st.sampled_from(targets)) for a in attackers
                if draw(st.integers(0, 4)) > 0}
     blocks = {}
     if attacks:
-        for b in (p.id for p in perms if p.id.startswith("b")):
+        for blocker in blockers:
+            mine = sorted(a for a, t in attacks.items()
+                          if defending[t] == blocker.controller) or sorted(attacks)
             if draw(st.booleans()):
-                blocks[b] = draw(st.sampled_from(sorted(attacks)))
+                blocks[blocker.id] = draw(st.sampled_from(mine))
     assign = None
     if draw(st.integers(0, 2)) == 0 and attacks:
         ids = sorted([*attacks, *blocks, *targets])
@@ -225,17 +246,30 @@ class Subject:
         keyword the engine knows (its name, or its documented examples).
     :param extra_plugins: more plugins to load alongside (a companion plugin
         of the same package, say).
+    :param siblings: with ``builtins``, also load the other plugins of the
+        plugin's own distribution; ``False`` checks the plugin alone against
+        the built-in keywords (and other distributions' plugins).
+    :param players: the players of generated boards (2 to 4).
+
+    Its engines run in verify mode: a plugin that changes what it is given
+    fails with a :class:`~redzone.PluginError` naming it.
     """
 
     def __init__(self, plugin: object | None, *, builtins: bool = True,
                  rules: str = "foundations", others: Sequence[str] | None = None,
-                 extra_plugins: Sequence[object] = ()) -> None:
+                 extra_plugins: Sequence[object] = (), siblings: bool = True,
+                 players: int = 2) -> None:
         self.plugin = plugin
         self.rules = rules
         self.builtins = builtins
+        self.players = players
         edition = get_edition(rules)
         infos = list(discover(block=edition.replaces)) if builtins else []
         mine = [i for i in infos if i.module is plugin]
+        if not siblings and plugin is not None:
+            dist = mine[0].distribution if mine else _distribution_of(plugin)[0]
+            if dist:
+                infos = [i for i in infos if i.module is plugin or i.distribution != dist]
         if plugin is None:
             self.under_test = list(infos)
         elif mine:
@@ -270,12 +304,12 @@ class Subject:
         renamed = [PluginInfo(f"{pos:03d}.{self.infos[i].name}", self.infos[i].module,
                               self.infos[i].distribution, self.infos[i].version)
                    for pos, i in enumerate(order)]
-        return Engine(self.rules, discover=False, plugins=renamed)
+        return Engine(self.rules, discover=False, plugins=renamed, verify=True)
 
     @cached_property
     def engine(self) -> Engine:
         """The engine, plugins in their usual (name) order."""
-        return Engine(self.rules, discover=False, plugins=self.infos)
+        return Engine(self.rules, discover=False, plugins=self.infos, verify=True)
 
     @cached_property
     def other_orders(self) -> tuple[Engine, ...]:
@@ -467,7 +501,7 @@ def _check_metadata(subject: Subject, plugin: PluginInfo, *, required: bool) -> 
                 engine.keyword(spec.name)
             except UnknownKeywordError:
                 raise problem(f"keyword {spec.name!r} gives no examples and its bare name "
-                              "doesn't match its pattern: add KeywordSpec(examples=...) with "
+                              "doesn't match its form: add KeywordSpec(examples=...) with "
                               f"printed forms (e.g. '{spec.name} 2'), for the docs and "
                               "generated boards") from None
         for text in (*spec.examples, *(() if spec.examples else (spec.name,))):
@@ -875,12 +909,22 @@ def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
         check_keyword_metadata(subject)
         return
     check = BOARD_CHECKS[invariant]
-    strategy = cases(subject.engine, subject.keywords, subject.others)
+    strategy = cases(subject.engine, subject.keywords, subject.others,
+                     players=subject.players)
 
     @_settings(max_examples, derandomize, shrink)
     @given(case=strategy)
     def run(case: Case) -> None:
-        check(subject, case)
+        try:
+            check(subject, case)
+            for engine in (subject.engine, *subject.other_orders):
+                engine.hooks.verify_pending()  # what the last command's plugins did
+        except PluginError as exc:
+            if "verify mode" not in str(exc):
+                raise
+            # The engines run in verify mode: a plugin that changed what it
+            # was given is named at the hook call that did it.
+            raise subject.fail(invariant, str(exc), case) from exc
 
     run()
 
@@ -889,7 +933,8 @@ def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None
                       builtins: bool = True, rules: str | Sequence[str] = "foundations",
                       others: Sequence[str] | None = None,
                       extra_plugins: Sequence[object] = (), max_examples: int = 40,
-                      derandomize: bool = True) -> None:
+                      derandomize: bool = True, siblings: bool = True,
+                      players: int = 2) -> None:
     """Check a keyword plugin against every invariant (or the named ones).
 
     :param plugin: the plugin module; ``None`` checks every discovered plugin
@@ -902,12 +947,14 @@ def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None
     :param extra_plugins: more plugins to load alongside it.
     :param max_examples: boards per invariant.
     :param derandomize: the same boards on every run (stable CI).
+    :param siblings: load the other plugins of the plugin's distribution too.
+    :param players: the players of generated boards (2 to 4: multiplayer).
     :raises ConformanceError: for the first invariant broken.
     """
     names = list(INVARIANTS) if invariants is None else list(invariants)
     for edition in ([rules] if isinstance(rules, str) else list(rules)):
         subject = Subject(plugin, builtins=builtins, rules=edition, others=others,
-                          extra_plugins=extra_plugins)
+                          extra_plugins=extra_plugins, siblings=siblings, players=players)
         for invariant in names:
             check_invariant(subject, invariant, max_examples=max_examples,
                             derandomize=derandomize)
@@ -927,8 +974,10 @@ class KeywordConformance:
     too, default ``True``), ``rules`` (an edition name, default
     ``"foundations"``), ``others`` (printed keywords to mix in),
     ``extra_plugins`` (more plugins to load alongside), ``max_examples``
-    (boards per invariant, default 40) and ``derandomize`` (default
-    ``True``: the same boards every run).
+    (boards per invariant, default 40), ``derandomize`` (default
+    ``True``: the same boards every run), ``siblings`` (default ``True``:
+    load the other plugins of the plugin's distribution too) and ``players``
+    (default 2; up to 4 for multiplayer boards).
     """
 
     plugin: Any
@@ -938,17 +987,20 @@ class KeywordConformance:
     extra_plugins: ClassVar[Sequence[object]] = ()
     max_examples: ClassVar[int] = 40
     derandomize: ClassVar[bool] = True
+    siblings: ClassVar[bool] = True
+    players: ClassVar[int] = 2
     _subjects: ClassVar[dict[tuple[Any, ...], Subject]] = {}
 
     def _check(self, invariant: str) -> None:
         cls = type(self)
         key = (cls, id(cls.plugin), cls.builtins, cls.rules,
                None if cls.others is None else tuple(cls.others),
-               tuple(id(p) for p in cls.extra_plugins))
+               tuple(id(p) for p in cls.extra_plugins), cls.siblings, cls.players)
         subject = KeywordConformance._subjects.get(key)
         if subject is None:
             subject = Subject(cls.plugin, builtins=cls.builtins, rules=cls.rules,
-                              others=cls.others, extra_plugins=cls.extra_plugins)
+                              others=cls.others, extra_plugins=cls.extra_plugins,
+                              siblings=cls.siblings, players=cls.players)
             KeywordConformance._subjects[key] = subject
         check_invariant(subject, invariant, max_examples=cls.max_examples,
                         derandomize=cls.derandomize)

@@ -1,0 +1,176 @@
+"""Checks of what a caller hands the engine, before the engine acts on it.
+
+Each check raises a typed error (:class:`~redzone.kernel.errors.BadQueryError`,
+a :class:`ValueError`, or :class:`~redzone.kernel.errors.UnknownObjectError`,
+also a :class:`KeyError`; :class:`~redzone.kernel.errors.EngineMismatchError`)
+naming the method, the argument and the problem, so that a query or command
+given nonsense never fails with a bare ``KeyError``, ``TypeError`` or
+``AssertionError`` from deep inside the engine. Nothing is changed.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownObjectError
+from redzone.kernel.model import GameState
+
+if TYPE_CHECKING:
+    from redzone.kernel.plugins import Hooks
+
+#: The largest integer an action field may hold (as in scenario files).
+MAX_INT: Final = 1_000_000
+
+
+
+def _state(state: object, method: str) -> GameState:
+    if not isinstance(state, GameState):
+        raise BadQueryError(f"{method}: state is {type(state).__name__}, not a GameState")
+    return state
+
+
+def objects(state: GameState, method: str, **ids: object) -> None:
+    """Each keyword argument is the id of an object of ``state``.
+
+    :raises UnknownObjectError: naming the argument and the id.
+    """
+    _state(state, method)
+    for name, value in ids.items():
+        if type(value) is not str or value not in state.objects:
+            raise UnknownObjectError(f"{method}: {name} {value!r} is not an object of the state")
+
+
+def damage_step(engine: Any, state: GameState, method: str) -> None:
+    """``state`` stands where a combat damage step comes next (510).
+
+    :raises BadQueryError: naming the step it stands at.
+    """
+    _state(state, method)
+    nxt = engine.next_step(state)
+    if state.combat is None or nxt is None or not (
+            nxt.endswith("_damage") or nxt.endswith("_damage_assigned")):
+        raise BadQueryError(f"{method}: the game is at {state.step!r} (next: {nxt!r}); combat "
+                            "damage is assigned only after blockers are declared (510.1)")
+
+
+def declaration(state: GameState, method: str, value: object, *, single: bool) -> None:
+    """``value`` is a mapping of creature ids to what they attack (``single``)
+    or to the attacker(s) they block.
+
+    :raises BadQueryError: naming the entry that isn't.
+    """
+    _state(state, method)
+    if not isinstance(value, Mapping):
+        raise BadQueryError(f"{method}: the declaration is {type(value).__name__}, not a "
+                            "mapping of creature ids")
+    for key, target in value.items():
+        if type(key) is not str:
+            raise BadQueryError(f"{method}: key {key!r} is not a creature id (a str)")
+        if single:
+            ok = type(target) is str
+        else:
+            ok = type(target) is str or (isinstance(target, (list, tuple)) and all(
+                type(t) is str for t in target))
+        if not ok:
+            raise BadQueryError(f"{method}: {key!r} -> {target!r} is not "
+                                f"{'an id' if single else 'an id or a list of ids'}")
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _fits(tp: Any, value: Any) -> bool | None:
+    """Whether ``value`` fits the annotation ``tp`` (``None``: not checked)."""
+    if tp is str:
+        return type(value) is str
+    if tp is bool:
+        return type(value) is bool
+    if tp is int:
+        return type(value) is int and -MAX_INT <= value <= MAX_INT
+    if tp is type(None):
+        return value is None
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        answers = [_fits(a, value) for a in args]
+        if any(a is True for a in answers):
+            return True
+        return None if any(a is None for a in answers) else False
+    return None  # containers are checked, with their rules, as the action applies
+
+
+def action(state: GameState, act: object) -> None:
+    """Every field of ``act`` has the type its action declares (ints within
+    ±:data:`MAX_INT`): ``Pump("wall", "3", 3)`` is refused here, naming the
+    field, instead of failing as it is applied.
+
+    :raises BadQueryError: naming the action and the field.
+    """
+    _state(state, "perform")
+    cls = type(act)
+    if not attrs.has(cls):
+        return  # apply_action reports an unknown action (117.1)
+    hints = _hints(cls)
+    for f in attrs.fields(cls):
+        tp = hints.get(f.name)
+        if tp is None:
+            continue
+        value = getattr(act, f.name)
+        if _fits(tp, value) is False:
+            ids = [v for v in (getattr(act, g.name) for g in attrs.fields(cls))
+                   if type(v) is str]
+            raise BadQueryError(
+                f"perform: {cls.__name__}.{f.name} is {value!r} ({type(value).__name__}), "
+                f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
+                    tp, *typing.get_args(tp)) else "117.1", objects=ids)
+
+
+def _shown_type(tp: Any) -> str:
+    if tp is int:
+        return f"a whole number within ±{MAX_INT:,}"
+    if tp is str:
+        return "an id (a str)"
+    if tp is bool:
+        return "a bool"
+    return " or ".join(_shown_type(a) if a is not type(None) else "None"
+                       for a in typing.get_args(tp)) or str(tp)
+
+
+def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
+    """The engine (rules edition ``rules``, keywords of ``hooks``) can honour
+    ``state``: it was made under the same rules edition, the engine knows
+    every keyword the state's maker knew, and every keyword the state holds
+    (unless inert).
+
+    :raises EngineMismatchError: naming the difference.
+    """
+    if not isinstance(state, GameState):
+        raise BadQueryError(f"the state is {type(state).__name__}, not a GameState")
+    hooks.command_started()  # per-command bounds; verify mode's pending check
+    if state.rules != rules:
+        raise EngineMismatchError(
+            f"the state was made under the rules edition {state.rules!r}, but this engine "
+            f"plays {rules!r}: use an engine of {state.rules!r}")
+    known = hooks.keyword_infos
+    recorded = state.keyword_set
+    missing: list[str] = []
+    if not recorded.issubset(known):  # C speed: every command asks
+        missing = sorted(k for k in recorded if k not in known)
+    if not missing and hooks.unknown_keywords != "inert":
+        present = state.keyword_names_present
+        if not present.issubset(known):
+            missing = sorted(k for k in present if k not in known and (
+                k in recorded or not recorded) and not hooks.is_inert_name(k))
+    if missing:
+        raise EngineMismatchError(
+            f"the state was made with the keyword{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(map(repr, missing))}, which this engine doesn't load (blocked, not "
+            "allowed, or not installed): resolving it here would treat "
+            f"{'them' if len(missing) > 1 else 'it'} as absent")

@@ -1,0 +1,82 @@
+"""Helpers of the hostile corpus: hostile plugins, a standard board, and a
+work bound measured by Python function calls (never by a clock)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import redzone
+from redzone import Engine, GameState
+from redzone.formats.serialize import state_to_dict
+
+FILES = Path(__file__).resolve().parent / "files"
+
+#: Hostile fuzzing runs this many times more examples with REDZONE_LONG=1.
+LONG_FACTOR = 50
+
+
+class Calls:
+    """How many Python function calls a block made."""
+
+    count = 0
+
+
+@contextmanager
+def counting_calls() -> Iterator[Calls]:
+    """Count the Python function calls made inside the block: a measure of
+    work that doesn't depend on the machine's speed."""
+    calls = Calls()
+
+    def profile(_frame: Any, event: str, _arg: Any) -> None:
+        if event == "call":
+            calls.count += 1
+
+    old = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield calls
+    finally:
+        sys.setprofile(old)
+
+
+def hostile(name: str, **hooks: Callable[..., Any]) -> SimpleNamespace:
+    """A plugin object named ``name`` whose ``redzone_*`` functions are the
+    given hooks, each marked ``@hookimpl``."""
+    return SimpleNamespace(__name__=name,
+                           **{h: redzone.hookimpl(fn) for h, fn in hooks.items()})
+
+
+def board(engine: Engine) -> GameState:
+    """Alice's 6/6 trampler attacks Bob; Bob's 0/2 wall can block it."""
+    return engine.game(["alice", "bob"], [
+        engine.creature("ogre", "alice", 6, 6, "trample"),
+        engine.creature("wall", "bob", 0, 2)])
+
+
+def combat(engine: Engine, state: GameState) -> Any:
+    """The whole combat on :func:`board`: the ogre attacks, the wall blocks."""
+    return engine.resolve(state, {"ogre": "bob"}, {"wall": "ogre"})
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """The state as plain data, to compare before and after."""
+    return state_to_dict(state)
+
+
+class CliResult:
+    """What ``redzone ...`` did: its exit status, output and error output."""
+
+    def __init__(self, status: int, out: str, err: str) -> None:
+        self.status = status
+        self.out = out
+        self.err = err
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
