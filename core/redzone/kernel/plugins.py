@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import difflib
 import functools
-import importlib.metadata
 import re
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import pluggy
 from attrs import frozen
@@ -66,6 +65,9 @@ from redzone.kernel.model import (
     Trigger,
 )
 from redzone.kernel.requirements import Requirement
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 GROUP: Final = "redzone"
 #: The distribution that ships the built-in keywords.
@@ -123,7 +125,7 @@ def discover(
     allowed = set(allow) if allow is not None else None
     found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
     installed: set[str] = set()
-    for ep in importlib.metadata.entry_points(group=GROUP):
+    for ep in entry_points(GROUP):
         installed.add(ep.name)
         if ep.name in blocked or (allowed is not None and ep.name not in allowed):
             continue  # a name that is not loaded can't conflict
@@ -164,10 +166,20 @@ def discover(
     return plugins
 
 
+def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
+    """The installed entry points of ``group``; ``importlib.metadata`` (slow
+    to import) is imported on the first call, not with redzone."""
+    import importlib.metadata
+
+    return tuple(importlib.metadata.entry_points(group=group))
+
+
 @functools.cache
 def _packages_distributions() -> Mapping[str, list[str]]:
     """Top-level import names -> distributions (scanning every installed
     distribution is slow: done once per process, not once per plugin)."""
+    import importlib.metadata
+
     try:
         return importlib.metadata.packages_distributions()
     except Exception:  # pragma: no cover - metadata quirks
@@ -180,6 +192,8 @@ def _distribution_of(obj: object) -> tuple[str, str]:
     dists = _packages_distributions().get(top, [])
     if not dists:
         return "", ""
+    import importlib.metadata
+
     try:
         return dists[0], importlib.metadata.version(dists[0])
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover
