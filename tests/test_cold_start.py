@@ -13,7 +13,8 @@ LATER = ("importlib.metadata", "click", "rich", "tomllib", "redzone.formats.scen
 
 
 def _imported(code: str) -> dict[str, bool]:
-    probe = f"{code}\nimport json, sys\nprint(json.dumps({{m: m in sys.modules for m in {LATER!r}}}))"
+    probe = (f"{code}\nimport json, sys\n"
+             f"print(json.dumps({{m: m in sys.modules for m in {LATER!r}}}))")
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
                          text=True).stdout
     return dict(json.loads(out.splitlines()[-1]))

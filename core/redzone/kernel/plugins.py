@@ -251,6 +251,8 @@ class Hooks:
         self._infos = dict(infos)
         self.timeout = timeout
         self._cache: dict[str, tuple[_Impl, ...]] = {}
+        self._gated_hooks: frozenset[str] = frozenset()
+        self._gated: dict[tuple[str, frozenset[str]], tuple[_Impl, ...]] = {}
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
             if name.startswith("redzone_"):
@@ -274,6 +276,10 @@ class Hooks:
                 if getattr(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
         self._keyword_cache: dict[str, Keyword] = {}
+        #: Hooks with a gated implementation, and per hook and set of keywords
+        #: present, the implementations the gate lets through.
+        self._gated_hooks = frozenset(h for h, impls in self._cache.items()
+                                      if any(i.gate is not None for i in impls))
 
     # -- plumbing -------------------------------------------------------------
 
@@ -316,18 +322,28 @@ class Hooks:
             hook=hook,
         )
 
+    def _active(self, hook: str, impls: tuple[_Impl, ...], state: Any) -> tuple[_Impl, ...]:
+        """The implementations of ``hook`` worth asking about ``state``: the
+        keyword gate applied once per hook and set of keywords present (a
+        state's set is shared by the states built from it)."""
+        present = state.keyword_names_present
+        key = (hook, present)
+        active = self._gated.get(key)
+        if active is None:
+            active = tuple(i for i in impls if i.gate is None or not i.gate.isdisjoint(present))
+            if len(self._gated) > 4096:
+                self._gated.clear()
+            self._gated[key] = active
+        return active
+
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
         impls = self._cache[hook]
         out: list[tuple[_Impl, Any]] = []
         if not impls:
             return out
-        present: frozenset[str] | None = None
+        if hook in self._gated_hooks:
+            impls = self._active(hook, impls, args[0])
         for impl in impls:
-            if impl.gate is not None:
-                if present is None:
-                    present = args[0].keyword_names_present
-                if impl.gate.isdisjoint(present):
-                    continue
             picks = impl.picks
             started = time.perf_counter() if self.timeout is not None else 0.0
             try:
