@@ -304,6 +304,14 @@ class Hooks:
         """Whether any plugin implements ``hook``."""
         return bool(self.impls(hook))
 
+    def asks(self, hook: str, state: GameState) -> bool:
+        """Whether some implementation of ``hook`` would be asked about
+        ``state`` (one is implemented and the keyword gate lets it through)."""
+        impls = self._cache[hook]
+        if impls and hook in self._gated_hooks:
+            impls = self._active(hook, impls, state)
+        return bool(impls)
+
     def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
               problem: str) -> PluginError:
         info = impl.plugin
