@@ -684,7 +684,8 @@ def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
 
 
 def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, int],
-               own: Mapping[str, int], *, full: Assignment | None = None) -> dict[str, int]:
+               own: Mapping[str, int], *, full: Assignment | None = None,
+               by: Mapping[str, Sequence[tuple[str, int]]] | None = None) -> dict[str, int]:
     """Lethal damage from ``duty.source`` to each creature it may assign to,
     counting marked damage and what other creatures assign in the same step
     (see :func:`lethal_from`).
@@ -695,8 +696,10 @@ def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, 
         creature's amount that is lethal by itself (702.2c) makes the
         creature lethal for ``duty.source`` too. Without it, the others are
         folded in as one amount (``totals`` minus ``own``).
+    :param by: ``assigned_to(full)``, when the caller has it already.
     """
-    by = assigned_to(full) if full is not None else None
+    if by is None and full is not None:
+        by = assigned_to(full)
     out = {}
     for c in duty.creatures:
         if by is not None:
@@ -772,6 +775,7 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
     found: list[Violation] = []
     combat = state.combat
     assert combat is not None
+    by = assigned_to(full)
     for duty in duties_:
         amounts = full.get(duty.source, {})
         bad = False
@@ -811,7 +815,7 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
         view = SourceAssignment(
             source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),
             blockers=duty.creatures, attacked=duty.attacked,
-            lethal=lethal_map(hooks, state, duty, totals, own, full=full),
+            lethal=lethal_map(hooks, state, duty, totals, own, full=full, by=by),
             is_attacker=duty.is_attacker, order=combat.order.get(duty.source, ()),
             additional=duty.additional,
             others=FrozenMap((r, totals.get(r, 0) - own.get(r, 0)) for r in duty.recipients),

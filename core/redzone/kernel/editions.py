@@ -15,7 +15,6 @@ entry point naming an :class:`Edition` object; the built-in ``m10`` and
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 from collections.abc import Iterator, Mapping
 from typing import Final
 
@@ -98,8 +97,10 @@ def editions() -> dict[str, Edition]:
 
 def _load() -> list[Edition]:
     """The editions of the ``redzone.kernel.editions`` entry-point group."""
+    from redzone.kernel.plugins import entry_points
+
     found: dict[str, Edition] = {}
-    for ep in sorted(importlib.metadata.entry_points(group=GROUP), key=lambda e: e.name):
+    for ep in sorted(entry_points(GROUP), key=lambda e: e.name):
         if ep.name in found:
             continue
         dist = ep.dist.name if ep.dist is not None else ""

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import importlib.metadata
 import inspect
 import os
 import pickle
@@ -32,7 +31,7 @@ import time
 import types
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import pluggy
 from attrs import frozen
@@ -79,6 +78,9 @@ from redzone.kernel.model import (
     Trigger,
 )
 from redzone.kernel.requirements import Requirement
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 GROUP: Final = "redzone"
 #: The distribution that ships the built-in keywords.
@@ -136,7 +138,7 @@ def discover(
     allowed = set(allow) if allow is not None else None
     found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
     installed: set[str] = set()
-    for ep in importlib.metadata.entry_points(group=GROUP):
+    for ep in entry_points(GROUP):
         installed.add(ep.name)
         if ep.name in blocked or (allowed is not None and ep.name not in allowed):
             continue  # a name that is not loaded can't conflict
@@ -179,10 +181,20 @@ def discover(
     return plugins
 
 
+def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
+    """The installed entry points of ``group``; ``importlib.metadata`` (slow
+    to import) is imported on the first call, not with redzone."""
+    import importlib.metadata
+
+    return tuple(importlib.metadata.entry_points(group=group))
+
+
 @functools.cache
 def _packages_distributions() -> Mapping[str, list[str]]:
     """Top-level import names -> distributions (scanning every installed
     distribution is slow: done once per process, not once per plugin)."""
+    import importlib.metadata
+
     try:
         return importlib.metadata.packages_distributions()
     except Exception:  # pragma: no cover - metadata quirks
@@ -195,6 +207,8 @@ def _distribution_of(obj: object) -> tuple[str, str]:
     dists = _packages_distributions().get(top, [])
     if not dists:
         return "", ""
+    import importlib.metadata
+
     try:
         return dists[0], importlib.metadata.version(dists[0])
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover
@@ -352,6 +366,8 @@ class Hooks:
                              f"not {unknown_keywords!r}")
         self.unknown_keywords = unknown_keywords
         self._cache: dict[str, tuple[_Impl, ...]] = {}
+        self._gated_hooks: frozenset[str] = frozenset()
+        self._gated: dict[tuple[str, frozenset[str]], tuple[_Impl, ...]] = {}
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
             if name.startswith("redzone_"):
@@ -376,6 +392,10 @@ class Hooks:
                 if getattr(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
         self._keyword_cache: dict[str, Keyword] = {}
+        #: Hooks with a gated implementation, and per hook and set of keywords
+        #: present, the implementations the gate lets through.
+        self._gated_hooks = frozenset(h for h, impls in self._cache.items()
+                                      if any(i.gate is not None for i in impls))
 
     # -- plumbing -------------------------------------------------------------
 
@@ -400,6 +420,14 @@ class Hooks:
         """Whether any plugin implements ``hook``."""
         return bool(self.impls(hook))
 
+    def asks(self, hook: str, state: GameState) -> bool:
+        """Whether some implementation of ``hook`` would be asked about
+        ``state`` (one is implemented and the keyword gate lets it through)."""
+        impls = self._cache[hook]
+        if impls and hook in self._gated_hooks:
+            impls = self._active(hook, impls, state)
+        return bool(impls)
+
     def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
               problem: str) -> PluginError:
         info = impl.plugin
@@ -418,6 +446,20 @@ class Hooks:
             hook=hook,
         )
 
+    def _active(self, hook: str, impls: tuple[_Impl, ...], state: Any) -> tuple[_Impl, ...]:
+        """The implementations of ``hook`` worth asking about ``state``: the
+        keyword gate applied once per hook and set of keywords present (a
+        state's set is shared by the states built from it)."""
+        present = state.keyword_names_present
+        key = (hook, present)
+        active = self._gated.get(key)
+        if active is None:
+            active = tuple(i for i in impls if i.gate is None or not i.gate.isdisjoint(present))
+            if len(self._gated) > 4096:
+                self._gated.clear()
+            self._gated[key] = active
+        return active
+
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
         impls = self._cache[hook]
         out: list[tuple[_Impl, Any]] = []
@@ -426,13 +468,9 @@ class Hooks:
             if verify and hook in _VERIFY_NOW:
                 self.verify_pending(keep=True)
             return out
-        present: frozenset[str] | None = None
+        if hook in self._gated_hooks:
+            impls = self._active(hook, impls, args[0])
         for impl in impls:
-            if impl.gate is not None:
-                if present is None:
-                    present = args[0].keyword_names_present
-                if impl.gate.isdisjoint(present):
-                    continue
             picks = impl.picks
             before = self._verify_before(args) if verify else ()
             started = time.perf_counter() if self.timeout is not None else 0.0

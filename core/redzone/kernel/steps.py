@@ -391,7 +391,13 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
     step, participants = damage_step_kind(engine, state)
     duties = _combat.duties(hooks, state, participants, step)
     full, problems = full_assignment(engine, state, step, duties, assign or {}, participants)
-    violations = problems + _combat.assignment_violations(
+    # The built-in policy's own assignment, with nothing given, is legal by
+    # the core's rules by construction (510.1a-d): it is checked only when a
+    # plugin has a say (redzone_assignment_violations) or it isn't the
+    # built-in policy's.
+    trusted = not assign and engine.policy is _combat.default_policy and not hooks.asks(
+        "redzone_assignment_violations", state)
+    violations = problems if trusted else problems + _combat.assignment_violations(
         hooks, state, step, duties, full, (assign or {}).keys())
     if violations:
         raise IllegalAssignmentError(violations)

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 #: ``_damage``: :func:`step_label` knows them by that.)
 COMBAT_STEPS = frozenset({"beginning_of_combat", "declare_attackers", "declare_blockers",
                           "combat_damage", "end_of_combat", "combat_damage_assigned"})
+_new_tuple = tuple.__new__
 #: Condition kinds the kernel answers itself (611.2b).
 CORE_CONDITIONS = frozenset({"on_battlefield", "controls", "in_combat"})
 #: How many objects one command may create: a plugin that would create more
@@ -177,12 +178,17 @@ class Tx:
         """Record events; an empty ``step``, or the current step's plain name,
         becomes the current step's label (``declare_attackers#2`` in a second
         combat)."""
-        label = self.step
-        plain = self.state.step
+        state = self.state
+        plain = state.step
+        label = plain if state.combats <= 1 or plain not in COMBAT_STEPS \
+            else f"{plain}#{state.combats}"
+        append = self.events.append
         for event in events:
-            step = event.step
-            self.events.append(event._replace(step=label) if not step or (
-                step == plain and label != plain) else event)
+            step = event[2]
+            if step and (step != plain or label == plain):
+                append(event)
+            else:  # the step field relabelled (Event._replace, without its overhead)
+                append(_new_tuple(Event, (*event[:2], label, *event[3:])))
 
     def _take(self, new: GameState, events: Iterable[Event]) -> None:
         self.state = new
