@@ -57,3 +57,23 @@ def test_provoke_requirement_yields_to_a_restriction(engine: Engine) -> None:
                                             c("bear", "bob", 2, 2)])
     state = engine.declare_attackers(state, {"taunter": "bob"}).state
     engine.declare_blockers(state, {})
+
+
+def test_603_3d_the_target_is_chosen_as_it_goes_on_the_stack() -> None:
+    """603.3d: the target is chosen as provoke is put on the stack (by key, with
+    the declaration); 608.2b: a default target that left before it resolves
+    makes it do nothing."""
+    from redzone import Exile
+
+    manual = Engine(auto_triggers=False)
+    state = manual.declare_attackers(_board(manual), {"taunter": "bob"},
+                                     choices={"provoke@taunter:target": "bear"}).state
+    assert state.stack[0].choices["target"] == ("bear",)
+    default = manual.declare_attackers(_board(manual), {"taunter": "bob"}).state
+    assert default.stack[0].choices["target"] == ("giant",)
+    gone = manual.perform(default, Exile("giant")).state
+    resolved = manual.resolve_trigger(gone)
+    assert not [e for e in resolved.events if e.kind == "effect"]
+    with pytest.raises(IllegalActionError):
+        manual.declare_attackers(_board(manual), {"taunter": "bob"},
+                                 choices={"provoke@taunter:target": "ogre"})

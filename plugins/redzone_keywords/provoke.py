@@ -6,16 +6,19 @@ untap that creature" (702.39a); each instance triggers separately (702.39b).
 The requirement is an :class:`~redzone.Effect` of kind ``blocks_if_able``,
 which the core's requirement checker enforces (509.1c).
 
-The target is a choice: ``Trigger.choices["target"]`` when the embedding
-engine supplies it (or ``[]`` to choose not to), otherwise, by default, the
-creature the defending player controls with the greatest power that could
-block the provoker, ties broken by id; no such creature, no effect.
+The target is a choice made as the ability is put on the stack (603.3d), key
+``"provoke@<source>:target"``: a creature the defending player controls, or
+none ("you may"); by default the one with the greatest power, ties broken by
+id. An embedding engine may still set ``Trigger.choices["target"]`` as it
+resolves. A default target that is no longer legal as it resolves makes it do
+nothing (608.2b); an illegal target the engine gave is refused.
 """
 
 from __future__ import annotations
 
 from redzone import (
     AddEffect,
+    Choice,
     Effect,
     Event,
     GameState,
@@ -26,6 +29,7 @@ from redzone import (
     hookimpl,
 )
 from redzone.kernel.actions import Action
+from redzone.kernel.frozen import evolve as _evolve
 
 
 @hookimpl
@@ -41,8 +45,19 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
             continue
         perm = state.last_known(event.attacker)
         for _ in perm.instances("provoke"):
-            out.append(Trigger("provoke", perm.id, perm.controller, "702.39a",
-                               "target creature blocks it if able; untap that creature"))
+            # 603.3d: the target is chosen as the ability is put on the stack.
+            provoked = Trigger("provoke", perm.id, perm.controller, "702.39a",
+                               "target creature blocks it if able; untap that creature")
+            default = _default_target(state, provoked)
+            defender = (state.combat.defending_players.get(perm.id)
+                        if state.combat is not None else None)
+            options = tuple(sorted(p.id for p in state.battlefield
+                                   if "creature" in p.types and p.controller == defender))
+            target = Choice("target", perm.controller, "target", options,
+                            default=(default,) if default else (), min=0, max=1,
+                            rule="702.39a", text="target creature the defending player "
+                                                 "controls (or none: \"you may\")")
+            out.append(_evolve(provoked, offers=(target,)))
     return out
 
 
@@ -70,6 +85,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         perm = state.on_battlefield(target or "")
         defender = combat.defending_players.get(trigger.source) if combat is not None else None
         if perm is None or "creature" not in perm.types or perm.controller != defender:
+            if any(o.name == "target" and o.default == chosen for o in trigger.offers):
+                return []  # 608.2b: the target chosen by default is illegal now
             raise IllegalActionError(
                 f"provoke: {target!r} is not a creature the defending player {defender!r} "
                 "controls", rule="702.39a", objects=(trigger.source, str(target)))
