@@ -9,14 +9,13 @@ from its own ``pyproject.toml`` go on ``sys.path``, and come off afterwards.
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import example_packages
 import pytest
 from redzone import Engine, IllegalActionError, creature
 
@@ -28,34 +27,10 @@ MODULE = "redzone_laststrike"
 SCENARIO = EXAMPLE / "scenarios" / "monk_and_bear.toml"
 
 
-def _dist_info(site: Path) -> Path:
-    name, version = PROJECT["name"], PROJECT["version"]
-    dist = site / f"{name.replace('-', '_')}-{version}.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text("".join(
-        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
-        for group, eps in PROJECT["entry-points"].items()), encoding="utf-8")
-    (dist / "top_level.txt").write_text(MODULE + "\n", encoding="utf-8")
-    return dist
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The example package, installed for this module; yields its module."""
-    site = tmp_path_factory.mktemp("site")
-    _dist_info(site)
-    paths = [str(EXAMPLE / "src"), str(site)]
-    sys.path[:0] = paths
-    importlib.invalidate_caches()
-    try:
-        yield importlib.import_module(MODULE)
-    finally:
-        for p in paths:
-            sys.path.remove(p)
-        sys.modules.pop(MODULE, None)
-        importlib.invalidate_caches()
+    yield from example_packages.installed("laststrike", MODULE, tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="module")
