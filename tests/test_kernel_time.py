@@ -70,11 +70,10 @@ def test_514_2_until_end_of_turn_ends_in_cleanup(engine: Engine) -> None:
 
 
 def test_514_2_a_pump_ending_can_kill(engine: Engine) -> None:
-    """514.2 then 514.3a: a 2/2 with 3 damage kept alive by +2/+2 loses it...
-    no: damage is removed at the same time, so it survives. But a -2/-2 that
-    ends doesn't matter either; a +0/+2 on a creature with -1/-1 counters
-    equal to its toughness ends, and state-based actions put it into the
-    graveyard (704.5f) in that cleanup step."""
+    """514.2 then 514.3a: a +0/+2 "until end of turn" keeps a 2/2 with two
+    -1/-1 counters alive; it ends in the cleanup step, the creature's
+    toughness is 0 and state-based actions put it into the graveyard (704.5f)
+    in that cleanup step, so another cleanup step follows."""
     state = engine.game(["alice", "bob"], [
         creature("bear", "alice", 2, 2, counters={"-1/-1": 2})])
     state = engine.perform(state, Pump("bear", 0, 2)).state  # enters the check as a 0/2

@@ -14,7 +14,7 @@ from redzone.formats.scenario import ScenarioProblems, loads
 TEAMS = {"red": ("alice", "carol"), "blue": ("bob", "dave")}
 
 
-def giant(engine: Engine, *perms: Any, **players: int) -> GameState:
+def giant(engine: Engine, *perms: Any) -> GameState:
     """alice and carol (red) against bob and dave (blue); alice is active."""
     return engine.game(["alice", "bob", "carol", "dave"], perms, teams=TEAMS,
                        turn_order=["alice", "bob", "carol", "dave"])

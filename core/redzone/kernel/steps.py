@@ -25,7 +25,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
-from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState, PluginState
+from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
 from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
@@ -506,7 +506,6 @@ def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome
 __all__ = [
     "ASSIGNED",
     "DAMAGE_STEP",
-    "PluginState",
     "begin_combat",
     "combat_damage",
     "damage_step_spec",
