@@ -17,6 +17,7 @@ from redzone import (
     Condition,
     DealDamage,
     Destroy,
+    Effect,
     Engine,
     Event,
     GameState,
@@ -28,6 +29,7 @@ from redzone import (
     Result,
     ResultReplacement,
     RulesError,
+    Shield,
     Trigger,
     UnknownKeywordError,
     Violation,
@@ -606,3 +608,59 @@ def test_the_documented_keyword_forms_parse_as_documented() -> None:
         kw = engine.keyword(text)
         assert kw.name == "documented"
         assert kw.args == ast.literal_eval(args), (row, kw.args)
+
+
+# ---------------------------------------------------------------------------
+# The state gate (REDZONE_NEEDS_STATE)
+# ---------------------------------------------------------------------------
+
+
+def test_state_gate_asks_only_when_a_named_field_is_filled() -> None:
+    """A module that sets ``REDZONE_NEEDS_STATE = ("effects",)`` says each of
+    its hooks answers nothing while ``state.effects`` is empty: it is asked
+    about states with an effect (615.1 prevention reads them), never about
+    the others; an ungated twin is asked about both."""
+    asked: list[str] = []
+
+    def gated_prevent(state: GameState, damage: Any) -> None:
+        asked.append("gated")
+
+    def plain_prevent(state: GameState, damage: Any) -> None:
+        asked.append("plain")
+
+    gated = plugin("gated", redzone_prevent_damage=gated_prevent)
+    gated.REDZONE_NEEDS_STATE = ("effects",)  # type: ignore[attr-defined]
+    plain = plugin("plain", redzone_prevent_damage=plain_prevent)
+    engine = Engine(discover=False, plugins=[gated, plain])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
+                                           creature("elf", "bob", 1, 1)])
+    engine.perform(state, DealDamage("orc", "elf", 1))
+    assert asked == ["plain"]
+    assert "redzone_prevent_damage" not in engine.hooks.silent(state)
+    asked.clear()
+    with_effect = state.evolve(effects=(Effect("some_effect", id="e1"),))
+    engine.perform(with_effect, DealDamage("orc", "elf", 1))
+    assert asked == ["gated", "plain"]
+
+
+def test_state_gate_silences_a_hook_nobody_else_answers() -> None:
+    """``Hooks.silent`` names a hook whose every implementation the gates keep
+    out, so per-creature callers skip it; with the field filled it is asked."""
+    gated = plugin("gated", redzone_lethal_damage=lambda state, source, creature: 0)
+    gated.REDZONE_NEEDS_STATE = ("shields",)  # type: ignore[attr-defined]
+    engine = Engine(discover=False, plugins=[gated])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    assert "redzone_lethal_damage" in engine.hooks.silent(state)
+    shielded = state.evolve(shields=(Shield("s1", to="orc", mode="all"),))
+    assert "redzone_lethal_damage" not in engine.hooks.silent(shielded)
+
+
+@pytest.mark.parametrize("value", ["effects", ("effect",), ("objects",), [("effects")], (1,)])
+def test_state_gate_with_a_bad_value_is_a_load_error(value: object) -> None:
+    """``REDZONE_NEEDS_STATE`` must be a tuple of the state's gateable
+    collection fields: anything else fails as the engine loads, naming the
+    plugin (a typo would otherwise silence the plugin for ever)."""
+    bad = plugin("badgate", redzone_prevent_damage=lambda state, damage: None)
+    bad.REDZONE_NEEDS_STATE = value  # type: ignore[attr-defined]
+    with pytest.raises(PluginLoadError, match=r"badgate.*REDZONE_NEEDS_STATE"):
+        Engine(discover=False, plugins=[bad])

@@ -755,6 +755,11 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
 ACTIONS: dict[str, type[Action]] = {spec.cls.do: spec.cls for spec in CORE_SPECS}
 
 
+#: Regeneration (the one replacement hook here) reads ``state.shields``
+#: alone: with none, it isn't asked (declaring the action kinds isn't gated).
+REDZONE_NEEDS_STATE = ("shields",)
+
+
 @hookimpl
 def redzone_actions() -> tuple[ActionSpec, ...]:
     return CORE_SPECS

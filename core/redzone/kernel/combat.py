@@ -274,7 +274,9 @@ def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tup
 def capacity(hooks: Hooks, state: GameState, blocker: str) -> int:
     """How many attackers ``blocker`` can block (509.1a)."""
     perm = state.objects[blocker]
-    extra = perm.can_block_additional + hooks.additional_blocks(state, blocker)
+    extra = perm.can_block_additional
+    if "redzone_additional_blocks" not in hooks.silent(state):
+        extra += hooks.additional_blocks(state, blocker)
     return UNLIMITED if extra >= UNLIMITED else 1 + extra
 
 
@@ -571,10 +573,15 @@ def _additional(hooks: Hooks, state: GameState, attacker: str,
     return tuple(out)
 
 
-def amount(hooks: Hooks, state: GameState, creature: str, step: str) -> int:
+def amount(hooks: Hooks, state: GameState, creature: str, step: str,
+           silent: frozenset[str] | None = None) -> int:
     """How much combat damage ``creature`` assigns in ``step`` (510.1a): its
     power, unless a plugin says otherwise
-    (:func:`~redzone.kernel.hookspecs.redzone_combat_damage_amount`)."""
+    (:func:`~redzone.kernel.hookspecs.redzone_combat_damage_amount`).
+
+    :param silent: ``hooks.silent(state)``, when the caller has it."""
+    if silent is not None and "redzone_combat_damage_amount" in silent:
+        return state.objects[creature].power
     answer = hooks.combat_damage_amount(state, creature, step)
     return state.objects[creature].power if answer is None else answer
 
@@ -582,8 +589,9 @@ def amount(hooks: Hooks, state: GameState, creature: str, step: str) -> int:
 def duties(hooks: Hooks, state: GameState, participants: Iterable[str],
            step: str) -> list[Duty]:
     """The assignment each participant must make in ``step`` (510.1a-d), in order."""
-    out = _duties(hooks, state, participants, step)
-    if not hooks.implemented("redzone_damage_divider"):
+    silent = hooks.silent(state)
+    out = _duties(hooks, state, participants, step, silent)
+    if "redzone_damage_divider" in silent:
         return out
     for i, duty in enumerate(out):
         if not duty.creatures:
@@ -597,15 +605,18 @@ def duties(hooks: Hooks, state: GameState, participants: Iterable[str],
 
 
 def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
-            step: str) -> list[Duty]:
+            step: str, silent: frozenset[str] = frozenset()) -> list[Duty]:
     combat = state.combat
     assert combat is not None
     out: list[Duty] = []
+    extra_ok = "redzone_additional_recipients" not in silent
+    past_ok = "redzone_assigns_past_blockers" not in silent
+    option_ok = "redzone_may_assign_as_though_unblocked" not in silent
     for source in participants:
         perm = state.objects.get(source)
         if perm is None or perm.zone != "battlefield":
             continue
-        power = amount(hooks, state, source, step)
+        power = amount(hooks, state, source, step, silent)
         if power <= 0:
             continue  # 510.1a
         if source in combat.attacks:
@@ -613,16 +624,18 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
             target_ok = _attack_target_valid(state, attacked)
             if source not in combat.blocked:
                 target = attacked if target_ok else None
-                extra = _additional(hooks, state, source, (target,) if target else ())
+                extra = _additional(hooks, state, source,
+                                    (target,) if target else ()) if extra_ok else ()
                 if target is not None or extra:  # 510.1b
                     out.append(Duty(source, power, (), target, True, False, extra))
                 continue
             blockers = tuple(b for b in _ordered(state, source, combat.blockers_of(source)))
-            past = target_ok and hooks.assigns_past_blockers(state, source)
+            past = target_ok and past_ok and hooks.assigns_past_blockers(state, source)
             target = attacked if past else None
-            option = attacked if target_ok and hooks.may_assign_as_though_unblocked(
+            option = attacked if target_ok and option_ok and hooks.may_assign_as_though_unblocked(
                 state, source) else None
-            extra = _additional(hooks, state, source, blockers + ((target,) if target else ()))
+            extra = _additional(hooks, state, source, blockers + (
+                (target,) if target else ())) if extra_ok else ()
             if not blockers and target is None and not extra and option is None:
                 continue  # 510.1c: no creatures blocking it
             out.append(Duty(source, power, blockers, target, True, True, extra,
@@ -646,7 +659,7 @@ def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple
 
 
 def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
-                others: Sequence[tuple[str, int]]) -> int:
+                others: Sequence[tuple[str, int]], quiet: bool = False) -> int:
     """Lethal damage from ``source`` to ``creature`` as damage is assigned
     (702.19b, 510.1c-d): its toughness minus damage already marked minus what
     other creatures assign it in the same step, lowered by the plugins'
@@ -661,11 +674,18 @@ def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
 
     :param others: ``(creature, amount)`` for every other creature assigning
         to ``creature`` in this step (zero amounts are ignored).
+    :param quiet: the caller knows that no plugin answers
+        ``redzone_lethal_damage`` about ``state`` (``hooks.silent``).
     """
     perm = state.objects[creature]
     left = perm.toughness - perm.damage
     given = [(s, n) for s, n in others if n > 0 and s != source]
     total = sum(n for _, n in given)
+    if quiet:  # no plugin has a say: the core's lethal damage (702.19b as printed)
+        for _, n in given:
+            if n >= max(left - (total - n), 0):
+                return 0
+        return max(left - total, 0)
     for other, n in given:
         if n >= hooks.lethal_damage(state, other, creature, left - (total - n)):
             return 0
@@ -721,6 +741,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     additional recipient, else to the last creature in order."""
     by = assigned_to(fixed)
     out: dict[str, dict[str, int]] = {}
+    quiet = "redzone_lethal_damage" in hooks.silent(state)
     for duty in duties_:
         if duty.source in fixed:
             continue
@@ -744,7 +765,8 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
         for c in duty.creatures:
             if remaining <= 0:
                 break
-            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ())))
+            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ()),
+                                              quiet))
             if give > 0:
                 chosen[c] = give
                 remaining -= give

@@ -188,7 +188,15 @@ def deal_damage(
     rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
     # -- redirection (614.9), before prevention: the new recipient's
     # protection and shields apply to it ----------------------------------------
-    batch = tuple(redirect(hooks, state, d, step, events) for d in proposed)
+    # Which hooks anyone answers is worked out once for the batch, not once
+    # per damage: the keywords present and the state's effects are the same
+    # for every damage of it (only the shields change as it goes).
+    if hooks.asks("redzone_redirect_damage", state):
+        batch = tuple(redirect(hooks, state, d, step, events) for d in proposed)
+    else:
+        batch = tuple(proposed)
+    asks_prevent = hooks.asks("redzone_prevent_damage", state)
+    asks_modify = hooks.asks("redzone_modify_damage", state)
     for damage in batch:
         if damage.amount <= 0 or not _valid_target(work, damage.target):
             continue  # 120.8, 120.1a
@@ -197,7 +205,7 @@ def deal_damage(
         if shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
             work = _evolve(work, shields=tuple(shields))
-        preventions = hooks.prevent_damage(work, damage, batch, step)
+        preventions = hooks.prevent_damage(work, damage, batch, step) if asks_prevent else ()
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
             if total_all:
@@ -241,7 +249,7 @@ def deal_damage(
                                                     player=shield.gain_life))
             shields = kept
         # -- replacement effects on the amount (614.1a) ---------------------------
-        if amount > 0:
+        if amount > 0 and asks_modify:
             after_prevention = (damage if amount == damage.amount
                                 else _evolve(damage, amount=amount))
             for mod in hooks.modify_damage(work, after_prevention):
@@ -258,8 +266,12 @@ def deal_damage(
 
     # -- results (120.3, 120.4c) --------------------------------------------------
     results: list[Result] = list(extra_results)
+    asks_results = bool(dealt) and hooks.asks("redzone_damage_results", work)
     for damage in dealt:
         base = default_results(work, damage)
+        if not asks_results:
+            results.extend(base)
+            continue
         # In an order of their own, not the order plugins answered in.
         extra = sorted(hooks.damage_results(work, damage), key=_result_order)
         replaced = {r.replaces for r in extra if r.replaces}
@@ -278,12 +290,15 @@ def deal_damage(
     # players as they change and the permanents as the event began.
     applied: list[Result] = []
     changed: dict[str, Permanent] = {}
+    # (Asked again after tokens are created: they may bring keywords.)
+    asks_replace = bool(results) and hooks.asks("redzone_result_replacements", work)
     for result in results:
         current: Result | None = result
-        for replacement in hooks.result_replacements(work, result):
-            if current is None:
-                break
-            current = replacement.replace(work, current)
+        if asks_replace:
+            for replacement in hooks.result_replacements(work, result):
+                if current is None:
+                    break
+                current = replacement.replace(work, current)
         if current is None or current.amount < 0:
             continue
         if current.amount == 0 and current.kind != "mark":
@@ -294,6 +309,7 @@ def deal_damage(
             work, created = create_tokens(work, current, step)
             applied.append(current)
             events.extend(created)
+            asks_replace = hooks.asks("redzone_result_replacements", work)
             continue
         if current.kind in _PLAYER_RESULTS:
             work, event = apply_result(work, current, step)

@@ -32,6 +32,9 @@ from redzone.kernel.hooktypes import (
 from redzone.kernel.model import GameState
 from redzone.kernel.plugins import hookimpl
 
+#: Every hook here reads ``state.effects`` alone: with none, nothing is asked.
+REDZONE_NEEDS_STATE = ("effects",)
+
 KINDS = frozenset(
     {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",
      "life_floor", "redirect_damage"}

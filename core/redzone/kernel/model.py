@@ -241,6 +241,18 @@ class Permanent:
     zone: str = "battlefield"
     token: bool = False
 
+    #: Cached properties a fast evolve keeps when none of the fields they are
+    #: computed from change (see :func:`redzone.kernel.frozen.evolve`): a
+    #: permanent tapped or dealt damage keeps its characteristics.
+    __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
+        "keywords": ("printed_keywords", "modifications"),
+        "keyword_names": ("printed_keywords", "modifications"),
+        "power": ("base_power", "counters", "modifications"),
+        "toughness": ("base_toughness", "counters", "modifications"),
+        "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
+                                    "modifications", "damage"),
+    }
+
     @name.default
     def _name_default(self) -> str:
         return self.id
@@ -846,7 +858,20 @@ class GameState:
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki", "sources"),
+        "conditions": ("objects", "effects", "shields"),
     }
+
+    @cached_property
+    def conditions(self) -> tuple[Condition, ...]:
+        """The conditions of every "for as long as" effect, shield and
+        modification of a permanent on the battlefield (611.2b): what the
+        kernel checks as each command settles."""
+        found = [e.condition for e in self.effects if e.condition is not None]
+        found += [s.condition for s in self.shields if s.condition is not None]
+        for perm in self.objects.values():
+            if perm.modifications and perm.zone == "battlefield":
+                found += [m.condition for m in perm.modifications if m.condition is not None]
+        return tuple(found)
 
     @cached_property
     def keyword_names_present(self) -> frozenset[str]:

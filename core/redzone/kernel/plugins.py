@@ -235,10 +235,22 @@ _SEQUENCES: Final = frozenset({list, tuple})
 #: state (in any zone, or as last known information) has one of the keywords
 #: the plugin declares; the core then doesn't ask it about other states.
 GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
+#: The module constant by which a plugin says that every one of its hooks
+#: answers nothing unless one of the named fields of the state is non-empty
+#: (a tuple of :class:`~redzone.GameState` field names, such as
+#: ``("effects",)``); the core then doesn't ask it about other states. With
+#: :data:`GATE_FLAG` too, both must let a state through.
+STATE_GATE_FLAG: Final = "REDZONE_NEEDS_STATE"
 #: Hooks never skipped that way: loading, and resolving a trigger (an ability
 #: on the stack resolves whatever its source has become, 113.7a).
 _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
                              "redzone_condition_holds", "redzone_damage_steps"})
+
+
+#: The state fields a plugin may gate on (:data:`STATE_GATE_FLAG`): the
+#: collections of the state that effects and what waits live in.
+_GATEABLE_FIELDS: Final = frozenset({"effects", "shields", "delayed", "stack", "plugin_state",
+                                     "sources", "teams"})
 
 
 #: The unknown-keyword policies an engine (and a scenario) may choose.
@@ -320,7 +332,7 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
 
 
 class _Impl:
-    __slots__ = ("fn", "gate", "picks", "plugin")
+    __slots__ = ("fn", "gate", "picks", "plugin", "state_gate")
 
     def __init__(self, fn: Callable[..., Any], picks: tuple[int, ...] | None,
                  plugin: PluginInfo) -> None:
@@ -328,6 +340,8 @@ class _Impl:
         self.picks = picks
         self.plugin = plugin
         self.gate: frozenset[str] | None = None
+        #: Bits of :attr:`Hooks._state_fields`: asked only when one is set.
+        self.state_gate = 0
 
 
 def _normalise(text: str) -> str:
@@ -367,7 +381,14 @@ class Hooks:
         self.unknown_keywords = unknown_keywords
         self._cache: dict[str, tuple[_Impl, ...]] = {}
         self._gated_hooks: frozenset[str] = frozenset()
-        self._gated: dict[tuple[str, frozenset[str]], tuple[_Impl, ...]] = {}
+        #: Per gate key (keywords present, non-empty gated fields), the
+        #: implementations of each hook the gates let through.
+        self._gated: dict[tuple[frozenset[str], int], dict[str, tuple[_Impl, ...]]] = {}
+        self._gk_table: dict[str, tuple[_Impl, ...]] = {}
+        self._state_fields: tuple[str, ...] = ()
+        self._silent: dict[tuple[frozenset[str], int], frozenset[str]] = {}
+        self._gk_state: Any = None
+        self._gk: tuple[frozenset[str], int] = (frozenset(), 0)
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
             if name.startswith("redzone_"):
@@ -385,17 +406,20 @@ class Hooks:
         declared: dict[str, set[str]] = {}
         for name, kinfo in self.keyword_infos.items():
             declared.setdefault(kinfo.plugin, set()).add(name)
+        self._state_fields = self._load_state_gates()
         for hook, impls in self._cache.items():
             if hook in _UNGATED:
                 continue
             for impl in impls:
                 if getattr(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
+                for name in getattr(impl.plugin.module, STATE_GATE_FLAG, ()):
+                    impl.state_gate |= 1 << self._state_fields.index(name)
         self._keyword_cache: dict[str, Keyword] = {}
         #: Hooks with a gated implementation, and per hook and set of keywords
         #: present, the implementations the gate lets through.
         self._gated_hooks = frozenset(h for h, impls in self._cache.items()
-                                      if any(i.gate is not None for i in impls))
+                                      if any(i.gate is not None or i.state_gate for i in impls))
 
     # -- plumbing -------------------------------------------------------------
 
@@ -428,6 +452,49 @@ class Hooks:
             impls = self._active(hook, impls, state)
         return bool(impls)
 
+    def silent(self, state: GameState) -> frozenset[str]:
+        """The hooks no implementation would be asked about ``state`` (none
+        is implemented, or the gates keep every one out): a caller about to
+        ask one hook for each of many creatures asks this once instead.
+        Worked out once per set of keywords present and of non-empty gated
+        fields."""
+        key = self._gate_key(state)
+        found = self._silent.get(key)
+        if found is None:
+            found = frozenset(h for h, impls in self._cache.items()
+                              if not impls or (h in self._gated_hooks
+                                               and not self._active(h, impls, state)))
+            if len(self._silent) > 1024:
+                self._silent.clear()
+            self._silent[key] = found
+        return found
+
+    def _gate_key(self, state: Any) -> tuple[frozenset[str], int]:
+        """What the gates look at in ``state``: the keywords present and
+        which gated fields are non-empty (kept for the last state asked:
+        one command asks about the same state many times)."""
+        if state is self._gk_state:
+            return self._gk
+        key = (state.keyword_names_present, self._filled(state) if self._state_fields else 0)
+        table = self._gated.get(key)
+        if table is None:
+            if len(self._gated) > 1024:
+                self._gated.clear()
+            table = self._gated[key] = {}
+        self._gk_state, self._gk, self._gk_table = state, key, table
+        return key
+
+    def _filled(self, state: Any) -> int:
+        """Bits of :attr:`_state_fields`: which gated fields of ``state``
+        are non-empty."""
+        filled = 0
+        bit = 1
+        for name in self._state_fields:
+            if getattr(state, name):
+                filled |= bit
+            bit <<= 1
+        return filled
+
     def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
               problem: str) -> PluginError:
         info = impl.plugin
@@ -449,15 +516,18 @@ class Hooks:
     def _active(self, hook: str, impls: tuple[_Impl, ...], state: Any) -> tuple[_Impl, ...]:
         """The implementations of ``hook`` worth asking about ``state``: the
         keyword gate applied once per hook and set of keywords present (a
-        state's set is shared by the states built from it)."""
-        present = state.keyword_names_present
-        key = (hook, present)
-        active = self._gated.get(key)
+        state's set is shared by the states built from it), and the state
+        gate once per hook and set of non-empty gated fields."""
+        if state is not self._gk_state:
+            self._gate_key(state)
+        table = self._gk_table
+        active = table.get(hook)
         if active is None:
-            active = tuple(i for i in impls if i.gate is None or not i.gate.isdisjoint(present))
-            if len(self._gated) > 4096:
-                self._gated.clear()
-            self._gated[key] = active
+            present, filled = self._gk
+            active = tuple(i for i in impls
+                           if (i.gate is None or not i.gate.isdisjoint(present))
+                           and (not i.state_gate or i.state_gate & filled))
+            table[hook] = active
         return active
 
     def _answers(self, hook: str, args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
@@ -909,6 +979,30 @@ class Hooks:
                               assignment: SourceAssignment) -> list[Violation]:
         """:func:`~redzone.kernel.hookspecs.redzone_assignment_violations`, concatenated."""
         return self._collect("redzone_assignment_violations", Violation, state, assignment)
+
+    def _load_state_gates(self) -> tuple[str, ...]:
+        """The state fields plugins gate on (:data:`STATE_GATE_FLAG`), in
+        order of first mention.
+
+        :raises PluginLoadError: when a plugin names what isn't a field of
+            :class:`~redzone.GameState` holding a collection.
+        """
+        gated = _GATEABLE_FIELDS
+        fields: dict[str, None] = {}
+        infos = sorted({impl.plugin.name: impl.plugin for impls in self._cache.values()
+                        for impl in impls}.values(), key=lambda info: info.name)
+        for info in infos:
+            names = getattr(info.module, STATE_GATE_FLAG, ())
+            if isinstance(names, str) or not isinstance(names, tuple) or not all(
+                    isinstance(n, str) and n in gated for n in names):
+                raise PluginLoadError(
+                    f"plugin {info.name!r} sets {STATE_GATE_FLAG} = {names!r}: it must be a "
+                    f"tuple of state fields that hold collections (some of "
+                    f"{', '.join(sorted(gated))})", plugin=info.name,
+                    distribution=info.distribution, hook="")
+            for name in names:
+                fields[name] = None
+        return tuple(fields)
 
     def _load_damage_steps(self) -> dict[str, DamageStep]:
         hook = "redzone_damage_steps"

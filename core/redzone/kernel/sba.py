@@ -125,6 +125,30 @@ _RESET = {f.name: f.default for f in attrs.fields(Permanent)
 assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no default"
 
 
+def _make_left() -> object:
+    """A function ``left(perm, zone)``: the new object a permanent becomes
+    in ``zone`` (400.7), built field by field at once (the defaults are
+    already in their converted form) instead of through evolve's converters."""
+    lines = ["def left(perm, zone):", "    new = _new(_cls)"]
+    for f in attrs.fields(Permanent):
+        if f.name == "zone":
+            lines.append("    _set(new, 'zone', zone)")
+        elif f.name == "controller":
+            lines.append("    _set(new, 'controller', perm.owner)")
+        elif f.name in _KEPT:
+            lines.append(f"    _set(new, {f.name!r}, perm.{f.name})")
+        else:
+            lines.append(f"    _set(new, {f.name!r}, _reset[{f.name!r}])")
+    lines += ["    _set(new, '_attrs_cached_hash', None)", "    return new"]
+    ns: dict[str, object] = {"_new": object.__new__, "_set": object.__setattr__,
+                             "_cls": Permanent, "_reset": _RESET}
+    exec("\n".join(lines), ns)
+    return ns["left"]
+
+
+_left = _make_left()
+
+
 def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str
                  ) -> tuple[GameState, list[Event]]:
     """Move a permanent from the battlefield to ``zone`` (400.7: it becomes a
@@ -148,7 +172,7 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
             objects = dict(state.objects)
         if edit is not None and edit.remove(obj):
             events.append(Event("removed_from_combat", "506.4", step, object=obj))
-        objects[obj] = _evolve(perm, controller=perm.owner, zone=zone, **_RESET)
+        objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
             events.append(Event("dies", rule, step, object=obj))

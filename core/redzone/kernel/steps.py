@@ -64,13 +64,17 @@ def check_stack_empty(state: GameState, doing: str) -> None:
             "is empty", rule="500.2")
 
 
-def expect(engine: Engine, state: GameState, step: str, doing: str) -> None:
+def expect(engine: Engine, state: GameState, step: str, doing: str, *,
+           nxt: str | None = None) -> None:
     """Check that ``step`` may begin now (104.2a, 500.2, 506.1), with an
-    engine that honours the state."""
+    engine that honours the state.
+
+    :param nxt: ``engine.next_step(state)``, when the caller has it."""
     engine._check_engine(state)
     check_game_on(state, doing)
     check_stack_empty(state, doing)
-    nxt = engine.next_step(state)
+    if nxt is None:
+        nxt = engine.next_step(state)
     if nxt != step:
         raise IllegalActionError(
             f"can't {doing} now: the game is at {state.step!r}, and the next step is "
@@ -173,8 +177,9 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
         tx.emit(Event("attack", "508.1a", attacker=attacker, target=attacked))
     tapped = {}
     new = tx.state
+    untapping = "redzone_attacks_without_tapping" not in hooks.silent(new)
     for attacker in attacks:
-        if not hooks.attacks_without_tapping(new, attacker):
+        if not (untapping and hooks.attacks_without_tapping(new, attacker)):
             perm = new.objects[attacker]
             tapped[attacker] = perm.evolve(tapped=True)
             tx.emit(Event("tap", "508.1f", object=attacker))
@@ -284,16 +289,19 @@ def damage_step_kind(engine: Engine, state: GameState, *,
     return answer
 
 
-def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str) -> bool:
+def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str,
+                        quiet: bool = False) -> bool:
     """Whether a remaining attacking or blocking creature deals combat damage
     in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
     yes), else the kernel's: in the regular step, a creature that dealt
     combat damage in no earlier step of this combat (510.4, 702.7c; under
     ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
-    in any other step, no."""
-    answer = engine.hooks.deals_combat_damage(state, creature, step)
-    if answer is not None:
-        return answer
+    in any other step, no. ``quiet``: the caller knows no plugin answers
+    (``hooks.silent``)."""
+    if not quiet:
+        answer = engine.hooks.deals_combat_damage(state, creature, step)
+        if answer is not None:
+            return answer
     if step != DAMAGE_STEP:
         return False
     combat = state.combat
@@ -313,10 +321,12 @@ def _compute_damage_step_kind(engine: Engine,
     after = max((specs[s].order for s in done if s in specs), default=None)
     present = tuple(c for c in combat.combatants if c in state.objects
                     and state.objects[c].zone == "battlefield")
+    quiet = "redzone_deals_combat_damage" in engine.hooks.silent(state)
     for spec in specs.values():  # in order
         if spec.name in done or (after is not None and spec.order <= after):
             continue
-        who = tuple(c for c in present if deals_combat_damage(engine, state, c, spec.name))
+        who = tuple(c for c in present
+                    if deals_combat_damage(engine, state, c, spec.name, quiet))
         if who or spec.name == DAMAGE_STEP:
             return spec.name, who
     return None
@@ -376,7 +386,7 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
     """The next combat damage step (510)."""
     nxt = engine.next_step(state)
     expect(engine, state, nxt if nxt is not None and is_damage_step(engine, nxt)
-           else DAMAGE_STEP, "deal combat damage")
+           else DAMAGE_STEP, "deal combat damage", nxt=nxt)
     hooks = engine.hooks
     combat = state.combat
     assert combat is not None and nxt is not None

@@ -348,9 +348,11 @@ class Tx:
         """Whether indestructible (702.12b) or a destruction replacement
         (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
         that applies is performed."""
-        if self.hooks.cannot_be_destroyed(self.state, obj):
+        silent = self.hooks.silent(self.state)
+        if "redzone_cannot_be_destroyed" not in silent and self.hooks.cannot_be_destroyed(
+                self.state, obj):
             return True
-        if not self.hooks.implemented("redzone_destruction_replacements"):
+        if "redzone_destruction_replacements" in silent:
             return False
         replacements = [r for r in self.hooks.destruction_replacements(self.state, obj)
                         if regenerate or not r.regeneration]
@@ -674,14 +676,8 @@ class Tx:
     def _conditional_pending(self) -> bool:
         return any(not self._holds(c) for c in self._conditions())
 
-    def _conditions(self) -> list[Condition]:
-        state = self.state
-        found = [e.condition for e in state.effects if e.condition is not None]
-        found += [s.condition for s in state.shields if s.condition is not None]
-        for perm in state.objects.values():
-            if perm.modifications and perm.zone == "battlefield":
-                found += [m.condition for m in perm.modifications if m.condition is not None]
-        return found
+    def _conditions(self) -> tuple[Condition, ...]:
+        return self.state.conditions
 
     def _holds(self, condition: Condition) -> bool:
         state = self.state
@@ -702,7 +698,7 @@ class Tx:
 
     def end_conditional(self) -> None:
         """End every effect whose "for as long as" stopped holding (611.2b)."""
-        if not any(True for _ in self._conditions()):
+        if not self._conditions():
             return
         self.end_effects(lambda duration, condition: duration == "while"
                          and condition is not None and not self._holds(condition), "611.2b")
