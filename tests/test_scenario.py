@@ -827,3 +827,12 @@ def test_format_path() -> None:
     """Key paths are written the way errors print them."""
     assert sc.format_path(("permanents", 2, "counters", "+1/+1")) == \
         'permanents[2].counters."+1/+1"'
+
+
+def test_an_action_whose_do_is_not_a_string_is_a_bad_scenario() -> None:
+    """Scenario contract: ``do`` names an action kind. A list there (``do =
+    [["prevent"]]``, found by the mutation fuzzer) is a ``bad_scenario``
+    problem at ``combat.actions[0].do``, not a crash of the loader."""
+    text = BASE + '[[combat.actions]]\nafter = "declare_blockers"\ndo = [["prevent"]]\n'
+    errs = problems(text)
+    assert "combat.actions[0].do" in keys(errs)

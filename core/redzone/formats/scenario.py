@@ -1242,8 +1242,10 @@ class _Builder:
         for c, (cat, combat) in enumerate(self.combat_tables()):
             for i, adata in enumerate(self.items(combat.get("actions"))):
                 adata = self.table(adata)
+                do = adata.get("do")
+                # (A "do" that isn't a string is reported where actions are read.)
                 key = {"enter_blocking": "permanent", "create_token": "token"}.get(
-                    adata.get("do"))  # type: ignore[arg-type]
+                    do) if isinstance(do, str) else None
                 if key is None:
                     continue
                 pid = self.table(adata.get(key)).get("id")
