@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import attrs
 
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import FrozenMap, caches_hash
 
 _PLAIN_VALUES: Final = frozenset({str, int, bool, type(None)})
 
@@ -42,8 +42,7 @@ def _rebuild(cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
     new: Any = object.__new__(cls)
     for name, value in zip(names, values, strict=True):
         object.__setattr__(new, name, value)
-    if "_attrs_cached_hash" in getattr(cls, "__slots__", ()) or any(
-            "_attrs_cached_hash" in getattr(c, "__slots__", ()) for c in cls.__mro__):
+    if caches_hash(cls):
         object.__setattr__(new, "_attrs_cached_hash", None)
     return new
 
@@ -75,8 +74,10 @@ class _Fingerprinter(pickle.Pickler):
         if cls is FrozenMap:
             return (_frozen_map, (object.__getattribute__(obj, "_items"),))
         entry = _getter(cls)
-        if entry is None or "__slots__" not in cls.__dict__:
+        if entry is None:
             return NotImplemented
+        # Field by field, with or without slots: what a class without slots
+        # has cached in its __dict__ (derived values, the hash) is left out.
         return (_rebuild, (cls, entry[0], entry[1](obj)))
 
 

@@ -13,8 +13,8 @@ reaching into the private dict) the engine's verify mode detects.
 from __future__ import annotations
 
 from abc import ABCMeta
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, NoReturn, TypeVar, cast, overload
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+from typing import Any, Generic, NoReturn, TypeVar, overload
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -36,7 +36,7 @@ class _Build(ABCMeta):
     can't be run on a built map (it raises, like every mutating method)."""
 
     def __call__(cls, items: Any = (), /, **kwargs: Any) -> Any:
-        new: Any = _new(cast(type, cls))
+        new: Any = _new(cls)  # type: ignore[arg-type]
         _set(new, "_items", dict(items, **kwargs))
         return new
 
@@ -213,17 +213,67 @@ def evolve(inst: T, /, **changes: Any) -> T:
     return fn(inst, changes)  # type: ignore[no-any-return]
 
 
+def caches_hash(cls: type) -> bool:
+    """Whether the attrs class ``cls`` caches its hash (``cache_hash=True``):
+    a copy made without ``__init__`` must reset the cache."""
+    if any("_attrs_cached_hash" in getattr(c, "__slots__", ()) for c in cls.__mro__):
+        return True
+    code = getattr(cls.__dict__.get("__hash__"), "__code__", None)
+    return code is not None and "_attrs_cached_hash" in code.co_names
+
+
+class derived(Generic[T]):
+    """A value computed from an immutable instance on first use and kept in
+    its ``__dict__`` (for frozen attrs classes without slots): what
+    :func:`functools.cached_property` does, without its per-access lock and
+    Python-level ``__get__`` on every first access's path. The fast evolve
+    drops it from a copy unless ``__evolve_carry__`` says its inputs didn't
+    change."""
+
+    def __init__(self, fn: Callable[[Any], T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, inst: None, owner: type | None = None) -> derived[T]: ...
+    @overload
+    def __get__(self, inst: object, owner: type | None = None) -> T: ...
+    def __get__(self, inst: object, owner: type | None = None) -> T | derived[T]:
+        if inst is None:
+            return self
+        value = self.fn(inst)
+        inst.__dict__[self.name] = value
+        return value
+
+
+def cached_properties(cls: type) -> tuple[str, ...]:
+    """The names of the :class:`derived` (and
+    :func:`functools.cached_property`) attributes of a class without slots
+    (their values live in the instance's ``__dict__``)."""
+    import functools
+
+    return tuple(dict.fromkeys(name for c in reversed(cls.__mro__)
+                               for name, value in vars(c).items()
+                               if isinstance(value, (derived, functools.cached_property))))
+
+
 def _make_evolver(cls: type) -> Any:
     import attrs
 
     fields = attrs.fields(cls)
+    slotted = "__slots__" in cls.__dict__
     if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
-            or "__slots__" not in cls.__dict__
             or any(f.validator is not None or not f.init or f.alias != f.name
                    or isinstance(f.converter, attrs.Converter) for f in fields)):
         def slow(inst: Any, changes: dict[str, Any]) -> Any:
             return attrs.evolve(inst, **changes)
         return slow
+    if not slotted:
+        return _make_dict_evolver(cls, fields)
     names = [f.name for f in fields]
     converters = {f.name: f.converter for f in fields if f.converter is not None}
     ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
@@ -253,3 +303,44 @@ def _make_evolver(cls: type) -> Any:
     ]
     exec("\n".join(lines), ns)
     return ns["evolve"]
+
+
+def _make_dict_evolver(cls: type, fields: Any) -> Any:
+    """The fast evolve of a frozen attrs class without slots: the instance's
+    ``__dict__`` is copied at C speed, the hash cache is reset, the cached
+    properties whose inputs change are dropped (the others are kept, see
+    ``__evolve_carry__``), and the changed fields go through their
+    converters."""
+    names = frozenset(f.name for f in fields)
+    converters = {f.name: f.converter for f in fields if f.converter is not None}
+    carry: dict[str, tuple[str, ...]] = getattr(cls, "__evolve_carry__", {})
+    cached = cached_properties(cls)
+    always = tuple(c for c in cached if c not in carry)
+    drops: dict[str, list[str]] = {}
+    for prop, deps in carry.items():
+        for dep in deps:
+            drops.setdefault(dep, []).append(prop)
+    drop_for = {dep: tuple(props) for dep, props in drops.items()}
+    reset_hash = caches_hash(cls)
+    _new = object.__new__
+    _set = object.__setattr__
+
+    def evolve(self: Any, changes: dict[str, Any]) -> Any:
+        new: Any = _new(cls)
+        d = self.__dict__.copy()
+        if reset_hash:
+            d["_attrs_cached_hash"] = None
+        pop = d.pop
+        for name in always:
+            pop(name, None)
+        for name, value in changes.items():
+            if name not in names:
+                raise TypeError(f"{cls.__name__}.evolve() got an unexpected argument {name!r}")
+            conv = converters.get(name)
+            d[name] = value if conv is None else conv(value)
+            for prop in drop_for.get(name, ()):
+                pop(prop, None)
+        _set(new, "__dict__", d)
+        return new
+
+    return evolve

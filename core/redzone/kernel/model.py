@@ -15,13 +15,12 @@ layers 6 and 7c-d, which is all combat needs).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import cached_property
 from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
 
 from redzone.kernel import display as _display
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage
 
@@ -146,7 +145,7 @@ class Modification:
     condition: Condition | None = None
 
 
-@frozen
+@frozen(slots=False)
 class Player:
     """A player.
 
@@ -168,7 +167,7 @@ class Player:
         return _display.player_repr(self)
 
 
-@frozen(cache_hash=True)
+@frozen(cache_hash=True, slots=False)
 class Permanent:
     """A permanent (or, after it left the battlefield, its card and last known
     information: ``zone`` says where it is).
@@ -263,7 +262,7 @@ class Permanent:
 
     # -- current characteristics: computed here and nowhere else ---------------
 
-    @cached_property
+    @derived
     def keywords(self) -> tuple[Keyword, ...]:
         """Current keyword instances: printed, then each modification in order."""
         current = list(self.printed_keywords)
@@ -274,7 +273,7 @@ class Permanent:
             current.extend(mod.add_keywords)
         return tuple(current)
 
-    @cached_property
+    @derived
     def keyword_names(self) -> frozenset[str]:
         """The names of the current keywords, for fast membership tests."""
         return frozenset(k.name for k in self.keywords)
@@ -292,7 +291,7 @@ class Permanent:
         """Every current instance of the named keyword (``toxic 1`` and ``toxic 2``)."""
         return tuple(k for k in self.keywords if k.name == name)
 
-    @cached_property
+    @derived
     def power(self) -> int:
         """Current power: printed, counters (613.4c), then effects (613.4b)."""
         if self.base_power is None:
@@ -303,7 +302,7 @@ class Permanent:
             value += mod.power
         return value
 
-    @cached_property
+    @derived
     def toughness(self) -> int:
         """Current toughness: printed, counters, then effects."""
         if self.base_toughness is None:
@@ -314,7 +313,7 @@ class Permanent:
             value += mod.toughness
         return value
 
-    @cached_property
+    @derived
     def own_state_based_actions(self) -> tuple[tuple[str, str], ...]:
         """The core's state-based actions this permanent alone calls for, as
         ``(kind, rule)`` pairs (704.5f, 704.5g, 704.5i, 704.5q, 704.5v-w); they
@@ -372,7 +371,7 @@ class Permanent:
         return _display.permanent_repr(self)
 
 
-@frozen
+@frozen(slots=False)
 class Combat:
     """Who attacks what and who blocks whom (506-509).
 
@@ -416,7 +415,7 @@ class Combat:
     def _declared_default(self) -> FrozenMap[str, str | None]:
         return self.attacks
 
-    @cached_property
+    @derived
     def _blockers_index(self) -> FrozenMap[str, tuple[str, ...]]:
         index: dict[str, list[str]] = {}
         for blocker, attackers in self.blocks.items():
@@ -793,7 +792,22 @@ STEPS: Final = (
 )
 
 
-@frozen(cache_hash=True)
+#: The fields of a permanent a plugin may gate on (``"objects.<field>"`` in
+#: ``REDZONE_NEEDS_STATE``): restrictions and requirements no keyword owns.
+FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
+                      "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
+                      "can_block_additional")
+
+
+def _flags_of(perm: Permanent) -> tuple[str, ...]:
+    if not (perm.cant_attack or perm.cant_block or perm.cant_be_blocked or perm.min_blockers
+            or perm.attacks_if_able or perm.blocks_if_able or perm.must_be_blocked
+            or perm.lure or perm.can_block_additional):
+        return ()
+    return tuple(f for f in FLAG_FIELDS if getattr(perm, f))
+
+
+@frozen(cache_hash=True, slots=False)
 class GameState:
     """The whole game state combat needs.
 
@@ -859,9 +873,21 @@ class GameState:
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki", "sources"),
         "conditions": ("objects", "effects", "shields"),
+        "object_flags": ("objects",),
     }
 
-    @cached_property
+    @derived
+    def object_flags(self) -> frozenset[str]:
+        """The fields of :data:`FLAG_FIELDS` set (true, or non-zero) on some
+        object of the state, in any zone, and possibly fields an earlier
+        state had set (a superset is still a correct answer): plugins gate on
+        them (``REDZONE_NEEDS_STATE = ("objects.cant_block",)``)."""
+        found: set[str] = set()
+        for perm in self.objects.values():
+            found.update(_flags_of(perm))
+        return frozenset(found)
+
+    @derived
     def conditions(self) -> tuple[Condition, ...]:
         """The conditions of every "for as long as" effect, shield and
         modification of a permanent on the battlefield (611.2b): what the
@@ -873,7 +899,7 @@ class GameState:
                 found += [m.condition for m in perm.modifications if m.condition is not None]
         return tuple(found)
 
-    @cached_property
+    @derived
     def keyword_names_present(self) -> frozenset[str]:
         """Every keyword name some object has, in any zone or as last known
         information, and possibly names an earlier state had (a superset is
@@ -1031,14 +1057,32 @@ class GameState:
         if not changed:
             return self
         new = _evolve(self, objects=self.objects.merge(changed))
-        try:  # a superset of the keywords present stays a correct answer
-            present = GameState.__dict__["keyword_names_present"].__get__(self, GameState)
-        except AttributeError:
+        # A superset of the keywords present, or of the flags set, stays a
+        # correct answer.
+        known = self.__dict__
+        flags = known.get("object_flags")
+        if flags is not None:
+            more = [f for p in changed.values() for f in _flags_of(p) if f not in flags]
+            new.__dict__["object_flags"] = flags.union(more) if more else flags
+        present = known.get("keyword_names_present")
+        if present is None:
             return new
         added = [p.keyword_names for p in changed.values()
                  if p.printed_keywords or p.modifications]
-        object.__setattr__(new, "keyword_names_present",
-                           present.union(*added) if added else present)
+        new.__dict__["keyword_names_present"] = present.union(*added) if added else present
+        return new
+
+    def with_objects_left(self, objects: FrozenMap[str, Permanent], **changes: Any) -> GameState:
+        """A copy with ``objects`` (and ``changes``), where permanents only
+        left the battlefield (400.7): no object gained a keyword or a flag, so
+        the keywords present (which count last known information) and the
+        flags set stay correct supersets and are kept."""
+        new = _evolve(self, objects=objects, **changes)
+        known = self.__dict__
+        for carried in ("keyword_names_present", "object_flags"):
+            value = known.get(carried)
+            if value is not None:
+                new.__dict__[carried] = value
         return new
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:

@@ -27,6 +27,7 @@ import inspect
 import os
 import pickle
 import re
+import threading
 import time
 import types
 import warnings
@@ -69,6 +70,7 @@ from redzone.kernel.hooktypes import (
     compile_form,
 )
 from redzone.kernel.model import (
+    FLAG_FIELDS,
     SCOPES,
     Choice,
     Condition,
@@ -331,6 +333,16 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     return None
 
 
+class _VerifyState(threading.local):
+    """Verify mode's watch, per thread: the state hook calls are being made
+    with, its fingerprint from before the first of them, and those calls."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.print: bytes | str = b""
+        self.log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
+
+
 class _Impl:
     __slots__ = ("fn", "gate", "picks", "plugin", "state_gate")
 
@@ -369,9 +381,9 @@ class Hooks:
         self.verify = verify_default() if verify is None else bool(verify)
         #: Verify mode: the state hook calls are being made with, its
         #: fingerprint from before the first of them, and those calls.
-        self._v_state: GameState | None = None
-        self._v_print: bytes | str = b""
-        self._v_log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
+        # (Per thread: an engine may serve several threads at once, as the
+        # batch runner's thread pools do.)
+        self._vs = _VerifyState()
         #: Abilities triggered since the current command started.
         self.triggered_in_command = 0
         if unknown_keywords not in UNKNOWN_KEYWORD_POLICIES:
@@ -384,11 +396,12 @@ class Hooks:
         #: Per gate key (keywords present, non-empty gated fields), the
         #: implementations of each hook the gates let through.
         self._gated: dict[tuple[frozenset[str], int], dict[str, tuple[_Impl, ...]]] = {}
-        self._gk_table: dict[str, tuple[_Impl, ...]] = {}
         self._state_fields: tuple[str, ...] = ()
+        self._field_bits: tuple[tuple[str, int], ...] = ()
+        self._flag_bits: tuple[tuple[str, int], ...] = ()
         self._silent: dict[tuple[frozenset[str], int], frozenset[str]] = {}
-        self._gk_state: Any = None
-        self._gk: tuple[frozenset[str], int] = (frozenset(), 0)
+        self._gk_entry: tuple[Any, tuple[frozenset[str], int],
+                              dict[str, tuple[_Impl, ...]]] = (None, (frozenset(), 0), {})
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
             if name.startswith("redzone_"):
@@ -407,6 +420,10 @@ class Hooks:
         for name, kinfo in self.keyword_infos.items():
             declared.setdefault(kinfo.plugin, set()).add(name)
         self._state_fields = self._load_state_gates()
+        bits = [(name, 1 << i) for i, name in enumerate(self._state_fields)]
+        self._field_bits = tuple((n, b) for n, b in bits if not n.startswith("objects."))
+        self._flag_bits = tuple((n[len("objects."):], b) for n, b in bits
+                                if n.startswith("objects."))
         for hook, impls in self._cache.items():
             if hook in _UNGATED:
                 continue
@@ -452,6 +469,11 @@ class Hooks:
             impls = self._active(hook, impls, state)
         return bool(impls)
 
+    @functools.cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """The names of the keywords the loaded plugins declare."""
+        return frozenset(self.keyword_infos)
+
     def silent(self, state: GameState) -> frozenset[str]:
         """The hooks no implementation would be asked about ``state`` (none
         is implemented, or the gates keep every one out): a caller about to
@@ -473,26 +495,39 @@ class Hooks:
         """What the gates look at in ``state``: the keywords present and
         which gated fields are non-empty (kept for the last state asked:
         one command asks about the same state many times)."""
-        if state is self._gk_state:
-            return self._gk
+        return self._gate_entry(state)[1]
+
+    def _gate_entry(self, state: Any) -> tuple[Any, tuple[frozenset[str], int],
+                                               dict[str, tuple[_Impl, ...]]]:
+        """``(state, gate key, table of active implementations)`` for the
+        last state asked about (one tuple, replaced at once: threads that
+        share an engine never see one state's key with another's table)."""
+        entry = self._gk_entry
+        if entry[0] is state:
+            return entry
         key = (state.keyword_names_present, self._filled(state) if self._state_fields else 0)
         table = self._gated.get(key)
         if table is None:
             if len(self._gated) > 1024:
                 self._gated.clear()
             table = self._gated[key] = {}
-        self._gk_state, self._gk, self._gk_table = state, key, table
-        return key
+        entry = (state, key, table)
+        self._gk_entry = entry
+        return entry
 
     def _filled(self, state: Any) -> int:
         """Bits of :attr:`_state_fields`: which gated fields of ``state``
         are non-empty."""
         filled = 0
-        bit = 1
-        for name in self._state_fields:
+        for name, bit in self._field_bits:
             if getattr(state, name):
                 filled |= bit
-            bit <<= 1
+        if self._flag_bits:
+            flags = state.object_flags
+            if flags:
+                for name, bit in self._flag_bits:
+                    if name in flags:
+                        filled |= bit
         return filled
 
     def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
@@ -518,12 +553,13 @@ class Hooks:
         keyword gate applied once per hook and set of keywords present (a
         state's set is shared by the states built from it), and the state
         gate once per hook and set of non-empty gated fields."""
-        if state is not self._gk_state:
-            self._gate_key(state)
-        table = self._gk_table
+        entry = self._gk_entry
+        if entry[0] is not state:
+            entry = self._gate_entry(state)
+        table = entry[2]
         active = table.get(hook)
         if active is None:
-            present, filled = self._gk
+            present, filled = entry[1]
             active = tuple(i for i in impls
                            if (i.gate is None or not i.gate.isdisjoint(present))
                            and (not i.state_gate or i.state_gate & filled))
@@ -540,6 +576,8 @@ class Hooks:
             return out
         if hook in self._gated_hooks:
             impls = self._active(hook, impls, args[0])
+        if not verify and self.timeout is None:
+            return self._answers_plain(hook, impls, args)
         for impl in impls:
             picks = impl.picks
             before = self._verify_before(args) if verify else ()
@@ -576,6 +614,36 @@ class Hooks:
             self.verify_pending(keep=True)
         return out
 
+    def _answers_plain(self, hook: str, impls: tuple[_Impl, ...],
+                       args: tuple[Any, ...]) -> list[tuple[_Impl, Any]]:
+        """:meth:`_answers` with verify mode and the time limit off: the same
+        guard (one ``try`` around the loop, which costs nothing until
+        something raises), without their bookkeeping per call."""
+        out: list[tuple[_Impl, Any]] = []
+        impl = None
+        try:
+            for impl in impls:
+                picks = impl.picks
+                res = impl.fn(*args) if picks is None else impl.fn(*[args[i] for i in picks])
+                if res is None:
+                    continue
+                if type(res) not in _PLAIN and not isinstance(res, (str, bytes)) \
+                        and isinstance(res, Iterable):
+                    res = tuple(res)  # a lazy iterable runs (and may raise) here
+                out.append((impl, res))
+        except KeyboardInterrupt:
+            raise  # a user's Ctrl-C (see _answers)
+        except BaseException as exc:
+            assert impl is not None
+            if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+                raise
+            state = args[0] if args and isinstance(args[0], GameState) else None
+            what = type(exc).__name__
+            if isinstance(exc, PluginError):
+                what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
+            raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+        return out
+
     # -- verify mode ------------------------------------------------------------
     #
     # Fingerprinting the whole state around every hook call costs the size of
@@ -597,11 +665,11 @@ class Hooks:
 
     def _verify_before(self, args: tuple[Any, ...]) -> Any:
         if args and isinstance(args[0], GameState):
-            if args[0] is not self._v_state:
+            if args[0] is not self._vs.state:
                 self.verify_pending()
-                self._v_state = args[0]
-                self._v_print = self._fingerprint(args[0])
-                self._v_log = []
+                self._vs.state = args[0]
+                self._vs.print = self._fingerprint(args[0])
+                self._vs.log = []
             rest = args[1:]
             return () if _fp.plain_values(rest) else _fp.snap(rest)
         return () if _fp.plain_values(args) else _fp.snap(args)
@@ -611,12 +679,12 @@ class Hooks:
         has_state = bool(args) and isinstance(args[0], GameState)
         rest = args[1:] if has_state else args
         if before and _fp.snap(rest) != before:
-            self._v_state = None
+            self._vs.state = None
             raise self._fail(impl, hook, args[0] if has_state else None, None,
                              "changed the objects it was given (verify mode compares them "
                              "before and after each hook call)")
         if has_state:
-            self._v_log.append((impl, hook, fn, args))
+            self._vs.log.append((impl, hook, fn, args))
 
     def command_started(self) -> None:
         """A command of the engine starts: per-command bounds start afresh,
@@ -632,17 +700,17 @@ class Hooks:
         :param keep: keep watching it (more calls with it may follow).
         :raises PluginError: naming the plugin that changed it.
         """
-        state = self._v_state
+        state = self._vs.state
         if state is None:
             return
         if not keep:
-            self._v_state = None
-        if self._fingerprint(state) == self._v_print:
+            self._vs.state = None
+        if self._fingerprint(state) == self._vs.print:
             if keep:
-                self._v_log = []
+                self._vs.log = []
             return
-        self._v_state = None
-        log = self._v_log
+        self._vs.state = None
+        log = self._vs.log
         culprit = self._replay(log)
         if culprit is not None:
             impl, hook = culprit
@@ -660,9 +728,9 @@ class Hooks:
 
     def _replay(self, log: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]]
                 ) -> tuple[_Impl, str] | None:
-        if not isinstance(self._v_print, bytes):
+        if not isinstance(self._vs.print, bytes):
             return None
-        copy = pickle.loads(self._v_print)
+        copy = pickle.loads(self._vs.print)
         for impl, hook, fn, args in log:
             call = (copy, *args[1:])
             before = self._fingerprint(copy)
@@ -985,9 +1053,11 @@ class Hooks:
         order of first mention.
 
         :raises PluginLoadError: when a plugin names what isn't a field of
-            :class:`~redzone.GameState` holding a collection.
+            :class:`~redzone.GameState` holding a collection, nor
+            ``objects.<field>`` for a field of
+            :data:`~redzone.kernel.model.FLAG_FIELDS`.
         """
-        gated = _GATEABLE_FIELDS
+        gated = _GATEABLE_FIELDS | {f"objects.{f}" for f in FLAG_FIELDS}
         fields: dict[str, None] = {}
         infos = sorted({impl.plugin.name: impl.plugin for impls in self._cache.values()
                         for impl in impls}.values(), key=lambda info: info.name)
@@ -997,8 +1067,8 @@ class Hooks:
                     isinstance(n, str) and n in gated for n in names):
                 raise PluginLoadError(
                     f"plugin {info.name!r} sets {STATE_GATE_FLAG} = {names!r}: it must be a "
-                    f"tuple of state fields that hold collections (some of "
-                    f"{', '.join(sorted(gated))})", plugin=info.name,
+                    f"tuple of state fields that hold collections or permanent flags "
+                    f"(some of {', '.join(sorted(gated))})", plugin=info.name,
                     distribution=info.distribution, hook="")
             for name in names:
                 fields[name] = None

@@ -127,19 +127,22 @@ assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no
 
 def _make_left() -> object:
     """A function ``left(perm, zone)``: the new object a permanent becomes
-    in ``zone`` (400.7), built field by field at once (the defaults are
-    already in their converted form) instead of through evolve's converters."""
-    lines = ["def left(perm, zone):", "    new = _new(_cls)"]
+    in ``zone`` (400.7), built at once from the fields it keeps and the
+    defaults of the others (already in their converted form), instead of
+    through evolve's converters."""
+    parts = []
     for f in attrs.fields(Permanent):
         if f.name == "zone":
-            lines.append("    _set(new, 'zone', zone)")
+            parts.append("'zone': zone")
         elif f.name == "controller":
-            lines.append("    _set(new, 'controller', perm.owner)")
+            parts.append("'controller': d['owner']")
         elif f.name in _KEPT:
-            lines.append(f"    _set(new, {f.name!r}, perm.{f.name})")
+            parts.append(f"{f.name!r}: d[{f.name!r}]")
         else:
-            lines.append(f"    _set(new, {f.name!r}, _reset[{f.name!r}])")
-    lines += ["    _set(new, '_attrs_cached_hash', None)", "    return new"]
+            parts.append(f"{f.name!r}: _reset[{f.name!r}]")
+    parts.append("'_attrs_cached_hash': None")
+    lines = ["def left(perm, zone):", "    new = _new(_cls)", "    d = perm.__dict__",
+             f"    _set(new, '__dict__', {{{', '.join(parts)}}})", "    return new"]
     ns: dict[str, object] = {"_new": object.__new__, "_set": object.__setattr__,
                              "_cls": Permanent, "_reset": _RESET}
     exec("\n".join(lines), ns)
@@ -181,8 +184,8 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     if objects is None:
         return state, events
     combat = edit.result() if edit is not None else None
-    return _evolve(state, objects=FrozenMap(objects), lki=state.lki.merge(lki),
-                   combat=combat), events
+    return state.with_objects_left(FrozenMap._wrap(objects), lki=state.lki.merge(lki),
+                                   combat=combat), events
 
 
 def core_actions(state: GameState) -> list[StateBasedAction]:

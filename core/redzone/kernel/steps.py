@@ -170,19 +170,19 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.events = events
     tx.made = made
-    tx.emit(Event("step", "508.1", step))
-    for band in band_list:
-        tx.emit(Event("band", "508.1e", detail=", ".join(band)))
-    for attacker, attacked in attacks.items():
-        tx.emit(Event("attack", "508.1a", attacker=attacker, target=attacked))
+    emitted = [Event("step", "508.1", step)]
+    emitted += [Event("band", "508.1e", detail=", ".join(band)) for band in band_list]
+    emitted += [Event("attack", "508.1a", attacker=attacker, target=attacked)
+                for attacker, attacked in attacks.items()]
     tapped = {}
     new = tx.state
     untapping = "redzone_attacks_without_tapping" not in hooks.silent(new)
+    objects = new.objects
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
-            perm = new.objects[attacker]
-            tapped[attacker] = perm.evolve(tapped=True)
-            tx.emit(Event("tap", "508.1f", object=attacker))
+            tapped[attacker] = objects[attacker].evolve(tapped=True)
+            emitted.append(Event("tap", "508.1f", object=attacker))
+    tx.emit(*emitted)
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, FrozenMap(attacks)))
@@ -230,18 +230,17 @@ def declare_blockers(engine: Engine, state: GameState,
                             combat=combat.evolve(blocks=norm, blocked=frozenset(
                                 {a for atts in norm.values() for a in atts}), order=orders)),
             answers=choices)
-    tx.emit(Event("step", "509.1", step))
+    emitted = [Event("step", "509.1", step)]
     for blocker, attackers in norm.items():
-        for attacker in attackers:
-            rule = "509.1a" if attacker in declared.get(blocker, ()) else "702.22h"
-            tx.emit(Event("block", rule, blocker=blocker, attacker=attacker))
+        mine = declared.get(blocker, ())
+        emitted += [Event("block", "509.1a" if attacker in mine else "702.22h",
+                          blocker=blocker, attacker=attacker) for attacker in attackers]
     blocked = {a for atts in norm.values() for a in atts}
-    for attacker in combat.attacks:
-        kind = "blocked" if attacker in blocked else "unblocked"
-        tx.emit(Event(kind, "509.1h", object=attacker))
-    for obj, seq in orders.items():
-        rule = "509.2" if obj in combat.attacks else "509.3"
-        tx.emit(Event("order", rule, object=obj, detail=", ".join(seq)))
+    emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h",
+                      object=attacker) for attacker in combat.attacks]
+    emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", object=obj,
+                      detail=", ".join(seq)) for obj, seq in orders.items()]
+    tx.emit(*emitted)
     # 509.1d-f: the options and costs of the declaration.
     declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
     return commit(engine, tx)

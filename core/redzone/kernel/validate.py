@@ -158,10 +158,10 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
         raise EngineMismatchError(
             f"the state was made under the rules edition {state.rules!r}, but this engine "
             f"plays {rules!r}: use an engine of {state.rules!r}")
-    known = hooks.keyword_infos
+    known = hooks.keyword_names
     recorded = state.keyword_set
     missing: list[str] = []
-    if not recorded.issubset(known):  # C speed: every command asks
+    if not recorded.issubset(known):  # C speed (two frozensets): every command asks
         missing = sorted(k for k in recorded if k not in known)
     if not missing and hooks.unknown_keywords != "inert":
         present = state.keyword_names_present
