@@ -138,12 +138,15 @@ def discover(
     allowed = set(allow) if allow is not None else None
     found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
     installed: set[str] = set()
+    # A distribution's name and version are read from its metadata file each
+    # time they are asked for: ask once per distribution, not once per entry
+    # point (the built-in distribution has dozens).
+    dists: dict[int, tuple[object, str, str]] = {}
     for ep in entry_points(GROUP):
         installed.add(ep.name)
         if ep.name in blocked or (allowed is not None and ep.name not in allowed):
             continue  # a name that is not loaded can't conflict
-        dist = ep.dist.name if ep.dist is not None else ""
-        version = ep.dist.version if ep.dist is not None else ""
+        dist, version = _dist_name_version(ep.dist, dists)
         seen = found.get(ep.name)
         if seen is not None:
             if seen[1] == dist or seen[0].value == ep.value:
@@ -187,6 +190,19 @@ def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
     import importlib.metadata
 
     return tuple(importlib.metadata.entry_points(group=group))
+
+
+def _dist_name_version(dist: importlib.metadata.Distribution | None,
+                       seen: dict[int, tuple[object, str, str]]) -> tuple[str, str]:
+    """``dist``'s name and version ("" and "" for none), read once per
+    distribution object of one discovery (``seen``, by identity; it holds the
+    object so that its identity stays its own)."""
+    if dist is None:
+        return "", ""
+    known = seen.get(id(dist))
+    if known is None:
+        known = seen[id(dist)] = (dist, dist.name, dist.version)
+    return known[1], known[2]
 
 
 @functools.cache
