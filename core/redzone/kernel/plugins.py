@@ -27,7 +27,6 @@ import inspect
 import os
 import pickle
 import re
-import sys
 import time
 import types
 import warnings
@@ -186,18 +185,8 @@ def discover(
 
 
 def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
-    """The installed entry points of ``group``.
-
-    ``importlib.metadata`` is slow to import: until something has imported
-    it, the entry points are read by :func:`redzone.kernel.discovery.scan`,
-    which finds the same ones when the layout is one it reads exactly, and
-    otherwise leaves it to ``importlib.metadata``."""
-    if "importlib.metadata" not in sys.modules:
-        from redzone.kernel import discovery
-
-        found = discovery.scan(group)
-        if found is not None:
-            return found  # type: ignore[return-value]  # the same attributes and load()
+    """The installed entry points of ``group``; ``importlib.metadata`` (slow
+    to import) is imported on the first call, not with redzone."""
     import importlib.metadata
 
     return tuple(importlib.metadata.entry_points(group=group))
