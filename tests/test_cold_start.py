@@ -5,8 +5,15 @@ it checks which modules a fresh interpreter has imported."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redzone import examples
+from redzone.frontends import fast
 
 LATER = ("importlib.metadata", "click", "rich", "tomllib", "redzone.formats.scenario",
          "redzone.frontends.cli")
@@ -31,3 +38,105 @@ def test_engine_reads_entry_points_when_built() -> None:
     seen = _imported("import redzone\nredzone.Engine()")
     assert seen.pop("importlib.metadata") is True
     assert seen == dict.fromkeys(seen, False)
+
+
+# ---------------------------------------------------------------------------
+# Discovery of a third-party plugin distribution
+# ---------------------------------------------------------------------------
+
+THIRD_PARTY = '''\
+from redzone import KeywordSpec, hookimpl
+
+
+@hookimpl
+def redzone_keywords():
+    return [KeywordSpec("glimmerwing", "702.999", summary="A test keyword.")]
+'''
+
+
+def _dist(root: Path, folder: str, metadata: str, entry_points: str | None) -> None:
+    dist = root / folder
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text(metadata, encoding="utf-8")
+    if entry_points is not None:
+        (dist / "entry_points.txt").write_text(entry_points, encoding="utf-8")
+
+
+def test_a_third_party_plugin_is_discovered_on_a_cold_start(tmp_path: Path) -> None:
+    """A plugin distribution installed beside redzone is found by a fresh
+    interpreter's Engine(), with its distribution's name and version, as
+    importlib.metadata reports them."""
+    (tmp_path / "glimmer_plugin.py").write_text(THIRD_PARTY, encoding="utf-8")
+    _dist(tmp_path, "glimmer_plugin-0.3.dist-info",
+          "Metadata-Version: 2.1\nName: Glimmer-Plugin\nVersion: 0.3\n\n",
+          "[redzone]\nglimmerwing = glimmer_plugin\n")
+    probe = ("import json, sys, redzone\n"
+             "kws = {k.spec.name: [k.plugin, k.distribution, k.version]\n"
+             "       for k in redzone.Engine().keywords()}\n"
+             "import importlib.metadata\n"
+             "ep = [e for e in importlib.metadata.entry_points(group='redzone')\n"
+             "      if e.name == 'glimmerwing'][0]\n"
+             "print(json.dumps([kws['glimmerwing'], [ep.dist.name, ep.dist.version],\n"
+             "                  'flying' in kws]))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True, env=env).stdout
+    found, library, builtin = json.loads(out)
+    assert found == ["glimmerwing", "Glimmer-Plugin", "0.3"]
+    assert library == found[1:] and builtin is True
+
+
+# ---------------------------------------------------------------------------
+# run --json without click: the same bytes and exit status as the full CLI
+# ---------------------------------------------------------------------------
+
+BAD_TOML = 'active_player = "alice"\n[players.alice\n'
+
+
+def _both(args: list[str], stdin: str = "") -> tuple[Any, Any]:
+    """The console entry (which takes the fast path for run --json) and the
+    full click command line, each in a fresh interpreter."""
+    fast = subprocess.run([sys.executable, "-m", "redzone", *args], input=stdin,
+                          capture_output=True, text=True)
+    full = subprocess.run(
+        [sys.executable, "-c", "import sys\nfrom redzone.frontends.cli import main\n"
+         f"sys.exit(main({args!r}))"], input=stdin, capture_output=True, text=True)
+    return fast, full
+
+
+@pytest.mark.parametrize("case", ["resolved", "illegal", "bad file", "missing file", "stdin",
+                                  "flag last"])
+def test_run_json_fast_path_matches_the_full_command_line(case: str, tmp_path: Path) -> None:
+    """Same standard output, standard error and exit status, for a scenario
+    that resolves, an illegal one, a bad file, a missing file and standard
+    input."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD_TOML, encoding="utf-8")
+    args, stdin = {
+        "resolved": (["run", "--json", str(examples.path("vastwood-gorger"))], ""),
+        "illegal": (["run", "--json", str(examples.path("menace-one-blocker"))], ""),
+        "bad file": (["run", "--json", str(bad)], ""),
+        "missing file": (["run", "--json", str(tmp_path / "nope.toml")], ""),
+        "stdin": (["run", "--json", "-"],
+                  examples.path("vastwood-gorger").read_text(encoding="utf-8")),
+        "flag last": (["run", str(examples.path("vastwood-gorger")), "--json"], ""),
+    }[case]
+    assert fast.run_json_file(args) is not None
+    quick, full = _both(args, stdin)
+    assert (quick.returncode, quick.stdout, quick.stderr) == (
+        full.returncode, full.stdout, full.stderr)
+    expected = {"resolved": 0, "illegal": 1, "bad file": 2, "missing file": 2, "stdin": 0,
+                "flag last": 0}[case]
+    assert quick.returncode == expected
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "x.toml"], ["run", "--json"], ["run", "--json", "--board", "x.toml"],
+    ["run", "--json", "--no-color"], ["check", "--json", "x.toml"], ["run", "--json", "-h"],
+    ["run", "--json", "x.toml", "y.toml"], ["run", "--", "--json"],
+])
+def test_anything_but_run_json_file_goes_to_click(args: list[str]) -> None:
+    """Other arguments (options, other commands, help, usage errors) are the
+    full command line's to parse."""
+    assert fast.run_json_file(args) is None

@@ -20,7 +20,6 @@ from typing import Any
 
 from attrs import field, frozen
 
-from redzone.formats import report as _report
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
 from redzone.kernel.combat import Assignment, band_violations, lethal_map
@@ -229,12 +228,18 @@ class Resolution:
 
     def to_html(self) -> str:
         """The visual report: one self-contained HTML page (:mod:`redzone.formats.report`)."""
+        from redzone.formats import report as _report
+
         return _report.render_html(self)
 
     def _repr_html_(self) -> str:
+        from redzone.formats import report as _report
+
         return _report.render_html(self, fragment=True)
 
     def __repr__(self) -> str:
+        from redzone.formats import report as _report
+
         return _report.resolution_repr(self)
 
 

@@ -29,7 +29,6 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import resources
 from typing import Any, Final
 
 from attrs import field, frozen
@@ -210,13 +209,21 @@ def _suggest(word: str, options: Iterable[str]) -> str:
 @functools.cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of the scenario format (shipped as ``redzone/formats/schema.json``)."""
-    text = resources.files("redzone.formats").joinpath("schema.json").read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
+    loaded: dict[str, Any] = json.loads(schema_text())
     return loaded
 
 
 def schema_text() -> str:
     """The JSON Schema as shipped, as text."""
+    # Beside this module when the package is files on disk (importlib.resources
+    # is slow to import, and every scenario is checked against the schema);
+    # through importlib.resources otherwise (a zip import).
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
+    if os.path.isfile(here):
+        with open(here, encoding="utf-8") as fh:
+            return fh.read()
+    from importlib import resources
+
     return resources.files("redzone.formats").joinpath("schema.json").read_text(encoding="utf-8")
 
 

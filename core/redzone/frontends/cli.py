@@ -38,9 +38,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import attrs
 import click
-from rich.console import Console
 
 import redzone.examples as examples
 from redzone._version import __version__
@@ -57,16 +55,7 @@ from redzone.formats.outcome import (
     outcome_json,
     resolve,
 )
-from redzone.formats.report import render_html
-from redzone.formats.scenario import (
-    Document,
-    Scenario,
-    ScenarioProblems,
-    build,
-    parse_text,
-    read_document,
-    schema_text,
-)
+from redzone.formats.scenario import ScenarioProblems, schema_text
 from redzone.frontends.account import (
     Names,
     explanation_json,
@@ -78,6 +67,10 @@ from redzone.frontends.account import (
 )
 from redzone.frontends.batch_cli import batch
 from redzone.frontends.board import render_compact_board
+from redzone.frontends.fast import STDIN_NAME, read_stdin_document
+from redzone.frontends.fast import console as _console
+from redzone.frontends.fast import load as _load
+from redzone.frontends.fast import notes as _notes
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
@@ -87,23 +80,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: Exit status of a command-line usage error (BSD's EX_USAGE), so that 2 keeps
 #: meaning "the scenario file is bad".
 EXIT_USAGE = 64
-
-#: The name a scenario read from standard input is reported under.
-STDIN_NAME = "<stdin>"
-
-
-def _console(color: bool | None, *, stderr: bool = False) -> Console:
-    """A console: colour on a terminal (or with ``--color``), plain text when
-    piped, with ``--no-color`` or when ``NO_COLOR`` is set (``--color`` wins
-    over ``NO_COLOR``)."""
-    return Console(
-        file=sys.stderr if stderr else sys.stdout,
-        force_terminal=True if color else None,
-        color_system=None if color is False else ("standard" if color else "auto"),
-        no_color=False if color else None,
-        highlight=False,
-        emoji=False,
-    )
 
 
 def _guard(fn: F) -> F:
@@ -184,29 +160,6 @@ def _json_option(help_text: str) -> Callable[[F], F]:
     return deco
 
 
-def read_stdin_document(text: str) -> Document:
-    """A scenario read from standard input: JSON when it starts with ``{``,
-    otherwise TOML (scenario format, "The command line")."""
-    fmt = "json" if text.lstrip("\ufeff \t\r\n").startswith("{") else "toml"
-    return parse_text(text.removeprefix("\ufeff"), file=STDIN_NAME, format=fmt)
-
-
-def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
-    document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
-    if display is not None:
-        document = attrs.evolve(document, file=display)
-    return build(document, rules=rules, engine_factory=functools.partial(Engine, verify=True))
-
-
-def _notes(scenario: Scenario, color: bool | None) -> None:
-    """Notes about the scenario (card abilities redzone doesn't provide...):
-    diagnostics, on standard error."""
-    if scenario.notes:
-        err = _console(color, stderr=True)
-        for note in scenario.notes:
-            err.print(f"redzone: note: {note}", soft_wrap=True, markup=False)
-
-
 def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
     """Report a bad scenario or a plugin failure; the exit status."""
     if as_json:
@@ -223,6 +176,8 @@ def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
 
 
 def _write_html(res: Resolution, out: str) -> None:
+    from redzone.formats.report import render_html
+
     try:
         with open(out, "w", encoding="utf-8") as fh:
             fh.write(render_html(res))
@@ -534,4 +489,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-__all__ = ["EXIT_USAGE", "ScenarioProblems", "cli", "main", "read_stdin_document"]
+__all__ = ["EXIT_USAGE", "STDIN_NAME", "ScenarioProblems", "cli", "main", "read_stdin_document"]

@@ -140,12 +140,15 @@ def discover(
     allowed = set(allow) if allow is not None else None
     found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
     installed: set[str] = set()
+    # A distribution's name and version are read from its metadata file each
+    # time they are asked for: ask once per distribution, not once per entry
+    # point (the built-in distribution has dozens).
+    dists: dict[int, tuple[object, str, str]] = {}
     for ep in entry_points(GROUP):
         installed.add(ep.name)
         if ep.name in blocked or (allowed is not None and ep.name not in allowed):
             continue  # a name that is not loaded can't conflict
-        dist = ep.dist.name if ep.dist is not None else ""
-        version = ep.dist.version if ep.dist is not None else ""
+        dist, version = _dist_name_version(ep.dist, dists)
         seen = found.get(ep.name)
         if seen is not None:
             if seen[1] == dist or seen[0].value == ep.value:
@@ -189,6 +192,19 @@ def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
     import importlib.metadata
 
     return tuple(importlib.metadata.entry_points(group=group))
+
+
+def _dist_name_version(dist: importlib.metadata.Distribution | None,
+                       seen: dict[int, tuple[object, str, str]]) -> tuple[str, str]:
+    """``dist``'s name and version ("" and "" for none), read once per
+    distribution object of one discovery (``seen``, by identity; it holds the
+    object so that its identity stays its own)."""
+    if dist is None:
+        return "", ""
+    known = seen.get(id(dist))
+    if known is None:
+        known = seen[id(dist)] = (dist, dist.name, dist.version)
+    return known[1], known[2]
 
 
 @functools.cache
@@ -307,6 +323,10 @@ def _fill(form: str, value: str | None) -> str:
                   lambda m: value if value is not None else _FILLERS[m.group(1)], form)
 
 
+#: A parameter slot of a keyword form.
+_SLOT_TEXT: Final = re.compile(r"\{[a-z]+\}")
+
+
 @functools.cache
 def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
              ) -> tuple[str, str, str] | None:
@@ -315,20 +335,34 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     Each form is tried on the other's examples, on its own form with every
     parameter filled with a plain value, and with each parameter filled with
     the other's literal text and examples (which finds ``{words}walk``
-    against ``protection from {quality}``)."""
-    compiled = [(name, form, compile_form(form), examples) for name, form, examples in specs]
-    for i, (name_a, form_a, re_a, ex_a) in enumerate(compiled):
-        for name_b, form_b, re_b, ex_b in compiled[i + 1:]:
-            pieces = {p.strip() for p in re.split(r"\{[a-z]+\}", form_b) if p.strip()}
-            pieces |= {_normalise(e) for e in ex_b}
-            back = {p.strip() for p in re.split(r"\{[a-z]+\}", form_a) if p.strip()}
-            back |= {_normalise(e) for e in ex_a}
-            tries = [_normalise(e) for e in (*ex_a, *ex_b)]
-            tries += [_fill(form_a, None), _fill(form_b, None)]
-            tries += [_fill(form_a, piece) for piece in sorted(pieces)]
-            tries += [_fill(form_b, piece) for piece in sorted(back)]
+    against ``protection from {quality}``).
+
+    What a form contributes to the tries is worked out once per form, and
+    each form's answer for a text once per text: the same tries, in the same
+    order, as trying every pair afresh."""
+    compiled: list[tuple[str, Callable[[str], re.Match[str] | None], list[str], list[str],
+                         list[str], str, dict[str, bool]]] = []
+    for name, form, examples in specs:
+        parts = _SLOT_TEXT.split(form)
+        normal = [_normalise(e) for e in examples]
+        own = {p.strip() for p in parts if p.strip()} | set(normal)
+        compiled.append((name, compile_form(form).fullmatch, parts, normal, sorted(own),
+                         _fill(form, None), {}))
+    for i, (name_a, match_a, parts_a, ex_a, back, plain_a, seen_a) in enumerate(compiled):
+        for name_b, match_b, parts_b, ex_b, pieces, plain_b, seen_b in compiled[i + 1:]:
+            tries = [*ex_a, *ex_b, plain_a, plain_b]
+            tries += [piece.join(parts_a) for piece in pieces]
+            tries += [piece.join(parts_b) for piece in back]
             for text in tries:
-                if re_a.fullmatch(text) and re_b.fullmatch(text):
+                hit_a = seen_a.get(text)
+                if hit_a is None:
+                    hit_a = seen_a[text] = match_a(text) is not None
+                if not hit_a:
+                    continue
+                hit_b = seen_b.get(text)
+                if hit_b is None:
+                    hit_b = seen_b[text] = match_b(text) is not None
+                if hit_b:
                     return name_a, name_b, text
     return None
 
