@@ -191,7 +191,7 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
 def core_actions(state: GameState) -> list[StateBasedAction]:
     """The state-based actions the core checks."""
     found: list[StateBasedAction] = []
-    teams = state.teams
+    teams = bool(state.teams)
     for player in state.players.values():
         if player.lost:
             continue
@@ -214,7 +214,9 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     return found
 
 
-def _dedupe(actions: Iterable[StateBasedAction]) -> list[StateBasedAction]:
+def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
+    if len(actions) < 2:
+        return actions
     seen: dict[tuple[str, str | None, str | None], StateBasedAction] = {}
     for a in actions:
         key = (a.kind, a.object, a.player)

@@ -747,7 +747,10 @@ class Tx:
         hooks = self.hooks
         for _ in range(1000):
             state = self.state
-            actions = _sba._dedupe([*_sba.core_actions(state), *hooks.state_based_actions(state)])
+            actions = _sba.core_actions(state)
+            if "redzone_state_based_actions" not in hooks.silent(state):
+                actions.extend(hooks.state_based_actions(state))
+            actions = _sba._dedupe(actions)
             state = _sba._clear_marks(state)
             self.state = state
             if not actions:
