@@ -420,3 +420,59 @@ def test_510_1c_lethal_ignores_prevention(gorger: GameState) -> None:
     assert dict(seen["gorger"].lethal) == {"guardian": 3, "elves": 1}
     assert out.state.objects["guardian"].damage == 0  # all 3 prevented
     assert out.state.objects["elves"].zone == "graveyard"
+
+
+# ---------------------------------------------------------------------------
+# Trusting the engine's own default assignment (REDZONE_TRUSTS_DEFAULT_POLICY)
+# ---------------------------------------------------------------------------
+
+
+def _picky(trusts: bool) -> types.ModuleType:
+    """A plugin whose assignment check rejects any damage to a player (a
+    made-up rule, so that the default policy's assignment breaks it)."""
+
+    def no_player_damage(state: GameState, assignment: SourceAssignment) -> list[Violation]:
+        if any(n and r in state.players for r, n in assignment.amounts.items()):
+            return [Violation("510.1", "picky: no damage to players", (assignment.source,))]
+        return []
+
+    module = plugin("picky", redzone_assignment_violations=no_player_damage)
+    if trusts:
+        module.REDZONE_TRUSTS_DEFAULT_POLICY = True  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize("verify", [False, True])
+def test_510_1_a_check_that_vouches_for_the_default_policy_is_skipped_for_it(
+        verify: bool) -> None:
+    """510.1: a plugin that sets REDZONE_TRUSTS_DEFAULT_POLICY says its check
+    never rejects the built-in policy's own assignment, so the engine doesn't
+    run it on that assignment; verify mode runs it anyway, so a wrong claim
+    (as here) fails the tests that run in verify mode."""
+    engine = Engine(discover=False, plugins=[_picky(trusts=True)], verify=verify)
+    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
+                     {"orc": "bob"}, {})
+    if verify:
+        reject(engine, state, {})
+    else:
+        assert engine.combat_damage(state).state.players["bob"].life == 18
+
+
+def test_510_1_a_given_assignment_is_always_checked_even_when_the_check_trusts_the_policy(
+        ) -> None:
+    """510.1: the trust covers the engine's own default assignment only: an
+    assignment the caller gives is checked by every plugin."""
+    engine = Engine(discover=False, plugins=[_picky(trusts=True)], verify=False)
+    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
+                     {"orc": "bob"}, {})
+    err = reject(engine, state, {"orc": {"bob": 2}})
+    assert "picky" in str(err)
+
+
+def test_510_1_a_check_without_the_claim_runs_on_the_default_assignment() -> None:
+    """510.1e: without the claim, the default assignment is checked like any
+    other, and an assignment the plugin's rule forbids is rejected."""
+    engine = Engine(discover=False, plugins=[_picky(trusts=False)], verify=False)
+    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
+                     {"orc": "bob"}, {})
+    reject(engine, state, {})

@@ -54,3 +54,7 @@ def redzone_assignment_violations(
 
 #: Every hook here answers nothing unless an object has one of this module's keywords.
 REDZONE_NEEDS_KEYWORD = True
+#: The default policy assigns lethal damage to every blocker in order before
+#: anything to what it attacks (510.1c-d, with the lethal amounts of 702.19b):
+#: it never breaks 702.19b (tests/test_kw_trample.py checks this claim).
+REDZONE_TRUSTS_DEFAULT_POLICY = True

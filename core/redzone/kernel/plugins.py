@@ -265,6 +265,14 @@ _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "red
                              "redzone_condition_holds", "redzone_damage_steps"})
 
 
+#: The module constant by which a plugin says that its
+#: ``redzone_assignment_violations`` never finds a violation in an assignment
+#: the built-in default policy made (lethal damage to each creature in order
+#: first, with the lethal amounts plugins give, 510.1c-d): the engine then
+#: doesn't check its own default assignments against it (verify mode still
+#: does, so a wrong claim fails the test suite).
+TRUST_FLAG: Final = "REDZONE_TRUSTS_DEFAULT_POLICY"
+
 #: The state fields a plugin may gate on (:data:`STATE_GATE_FLAG`): the
 #: collections of the state that effects and what waits live in.
 _GATEABLE_FIELDS: Final = frozenset({"effects", "shields", "delayed", "stack", "plugin_state",
@@ -1076,6 +1084,21 @@ class Hooks:
                                  f"returned {res!r} where an int or None was expected")
             value = min(value, res)
         return max(value, 0)
+
+    def default_policy_trusted(self, state: GameState) -> bool:
+        """Whether the built-in default policy's assignment for ``state``
+        needs no check by plugins: none would be asked
+        (``redzone_assignment_violations``), or, outside verify mode, every
+        one that would be asked sets :data:`TRUST_FLAG`."""
+        hook = "redzone_assignment_violations"
+        impls = self._cache[hook]
+        if impls and hook in self._gated_hooks:
+            impls = self._active(hook, impls, state)
+        if not impls:
+            return True
+        if self.verify:
+            return False
+        return all(getattr(i.plugin.module, TRUST_FLAG, False) is True for i in impls)
 
     def assignment_violations(self, state: GameState,
                               assignment: SourceAssignment) -> list[Violation]:

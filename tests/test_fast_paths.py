@@ -1,0 +1,74 @@
+"""The engine's shortcuts give the results of the long way round.
+
+Outside verify mode, the engine skips work it can prove changes nothing: it
+doesn't ask hooks no implementation would answer (the keyword and state
+gates, ``Hooks.silent``), runs plugin answers without verify mode's
+bookkeeping, and trusts its own default assignment where every plugin that
+checks assignments vouches for the policy (``REDZONE_TRUSTS_DEFAULT_POLICY``).
+The rest of the test suite runs in verify mode, which doesn't trust the
+policy: here the bundled examples and generated boards are resolved both
+ways, and the outcomes must be the same (733: the same game, the same
+result).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from redzone import Engine, IllegalActionError, examples
+from redzone.formats.outcome import dumps, outcome_json, resolve
+from redzone.formats.scenario import load
+from redzone.testing.conformance import Case, cases, legalize, play, printed_keywords
+
+NAMES = examples.names()
+FAST = Engine(verify=False)
+SLOW = Engine(verify=True)
+KEYWORDS = printed_keywords(SLOW)
+
+
+def _run(name: str, verify: bool) -> str:
+    scenario = load(examples.path(name),
+                    engine_factory=lambda rules: Engine(rules, verify=verify))
+    return dumps(outcome_json(resolve(scenario)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_example_resolves_the_same_with_and_without_verify_mode(name: str) -> None:
+    """733, 510.1: the shortcuts outside verify mode (gates, plain answers,
+    the trusted default assignment) change no example's outcome."""
+    assert _run(name, verify=False) == _run(name, verify=True)
+
+
+def _played(engine: Engine, case: Case) -> tuple[Any, ...]:
+    try:
+        records = play(engine, case)
+    except IllegalActionError as err:
+        return ("illegal", type(err).__name__, str(err))
+    return ("ok", records[-1].after if records else case.state,
+            tuple(e for r in records for e in r.events))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(SLOW, KEYWORDS, max_attackers=3, max_blockers=3))
+def test_generated_boards_resolve_the_same_with_and_without_verify_mode(case: Case) -> None:
+    """733, 510.1, 702.19b: on boards mixing every loaded keyword, a whole
+    combat played step by step with the default assignments ends in the same
+    state, with the same events, with or without the shortcuts."""
+    legal = legalize(SLOW, case)
+    if legal is None:
+        return
+    assert _played(FAST, legal) == _played(SLOW, legal)
+
+
+def test_the_trusted_assignment_is_taken_only_outside_verify_mode() -> None:
+    """The comparisons above compare two paths: on a trample board the
+    default assignment is trusted outside verify mode and checked in it."""
+    for engine, expected in ((FAST, True), (SLOW, False)):
+        state = engine.game(["alice", "bob"], [
+            engine.creature("wurm", "alice", 6, 4, "trample"),
+            engine.creature("bear", "bob", 2, 2)])
+        state = engine.declare_attackers(state, {"wurm": "bob"}).state
+        state = engine.declare_blockers(state, {"bear": "wurm"}).state
+        assert engine.hooks.default_policy_trusted(state) is expected
