@@ -32,15 +32,20 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
     attacks = [e for e in events if e.kind == "attack" and e.attacker in state.objects]
     out = []
+    # What each player attacked, worked out once (not once per melee creature).
+    targets: dict[str, set[str]] = {}
+    for event in attacks:
+        assert event.attacker is not None
+        if event.target is not None:
+            controller = state.last_known(event.attacker).controller
+            targets.setdefault(controller, set()).add(event.target)
     for event in attacks:
         assert event.attacker is not None
         perm = state.last_known(event.attacker)
         if not perm.has(KIND):
             continue
         opponents = state.opponents(perm.controller)
-        attacked = {e.target for e in attacks if e.target in opponents
-                    and state.last_known(e.attacker or "").controller == perm.controller}
-        n = len(attacked)
+        n = len({t for t in targets.get(perm.controller, ()) if t in opponents})
         for _ in perm.instances(KIND):
             out.append(Trigger(KIND, perm.id, perm.controller, "702.121a",
                                f"{perm.name} gets +{n}/+{n} until end of turn ({n} "

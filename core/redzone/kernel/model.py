@@ -799,6 +799,13 @@ FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_block
                       "can_block_additional")
 
 
+def _conditional(perm: Permanent) -> bool:
+    """Whether a permanent on the battlefield has a modification that lasts
+    "for as long as" something (611.2b)."""
+    return bool(perm.modifications) and perm.zone == "battlefield" and any(
+        m.condition is not None for m in perm.modifications)
+
+
 def _flags_of(perm: Permanent) -> tuple[str, ...]:
     if not (perm.cant_attack or perm.cant_block or perm.cant_be_blocked or perm.min_blockers
             or perm.attacks_if_able or perm.blocks_if_able or perm.must_be_blocked
@@ -874,6 +881,7 @@ class GameState:
         "keyword_names_present": ("objects", "lki", "sources"),
         "conditions": ("objects", "effects", "shields"),
         "object_flags": ("objects",),
+        "conditional": ("objects",),
     }
 
     @derived
@@ -894,10 +902,18 @@ class GameState:
         kernel checks as each command settles."""
         found = [e.condition for e in self.effects if e.condition is not None]
         found += [s.condition for s in self.shields if s.condition is not None]
-        for perm in self.objects.values():
-            if perm.modifications and perm.zone == "battlefield":
-                found += [m.condition for m in perm.modifications if m.condition is not None]
+        objects = self.objects
+        for obj in sorted(self.conditional):
+            found += [m.condition for m in objects[obj].modifications if m.condition is not None]
         return tuple(found)
+
+    @derived
+    def conditional(self) -> frozenset[str]:
+        """The permanents on the battlefield with a modification that lasts
+        "for as long as" something (611.2b): kept up to date by
+        :meth:`with_permanents`, so that settling a command doesn't scan
+        every object."""
+        return frozenset(p.id for p in self.objects.values() if _conditional(p))
 
     @derived
     def keyword_names_present(self) -> frozenset[str]:
@@ -1060,6 +1076,13 @@ class GameState:
         # A superset of the keywords present, or of the flags set, stays a
         # correct answer.
         known = self.__dict__
+        conditional = known.get("conditional")
+        if conditional is not None:  # exact: each changed permanent decides for itself
+            now = {p.id for p in changed.values() if _conditional(p)}
+            gone = [i for i in changed if i in conditional and i not in now]
+            if now - conditional or gone:
+                conditional = (conditional | now).difference(gone)
+            new.__dict__["conditional"] = conditional
         flags = known.get("object_flags")
         if flags is not None:
             more = [f for p in changed.values() for f in _flags_of(p) if f not in flags]
@@ -1083,6 +1106,10 @@ class GameState:
             value = known.get(carried)
             if value is not None:
                 new.__dict__[carried] = value
+        conditional = known.get("conditional")
+        if conditional is not None:  # exact: those that left have none any more
+            new.__dict__["conditional"] = frozenset(
+                i for i in conditional if i in objects and _conditional(objects[i]))
         return new
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:
