@@ -392,3 +392,40 @@ def test_turns_round_trip_and_leave_no_effect_behind(turns: int, pumps: list[int
             break  # 104.2a: the game ended in combat; no cleanup step follows
         assert all(not p.modifications and not p.damage for p in state.battlefield)
         state = engine.begin_turn(state).state
+
+
+def _scratch_conditions(state: GameState) -> list[Condition]:
+    """Every "for as long as" condition, found by scanning every object."""
+    found = [e.condition for e in state.effects if e.condition is not None]
+    found += [s.condition for s in state.shields if s.condition is not None]
+    for perm in state.objects.values():
+        if perm.zone == "battlefield":
+            found += [m.condition for m in perm.modifications if m.condition is not None]
+    return found
+
+
+def test_611_2b_the_kept_index_of_conditional_modifications_stays_exact(engine: Engine) -> None:
+    """611.2b: the kernel keeps the permanents with a "for as long as"
+    modification as states change (instead of scanning every object as each
+    command settles); through a pump, an unrelated pump, combat damage and a
+    death, it names exactly what a full scan finds."""
+    state = engine.game(["alice", "bob"], [creature("thief", "alice", 1, 1),
+                                           creature("bear", "alice", 2, 2),
+                                           creature("ogre", "bob", 3, 3)])
+    cond = Condition("controls", object="thief", player="alice", text="while alice controls thief")
+    states = [state]
+    state = engine.perform(state, Pump("bear", 2, 2, duration="while", condition=cond)).state
+    states.append(state)
+    state = engine.perform(state, Pump("ogre", 1, 1)).state  # no condition: not indexed
+    states.append(state)
+    state = engine.declare_attackers(state, {"bear": "bob"}).state
+    state = engine.declare_blockers(state, {"ogre": "bear"}).state
+    states.append(state)
+    state = engine.combat_damage(state).state  # the 4/4 bear and the 4/4 ogre trade
+    states.append(state)
+    for s in states:
+        assert sorted(s.conditional) == sorted(
+            p.id for p in s.objects.values() if p.zone == "battlefield"
+            and any(m.condition is not None for m in p.modifications))
+        assert list(s.conditions) == _scratch_conditions(s)
+    assert states[1].conditional == {"bear"} and states[-1].conditional == frozenset()
