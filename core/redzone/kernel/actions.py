@@ -492,7 +492,7 @@ def _revoke(tx: Tx, a: Revoke) -> None:
 
 def _add_counters(tx: Tx, a: AddCounters) -> None:
     perm = tx.permanent(a.target, a.do)
-    counters = dict(perm.counters)
+    counters = perm.counters.thaw()
     events = []
     for kind, n in a.counters:
         if not isinstance(n, int) or isinstance(n, bool):

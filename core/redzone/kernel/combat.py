@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
 from redzone.kernel.errors import Violation
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import FrozenMap, items_of
 from redzone.kernel.hooktypes import SourceAssignment
 from redzone.kernel.model import UNLIMITED, GameState, Permanent
 from redzone.kernel.plugins import Hooks
@@ -172,7 +172,12 @@ def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
     core = _attacker_core(state, attacker, attacked)
     if any(not v.restriction for v in core):
         return core
-    return [v for v in core + hooks.attack_violations(state, attacker, attacked)
+    silent = hooks.silent(state)
+    found = core if "redzone_attack_violations" in silent else core + hooks.attack_violations(
+        state, attacker, attacked)
+    if not found or "redzone_attack_exemption" in silent:
+        return found
+    return [v for v in found
             if not (v.restriction and hooks.attack_exemption(state, attacker, attacked, v))]
 
 
@@ -392,6 +397,8 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
     blocked_by: dict[str, list[str]] = {}
     combat = state.combat
     assert combat is not None
+    silent = hooks.silent(state)
+    asks_violations = "redzone_block_violations" not in silent
     for blocker, attackers in blocks.items():
         core = _blocker_core(hooks, state, blocker, attackers)
         if state.on_battlefield(blocker) is not None:
@@ -406,13 +413,16 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
         if core:
             found.extend(core)
             continue
+        if not asks_violations:
+            continue
         for attacker in attackers:
             for v in hooks.block_violations(state, blocker, attacker):
                 if v.restriction and hooks.block_exemption(state, blocker, attacker, v):
                     continue
                 found.append(v)
-    for attacker, blockers in blocked_by.items():
-        found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
+    if "redzone_blocked_by_violations" not in silent:
+        for attacker, blockers in blocked_by.items():
+            found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
     if not found:
         found.extend(hooks.block_declaration_violations(
             state, FrozenMap((b, tuple(a)) for b, a in blocks.items())))
@@ -612,15 +622,18 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
     extra_ok = "redzone_additional_recipients" not in silent
     past_ok = "redzone_assigns_past_blockers" not in silent
     option_ok = "redzone_may_assign_as_though_unblocked" not in silent
+    powers_only = "redzone_combat_damage_amount" in silent
+    objects = items_of(state.objects)
+    attacks = items_of(combat.attacks)
     for source in participants:
-        perm = state.objects.get(source)
+        perm = objects.get(source)
         if perm is None or perm.zone != "battlefield":
             continue
-        power = amount(hooks, state, source, step, silent)
+        power = perm.power if powers_only else amount(hooks, state, source, step, silent)
         if power <= 0:
             continue  # 510.1a
-        if source in combat.attacks:
-            attacked = combat.attacks[source]
+        if source in attacks:
+            attacked = attacks[source]
             target_ok = _attack_target_valid(state, attacked)
             if source not in combat.blocked:
                 target = attacked if target_ok else None
@@ -629,7 +642,7 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
                 if target is not None or extra:  # 510.1b
                     out.append(Duty(source, power, (), target, True, False, extra))
                 continue
-            blockers = tuple(b for b in _ordered(state, source, combat.blockers_of(source)))
+            blockers = _ordered(state, source, combat.blockers_of(source))
             past = target_ok and past_ok and hooks.assigns_past_blockers(state, source)
             target = attacked if past else None
             option = attacked if target_ok and option_ok and hooks.may_assign_as_though_unblocked(
@@ -641,7 +654,7 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
             out.append(Duty(source, power, blockers, target, True, True, extra,
                             unblocked=option))
         elif source in combat.blocks:
-            attackers = tuple(_ordered(state, source, combat.blocks[source]))
+            attackers = _ordered(state, source, combat.blocks[source])
             if not attackers:
                 continue  # 510.1d
             out.append(Duty(source, power, attackers, None, False, False))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.frozen import items_of
 from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
 
@@ -35,10 +36,10 @@ if TYPE_CHECKING:
 
 
 def _valid_target(state: GameState, target: str) -> bool:
-    player = state.players.get(target)
+    player = items_of(state.players).get(target)
     if player is not None:
         return not player.lost
-    perm = state.objects.get(target)
+    perm = items_of(state.objects).get(target)
     if perm is None or perm.zone != "battlefield":
         return False
     # 120.1a: only battles, creatures and planeswalkers can be dealt damage.
@@ -58,9 +59,9 @@ def _shield_applies(shield: Shield, damage: Damage) -> bool:
 def default_results(state: GameState, damage: Damage) -> list[Result]:
     """The results rule 120.3 gives damage from a source with no abilities."""
     amount = damage.amount
-    if damage.target in state.players:
+    if damage.target in items_of(state.players):
         return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
-    perm = state.objects[damage.target]
+    perm = items_of(state.objects)[damage.target]
     out: list[Result] = []
     if "creature" in perm.types:
         out.append(Result("marked", "120.3e", damage.source, amount, target=perm.id))
@@ -140,16 +141,16 @@ def permanent_result(perm: Permanent, result: Result, step: str
         return None, None
     kind = result.kind
     if kind == "marked":
-        return perm.evolve(damage=perm.damage + result.amount), None
+        return _evolve(perm, damage=perm.damage + result.amount), None
     if kind == "counters":
         assert result.counter is not None
-        counters = dict(perm.counters)
+        counters = perm.counters.thaw()
         counters[result.counter] = counters.get(result.counter, 0) + result.amount
         event = Event("counters", result.rule, step, target=perm.id, counter=result.counter,
                       amount=result.amount, source=result.source)
         return perm.evolve(counters=counters), event
     if kind in ("loyalty", "defense"):
-        counters = dict(perm.counters)
+        counters = perm.counters.thaw()
         have = counters.get(kind, 0)
         removed = min(have, result.amount)
         counters[kind] = have - removed
@@ -281,9 +282,10 @@ def deal_damage(
             if r not in seen:
                 seen.add(r)
                 results.append(r)
-    results = _merge_life_gain(results)
-    # Life gain first, so that floors see the event's net change (120.4 example).
-    results.sort(key=lambda r: r.kind != "life_gain")
+    if any(r.kind == "life_gain" for r in results):
+        results = _merge_life_gain(results)
+        # Life gain first, so that floors see the event's net change (120.4 example).
+        results.sort(key=lambda r: r.kind != "life_gain")
 
     # Results to permanents are collected and committed once (one copy of the
     # objects map per event, not one per result); replacement effects see the
@@ -315,7 +317,7 @@ def deal_damage(
             work, event = apply_result(work, current, step)
         else:
             assert current.target is not None
-            perm = changed.get(current.target) or work.objects[current.target]
+            perm = changed.get(current.target) or items_of(work.objects)[current.target]
             new, event = permanent_result(perm, current, step)
             if new is not None:
                 changed[new.id] = new

@@ -297,7 +297,9 @@ class Permanent:
         if self.base_power is None:
             return 0
         c = self.counters
-        value = self.base_power + c.get("+1/+1", 0) - c.get("-1/-1", 0)
+        value = self.base_power
+        if c is not EMPTY:
+            value += c.get("+1/+1", 0) - c.get("-1/-1", 0)
         for mod in self.modifications:
             value += mod.power
         return value
@@ -308,7 +310,9 @@ class Permanent:
         if self.base_toughness is None:
             return 0
         c = self.counters
-        value = self.base_toughness + c.get("+1/+1", 0) - c.get("-1/-1", 0)
+        value = self.base_toughness
+        if c is not EMPTY:
+            value += c.get("+1/+1", 0) - c.get("-1/-1", 0)
         for mod in self.modifications:
             value += mod.toughness
         return value
@@ -333,7 +337,7 @@ class Permanent:
             found.append(("graveyard", "704.5i"))
         if "battle" in types and c.get("defense", 0) <= 0:
             found.append(("graveyard", "704.5v" if "Siege" in self.subtypes else "704.5w"))
-        if c.get("+1/+1", 0) and c.get("-1/-1", 0):
+        if c is not EMPTY and c.get("+1/+1", 0) and c.get("-1/-1", 0):
             found.append(("annihilate_counters", "704.5q"))
         return tuple(found)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import FrozenMap, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import Combat, GameState, Permanent
@@ -40,8 +40,8 @@ class _CombatEdit:
 
     def __init__(self, combat: Combat) -> None:
         self.combat = combat
-        self.attacks = dict(combat.attacks)
-        self.blocks = dict(combat.blocks)
+        self.attacks = combat.attacks.thaw()
+        self.blocks = combat.blocks.thaw()
         self.blocked = set(combat.blocked)
         self.bands = combat.bands
         # Reverse indexes (dicts as ordered sets: O(1) removal).
@@ -167,12 +167,13 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     lki: dict[str, Permanent] = {}
     edit = _CombatEdit(state.combat) if state.combat is not None else None
     events: list[Event] = []
+    current = items_of(state.objects)
     for obj, rule in moves:
-        perm = (objects if objects is not None else state.objects)[obj]
+        perm = (objects if objects is not None else current)[obj]
         if perm.zone != "battlefield":
             continue
         if objects is None:
-            objects = dict(state.objects)
+            objects = state.objects.thaw()
         if edit is not None and edit.remove(obj):
             events.append(Event("removed_from_combat", "506.4", step, object=obj))
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
@@ -253,7 +254,7 @@ def check_state_based_actions(hooks: Hooks, state: GameState, step: str
                 assert action.object is not None
                 perm = state.objects[action.object]
                 n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                counters = dict(perm.counters)
+                counters = perm.counters.thaw()
                 counters["+1/+1"] -= n
                 counters["-1/-1"] -= n
                 state = state.with_permanents({perm.id: perm.evolve(counters=counters)})

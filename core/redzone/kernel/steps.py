@@ -22,7 +22,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import FrozenMap, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
@@ -318,8 +318,9 @@ def _compute_damage_step_kind(engine: Engine,
     specs = engine.hooks.damage_step_specs
     done = combat.damage_steps
     after = max((specs[s].order for s in done if s in specs), default=None)
-    present = tuple(c for c in combat.combatants if c in state.objects
-                    and state.objects[c].zone == "battlefield")
+    objects = items_of(state.objects)
+    present = tuple(c for c in combat.combatants if c in objects
+                    and objects[c].zone == "battlefield")
     quiet = "redzone_deals_combat_damage" in engine.hooks.silent(state)
     for spec in specs.values():  # in order
         if spec.name in done or (after is not None and spec.order <= after):

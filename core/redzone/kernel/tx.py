@@ -667,7 +667,7 @@ class Tx:
         changed = self.hooks.record(self.state, tuple(events))
         if not changed:
             return
-        slots = dict(self.state.plugin_state)
+        slots = self.state.plugin_state.thaw()
         for name, entry in changed.items():
             slots[name] = PluginState(freeze_value(entry.value, f"the state of plugin {name!r}"),
                                       entry.scope)
@@ -760,12 +760,28 @@ class Tx:
             moves: list[tuple[str, str]] = []
             lost: list[str] = []
             ceased: list[str] = []
+            silent = hooks.silent(state)
+            # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
+            replaceable = "redzone_cannot_be_destroyed" not in silent \
+                or "redzone_destruction_replacements" not in silent
+            destroyed: list[Event] = []  # emitted in order, before anything else is
             for action in actions:
                 if action.kind == "cease":
                     ceased.append(action.object or "")
                     continue
-                if action.object is not None and state.on_battlefield(action.object) is None:
+                if action.object is not None:
+                    perm = state.objects.get(action.object)
+                    if perm is None or perm.zone != "battlefield":
+                        continue
+                if action.kind == "destroy" and not replaceable:
+                    assert action.object is not None
+                    if action.object not in to_graveyard:
+                        destroyed.append(Event("destroyed", action.rule, object=action.object))
+                        moves.append((action.object, action.rule))
                     continue
+                if destroyed:
+                    self.emit(*destroyed)
+                    destroyed = []
                 if action.kind == "lose":
                     player = state.players.get(action.player or "")
                     if player is None:
@@ -780,7 +796,7 @@ class Tx:
                     assert action.object is not None
                     perm = state.objects[action.object]
                     n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                    counters = dict(perm.counters)
+                    counters = perm.counters.thaw()
                     counters["+1/+1"] -= n
                     counters["-1/-1"] -= n
                     state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
@@ -803,6 +819,8 @@ class Tx:
                 else:
                     raise PluginError(f"unknown state-based action kind {action.kind!r}",
                                       hook="redzone_state_based_actions")
+            if destroyed:
+                self.emit(*destroyed)
             self.state = state
             if moves:
                 new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard",
@@ -1064,7 +1082,7 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     if attacker in combat.blocks.get(blocker, ()):
         return state, []
     blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
-    order = dict(combat.order)
+    order = combat.order.thaw()
     # 509.6-509.7 (2009-2024): the new blocker is placed in the attacker's
     # order, and the attacker in the blocker's; the others keep their places.
     if order:
