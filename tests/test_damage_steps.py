@@ -417,3 +417,21 @@ def test_510_4_each_creature_deals_damage_in_the_steps_its_abilities_say(
         assert steps == (expected if power else set()), (kws, power)
     hits = sum(power * (2 if "double strike" in kws else 1) for kws, power in creatures)
     assert result.state.players["bob"].life == 20 - hits
+
+
+def test_505_1a_events_of_a_declared_step_in_a_second_combat_carry_its_label(
+        engine: Engine) -> None:
+    """505.1a, 510.4: in an additional combat phase every step is labelled
+    ``#2``, a plugin's damage step too: its damage events say
+    ``first_strike_damage#2``, as the combat's list of steps does."""
+    from redzone.kernel.engine import CombatPlan
+
+    state = engine.game(["alice", "bob"], [
+        creature("knight", "alice", 2, 2, "first strike", "vigilance")])
+    result = engine.resolve(state, attacks={"knight": "bob"},
+                            additional_combats=[CombatPlan(attacks={"knight": "bob"})])
+    assert "first_strike_damage#2" in result.steps
+    assert damage(result.events, "first_strike_damage#2") == [("knight", "bob", 2)]
+    assert damage(result.events, "first_strike_damage") == [("knight", "bob", 2)]
+    labels = {e.step for e in result.events}
+    assert labels <= set(result.steps) | {"main", "postcombat_main"}, labels - set(result.steps)

@@ -180,8 +180,7 @@ class Tx:
         combat)."""
         state = self.state
         plain = state.step
-        label = plain if state.combats <= 1 or plain not in COMBAT_STEPS \
-            else f"{plain}#{state.combats}"
+        label = plain if state.combats <= 1 else step_label(state)
         append = self.events.append
         for event in events:
             step = event[2]
