@@ -167,17 +167,23 @@ _PLAYER_RESULTS = frozenset({"life_loss", "life_gain", "poison"})
 
 
 def deal_damage(
-    hooks: Hooks, state: GameState, proposed: Sequence[Damage], step: str
+    hooks: Hooks, state: GameState, proposed: Sequence[Damage], step: str,
+    label: str | None = None,
 ) -> tuple[GameState, list[Event], tuple[Damage, ...], tuple[Result, ...]]:
     """Deal a batch of simultaneous damage through the 120.4 pipeline.
 
     :param hooks: the engine's hook facade.
     :param state: the state before the damage.
     :param proposed: every damage dealt at the same time.
-    :param step: the current step, for events.
+    :param step: the current step (what prevention hooks are told).
+    :param label: the step's label for events (``combat_damage#2`` in a
+        second combat, 505.1a); ``step`` by default.
     :returns: the new state, the events, the damage dealt and the results.
     """
     events: list[Event] = []
+    hook_step = step
+    if label is not None:
+        step = label  # what events carry from here on
     work = state
     shields = list(state.shields)
     # "The next time ... would deal damage": all damage dealt at once is one
@@ -206,7 +212,8 @@ def deal_damage(
         if shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
             work = _evolve(work, shields=tuple(shields))
-        preventions = hooks.prevent_damage(work, damage, batch, step) if asks_prevent else ()
+        preventions = hooks.prevent_damage(work, damage, batch, hook_step) \
+            if asks_prevent else ()
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
             if total_all:

@@ -189,9 +189,15 @@ class Tx:
             else:  # the step field relabelled (Event._replace, without its overhead)
                 append(_new_tuple(Event, (*event[:2], label, *event[3:])))
 
-    def _take(self, new: GameState, events: Iterable[Event]) -> None:
+    def _take(self, new: GameState, events: Iterable[Event], *, labelled: bool = False) -> None:
+        """Adopt ``new`` and record ``events``; ``labelled``: they carry
+        the current step's label already (made with :attr:`step`), so they
+        are recorded as they are."""
         self.state = new
-        self.emit(*events)
+        if labelled:
+            self.events.extend(events)
+        else:
+            self.emit(*events)
 
     # -- actions ----------------------------------------------------------------
 
@@ -478,8 +484,8 @@ class Tx:
         :returns: the damage dealt, after prevention and replacement.
         """
         new, events, dealt, results = _damage.deal_damage(self.hooks, self.state, damage,
-                                                          self.state.step)
-        self._take(new, events)
+                                                          self.state.step, self.step)
+        self._take(new, events, labelled=True)
         self.dealt.extend(dealt)
         self.results.extend(results)
         return dealt
@@ -764,6 +770,7 @@ class Tx:
             replaceable = "redzone_cannot_be_destroyed" not in silent \
                 or "redzone_destruction_replacements" not in silent
             destroyed: list[Event] = []  # emitted in order, before anything else is
+            label = self.step
             for action in actions:
                 if action.kind == "cease":
                     ceased.append(action.object or "")
@@ -775,11 +782,12 @@ class Tx:
                 if action.kind == "destroy" and not replaceable:
                     assert action.object is not None
                     if action.object not in to_graveyard:
-                        destroyed.append(Event("destroyed", action.rule, object=action.object))
+                        destroyed.append(Event("destroyed", action.rule, label,
+                                               object=action.object))
                         moves.append((action.object, action.rule))
                     continue
                 if destroyed:
-                    self.emit(*destroyed)
+                    self.events.extend(destroyed)
                     destroyed = []
                 if action.kind == "lose":
                     player = state.players.get(action.player or "")
@@ -819,12 +827,11 @@ class Tx:
                     raise PluginError(f"unknown state-based action kind {action.kind!r}",
                                       hook="redzone_state_based_actions")
             if destroyed:
-                self.emit(*destroyed)
+                self.events.extend(destroyed)
             self.state = state
             if moves:
-                new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard",
-                                                    self.state.step)
-                self._take(new, moved)
+                new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard", label)
+                self._take(new, moved, labelled=True)
             if ceased:
                 self.cease(ceased)
             if lost:
