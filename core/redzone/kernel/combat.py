@@ -102,23 +102,22 @@ def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Viola
     if perm is None:
         return [Violation("508.1a", f"there is no permanent {attacker!r} to attack with",
                           (attacker,))]
-    name = _label(perm)
     out: list[Violation] = []
     if perm.zone != "battlefield":
-        out.append(Violation("508.1a", f"{name} is not on the battlefield", (attacker,)))
+        out.append(Violation("508.1a", f"{_label(perm)} is not on the battlefield", (attacker,)))
         return out
     if "creature" not in perm.types:
-        out.append(Violation("506.3", f"{name} is not a creature: only creatures attack",
+        out.append(Violation("506.3", f"{_label(perm)} is not a creature: only creatures attack",
                              (attacker,)))
     if "battle" in perm.types:
-        out.append(Violation("508.1a", f"{name} is a battle and can't attack", (attacker,)))
+        out.append(Violation("508.1a", f"{_label(perm)} is a battle and can't attack", (attacker,)))
     if not state.is_attacking_player(perm.controller):
-        out.append(Violation("508.1a", f"{name} is controlled by {perm.controller!r}, "
+        out.append(Violation("508.1a", f"{_label(perm)} is controlled by {perm.controller!r}, "
                              f"not by the attacking player {ap!r}", (attacker,)))
     if perm.tapped:
-        out.append(Violation("508.1a", f"{name} is tapped and can't attack", (attacker,)))
+        out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,)))
     if perm.summoning_sick:
-        out.append(Violation("302.6", f"{name} has not been under {perm.controller!r}'s "
+        out.append(Violation("302.6", f"{_label(perm)} has not been under {perm.controller!r}'s "
                              "control continuously since the turn began",
                              (attacker,), restriction="summoning_sickness"))
     out.extend(_attacked_core(state, attacker, attacked, perm.controller))
@@ -293,44 +292,43 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
     if perm is None:
         return [Violation("509.1a", f"there is no permanent {blocker!r} to block with",
                           (blocker,))]
-    name = _label(perm)
     if perm.zone != "battlefield":
-        return [Violation("509.1a", f"{name} is not on the battlefield", (blocker,))]
+        return [Violation("509.1a", f"{_label(perm)} is not on the battlefield", (blocker,))]
     out: list[Violation] = []
     if "creature" not in perm.types:
-        out.append(Violation("506.3", f"{name} is not a creature: only creatures block",
+        out.append(Violation("506.3", f"{_label(perm)} is not a creature: only creatures block",
                              (blocker,)))
     if "battle" in perm.types:
-        out.append(Violation("509.1a", f"{name} is a battle and can't block", (blocker,)))
+        out.append(Violation("509.1a", f"{_label(perm)} is a battle and can't block", (blocker,)))
     if perm.tapped:
-        out.append(Violation("509.1a", f"{name} is tapped and can't block", (blocker,)))
+        out.append(Violation("509.1a", f"{_label(perm)} is tapped and can't block", (blocker,)))
     if state.is_attacking_player(perm.controller):
-        out.append(Violation("509.1a", f"{name} is controlled by the attacking player "
+        out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
     if not all(isinstance(a, str) for a in attackers):
-        out.append(Violation("509.1a", f"{name} blocks {list(attackers)!r}: name each "
+        out.append(Violation("509.1a", f"{_label(perm)} blocks {list(attackers)!r}: name each "
                              "attacking creature by its id", (blocker,)))
         return out
     if len(set(attackers)) != len(attackers):
-        out.append(Violation("509.1a", f"{name} is declared to block the same creature twice",
-                             (blocker, *attackers)))
+        out.append(Violation("509.1a", f"{_label(perm)} is declared to block the same "
+                             "creature twice", (blocker, *attackers)))
     if out:
         return out
     cap = capacity(hooks, state, blocker)
     if len(attackers) > cap:
-        out.append(Violation("509.1a", f"{name} can block only {cap} creature"
+        out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
                              (blocker, *attackers)))
     for attacker in attackers:
         if attacker not in combat.attacks:
-            out.append(Violation("509.1a", f"{name} can't block {label(state, attacker)}: "
+            out.append(Violation("509.1a", f"{_label(perm)} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
         defending = combat.defending_players.get(attacker)
         # 805.10d: with teams, any defending player's creature blocks for the team.
         if not state.same_team(defending, perm.controller):
             out.append(Violation(
-                "509.1a", f"{name} can't block {label(state, attacker)}: it attacks "
+                "509.1a", f"{_label(perm)} can't block {label(state, attacker)}: it attacks "
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
                 f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
     return out

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import FrozenMap, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
@@ -175,11 +175,11 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
         if objects is None:
             objects = state.objects.thaw()
         if edit is not None and edit.remove(obj):
-            events.append(Event("removed_from_combat", "506.4", step, object=obj))
+            events.append(object_event("removed_from_combat", "506.4", step, obj))
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
-            events.append(Event("dies", rule, step, object=obj))
+            events.append(object_event("dies", rule, step, obj))
         else:
             events.append(Event("zone_change", rule, step, object=obj, detail=zone))
     if objects is None:

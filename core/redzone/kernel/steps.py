@@ -21,7 +21,7 @@ from redzone.kernel.errors import (
     IllegalBlockError,
     Violation,
 )
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, attack_event, block_event, damage_event, object_event
 from redzone.kernel.frozen import FrozenMap, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
@@ -172,7 +172,7 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     tx.made = made
     emitted = [Event("step", "508.1", step)]
     emitted += [Event("band", "508.1e", detail=", ".join(band)) for band in band_list]
-    emitted += [Event("attack", "508.1a", attacker=attacker, target=attacked)
+    emitted += [attack_event("508.1a", "", attacker, attacked)
                 for attacker, attacked in attacks.items()]
     tapped = {}
     new = tx.state
@@ -181,7 +181,7 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
             tapped[attacker] = objects[attacker].evolve(tapped=True)
-            emitted.append(Event("tap", "508.1f", object=attacker))
+            emitted.append(object_event("tap", "508.1f", "", attacker))
     tx.emit(*emitted)
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
@@ -233,11 +233,11 @@ def declare_blockers(engine: Engine, state: GameState,
     emitted = [Event("step", "509.1", step)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
-        emitted += [Event("block", "509.1a" if attacker in mine else "702.22h",
-                          blocker=blocker, attacker=attacker) for attacker in attackers]
+        emitted += [block_event("509.1a" if attacker in mine else "702.22h", "", blocker,
+                                attacker) for attacker in attackers]
     blocked = {a for atts in norm.values() for a in atts}
-    emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h",
-                      object=attacker) for attacker in combat.attacks]
+    emitted += [object_event("blocked" if attacker in blocked else "unblocked", "509.1h", "",
+                             attacker) for attacker in combat.attacks]
     emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", object=obj,
                       detail=", ".join(seq)) for obj, seq in orders.items()]
     tx.emit(*emitted)
@@ -419,8 +419,8 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
     for duty in duties:
         for recipient, amount in full.get(duty.source, {}).items():
             if amount:
-                events.append(Event("assign", "510.1", step, source=duty.source,
-                                    target=recipient, amount=amount))
+                events.append(damage_event("assign", "510.1", step, duty.source, recipient,
+                                           amount))
                 proposed.append(Damage(duty.source, recipient, amount, True, step))
     if engine.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.

@@ -29,7 +29,7 @@ from redzone.kernel import damage as _damage
 from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
@@ -782,8 +782,8 @@ class Tx:
                 if action.kind == "destroy" and not replaceable:
                     assert action.object is not None
                     if action.object not in to_graveyard:
-                        destroyed.append(Event("destroyed", action.rule, label,
-                                               object=action.object))
+                        destroyed.append(object_event("destroyed", action.rule, label,
+                                                      action.object))
                         moves.append((action.object, action.rule))
                     continue
                 if destroyed:
