@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from redzone.kernel.events import Event, object_event
-from redzone.kernel.frozen import FrozenMap, items_of
+from redzone.kernel.frozen import FrozenMap, cached_properties, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import Combat, GameState, Permanent
@@ -127,28 +127,29 @@ assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no
 
 def _make_left() -> object:
     """A function ``left(perm, zone)``: the new object a permanent becomes
-    in ``zone`` (400.7), built at once from the fields it keeps and the
-    defaults of the others (already in their converted form), instead of
-    through evolve's converters."""
-    parts = []
-    for f in attrs.fields(Permanent):
-        if f.name == "zone":
-            parts.append("'zone': zone")
-        elif f.name == "controller":
-            parts.append("'controller': d['owner']")
-        elif f.name in _KEPT:
-            parts.append(f"{f.name!r}: d[{f.name!r}]")
-        else:
-            parts.append(f"{f.name!r}: _reset[{f.name!r}]")
-    parts.append("'_attrs_cached_hash': None")
-    lines = ["def left(perm, zone):", "    new = _new(_cls)", "    d = perm.__dict__",
-             f"    _set(new, '__dict__', {{{', '.join(parts)}}})", "    return new"]
-    ns: dict[str, object] = {"_new": object.__new__, "_set": object.__setattr__,
-                             "_cls": Permanent, "_reset": _RESET}
-    exec("\n".join(lines), ns)
-    return ns["left"]
+    in ``zone`` (400.7): a copy of its fields with every one it doesn't keep
+    back at its default (already in converted form), its controller its
+    owner, and none of its derived values (they depended on what it lost)."""
+    reset = dict(_RESET)
+    reset["_attrs_cached_hash"] = None
+    derived = cached_properties(Permanent)
+
+    def left(perm: Permanent, zone: str) -> Permanent:
+        d = perm.__dict__.copy()
+        d.update(reset)
+        for name in derived:
+            d.pop(name, None)
+        d["zone"] = zone
+        d["controller"] = d["owner"]
+        new: Permanent = _new(Permanent)
+        _set(new, "__dict__", d)
+        return new
+
+    return left
 
 
+_new = object.__new__
+_set = object.__setattr__
 _left = _make_left()
 
 
