@@ -302,7 +302,9 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
         out.append(Violation("509.1a", f"{_label(perm)} is a battle and can't block", (blocker,)))
     if perm.tapped:
         out.append(Violation("509.1a", f"{_label(perm)} is tapped and can't block", (blocker,)))
-    if state.is_attacking_player(perm.controller):
+    teams = bool(state.teams._items)
+    if (perm.controller == state.active_player) if not teams else state.is_attacking_player(
+            perm.controller):
         out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
     if not all(isinstance(a, str) for a in attackers):
@@ -314,19 +316,23 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
-    cap = capacity(hooks, state, blocker)
+    cap = capacity(hooks, state, blocker) if len(attackers) > 1 or perm.can_block_additional \
+        else 1
     if len(attackers) > cap:
         out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
                              (blocker, *attackers)))
+    attacks = combat.attacks._items
+    defenders = combat.defending_players._items
     for attacker in attackers:
-        if attacker not in combat.attacks:
+        if attacker not in attacks:
             out.append(Violation("509.1a", f"{_label(perm)} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
-        defending = combat.defending_players.get(attacker)
+        defending = defenders.get(attacker)
         # 805.10d: with teams, any defending player's creature blocks for the team.
-        if not state.same_team(defending, perm.controller):
+        if (defending is None or defending != perm.controller) if not teams \
+                else not state.same_team(defending, perm.controller):
             out.append(Violation(
                 "509.1a", f"{_label(perm)} can't block {label(state, attacker)}: it attacks "
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "

@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 
 
 def _valid_target(state: GameState, target: str) -> bool:
-    player = items_of(state.players).get(target)
+    player = state.players._items.get(target)  # (the maps' items: C-speed lookups)
     if player is not None:
         return not player.lost
-    perm = items_of(state.objects).get(target)
+    perm = state.objects._items.get(target)
     if perm is None or perm.zone != "battlefield":
         return False
     # 120.1a: only battles, creatures and planeswalkers can be dealt damage.
@@ -59,9 +59,9 @@ def _shield_applies(shield: Shield, damage: Damage) -> bool:
 def default_results(state: GameState, damage: Damage) -> list[Result]:
     """The results rule 120.3 gives damage from a source with no abilities."""
     amount = damage.amount
-    if damage.target in items_of(state.players):
+    if damage.target in state.players._items:
         return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
-    perm = items_of(state.objects)[damage.target]
+    perm = state.objects._items[damage.target]
     out: list[Result] = []
     if "creature" in perm.types:
         out.append(Result("marked", "120.3e", damage.source, amount, target=perm.id))

@@ -1011,20 +1011,24 @@ class GameState:
 
     def teammates(self, player: str) -> tuple[str, ...]:
         """The other players on ``player``'s team (810), none without teams."""
-        for members in self.teams.values():
+        teams = self.teams._items
+        if not teams:
+            return ()
+        for members in teams.values():
             if player in members:
                 return tuple(p for p in members if p != player)
         return ()
 
     def same_team(self, one: str | None, other: str | None) -> bool:
         """Whether two players are the same player or teammates (805.10d)."""
-        return one is not None and (one == other or other in self.teammates(one))
+        return one is not None and (one == other or (
+            bool(self.teams._items) and other in self.teammates(one)))
 
     def is_attacking_player(self, player: str | None) -> bool:
         """Whether ``player`` is an attacking player: the active player, or with
         shared team turns each player on the active team (805.10a)."""
-        return player is not None and (player == self.active_player
-                                       or player in self.teammates(self.active_player))
+        return player is not None and (player == self.active_player or (
+            bool(self.teams._items) and player in self.teammates(self.active_player)))
 
     def with_life(self, player: str, life: int | None = None,
                   poison: int | None = None) -> GameState:

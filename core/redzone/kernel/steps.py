@@ -325,8 +325,15 @@ def _compute_damage_step_kind(engine: Engine,
     for spec in specs.values():  # in order
         if spec.name in done or (after is not None and spec.order <= after):
             continue
-        who = tuple(c for c in present
-                    if deals_combat_damage(engine, state, c, spec.name, quiet))
+        if not quiet:
+            who = tuple(c for c in present
+                        if deals_combat_damage(engine, state, c, spec.name, quiet))
+        elif spec.name != DAMAGE_STEP:
+            who = ()  # no plugin says anyone deals damage in its step
+        else:  # deals_combat_damage's own answer for the regular step, for all at once
+            dealt = combat.dealt if engine.edition.second_step_by_assignment else set().union(
+                *combat.damage_steps.values())
+            who = tuple(c for c in present if c not in dealt)
         if who or spec.name == DAMAGE_STEP:
             return spec.name, who
     return None
