@@ -759,6 +759,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     by = assigned_to(fixed)
     out: dict[str, dict[str, int]] = {}
     quiet = "redzone_lethal_damage" in hooks.silent(state)
+    objects = state.objects._items
     for duty in duties_:
         if duty.source in fixed:
             continue
@@ -782,8 +783,14 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
         for c in duty.creatures:
             if remaining <= 0:
                 break
-            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ()),
-                                              quiet))
+            others = by.get(c)
+            if quiet and not others:  # lethal_from's answer, with nothing else assigned to c
+                perm = objects[c]
+                lethal = perm.toughness - perm.damage
+                give = min(remaining, lethal if lethal > 0 else 0)
+            else:
+                give = min(remaining, lethal_from(hooks, state, duty.source, c, others or (),
+                                                  quiet))
             if give > 0:
                 chosen[c] = give
                 remaining -= give

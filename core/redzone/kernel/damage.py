@@ -62,13 +62,15 @@ def default_results(state: GameState, damage: Damage) -> list[Result]:
     if damage.target in state.players._items:
         return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
     perm = state.objects._items[damage.target]
+    types = perm.types
     out: list[Result] = []
-    if "creature" in perm.types:
-        out.append(Result("marked", "120.3e", damage.source, amount, target=perm.id))
-    if "planeswalker" in perm.types:
-        out.append(Result("loyalty", "120.3c", damage.source, amount, target=perm.id))
-    if "battle" in perm.types:
-        out.append(Result("defense", "120.3h", damage.source, amount, target=perm.id))
+    # (Positional: kind, rule, source, amount, player, target.)
+    if "creature" in types:
+        out.append(Result("marked", "120.3e", damage.source, amount, None, perm.id))
+    if "planeswalker" in types:
+        out.append(Result("loyalty", "120.3c", damage.source, amount, None, perm.id))
+    if "battle" in types:
+        out.append(Result("defense", "120.3h", damage.source, amount, None, perm.id))
     return out
 
 

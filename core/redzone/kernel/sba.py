@@ -63,7 +63,8 @@ class _CombatEdit:
             del self.attackers_of[target][obj]
             for b in self.blockers_of.pop(obj, ()):
                 if b in blocks:
-                    blocks[b] = tuple(a for a in blocks[b] if a != obj)
+                    atts = blocks[b]
+                    blocks[b] = () if atts == (obj,) else tuple(a for a in atts if a != obj)
             changed = True
         if obj in blocks:
             for a in blocks.pop(obj):
@@ -141,6 +142,7 @@ def _make_left() -> object:
             d.pop(name, None)
         d["zone"] = zone
         d["controller"] = d["owner"]
+        d["own_state_based_actions"] = ()  # off the battlefield: none (704.5)
         new: Permanent = _new(Permanent)
         _set(new, "__dict__", d)
         return new
@@ -210,7 +212,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     for perm in state.objects.values():
         verdicts = perm.own_state_based_actions
         if verdicts:
-            found.extend(StateBasedAction(kind, rule, object=perm.id) for kind, rule in verdicts)
+            for kind, rule in verdicts:
+                found.append(StateBasedAction(kind, rule, object=perm.id))
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
     return found
