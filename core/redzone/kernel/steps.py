@@ -170,19 +170,20 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.events = events
     tx.made = made
-    emitted = [Event("step", "508.1", step)]
-    emitted += [Event("band", "508.1e", detail=", ".join(band)) for band in band_list]
-    emitted += [attack_event("508.1a", "", attacker, attacked)
+    label = tx.step
+    emitted = [Event("step", "508.1", label)]
+    emitted += [Event("band", "508.1e", label, detail=", ".join(band)) for band in band_list]
+    emitted += [attack_event("508.1a", label, attacker, attacked)
                 for attacker, attacked in attacks.items()]
     tapped = {}
     new = tx.state
     untapping = "redzone_attacks_without_tapping" not in hooks.silent(new)
-    objects = new.objects
+    objects = new.objects._items
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
-            tapped[attacker] = objects[attacker].evolve(tapped=True)
-            emitted.append(object_event("tap", "508.1f", "", attacker))
-    tx.emit(*emitted)
+            tapped[attacker] = _evolve(objects[attacker], tapped=True)
+            emitted.append(object_event("tap", "508.1f", label, attacker))
+    tx.events.extend(emitted)  # made with the step's label
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, FrozenMap(attacks)))
@@ -230,17 +231,18 @@ def declare_blockers(engine: Engine, state: GameState,
                             combat=combat.evolve(blocks=norm, blocked=frozenset(
                                 {a for atts in norm.values() for a in atts}), order=orders)),
             answers=choices)
-    emitted = [Event("step", "509.1", step)]
+    label = tx.step
+    emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
-        emitted += [block_event("509.1a" if attacker in mine else "702.22h", "", blocker,
+        emitted += [block_event("509.1a" if attacker in mine else "702.22h", label, blocker,
                                 attacker) for attacker in attackers]
     blocked = {a for atts in norm.values() for a in atts}
-    emitted += [object_event("blocked" if attacker in blocked else "unblocked", "509.1h", "",
-                             attacker) for attacker in combat.attacks]
-    emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", object=obj,
-                      detail=", ".join(seq)) for obj, seq in orders.items()]
-    tx.emit(*emitted)
+    emitted += [object_event("blocked" if attacker in blocked else "unblocked", "509.1h",
+                             label, attacker) for attacker in combat.attacks]
+    emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", label,
+                      object=obj, detail=", ".join(seq)) for obj, seq in orders.items()]
+    tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
     declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
     return commit(engine, tx)
