@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from redzone import Engine, IllegalActionError, examples
+from redzone import Engine, GameState, IllegalActionError, examples
 from redzone.formats.outcome import dumps, outcome_json, resolve
 from redzone.formats.scenario import load
+from redzone.kernel import sba as _sba
+from redzone.kernel.model import SBA_DIRTY
 from redzone.testing.conformance import Case, cases, legalize, play, printed_keywords
 
 NAMES = examples.names()
@@ -72,3 +74,42 @@ def test_the_trusted_assignment_is_taken_only_outside_verify_mode() -> None:
         state = engine.declare_attackers(state, {"wurm": "bob"}).state
         state = engine.declare_blockers(state, {"bear": "wurm"}).state
         assert engine.hooks.default_policy_trusted(state) is expected
+
+
+def _full_scan(state: GameState) -> list[Any]:
+    """The core's state-based actions found by scanning every permanent (a
+    copy of the state with the same objects, which carries no note)."""
+    return _sba.core_actions(state.evolve(objects=state.objects))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases(SLOW, KEYWORDS, max_attackers=3, max_blockers=3))
+def test_704_3_only_changed_permanents_are_checked_and_nothing_is_missed(case: Case) -> None:
+    """704.3: after each command a state notes which permanents changed
+    since its objects were last found clean, and the core checks only those;
+    at every state of a combat mixing every keyword, that finds what scanning
+    every permanent finds: nothing, as each command ends settled."""
+    legal = legalize(FAST, case)
+    if legal is None:
+        return
+    try:
+        records = play(FAST, legal)
+    except IllegalActionError:
+        return
+    for record in records:
+        after = record.after
+        assert _sba.core_actions(after) == _full_scan(after) == []
+
+
+def test_704_3_a_change_after_a_clean_check_is_noted_and_found() -> None:
+    """704.3, 704.5g: a creature dealt lethal damage after a clean check is
+    in the note, and the check that reads only the note destroys it."""
+    state = FAST.game(["alice", "bob"], [FAST.creature("bear", "alice", 2, 2),
+                                         FAST.creature("ogre", "bob", 3, 3)])
+    state = FAST.check_state_based_actions(state).state
+    assert state.__dict__.get(SBA_DIRTY) == frozenset()
+    hurt = state.with_permanents({"bear": state.objects["bear"].evolve(damage=2)})
+    assert hurt.__dict__.get(SBA_DIRTY) == {"bear"}
+    assert _sba.core_actions(hurt) == _full_scan(hurt) != []
+    out = FAST.check_state_based_actions(hurt)
+    assert out.state.objects["bear"].zone == "graveyard"

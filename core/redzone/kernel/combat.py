@@ -97,7 +97,7 @@ def attackable(state: GameState, player: str) -> tuple[str, ...]:
 
 
 def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Violation]:
-    perm = state.objects.get(attacker)
+    perm = state.objects._items.get(attacker)
     ap = state.active_player
     if perm is None:
         return [Violation("508.1a", f"there is no permanent {attacker!r} to attack with",
@@ -129,12 +129,12 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
     if not isinstance(attacked, str):
         return [Violation("508.1b", f"{label(state, attacker)} attacks {attacked!r}: name one "
                           "player, planeswalker or battle by its id", (attacker,))]
-    player = state.players.get(attacked)
+    player = state.players._items.get(attacked)
     if player is not None:
         if attacked == controller:
             return [Violation("508.1b", f"{label(state, attacker)} can't attack its own "
                               f"controller {attacked!r}", (attacker, attacked))]
-        if attacked in state.teammates(controller):
+        if state.teams._items and attacked in state.teammates(controller):
             return [Violation("805.10a", f"{label(state, attacker)} can't attack "
                               f"{attacked!r}, a teammate of its controller: a team attacks "
                               "the other team", (attacker, attacked))]
@@ -167,11 +167,13 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
 
 
 def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
-                            attacked: str) -> list[Violation]:
+                            attacked: str, silent: frozenset[str] | None = None
+                            ) -> list[Violation]:
     core = _attacker_core(state, attacker, attacked)
-    if any(not v.restriction for v in core):
+    if core and any(not v.restriction for v in core):
         return core
-    silent = hooks.silent(state)
+    if silent is None:
+        silent = hooks.silent(state)
     found = core if "redzone_attack_violations" in silent else core + hooks.attack_violations(
         state, attacker, attacked)
     if not found or "redzone_attack_exemption" in silent:
@@ -184,8 +186,9 @@ def attack_restriction_violations(hooks: Hooks, state: GameState,
                                   attacks: Mapping[str, str]) -> list[Violation]:
     """The restrictions a declaration of attackers breaks (508.1a-c)."""
     found: list[Violation] = []
+    silent = hooks.silent(state)
     for attacker, attacked in attacks.items():
-        found.extend(_attack_pair_violations(hooks, state, attacker, attacked))
+        found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
     if not found:
         found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
     return found
@@ -316,8 +319,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
-    cap = capacity(hooks, state, blocker) if len(attackers) > 1 or perm.can_block_additional \
-        else 1
+    cap = capacity(hooks, state, blocker)
     if len(attackers) > cap:
         out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",

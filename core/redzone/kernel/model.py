@@ -796,6 +796,10 @@ STEPS: Final = (
 )
 
 
+#: The key under which a state notes the permanents changed since its
+#: objects were last found clean of state-based actions (704.3).
+SBA_DIRTY: Final = "_sba_dirty"
+
 #: The fields of a permanent a plugin may gate on (``"objects.<field>"`` in
 #: ``REDZONE_NEEDS_STATE``): restrictions and requirements no keyword owns.
 FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
@@ -886,6 +890,11 @@ class GameState:
         "conditions": ("objects", "effects", "shields"),
         "object_flags": ("objects",),
         "conditional": ("objects",),
+        # Not a derived value but a note: the permanents changed since the
+        # objects were last checked for state-based actions and found clean
+        # (see redzone.kernel.sba.core_actions); dropped with any other
+        # change of the objects, kept up to date by the two methods below.
+        SBA_DIRTY: ("objects",),
     }
 
     @derived
@@ -1084,6 +1093,9 @@ class GameState:
         # A superset of the keywords present, or of the flags set, stays a
         # correct answer.
         known = self.__dict__
+        dirty = known.get(SBA_DIRTY)
+        if dirty is not None:
+            new.__dict__[SBA_DIRTY] = dirty.union(changed)
         conditional = known.get("conditional")
         if conditional is not None:  # exact: each changed permanent decides for itself
             now = {p.id for p in changed.values() if _conditional(p)}
@@ -1103,13 +1115,17 @@ class GameState:
         new.__dict__["keyword_names_present"] = present.union(*added) if added else present
         return new
 
-    def with_objects_left(self, objects: FrozenMap[str, Permanent], **changes: Any) -> GameState:
-        """A copy with ``objects`` (and ``changes``), where permanents only
-        left the battlefield (400.7): no object gained a keyword or a flag, so
-        the keywords present (which count last known information) and the
-        flags set stay correct supersets and are kept."""
+    def with_objects_left(self, objects: FrozenMap[str, Permanent], left: Iterable[str] = (),
+                          **changes: Any) -> GameState:
+        """A copy with ``objects`` (and ``changes``), where the permanents
+        ``left`` only left the battlefield (400.7): no object gained a keyword
+        or a flag, so the keywords present (which count last known
+        information) and the flags set stay correct supersets and are kept."""
         new = _evolve(self, objects=objects, **changes)
         known = self.__dict__
+        dirty = known.get(SBA_DIRTY)
+        if dirty is not None:
+            new.__dict__[SBA_DIRTY] = dirty.union(left)
         for carried in ("keyword_names_present", "object_flags"):
             value = known.get(carried)
             if value is not None:

@@ -17,7 +17,7 @@ from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import FrozenMap, cached_properties, items_of
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
-from redzone.kernel.model import Combat, GameState, Permanent
+from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
 
 if TYPE_CHECKING:
     from redzone.kernel.plugins import Hooks
@@ -188,12 +188,17 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     if objects is None:
         return state, events
     combat = edit.result() if edit is not None else None
-    return state.with_objects_left(FrozenMap._wrap(objects), lki=state.lki.merge(lki),
+    return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),
                                    combat=combat), events
 
 
 def core_actions(state: GameState) -> list[StateBasedAction]:
-    """The state-based actions the core checks."""
+    """The state-based actions the core checks (704.5a-d, f-g, i, q, v-w).
+
+    A permanent's own verdicts depend on it alone, so when the state notes
+    which permanents changed since its objects were last found clean
+    (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
+    the players always are."""
     found: list[StateBasedAction] = []
     teams = bool(state.teams)
     for player in state.players.values():
@@ -209,7 +214,11 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
             # five more for each further player.
             found.append(StateBasedAction("lose", "810.8d" if mates else "704.5c",
                                           player=player.id))
-    for perm in state.objects.values():
+    objects = state.objects._items
+    dirty = state.__dict__.get(SBA_DIRTY)
+    perms = objects.values() if dirty is None else [
+        objects[i] for i in sorted(dirty) if i in objects]
+    for perm in perms:
         verdicts = perm.own_state_based_actions
         if verdicts:
             for kind, rule in verdicts:
@@ -285,7 +294,11 @@ def check_state_based_actions(hooks: Hooks, state: GameState, step: str
 
 
 def _clear_marks(state: GameState) -> GameState:
-    marked = {p.id: p.evolve(marks=frozenset()) for p in state.objects.values() if p.marks}
+    objects = state.objects._items
+    dirty = state.__dict__.get(SBA_DIRTY)
+    # (Marks are set by changing a permanent: only changed ones can have any.)
+    perms = objects.values() if dirty is None else [objects[i] for i in dirty if i in objects]
+    marked = {p.id: p.evolve(marks=frozenset()) for p in perms if p.marks}
     return state.with_permanents(marked) if marked else state
 
 

@@ -37,6 +37,7 @@ from redzone.kernel.model import (
     CHOICE_KINDS,
     DELAYED_WHEN,
     DURATIONS,
+    SBA_DIRTY,
     SCOPES,
     Choice,
     ChoiceMade,
@@ -759,6 +760,8 @@ class Tx:
             state = _sba._clear_marks(state)
             self.state = state
             if not actions:
+                # Clean: later changes are noted, and only they are checked (704.3).
+                state.__dict__[SBA_DIRTY] = frozenset()
                 break
             before = state
             to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
