@@ -278,17 +278,21 @@ def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tup
             for b, a in blocks.items()}
 
 
-def capacity(hooks: Hooks, state: GameState, blocker: str) -> int:
-    """How many attackers ``blocker`` can block (509.1a)."""
+def capacity(hooks: Hooks, state: GameState, blocker: str,
+             silent: frozenset[str] | None = None) -> int:
+    """How many attackers ``blocker`` can block (509.1a).
+
+    :param silent: ``hooks.silent(state)``, when the caller has it."""
     perm = state.objects[blocker]
     extra = perm.can_block_additional
-    if "redzone_additional_blocks" not in hooks.silent(state):
+    if "redzone_additional_blocks" not in (hooks.silent(state) if silent is None else silent):
         extra += hooks.additional_blocks(state, blocker)
     return UNLIMITED if extra >= UNLIMITED else 1 + extra
 
 
 def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
-                  attackers: tuple[str, ...]) -> list[Violation]:
+                  attackers: tuple[str, ...], silent: frozenset[str] | None = None
+                  ) -> list[Violation]:
     combat = state.combat
     assert combat is not None
     perm = state.objects.get(blocker)
@@ -319,7 +323,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
-    cap = capacity(hooks, state, blocker)
+    cap = capacity(hooks, state, blocker, silent)
     if len(attackers) > cap:
         out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
@@ -406,7 +410,7 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
     silent = hooks.silent(state)
     asks_violations = "redzone_block_violations" not in silent
     for blocker, attackers in blocks.items():
-        core = _blocker_core(hooks, state, blocker, attackers)
+        core = _blocker_core(hooks, state, blocker, attackers, silent)
         if state.on_battlefield(blocker) is not None:
             # Every creature declared to block an attacker counts for the
             # restrictions on its blockers together (702.111b), also one whose

@@ -211,7 +211,7 @@ def deal_damage(
             continue  # 120.8, 120.1a
         amount = damage.amount
         # -- prevention (615) --------------------------------------------------
-        if shields != list(work.shields):
+        if (shields or work.shields) and shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
             work = _evolve(work, shields=tuple(shields))
         preventions = hooks.prevent_damage(work, damage, batch, hook_step) \

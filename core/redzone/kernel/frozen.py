@@ -336,25 +336,28 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
             drops.setdefault(dep, []).append(prop)
     drop_for = {dep: tuple(props) for dep, props in drops.items()}
     reset_hash = caches_hash(cls)
-    _new = object.__new__
-    _set = object.__setattr__
-
-    def evolve(self: Any, changes: dict[str, Any]) -> Any:
-        new: Any = _new(cls)
-        d = self.__dict__.copy()
-        if reset_hash:
-            d["_attrs_cached_hash"] = None
-        pop = d.pop
-        for name in always:
-            pop(name, None)
-        for name, value in changes.items():
-            if name not in names:
-                raise TypeError(f"{cls.__name__}.evolve() got an unexpected argument {name!r}")
-            conv = converters.get(name)
-            d[name] = value if conv is None else conv(value)
-            for prop in drop_for.get(name, ()):
-                pop(prop, None)
-        _set(new, "__dict__", d)
-        return new
-
-    return evolve
+    # Per field: its converter (None: none) and what to drop when it changes,
+    # in one lookup.
+    plan = {name: (converters.get(name), drop_for.get(name, ())) for name in names}
+    lines = ["def evolve(self, changes):", "    d = self.__dict__.copy()"]
+    if reset_hash:
+        lines.append("    d['_attrs_cached_hash'] = None")
+    lines += [f"    d.pop({name!r}, None)" for name in always]
+    lines += [
+        "    for name, value in changes.items():",
+        "        entry = _plan.get(name)",
+        "        if entry is None:",
+        "            raise TypeError(f'{_cls.__name__}.evolve() got an unexpected argument "
+        "{name!r}')",
+        "        conv, drops = entry",
+        "        d[name] = value if conv is None else conv(value)",
+        "        for prop in drops:",
+        "            d.pop(prop, None)",
+        "    new = _new(_cls)",
+        "    _set(new, '__dict__', d)",
+        "    return new",
+    ]
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
+                          "_plan": plan}
+    exec("\n".join(lines), ns)
+    return ns["evolve"]
