@@ -283,7 +283,7 @@ def capacity(hooks: Hooks, state: GameState, blocker: str,
     """How many attackers ``blocker`` can block (509.1a).
 
     :param silent: ``hooks.silent(state)``, when the caller has it."""
-    perm = state.objects[blocker]
+    perm = state.objects._items[blocker]
     extra = perm.can_block_additional
     if "redzone_additional_blocks" not in (hooks.silent(state) if silent is None else silent):
         extra += hooks.additional_blocks(state, blocker)
@@ -295,7 +295,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                   ) -> list[Violation]:
     combat = state.combat
     assert combat is not None
-    perm = state.objects.get(blocker)
+    perm = state.objects._items.get(blocker)
     if perm is None:
         return [Violation("509.1a", f"there is no permanent {blocker!r} to block with",
                           (blocker,))]
@@ -416,7 +416,7 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
             # restrictions on its blockers together (702.111b), also one whose
             # own block is illegal: that one's violation is the one to report.
             for attacker in attackers:
-                if isinstance(attacker, str) and attacker in combat.attacks:
+                if isinstance(attacker, str) and attacker in combat.attacks._items:
                     group = blocked_by.setdefault(attacker, [])
                     if blocker not in group:
                         group.append(blocker)
@@ -567,10 +567,10 @@ for every duty whose source is not in ``fixed``."""
 def _attack_target_valid(state: GameState, attacked: str | None) -> bool:
     if attacked is None:
         return False
-    player = state.players.get(attacked)
+    player = state.players._items.get(attacked)
     if player is not None:
         return not player.lost
-    perm = state.objects.get(attacked)
+    perm = state.objects._items.get(attacked)
     return perm is not None and perm.zone == "battlefield" and bool(
         perm.types & {"planeswalker", "battle"})
 
@@ -674,7 +674,7 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
 def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple[str, ...]:
     combat = state.combat
     assert combat is not None
-    order = combat.order.get(source)
+    order = combat.order._items.get(source)
     if order:
         known = [c for c in order if c in creatures]
         return tuple(known + [c for c in creatures if c not in known])

@@ -429,7 +429,7 @@ class Combat:
 
     def blockers_of(self, attacker: str) -> tuple[str, ...]:
         """The creatures currently blocking ``attacker``, in declaration order."""
-        return self._blockers_index.get(attacker, ())
+        return self._blockers_index._items.get(attacker, ())
 
     def band_of(self, attacker: str) -> tuple[str, ...]:
         """The attacking band ``attacker`` is in (itself alone if none)."""
@@ -994,7 +994,7 @@ class GameState:
 
     def on_battlefield(self, obj: str) -> Permanent | None:
         """The permanent ``obj`` if it is on the battlefield, else ``None``."""
-        perm = self.objects.get(obj)
+        perm = self.objects._items.get(obj)
         return perm if perm is not None and perm.zone == "battlefield" else None
 
     @property
@@ -1064,9 +1064,9 @@ class GameState:
         """The player defending against an attack on ``attacked``: the player,
         the planeswalker's controller or the battle's protector (506.2, 310.8).
         """
-        if attacked in self.players:
+        if attacked in self.players._items:
             return attacked
-        perm = self.objects.get(attacked)
+        perm = self.objects._items.get(attacked)
         if perm is None:
             return None
         if "battle" in perm.types and perm.protector is not None:

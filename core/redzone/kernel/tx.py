@@ -779,7 +779,7 @@ class Tx:
                     ceased.append(action.object or "")
                     continue
                 if action.object is not None:
-                    perm = state.objects.get(action.object)
+                    perm = state.objects._items.get(action.object)
                     if perm is None or perm.zone != "battlefield":
                         continue
                 if action.kind == "destroy" and not replaceable:
