@@ -22,8 +22,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 from redzone.kernel.events import Event, damage_event
 from redzone.kernel.frozen import evolve as _evolve
@@ -35,15 +35,25 @@ if TYPE_CHECKING:
     from redzone.kernel.plugins import Hooks
 
 
+#: What can be dealt damage (120.1a).
+_DAMAGEABLE: Final = frozenset({"creature", "planeswalker", "battle"})
+
+
 def _valid_target(state: GameState, target: str) -> bool:
-    player = state.players._items.get(target)  # (the maps' items: C-speed lookups)
+    # (The maps' items: C-speed lookups.)
+    return _can_be_dealt_damage(state.players._items, state.objects._items, target)
+
+
+def _can_be_dealt_damage(players: Mapping[str, Player], objects: Mapping[str, Permanent],
+                         target: str) -> bool:
+    player = players.get(target)
     if player is not None:
         return not player.lost
-    perm = state.objects._items.get(target)
+    perm = objects.get(target)
     if perm is None or perm.zone != "battlefield":
         return False
     # 120.1a: only battles, creatures and planeswalkers can be dealt damage.
-    return bool(perm.types & {"creature", "planeswalker", "battle"})
+    return bool(perm.types & _DAMAGEABLE)
 
 
 def _shield_applies(shield: Shield, damage: Damage) -> bool:
@@ -58,10 +68,15 @@ def _shield_applies(shield: Shield, damage: Damage) -> bool:
 
 def default_results(state: GameState, damage: Damage) -> list[Result]:
     """The results rule 120.3 gives damage from a source with no abilities."""
+    return _default_results(state.players._items, state.objects._items, damage)
+
+
+def _default_results(players: Mapping[str, Player], objects: Mapping[str, Permanent],
+                     damage: Damage) -> list[Result]:
     amount = damage.amount
-    if damage.target in state.players._items:
+    if damage.target in players:
         return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
-    perm = state.objects._items[damage.target]
+    perm = objects[damage.target]
     types = perm.types
     out: list[Result] = []
     # (Positional: kind, rule, source, amount, player, target.)
@@ -206,9 +221,13 @@ def deal_damage(
         batch = tuple(proposed)
     asks_prevent = hooks.asks("redzone_prevent_damage", state)
     asks_modify = hooks.asks("redzone_modify_damage", state)
+    players = work.players._items  # (the batch changes neither: C-speed lookups)
+    objects = work.objects._items
     for damage in batch:
-        if damage.amount <= 0 or not _valid_target(work, damage.target):
-            continue  # 120.8, 120.1a
+        if damage.amount <= 0:
+            continue  # 120.8
+        if not _can_be_dealt_damage(players, objects, damage.target):
+            continue  # 120.1a
         amount = damage.amount
         # -- prevention (615) --------------------------------------------------
         if (shields or work.shields) and shields != list(work.shields):
@@ -278,7 +297,7 @@ def deal_damage(
     results: list[Result] = list(extra_results)
     asks_results = bool(dealt) and hooks.asks("redzone_damage_results", work)
     for damage in dealt:
-        base = default_results(work, damage)
+        base = _default_results(players, objects, damage)
         if not asks_results:
             results.extend(base)
             continue

@@ -222,7 +222,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
         verdicts = perm.own_state_based_actions
         if verdicts:
             for kind, rule in verdicts:
-                found.append(StateBasedAction(kind, rule, object=perm.id))
+                found.append(StateBasedAction(kind, rule, perm.id))  # (kind, rule, object)
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
     return found
