@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
 from redzone.kernel.errors import Violation
-from redzone.kernel.frozen import FrozenMap, items_of
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import SourceAssignment
 from redzone.kernel.model import UNLIMITED, GameState, Permanent
 from redzone.kernel.plugins import Hooks
@@ -329,13 +329,13 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
                              (blocker, *attackers)))
     attacks = combat.attacks._items
-    defenders = combat.defending_players._items
+    defending_of = combat.defending_players._items
     for attacker in attackers:
         if attacker not in attacks:
             out.append(Violation("509.1a", f"{_label(perm)} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
-        defending = defenders.get(attacker)
+        defending = defending_of.get(attacker)
         # 805.10d: with teams, any defending player's creature blocks for the team.
         if (defending is None or defending != perm.controller) if not teams \
                 else not state.same_team(defending, perm.controller):
@@ -633,8 +633,8 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
     past_ok = "redzone_assigns_past_blockers" not in silent
     option_ok = "redzone_may_assign_as_though_unblocked" not in silent
     powers_only = "redzone_combat_damage_amount" in silent
-    objects = items_of(state.objects)
-    attacks = items_of(combat.attacks)
+    objects = state.objects._items
+    attacks = combat.attacks._items
     for source in participants:
         perm = objects.get(source)
         if perm is None or perm.zone != "battlefield":

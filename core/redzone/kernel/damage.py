@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Final
 
 from redzone.kernel.events import Event, damage_event
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.frozen import items_of
 from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
 
@@ -345,7 +344,7 @@ def deal_damage(
             work, event = apply_result(work, current, step)
         else:
             assert current.target is not None
-            perm = changed.get(current.target) or items_of(work.objects)[current.target]
+            perm = changed.get(current.target) or work.objects._items[current.target]
             new, event = permanent_result(perm, current, step)
             if new is not None:
                 changed[new.id] = new

@@ -4,8 +4,9 @@
 private :class:`dict`. It is not a ``dict`` subclass, so ``dict.__setitem__``,
 ``dict.update`` and the other ``dict`` methods can't be applied to it, its
 ``__init__`` can't be run a second time, and its attributes can't be set.
-Lookups cost one Python call more than a plain dict's. A plugin that tries to
-change the state it was handed fails loudly instead of corrupting it; what
+Lookups cost one Python call more than a plain dict's; the kernel's hot
+loops read a map's private ``_items`` directly (never writing to it). A
+plugin that tries to change the state it was handed fails loudly instead of corrupting it; what
 Python can't stop (``object.__setattr__`` on a frozen attrs instance, or
 reaching into the private dict) the engine's verify mode detects.
 """
@@ -170,13 +171,6 @@ class FrozenMap(Mapping[K, V], metaclass=_Build):
         new = dict(self._items)
         del new[key]
         return FrozenMap._wrap(new)
-
-
-def items_of(mapping: FrozenMap[K, V]) -> Mapping[K, V]:
-    """The kernel's read-only view of a map's items for a hot loop: its
-    private ``dict``, whose lookups are C calls (a :class:`FrozenMap`'s cost
-    one Python call more). Never written to."""
-    return mapping._items
 
 
 @overload

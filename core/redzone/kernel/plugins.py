@@ -505,11 +505,8 @@ class Hooks:
 
     def asks(self, hook: str, state: GameState) -> bool:
         """Whether some implementation of ``hook`` would be asked about
-        ``state`` (one is implemented and the keyword gate lets it through)."""
-        impls = self._cache[hook]
-        if impls and hook in self._gated_hooks:
-            impls = self._active(hook, impls, state)
-        return bool(impls)
+        ``state`` (one is implemented and the gates let it through)."""
+        return hook not in self.silent(state)
 
     @functools.cached_property
     def keyword_names(self) -> frozenset[str]:
@@ -1091,11 +1088,11 @@ class Hooks:
         (``redzone_assignment_violations``), or, outside verify mode, every
         one that would be asked sets :data:`TRUST_FLAG`."""
         hook = "redzone_assignment_violations"
-        impls = self._cache[hook]
-        if impls and hook in self._gated_hooks:
-            impls = self._active(hook, impls, state)
-        if not impls:
+        if hook in self.silent(state):
             return True
+        impls = self._cache[hook]
+        if hook in self._gated_hooks:
+            impls = self._active(hook, impls, state)
         if self.verify:
             return False
         return all(getattr(i.plugin.module, TRUST_FLAG, False) is True for i in impls)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from redzone.kernel.events import Event, object_event
-from redzone.kernel.frozen import FrozenMap, cached_properties, items_of
+from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
@@ -170,7 +170,7 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     lki: dict[str, Permanent] = {}
     edit = _CombatEdit(state.combat) if state.combat is not None else None
     events: list[Event] = []
-    current = items_of(state.objects)
+    current = state.objects._items
     for obj, rule in moves:
         perm = (objects if objects is not None else current)[obj]
         if perm.zone != "battlefield":

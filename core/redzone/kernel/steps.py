@@ -9,7 +9,7 @@ triggers. :class:`~redzone.Engine` delegates its step methods here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, overload
 
 from redzone.kernel import combat as _combat
@@ -22,7 +22,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event, attack_event, block_event, damage_event, object_event
-from redzone.kernel.frozen import FrozenMap, items_of
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
@@ -307,9 +307,16 @@ def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: s
         return False
     combat = state.combat
     assert combat is not None
+    return creature not in _dealt_earlier(engine, combat)
+
+
+def _dealt_earlier(engine: Engine, combat: Combat) -> Collection[str]:
+    """The creatures kept out of the regular step (510.4, 702.7c): those that
+    dealt combat damage in an earlier step of this combat (under
+    ``second_step_by_assignment``, that assigned it: 310.5 of 1999-2009)."""
     if engine.edition.second_step_by_assignment:
-        return creature not in combat.dealt
-    return not any(creature in who for who in combat.damage_steps.values())
+        return combat.dealt
+    return set().union(*combat.damage_steps.values())
 
 
 def _compute_damage_step_kind(engine: Engine,
@@ -320,7 +327,7 @@ def _compute_damage_step_kind(engine: Engine,
     specs = engine.hooks.damage_step_specs
     done = combat.damage_steps
     after = max((specs[s].order for s in done if s in specs), default=None)
-    objects = items_of(state.objects)
+    objects = state.objects._items
     present = tuple(c for c in combat.combatants if c in objects
                     and objects[c].zone == "battlefield")
     quiet = "redzone_deals_combat_damage" in engine.hooks.silent(state)
@@ -333,8 +340,7 @@ def _compute_damage_step_kind(engine: Engine,
         elif spec.name != DAMAGE_STEP:
             who = ()  # no plugin says anyone deals damage in its step
         else:  # deals_combat_damage's own answer for the regular step, for all at once
-            dealt = combat.dealt if engine.edition.second_step_by_assignment else set().union(
-                *combat.damage_steps.values())
+            dealt = _dealt_earlier(engine, combat)
             who = tuple(c for c in present if c not in dealt)
         if who or spec.name == DAMAGE_STEP:
             return spec.name, who
