@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,10 @@ from redzone import Engine, GameState, IllegalActionError, examples
 from redzone.formats.outcome import dumps, outcome_json, resolve
 from redzone.formats.scenario import load
 from redzone.kernel import sba as _sba
-from redzone.kernel.model import SBA_DIRTY
+from redzone.kernel.frozen import builder, cached_properties
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Damage, Result
+from redzone.kernel.model import SBA_DIRTY, Condition, Keyword, Modification, Permanent, creature
 from redzone.testing.conformance import Case, cases, legalize, play, printed_keywords
 
 NAMES = examples.names()
@@ -137,3 +141,65 @@ def test_704_3_a_change_after_a_clean_check_is_noted_and_found() -> None:
     assert _noted(hurt) == _full_scan(hurt) != []
     out = FAST.check_state_based_actions(hurt)
     assert out.state.objects["bear"].zone == "graveyard"
+
+
+# ---------------------------------------------------------------------------
+# The fast evolve keeps a permanent's derived values only when their inputs
+# didn't change
+# ---------------------------------------------------------------------------
+
+_CHANGES = {
+    "tapped": st.booleans(),
+    "damage": st.integers(0, 5),
+    "zone": st.sampled_from(["battlefield", "graveyard", "exile"]),
+    "counters": st.dictionaries(st.sampled_from(["+1/+1", "-1/-1", "loyalty"]),
+                                st.integers(1, 3), max_size=2),
+    "modifications": st.lists(st.builds(
+        Modification, power=st.integers(-2, 2), toughness=st.integers(-2, 2),
+        add_keywords=st.lists(st.sampled_from([Keyword("flying"), Keyword("reach")]),
+                              max_size=1),
+        duration=st.just("while"),
+        condition=st.one_of(st.none(), st.just(Condition("on_battlefield", "x")))),
+        max_size=2).map(tuple),
+    "cant_block": st.booleans(),
+    "lure": st.booleans(),
+    "min_blockers": st.integers(0, 2),
+    "base_toughness": st.integers(0, 3),
+    "types": st.sampled_from([frozenset({"creature"}), frozenset({"planeswalker"})]),
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.fixed_dictionaries({}, optional=_CHANGES), st.fixed_dictionaries({}, optional=_CHANGES))
+def test_fast_evolve_keeps_derived_values_only_while_their_inputs_hold(
+        first: dict[str, Any], then: dict[str, Any]) -> None:
+    """613.4, 704.5f-g, 611.2b: a copy made by the fast evolve (which keeps
+    the derived values whose inputs didn't change: keywords, power,
+    toughness, own state-based actions, flags, "for as long as"
+    modifications) reads exactly what a copy built from scratch reads."""
+    perm = creature("x", "p", 2, 2, "flying")
+    for changes in (first, then):
+        for name in cached_properties(Permanent):
+            getattr(perm, name)  # every derived value computed, so each can be carried
+        perm = _evolve(perm, **changes)
+        fresh = attrs.evolve(perm)
+        for name in cached_properties(Permanent):
+            assert getattr(perm, name) == getattr(fresh, name), name
+
+
+def test_positional_builders_build_what_init_builds() -> None:
+    """The kernel's hot paths build results, damage and state-based actions
+    as one dict; what they build equals, hashes and prints like what
+    ``__init__`` builds, and a class the shortcut can't honour is refused."""
+    build = builder(Result, "kind", "rule", "source", "amount", "player", "target")
+    made = build("marked", "120.3e", "a", 2, None, "b")
+    assert made == Result("marked", "120.3e", "a", 2, target="b")
+    assert hash(made) == hash(Result("marked", "120.3e", "a", 2, target="b"))
+    assert repr(made) == repr(Result("marked", "120.3e", "a", 2, target="b"))
+    assert builder(Damage, "source", "target", "amount")("a", "b", 3) == Damage("a", "b", 3)
+    with pytest.raises(TypeError, match="slots"):
+        builder(Keyword, "name")  # slotted
+    with pytest.raises(TypeError, match="no field"):
+        builder(Result, "kind", "nope")
+    with pytest.raises(TypeError, match="no plain default"):
+        builder(Damage, "source")  # target has no default

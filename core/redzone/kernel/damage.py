@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from redzone.kernel.events import Event, damage_event
+from redzone.kernel.frozen import builder
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 
 #: What can be dealt damage (120.1a).
 _DAMAGEABLE: Final = frozenset({"creature", "planeswalker", "battle"})
+
+#: ``Result(kind, rule, source, amount, player, target)``, built as one dict.
+_result = builder(Result, "kind", "rule", "source", "amount", "player", "target")
 
 
 def _valid_target(state: GameState, target: str) -> bool:
@@ -74,17 +78,16 @@ def _default_results(players: Mapping[str, Player], objects: Mapping[str, Perman
                      damage: Damage) -> list[Result]:
     amount = damage.amount
     if damage.target in players:
-        return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
+        return [_result("life_loss", "120.3a", damage.source, amount, damage.target, None)]
     perm = objects[damage.target]
     types = perm.types
     out: list[Result] = []
-    # (Positional: kind, rule, source, amount, player, target.)
     if "creature" in types:
-        out.append(Result("marked", "120.3e", damage.source, amount, None, perm.id))
+        out.append(_result("marked", "120.3e", damage.source, amount, None, perm.id))
     if "planeswalker" in types:
-        out.append(Result("loyalty", "120.3c", damage.source, amount, None, perm.id))
+        out.append(_result("loyalty", "120.3c", damage.source, amount, None, perm.id))
     if "battle" in types:
-        out.append(Result("defense", "120.3h", damage.source, amount, None, perm.id))
+        out.append(_result("defense", "120.3h", damage.source, amount, None, perm.id))
     return out
 
 

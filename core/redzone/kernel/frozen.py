@@ -269,6 +269,45 @@ def cached_properties(cls: type) -> tuple[str, ...]:
                                if isinstance(value, (derived, functools.cached_property))))
 
 
+def builder(cls: type[T], *names: str) -> Callable[..., T]:
+    """A positional constructor for a frozen attrs class without slots,
+    for the kernel's hot paths: ``builder(Result, "kind", "rule")`` makes
+    ``build(kind, rule)``, an instance whose other fields are their
+    defaults, built as one dict (no ``__init__``, no converters: callers
+    pass values already in converted form). Equal to what ``cls(...)``
+    builds from the same values.
+
+    :raises TypeError: when ``cls`` has slots, validators, ``__attrs_post_init__``,
+        a hash cache, or a field left out that has no plain default.
+    """
+    import attrs
+
+    fields = attrs.fields(cls)  # type: ignore[arg-type]
+    if "__slots__" in cls.__dict__ or caches_hash(cls) or hasattr(cls, "__attrs_post_init__") \
+            or any(f.validator is not None for f in fields):
+        raise TypeError(f"builder({cls.__name__}): only for frozen attrs classes without "
+                        "slots, validators, post-init or a hash cache")
+    unknown = set(names) - {f.name for f in fields}
+    if unknown:
+        raise TypeError(f"builder({cls.__name__}): no field {sorted(unknown)}")
+    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
+    items = []
+    for i, f in enumerate(fields):
+        if f.name in names:
+            items.append(f"{f.name!r}: {f.name}")
+        elif f.default is attrs.NOTHING or isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+            raise TypeError(f"builder({cls.__name__}): field {f.name!r} has no plain default")
+        else:
+            ns[f"_d{i}"] = f.default
+            items.append(f"{f.name!r}: _d{i}")
+    lines = [f"def build({', '.join(names)}):", "    new = _new(_cls)",
+             f"    _set(new, '__dict__', {{{', '.join(items)}}})", "    return new"]
+    exec("\n".join(lines), ns)
+    fn: Callable[..., T] = ns["build"]
+    fn.__qualname__ = fn.__name__ = f"build_{cls.__name__}"
+    return fn
+
+
 def _make_evolver(cls: type) -> Any:
     import attrs
 

@@ -250,6 +250,10 @@ class Permanent:
         "toughness": ("base_toughness", "counters", "modifications"),
         "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
                                     "modifications", "damage"),
+        "flags": ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
+                  "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
+                  "can_block_additional"),
+        "has_conditional": ("modifications", "zone"),
     }
 
     @name.default
@@ -277,6 +281,18 @@ class Permanent:
     def keyword_names(self) -> frozenset[str]:
         """The names of the current keywords, for fast membership tests."""
         return frozenset(k.name for k in self.keywords)
+
+    @derived
+    def flags(self) -> tuple[str, ...]:
+        """The restriction and requirement fields (:data:`FLAG_FIELDS`) set
+        on this permanent, in that order."""
+        return _flags_of(self)
+
+    @derived
+    def has_conditional(self) -> bool:
+        """Whether it is on the battlefield with a modification that lasts
+        "for as long as" something (611.2b)."""
+        return _conditional(self)
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""
@@ -905,7 +921,7 @@ class GameState:
         them (``REDZONE_NEEDS_STATE = ("objects.cant_block",)``)."""
         found: set[str] = set()
         for perm in self.objects.values():
-            found.update(_flags_of(perm))
+            found.update(perm.flags)
         return frozenset(found)
 
     @derived
@@ -926,7 +942,7 @@ class GameState:
         "for as long as" something (611.2b): kept up to date by
         :meth:`with_permanents`, so that settling a command doesn't scan
         every object."""
-        return frozenset(p.id for p in self.objects.values() if _conditional(p))
+        return frozenset(p.id for p in self.objects.values() if p.has_conditional)
 
     @derived
     def keyword_names_present(self) -> frozenset[str]:
@@ -1098,14 +1114,14 @@ class GameState:
             new.__dict__[SBA_DIRTY] = dirty.union(changed)
         conditional = known.get("conditional")
         if conditional is not None:  # exact: each changed permanent decides for itself
-            now = {p.id for p in changed.values() if _conditional(p)}
+            now = {p.id for p in changed.values() if p.has_conditional}
             gone = [i for i in changed if i in conditional and i not in now]
             if now - conditional or gone:
                 conditional = (conditional | now).difference(gone)
             new.__dict__["conditional"] = conditional
         flags = known.get("object_flags")
         if flags is not None:
-            more = [f for p in changed.values() for f in _flags_of(p) if f not in flags]
+            more = [f for p in changed.values() for f in p.flags if f not in flags]
             new.__dict__["object_flags"] = flags.union(more) if more else flags
         present = known.get("keyword_names_present")
         if present is None:
@@ -1133,7 +1149,7 @@ class GameState:
         conditional = known.get("conditional")
         if conditional is not None:  # exact: those that left have none any more
             new.__dict__["conditional"] = frozenset(
-                i for i in conditional if i in objects and _conditional(objects[i]))
+                i for i in conditional if i in objects and objects[i].has_conditional)
         return new
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:

@@ -442,8 +442,8 @@ class Hooks:
         self._field_bits: tuple[tuple[str, int], ...] = ()
         self._flag_bits: tuple[tuple[str, int], ...] = ()
         self._silent: dict[tuple[frozenset[str], int], frozenset[str]] = {}
-        self._gk_entry: tuple[Any, tuple[frozenset[str], int],
-                              dict[str, tuple[_Impl, ...]]] = (None, (frozenset(), 0), {})
+        self._gk_entry: tuple[Any, tuple[frozenset[str], int], dict[str, tuple[_Impl, ...]],
+                              frozenset[str] | None] = (None, (frozenset(), 0), {}, None)
         self._spec_args: dict[str, tuple[str, ...]] = {}
         for name in dir(hookspecs):
             if name.startswith("redzone_"):
@@ -518,8 +518,15 @@ class Hooks:
         is implemented, or the gates keep every one out): a caller about to
         ask one hook for each of many creatures asks this once instead.
         Worked out once per set of keywords present and of non-empty gated
-        fields."""
-        key = self._gate_key(state)
+        fields (and kept with the last state asked about)."""
+        entry = self._gk_entry
+        if entry[0] is state:
+            known = entry[3]
+            if known is not None:
+                return known
+        else:
+            entry = self._gate_entry(state)
+        key = entry[1]
         found = self._silent.get(key)
         if found is None:
             found = frozenset(h for h, impls in self._cache.items()
@@ -528,6 +535,7 @@ class Hooks:
             if len(self._silent) > 1024:
                 self._silent.clear()
             self._silent[key] = found
+        self._gk_entry = (state, key, entry[2], found)
         return found
 
     def _gate_key(self, state: Any) -> tuple[frozenset[str], int]:
@@ -537,10 +545,12 @@ class Hooks:
         return self._gate_entry(state)[1]
 
     def _gate_entry(self, state: Any) -> tuple[Any, tuple[frozenset[str], int],
-                                               dict[str, tuple[_Impl, ...]]]:
-        """``(state, gate key, table of active implementations)`` for the
-        last state asked about (one tuple, replaced at once: threads that
-        share an engine never see one state's key with another's table)."""
+                                               dict[str, tuple[_Impl, ...]],
+                                               frozenset[str] | None]:
+        """``(state, gate key, table of active implementations, silent
+        hooks or None)`` for the last state asked about (one tuple, replaced
+        at once: threads that share an engine never see one state's key with
+        another's table)."""
         entry = self._gk_entry
         if entry[0] is state:
             return entry
@@ -550,7 +560,7 @@ class Hooks:
             if len(self._gated) > 1024:
                 self._gated.clear()
             table = self._gated[key] = {}
-        entry = (state, key, table)
+        entry = (state, key, table, None)
         self._gk_entry = entry
         return entry
 

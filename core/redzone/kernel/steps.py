@@ -22,7 +22,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event, attack_event, block_event, damage_event, object_event
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import FrozenMap, builder
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
@@ -30,6 +30,13 @@ from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
     from redzone.kernel.engine import Engine
+
+#: ``Damage(source, target, amount, combat, step)``, built as one dict.
+_damage = builder(Damage, "source", "target", "amount", "combat", "step")
+
+
+#: A combat with nothing declared yet (507: combat has begun).
+_NO_COMBAT = Combat()
 
 #: Answers to choices by their key (:class:`~redzone.Choice`).
 Answers = Mapping[str, str | Sequence[str]] | None
@@ -134,7 +141,7 @@ def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -
     slots = state.plugin_state
     if any(entry.scope == "combat" for entry in slots.values()):
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
-    new = _evolve(state, step="beginning_of_combat", combat=Combat(), combats=state.combats + 1,
+    new = _evolve(state, step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
                   plugin_state=slots)
     tx = Tx(engine, new, answers=choices)
     tx.emit(Event("step", "507.1", "beginning_of_combat"))
@@ -164,9 +171,11 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     if violations:
         raise IllegalAttackError(violations)
     step = "declare_attackers"
-    combat = Combat(attacks=attacks, defending_players={
-        a: state.defending_player_of(t) or t for a, t in attacks.items()},
-        bands=band_list)
+    declared = FrozenMap._wrap(attacks)  # (a copy of its own, never changed)
+    combat = _evolve(_NO_COMBAT, attacks=declared, declared=declared,
+                     defending_players=FrozenMap._wrap({
+                         a: state.defending_player_of(t) or t for a, t in attacks.items()}),
+                     bands=tuple(band_list))
     tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.events = events
     tx.made = made
@@ -186,7 +195,7 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     tx.events.extend(emitted)  # made with the step's label
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
-    declaration_choices(tx, hooks.attack_choices(tx.state, FrozenMap(attacks)))
+    declaration_choices(tx, hooks.attack_choices(tx.state, declared))
     return commit(engine, tx)
 
 
@@ -436,7 +445,7 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
             if amount:
                 events.append(damage_event("assign", "510.1", step, duty.source, recipient,
                                            amount))
-                proposed.append(Damage(duty.source, recipient, amount, True, step))
+                proposed.append(_damage(duty.source, recipient, amount, True, step))
     if engine.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED

@@ -647,21 +647,29 @@ class Tx:
         effects whose condition stopped holding end (611.2b), the game ends if
         it is over (104), plugins record, delayed and ordinary triggers go on
         the stack (603.3b) and, with ``auto_triggers``, resolve."""
+        hooks = self.hooks
         while True:
-            self.end_conditional()
+            if self.state.conditions:
+                self.end_conditional()
             self.state_based_actions()
             if self.state.game_over is not None:
                 break
-            if not self._conditional_pending():
+            if not (self.state.conditions and self._conditional_pending()):
                 break
-        start = 0
+        # (A hook nobody would be asked about isn't called; verify mode calls
+        # the ones it checks the state after.)
+        verify = hooks.verify
         if self.dealt:
-            self.hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
+            if verify or "redzone_damage_event" not in hooks.silent(self.state):
+                hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
             self.dealt, self.results = [], []
-        self.record(self.events[start:])
+        if self.events and "redzone_record" not in hooks.silent(self.state):
+            self.record(self.events)
         if self.state.game_over is not None or not triggers:
             return
-        self.put_triggers(self.events, extra=extra)
+        if extra or self.state.delayed or verify \
+                or "redzone_triggers" not in hooks.silent(self.state):
+            self.put_triggers(self.events, extra=extra)
         if self.engine.auto_triggers:
             while self.state.stack and self.state.game_over is None:
                 self.resolve_top(None)
