@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redzone import (
     Engine,
     GameState,
@@ -18,6 +20,8 @@ from redzone import (
     creature,
     hookimpl,
 )
+from redzone.kernel.model import Combat
+from redzone.kernel.sba import without
 
 
 def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
@@ -212,3 +216,61 @@ def test_leaving_is_idempotent(bare_engine: Engine) -> None:
     with pytest.raises(IllegalActionError) as info:
         bare_engine.perform(state, LeaveBattlefield("orc"))
     assert info.value.rule == "400.1"
+
+
+# ---------------------------------------------------------------------------
+# 506.4: objects leaving at the same time leave combat at the same time
+# ---------------------------------------------------------------------------
+
+
+_ATTACKERS = ["a1", "a2", "a3", "a4"]
+_BLOCKERS = ["b1", "b2", "b3"]
+_ATTACKED = ["bob", "pw1", "pw2"]
+
+
+@st.composite
+def _combats(draw: st.DrawFn) -> Combat:
+    attackers = draw(st.lists(st.sampled_from(_ATTACKERS), unique=True, min_size=1))
+    attacks = {a: draw(st.sampled_from(_ATTACKED)) for a in attackers}
+    blockers = draw(st.lists(st.sampled_from(_BLOCKERS), unique=True))
+    blocks = {b: tuple(draw(st.lists(st.sampled_from(attackers), unique=True, max_size=2)))
+              for b in blockers}
+    blocked = {a for atts in blocks.values() for a in atts}
+    band = tuple(attackers[:draw(st.integers(0, len(attackers)))])
+    return Combat(attacks=attacks, blocks=blocks, blocked=blocked,
+                  bands=(band,) if len(band) > 1 else ())
+
+
+_LEAVERS = st.lists(st.sampled_from(_ATTACKERS + _BLOCKERS + ["pw1", "pw2", "x"]),
+                    unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_combats(), _LEAVERS, st.randoms())
+def test_506_4_objects_leaving_together_leave_combat_together(
+        combat: Combat, leaving: list[str], rnd: Any) -> None:
+    """506.4, 506.4c, 509.1h, 510.1d, 702.22f: what leaves is no longer
+    attacking, blocking, blocked or banded; blockers of a removed attacker
+    stay blocking; attackers of a removed planeswalker attack nothing; the
+    rest is untouched; the order in which simultaneous leavers are listed
+    changes nothing."""
+    after, hit = without(combat, leaving)
+    gone = set(leaving)
+    assert not gone & set(after.attacks) and not gone & set(after.blocks)
+    assert not gone & after.blocked
+    assert all(not gone & set(band) and len(band) > 1 for band in after.bands)
+    for a, t in combat.attacks.items():
+        if a not in gone:
+            assert after.attacks[a] == (None if t in gone else t)
+            assert (a in after.blocked) == (a in combat.blocked)
+    for b, atts in combat.blocks.items():
+        if b not in gone:
+            assert after.blocks[b] == tuple(x for x in atts if x not in gone)  # 509.1h
+    staying_targets = {t for a, t in combat.attacks.items() if a not in gone}
+    assert hit == {o for o in gone if o in combat.attacks or o in combat.blocks
+                   or o in staying_targets}
+    shuffled = list(leaving)
+    rnd.shuffle(shuffled)
+    assert without(combat, shuffled) == (after, hit)
+    if not hit:
+        assert after is combat

@@ -26,75 +26,34 @@ if TYPE_CHECKING:
 _action = builder(StateBasedAction, "kind", "rule", "object")
 
 
-class _CombatEdit:
-    """Removes permanents from a combat one after the other (506.4), in
-    O(what changes) each: mutable copies and reverse indexes are made once."""
+def without(combat: Combat, objects: Iterable[str]) -> tuple[Combat, set[str]]:
+    """``combat`` with ``objects`` removed from it at the same time (506.4),
+    and which of them were in it: attacking, blocking, or attacked by a
+    creature that stays in combat.
 
-    __slots__ = (
-        "attackers_of",
-        "attacks",
-        "bands",
-        "blocked",
-        "blockers_of",
-        "blocks",
-        "combat",
-        "touched",
-    )
-
-    def __init__(self, combat: Combat) -> None:
-        self.combat = combat
-        self.attacks = combat.attacks.thaw()
-        self.blocks = combat.blocks.thaw()
-        self.blocked = set(combat.blocked)
-        self.bands = combat.bands
-        # Reverse indexes (dicts as ordered sets: O(1) removal).
-        self.blockers_of: dict[str, dict[str, None]] = {}
-        for b, atts in self.blocks.items():
-            for a in atts:
-                self.blockers_of.setdefault(a, {})[b] = None
-        self.attackers_of: dict[str | None, dict[str, None]] = {}
-        for a, t in self.attacks.items():
-            self.attackers_of.setdefault(t, {})[a] = None
-        self.touched = False
-
-    def remove(self, obj: str) -> bool:
-        """Remove ``obj`` from combat; whether it was in combat."""
-        changed = False
-        attacks, blocks = self.attacks, self.blocks
-        if obj in attacks:
-            target = attacks.pop(obj)
-            del self.attackers_of[target][obj]
-            for b in self.blockers_of.pop(obj, ()):
-                if b in blocks:
-                    atts = blocks[b]
-                    blocks[b] = () if atts == (obj,) else tuple(a for a in atts if a != obj)
-            changed = True
-        if obj in blocks:
-            for a in blocks.pop(obj):
-                self.blockers_of.get(a, {}).pop(obj, None)
-            changed = True
-        attackers = self.attackers_of.pop(obj, None)
-        if attackers:
-            for a in attackers:
-                attacks[a] = None
-            self.attackers_of.setdefault(None, {}).update(attackers)
-            changed = True
-        if changed:
-            # 506.4: it stops being a blocked (or unblocked) creature too.
-            self.blocked.discard(obj)
-            # 702.22f: an attacking creature removed from combat leaves its band.
-            if self.bands:
-                self.bands = tuple(kept for kept in (tuple(m for m in band if m != obj)
-                                                     for band in self.bands) if len(kept) > 1)
-            self.touched = True
-        return changed
-
-    def result(self) -> Combat:
-        if not self.touched:
-            return self.combat
-        return _evolve(self.combat, attacks=FrozenMap(self.attacks),
-                       blocks=FrozenMap(self.blocks), blocked=frozenset(self.blocked),
-                       bands=self.bands)
+    An attacker that leaves stops being blocked by its blockers, which stay
+    blocking creatures (510.1d); a blocker that leaves leaves its attackers
+    blocked (509.1h); creatures attacking a planeswalker or battle that is
+    removed attack nothing (506.4c); an attacker that leaves stops being a
+    blocked creature (506.4) and leaves its band (702.22f). One pass over
+    the combat, however many leave."""
+    attacks = combat.attacks._items
+    blocks = combat.blocks._items
+    direct = {o for o in objects if o in attacks or o in blocks}
+    targets = {t for a, t in attacks.items() if a not in direct}
+    hit = direct | {o for o in objects if o in targets}
+    if not hit:
+        return combat, hit
+    new_attacks = {a: (None if t in hit else t) for a, t in attacks.items() if a not in hit}
+    new_blocks = {b: (atts if hit.isdisjoint(atts) else tuple(a for a in atts if a not in hit))
+                  for b, atts in blocks.items() if b not in hit}
+    bands = combat.bands
+    if bands:
+        bands = tuple(kept for kept in (tuple(m for m in band if m not in hit)
+                                        for band in bands) if len(kept) > 1)
+    return _evolve(combat, attacks=FrozenMap._wrap(new_attacks),
+                   blocks=FrozenMap._wrap(new_blocks), blocked=combat.blocked - hit,
+                   bands=bands), hit
 
 
 def remove_from_combat(state: GameState, obj: str, rule: str, step: str
@@ -109,10 +68,10 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
     combat = state.combat
     if combat is None:
         return state, []
-    edit = _CombatEdit(combat)
-    if not edit.remove(obj):
+    after, hit = without(combat, (obj,))
+    if not hit:
         return state, []
-    return _evolve(state, combat=edit.result()), [
+    return _evolve(state, combat=after), [
         Event("removed_from_combat", rule, step, object=obj)
     ]
 
@@ -169,28 +128,30 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
                       step: str) -> tuple[GameState, list[Event]]:
     """:func:`move_to_zone` for each ``(object, rule)`` in order, copying the
     state's maps once instead of once per object."""
-    objects: dict[str, Permanent] | None = None
-    lki: dict[str, Permanent] = {}
-    edit = _CombatEdit(state.combat) if state.combat is not None else None
-    events: list[Event] = []
     current = state.objects._items
+    leaving: dict[str, str] = {}  # object -> rule, in order; each object once
     for obj, rule in moves:
-        perm = (objects if objects is not None else current)[obj]
-        if perm.zone != "battlefield":
-            continue
-        if objects is None:
-            objects = state.objects.thaw()
-        if edit is not None and edit.remove(obj):
+        if obj not in leaving and current[obj].zone == "battlefield":
+            leaving[obj] = rule
+    if not leaving:
+        return state, []
+    combat = state.combat
+    hit: set[str] = set()
+    if combat is not None:
+        combat, hit = without(combat, leaving)
+    objects = state.objects.thaw()
+    lki: dict[str, Permanent] = {}
+    events: list[Event] = []
+    for obj, rule in leaving.items():
+        if obj in hit:
             events.append(object_event("removed_from_combat", "506.4", step, obj))
+        perm = current[obj]
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
             events.append(object_event("dies", rule, step, obj))
         else:
             events.append(Event("zone_change", rule, step, object=obj, detail=zone))
-    if objects is None:
-        return state, events
-    combat = edit.result() if edit is not None else None
     return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),
                                    combat=combat), events
 
