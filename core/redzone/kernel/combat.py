@@ -314,16 +314,23 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
             perm.controller):
         out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
-    if not all(isinstance(a, str) for a in attackers):
+    single = len(attackers) == 1  # (the common case, checked without a generator)
+    named = isinstance(attackers[0], str) if single else all(isinstance(a, str)
+                                                             for a in attackers)
+    if not named:
         out.append(Violation("509.1a", f"{_label(perm)} blocks {list(attackers)!r}: name each "
                              "attacking creature by its id", (blocker,)))
         return out
-    if len(set(attackers)) != len(attackers):
+    if not single and len(set(attackers)) != len(attackers):
         out.append(Violation("509.1a", f"{_label(perm)} is declared to block the same "
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
-    cap = capacity(hooks, state, blocker, silent)
+    if silent is not None and "redzone_additional_blocks" in silent:
+        extra = perm.can_block_additional  # capacity()'s answer when no plugin has a say
+        cap = UNLIMITED if extra >= UNLIMITED else 1 + extra
+    else:
+        cap = capacity(hooks, state, blocker, silent)
     if len(attackers) > cap:
         out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
@@ -409,14 +416,17 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
     assert combat is not None
     silent = hooks.silent(state)
     asks_violations = "redzone_block_violations" not in silent
+    objects = state.objects._items
+    attacks = combat.attacks._items
     for blocker, attackers in blocks.items():
         core = _blocker_core(hooks, state, blocker, attackers, silent)
-        if state.on_battlefield(blocker) is not None:
+        perm = objects.get(blocker)
+        if perm is not None and perm.zone == "battlefield":
             # Every creature declared to block an attacker counts for the
             # restrictions on its blockers together (702.111b), also one whose
             # own block is illegal: that one's violation is the one to report.
             for attacker in attackers:
-                if isinstance(attacker, str) and attacker in combat.attacks._items:
+                if isinstance(attacker, str) and attacker in attacks:
                     group = blocked_by.setdefault(attacker, [])
                     if blocker not in group:
                         group.append(blocker)
@@ -433,7 +443,7 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
     if "redzone_blocked_by_violations" not in silent:
         for attacker, blockers in blocked_by.items():
             found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
-    if not found:
+    if not found and "redzone_block_declaration_violations" not in silent:
         found.extend(hooks.block_declaration_violations(
             state, FrozenMap((b, tuple(a)) for b, a in blocks.items())))
     return found
@@ -635,6 +645,9 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
     powers_only = "redzone_combat_damage_amount" in silent
     objects = state.objects._items
     attacks = combat.attacks._items
+    blocks = combat.blocks._items
+    blocked = combat.blocked
+    ordered = bool(combat.order._items)  # damage assignment orders (2009-2024 editions)
     for source in participants:
         perm = objects.get(source)
         if perm is None or perm.zone != "battlefield":
@@ -645,14 +658,16 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
         if source in attacks:
             attacked = attacks[source]
             target_ok = _attack_target_valid(state, attacked)
-            if source not in combat.blocked:
+            if source not in blocked:
                 target = attacked if target_ok else None
                 extra = _additional(hooks, state, source,
                                     (target,) if target else ()) if extra_ok else ()
                 if target is not None or extra:  # 510.1b
                     out.append(Duty(source, power, (), target, True, False, extra))
                 continue
-            blockers = _ordered(state, source, combat.blockers_of(source))
+            blockers = combat.blockers_of(source)
+            if ordered:
+                blockers = _ordered(state, source, blockers)
             past = target_ok and past_ok and hooks.assigns_past_blockers(state, source)
             target = attacked if past else None
             option = attacked if target_ok and option_ok and hooks.may_assign_as_though_unblocked(
@@ -663,8 +678,10 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
                 continue  # 510.1c: no creatures blocking it
             out.append(Duty(source, power, blockers, target, True, True, extra,
                             unblocked=option))
-        elif source in combat.blocks:
-            attackers = _ordered(state, source, combat.blocks[source])
+        elif source in blocks:
+            attackers = blocks[source]
+            if ordered:
+                attackers = _ordered(state, source, attackers)
             if not attackers:
                 continue  # 510.1d
             out.append(Duty(source, power, attackers, None, False, False))
