@@ -105,6 +105,7 @@ def test_704_3_only_changed_permanents_are_checked_and_nothing_is_missed(
     legal = legalize(FAST, case)
     if legal is None:
         return
+    assert _noted(legal.state) == _full_scan(legal.state)  # as built
     try:
         records = play(FAST, legal)
     except IllegalActionError:
@@ -127,6 +128,22 @@ def test_704_3_only_changed_permanents_are_checked_and_nothing_is_missed(
         moved, _events = _sba.move_many_to_zone(hurt, [(i, "701.8") for i in gone],
                                                 "graveyard", after.step)
         assert _noted(moved) == _full_scan(moved)
+
+
+def test_704_3_a_new_game_notes_the_permanents_that_call_for_actions() -> None:
+    """704.3, 704.5d, 704.5f, 704.5g: a game is built noting the permanents
+    a first check must look at (a 0-toughness creature, one with lethal
+    damage, a token off the battlefield) and none other; the first check
+    finds what a scan of every permanent finds."""
+    state = FAST.game(["alice", "bob"], [
+        FAST.creature("bear", "alice", 2, 2),
+        FAST.creature("husk", "alice", 1, 0),
+        FAST.creature("ogre", "bob", 3, 3, damage=3),
+        FAST.creature("spirit", "bob", 1, 1, token=True, zone="graveyard")])
+    assert state.__dict__.get(SBA_DIRTY) == {"husk", "ogre", "spirit"}
+    assert _noted(state) == _full_scan(state)
+    assert {(a.kind, a.object) for a in _noted(state)} == {
+        ("graveyard", "husk"), ("destroy", "ogre"), ("cease", "spirit")}
 
 
 def test_704_3_a_change_after_a_clean_check_is_noted_and_found() -> None:

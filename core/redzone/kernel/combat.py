@@ -187,9 +187,13 @@ def attack_restriction_violations(hooks: Hooks, state: GameState,
     """The restrictions a declaration of attackers breaks (508.1a-c)."""
     found: list[Violation] = []
     silent = hooks.silent(state)
-    for attacker, attacked in attacks.items():
-        found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
-    if not found:
+    if "redzone_attack_violations" in silent and "redzone_attack_exemption" in silent:
+        for attacker, attacked in attacks.items():  # no plugin has a say: the core's rules
+            found.extend(_attacker_core(state, attacker, attacked))
+    else:
+        for attacker, attacked in attacks.items():
+            found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
+    if not found and "redzone_attack_declaration_violations" not in silent:
         found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
     return found
 
@@ -274,7 +278,9 @@ def band_violations(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
 
 def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """Blocks as blocker -> tuple of attackers (a bare id means one attacker)."""
-    return {b: ((a,) if isinstance(a, str) or not isinstance(a, Iterable) else tuple(a))
+    # (A tuple, the common case, is taken as it is: no ABC check.)
+    return {b: (a if type(a) is tuple else (a,) if isinstance(a, str)
+                or not isinstance(a, Iterable) else tuple(a))
             for b, a in blocks.items()}
 
 

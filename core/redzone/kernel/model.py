@@ -14,6 +14,7 @@ layers 6 and 7c-d, which is all combat needs).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
@@ -1203,7 +1204,8 @@ def new_game(
         raise ValueError(f"duplicate player ids in {ids!r}")
     perms = list(permanents)
     pids = [p.id for p in perms]
-    dup = sorted({i for i in pids if pids.count(i) > 1} | (set(pids) & set(ids)))
+    counted = Counter(pids)
+    dup = sorted({i for i, n in counted.items() if n > 1} | (set(pids) & set(ids)))
     if dup:
         raise ValueError(f"duplicate ids: {dup!r}")
     order = tuple(turn_order) if turn_order is not None else tuple(ids)
@@ -1224,7 +1226,7 @@ def new_game(
         if len({(by_id[m].life, by_id[m].poison) for m in members}) > 1:
             raise ValueError(f"the players of team {team!r} must have the same life and "
                              "poison: a team shares them (810.4, 810.10)")
-    return GameState(
+    state = GameState(
         players=FrozenMap((p.id, p) for p in plist),
         turn_order=order,
         active_player=active,
@@ -1233,6 +1235,13 @@ def new_game(
         rules=rules,
         teams=FrozenMap(team_map),
     )
+    # The first check of state-based actions needs to look only at the
+    # permanents that call for one of their own, have marks or are tokens
+    # off the battlefield (704.3: every other one is clean as built).
+    state.__dict__[SBA_DIRTY] = frozenset(
+        p.id for p in perms if p.own_state_based_actions or p.marks
+        or (p.token and p.zone not in ("battlefield", "ceased")))
+    return state
 
 
 def creature(
