@@ -1241,6 +1241,10 @@ def new_game(
     state.__dict__[SBA_DIRTY] = frozenset(
         p.id for p in perms if p.own_state_based_actions or p.marks
         or (p.token and p.zone not in ("battlefield", "ceased")))
+    # What every command reads, worked out once: the states built from this
+    # one keep it while their objects don't change (``__evolve_carry__``).
+    for name in ("keyword_names_present", "object_flags", "conditions"):
+        getattr(state, name)
     return state
 
 
