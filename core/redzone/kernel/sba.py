@@ -8,7 +8,7 @@ through ``redzone_state_based_actions`` (deathtouch's 704.5h).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _action = builder(StateBasedAction, "kind", "rule", "object")
 
 
-def without(combat: Combat, objects: Iterable[str]) -> tuple[Combat, set[str]]:
+def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
     """``combat`` with ``objects`` removed from it at the same time (506.4),
     and which of them were in it: attacking, blocking, or attacked by a
     creature that stays in combat.
