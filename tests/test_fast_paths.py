@@ -23,7 +23,7 @@ from redzone import Engine, GameState, IllegalActionError, examples
 from redzone.formats.outcome import dumps, outcome_json, resolve
 from redzone.formats.scenario import load
 from redzone.kernel import sba as _sba
-from redzone.kernel.frozen import builder, cached_properties
+from redzone.kernel.frozen import _UNCHANGED, FrozenMap, builder, cached_properties, unchanged
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import SBA_DIRTY, Condition, Keyword, Modification, Permanent, creature
@@ -220,3 +220,37 @@ def test_positional_builders_build_what_init_builds() -> None:
         builder(Result, "kind", "nope")
     with pytest.raises(TypeError, match="no plain default"):
         builder(Damage, "source")  # target has no default
+
+
+def test_the_fast_evolve_skips_only_converters_that_would_change_nothing() -> None:
+    """A converter declared to return values of one type as they are is not
+    called on such a value (the copy holds the very object), and is called
+    on anything else; every declared converter does return its type's
+    values as they are."""
+    samples: dict[type, object] = {FrozenMap: FrozenMap({"a": 1}), tuple: ("a",),
+                                   frozenset: frozenset({"a"})}
+    for converter, kind in _UNCHANGED.items():
+        value = samples[kind]
+        assert converter(value) is value, converter
+    calls: list[object] = []
+
+    def counted(value: Any) -> tuple[Any, ...]:
+        calls.append(value)
+        return value if type(value) is tuple else tuple(value)
+
+    @attrs.frozen(slots=False)
+    class Thing:
+        items: tuple[Any, ...] = attrs.field(default=(), converter=counted)
+
+    unchanged(counted, tuple)
+    try:
+        thing = Thing()
+        calls.clear()
+        assert _evolve(thing, items=("a",)).items == ("a",) and calls == []
+        assert _evolve(thing, items=["b"]).items == ("b",) and calls == [["b"]]
+    finally:
+        del _UNCHANGED[counted]
+    perm = creature("x", "p", 2, 2)
+    converted = _evolve(perm, marks=["m"], counters={"+1/+1": 1})
+    assert type(converted.marks) is frozenset and type(converted.counters) is FrozenMap
+    assert converted.toughness == 3

@@ -187,6 +187,19 @@ def freeze(items: Any) -> Any:
 EMPTY: FrozenMap[Any, Any] = FrozenMap()
 
 
+#: Converters that return a value of one exact type as it is, by that type:
+#: the fast evolve doesn't call them on such a value (see :func:`unchanged`).
+_UNCHANGED: dict[Callable[..., Any], type] = {}
+
+
+def unchanged(converter: Callable[..., Any], kind: type) -> None:
+    """Declare that an attrs converter returns a value whose type is exactly
+    ``kind`` as it is, so that the fast evolve can skip the call. (A plain
+    call, not a decorator: mypy's attrs plugin reads only undecorated
+    converters.)"""
+    _UNCHANGED[converter] = kind
+
+
 def as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
     """attrs converter: any iterable to a tuple."""
     return value if isinstance(value, tuple) else tuple(value)
@@ -195,6 +208,10 @@ def as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
 def as_map(value: Any) -> FrozenMap[Any, Any]:
     """attrs converter: a mapping or pairs to a :class:`FrozenMap`."""
     return value if isinstance(value, FrozenMap) else FrozenMap(value)
+
+
+unchanged(as_tuple, tuple)
+unchanged(as_map, FrozenMap)
 
 
 # ---------------------------------------------------------------------------
@@ -369,9 +386,10 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
             drops.setdefault(dep, []).append(prop)
     drop_for = {dep: tuple(props) for dep, props in drops.items()}
     reset_hash = caches_hash(cls)
-    # Per field: its converter (None: none) and what to drop when it changes,
-    # in one lookup.
-    plan = {name: (converters.get(name), drop_for.get(name, ())) for name in names}
+    # Per field: its converter (None: none), the type it returns as it is
+    # (None: none) and what to drop when it changes, in one lookup.
+    plan = {name: (converters.get(name), _UNCHANGED.get(converters.get(name)),  # type: ignore[arg-type]
+                   drop_for.get(name, ())) for name in names}
     lines = ["def evolve(self, changes):", "    d = self.__dict__.copy()"]
     if reset_hash:
         lines.append("    d['_attrs_cached_hash'] = None")
@@ -382,8 +400,8 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
         "        if entry is None:",
         "            raise TypeError(f'{_cls.__name__}.evolve() got an unexpected argument "
         "{name!r}')",
-        "        conv, drops = entry",
-        "        d[name] = value if conv is None else conv(value)",
+        "        conv, same, drops = entry",
+        "        d[name] = value if conv is None or type(value) is same else conv(value)",
         "        for prop in drops:",
         "            d.pop(prop, None)",
         "    new = _new(_cls)",

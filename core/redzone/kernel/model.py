@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 from attrs import field, frozen
 
 from redzone.kernel import display as _display
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage
 
@@ -76,6 +76,9 @@ def _tuple_of_str(value: Iterable[str]) -> tuple[str, ...]:
 
 def _frozenset_of_str(value: Iterable[str]) -> frozenset[str]:
     return frozenset(value)
+
+
+unchanged(_frozenset_of_str, frozenset)
 
 
 def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap[str, int]:

@@ -759,6 +759,17 @@ class Tx:
         """Perform state-based actions until none applies (704.3); end the
         game or take a losing player out of it (104, 800.4a)."""
         hooks = self.hooks
+        state = self.state
+        dirty = state.__dict__.get(SBA_DIRTY)
+        if dirty is not None and not dirty and not state.teams._items \
+                and "redzone_state_based_actions" in hooks.silent(state):
+            # Objects clean since the last check and no plugin to ask: only
+            # the players can call for an action (704.5a, 704.5c).
+            for each in state.players._items.values():
+                if not each.lost and (each.life <= 0 or each.poison >= 10):
+                    break
+            else:
+                return
         for _ in range(1000):
             state = self.state
             actions = _sba.core_actions(state)
