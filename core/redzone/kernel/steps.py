@@ -336,13 +336,15 @@ def _compute_damage_step_kind(engine: Engine,
     specs = engine.hooks.damage_step_specs
     done = combat.damage_steps
     after = max((specs[s].order for s in done if s in specs), default=None)
+    remaining = [spec for spec in specs.values()  # in order
+                 if spec.name not in done and (after is None or spec.order > after)]
+    if not remaining:
+        return None
     objects = state.objects._items
     present = tuple(c for c in combat.combatants if c in objects
                     and objects[c].zone == "battlefield")
     quiet = "redzone_deals_combat_damage" in engine.hooks.silent(state)
-    for spec in specs.values():  # in order
-        if spec.name in done or (after is not None and spec.order <= after):
-            continue
+    for spec in remaining:
         if not quiet:
             who = tuple(c for c in present
                         if deals_combat_damage(engine, state, c, spec.name, quiet))
