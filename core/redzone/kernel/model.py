@@ -171,6 +171,13 @@ class Player:
         return _display.player_repr(self)
 
 
+#: The fields of a permanent a plugin may gate on (``"objects.<field>"`` in
+#: ``REDZONE_NEEDS_STATE``): restrictions and requirements no keyword owns.
+FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
+                      "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
+                      "can_block_additional")
+
+
 @frozen(cache_hash=True, slots=False)
 class Permanent:
     """A permanent (or, after it left the battlefield, its card and last known
@@ -254,9 +261,7 @@ class Permanent:
         "toughness": ("base_toughness", "counters", "modifications"),
         "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
                                     "modifications", "damage"),
-        "flags": ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
-                  "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
-                  "can_block_additional"),
+        "flags": FLAG_FIELDS,
         "has_conditional": ("modifications", "zone"),
     }
 
@@ -290,13 +295,14 @@ class Permanent:
     def flags(self) -> tuple[str, ...]:
         """The restriction and requirement fields (:data:`FLAG_FIELDS`) set
         on this permanent, in that order."""
-        return _flags_of(self)
+        return tuple(f for f in FLAG_FIELDS if getattr(self, f))
 
     @derived
     def has_conditional(self) -> bool:
         """Whether it is on the battlefield with a modification that lasts
         "for as long as" something (611.2b)."""
-        return _conditional(self)
+        return bool(self.modifications) and self.zone == "battlefield" and any(
+            m.condition is not None for m in self.modifications)
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""
@@ -819,27 +825,6 @@ STEPS: Final = (
 #: The key under which a state notes the permanents changed since its
 #: objects were last found clean of state-based actions (704.3).
 SBA_DIRTY: Final = "_sba_dirty"
-
-#: The fields of a permanent a plugin may gate on (``"objects.<field>"`` in
-#: ``REDZONE_NEEDS_STATE``): restrictions and requirements no keyword owns.
-FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
-                      "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
-                      "can_block_additional")
-
-
-def _conditional(perm: Permanent) -> bool:
-    """Whether a permanent on the battlefield has a modification that lasts
-    "for as long as" something (611.2b)."""
-    return bool(perm.modifications) and perm.zone == "battlefield" and any(
-        m.condition is not None for m in perm.modifications)
-
-
-def _flags_of(perm: Permanent) -> tuple[str, ...]:
-    if not (perm.cant_attack or perm.cant_block or perm.cant_be_blocked or perm.min_blockers
-            or perm.attacks_if_able or perm.blocks_if_able or perm.must_be_blocked
-            or perm.lure or perm.can_block_additional):
-        return ()
-    return tuple(f for f in FLAG_FIELDS if getattr(perm, f))
 
 
 @frozen(cache_hash=True, slots=False)

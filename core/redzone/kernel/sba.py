@@ -3,13 +3,14 @@
 State-based actions are checked as a batch: every applicable one is performed
 at the same time, then the check repeats until none applies (704.3). The core
 checks the rules combat can trigger that no keyword owns; plugins add theirs
-through ``redzone_state_based_actions`` (deathtouch's 704.5h).
+through ``redzone_state_based_actions`` (deathtouch's 704.5h). This module
+finds the core's actions and moves objects; a command performs the actions
+(:meth:`redzone.kernel.tx.Tx.state_based_actions`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING
 
 import attrs
 
@@ -18,9 +19,6 @@ from redzone.kernel.frozen import FrozenMap, builder, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
-
-if TYPE_CHECKING:
-    from redzone.kernel.plugins import Hooks
 
 #: ``StateBasedAction(kind, rule, object)``, built as one dict.
 _action = builder(StateBasedAction, "kind", "rule", "object")
@@ -204,59 +202,6 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
     return sorted(seen.values(), key=lambda a: (a.object or "", a.player or "", a.kind, a.rule))
 
 
-def check_state_based_actions(hooks: Hooks, state: GameState, step: str
-                              ) -> tuple[GameState, list[Event]]:
-    """Perform state-based actions until none applies (704.3)."""
-    events: list[Event] = []
-    for _ in range(1000):
-        actions = _dedupe([*core_actions(state), *hooks.state_based_actions(state)])
-        state = _clear_marks(state)
-        if not actions:
-            break
-        before = state
-        # An object put into a graveyard by one action isn't also destroyed.
-        to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
-        moves: list[tuple[str, str]] = []
-        for action in actions:
-            if action.object is not None and state.on_battlefield(action.object) is None:
-                continue  # it already left: there is nothing to act on
-            if action.kind == "lose":
-                assert action.player is not None
-                player = state.players[action.player]
-                if not player.lost:
-                    state = state.with_players(
-                        {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
-                    events.append(Event("lost", action.rule, step, player=player.id))
-            elif action.kind == "annihilate_counters":
-                assert action.object is not None
-                perm = state.objects[action.object]
-                n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                counters = perm.counters.thaw()
-                counters["+1/+1"] -= n
-                counters["-1/-1"] -= n
-                state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
-                events.append(Event("counters_removed", action.rule, step, target=perm.id,
-                                    amount=n, counter="+1/+1 and -1/-1"))
-            elif action.kind == "destroy":
-                assert action.object is not None
-                if action.object in to_graveyard:
-                    continue
-                if hooks.cannot_be_destroyed(state, action.object):
-                    continue
-                events.append(Event("destroyed", action.rule, step, object=action.object))
-                moves.append((action.object, action.rule))
-            elif action.kind == "graveyard":
-                assert action.object is not None
-                moves.append((action.object, action.rule))
-            else:
-                raise ValueError(f"unknown state-based action kind {action.kind!r}")
-        state, moved = move_many_to_zone(state, moves, "graveyard", step)
-        events.extend(moved)
-        if state is before:  # nothing was performed (each change builds a new state)
-            break
-    return state, events
-
-
 def _clear_marks(state: GameState) -> GameState:
     objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
@@ -266,11 +211,5 @@ def _clear_marks(state: GameState) -> GameState:
     return state.with_permanents(marked) if marked else state
 
 
-def end_combat(state: GameState) -> GameState:
-    """511.3: everything is removed from combat as the end of combat step ends."""
-    return _evolve(state, combat=None, step="postcombat_main")
-
-
-__all__ = ["Combat", "check_state_based_actions", "end_combat", "move_many_to_zone",
-           "move_to_zone",
-           "remove_from_combat"]
+__all__ = ["Combat", "core_actions", "move_many_to_zone", "move_to_zone", "remove_from_combat",
+           "without"]

@@ -761,15 +761,12 @@ class Tx:
         hooks = self.hooks
         state = self.state
         dirty = state.__dict__.get(SBA_DIRTY)
-        if dirty is not None and not dirty and not state.teams._items \
-                and "redzone_state_based_actions" in hooks.silent(state):
-            # Objects clean since the last check and no plugin to ask: only
-            # the players can call for an action (704.5a, 704.5c).
-            for each in state.players._items.values():
-                if not each.lost and (each.life <= 0 or each.poison >= 10):
-                    break
-            else:
-                return
+        if dirty is not None and not dirty \
+                and "redzone_state_based_actions" in hooks.silent(state) \
+                and not _sba.core_actions(state):
+            # Objects clean since the last check, players fine, no plugin to
+            # ask: nothing to perform, and no marks to clear (704.3).
+            return
         for _ in range(1000):
             state = self.state
             actions = _sba.core_actions(state)
