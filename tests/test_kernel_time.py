@@ -190,6 +190,25 @@ def test_603_7_when_it_leaves_the_battlefield(engine: Engine) -> None:
                                                        source="bear", controller="alice"))
 
 
+def test_513_1_resolve_performs_actions_given_for_the_end_step(engine: Engine) -> None:
+    """513.1, 117.3: ``resolve(..., through="cleanup")`` performs the actions
+    given for ``end_step`` in the end step's priority window, after the
+    combat; without the end step they are actions after a step that didn't
+    happen, and nothing is performed."""
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    actions = [("end_step", GainLife("alice", 3)), ("declare_attackers", LoseLife("bob", 1))]
+    result = engine.resolve(state, {"orc": "bob"}, {}, actions=actions, through="cleanup")
+    assert result.state.players["alice"].life == 23
+    assert result.state.players["bob"].life == 20 - 1 - 2
+    gains = [e for e in result.events if e.kind == "life_gain"]
+    assert [(e.step, e.player, e.amount) for e in gains] == [("end_step", "alice", 3)]
+    # (after_steps holds each step as its turn-based actions left it, before
+    # the actions of its window.)
+    assert result.after_steps["end_step"].players["alice"].life == 20
+    with pytest.raises(IllegalActionError, match="did not happen: end_step"):
+        engine.resolve(state, {"orc": "bob"}, {}, actions=actions)
+
+
 def test_513_2_created_during_the_end_step_waits_for_the_next_one(engine: Engine) -> None:
     """513.2: a delayed trigger "at the beginning of the next end step"
     created during an end step waits for the next turn's end step."""

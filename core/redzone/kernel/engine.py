@@ -10,7 +10,7 @@ raise for illegal input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from attrs import frozen
 
@@ -579,6 +579,9 @@ class _Run:
         self.steps: list[str] = []
         self.after_steps: dict[str, GameState] = {}
         self.pending: dict[str, list[Action]] = {}
+        #: Actions for the steps after the combat phases (``end_step``), kept
+        #: until the end of the turn is run.
+        self.later: dict[str, list[Action]] = {}
         self.unperformed: list[str] = []
 
     @property
@@ -608,7 +611,8 @@ class _Run:
         engine = self.engine
         self.pending = {}
         for after, action in plan.actions:
-            self.pending.setdefault(after, []).append(action)
+            wanted = self.later if after in _AFTER_COMBAT else self.pending
+            wanted.setdefault(after, []).append(action)
         out = engine.begin_combat(self.state, choices=self.choices)
         label = step_label(out.state, "beginning_of_combat")
         if not self.take(out, label) or not self.window("beginning_of_combat"):
@@ -651,15 +655,18 @@ class _Run:
     def leftover(self) -> None:
         """The game ended: what was declared for later isn't performed."""
         self.pending = {}
+        self.later = {}
 
     def rest_of_turn(self) -> None:
         engine = self.engine
-        self.pending = {}
+        self.pending, self.later = self.later, {}
         out = engine.end_step(self.state, choices=self.choices)
         if not self.take(out, "end_step"):
+            self.leftover()
             return
         self.after_steps["end_step"] = self.state
         if not self.window("end_step"):
+            self.leftover()
             return
         out = engine.cleanup(self.state, choices=self.choices)
         self.take(out, "cleanup")
@@ -673,10 +680,16 @@ class _Run:
                 f"choices that no decision asked for: {', '.join(map(repr, unused))} (asked: "
                 f"{', '.join(sorted(asked)) or 'none'})", rule="601.2",
                 objects=tuple(unused))
-        if self.pending:
+        waiting = {**self.pending, **self.later}
+        if waiting:
             raise IllegalActionError(
-                f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
+                f"actions after steps that did not happen: {', '.join(sorted(waiting))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
+
+
+#: The steps after the combat phases that ``resolve(..., through="cleanup")``
+#: has a window in.
+_AFTER_COMBAT: Final = frozenset({"end_step"})
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
