@@ -432,6 +432,38 @@ def test_scenarios_of_every_edition_travel_without_their_engine() -> None:
     assert not modules & {"redzone.kernel.engine", "redzone.kernel.plugins"}, modules
 
 
+def test_a_job_travels_with_every_decision_of_its_scenario(eng: Engine) -> None:
+    """513, 500.8, 601.2: a Scenario or a ``(state, decisions)`` job that
+    runs through the cleanup step, fights an additional combat or answers a
+    choice resolves the same on a worker as in this process: every field of
+    the scenario, and every keyword of ``Engine.resolve``, travels."""
+    from redzone import GainLife
+    from redzone.formats.scenario import load
+    from redzone.kernel.engine import CombatPlan
+
+    state = eng.game(["alice", "bob"], [eng.creature("orc", "alice", 3, 3)])
+    decisions = {"attacks": {"orc": "bob"}, "through": "cleanup",
+                 "actions": [("end_step", GainLife("alice", 2))],
+                 "additional_combats": [CombatPlan({})], "choices": {}}
+    assert set(decisions) | {"blocks", "assign", "assign_first_strike", "order",
+                             "bands"} == rzbatch._DECISION_KEYS
+    import redzone.examples as examples
+
+    scenario = evolve(load(Path(examples.__file__).parent / "trample-blocker.toml"),
+                      through="cleanup")
+    jobs: list[Any] = [(state, decisions), scenario]
+    here = list(simulate(jobs, engine=eng))
+    with cf.ThreadPoolExecutor(2) as pool:  # run_chunk here: what travels is rebuilt
+        there = list(simulate(jobs, engine=eng, executor=pool, chunksize=1))
+    assert _texts(there) == _texts(here)
+    for result in here:
+        outcome = json.loads(result.text)
+        assert outcome["steps"][-2:] == ["end_step", "cleanup"], outcome["steps"]
+    first = json.loads(here[0].text)
+    assert "declare_attackers#2" in first["steps"]
+    assert first["players"]["alice"]["life"] == 22
+
+
 @pytest.mark.parametrize("url", [
     pytest.param("dask:local", marks=pytest.mark.skipif(not HAS_DASK, reason="no Dask")),
     pytest.param("ray:local", marks=pytest.mark.skipif(not HAS_RAY, reason="no Ray")),

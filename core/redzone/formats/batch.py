@@ -28,6 +28,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib
 import importlib.metadata
+import inspect
 import itertools
 import json
 import os
@@ -40,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
+import attrs
 from attrs import evolve, field, frozen
 
 from redzone.formats.outcome import (
@@ -271,12 +273,20 @@ def worker_engine(spec: EngineSpec) -> Engine:
 Decisions = Mapping[str, Any]
 """The declarations of a ``(state, decisions)`` job: the keyword arguments of
 :meth:`redzone.Engine.resolve` (``attacks``, ``blocks``, ``assign``,
-``assign_first_strike``, ``actions``, ``order``, ``bands``)."""
+``assign_first_strike``, ``actions``, ``order``, ``bands``,
+``additional_combats``, ``through``, ``choices``)."""
 
 Job: TypeAlias = "str | os.PathLike[str] | Scenario | tuple[GameState, Decisions]"
 
-_DECISION_KEYS: Final = frozenset({"attacks", "blocks", "assign", "assign_first_strike",
-                                   "actions", "order", "bands"})
+#: What a decisions mapping may hold: every keyword argument of
+#: :meth:`redzone.Engine.resolve`, each also a field of :class:`Scenario`.
+_DECISION_KEYS: Final = frozenset(
+    name for name in inspect.signature(Engine.resolve).parameters if name not in ("self", "state"))
+
+#: The fields of a :class:`Scenario` a job carries to a worker: all but the
+#: engine, which the worker builds from the job's spec.
+_SCENARIO_FIELDS: Final = tuple(f.name for f in attrs.fields(Scenario) if f.name != "engine")
+assert set(_SCENARIO_FIELDS) >= _DECISION_KEYS, "a resolve argument has no Scenario field"
 
 
 @frozen
@@ -288,17 +298,15 @@ class _FileJob:
 
 @frozen
 class _ScenarioJob:
-    file: str
-    rules: str
-    state: GameState
-    attacks: Any
-    blocks: Any
-    order: Any
-    assign: Any
-    assign_first_strike: Any
-    actions: Any
-    bands: Any
+    """A scenario without its engine (:data:`_SCENARIO_FIELDS`, by name), and
+    the spec of the engine that resolves it."""
+
+    fields: tuple[tuple[str, Any], ...]
     spec: EngineSpec
+
+    @property
+    def file(self) -> str:
+        return str(dict(self.fields)["file"])
 
 
 @frozen
@@ -403,11 +411,7 @@ def _compact(outcome: Mapping[str, Any]) -> str:
 
 
 def _scenario_of(payload: _ScenarioJob, engine: Engine) -> Scenario:
-    return Scenario(
-        file=payload.file, rules=payload.rules, state=payload.state,
-        attacks=payload.attacks, blocks=payload.blocks, order=payload.order,
-        assign=payload.assign, assign_first_strike=payload.assign_first_strike,
-        actions=payload.actions, engine=engine, bands=payload.bands)
+    return Scenario(engine=engine, **dict(payload.fields))
 
 
 def _bad(index: int, payload: _BadJob) -> JobOutcome:
@@ -495,9 +499,8 @@ class _Planner:
         if isinstance(job, str | os.PathLike):
             return _FileJob(os.fspath(job), self.family(), self.rules)
         if isinstance(job, Scenario):
-            return _ScenarioJob(job.file, job.rules, job.state, job.attacks, job.blocks,
-                                job.order, job.assign, job.assign_first_strike, job.actions,
-                                job.bands, self.spec_of(job.engine))
+            return _ScenarioJob(tuple((n, getattr(job, n)) for n in _SCENARIO_FIELDS),
+                                self.spec_of(job.engine))
         if isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState):
             state, decisions = job
             if not isinstance(decisions, Mapping) or set(decisions) - _DECISION_KEYS:
@@ -507,15 +510,23 @@ class _Planner:
                                f"mapping with keys among {', '.join(sorted(_DECISION_KEYS))}, "
                                f"not {bad!r}")
             blocks = normalise_blocks(decisions.get("blocks") or {})
-            return _ScenarioJob(
-                f"<job {index}>", self.engine.rules, state,
-                FrozenMap(decisions.get("attacks") or {}),
-                FrozenMap((b, a) for b, a in blocks.items() if a),
-                FrozenMap((k, tuple(v)) for k, v in (decisions.get("order") or {}).items()),
-                _assign(decisions.get("assign")), _assign(decisions.get("assign_first_strike")),
-                tuple(decisions.get("actions") or ()),
-                tuple(tuple(b) for b in decisions.get("bands") or ()),
-                self.spec if spec else _NO_SPEC)
+            choices = decisions.get("choices") or {}
+            fields = {
+                "file": f"<job {index}>", "rules": self.engine.rules, "state": state,
+                "attacks": FrozenMap(decisions.get("attacks") or {}),
+                "blocks": FrozenMap((b, a) for b, a in blocks.items() if a),
+                "order": FrozenMap((k, tuple(v))
+                                   for k, v in (decisions.get("order") or {}).items()),
+                "assign": _assign(decisions.get("assign")),
+                "assign_first_strike": _assign(decisions.get("assign_first_strike")),
+                "actions": tuple(decisions.get("actions") or ()),
+                "bands": tuple(tuple(b) for b in decisions.get("bands") or ()),
+                "additional_combats": tuple(decisions.get("additional_combats") or ()),
+                "through": decisions.get("through", "end_of_combat"),
+                "choices": FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
+                                     for k, v in choices.items()),
+            }
+            return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC)
         return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
                        "a scenario file path, a Scenario, or a (state, decisions) pair")
 
