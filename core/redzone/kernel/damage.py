@@ -69,13 +69,9 @@ def _shield_applies(shield: Shield, damage: Damage) -> bool:
     return not (shield.source is not None and shield.source != damage.source)
 
 
-def default_results(state: GameState, damage: Damage) -> list[Result]:
-    """The results rule 120.3 gives damage from a source with no abilities."""
-    return _default_results(state.players._items, state.objects._items, damage)
-
-
 def _default_results(players: Mapping[str, Player], objects: Mapping[str, Permanent],
                      damage: Damage) -> list[Result]:
+    """The results rule 120.3 gives damage from a source with no abilities."""
     amount = damage.amount
     if damage.target in players:
         return [_result("life_loss", "120.3a", damage.source, amount, damage.target, None)]

@@ -538,12 +538,6 @@ class Hooks:
         self._gk_entry = (state, key, entry[2], found)
         return found
 
-    def _gate_key(self, state: Any) -> tuple[frozenset[str], int]:
-        """What the gates look at in ``state``: the keywords present and
-        which gated fields are non-empty (kept for the last state asked:
-        one command asks about the same state many times)."""
-        return self._gate_entry(state)[1]
-
     def _gate_entry(self, state: Any) -> tuple[Any, tuple[frozenset[str], int],
                                                dict[str, tuple[_Impl, ...]],
                                                frozenset[str] | None]:

@@ -524,9 +524,7 @@ def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = N
             _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
     tx = Tx(engine, state, answers=answers)
     tx.resolve_top(trigger_id)
-    if engine.auto_triggers:
-        while tx.state.stack and tx.state.game_over is None:
-            tx.resolve_top(None)
+    tx.resolve_stack()
     return tx.outcome()
 
 

@@ -642,11 +642,17 @@ class Tx:
 
     # -- settling ---------------------------------------------------------------------
 
-    def settle(self, *, triggers: bool = True, extra: Sequence[Trigger] = ()) -> None:
+    def settle(self, *, extra: Sequence[Trigger] = (), since: int = 0,
+               resolve: bool = True) -> None:
         """Finish the command: state-based actions until none applies (704.3),
         effects whose condition stopped holding end (611.2b), the game ends if
         it is over (104), plugins record, delayed and ordinary triggers go on
-        the stack (603.3b) and, with ``auto_triggers``, resolve."""
+        the stack (603.3b) and, with ``auto_triggers``, resolve.
+
+        :param extra: triggers to put on the stack with those that triggered.
+        :param since: the events to record and trigger on start at this index
+            (the ones before it were settled already).
+        :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
         hooks = self.hooks
         while True:
             if self.state.conditions:
@@ -663,13 +669,20 @@ class Tx:
             if verify or "redzone_damage_event" not in hooks.silent(self.state):
                 hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
             self.dealt, self.results = [], []
-        if self.events and "redzone_record" not in hooks.silent(self.state):
-            self.record(self.events)
-        if self.state.game_over is not None or not triggers:
+        events = self.events[since:] if since else self.events
+        if events and "redzone_record" not in hooks.silent(self.state):
+            self.record(events)
+        if self.state.game_over is not None:
             return
         if extra or self.state.delayed or verify \
                 or "redzone_triggers" not in hooks.silent(self.state):
-            self.put_triggers(self.events, extra=extra)
+            self.put_triggers(events, extra=extra)
+        if resolve:
+            self.resolve_stack()
+
+    def resolve_stack(self) -> None:
+        """With ``auto_triggers``, resolve the stack until it is empty or the
+        game is over (608)."""
         if self.engine.auto_triggers:
             while self.state.stack and self.state.game_over is None:
                 self.resolve_top(None)
@@ -788,7 +801,6 @@ class Tx:
             # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
             replaceable = "redzone_cannot_be_destroyed" not in silent \
                 or "redzone_destruction_replacements" not in silent
-            destroyed: list[Event] = []  # emitted in order, before anything else is
             label = self.step
             for action in actions:
                 if action.kind == "cease":
@@ -798,17 +810,20 @@ class Tx:
                     perm = state.objects._items.get(action.object)
                     if perm is None or perm.zone != "battlefield":
                         continue
-                if action.kind == "destroy" and not replaceable:
+                if action.kind == "destroy":
                     assert action.object is not None
-                    if action.object not in to_graveyard:
-                        destroyed.append(object_event("destroyed", action.rule, label,
-                                                      action.object))
-                        moves.append((action.object, action.rule))
-                    continue
-                if destroyed:
-                    self.events.extend(destroyed)
-                    destroyed = []
-                if action.kind == "lose":
+                    if action.object in to_graveyard:
+                        continue
+                    if replaceable:
+                        self.state = state
+                        if self._destroy_replaced(action.object):
+                            state = self.state
+                            continue
+                        state = self.state
+                    self.events.append(object_event("destroyed", action.rule, label,
+                                                    action.object))
+                    moves.append((action.object, action.rule))
+                elif action.kind == "lose":
                     player = state.players.get(action.player or "")
                     if player is None:
                         raise PluginError(f"a state-based action names no player: {action!r}",
@@ -828,25 +843,12 @@ class Tx:
                     state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
                     self.emit(Event("counters_removed", action.rule, target=perm.id,
                                     amount=n, counter="+1/+1 and -1/-1"))
-                elif action.kind == "destroy":
-                    assert action.object is not None
-                    if action.object in to_graveyard:
-                        continue
-                    self.state = state
-                    if self._destroy_replaced(action.object):
-                        state = self.state
-                        continue
-                    state = self.state
-                    self.emit(Event("destroyed", action.rule, object=action.object))
-                    moves.append((action.object, action.rule))
                 elif action.kind == "graveyard":
                     assert action.object is not None
                     moves.append((action.object, action.rule))
                 else:
                     raise PluginError(f"unknown state-based action kind {action.kind!r}",
                                       hook="redzone_state_based_actions")
-            if destroyed:
-                self.events.extend(destroyed)
             self.state = state
             if moves:
                 new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard", label)
@@ -1078,14 +1080,9 @@ class Tx:
                     break
         finally:
             self.plugin, self.source, self.controller = saved
-        self.end_conditional()
-        self.state_based_actions()
-        if self.dealt:
-            self.hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
-            self.dealt, self.results = [], []
-        self.record(self.events[start:])
-        if self.state.game_over is None:
-            self.put_triggers(self.events[start:])
+        # (The stack is resolved by whoever resolves this one: settle, or
+        # resolve_trigger.)
+        self.settle(since=start, resolve=False)
 
 
 def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
