@@ -9,14 +9,16 @@ from __future__ import annotations
 import importlib.metadata
 import types
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 import pytest
 from redzone import (
+    Action,
     Condition,
     DealDamage,
     Destroy,
+    DestructionReplacement,
     Effect,
     Engine,
     Event,
@@ -462,6 +464,34 @@ def test_raising_plugin_is_a_plugin_error(hook: str) -> None:
     assert f"during step {step!r}" in message
     assert "RuntimeError: kaboom" in message
     assert state_to_dict(state) == before
+
+
+@attrs.frozen
+class _Impostor(Action):
+    """Not the kernel's Pump, though it calls itself ``pump``."""
+
+    do: ClassVar[str] = "pump"
+    permanent: str = "orc"
+
+
+@pytest.mark.parametrize("hook", ["redzone_resolve_trigger", "redzone_destruction_replacements"])
+def test_117_1_an_action_of_an_undeclared_class_is_refused_though_it_borrows_a_kind(
+        hook: str) -> None:
+    """117.1: an action a plugin hands the kernel must be of a declared kind:
+    a class that reuses a declared kind's ``do`` name without being that
+    kind's class is a PluginError, not performed as if it were one."""
+    answers: dict[str, Callable[..., Any]] = {
+        "redzone_resolve_trigger": lambda state, trigger: [_Impostor()],
+        "redzone_destruction_replacements": lambda state, permanent: [
+            DestructionReplacement("fake", "614.8", (_Impostor(),))],
+    }
+    engine = Engine(discover=False, plugins=[
+        PluginInfo("impostor", plugin("impostor", **{hook: answers[hook]})),
+        *HELPERS.get(hook, [])])
+    prepare, command, _step = TRIGGERS[hook]
+    state = prepare(engine, _scenario(engine))
+    with pytest.raises(PluginError, match="declared kind"):
+        command(engine, state)
 
 
 def test_generator_raising_late_is_a_plugin_error() -> None:

@@ -1351,7 +1351,7 @@ class Hooks:
                 raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                  f"returned {res!r} where an iterable of actions was expected")
             for item in res:
-                if not isinstance(item, Action) or type(item).do not in self.action_specs:
+                if self.action_spec(item) is None:
                     raise self._fail(impl, "redzone_resolve_trigger", state, None,
                                      f"returned {item!r} where an action of a declared kind "
                                      "was expected")
@@ -1430,8 +1430,7 @@ class Hooks:
         found = self._collect("redzone_destruction_replacements", DestructionReplacement,
                               state, permanent)
         for item in found:
-            if not all(isinstance(a, Action) and type(a).do in self.action_specs
-                       for a in item.actions):
+            if not all(self.action_spec(a) is not None for a in item.actions):
                 raise PluginError(f"destruction replacement {item.effect!r} holds something "
                                   f"that is not an action of a declared kind: {item.actions!r}",
                                   hook="redzone_destruction_replacements")

@@ -52,8 +52,7 @@ def damage_step(engine: Any, state: GameState, method: str) -> None:
     """
     _state(state, method)
     nxt = engine.next_step(state)
-    if state.combat is None or nxt is None or not (
-            nxt.endswith("_damage") or nxt.endswith("_damage_assigned")):
+    if state.combat is None or nxt is None or engine.damage_step(nxt) is None:
         raise BadQueryError(f"{method}: the game is at {state.step!r} (next: {nxt!r}); combat "
                             "damage is assigned only after blockers are declared (510.1)")
 
