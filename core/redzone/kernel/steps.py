@@ -299,19 +299,16 @@ def damage_step_kind(engine: Engine, state: GameState, *,
     return answer
 
 
-def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str,
-                        quiet: bool = False) -> bool:
+def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str) -> bool:
     """Whether a remaining attacking or blocking creature deals combat damage
     in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
     yes), else the kernel's: in the regular step, a creature that dealt
     combat damage in no earlier step of this combat (510.4, 702.7c; under
     ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
-    in any other step, no. ``quiet``: the caller knows no plugin answers
-    (``hooks.silent``)."""
-    if not quiet:
-        answer = engine.hooks.deals_combat_damage(state, creature, step)
-        if answer is not None:
-            return answer
+    in any other step, no."""
+    answer = engine.hooks.deals_combat_damage(state, creature, step)
+    if answer is not None:
+        return answer
     if step != DAMAGE_STEP:
         return False
     combat = state.combat
@@ -347,7 +344,7 @@ def _compute_damage_step_kind(engine: Engine,
     for spec in remaining:
         if not quiet:
             who = tuple(c for c in present
-                        if deals_combat_damage(engine, state, c, spec.name, quiet))
+                        if deals_combat_damage(engine, state, c, spec.name))
         elif spec.name != DAMAGE_STEP:
             who = ()  # no plugin says anyone deals damage in its step
         else:  # deals_combat_damage's own answer for the regular step, for all at once

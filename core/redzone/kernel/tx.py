@@ -451,7 +451,6 @@ class Tx:
             return
         assert combat is not None
         defending = state.defending_player_of(attacked) or attacked
-        unblocked = combat.blocks or state.step not in ("declare_attackers",)
         new = combat.evolve(attacks=combat.attacks.set(perm.id, attacked),
                             declared=combat.declared.set(perm.id, attacked),
                             defending_players=combat.defending_players.set(perm.id, defending))
@@ -459,7 +458,9 @@ class Tx:
         kind = "attack" if declared else "enters_attacking"
         self.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
                         target=attacked))
-        if unblocked and state.step not in ("declare_attackers", "beginning_of_combat"):
+        if state.step != "declare_attackers":
+            # 508.4d: after blockers are declared, it enters unblocked (the
+            # beginning of combat step has no attackers, refused above).
             self.emit(Event("unblocked", "508.4d", object=perm.id))
 
     def _enter_blocking(self, perm: Permanent, attacker: str) -> None:
