@@ -134,7 +134,7 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
         if attacked == controller:
             return [Violation("508.1b", f"{label(state, attacker)} can't attack its own "
                               f"controller {attacked!r}", (attacker, attacked))]
-        if state.teams._items and attacked in state.teammates(controller):
+        if attacked in state.teammates(controller):
             return [Violation("805.10a", f"{label(state, attacker)} can't attack "
                               f"{attacked!r}, a teammate of its controller: a team attacks "
                               "the other team", (attacker, attacked))]
@@ -151,13 +151,12 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
         return [Violation("508.1b", f"{tname} is not on the battlefield",
                           (attacker, attacked))]
     if "planeswalker" in target.types:
-        if target.controller == controller or target.controller in state.teammates(controller):
+        if state.same_team(controller, target.controller):
             return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
                               f"its own controller's planeswalker", (attacker, attacked))]
         return []
     if "battle" in target.types:
-        if target.protector is None or target.protector == controller \
-                or target.protector in state.teammates(controller):
+        if target.protector is None or state.same_team(controller, target.protector):
             return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
                               "a battle can be attacked only if an opponent protects it "
                               "(310.8)", (attacker, attacked))]
@@ -187,12 +186,8 @@ def attack_restriction_violations(hooks: Hooks, state: GameState,
     """The restrictions a declaration of attackers breaks (508.1a-c)."""
     found: list[Violation] = []
     silent = hooks.silent(state)
-    if "redzone_attack_violations" in silent and "redzone_attack_exemption" in silent:
-        for attacker, attacked in attacks.items():  # no plugin has a say: the core's rules
-            found.extend(_attacker_core(state, attacker, attacked))
-    else:
-        for attacker, attacked in attacks.items():
-            found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
+    for attacker, attacked in attacks.items():
+        found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
     if not found and "redzone_attack_declaration_violations" not in silent:
         found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
     return found
@@ -315,9 +310,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
         out.append(Violation("509.1a", f"{_label(perm)} is a battle and can't block", (blocker,)))
     if perm.tapped:
         out.append(Violation("509.1a", f"{_label(perm)} is tapped and can't block", (blocker,)))
-    teams = bool(state.teams._items)
-    if (perm.controller == state.active_player) if not teams else state.is_attacking_player(
-            perm.controller):
+    if state.is_attacking_player(perm.controller):
         out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
     single = len(attackers) == 1  # (the common case, checked without a generator)
@@ -332,11 +325,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
-    if silent is not None and "redzone_additional_blocks" in silent:
-        extra = perm.can_block_additional  # capacity()'s answer when no plugin has a say
-        cap = UNLIMITED if extra >= UNLIMITED else 1 + extra
-    else:
-        cap = capacity(hooks, state, blocker, silent)
+    cap = capacity(hooks, state, blocker, silent)
     if len(attackers) > cap:
         out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
@@ -350,8 +339,7 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
             continue
         defending = defending_of.get(attacker)
         # 805.10d: with teams, any defending player's creature blocks for the team.
-        if (defending is None or defending != perm.controller) if not teams \
-                else not state.same_team(defending, perm.controller):
+        if not state.same_team(defending, perm.controller):
             out.append(Violation(
                 "509.1a", f"{_label(perm)} can't block {label(state, attacker)}: it attacks "
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
