@@ -32,6 +32,27 @@ def test_import_redzone_defers_metadata_front_ends_and_loader() -> None:
     assert _imported("import redzone") == dict.fromkeys(LATER, False)
 
 
+def test_the_public_names_are_listed_alike_and_found_where_they_are_said_to_be() -> None:
+    """The names ``redzone`` imports for type checkers, the table its lazy
+    lookup reads and ``__all__`` are the same names, and each is the object
+    the module the table names defines."""
+    import ast
+    import importlib
+
+    import redzone
+
+    tree = ast.parse(Path(redzone.__file__).read_text(encoding="utf-8"))
+    checked = {alias.asname or alias.name
+               for node in ast.walk(tree) if isinstance(node, ast.If)
+               for stmt in node.body if isinstance(stmt, ast.ImportFrom)
+               for alias in stmt.names}
+    exports = redzone._EXPORTS
+    assert checked == set(exports) == set(redzone.__all__)
+    assert set(exports) <= set(dir(redzone))
+    for name, module in exports.items():
+        assert getattr(redzone, name) is getattr(importlib.import_module(module), name), name
+
+
 def test_engine_reads_entry_points_when_built() -> None:
     """Building an engine discovers plugins (importlib.metadata), still without
     the front ends or the scenario loader."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from redzone._version import __version__ as __version__
 
 if TYPE_CHECKING:
+    from redzone.formats.batch import simulate
     from redzone.kernel.actions import (
         AddCounters,
         AddEffect,
@@ -176,15 +177,12 @@ _EXPORTS: dict[str, str] = {
     "hookimpl": "redzone.kernel.plugins",
     "Requirement": "redzone.kernel.requirements",
     "Tx": "redzone.kernel.tx",
+    # In the formats layer: importing it imports the scenario loader.
+    "simulate": "redzone.formats.batch",
 }
 
 
 def __getattr__(name: str) -> object:
-    # redzone.simulate lives in the formats layer; imported on first use only.
-    if name == "simulate":
-        from redzone.formats.batch import simulate
-
-        return simulate
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'redzone' has no attribute {name!r}")
@@ -277,4 +275,5 @@ __all__ = [
     "creature",
     "hookimpl",
     "new_game",
+    "simulate",
 ]
