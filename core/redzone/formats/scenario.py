@@ -1121,7 +1121,6 @@ class _Builder:
         self.permanents: dict[str, Permanent] = {}
         #: id -> index of the ``enter_blocking`` or ``create_token`` action
         #: that brings it, the combat it enters in, and the action's path.
-        self.entering: dict[str, int] = {}
         self.entering_combat: dict[str, int] = {}
         self.entering_at: dict[str, Path] = {}
         #: the combat being built (0: [combat]).
@@ -1259,14 +1258,13 @@ class _Builder:
                 if not isinstance(pid, str):
                     continue
                 at: Path = (*cat, "actions", i, key, "id")
-                if pid in self.kinds or pid in self.entering:
+                if pid in self.kinds or pid in self.entering_at:
                     where = ("a player's id" if self.kinds.get(pid) == "player" else
                              f"already used by {format_path(self.entering_at[pid])}"
-                             if pid in self.entering else "already a permanent's id")
+                             if pid in self.entering_at else "already a permanent's id")
                     self.p.add(at, f"id {pid!r} is {where}: a permanent entering the "
                                    "battlefield needs a new id")
                     continue
-                self.entering[pid] = i
                 self.entering_combat[pid] = c
                 self.entering_at[pid] = (*cat, "actions", i)
                 self.kinds[pid] = "permanent"
@@ -1274,7 +1272,7 @@ class _Builder:
     def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
         """:meth:`ref` for the declarations: a permanent that only enters the
         battlefield during combat can't be named there."""
-        if isinstance(value, str) and value in self.entering and \
+        if isinstance(value, str) and value in self.entering_combat and \
                 self.entering_combat[value] >= self.combat_index:
             self.p.add(path, f"{value!r} enters the battlefield during combat "
                              f"({format_path(self.entering_at[value])}), so it can't be "
