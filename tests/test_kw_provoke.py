@@ -77,3 +77,28 @@ def test_603_3d_the_target_is_chosen_as_it_goes_on_the_stack() -> None:
     with pytest.raises(IllegalActionError):
         manual.declare_attackers(_board(manual), {"taunter": "bob"},
                                  choices={"provoke@taunter:target": "ogre"})
+
+
+def test_608_2b_a_chosen_target_that_left_makes_it_do_nothing() -> None:
+    """608.2b: a target chosen by an answer as provoke went on the stack (603.3d)
+    that left the battlefield before it resolves is illegal: the ability does
+    nothing (no untap, no block requirement, not the default target instead)
+    and leaves the stack."""
+    from redzone import Exile, Tap
+
+    manual = Engine(auto_triggers=False)
+    board = manual.perform(_board(manual), Tap("bear")).state
+    state = manual.declare_attackers(board, {"taunter": "bob"},
+                                     choices={"provoke@taunter:target": "bear"}).state
+    (trigger,) = state.stack
+    assert trigger.choices["target"] == ("bear",) != trigger.offers[0].default
+    kept = manual.resolve_trigger(state)  # while it is there: untapped, must block
+    assert kept.state.objects["bear"].tapped is False
+    assert [(e.to, e.kind) for e in kept.state.effects] == [("bear", "blocks_if_able")]
+    gone = manual.perform(state, Exile("bear")).state
+    assert gone.stack == state.stack
+    resolved = manual.resolve_trigger(gone)
+    assert resolved.state.stack == () and resolved.state.effects == ()
+    assert [e.kind for e in resolved.events] == ["resolve"]
+    assert resolved.state.objects["giant"].tapped is True
+    manual.declare_blockers(resolved.state, {})

@@ -10,13 +10,16 @@ The target is a choice made as the ability is put on the stack (603.3d), key
 ``"provoke@<source>:target"``: a creature the defending player controls, or
 none ("you may"); by default the one with the greatest power, ties broken by
 id. An embedding engine may still set ``Trigger.choices["target"]`` as it
-resolves. A default target that is no longer legal as it resolves makes it do
-nothing (608.2b); an illegal target the engine gave is refused.
+resolves. A target chosen from the choice's options (by default or by an
+answer) that is no longer legal as it resolves (it left the battlefield, or
+the defending player no longer controls it) makes it do nothing (608.2b); a
+target the engine gave that was never among the options is refused.
 """
 
 from __future__ import annotations
 
 from redzone import (
+    Action,
     AddEffect,
     Choice,
     Effect,
@@ -28,8 +31,6 @@ from redzone import (
     Untap,
     hookimpl,
 )
-from redzone.kernel.actions import Action
-from redzone.kernel.frozen import evolve as _evolve
 
 
 @hookimpl
@@ -46,9 +47,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
         perm = state.last_known(event.attacker)
         for _ in perm.instances("provoke"):
             # 603.3d: the target is chosen as the ability is put on the stack.
-            provoked = Trigger("provoke", perm.id, perm.controller, "702.39a",
-                               "target creature blocks it if able; untap that creature")
-            default = _default_target(state, provoked)
+            default = _default_target(state, perm.id)
             defender = (state.combat.defending_players.get(perm.id)
                         if state.combat is not None else None)
             options = tuple(sorted(p.id for p in state.battlefield
@@ -57,15 +56,17 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
                             default=(default,) if default else (), min=0, max=1,
                             rule="702.39a", text="target creature the defending player "
                                                  "controls (or none: \"you may\")")
-            out.append(_evolve(provoked, offers=(target,)))
+            out.append(Trigger("provoke", perm.id, perm.controller, "702.39a",
+                               "target creature blocks it if able; untap that creature",
+                               offers=(target,)))
     return out
 
 
-def _default_target(state: GameState, trigger: Trigger) -> str | None:
+def _default_target(state: GameState, source: str) -> str | None:
     combat = state.combat
-    if combat is None or trigger.source not in combat.attacks:
+    if combat is None or source not in combat.attacks:
         return None
-    defender = combat.defending_players.get(trigger.source)
+    defender = combat.defending_players.get(source)
     able = [p for p in state.battlefield
             if "creature" in p.types and p.controller == defender]
     able.sort(key=lambda p: (-p.power, p.id))
@@ -85,13 +86,13 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         perm = state.on_battlefield(target or "")
         defender = combat.defending_players.get(trigger.source) if combat is not None else None
         if perm is None or "creature" not in perm.types or perm.controller != defender:
-            if any(o.name == "target" and o.default == chosen for o in trigger.offers):
-                return []  # 608.2b: the target chosen by default is illegal now
+            if any(o.name == "target" and target in o.options for o in trigger.offers):
+                return []  # 608.2b: the target chosen as it went on the stack is illegal now
             raise IllegalActionError(
                 f"provoke: {target!r} is not a creature the defending player {defender!r} "
                 "controls", rule="702.39a", objects=(trigger.source, str(target)))
     else:
-        target = _default_target(state, trigger)
+        target = _default_target(state, trigger.source)
     if target is None:
         return []
     # 702.39a: "... blocks this creature this turn if able": until end of turn (514.2).
