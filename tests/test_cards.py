@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
@@ -237,24 +238,32 @@ def test_streaming_reads_what_a_whole_parse_reads(chunk: int, shape: str,
                                                   tmp_path_factory: pytest.TempPathFactory
                                                   ) -> None:
     """Invariant: the streaming reader finds every card a whole-file
-    ``json.load`` finds, whatever the chunk boundaries and the layout."""
+    ``json.load`` finds, whatever the chunk boundaries and the layout, and
+    reads each one as the card parser reads the whole parse's value: every
+    field (name, power, toughness, colours, types, keywords, text ...)."""
     data: Any = MTGJSON if shape == "m" else SCRYFALL
     path = tmp_path_factory.mktemp("cards") / "cards.json"
     path.write_text(json.dumps(data, indent=indent, ensure_ascii=False), encoding="utf-8")
+    with path.open(encoding="utf-8") as fh:
+        whole: Any = json.load(fh)
+    if shape == "m":
+        expected = [(name, cards._mtgjson_card(name, faces))
+                    for name, faces in whole["data"].items()]
+    else:
+        expected = [(obj["name"], cards._scryfall_card(obj)) for obj in whole]
     names = list(data["data"]) if shape == "m" else [c["name"] for c in data]
-    old = cards.CHUNK
-    cards.CHUNK = chunk
-    try:
+    with mock.patch.object(cards, "CHUNK", chunk):
         streamed = [(name, decode()) for name, decode in cards.scan(path)]
-    finally:
-        cards.CHUNK = old
     assert [n for n, _c in streamed] == names
-    for (_name, card), raw in zip(streamed, data["data"].values() if shape == "m" else data,
+    assert streamed == expected
+    for (name, card), raw in zip(streamed, data["data"].values() if shape == "m" else data,
                                   strict=True):
         assert card is not None
         first = raw[0] if shape == "m" else raw
-        assert card.name == (first["name"] if shape == "s" else _name)
-        assert card.power == first.get("power", card.power)
+        assert card.name == name == first["name"]
+        assert card.keywords == tuple(first.get("keywords", ()))
+        if "power" in first:
+            assert card.power == first["power"]
 
 
 def test_redzone_cards_command(card_file: Path) -> None:
@@ -291,7 +300,8 @@ def test_a_permanent_from_a_card_in_python(card_file: Path) -> None:
     engine = Engine()
     angel, notes = cards.permanent(engine, card_file, "Serra Angel", "angel", "alice")
     bears, _ = cards.permanent(engine, card_file, "Grizzly Bears", "bears", "bob", damage=1)
-    assert (angel.power, angel.keyword_names, notes) == (4, {"flying", "vigilance"}, ())
+    assert (angel.power, angel.keyword_names, notes) == (
+        4, frozenset({"flying", "vigilance"}), ())
     assert bears.damage == 1 and bears.name == "Grizzly Bears"
     state = engine.game(["alice", "bob"], [angel, bears])
     out = engine.declare_attackers(state, {"angel": "bob"})

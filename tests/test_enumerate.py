@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GameState, IllegalBlockError, Permanent, Player, hookimpl
 from redzone.kernel import combat as _combat
@@ -66,25 +66,36 @@ def brute_blocks(engine: Engine, state: GameState) -> set[frozenset[tuple[str, t
 
 
 @st.composite
-def boards(draw: st.DrawFn, max_attackers: int = 3, max_blockers: int = 3) -> GameState:
+def boards(draw: st.DrawFn, max_attackers: int = 3, max_blockers: int = 3,
+           ready: bool = False) -> GameState:
     """Small boards: keywords, restrictions and requirements mixed in; some
-    creatures tapped or summoning sick; sometimes a planeswalker to attack."""
+    creatures tapped or summoning sick; sometimes a planeswalker to attack.
+    With ``ready``, alice's first creature can attack (untapped, not
+    summoning sick, no defender or "can't attack") and bob has a first
+    creature that is untapped and without "can't block" (a possible blocker)."""
     engine = _ENGINE
 
-    def creature(id: str, controller: str) -> Permanent:
-        kws = draw(st.lists(st.sampled_from(KEYWORDS), max_size=2, unique=True))
-        flags = {f: True for f in draw(st.lists(st.sampled_from(FLAGS), max_size=1))}
+    def creature(id: str, controller: str, can: str = "") -> Permanent:
+        keywords = tuple(k for k in KEYWORDS if not (can == "attack" and k == "defender"))
+        kws = draw(st.lists(st.sampled_from(keywords), max_size=2, unique=True))
+        flags = {f: True for f in draw(st.lists(st.sampled_from(
+            [f for f in FLAGS if f != f"cant_{can}"]), max_size=1))}
         extra: dict[str, Any] = {}
         if draw(st.integers(0, 5)) == 0:
             extra["can_block_additional"] = 1
         if draw(st.integers(0, 6)) == 0:
             extra["min_blockers"] = 2
         return engine.creature(id, controller, draw(st.integers(0, 4)), draw(st.integers(1, 4)),
-                               *kws, tapped=draw(st.integers(0, 7)) == 0,
-                               summoning_sick=draw(st.integers(0, 7)) == 0, **flags, **extra)
+                               *kws, tapped=not can and draw(st.integers(0, 7)) == 0,
+                               summoning_sick=can != "attack" and draw(st.integers(0, 7)) == 0,
+                               **flags, **extra)
 
-    perms = [creature(f"a{i + 1}", "alice") for i in range(draw(st.integers(1, max_attackers)))]
-    perms += [creature(f"b{i + 1}", "bob") for i in range(draw(st.integers(0, max_blockers)))]
+    n_attackers = draw(st.integers(1, max_attackers))
+    n_blockers = draw(st.integers(1 if ready else 0, max_blockers))
+    perms = [creature(f"a{i + 1}", "alice", "attack" if ready and i == 0 else "")
+             for i in range(n_attackers)]
+    perms += [creature(f"b{i + 1}", "bob", "block" if ready and i == 0 else "")
+              for i in range(n_blockers)]
     if draw(st.integers(0, 3)) == 0:
         perms.append(engine.permanent("pw", "bob", types=("planeswalker",),
                                       counters={"loyalty": 3}))
@@ -116,18 +127,21 @@ def test_508_1_attack_declarations_are_exactly_the_legal_ones(state: GameState) 
 
 
 @settings(max_examples=60, deadline=None)
-@given(boards(), st.data())
+@given(boards(ready=True), st.data())
 def test_509_1_block_declarations_are_exactly_the_legal_ones(state: GameState,
                                                              data: st.DataObject) -> None:
     """509.1a-c: the generator yields every declaration of blockers the
-    engine accepts, each once, and nothing else; the count agrees."""
+    engine accepts, each once, and nothing else; the count agrees (after a
+    nonempty declaration of attackers, with a creature that could block)."""
     engine = _ENGINE
-    attacks = list(engine.legal_attack_declarations(state))
+    attacks = [d for d in engine.legal_attack_declarations(state) if d]
+    assert attacks  # a ready creature can always attack (508.1)
     decl = data.draw(st.sampled_from(attacks))
-    if not decl:
-        return
     after = engine.declare_attackers(state, decl).state
+    assume(any(engine.legal_blockers(after, a) for a in decl))  # someone could block
     got = _keys(engine.legal_block_declarations(after))
+    n = len(got)
+    event(f"legal block declarations: {'1' if n == 1 else '2-4' if n <= 4 else '5+'}")
     assert len(got) == len(set(got))
     assert set(got) == brute_blocks(engine, after)
     assert engine.count_legal_blocks(after) == len(got)

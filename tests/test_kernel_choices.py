@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from redzone import (
     Choice,
@@ -54,14 +54,25 @@ def _on_attack(kind: str, text: str) -> types.ModuleType:
 # -- 603.3b: the order of simultaneous triggers ---------------------------------------
 
 
+#: Kinds and their texts, in the default order (by kind).
+KINDS = {"a_kind": "one", "b_kind": "two", "c_kind": "three"}
+
+
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 1000))
-def test_603_3b_default_order_does_not_depend_on_registration(seed: int) -> None:
+@given(seed=st.integers(0, 1000), names=st.permutations(["n1", "n2", "n3"]))
+@example(seed=0, names=["n3", "n2", "n1"])
+@example(seed=0, names=["n2", "n3", "n1"])
+def test_603_3b_default_order_does_not_depend_on_registration(seed: int,
+                                                              names: list[str]) -> None:
     """603.3b: a player's simultaneous triggers go on the stack in the order
-    they choose; redzone's default doesn't depend on the order plugins were
-    registered in."""
-    plugins = [_on_attack("a_kind", "one"), _on_attack("b_kind", "two"),
-               _on_attack("c_kind", "three")]
+    they choose; redzone's default (by source, then the ability's kind)
+    doesn't depend on the order plugins were registered in, nor on the order
+    they are asked in (by plugin name, here drawn to differ from the kinds')."""
+    from redzone.kernel.plugins import PluginInfo
+
+    # Plugins are asked in the order of their names: kind i is named names[i].
+    plugins = [PluginInfo(name, _on_attack(kind, text))
+               for name, (kind, text) in zip(names, KINDS.items(), strict=True)]
     shuffled = list(plugins)
     random.Random(seed).shuffle(shuffled)
     stacks = []
@@ -70,7 +81,7 @@ def test_603_3b_default_order_does_not_depend_on_registration(seed: int) -> None
         state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
         out = engine.declare_attackers(state, {"orc": "bob"})
         stacks.append([t.kind for t in out.state.stack])
-    assert stacks[0] == stacks[1] == ["a_kind", "b_kind", "c_kind"]
+    assert stacks[0] == stacks[1] == list(KINDS)
 
 
 def test_603_3b_the_player_orders_their_triggers() -> None:

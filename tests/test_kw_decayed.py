@@ -6,15 +6,18 @@ from __future__ import annotations
 import pytest
 import redzone_keywords.decayed as decayed
 from redzone import (
+    CombatResult,
     CreateToken,
     Engine,
     GameState,
+    IllegalActionError,
     IllegalBlockError,
     Permanent,
     Regenerate,
     Violation,
     hookimpl,
 )
+from redzone.kernel.engine import CombatPlan
 from redzone.testing import KeywordConformance
 
 
@@ -120,12 +123,35 @@ def test_603_7c_it_left_before_end_of_combat(engine: Engine) -> None:
 def test_500_8_it_is_sacrificed_at_the_end_of_the_combat_it_attacked_in(
         engine: Engine) -> None:
     """The delayed trigger triggers at the next end of combat (603.7b): the one of
-    the combat in which it attacked, before an additional combat (500.8)."""
+    the combat in which it attacked, before an additional combat (500.8). One
+    that attacks in the first combat (vigilance: still untapped) is sacrificed
+    as the first ends and isn't there to attack again; one that attacks only in
+    the additional combat is sacrificed as that one ends (``end_of_combat#2``)."""
     c = engine.creature
-    state = engine.game(["alice", "bob"], [c("zombie", "alice", 2, 2, "decayed", "vigilance")])
+
+    def sacrifices(result: CombatResult) -> list[tuple[str, str | None, str]]:
+        return [(e.kind, e.object, e.step) for e in result.events
+                if e.kind in ("sacrificed", "dies")]
+
+    state = engine.game(["alice", "bob"], [c("zombie", "alice", 2, 2, "decayed", "vigilance"),
+                                           c("ghoul", "alice", 2, 2, "decayed", "vigilance")])
     first = engine.resolve(state, {"zombie": "bob"}, {})
     assert first.state.objects["zombie"].zone == "graveyard"
     assert first.state.players["bob"].life == 18
+    assert sacrifices(first) == [("sacrificed", "zombie", "end_of_combat"),
+                                 ("dies", "zombie", "end_of_combat")]
+    both = engine.resolve(state, {"zombie": "bob"}, {},
+                          additional_combats=[CombatPlan({"ghoul": "bob"})])
+    assert "end_of_combat#2" in both.steps
+    assert sacrifices(both) == [("sacrificed", "zombie", "end_of_combat"),
+                                ("dies", "zombie", "end_of_combat"),
+                                ("sacrificed", "ghoul", "end_of_combat#2"),
+                                ("dies", "ghoul", "end_of_combat#2")]
+    assert both.state.players["bob"].life == 16 and both.state.delayed == ()
+    assert both.after_steps["combat_damage#2"].objects["ghoul"].zone == "battlefield"
+    with pytest.raises(IllegalActionError):  # 508.1a: it is gone before the second combat
+        engine.resolve(state, {"zombie": "bob"}, {},
+                       additional_combats=[CombatPlan({"zombie": "bob"})])
 
 
 def test_702_147a_two_instances_trigger_twice_and_it_is_sacrificed_once(
