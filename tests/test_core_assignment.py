@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -20,18 +20,10 @@ from redzone import (
     SourceAssignment,
     Violation,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
 from redzone.kernel.plugins import Hooks
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def declared(engine: Engine, state: GameState, attacks: Mapping[str, str],

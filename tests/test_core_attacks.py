@@ -3,8 +3,7 @@ tiny test plugins for the attack hooks."""
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -17,17 +16,9 @@ from redzone import (
     Player,
     Violation,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def walker(id: str, controller: str, loyalty: int = 3) -> Permanent:

@@ -3,8 +3,7 @@ plugins for the block hooks."""
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -20,17 +19,9 @@ from redzone import (
     RemoveFromCombat,
     Violation,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def attacked(engine: Engine, state: GameState, attacks: Mapping[str, str]) -> GameState:

@@ -8,8 +8,7 @@ plugins here, so that the core pipeline is tested on its own.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -35,10 +34,10 @@ from redzone import (
     ResultReplacement,
     StateBasedAction,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
 from redzone.kernel.tx import Tx
+from redzone.testing import plugin_module as plugin
 
 
 def _apply(engine: Engine, state: GameState, action: DealDamage) -> tuple[GameState, list[Any]]:
@@ -49,12 +48,6 @@ def _apply(engine: Engine, state: GameState, action: DealDamage) -> tuple[GameSt
     return tx.state, tx.events
 
 
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
 
 
 # -- test stand-ins for keyword plugins (the real ones live in redzone_keywords) --

@@ -11,9 +11,8 @@
 from __future__ import annotations
 
 import json
-import types
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -35,10 +34,10 @@ from redzone import (
     Result,
     ResultReplacement,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.plugins import discover
+from redzone.testing import plugin_module as plugin
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -46,12 +45,6 @@ SETTINGS = settings(max_examples=60, deadline=None,
 BARE = Engine(discover=False)
 
 
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
 
 
 # ---------------------------------------------------------------------------

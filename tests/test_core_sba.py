@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,18 +16,10 @@ from redzone import (
     Player,
     StateBasedAction,
     creature,
-    hookimpl,
 )
 from redzone.kernel.model import Combat
 from redzone.kernel.sba import without
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def check(engine: Engine, state: GameState) -> tuple[GameState, list[tuple[str, str, str]]]:

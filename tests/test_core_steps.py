@@ -4,7 +4,6 @@ combat damage step (510.4, through a tiny test plugin), priority windows and
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -21,18 +20,9 @@ from redzone import (
     Pump,
     Revoke,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
-
+from redzone.testing import plugin_module as plugin
 
 #: A test stand-in for first strike and double strike: "t-early" deals damage
 #: in the first combat damage step, "t-twice" in both.

@@ -4,7 +4,6 @@ its plugin's own state (615, 120.4b), with in-test plugins."""
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,17 +20,9 @@ from redzone import (
     Prevention,
     Redirection,
     creature,
-    hookimpl,
 )
 from redzone.kernel.engine import CombatPlan
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def redirects(*pairs: tuple[str, str, str]) -> types.ModuleType:

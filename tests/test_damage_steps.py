@@ -11,7 +11,6 @@ kernel's answer).
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,16 +28,8 @@ from redzone import (
     Pump,
     Revoke,
     creature,
-    hookimpl,
 )
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def damage(events: Any, step: str | None = None) -> list[tuple[str, str, int]]:

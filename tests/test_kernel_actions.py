@@ -5,8 +5,6 @@ ability that is not a permanent (120.3, 609.7)."""
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
@@ -36,17 +34,9 @@ from redzone import (
     Trigger,
     Tx,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    """A plugin module with the given hook implementations."""
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def illegal(engine: Engine, state: GameState, action: Any) -> IllegalActionError:

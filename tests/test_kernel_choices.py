@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import types
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,18 +23,11 @@ from redzone import (
     Tap,
     Trigger,
     creature,
-    hookimpl,
 )
 from redzone.formats.outcome import outcome_json, resolve
 from redzone.formats.scenario import loads
 from redzone.formats.serialize import state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def _on_attack(kind: str, text: str) -> types.ModuleType:

@@ -5,7 +5,6 @@ steps (500.2)."""
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -31,16 +30,9 @@ from redzone import (
     Sacrifice,
     Trigger,
     creature,
-    hookimpl,
 )
 from redzone.formats.serialize import state_from_dict, state_to_dict
-
-
-def plugin(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
-    module = types.ModuleType(name)
-    for hook, fn in hooks.items():
-        setattr(module, hook, hookimpl(fn))
-    return module
+from redzone.testing import plugin_module as plugin
 
 
 def to_main2(engine: Engine, state: GameState) -> GameState:

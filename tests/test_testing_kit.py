@@ -5,7 +5,6 @@ invariant broke and on which board, and pass every built-in keyword)."""
 from __future__ import annotations
 
 import json
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,15 @@ from redzone import (
     ResultReplacement,
     SourceAssignment,
     Violation,
-    hookimpl,
 )
-from redzone.testing import Board, GoldenMismatch, check_golden, differences, scenario_toml
+from redzone.testing import (
+    Board,
+    GoldenMismatch,
+    check_golden,
+    differences,
+    plugin_module,
+    scenario_toml,
+)
 from redzone.testing.conformance import (
     INVARIANTS,
     ConformanceError,
@@ -42,16 +47,11 @@ pytest_plugins = ["pytester"]
 
 
 def plugin(name: str, keyword: str | None = None, **hooks: Callable[..., Any]) -> Any:
-    """A plugin module named ``name`` providing ``keyword`` and ``hooks``."""
-    module = types.ModuleType(name, f"{(keyword or name).capitalize()} (a test plugin).")
-    if keyword is not None:
-        def redzone_keywords() -> list[KeywordSpec]:
-            return [KeywordSpec(keyword, "702.999")]
-        module.redzone_keywords = hookimpl(redzone_keywords)  # type: ignore[attr-defined]
+    """A plugin module named ``name`` providing ``keyword`` and ``hooks``
+    (each function named after its hook, as the kit's messages quote it)."""
     for hook, fn in hooks.items():
         fn.__name__ = hook
-        setattr(module, hook, hookimpl(fn))
-    return module
+    return plugin_module(name, keyword, **hooks)
 
 
 def broken(name: str, invariant: str, *, shrink: bool = False,
@@ -408,3 +408,25 @@ def test_the_kit_engines_run_in_verify_mode() -> None:
     """The test kit's engines fingerprint every hook call (issue 14 item 2)."""
     assert make_engine().hooks.verify
     assert Subject(None).engine.hooks.verify
+
+
+def test_plugin_module_is_a_plugin_the_engine_loads() -> None:
+    """A module made in memory declares its keyword with the rule given and
+    its hooks are asked: a wall that can't attack (508.1c) is refused."""
+    from redzone import Engine, IllegalAttackError, Violation
+
+    def redzone_attack_violations(state: Any, attacker: str, attacked: str) -> list[Violation]:
+        if state.objects[attacker].has("wall"):
+            return [Violation("508.1c", f"{attacker} is a wall", (attacker,))]
+        return []
+
+    wall = plugin_module("wall", "wall", rule="702.3b",
+                         redzone_attack_violations=redzone_attack_violations)
+    assert wall.__doc__ == "Wall (a test plugin)."
+    engine = Engine(discover=False, plugins=[wall])
+    assert engine.hooks.keyword_infos["wall"].spec.rule == "702.3b"
+    state = engine.game(["alice", "bob"], [engine.creature("w", "alice", 0, 4, "wall"),
+                                           engine.creature("c", "alice", 2, 2)])
+    with pytest.raises(IllegalAttackError, match="w is a wall"):
+        engine.declare_attackers(state, {"w": "bob"})
+    assert engine.declare_attackers(state, {"c": "bob"}).state.combat is not None

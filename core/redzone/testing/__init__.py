@@ -3,6 +3,8 @@
 - **Fixtures** (a pytest plugin, loaded automatically when redzone is
   installed): ``redzone_engine``, ``redzone_board``, ``redzone_make_engine``,
   ``redzone_plugins``, ``redzone_rules``. See :mod:`redzone.testing.plugin`.
+- **Plugins in memory**: :func:`plugin_module` makes a plugin module from
+  hook implementations (and a keyword), for ``Engine(plugins=[...])``.
 - **Boards**: :class:`Board` builds states tersely; :func:`describe_board`
   and :func:`scenario_toml` write them down.
 - **Golden scenario files**: :func:`check_golden` compares a scenario's JSON
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from redzone.testing.boards import Board, describe_board, scenario_toml
 from redzone.testing.golden import GoldenMismatch, check_golden, differences, expected_path
+from redzone.testing.modules import plugin_module
 
 if TYPE_CHECKING:
     from redzone.testing.conformance import (
@@ -47,4 +50,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["INVARIANTS", "Board", "ConformanceError", "GoldenMismatch", "KeywordConformance",
            "check_conformance", "check_golden", "check_invariant", "describe_board",
-           "differences", "expected_path", "scenario_toml"]
+           "differences", "expected_path", "plugin_module", "scenario_toml"]
