@@ -634,6 +634,27 @@ def board(**kw: str) -> str:
     return BOARD.format(**{**base, **kw})
 
 
+@pytest.mark.parametrize(("rules", "titles"), [
+    ("", ["First combat damage step (creatures with first strike or double strike) "
+          "[510.4]"]),
+    ('rules = "sixth"', [
+        "First combat damage step (creatures with first strike or double strike): damage "
+        "assigned, on the stack [310.1 (1999-2009)]",
+        "First combat damage step (creatures with first strike or double strike) [310.5]"]),
+])
+def test_a_plugin_damage_step_is_titled_by_its_declaration(
+        tmp_path: Path, rules: str, titles: list[str]) -> None:
+    """510.4 (310.5 of 1999-2009): the first-strike step is a plugin's step;
+    the account titles it with the words its declaration gives, and cites the
+    edition's rule; under the 1999-2009 rules its assignments wait on the
+    stack first (310.1)."""
+    out = account(tmp_path, board(rules=rules, blocks='blocks = { rats = "wurm" }',
+                                  wurm='keywords = ["first strike"]'))
+    lines = [" ".join(ln.split()) for ln in out.splitlines()
+             if ln.strip().startswith("First combat")]
+    assert lines == titles
+
+
 def test_a_death_by_deathtouch_says_deathtouch(tmp_path: Path) -> None:
     """704.5h: the Wurm dealt damage by the Rats is destroyed "dealt damage by a
     source with deathtouch" (the keyword's name comes from its plugin)."""

@@ -140,3 +140,12 @@ def test_the_timeline_cites_the_editions_numbers(tmp_path: Path) -> None:
     rules = [a["data-rule"] for a in page.having("li", "event")]
     assert "310.4" in rules and "308.2a" in rules
     assert "510.2" not in rules and "508.1a" not in rules
+
+
+def test_a_plugin_damage_step_is_titled_by_its_declaration() -> None:
+    """510.4: the report titles the first-strike step, a plugin's step, with
+    its declaration's words and rule, as it does the kernel's steps."""
+    text = render_html(resolve(load(examples.path("first-strike-vs-deathtouch"))))
+    assert ("First combat damage step (creatures with first strike or double strike) "
+            "(510.4)") in text
+    assert "Combat damage (510)" in text

@@ -30,6 +30,7 @@ from redzone.kernel.model import GameState, Permanent
 
 if TYPE_CHECKING:
     from redzone.formats.outcome import Resolution
+    from redzone.kernel.engine import Engine
 
 CARD_W = 168
 CARD_H = 118
@@ -42,7 +43,6 @@ STEP_TITLES: Mapping[str, str] = {
     "beginning_of_combat": "Beginning of combat (507)",
     "declare_attackers": "Declare attackers (508)",
     "declare_blockers": "Declare blockers (509)",
-    "first_strike_damage": "First combat damage step (510.4)",
     "combat_damage": "Combat damage (510)",
     "end_of_combat": "End of combat (511)",
 }
@@ -252,14 +252,18 @@ def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | No
             f"<defs>{defs}</defs>{''.join(body)}{''.join(lines)}</svg></figure>")
 
 
-def _timeline(events: Sequence[Event], name: _Names, rules: str) -> str:
+def _timeline(events: Sequence[Event], name: _Names, rules: str, engine: Engine) -> str:
     out: list[str] = []
     current: str | None = None
     items: list[str] = []
 
     def close() -> None:
         if current is not None:
-            title = STEP_TITLES.get(current, current.replace("_", " "))
+            title = STEP_TITLES.get(current)
+            spec = engine.damage_step(current) if title is None else None
+            if spec is not None:  # a combat damage step a plugin declares: its own words
+                title = f"{spec.summary} ({spec.rule})" if spec.summary else None
+            title = title or current.replace("_", " ")
             out.append(f"<li class='step' data-step='{_e(current)}'><span class='step-title'>"
                        f"{_e(title)}</span><ul>{''.join(items)}</ul></li>")
 
@@ -338,7 +342,7 @@ def render_html(res: Resolution, *, fragment: bool = False) -> str:
         "<b class='block'>blue</b>: blocks · dashed: part of an illegal declaration · "
         "tilted: tapped</p>"
         f"<div class='boards'>{''.join(boards)}</div>"
-        f"<h2>The steps</h2>{_timeline(res.events, name, scenario.rules)}</div>")
+        f"<h2>The steps</h2>{_timeline(res.events, name, scenario.rules, scenario.engine)}</div>")
     if fragment:
         return report
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"

@@ -44,10 +44,6 @@ STEP_TITLES: Mapping[str, tuple[str, str]] = {
     "beginning_of_combat": ("Beginning of combat step", "507"),
     "declare_attackers": ("Declare attackers step", "508"),
     "declare_blockers": ("Declare blockers step", "509"),
-    "first_strike_damage_assigned": ("First combat damage step: damage assigned, on the stack",
-                                     "310.1 (1999-2009)"),
-    "first_strike_damage": ("First combat damage step (creatures that deal damage early)",
-                            "510.4"),
     "combat_damage_assigned": ("Combat damage step: damage assigned, on the stack",
                                "310.1 (1999-2009)"),
     "combat_damage": ("Combat damage step", "510"),
@@ -519,6 +515,9 @@ def render_events(console: Console, events: Sequence[Event],
                 if current not in STEP_TITLES and spec is not None:
                     # A combat damage step a plugin declares: its own title and rule.
                     title, step_rule = spec.summary or title, spec.rule
+                    if current.endswith(ASSIGNED):  # 310.1 (1999-2009): on the stack
+                        title = f"{title}: damage assigned, on the stack"
+                        step_rule = "310.1 (1999-2009)"
                 if current in CITATIONS["foundations"]:
                     step_rule = cite(rules, current)
                 console.print()
