@@ -207,13 +207,9 @@ def attack_violations(hooks: Hooks, state: GameState,
     return check.violations("508.1d", attacks) if check is not None else []
 
 
-def attack_requirement_check(hooks: Hooks, state: GameState,
-                             attacks: Mapping[str, str]) -> RequirementCheck | None:
-    """How a legal declaration of attackers fares against the requirements
-    (508.1d); ``None`` when there are none."""
-    reqs = hooks.attack_requirements(state)
-    if not reqs:
-        return None
+def attack_candidates(hooks: Hooks, state: GameState) -> dict[str, list[str]]:
+    """Each creature that could attack on its own -> what it could attack,
+    pair by pair (508.1a-c; restrictions on the whole declaration aside)."""
     targets = attackable(state, state.active_player)
     candidates: dict[str, list[str]] = {}
     for perm in state.objects.values():
@@ -224,6 +220,21 @@ def attack_requirement_check(hooks: Hooks, state: GameState,
         ok = [t for t in targets if not _attack_pair_violations(hooks, state, perm.id, t)]
         if ok:
             candidates[perm.id] = ok
+    return candidates
+
+
+def attack_requirement_check(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
+                             candidates: dict[str, list[str]] | None = None
+                             ) -> RequirementCheck | None:
+    """How a legal declaration of attackers fares against the requirements
+    (508.1d); ``None`` when there are none.
+
+    :param candidates: :func:`attack_candidates`, when the caller has them."""
+    reqs = hooks.attack_requirements(state)
+    if not reqs:
+        return None
+    if candidates is None:
+        candidates = attack_candidates(hooks, state)
 
     def legal(decl: Mapping[str, str]) -> bool:
         return not hooks.attack_declaration_violations(state, FrozenMap(decl))
@@ -368,16 +379,13 @@ def _block_pair_ok(hooks: Hooks, state: GameState, blocker: str, attacker: str) 
                for v in hooks.block_violations(state, blocker, attacker))
 
 
-def block_requirement_check(hooks: Hooks, state: GameState,
-                            blocks: Mapping[str, tuple[str, ...]]) -> RequirementCheck | None:
-    """How a declaration of blockers that breaks no restriction fares against
-    the requirements (509.1c); ``None`` when there are none."""
-    reqs = hooks.block_requirements(state)
+def block_candidates(hooks: Hooks, state: GameState) -> dict[str, list[str]]:
+    """Each creature that could block -> the attackers it could block, pair
+    by pair (509.1a-b; restrictions on the whole declaration aside)."""
     combat = state.combat
-    if not reqs or combat is None:
-        return None
     candidates: dict[str, list[str]] = {}
-    caps: dict[str, int] = {}
+    if combat is None:
+        return candidates
     for perm in state.objects.values():
         if perm.zone != "battlefield" or "creature" not in perm.types:
             continue
@@ -386,14 +394,36 @@ def block_requirement_check(hooks: Hooks, state: GameState,
         ok = [a for a in combat.attacks if _block_pair_ok(hooks, state, perm.id, a)]
         if ok:
             candidates[perm.id] = ok
-            caps[perm.id] = capacity(hooks, state, perm.id)
+    return candidates
+
+
+def blockers_by_attacker(blocks: Iterable[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
+    """Attacker -> its blockers, in declaration order, from ``(blocker,
+    attackers)`` pairs."""
+    by: dict[str, list[str]] = {}
+    for blocker, attackers in blocks:
+        for a in attackers:
+            by.setdefault(a, []).append(blocker)
+    return by
+
+
+def block_requirement_check(hooks: Hooks, state: GameState,
+                            blocks: Mapping[str, tuple[str, ...]],
+                            candidates: dict[str, list[str]] | None = None
+                            ) -> RequirementCheck | None:
+    """How a declaration of blockers that breaks no restriction fares against
+    the requirements (509.1c); ``None`` when there are none.
+
+    :param candidates: :func:`block_candidates`, when the caller has them."""
+    reqs = hooks.block_requirements(state)
+    if not reqs or state.combat is None:
+        return None
+    if candidates is None:
+        candidates = block_candidates(hooks, state)
+    caps = {b: capacity(hooks, state, b) for b in candidates}
 
     def legal(decl: Mapping[str, tuple[str, ...]]) -> bool:
-        by: dict[str, list[str]] = {}
-        for b, atts in decl.items():
-            for a in atts:
-                by.setdefault(a, []).append(b)
-        for a, bs in by.items():
+        for a, bs in blockers_by_attacker(decl.items()).items():
             if hooks.blocked_by_violations(state, a, tuple(bs)):
                 return False
         return not hooks.block_declaration_violations(state, FrozenMap(decl))
@@ -454,11 +484,8 @@ def damage_assignment_orders(
     """
     combat = state.combat
     assert combat is not None
-    blockers_of: dict[str, list[str]] = {}
-    for blocker, attackers in blocks.items():
-        for attacker in attackers:
-            blockers_of.setdefault(attacker, []).append(blocker)
-    wanted: dict[str, tuple[str, ...]] = {a: tuple(bs) for a, bs in blockers_of.items()}
+    wanted: dict[str, tuple[str, ...]] = {
+        a: tuple(bs) for a, bs in blockers_by_attacker(blocks.items()).items()}
     wanted.update(blocks)
     orders: dict[str, tuple[str, ...]] = {}
     found: list[Violation] = []

@@ -70,27 +70,17 @@ BlockDeclaration = FrozenMap[str, tuple[str, ...]]
 def attack_options(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]:
     """Each creature that could attack on its own -> what it could attack,
     pair by pair (508.1a-c, restrictions on the whole declaration aside)."""
-    ap = state.active_player
-    targets = _combat.attackable(state, ap)
-    out: dict[str, tuple[str, ...]] = {}
-    for perm in state.objects.values():
-        if perm.zone != "battlefield" or not state.is_attacking_player(perm.controller) \
-                or "creature" not in perm.types:
-            continue
-        ok = tuple(t for t in targets
-                   if not _combat._attack_pair_violations(hooks, state, perm.id, t))
-        if ok:
-            out[perm.id] = ok
-    return out
+    return {c: tuple(ts) for c, ts in _combat.attack_candidates(hooks, state).items()}
 
 
 def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]:
     """Every legal declaration of attackers (508.1a-d), each once, in the
     module's order; each is trusted for ``state`` (see the module)."""
-    options = attack_options(hooks, state)
+    candidates = _combat.attack_candidates(hooks, state)
+    options = {c: tuple(ts) for c, ts in candidates.items()}
     creatures = list(options)
     whole = hooks.implemented("redzone_attack_declaration_violations")
-    check = _combat.attack_requirement_check(hooks, state, {})
+    check = _combat.attack_requirement_check(hooks, state, {}, candidates)
     reqs = check.requirements if check is not None else ()
     best = check.best if check is not None else 0
     trusted = _combat.trust(hooks, state, "attack")
@@ -121,24 +111,21 @@ def is_legal_attack(hooks: Hooks, state: GameState, attacks: Mapping[str, str]) 
 # ---------------------------------------------------------------------------
 
 
-def block_options(hooks: Hooks, state: GameState) -> dict[str, tuple[tuple[str, ...], ...]]:
+def block_options(hooks: Hooks, state: GameState,
+                  candidates: dict[str, list[str]] | None = None
+                  ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """Each creature that could block -> every nonempty group of attackers it
     could block at once: each pair legal on its own (509.1a-b) and no more
-    than it can block (509.1a); restrictions on the whole declaration aside."""
-    combat = state.combat
-    if combat is None:
-        return {}
+    than it can block (509.1a); restrictions on the whole declaration aside.
+
+    :param candidates: :func:`~redzone.kernel.combat.block_candidates`, when
+        the caller has them."""
+    if candidates is None:
+        candidates = _combat.block_candidates(hooks, state)
     out: dict[str, tuple[tuple[str, ...], ...]] = {}
-    for perm in state.objects.values():
-        if perm.zone != "battlefield" or "creature" not in perm.types:
-            continue
-        if state.is_attacking_player(perm.controller):
-            continue
-        ok = [a for a in combat.attacks if _combat._block_pair_ok(hooks, state, perm.id, a)]
-        if not ok:
-            continue
-        cap = min(_combat.capacity(hooks, state, perm.id), len(ok))
-        out[perm.id] = tuple(g for n in range(1, cap + 1) for g in itertools.combinations(ok, n))
+    for blocker, ok in candidates.items():
+        cap = min(_combat.capacity(hooks, state, blocker), len(ok))
+        out[blocker] = tuple(g for n in range(1, cap + 1) for g in itertools.combinations(ok, n))
     return out
 
 
@@ -148,11 +135,12 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     when there is no combat."""
     if state.combat is None:
         return
-    options = block_options(hooks, state)
+    candidates = _combat.block_candidates(hooks, state)
+    options = block_options(hooks, state, candidates)
     creatures = list(options)
     by_attacker = hooks.implemented("redzone_blocked_by_violations")
     whole = hooks.implemented("redzone_block_declaration_violations")
-    check = _combat.block_requirement_check(hooks, state, {})
+    check = _combat.block_requirement_check(hooks, state, {}, candidates)
     reqs = check.requirements if check is not None else ()
     best = check.best if check is not None else 0
     trusted = _combat.trust(hooks, state, "block")
@@ -163,12 +151,8 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     for combo in itertools.product(*choices):
         pairs = [(c, g) for c, g in zip(creatures, combo, strict=True) if g is not None]
         if by_attacker:
-            blockers_of: dict[str, list[str]] = {}
-            for blocker, atts in pairs:
-                for a in atts:
-                    blockers_of.setdefault(a, []).append(blocker)
             ok = True
-            for a, bs in blockers_of.items():
+            for a, bs in _combat.blockers_by_attacker(pairs).items():
                 key = (a, tuple(bs))
                 good = groups.get(key)
                 if good is None:
