@@ -239,6 +239,31 @@ def test_509_4_a_token_enters_blocking(engine: Engine) -> None:
     assert out.events[-1].kind == "not_blocking"
 
 
+def test_509_4_enter_blocking_is_create_blocking(engine: Engine) -> None:
+    """509.4, 111.2, 302.6: EnterBlocking (Flash Foliage) puts a permanent
+    onto the battlefield as CreateToken(blocking=) does: under its
+    controller, who owns it, entered this turn, announced with its
+    controller; an id in use is refused (111.2), and an attacker that isn't
+    attacking its controller leaves it not blocking (509.4a)."""
+    from redzone import EnterBlocking
+
+    state = engine.game(["alice", "bob", "carol"], [creature("orc", "alice", 3, 3)])
+    state = engine.declare_attackers(state, {"orc": "bob"}).state
+    state = engine.declare_blockers(state, {}).state
+    sap = token("sap", "bob", 1, 1, owner="carol")
+    entered = engine.perform(state, EnterBlocking(sap, "orc"))
+    made = engine.perform(state, CreateToken(sap, blocking="orc"))
+    for out in (entered, made):
+        perm = out.state.objects["sap"]
+        assert (perm.owner, perm.controller, perm.summoning_sick) == ("bob", "bob", True)
+        assert out.state.combat is not None and out.state.combat.blocks["sap"] == ("orc",)
+    assert [(e.kind, e.object, e.player) for e in entered.events][:1] == [
+        ("enters_battlefield", "sap", "bob")]
+    assert illegal(engine, state, EnterBlocking(token("orc", "bob"), "orc")).rule == "111.2"
+    aside = engine.perform(state, EnterBlocking(token("elf", "carol"), "orc"))
+    assert aside.events[-1].kind == "not_blocking"
+
+
 def test_111_7_a_token_that_left_ceases_to_exist(engine: Engine) -> None:
     """111.7, 704.5d: a token that dies goes to the graveyard (its "dies"
     triggers see that) and then ceases to exist."""

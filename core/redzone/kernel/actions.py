@@ -694,27 +694,10 @@ def _make_block_action(tx: Tx, a: MakeBlock) -> None:
 
 
 def _enter_blocking(tx: Tx, a: EnterBlocking) -> None:
-    perm = a.permanent
-    if not isinstance(perm, Permanent):
-        raise IllegalActionError(f"enter_blocking: {perm!r} is not a Permanent", rule="509.4")
-    state = tx.state
-    if perm.id in state.objects or perm.id in state.players:
-        raise IllegalActionError(f"enter_blocking: the id {perm.id!r} is already used",
-                                 rule="509.4", objects=(perm.id,))
-    if perm.controller not in state.players:
-        raise IllegalActionError(f"enter_blocking: there is no player {perm.controller!r}",
-                                 rule="509.4", objects=(perm.id,))
-    if state.combat is None or a.attacker not in state.objects:
-        raise IllegalActionError(f"{perm.id!r} can't block {a.attacker!r}: there is no combat "
-                                 "or no such creature", rule="509.4a",
-                                 objects=(perm.id, a.attacker))
-    perm = perm.evolve(printed_keywords=tuple(
-        tx.hooks.parse_keyword(k) for k in perm.printed_keywords), zone="battlefield")
-    entered = state.with_permanents({perm.id: perm})
-    new, events = _make_block(entered, perm.id, a.attacker, a.position, "509.4")
-    tx.state = new
-    tx.emit(Event("enters_battlefield", "509.4", object=perm.id),
-            *(e._replace(step="") for e in events))
+    if not isinstance(a.permanent, Permanent):
+        raise IllegalActionError(f"enter_blocking: {a.permanent!r} is not a Permanent",
+                                 rule="509.4")
+    tx.create(a.permanent, rule="509.4", blocking=a.attacker, position=a.position)
 
 
 def _spec(cls: type[Action], apply: Any, rule: str) -> ActionSpec:

@@ -373,7 +373,7 @@ class Tx:
 
     def create(self, permanent: Permanent, *, rule: str = "111.2", tapped: bool = False,
                attacking: str | None = None, blocking: str | None = None,
-               declared: bool = False) -> str:
+               declared: bool = False, position: int | None = None) -> str:
         """Put a token (or any new permanent) onto the battlefield (111.2).
 
         Its controller is its owner (111.2). It entered this turn (302.6).
@@ -391,6 +391,8 @@ class Tx:
             if that isn't attacking its controller, it isn't blocking (509.4a).
         :param declared: it was declared (an effect that makes a creature
             attack "as though declared"; rarely true).
+        :param position: with ``blocking``, its place in the attacker's damage
+            assignment order (509.7, editions that have one); last by default.
         :returns: its id.
         :raises IllegalActionError: for an id in use, a controller who isn't
             in the game (800.4b), or both ``attacking`` and ``blocking``.
@@ -420,7 +422,7 @@ class Tx:
         if attacking is not None:
             self._enter_attacking(perm, attacking, declared)
         if blocking is not None:
-            self._enter_blocking(perm, blocking)
+            self._enter_blocking(perm, blocking, position, rule)
         return pid
 
     def _enter_attacking(self, perm: Permanent, attacked: str, declared: bool) -> None:
@@ -463,8 +465,9 @@ class Tx:
             # beginning of combat step has no attackers, refused above).
             self.emit(Event("unblocked", "508.4d", object=perm.id))
 
-    def _enter_blocking(self, perm: Permanent, attacker: str) -> None:
-        new, events = _make_block(self.state, perm.id, attacker, None, "509.4")
+    def _enter_blocking(self, perm: Permanent, attacker: str, position: int | None,
+                        rule: str) -> None:
+        new, events = _make_block(self.state, perm.id, attacker, position, rule)
         if new is self.state and not events:
             self.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
                             detail="the creature it would block isn't attacking its "
