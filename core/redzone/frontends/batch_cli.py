@@ -16,7 +16,6 @@ import concurrent.futures as cf
 import contextlib
 import importlib
 import json
-import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -28,6 +27,7 @@ from rich.table import Table
 
 from redzone.formats.batch import JobOutcome, RayExecutor, scenario_files, simulate
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE
+from redzone.frontends.fast import console
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import RulesError
@@ -156,9 +156,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
       redzone batch --jobs 2 --json scenarios/ > outcomes.jsonl
     """
     files = scenario_files(paths)
-    err = Console(file=sys.stderr, force_terminal=True if color else None,
-                  color_system=None if color is False else ("standard" if color else "auto"),
-                  highlight=False, emoji=False)
+    err = console(color, stderr=True)
     if not files:
         err.print("no scenario files (*.toml, *.json) found in: " + ", ".join(paths))
         ctx.exit(EXIT_BAD_SCENARIO)
@@ -183,9 +181,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
         except RulesError as exc:
             err.print(f"can't run the batch: {exc}")
             ctx.exit(EXIT_FAILURE)
-    summary(err if as_json else Console(force_terminal=True if color else None,
-                                        color_system=None if color is False else "auto",
-                                        highlight=False, emoji=False), results)
+    summary(err if as_json else console(color), results)
     ctx.exit(max(r.status for r in results))
 
 
