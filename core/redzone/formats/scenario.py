@@ -48,6 +48,7 @@ from redzone.kernel.model import (
     Player,
     StackObject,
     new_game,
+    team_life,
 )
 
 #: Files larger than this are refused before they are parsed.
@@ -1179,7 +1180,7 @@ class _Builder:
             pdata = self.table(pdata)
             self.kinds[pid] = "player"
             # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra player.
-            life = 30 + 15 * (teams[pid] - 2) if pid in teams else 20
+            life = team_life(teams[pid]) if pid in teams else 20
             self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), life),
                                        poison=self.integer(pdata.get("poison"), 0))
 

@@ -1157,6 +1157,12 @@ class GameState:
         return _display.state_html(self)
 
 
+def team_life(players: int) -> int:
+    """A team's starting life total: 30 for two players, 15 more for each
+    further player (810.4, 810.11)."""
+    return 30 + 15 * (players - 2)
+
+
 def new_game(
     players: Iterable[Player | str],
     permanents: Iterable[Permanent] = (),
@@ -1184,8 +1190,8 @@ def new_game(
     """
     given = list(players)
     team_map = {str(k): tuple(v) for k, v in (teams or {}).items()}
-    team_life = {m: 30 + 15 * (len(ms) - 2) for ms in team_map.values() for m in ms}
-    plist = [p if isinstance(p, Player) else Player(p, life=team_life.get(p, 20))
+    shared = {m: team_life(len(ms)) for ms in team_map.values() for m in ms}
+    plist = [p if isinstance(p, Player) else Player(p, life=shared.get(p, 20))
              for p in given]
     ids = [p.id for p in plist]
     if len(set(ids)) != len(ids):
