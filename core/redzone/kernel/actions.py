@@ -689,8 +689,7 @@ def _make_block_action(tx: Tx, a: MakeBlock) -> None:
             "declared in the declare blockers step", rule="509.1",
             objects=(a.blocker, a.attacker))
     new, events = _make_block(state, a.blocker, a.attacker, a.position, "509.6")
-    tx.state = new
-    tx.emit(*(e._replace(step="") for e in events))
+    tx._take(new, events)  # (the events carry the plain step: emit labels them)
 
 
 def _enter_blocking(tx: Tx, a: EnterBlocking) -> None:
