@@ -44,7 +44,8 @@ from attrs import frozen
 
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
-from redzone.kernel.model import Keyword, Permanent
+from redzone.kernel.model import CARD_TYPES, Keyword, Permanent
+from redzone.kernel.model import COLORS as MODEL_COLORS
 
 #: The environment variable naming a card file for scenarios without ``cards``.
 ENV: Final = "REDZONE_CARDS"
@@ -53,10 +54,9 @@ ENV: Final = "REDZONE_CARDS"
 CHUNK: Final = 1 << 20
 
 #: Card types redzone models on the battlefield (the scenario format's ``types``).
-PERMANENT_TYPES: Final = ("artifact", "battle", "creature", "enchantment", "land",
-                          "planeswalker")
+PERMANENT_TYPES: Final = tuple(sorted(CARD_TYPES))
 SUPERTYPES: Final = ("basic", "legendary", "snow", "world", "ongoing", "elite", "host")
-COLORS: Final = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+COLORS: Final = dict(zip("WUBRG", MODEL_COLORS, strict=True))
 
 #: The keys a card gives a permanent.
 CARD_KEYS: Final = ("name", "types", "subtypes", "supertypes", "colors", "power",
