@@ -180,17 +180,23 @@ def test_111_2_the_creator_owns_and_controls_the_token(engine: Engine) -> None:
 def test_508_4_a_token_put_onto_the_battlefield_attacking_never_attacked(
         engine: Engine) -> None:
     """508.4: a token put onto the battlefield attacking is attacking but never
-    "attacked": exalted-like and battle cry-like "whenever ... attacks"
-    triggers don't see it; 508.4c: requirements and restrictions on declaring
-    attackers don't apply (it has defender, and it is summoning sick)."""
+    "attacked": its own "whenever this creature attacks" trigger (battle cry,
+    702.91a) doesn't trigger, so the other attacker isn't pumped; 508.4c:
+    requirements and restrictions on declaring attackers don't apply (it has
+    defender, and it is summoning sick)."""
     state = engine.game(["alice", "bob"], [engine.creature("orc", "alice", 2, 2, "battle cry")])
     state = engine.declare_attackers(state, {"orc": "bob"}).state
-    wall = engine.permanent("wall", "alice", power=0, toughness=3, keywords=["defender"])
+    assert state.objects["orc"].power == 2  # its own battle cry doesn't pump it
+    wall = engine.permanent("wall", "alice", power=0, toughness=3,
+                            keywords=["defender", "battle cry"])
     out = engine.perform(state, CreateToken(wall.evolve(base_power=1), attacking="bob"))
     assert out.state.combat is not None and out.state.combat.attacks["wall"] == "bob"
     assert [e.kind for e in out.events] == ["enters_battlefield", "enters_attacking"]
-    assert not any(e.kind in ("attack", "trigger") for e in out.events)
-    # It was never declared: battle cry (already resolved) didn't pump it.
+    assert not any(e.kind in ("attack", "trigger", "resolve") for e in out.events)
+    assert out.state.stack == ()
+    # The wall's battle cry never triggered: the orc has no +1/+0 from it.
+    assert out.state.objects["orc"].power == 2
+    # Nor did the orc's (already resolved) battle cry pump the wall.
     assert out.state.objects["wall"].power == 1
 
 

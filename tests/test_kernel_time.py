@@ -222,23 +222,30 @@ def test_plugin_state_is_recorded_scoped_and_serialised() -> None:
     """Each plugin has its own slot (redzone_record): frozen data, kept with
     the state (snapshots, serialisation), cleared by scope: ``combat`` as
     each combat begins, ``turn`` as each turn begins."""
-    def record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
-        dealt = sum(e.amount or 0 for e in events if e.kind == "damage" and e.combat)
-        if not dealt:
-            return None
-        return PluginState({"combat_damage": (state.slot("counter") or {}).get(
-            "combat_damage", 0) + dealt}, "turn")
+    def recorder(name: str, scope: str) -> Callable[..., PluginState | None]:
+        def record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
+            dealt = sum(e.amount or 0 for e in events if e.kind == "damage" and e.combat)
+            if not dealt:
+                return None
+            return PluginState({"combat_damage": (state.slot(name) or {}).get(
+                "combat_damage", 0) + dealt}, scope)
+        return record
 
-    engine = Engine(discover=False, plugins=[plugin("counter", redzone_record=record)])
+    engine = Engine(discover=False, plugins=[
+        plugin("counter", redzone_record=recorder("counter", "turn")),
+        plugin("per_combat", redzone_record=recorder("per_combat", "combat"))])
     state = engine.game(["alice", "bob"], [creature("orc", "alice", 3, 3)])
     state = engine.declare_attackers(state, {"orc": "bob"}).state
     state = engine.declare_blockers(state, {}).state
     state = engine.combat_damage(state).state
     assert state.slot("counter") == {"combat_damage": 3}
+    assert state.slot("per_combat") == {"combat_damage": 3}
     assert state_from_dict(state_to_dict(state)) == state
     state = engine.finish(engine.end_of_combat(state).state).state
+    assert state.slot("per_combat") == {"combat_damage": 3}  # kept until a combat begins
     state = engine.begin_combat(state).state  # a second combat keeps a "turn" slot
     assert state.slot("counter") == {"combat_damage": 3}
+    assert state.slot("per_combat") is None  # ... and clears a "combat" one
     state = engine.end_turn(engine.finish(engine.end_of_combat(
         engine.declare_attackers(state, {}).state).state).state).state
     assert engine.begin_turn(state).state.slot("counter") is None

@@ -200,8 +200,6 @@ def play(engine: Engine, state: GameState, attacks: dict[str, str], picks: list[
         state = settle(engine.declare_blockers(state, blocks))
         while engine.next_step(state) in ("first_strike_damage", "combat_damage"):
             state = settle(engine.combat_damage(state))
-    if state.game_over is not None:
-        return state, events
     if state.game_over is not None:  # 104.2a: nothing happens after the game ends
         return state, events
     state = settle(engine.end_of_combat(state))

@@ -127,14 +127,27 @@ def test_513_through_cleanup_in_resolve(engine: Engine) -> None:
 
 def test_513_2_created_in_an_additional_combat_waits_for_the_end_step(
         engine: Engine) -> None:
-    """The tokens from a first combat still wait for the end step during an
-    additional combat (500.8): they are not sacrificed at end of combat."""
+    """513.2, 603.7: the tokens from a first combat still wait for the end step
+    during an additional combat (500.8): neither they nor the second combat's
+    are sacrificed at end_of_combat#2; the end step sacrifices them all."""
     state = board(engine, "mobilize 1", "vigilance")
     first = engine.resolve(state, {"voice": "bob"}, {})
     assert len(warriors(first.state)) == 1
+    # The second combat only (stops after end_of_combat#2): both tokens remain
+    # and both delayed triggers still wait for the end step.
+    kept = engine.resolve(first.state, {"voice": "bob"}, {})
+    assert kept.steps[-1] == "end_of_combat#2" and "end_step" not in kept.steps
+    assert warriors(kept.state) == ["voice-warrior-t1-1", "voice-warrior-t2-1"]
+    assert [(d.when, d.kind, d.text) for d in kept.state.delayed] == [
+        ("end_step", "mobilize sacrifice", "sacrifice voice-warrior-t1-1"),
+        ("end_step", "mobilize sacrifice", "sacrifice voice-warrior-t2-1")]
+    assert "sacrificed" not in [e.kind for e in kept.events]
     second = engine.resolve(first.state, {"voice": "bob"}, {}, through="cleanup")
     assert second.state.players["bob"].life == 20 - 3 - 3
     assert warriors(second.state) == []
+    assert sorted(e.object or "" for e in second.events if e.kind == "sacrificed") == [
+        "voice-warrior-t1-1", "voice-warrior-t2-1"]
+    assert second.state.delayed == ()
 
 
 def test_701_21a_a_warrior_that_died_is_not_sacrificed(engine: Engine) -> None:

@@ -197,6 +197,8 @@ def test_702_116a_an_illegal_choice_is_rejected_and_nothing_changes(
                               counters={"loyalty": 3})
     state = manual.game(["alice", "bob", "carol", "dave"], [*table(manual).battlefield, gideon])
     state = manual.declare_attackers(state, {"kitsune": "bob"}).state
+    # A deep copy: a hook or the kernel writing into the state's shared maps
+    # before refusing would make the state differ from it.
     snapshot = pickle.loads(pickle.dumps(state))
     with pytest.raises(IllegalActionError) as info:
         manual.resolve_trigger(state, choices={"attack": chosen})

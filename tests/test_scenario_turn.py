@@ -98,8 +98,9 @@ amount = 3
 
 
 def test_508_4_create_token_attacking_and_111_7_ceased() -> None:
-    """508.4: a token created attacking was never declared (battle cry does
-    not see it); it deals combat damage; 701.8 destroy and 111.7: a token
+    """508.4: a token created attacking was never declared: its own battle cry
+    (702.91a, "whenever this creature attacks") doesn't trigger, so the chief
+    gets no +1/+0; it deals combat damage; 701.8 destroy and 111.7: a token
     that dies ceases to exist and is reported with zone "ceased"."""
     out = run(HEAD + """
 [[permanents]]
@@ -125,18 +126,20 @@ controller = "alice"
 power = 1
 toughness = 1
 colors = ["red"]
-keywords = []
+keywords = ["battle cry"]
 
 [[combat.actions]]
 after = "end_of_combat"
 do = "destroy"
 target = "warrior1"
 """)
-    assert out["players"]["bob"]["life"] == 17
+    assert out["players"]["bob"]["life"] == 17  # 2 + 1: nobody got +1/+0
     assert out["permanents"]["warrior1"]["zone"] == "ceased"
     assert ("end_of_combat", "ceases_to_exist", "704.5d") in kinds(out)
     assert not any(e["kind"] == "attack" and e.get("attacker") == "warrior1"
                    for e in out["events"])
+    assert [e.get("source") for e in out["events"] if e["kind"] == "trigger"] == ["chief"]
+    assert out["after_steps"]["combat_damage"]["permanents"]["chief"]["power"] == 2
 
 
 def test_701_21_sacrifice_and_701_8_indestructible_from_a_file() -> None:
@@ -249,7 +252,9 @@ attacks = ATTACKS
 
 def test_a_token_can_attack_in_a_later_combat_but_not_its_own() -> None:
     """508.4 / 302.6: a token that entered in the first combat may be named by
-    the second combat's declarations (if it could attack); not by its own."""
+    the second combat's declarations (if it could attack); not by its own.
+    302.6: without haste it is summoning sick, so that declaration is illegal;
+    702.10b: with haste it attacks in the second combat and deals its damage."""
     text = HEAD + """
 [[permanents]]
 id = "orc"
@@ -263,17 +268,25 @@ attacks = WHO
 [[combat.actions]]
 after = "declare_attackers"
 do = "create_token"
-token = { id = "sap", controller = "alice", power = 1, toughness = 1 }
+token = { id = "sap", controller = "alice", power = 1, toughness = 1, keywords = KEYWORDS }
 """
     with pytest.raises(ScenarioProblems, match="enters the battlefield during combat"):
-        loads(text.replace("WHO", '{ sap = "bob" }'))
-    later = loads(text.replace("WHO", '{ orc = "bob" }') + """
+        loads(text.replace("WHO", '{ sap = "bob" }').replace("KEYWORDS", '["haste"]'))
+    second = """
 [[additional_combats]]
 attacks = { sap = "bob" }
-""")
+"""
+    later = loads(text.replace("WHO", '{ orc = "bob" }').replace("KEYWORDS", "[]") + second)
     out = outcome_json(resolve(later))
     # 302.6: it is summoning sick, so the second declaration is illegal.
     assert out["ok"] is False and out["error"]["rule"] == "302.6"
+    hasty = loads(text.replace("WHO", '{ orc = "bob" }').replace("KEYWORDS", '["haste"]')
+                  + second)
+    out = outcome_json(resolve(hasty))
+    assert out["ok"] is True, out.get("error")
+    assert ("declare_attackers#2", "attack", "508.1a") in kinds(out)
+    assert [e.get("attacker") for e in out["events"] if e["kind"] == "attack"] == ["orc", "sap"]
+    assert out["players"]["bob"]["life"] == 20 - 2 - 1
 
 
 def test_800_4a_multiplayer_from_a_file() -> None:
