@@ -13,8 +13,9 @@ executor stays small.
 
 Engines never travel. Each worker rebuilds the engine from an
 :class:`EngineSpec`: the rules edition and the plugins by name (entry-point
-names, importable module names), the hook timeout, the trigger setting and
-the assignment policy by qualified name. The engine built there is checked
+names, importable module names), the hook timeout, the trigger setting,
+verify mode, the unknown-keyword policy and the assignment policy by
+qualified name. The engine built there is checked
 against the caller's: the same plugins, from the same distributions, at the
 same versions. A plugin missing on a worker is an error naming it, reported
 for each job the worker was given.
@@ -47,6 +48,7 @@ from attrs import evolve, field, frozen
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
+    command_engine,
     dumps,
     error_json,
     exit_status,
@@ -101,6 +103,9 @@ class EngineSpec:
         for the default policy.
     :param expected: ``(name, distribution, version)`` of every plugin the
         caller's engine has, sorted: the rebuilt engine must have the same.
+    :param verify: the engine's verify mode (a worker's ``REDZONE_VERIFY``
+        never decides it: the same jobs give the same outcomes everywhere).
+    :param unknown_keywords: the engine's unknown-keyword policy.
     """
 
     rules: str
@@ -111,6 +116,8 @@ class EngineSpec:
     auto_triggers: bool
     policy: str
     expected: tuple[tuple[str, str, str], ...]
+    verify: bool = False
+    unknown_keywords: str = "error"
 
     @classmethod
     def of(cls, engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
@@ -143,7 +150,7 @@ class EngineSpec:
                     "module (or install it), or run the batch without an executor")
         return cls(engine.rules, bool(allow), tuple(sorted(allow)), tuple(modules),
                    engine.hooks.timeout, engine.auto_triggers, _policy_name(engine.policy),
-                   signature(engine))
+                   signature(engine), engine.hooks.verify, engine.hooks.unknown_keywords)
 
     def for_rules(self, rules: str) -> EngineSpec:
         """The same plugin choices under another rules edition (the edition
@@ -219,7 +226,8 @@ def _construct(spec: EngineSpec) -> Engine:
     policy = _resolve_name(spec.policy) if spec.policy else default_policy
     return Engine(spec.rules, plugins=plugins, discover=spec.discover,
                   allow=spec.allow if spec.discover else None, policy=policy,
-                  auto_triggers=spec.auto_triggers, hook_timeout=spec.hook_timeout)
+                  auto_triggers=spec.auto_triggers, hook_timeout=spec.hook_timeout,
+                  verify=spec.verify, unknown_keywords=spec.unknown_keywords)
 
 
 def _first_plugin(problems: Sequence[str]) -> str:
@@ -472,6 +480,7 @@ class _Planner:
         # Scenarios loaded from files each have their own engine, mostly alike:
         # engines with the same plugin objects and settings share one spec.
         key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, id(engine.policy),
+               engine.hooks.verify, engine.hooks.unknown_keywords,
                tuple((n, id(i.module)) for n, i in engine.plugin_infos.items()))
         spec = self._by_print.get(key)
         if spec is None:
@@ -623,7 +632,11 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         :class:`RayExecutor`).
     :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
         set files are read with (each file's rules edition applies); default
-        ``Engine()``. A Scenario is resolved with its own engine's plugins.
+        :func:`~redzone.formats.outcome.command_engine`, the engine of
+        ``redzone run``: verify mode on, so a plugin that changes the state it
+        is given fails its job naming itself. A given engine keeps its own
+        verify mode, here and on every worker. A Scenario is resolved with its
+        own engine's plugins.
     :param chunksize: jobs per chunk sent to a worker (default: about four
         chunks per worker, at most :data:`MAX_CHUNK` jobs each).
     :param rules: a rules edition overriding each file's ``rules`` key (as
@@ -639,7 +652,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     by a new pool of the same size for the rest of the batch (shut down at
     the end; the caller's pool stays broken).
     """
-    engine = engine if engine is not None else Engine()
+    engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
         return _serial(jobs, planner)
