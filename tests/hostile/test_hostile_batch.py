@@ -241,3 +241,48 @@ def test_a_malformed_job_is_a_bad_job_outcome_and_loses_nothing(name: str,
     assert error["kind"] == "bad_job" and bad.outcome["ok"] is False
     key = next(k for k in decisions if k != "attacks" or len(decisions) == 1)
     assert error["message"].startswith(f"job 1: decisions[{key!r}]"), error["message"]
+
+
+def test_a_job_that_cant_be_pickled_is_a_bad_job_not_a_lost_worker() -> None:
+    """A job a process pool can't send (a lambda among its decisions) is that
+    job's ``bad_job`` saying why, not a ``worker_lost`` blaming a worker
+    that never saw it; the jobs around it resolve."""
+    engine, state = _board()
+    good = (state, {"attacks": {"bear": "bob"}})
+    unsendable = (state, {"attacks": {"bear": "bob"}, "through": lambda: "cleanup"})
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        results = list(redzone.simulate([good, unsendable, good], engine=engine,
+                                        executor=pool, chunksize=1))
+    assert [(r.status, r.kind) for r in results] == [(0, "resolved"), (2, "bad_job"),
+                                                     (0, "resolved")]
+    message = results[1].outcome["error"]["message"]
+    assert message.startswith("job 1 can't be sent to a worker: "), message
+    assert "pickle" in message and "lambda" in message, message
+
+
+class _ObjectPlugin:
+    """A plugin that is an object, not a module: no worker can rebuild it."""
+
+    __name__ = "object_plugin"
+
+    @redzone.hookimpl
+    def redzone_attack_violations(self, state: GameState, attacker: str) -> None:
+        return None
+
+
+def test_a_scenario_whose_engine_cant_travel_is_its_own_bad_job() -> None:
+    """A Scenario job whose own engine has an object plugin (it can't be
+    rebuilt on a worker by name) is that job's ``bad_job`` naming the
+    plugin; it used to raise BatchError in the middle of the batch, after
+    the outcomes before it, losing the rest."""
+    from redzone.formats.scenario import load
+
+    scenario = load(CALM, engine_factory=lambda rules: Engine(rules,
+                                                              plugins=[_ObjectPlugin()]))
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        results = list(redzone.simulate([CALM, scenario, CALM], executor=pool, chunksize=1))
+    assert [(r.status, r.kind) for r in results] == [(0, "resolved"), (2, "bad_job"),
+                                                     (0, "resolved")]
+    assert results[1].source == CALM
+    assert "plugin 'object_plugin' is a _ObjectPlugin object" in (
+        results[1].outcome["error"]["message"])

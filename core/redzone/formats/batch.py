@@ -33,6 +33,8 @@ import inspect
 import itertools
 import json
 import os
+import pickle
+import reprlib
 import socket
 import sys
 import time
@@ -508,8 +510,12 @@ class _Planner:
         if isinstance(job, str | os.PathLike):
             return _FileJob(os.fspath(job), self.family(), self.rules)
         if isinstance(job, Scenario):
+            try:
+                job_spec = self.spec_of(job.engine) if spec else _NO_SPEC
+            except BatchError as exc:  # this Scenario's own engine can't travel
+                return _BadJob(job.file, f"job {index} ({job.file}): {exc}")
             return _ScenarioJob(tuple((n, getattr(job, n)) for n in _SCENARIO_FIELDS),
-                                self.spec_of(job.engine))
+                                job_spec)
         if isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState):
             state, decisions = job
             if not isinstance(decisions, Mapping) or set(decisions) - _DECISION_KEYS:
@@ -518,32 +524,59 @@ class _Planner:
                 return _BadJob(f"<job {index}>", f"job {index}: the decisions must be a "
                                f"mapping with keys among {', '.join(sorted(_DECISION_KEYS))}, "
                                f"not {bad!r}")
-            blocks = normalise_blocks(decisions.get("blocks") or {})
-            choices = decisions.get("choices") or {}
-            fields = {
-                "file": f"<job {index}>", "rules": self.engine.rules, "state": state,
-                "attacks": FrozenMap(decisions.get("attacks") or {}),
-                "blocks": FrozenMap((b, a) for b, a in blocks.items() if a),
-                "order": FrozenMap((k, tuple(v))
-                                   for k, v in (decisions.get("order") or {}).items()),
-                "assign": _assign(decisions.get("assign")),
-                "assign_first_strike": _assign(decisions.get("assign_first_strike")),
-                "actions": tuple(decisions.get("actions") or ()),
-                "bands": tuple(tuple(b) for b in decisions.get("bands") or ()),
-                "additional_combats": tuple(decisions.get("additional_combats") or ()),
-                "through": decisions.get("through", "end_of_combat"),
-                "choices": FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
-                                     for k, v in choices.items()),
-            }
+            fields: dict[str, Any] = {"file": f"<job {index}>", "rules": self.engine.rules,
+                                      "state": state}
+            for key, (convert, default) in _DECISIONS.items():
+                value = decisions.get(key)
+                try:
+                    fields[key] = default if value is None else convert(value)
+                except Exception as exc:  # any value of the wrong type or shape
+                    return _BadJob(f"<job {index}>", f"job {index}: decisions[{key!r}] = "
+                                   f"{reprlib.repr(value)} is not what Engine.resolve takes "
+                                   f"({exc})")
             return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC)
         return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
                        "a scenario file path, a Scenario, or a (state, decisions) pair")
 
 
-def _assign(value: Any) -> Any:
-    if value is None:
-        return None
-    return FrozenMap((s, FrozenMap(a)) for s, a in value.items())
+def _mapping(value: Any) -> FrozenMap[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a mapping is wanted, got {type(value).__name__}")
+    return FrozenMap(value)
+
+
+def _sequence(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"a sequence (list, tuple) is wanted, got {type(value).__name__}")
+    return tuple(value)
+
+
+def _blocks(value: Any) -> FrozenMap[str, tuple[str, ...]]:
+    return FrozenMap((b, a) for b, a in normalise_blocks(_mapping(value)).items() if a)
+
+
+def _assign(value: Any) -> FrozenMap[Any, Any]:
+    return FrozenMap((s, _mapping(a)) for s, a in _mapping(value).items())
+
+
+#: Each decision of a ``(state, decisions)`` job: how its value becomes the
+#: :class:`Scenario` field, and the field's value when it is absent (or
+#: ``None``). A value of the wrong type makes the job a :data:`BAD_JOB`.
+_DECISIONS: Final[dict[str, tuple[Callable[[Any], Any], Any]]] = {
+    "attacks": (_mapping, FrozenMap()),
+    "blocks": (_blocks, FrozenMap()),
+    "order": (lambda v: FrozenMap((k, _sequence(o)) for k, o in _mapping(v).items()),
+              FrozenMap()),
+    "assign": (_assign, None),
+    "assign_first_strike": (_assign, None),
+    "actions": (_sequence, ()),
+    "bands": (lambda v: tuple(_sequence(b) for b in _sequence(v)), ()),
+    "additional_combats": (_sequence, ()),
+    "through": (lambda v: v, "end_of_combat"),
+    "choices": (lambda v: FrozenMap((k, (c,) if isinstance(c, str) else _sequence(c))
+                                    for k, c in _mapping(v).items()), FrozenMap()),
+}
+assert set(_DECISIONS) == _DECISION_KEYS, "a resolve argument has no conversion"
 
 
 # ---------------------------------------------------------------------------
@@ -757,7 +790,8 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
            submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
            ) -> list[JobOutcome]:
-    """Send each job of a lost chunk again, alone; a job lost twice is reported."""
+    """Send each job of a lost chunk again, alone; a job lost twice is reported
+    (a job that can't be pickled, as a :data:`BAD_JOB`: nothing was lost)."""
     futures: list[tuple[int, _Payload, cf.Future[list[_Wire]] | BaseException]] = []
     for index, payload in chunk:
         try:
@@ -773,12 +807,26 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+            unsendable = _unpicklable(payload)
+            if unsendable:
+                out.append(evolve(_bad(index, _BadJob(source, (
+                    f"job {index} can't be sent to a worker: {unsendable}"))), retried=1))
+                continue
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
             outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
                                               "message": message, "objects": []}}
             out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
     return out
+
+
+def _unpicklable(payload: _Payload) -> str:
+    """Why a job can't be pickled (a lambda, a lock in its decisions), or ``""``."""
+    try:
+        pickle.dumps(payload)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
 
 
 # ---------------------------------------------------------------------------
