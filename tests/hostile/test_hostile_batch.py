@@ -137,7 +137,6 @@ def _dask() -> Iterator[Any]:
 @contextmanager
 def _ray() -> Iterator[Any]:
     import ray
-
     from redzone.formats.batch import RayExecutor
 
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
