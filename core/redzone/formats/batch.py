@@ -13,8 +13,9 @@ executor stays small.
 
 Engines never travel. Each worker rebuilds the engine from an
 :class:`EngineSpec`: the rules edition and the plugins by name (entry-point
-names, importable module names), the hook timeout, the trigger setting and
-the assignment policy by qualified name. The engine built there is checked
+names, importable module names), the hook timeout, the trigger setting,
+verify mode, the unknown-keyword policy and the assignment policy by
+qualified name. The engine built there is checked
 against the caller's: the same plugins, from the same distributions, at the
 same versions. A plugin missing on a worker is an error naming it, reported
 for each job the worker was given.
@@ -32,6 +33,8 @@ import inspect
 import itertools
 import json
 import os
+import pickle
+import reprlib
 import socket
 import sys
 import time
@@ -47,6 +50,7 @@ from attrs import evolve, field, frozen
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
+    command_engine,
     dumps,
     error_json,
     exit_status,
@@ -101,6 +105,9 @@ class EngineSpec:
         for the default policy.
     :param expected: ``(name, distribution, version)`` of every plugin the
         caller's engine has, sorted: the rebuilt engine must have the same.
+    :param verify: the engine's verify mode (a worker's ``REDZONE_VERIFY``
+        never decides it: the same jobs give the same outcomes everywhere).
+    :param unknown_keywords: the engine's unknown-keyword policy.
     """
 
     rules: str
@@ -111,6 +118,8 @@ class EngineSpec:
     auto_triggers: bool
     policy: str
     expected: tuple[tuple[str, str, str], ...]
+    verify: bool = False
+    unknown_keywords: str = "error"
 
     @classmethod
     def of(cls, engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
@@ -143,7 +152,7 @@ class EngineSpec:
                     "module (or install it), or run the batch without an executor")
         return cls(engine.rules, bool(allow), tuple(sorted(allow)), tuple(modules),
                    engine.hooks.timeout, engine.auto_triggers, _policy_name(engine.policy),
-                   signature(engine))
+                   signature(engine), engine.hooks.verify, engine.hooks.unknown_keywords)
 
     def for_rules(self, rules: str) -> EngineSpec:
         """The same plugin choices under another rules edition (the edition
@@ -219,7 +228,8 @@ def _construct(spec: EngineSpec) -> Engine:
     policy = _resolve_name(spec.policy) if spec.policy else default_policy
     return Engine(spec.rules, plugins=plugins, discover=spec.discover,
                   allow=spec.allow if spec.discover else None, policy=policy,
-                  auto_triggers=spec.auto_triggers, hook_timeout=spec.hook_timeout)
+                  auto_triggers=spec.auto_triggers, hook_timeout=spec.hook_timeout,
+                  verify=spec.verify, unknown_keywords=spec.unknown_keywords)
 
 
 def _first_plugin(problems: Sequence[str]) -> str:
@@ -472,6 +482,7 @@ class _Planner:
         # Scenarios loaded from files each have their own engine, mostly alike:
         # engines with the same plugin objects and settings share one spec.
         key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, id(engine.policy),
+               engine.hooks.verify, engine.hooks.unknown_keywords,
                tuple((n, id(i.module)) for n, i in engine.plugin_infos.items()))
         spec = self._by_print.get(key)
         if spec is None:
@@ -499,8 +510,12 @@ class _Planner:
         if isinstance(job, str | os.PathLike):
             return _FileJob(os.fspath(job), self.family(), self.rules)
         if isinstance(job, Scenario):
+            try:
+                job_spec = self.spec_of(job.engine) if spec else _NO_SPEC
+            except BatchError as exc:  # this Scenario's own engine can't travel
+                return _BadJob(job.file, f"job {index} ({job.file}): {exc}")
             return _ScenarioJob(tuple((n, getattr(job, n)) for n in _SCENARIO_FIELDS),
-                                self.spec_of(job.engine))
+                                job_spec)
         if isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState):
             state, decisions = job
             if not isinstance(decisions, Mapping) or set(decisions) - _DECISION_KEYS:
@@ -509,32 +524,59 @@ class _Planner:
                 return _BadJob(f"<job {index}>", f"job {index}: the decisions must be a "
                                f"mapping with keys among {', '.join(sorted(_DECISION_KEYS))}, "
                                f"not {bad!r}")
-            blocks = normalise_blocks(decisions.get("blocks") or {})
-            choices = decisions.get("choices") or {}
-            fields = {
-                "file": f"<job {index}>", "rules": self.engine.rules, "state": state,
-                "attacks": FrozenMap(decisions.get("attacks") or {}),
-                "blocks": FrozenMap((b, a) for b, a in blocks.items() if a),
-                "order": FrozenMap((k, tuple(v))
-                                   for k, v in (decisions.get("order") or {}).items()),
-                "assign": _assign(decisions.get("assign")),
-                "assign_first_strike": _assign(decisions.get("assign_first_strike")),
-                "actions": tuple(decisions.get("actions") or ()),
-                "bands": tuple(tuple(b) for b in decisions.get("bands") or ()),
-                "additional_combats": tuple(decisions.get("additional_combats") or ()),
-                "through": decisions.get("through", "end_of_combat"),
-                "choices": FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
-                                     for k, v in choices.items()),
-            }
+            fields: dict[str, Any] = {"file": f"<job {index}>", "rules": self.engine.rules,
+                                      "state": state}
+            for key, (convert, default) in _DECISIONS.items():
+                value = decisions.get(key)
+                try:
+                    fields[key] = default if value is None else convert(value)
+                except Exception as exc:  # any value of the wrong type or shape
+                    return _BadJob(f"<job {index}>", f"job {index}: decisions[{key!r}] = "
+                                   f"{reprlib.repr(value)} is not what Engine.resolve takes "
+                                   f"({exc})")
             return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC)
         return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
                        "a scenario file path, a Scenario, or a (state, decisions) pair")
 
 
-def _assign(value: Any) -> Any:
-    if value is None:
-        return None
-    return FrozenMap((s, FrozenMap(a)) for s, a in value.items())
+def _mapping(value: Any) -> FrozenMap[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a mapping is wanted, got {type(value).__name__}")
+    return FrozenMap(value)
+
+
+def _sequence(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise TypeError(f"a sequence (list, tuple) is wanted, got {type(value).__name__}")
+    return tuple(value)
+
+
+def _blocks(value: Any) -> FrozenMap[str, tuple[str, ...]]:
+    return FrozenMap((b, a) for b, a in normalise_blocks(_mapping(value)).items() if a)
+
+
+def _assign(value: Any) -> FrozenMap[Any, Any]:
+    return FrozenMap((s, _mapping(a)) for s, a in _mapping(value).items())
+
+
+#: Each decision of a ``(state, decisions)`` job: how its value becomes the
+#: :class:`Scenario` field, and the field's value when it is absent (or
+#: ``None``). A value of the wrong type makes the job a :data:`BAD_JOB`.
+_DECISIONS: Final[dict[str, tuple[Callable[[Any], Any], Any]]] = {
+    "attacks": (_mapping, FrozenMap()),
+    "blocks": (_blocks, FrozenMap()),
+    "order": (lambda v: FrozenMap((k, _sequence(o)) for k, o in _mapping(v).items()),
+              FrozenMap()),
+    "assign": (_assign, None),
+    "assign_first_strike": (_assign, None),
+    "actions": (_sequence, ()),
+    "bands": (lambda v: tuple(_sequence(b) for b in _sequence(v)), ()),
+    "additional_combats": (_sequence, ()),
+    "through": (lambda v: v, "end_of_combat"),
+    "choices": (lambda v: FrozenMap((k, (c,) if isinstance(c, str) else _sequence(c))
+                                    for k, c in _mapping(v).items()), FrozenMap()),
+}
+assert set(_DECISIONS) == _DECISION_KEYS, "a resolve argument has no conversion"
 
 
 # ---------------------------------------------------------------------------
@@ -623,7 +665,11 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         :class:`RayExecutor`).
     :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
         set files are read with (each file's rules edition applies); default
-        ``Engine()``. A Scenario is resolved with its own engine's plugins.
+        :func:`~redzone.formats.outcome.command_engine`, the engine of
+        ``redzone run``: verify mode on, so a plugin that changes the state it
+        is given fails its job naming itself. A given engine keeps its own
+        verify mode, here and on every worker. A Scenario is resolved with its
+        own engine's plugins.
     :param chunksize: jobs per chunk sent to a worker (default: about four
         chunks per worker, at most :data:`MAX_CHUNK` jobs each).
     :param rules: a rules edition overriding each file's ``rules`` key (as
@@ -639,7 +685,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     by a new pool of the same size for the rest of the batch (shut down at
     the end; the caller's pool stays broken).
     """
-    engine = engine if engine is not None else Engine()
+    engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
         return _serial(jobs, planner)
@@ -744,7 +790,8 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
            submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
            ) -> list[JobOutcome]:
-    """Send each job of a lost chunk again, alone; a job lost twice is reported."""
+    """Send each job of a lost chunk again, alone; a job lost twice is reported
+    (a job that can't be pickled, as a :data:`BAD_JOB`: nothing was lost)."""
     futures: list[tuple[int, _Payload, cf.Future[list[_Wire]] | BaseException]] = []
     for index, payload in chunk:
         try:
@@ -760,12 +807,26 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+            unsendable = _unpicklable(payload)
+            if unsendable:
+                out.append(evolve(_bad(index, _BadJob(source, (
+                    f"job {index} can't be sent to a worker: {unsendable}"))), retried=1))
+                continue
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
             outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
                                               "message": message, "objects": []}}
             out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
     return out
+
+
+def _unpicklable(payload: _Payload) -> str:
+    """Why a job can't be pickled (a lambda, a lock in its decisions), or ``""``."""
+    try:
+        pickle.dumps(payload)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
 
 
 # ---------------------------------------------------------------------------

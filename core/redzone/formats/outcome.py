@@ -223,8 +223,9 @@ class Resolution:
 
     @property
     def exit_status(self) -> int:
-        """0 when the combat resolved, 1 when something was illegal."""
-        return EXIT_OK if self.ok else EXIT_ILLEGAL
+        """0 when the combat resolved, 1 when something was illegal
+        (:func:`exit_status` of :attr:`error`)."""
+        return exit_status(self.error)
 
     def to_html(self) -> str:
         """The visual report: one self-contained HTML page (:mod:`redzone.formats.report`)."""
@@ -442,14 +443,31 @@ def run_file(path: str | os.PathLike[str], *, rules: str | None = None) -> dict[
     :raises PluginError: when a plugin fails.
     """
     try:
-        scenario = load(path, rules=rules)
+        scenario = load(path, rules=rules, engine_factory=command_engine)
     except ScenarioError as exc:
         return error_json(exc)
     return outcome_json(resolve(scenario))
 
 
+def command_engine(rules: str = "foundations", **options: Any) -> Engine:
+    """The engine ``redzone run``, ``redzone batch`` and, by default,
+    :func:`redzone.simulate` resolve scenarios with: verify mode on, whatever
+    ``REDZONE_VERIFY`` says, so that a plugin that changes the state it is
+    given fails its scenario with a :class:`~redzone.PluginError` naming it
+    (guarantee 10) instead of giving a wrong outcome.
+
+    :param rules: the rules edition.
+    :param options: other keyword arguments of :class:`~redzone.Engine`
+        (``hook_timeout``...).
+    :raises PluginLoadError: when a plugin can't be loaded.
+    """
+    return Engine(rules, verify=True, **options)
+
+
 def exit_status(error: BaseException | None) -> int:
-    """The exit status of ``redzone run`` for an error (``None``: resolved)."""
+    """The exit status of ``redzone run`` (and the status ``redzone batch``
+    reports for a file) for an error (``None``: resolved): 1 illegal, 2 bad
+    scenario, 3 anything else (a failing plugin, redzone itself)."""
     if error is None:
         return EXIT_OK
     if isinstance(error, IllegalActionError):
@@ -477,6 +495,7 @@ __all__ = [
     "board_json",
     "check",
     "choice_json",
+    "command_engine",
     "dumps",
     "error_json",
     "exit_status",

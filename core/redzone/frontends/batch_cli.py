@@ -7,7 +7,9 @@ bar shows on a terminal; ``--json`` writes one JSON line per file, in input
 order. A summary follows: resolved, illegal, bad files and failing plugins,
 by keyword, and the slowest files. The exit status is the worst of the
 files' statuses (0 resolved, 1 illegal, 2 bad scenario file, 3 a plugin or a
-worker failed).
+worker failed). Each file is resolved with the engine of ``redzone run``
+(:func:`redzone.formats.outcome.command_engine`: verify mode on), on every
+worker, and its status is the one ``redzone run`` exits with for it.
 """
 
 from __future__ import annotations
@@ -26,10 +28,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from redzone.formats.batch import JobOutcome, RayExecutor, scenario_files, simulate
-from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE
+from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
 from redzone.frontends.fast import console
 from redzone.kernel.editions import EDITIONS
-from redzone.kernel.engine import Engine
 from redzone.kernel.errors import RulesError
 
 #: The summary's columns: status -> heading.
@@ -161,7 +162,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
         err.print("no scenario files (*.toml, *.json) found in: " + ", ".join(paths))
         ctx.exit(EXIT_BAD_SCENARIO)
     try:
-        engine = Engine(hook_timeout=hook_timeout)
+        engine = command_engine(hook_timeout=hook_timeout)
     except RulesError as exc:
         err.print(f"can't start: {exc}")
         ctx.exit(EXIT_FAILURE)

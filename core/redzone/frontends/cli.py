@@ -52,6 +52,7 @@ from redzone.formats.outcome import (
     check,
     dumps,
     error_json,
+    exit_status,
     outcome_json,
     resolve,
 )
@@ -170,9 +171,7 @@ def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
             render_problems(err, error)
         else:
             render_error(err, error)
-    if isinstance(error, ScenarioError):
-        return EXIT_BAD_SCENARIO
-    return EXIT_FAILURE
+    return exit_status(error)
 
 
 def _write_html(res: Resolution, out: str) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import functools
 import os
 import sys
 import traceback
@@ -91,8 +90,9 @@ def read_stdin_document(text: str) -> Document:
 
 
 def load(path: str, rules: str | None, display: str | None = None) -> Scenario:
-    """The scenario in ``path`` (``-``: standard input), built with a
-    verifying engine.
+    """The scenario in ``path`` (``-``: standard input), built with the
+    command line's engine (:func:`redzone.formats.outcome.command_engine`:
+    verify mode on).
 
     :param path: the file.
     :param rules: the rules edition overriding the file's, if any.
@@ -102,13 +102,13 @@ def load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     """
     import attrs
 
+    from redzone.formats.outcome import command_engine
     from redzone.formats.scenario import build, read_document
-    from redzone.kernel.engine import Engine
 
     document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
-    return build(document, rules=rules, engine_factory=functools.partial(Engine, verify=True))
+    return build(document, rules=rules, engine_factory=command_engine)
 
 
 def notes(scenario: Scenario, color: bool | None) -> None:
@@ -184,13 +184,7 @@ def run_json(path: str) -> int:
 
 
 def _run_json(path: str) -> int:
-    from redzone.formats.outcome import (
-        EXIT_BAD_SCENARIO,
-        dumps,
-        error_json,
-        outcome_json,
-        resolve,
-    )
+    from redzone.formats.outcome import dumps, error_json, exit_status, outcome_json, resolve
     from redzone.kernel.errors import PluginError, ScenarioError
 
     try:
@@ -198,7 +192,7 @@ def _run_json(path: str) -> int:
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         echo(dumps(error_json(exc)))
-        return EXIT_BAD_SCENARIO if isinstance(exc, ScenarioError) else EXIT_FAILURE
+        return exit_status(exc)
     notes(scenario, None)
     echo(dumps(outcome_json(res)))
     return res.exit_status
