@@ -18,6 +18,7 @@ item 9), under every rules edition, through the API and the command line
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hostile_kit import FILES, CliResult
@@ -66,13 +67,15 @@ def test_an_entry_for_a_creature_that_left_combat_is_unused_with_a_note_506_4(
     assert _note_about_b1(checked.err), checked.err
 
 
+@pytest.mark.parametrize("verify", [True, False], ids=["verify", "production"])
 @pytest.mark.parametrize("rules", EDITIONS)
-def test_an_entry_for_a_creature_never_in_combat_is_still_illegal_510_1(rules: str) -> None:
+def test_an_entry_for_a_creature_never_in_combat_is_still_illegal_510_1(
+        rules: str, verify: bool) -> None:
     """510.1: only attacking and blocking creatures assign combat damage; an
     entry for a creature that never was one (a typo, a creature left home)
     stays an error naming it, and only the leaving of combat (506.4) makes an
     entry unused."""
-    engine = Engine(rules=rules, verify=True)
+    engine = Engine(rules=rules, verify=verify)
     state = engine.game(["alice", "bob"], [
         engine.creature("knight", "alice", 3, 3, "first strike"),
         engine.creature("b1", "bob", 2, 2),
@@ -129,13 +132,15 @@ def test_a_double_strikers_division_naming_a_dead_blocker_is_illegal_in_step_two
     assert [(p["stage"], p["rule"]) for p in checked.json["problems"]] == [("assign", "510.1c")]
 
 
+@pytest.mark.parametrize("verify", [True, False], ids=["verify", "production"])
 @pytest.mark.parametrize("rules", EDITIONS)
-def test_the_api_error_of_a_later_step_carries_the_steps_done_510_1e(rules: str) -> None:
+def test_the_api_error_of_a_later_step_carries_the_steps_done_510_1e(
+        rules: str, verify: bool) -> None:
     """510.1e, 733: an illegal assignment returns the game to the moment
     before it was made, not to before combat: ``Engine.resolve``'s error
     carries the combat so far (after the first-strike step), and dividing
     each step on its own (``assign_first_strike``, then ``assign``) is legal."""
-    engine = Engine(rules=rules, verify=True)
+    engine = Engine(rules=rules, verify=verify)
     state = engine.game(["alice", "bob"], [
         engine.creature("ds", "alice", 4, 4, "double strike"),
         engine.creature("b1", "bob", 2, 2),
@@ -153,3 +158,32 @@ def test_the_api_error_of_a_later_step_carries_the_steps_done_510_1e(rules: str)
                            assign={"ds": {"b2": 4}})
     assert split.state.objects["b2"].zone == "graveyard"
     assert split.state.players["bob"].life == 20
+
+
+@pytest.mark.parametrize("rules", EDITIONS)
+def test_an_entry_with_nothing_left_to_assign_to_is_unused_with_a_note_510_1c(
+        rules: str, run_cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    """510.1c: a blocked double striker whose only blocker died in the first
+    step is still attacking but assigns no combat damage in the second step
+    (no trample: no creature is blocking it); its entry is unused there and a
+    note says so, citing 510.1c. With trample the same division is illegal
+    there (702.19d: all of its damage goes to the player)."""
+    text = (FILES / "division-double-strike.toml").read_text(encoding="utf-8")
+    text = text.replace('blocks = { b1 = ["ds"], b2 = ["ds"] }', 'blocks = { b1 = ["ds"] }')
+    text = text.replace("ds = { b1 = 2, b2 = 2 }", "ds = { b1 = 4 }")
+    path = tmp_path / "alone.toml"
+    path.write_text(text, encoding="utf-8")
+    res = resolve(load(path, rules=rules))
+    assert res.error is None and res.result is not None
+    assert res.result.state.players["bob"].life == 20
+    assert len(res.notes) == 1 and "(ds)" in res.notes[0] and "510.1c" in res.notes[0]
+    result = run_cli(["run", "--json", "--rules", rules, str(path)])
+    assert result.status == 0 and "note:" in result.err and "510.1c" in result.err
+
+    path.write_text(text.replace('keywords = ["double strike"]',
+                                 'keywords = ["double strike", "trample"]'), encoding="utf-8")
+    res = resolve(load(path, rules=rules))
+    assert isinstance(res.error, IllegalAssignmentError) and res.error.rule == "510.1c"
+    assert res.partial is not None and res.partial.state.objects["b1"].zone == "graveyard"
+    checked = run_cli(["check", "--json", "--rules", rules, str(path)])
+    assert checked.status == 1 and checked.json["problems"][0]["rule"] == "510.1c"
