@@ -101,7 +101,8 @@ def test_a_double_strikers_division_naming_a_dead_blocker_is_illegal_in_step_two
     scenario = load(DOUBLE, rules=rules)
     res = resolve(scenario)
     assert isinstance(res.error, IllegalAssignmentError), res.error
-    assert res.error.rule == "510.1c" and "(b1)" in res.error.message
+    assert res.error.rule == "510.1c"
+    assert "(b1), which is no longer in combat (506.4)" in res.error.message
     partial = res.error.partial
     assert partial is not None
     assert partial.state.objects["b1"].zone == "graveyard"
