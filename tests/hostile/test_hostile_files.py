@@ -72,8 +72,11 @@ FILES_EXPECTED: dict[str, Expect] = {
 
 
 def test_every_file_of_the_corpus_has_its_expectation() -> None:
-    """The corpus and its table stay in step: no file is left unchecked."""
-    on_disk = {p.name for p in FILES.iterdir() if p.suffix in (".toml", ".json")}
+    """The corpus and its table stay in step: no file is left unchecked (a
+    file ``<prefix>-*`` is checked by its own module ``test_hostile_<prefix>.py``)."""
+    here = Path(__file__).resolve().parent
+    on_disk = {p.name for p in FILES.iterdir() if p.suffix in (".toml", ".json")
+               and not (here / f"test_hostile_{p.name.split('-')[0]}.py").exists()}
     assert on_disk == set(FILES_EXPECTED)
 
 

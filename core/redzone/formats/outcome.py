@@ -43,6 +43,7 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, as_tuple
 from redzone.kernel.model import ChoiceMade, GameState, Permanent
+from redzone.kernel.steps import unused_entries
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
 #: declaration (or assignment, or action), bad scenario file; and, beyond the
@@ -135,6 +136,10 @@ class _Recorder(Engine):
         self.records: list[AssignmentRecord] = []
         self.attempt: tuple[str, GameState, Action | None] | None = None
         self.last: GameState | None = None
+        #: Notes on the entries of the assignments left unused (506.4, 510.1b-d),
+        #: each entry's first time only.
+        self.notes: list[str] = []
+        self._noted: set[tuple[int, str]] = set()
 
     def _done(self, out: Outcome) -> Outcome:
         self.log.extend(out.events)
@@ -163,6 +168,10 @@ class _Recorder(Engine):
             assign = kwargs.get("assign", args[0] if args else None)
             _step, records = assignment_records(self, state, assign)
             self.records.extend(records)
+            for source, why in unused_entries(self, state, assign).items():
+                if (id(assign), source) not in self._noted:
+                    self._noted.add((id(assign), source))
+                    self.notes.append(str(why))
         return self._done(super().combat_damage(state, *args, **kwargs))
 
     def end_of_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
@@ -205,6 +214,11 @@ class Resolution:
         (actions after steps that never happened).
     :param failed_state: the state the rejected command was given.
     :param failed_action: the rejected action, for ``action``.
+    :param notes: what is worth knowing that is not a problem: the entries
+        of the damage assignments left unused because their creature no
+        longer was in combat (506.4) or had nothing to assign to (510.1b-d).
+    :param partial: for a rejected combat, what was done before the rejected
+        command (:attr:`~redzone.IllegalActionError.partial`), else ``None``.
     """
 
     scenario: Scenario
@@ -215,6 +229,8 @@ class Resolution:
     failed: str | None = None
     failed_state: GameState | None = None
     failed_action: Action | None = None
+    notes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    partial: CombatResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -263,8 +279,9 @@ def resolve(scenario: Scenario) -> Resolution:
         if rec.attempt is None and isinstance(exc, IllegalBlockError):
             # 508.8: blocks for a declare blockers step that is skipped.
             failed, state = "declare_blockers", rec.last
-        return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action)
-    return Resolution(scenario, result, None, result.events, rec.records)
+        return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action,
+                          notes=rec.notes, partial=exc.partial)
+    return Resolution(scenario, result, None, result.events, rec.records, notes=rec.notes)
 
 
 @frozen
@@ -279,14 +296,52 @@ class Finding:
     error: IllegalActionError
 
 
+@frozen
+class CheckReport:
+    """What :func:`check_report` found.
+
+    :param findings: the problems, each with its declaration.
+    :param notes: what is worth knowing that is not a problem (as
+        :attr:`Resolution.notes`).
+    """
+
+    findings: tuple[Finding, ...] = field(converter=as_tuple)
+    notes: tuple[str, ...] = field(default=(), converter=as_tuple)
+
+
+#: The stage of :class:`Finding` for each command :func:`resolve` may reject.
+_STAGES = {"declare_attackers": "attacks", "declare_blockers": "blocks",
+           "combat_damage": "assign"}
+
+
 def check(scenario: Scenario) -> tuple[Finding, ...]:
-    """Validate the declarations without dealing damage.
+    """Validate the declarations: :func:`check_report`'s findings."""
+    return check_report(scenario).findings
+
+
+def check_report(scenario: Scenario) -> CheckReport:
+    """Validate the declarations, listing every problem of each at once.
 
     Checks the attack, then (if it is legal) the blocks, then (if they are
     legal) the assignments of the first combat damage step, performing the
-    priority-window actions that come before each. The later assignments can
-    only be checked by resolving.
+    priority-window actions that come before each, without dealing damage.
+    When all of that is legal, the combat is resolved (nothing is shown) so
+    that the later steps' assignments and actions are checked by the same
+    rules as ``run`` uses (:func:`~redzone.kernel.steps.sort_entries`):
+    ``check`` finds exactly the error ``run`` would give, and the same notes.
     """
+    found = _first_findings(scenario)
+    if found:
+        return CheckReport(found)
+    res = resolve(scenario)
+    if res.error is None:
+        return CheckReport((), res.notes)
+    return CheckReport((Finding(_STAGES.get(res.failed or "", "actions"), res.error),),
+                       res.notes)
+
+
+def _first_findings(scenario: Scenario) -> tuple[Finding, ...]:
+    """The problems of the declarations up to the first combat damage step."""
     rec = _Recorder(scenario.engine)
     pending: dict[str, list[Action]] = {}
     for after, action in scenario.actions:
@@ -368,12 +423,20 @@ def outcome_json(resolution: Resolution) -> dict[str, Any]:
     """The JSON outcome of the scenario format for a resolution."""
     if resolution.error is not None or resolution.result is None:
         assert resolution.error is not None
-        return error_json(resolution.error)
-    result = resolution.result
+        out = error_json(resolution.error)
+        partial = resolution.partial
+        if partial is not None and partial.after_steps:
+            # A combat damage step was done before the rejected command: it
+            # stands (510.1e), and the outcome says what it did.
+            out["partial"] = _result_json(resolution.scenario.rules, partial)
+        return out
+    return {"ok": True, **_result_json(resolution.scenario.rules, resolution.result)}
+
+
+def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
     board = board_json(result.state)
     return {
-        "ok": True,
-        "rules": resolution.scenario.rules,
+        "rules": rules,
         "players": board["players"],
         "permanents": board["permanents"],
         "steps": list(result.steps),
@@ -489,11 +552,13 @@ __all__ = [
     "EXIT_ILLEGAL",
     "EXIT_OK",
     "AssignmentRecord",
+    "CheckReport",
     "Finding",
     "Resolution",
     "assignment_records",
     "board_json",
     "check",
+    "check_report",
     "choice_json",
     "command_engine",
     "dumps",

@@ -837,12 +837,12 @@ def render_check(console: Console, scenario: Scenario, findings: Sequence[Findin
     """The result of ``redzone check``."""
     _header(console, scenario)
     if not findings:
-        _line(console, ("OK: ", GOOD), "the file is valid; the attack, the blocks and the "
-              "first combat damage step's assignments are legal")
+        _line(console, ("OK: ", GOOD), "the file is valid; the attack, the blocks, every "
+              "combat damage step's assignments and the actions are legal")
         return
     name = Names([scenario.state])
     stages = {"attacks": "The declaration of attackers", "blocks": "The declaration of blockers",
-              "assign": "The first combat damage step's assignment",
+              "assign": "A combat damage step's assignment",
               "actions": "An action in a priority window"}
     for finding in findings:
         _line(console, (stages.get(finding.stage, finding.stage), HEAD), " is illegal:")

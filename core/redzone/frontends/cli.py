@@ -49,7 +49,7 @@ from redzone.formats.outcome import (
     EXIT_ILLEGAL,
     EXIT_OK,
     Resolution,
-    check,
+    check_report,
     dumps,
     error_json,
     exit_status,
@@ -192,7 +192,7 @@ def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         return _fail(exc, as_json=as_json, color=color)
-    _notes(scenario, color)
+    _notes(scenario, color, res.notes)
     if html is not None:
         _write_html(res, html)
     if as_json:
@@ -268,8 +268,10 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
     """Validate FILE and its declarations without dealing damage.
 
     Lists every problem at once: in the file (keys, types, ids, keywords), then
-    in the attack, the blocks and the first combat damage step's assignments.
-    FILE may be `-` (standard input).
+    in the attack, the blocks and the first combat damage step's assignments;
+    when those are legal, the combat is resolved (nothing is shown) to check
+    the later steps' assignments and actions as `run` does. FILE may be `-`
+    (standard input).
 
     \b
     Example:
@@ -277,10 +279,11 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
     """
     try:
         scenario = _load(file, rules)
-        findings = check(scenario)
+        report = check_report(scenario)
     except (ScenarioError, PluginError) as exc:
         ctx.exit(_fail(exc, as_json=as_json, color=color))
-    _notes(scenario, color)
+    findings = report.findings
+    _notes(scenario, color, report.notes)
     if as_json:
         data = {"ok": not findings, "rules": scenario.rules, "problems": [
             {"stage": f.stage, **error_json(f.error)["error"]} for f in findings]}
@@ -315,7 +318,7 @@ def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         ctx.exit(_fail(exc, as_json=as_json, color=color))
-    _notes(scenario, color)
+    _notes(scenario, color, res.notes)
     status = EXIT_OK if res.error is None else EXIT_ILLEGAL
     if as_json:
         click.echo(dumps(explanation_json(res)), nl=False)

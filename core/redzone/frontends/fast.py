@@ -111,16 +111,18 @@ def load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     return build(document, rules=rules, engine_factory=command_engine)
 
 
-def notes(scenario: Scenario, color: bool | None) -> None:
+def notes(scenario: Scenario, color: bool | None, more: Sequence[str] = ()) -> None:
     """Notes about the scenario (card abilities redzone doesn't provide...):
     diagnostics, on standard error.
 
     :param scenario: the scenario built.
     :param color: the colour option.
+    :param more: the notes of resolving or checking it (assignment entries
+        left unused...), after the scenario's own.
     """
-    if scenario.notes:
+    if scenario.notes or more:
         err = console(color, stderr=True)
-        for note in scenario.notes:
+        for note in (*scenario.notes, *more):
             err.print(f"redzone: note: {note}", soft_wrap=True, markup=False)
 
 
@@ -193,7 +195,7 @@ def _run_json(path: str) -> int:
     except (ScenarioError, PluginError) as exc:
         echo(dumps(error_json(exc)))
         return exit_status(exc)
-    notes(scenario, None)
+    notes(scenario, None, res.notes)
     echo(dumps(outcome_json(res)))
     return res.exit_status
 

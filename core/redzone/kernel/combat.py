@@ -882,8 +882,9 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
                 legal = ", ".join(label(state, x) for x in options) or "nothing"
                 rule = "510.1b" if not duty.blocked and duty.is_attacker else (
                     "510.1c" if duty.is_attacker else "510.1d")
+                gone = ", which is no longer in combat (506.4)" if r in combat.removed else ""
                 found.append(Violation(rule, f"{label(state, duty.source)} can't assign damage "
-                                       f"to {label(state, r)}; "
+                                       f"to {label(state, r)}{gone}; "
                                        f"its legal recipients are: {legal}", (duty.source, r)))
                 bad = True
         if bad:

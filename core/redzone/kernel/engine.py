@@ -490,7 +490,9 @@ class Engine:
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
         :raises IllegalActionError: (or a subclass) when a declaration,
-            assignment or action is illegal; :class:`IllegalBlockError`
+            assignment or action is illegal, with what was done before it as
+            its ``partial`` (510.1e: a later step's illegal assignment keeps
+            the earlier steps); :class:`IllegalBlockError`
             (508.8) for blocks when no creature attacks, as the declare
             blockers step is skipped.
         """
@@ -503,15 +505,20 @@ class Engine:
                             order=order, bands=tuple(tuple(b) for b in bands)),
                  *additional_combats]
         run = _Run(self, state, choices)
-        for plan in plans:
-            if run.over:
-                break
-            run.combat(plan)
-        if through == "cleanup" and not run.over:
-            run.rest_of_turn()
-        run.check_pending()
-        return CombatResult(run.state, run.events, run.steps, run.after_steps, state,
-                            run.made)
+        try:
+            for plan in plans:
+                if run.over:
+                    break
+                run.combat(plan)
+            if through == "cleanup" and not run.over:
+                run.rest_of_turn()
+            run.check_pending()
+        except IllegalActionError as exc:
+            # 510.1e, 733: the game returns to the moment before the rejected
+            # command, not to before combat; what was done stays with the error.
+            exc.partial = run.result(state)
+            raise
+        return run.result(state)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -587,6 +594,11 @@ class _Run:
     @property
     def over(self) -> bool:
         return self.state.game_over is not None
+
+    def result(self, before: GameState) -> CombatResult:
+        """What the run did so far."""
+        return CombatResult(self.state, tuple(self.events), tuple(self.steps),
+                            dict(self.after_steps), before, tuple(self.made))
 
     def take(self, out: Outcome, step: str | None = None) -> bool:
         """Take a command's outcome; ``False`` once the game is over."""

@@ -10,10 +10,14 @@ rejected command (733: the game returns to the moment before).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from attrs import field, frozen
 
 from redzone.kernel.frozen import as_tuple
+
+if TYPE_CHECKING:
+    from redzone.kernel.tx import CombatResult
 
 
 def _objects(value: Iterable[str]) -> tuple[str, ...]:
@@ -56,9 +60,15 @@ class IllegalActionError(RulesError, ValueError):
     :ivar rule: the first broken rule.
     :ivar objects: ids of every object involved, sorted.
     :ivar violations: every violation found.
+    :ivar partial: when :meth:`redzone.Engine.resolve` rejected a command
+        after other commands of the combat were done, what they did: a
+        :class:`~redzone.CombatResult` up to the moment before the rejected
+        command (510.1e, 733: the game returns to that moment, not to before
+        combat); ``None`` otherwise.
     """
 
     kind = "illegal_action"
+    partial: CombatResult | None = None
 
     def __init__(self, violations: Iterable[Violation] | str, *, rule: str = "",
                  objects: Iterable[str] = ()) -> None:

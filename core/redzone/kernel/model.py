@@ -428,6 +428,10 @@ class Combat:
         ``attacks``.
     :param bands: attacking bands declared with the attackers (508.1e,
         702.22c), each a tuple of attacking creatures.
+    :param removed: the attacking and blocking creatures removed from this
+        combat so far (506.4: they left the battlefield, or an effect removed
+        them); they assign no combat damage (510.1), so an assignment's entry
+        for one of them is unused rather than illegal.
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
@@ -440,6 +444,7 @@ class Combat:
     on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
     declared: FrozenMap[str, str | None] = field(converter=as_map)
     bands: tuple[tuple[str, ...], ...] = field(default=(), converter=as_tuple)
+    removed: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
 
     @declared.default
     def _declared_default(self) -> FrozenMap[str, str | None]:

@@ -51,7 +51,7 @@ def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]
                                         for band in bands) if len(kept) > 1)
     return _evolve(combat, attacks=FrozenMap._wrap(new_attacks),
                    blocks=FrozenMap._wrap(new_blocks), blocked=combat.blocked - hit,
-                   bands=bands), hit
+                   bands=bands, removed=combat.removed | direct), hit
 
 
 def remove_from_combat(state: GameState, obj: str, rule: str, step: str

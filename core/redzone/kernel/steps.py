@@ -355,20 +355,32 @@ def _compute_damage_step_kind(engine: Engine,
     return None
 
 
-def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequence[Duty],
-                    assign: Assignment, participants: Sequence[str] = ()
-                    ) -> tuple[dict[str, dict[str, int]], list[Violation]]:
-    """The given assignments checked for what they name, completed by the
-    engine's policy for the creatures not in them (510.1).
+def sort_entries(engine: Engine, state: GameState, step: str, dutied: Collection[str],
+                 assign: Assignment, participants: Collection[str] = ()
+                 ) -> tuple[dict[str, dict[str, int]], list[Violation], dict[str, Violation]]:
+    """Decide the use of each entry of an assignment in the combat damage
+    step ``step`` (510.1): the one rule that resolving and checking share.
 
-    :param participants: the creatures that deal combat damage in ``step``:
-        an assignment that names an amount for one of them that assigns
-        none (0 or less, 510.1a) is illegal; an entry for a creature that
-        doesn't deal damage in this step is not for it, and is ignored."""
+    An entry is used in each damage step in which its creature assigns
+    combat damage. It is *unused* in a step when its creature no longer is
+    in combat (506.4: it left the battlefield or was removed from combat, so
+    it assigns nothing, 510.1), or deals damage in the step but has nothing
+    left to assign it to (510.1b-d). An entry for a creature that doesn't
+    deal damage in this step (another step's) is neither: it is not for this
+    step. Everything else about an entry that is not used is a problem: a
+    creature that doesn't exist or never was in this combat (510.1), an
+    amount for a creature that assigns none (510.1a), an entry that is not a
+    mapping.
+
+    :param dutied: the creatures that assign combat damage in ``step``.
+    :param participants: the creatures that deal combat damage in ``step``.
+    :returns: the entries used (source -> recipient -> amount), the
+        problems, and the unused entries (source -> why, with its rule).
+    """
     combat = state.combat
     assert combat is not None
     problems: list[Violation] = []
-    dutied = {d.source for d in duties}
+    unused: dict[str, Violation] = {}
     given: dict[str, dict[str, int]] = {}
     for source, amounts in assign.items():
         if source not in state.objects and source not in state.players:
@@ -376,18 +388,30 @@ def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequenc
                                       "damage from", (source,)))
             continue
         if not combat.in_combat(source):
+            if source in combat.removed:
+                unused[source] = Violation(
+                    "506.4", f"{_combat.label(state, source)} is no longer in combat, so it "
+                    f"assigns no combat damage (510.1): its entry is unused in {step}",
+                    (source,))
+                continue
             problems.append(Violation("510.1", f"{_combat.label(state, source)} is not an "
                                       "attacking or blocking creature", (source,)))
             continue
         if source not in dutied:
-            if source in participants and isinstance(amounts, Mapping) and any(
-                    n != 0 for n in amounts.values()) and _combat.amount(
-                    engine.hooks, state, source, step) <= 0:
-                problems.append(Violation(
-                    "510.1a", f"{_combat.label(state, source)} assigns no combat damage in "
-                    f"this step (it would assign "
-                    f"{_combat.amount(engine.hooks, state, source, step)}), so it can't be "
-                    f"given an assignment of {dict(amounts)!r}", (source,)))
+            if source in participants and isinstance(amounts, Mapping):
+                power = _combat.amount(engine.hooks, state, source, step)
+                if power <= 0 and any(n != 0 for n in amounts.values()):
+                    problems.append(Violation(
+                        "510.1a", f"{_combat.label(state, source)} assigns no combat damage "
+                        f"in this step (it would assign {power}), so it can't be given an "
+                        f"assignment of {dict(amounts)!r}", (source,)))
+                elif power > 0:
+                    rule = "510.1d" if combat.is_blocking(source) else (
+                        "510.1c" if source in combat.blocked else "510.1b")
+                    unused[source] = Violation(
+                        rule, f"{_combat.label(state, source)} has nothing left to assign "
+                        f"its combat damage to, so it assigns none: its entry is unused in "
+                        f"{step}", (source,))
             continue  # not dealing damage in this step: the entry is not for it
         if not isinstance(amounts, Mapping):
             problems.append(Violation("510.1", f"the assignment of {source!r} must map "
@@ -399,6 +423,35 @@ def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequenc
                                           f"damage to {recipient!r}, which does not exist",
                                           (source, recipient)))
         given[source] = dict(amounts)
+    return given, problems, unused
+
+
+def unused_entries(engine: Engine, state: GameState, assign: Assignment | None
+                   ) -> dict[str, Violation]:
+    """The entries of ``assign`` that the next combat damage step leaves
+    unused, with why (:func:`sort_entries`): for notes."""
+    if not assign:
+        return {}
+    step, participants = damage_step_kind(engine, state)
+    duties = _combat.duties(engine.hooks, state, participants, step)
+    return sort_entries(engine, state, step, {d.source for d in duties}, assign,
+                        participants)[2]
+
+
+def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequence[Duty],
+                    assign: Assignment, participants: Sequence[str] = ()
+                    ) -> tuple[dict[str, dict[str, int]], list[Violation]]:
+    """The given assignments checked for what they name, completed by the
+    engine's policy for the creatures not in them (510.1).
+
+    :param participants: the creatures that deal combat damage in ``step``:
+        an assignment that names an amount for one of them that assigns
+        none (0 or less, 510.1a) is illegal; an entry for a creature that
+        doesn't deal damage in this step is not for it, and is ignored, as
+        is one for a creature no longer in combat (506.4; see
+        :func:`sort_entries`)."""
+    given, problems, _unused = sort_entries(engine, state, step, {d.source for d in duties},
+                                            assign, participants)
     full = dict(given)
     full.update(engine.policy(engine.hooks, state, step, duties, given))
     return full, problems
