@@ -203,3 +203,34 @@ def test_html_special_characters_in_names_stay_escaped(tmp_path: Path) -> None:
     parser.feed(page)
     assert "script" not in parser.tags and "onclick" not in parser.names
     assert any("<script>alert(1)</script>&amp;'\"<b onclick=x>" in e for e in parser.events)
+
+
+@pytest.mark.parametrize("text", [
+    "Æther Adept", "Jötun Grunt", "稲妻", "Nissa — Voice of Zendikar", "🐻‍❄️ 👨‍👩‍👧",
+    "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland's flag
+    "می\u200cخواهم", "C:\\cards\\x1b"])
+def test_ordinary_text_is_printed_as_it_is(text: str) -> None:
+    """Item 7: accents, CJK, dashes, emoji (with their zero-width joiners and
+    tag characters), the zero-width non-joiner of Persian and backslashes are
+    not escaped."""
+    from redzone.kernel.display import visible
+
+    assert visible(text) == text
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("a\u200bb", "a\\u200bb"),  # zero-width space: two names would look the same
+    ("a\u2060b\ufeff", "a\\u2060b\\ufeff"),  # word joiner, byte order mark
+    ("a\u00adb", "a\\xadb"),  # soft hyphen
+    ("a\u2028b\u2029", "a\\u2028b\\u2029"),  # line and paragraph separators
+    ("\x85\x9b\x7f", "\\x85\\x9b\\x7f"),  # C1 controls and DEL
+    ("a\nb\tc", "a\\nb\\tc"),
+    ("\ud800", "\\ud800"),
+])
+def test_invisible_characters_are_escaped(text: str, shown: str) -> None:
+    """Item 7: the other invisible characters (zero-width space, word joiner,
+    soft hyphen, separators, C1 controls, surrogates) are escaped too, and
+    escaping twice changes nothing."""
+    from redzone.kernel.display import visible
+
+    assert visible(text) == shown and visible(shown) == shown
