@@ -30,7 +30,18 @@ from redzone.formats.report import render_html
 from redzone.formats.scenario import load as load_scenario
 
 NAMES = FILES / "terminal-names.toml"
-ILLEGAL = FILES / "terminal-illegal.toml"
+
+
+@pytest.fixture(scope="module")
+def illegal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The names of :data:`NAMES` in an illegal block (the ogre has menace,
+    702.111b), so that ``check`` and ``explain`` print them in violations
+    and suggestions."""
+    path = tmp_path_factory.mktemp("terminal") / "terminal-illegal.toml"
+    path.write_text(NAMES.read_text(encoding="utf-8").replace(
+        "power = 3\n", 'power = 3\nkeywords = ["menace"]\n'), encoding="utf-8")
+    return path
+
 
 #: What must never be written as it is: escape, the C1 control sequence
 #: introducer, bell, backspace, carriage return, and the bidi controls.
@@ -56,24 +67,27 @@ def _raw(text: str) -> list[str]:
     return RAW.findall(SGR.sub("", text))
 
 
+#: The commands, their arguments (``ILLEGAL``: the :func:`illegal` file) and
+#: their exit statuses.
 COMMANDS: dict[str, tuple[tuple[str | Path, ...], int]] = {
     "run": (("run", NAMES), 0),
     "run --board": (("run", "--board", NAMES), 0),
-    "run (illegal)": (("run", ILLEGAL), 1),
-    "run --board (illegal)": (("run", "--board", ILLEGAL), 1),
-    "check": (("check", ILLEGAL), 1),
-    "explain": (("explain", ILLEGAL), 1),
+    "run (illegal)": (("run", "ILLEGAL"), 1),
+    "run --board (illegal)": (("run", "--board", "ILLEGAL"), 1),
+    "check": (("check", "ILLEGAL"), 1),
+    "explain": (("explain", "ILLEGAL"), 1),
 }
 
 
 @pytest.mark.parametrize("color", [None, "--color"], ids=["piped", "color"])
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_no_control_character_from_a_file_reaches_the_terminal(name: str,
-                                                                color: str | None) -> None:
+def test_no_control_character_from_a_file_reaches_the_terminal(name: str, color: str | None,
+                                                                illegal: Path) -> None:
     """Item 7: the account, the board, ``check`` and ``explain`` show a
     file's control characters, escape sequences and bidi controls escaped,
     piped or with ``--color``, on standard output and standard error."""
     args, status = COMMANDS[name]
+    args = tuple(illegal if a == "ILLEGAL" else a for a in args)
     done = _redzone(*args, *((color,) if color else ()))
     assert done.returncode == status, done.stderr
     assert _raw(done.stdout) == [] and _raw(done.stderr) == []
