@@ -68,6 +68,8 @@ FILES_EXPECTED: dict[str, Expect] = {
     "unknown-keyword-error.toml": Expect(2, key=KEYWORD, line=12,
                                          message="unknown keyword 'moonwalking'"),
     "unknown-keyword-inert.toml": Expect(0, life={"alice": 20, "bob": 17}),
+    # Containment II item 7: names that would drive a terminal (test_hostile_terminal.py)
+    "terminal-names.toml": Expect(0, life={"alice\x1b]0;pwned\x07": 20, "bob\x9b2J": 20}),
 }
 
 

@@ -23,6 +23,7 @@ from attrs import field, frozen
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
 from redzone.kernel.combat import Assignment, band_violations, lethal_map
+from redzone.kernel.display import json_visible
 from redzone.kernel.engine import (
     ASSIGNED,
     CombatResult,
@@ -542,8 +543,9 @@ def exit_status(error: BaseException | None) -> int:
 
 def dumps(data: Mapping[str, Any]) -> str:
     """JSON text for an outcome: two-space indents, a final newline, the
-    same bytes for the same scenario."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    same bytes for the same scenario; characters other than controls and
+    bidi or zero-width marks as they are (:func:`~redzone.kernel.display.json_visible`)."""
+    return json_visible(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 __all__ = [

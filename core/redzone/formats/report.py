@@ -19,7 +19,6 @@ front ends call it, the kernel never does.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -115,8 +114,7 @@ def _scoped(css: str) -> str:
     return "\n".join(out)
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+_e = display.html_text
 
 
 class _Names:

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.text import Text
 
 from redzone.formats.citations import CITATIONS, EQUIVALENTS, cite, era_rule
 from redzone.formats.outcome import (
@@ -27,6 +26,7 @@ from redzone.formats.outcome import (
     error_json,
 )
 from redzone.formats.scenario import Scenario, ScenarioProblems
+from redzone.frontends.terminal import Text
 from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event

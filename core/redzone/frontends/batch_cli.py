@@ -30,6 +30,7 @@ from rich.table import Table
 from redzone.formats.batch import JobOutcome, RayExecutor, scenario_files, simulate
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
 from redzone.frontends.fast import console
+from redzone.kernel.display import json_visible
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.errors import RulesError
 
@@ -177,7 +178,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
                                    chunksize=chunksize, rules=rules):
                 results.append(result)
                 if as_json:
-                    click.echo(json_line(result))
+                    click.echo(json_visible(json_line(result)))
                 progress.advance(task)
         except RulesError as exc:
             err.print(f"can't run the batch: {exc}")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from redzone.formats.outcome import Resolution
+from redzone.frontends.terminal import Text
 from redzone.kernel import display
 
 

@@ -72,6 +72,8 @@ from redzone.frontends.fast import STDIN_NAME, read_stdin_document
 from redzone.frontends.fast import console as _console
 from redzone.frontends.fast import load as _load
 from redzone.frontends.fast import notes as _notes
+from redzone.frontends.terminal import echo
+from redzone.kernel.display import visible
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
@@ -101,7 +103,7 @@ def _guard(fn: F) -> F:
         except Exception as exc:
             if os.environ.get("REDZONE_DEBUG"):
                 traceback.print_exc()
-            click.echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
+            echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
                        "set REDZONE_DEBUG=1 to see where)", err=True)
             raise click.exceptions.Exit(EXIT_FAILURE) from None
 
@@ -350,7 +352,7 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     try:
         engine = Engine(rules or "foundations")
     except (RulesError, PluginError) as exc:
-        click.echo(f"redzone: {exc}", err=True)
+        echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_USAGE if not isinstance(exc, PluginError) else EXIT_FAILURE)
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
              "distribution": k.distribution, "version": k.version,
@@ -358,15 +360,15 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     if as_json:
         click.echo(dumps({"rules": engine.rules, "keywords": rows}), nl=False)
         ctx.exit(EXIT_OK)
-    click.echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
+    echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
                f"rules cited: {'; '.join(engine.edition.rules)}")
     headers = ("keyword", "rule", "plugin", "distribution", "version")
-    widths = [max(len(h), *(len(str(r[h])) for r in rows)) if rows else len(h)
-              for h in headers]
-    click.echo("  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)))
-    for row in rows:
-        click.echo("  ".join(str(row[h]).ljust(w)
-                             for h, w in zip(headers, widths, strict=True)).rstrip())
+    cells = [[visible(str(r[h])) for h in headers] for r in rows]  # escaped, then measured
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
+              for i, h in enumerate(headers)]
+    echo("  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)))
+    for row in cells:
+        echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     ctx.exit(EXIT_OK)
 
 
@@ -401,8 +403,8 @@ def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool, html:
         width = max(len(n) for n in names)
         for n in names:
             mark = "*" if n == examples.DEFAULT else " "
-            click.echo(f"{mark} {n.ljust(width)}  {examples.title(n)}")
-        click.echo(f"(* runs with no name; the files are in {examples.HERE})")
+            echo(f"{mark} {n.ljust(width)}  {examples.title(n)}")
+        echo(f"(* runs with no name; the files are in {examples.HERE})")
         ctx.exit(EXIT_OK)
     chosen = name or examples.DEFAULT
     try:
@@ -435,7 +437,7 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
     try:
         found = card_data.lookup(path, names)
     except card_data.CardDataError as exc:
-        click.echo(f"redzone: {exc}", err=True)
+        echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_BAD_SCENARIO)
     out: list[dict[str, Any]] = []
     missing = False
@@ -443,7 +445,7 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
         card = found.get(wanted)
         if card is None:
             missing = True
-            click.echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
+            echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
             continue
         keys, notes = card_data.permanent_keys(card, engine.keyword)
         out.append({"name": card.name, "source": card.source, "keys": keys, "notes": notes,
@@ -452,7 +454,7 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
         click.echo(dumps({"file": path, "cards": out}), nl=False)
     else:
         for item in out:
-            click.echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
+            echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
     ctx.exit(EXIT_BAD_SCENARIO if missing else EXIT_OK)
 
 
@@ -481,7 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exc.show()
         return exc.exit_code
     except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
+        echo("Aborted!", err=True)
         return 1
     except BrokenPipeError:
         # The reader went away (`redzone run x | head`): stop quietly.

@@ -60,12 +60,13 @@ def run_json_file(argv: Sequence[str]) -> str | None:
 def console(color: bool | None, *, stderr: bool = False) -> Console:
     """A console: colour on a terminal (or with ``--color``), plain text when
     piped, with ``--no-color`` or when ``NO_COLOR`` is set (``--color`` wins
-    over ``NO_COLOR``).
+    over ``NO_COLOR``); it prints nothing hidden
+    (:class:`redzone.frontends.terminal.Console`).
 
     :param color: ``--color`` (``True``), ``--no-color`` (``False``) or neither.
     :param stderr: write to standard error instead of standard output.
     """
-    from rich.console import Console
+    from redzone.frontends.terminal import Console
 
     return Console(
         file=sys.stderr if stderr else sys.stdout,
@@ -123,7 +124,7 @@ def notes(scenario: Scenario, color: bool | None, more: Sequence[str] = ()) -> N
     if scenario.notes or more:
         err = console(color, stderr=True)
         for note in (*scenario.notes, *more):
-            err.print(f"redzone: note: {note}", soft_wrap=True, markup=False)
+            err.print(f"redzone: note: {note}", soft_wrap=True)
 
 
 def _plain(stream: TextIO | None) -> bool:
@@ -172,10 +173,10 @@ def run_json(path: str) -> int:
         except Exception as exc:
             if os.environ.get("REDZONE_DEBUG"):
                 traceback.print_exc()
-            import click
+            from redzone.frontends.terminal import echo as echo_text
 
-            click.echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
-                       "set REDZONE_DEBUG=1 to see where)", err=True)
+            echo_text(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
+                      "set REDZONE_DEBUG=1 to see where)", err=True)
             return EXIT_FAILURE
     except KeyboardInterrupt:
         import click

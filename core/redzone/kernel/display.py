@@ -16,6 +16,8 @@ of an event is its one-line account with its rule.
 from __future__ import annotations
 
 import html
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,89 @@ if TYPE_CHECKING:
     from redzone.kernel.events import Event
     from redzone.kernel.model import Combat, GameState, Permanent, Player
     from redzone.kernel.tx import CombatResult, Outcome
+
+# ---------------------------------------------------------------------------
+# Hidden characters: what text may not carry to a terminal or a page
+# ---------------------------------------------------------------------------
+
+#: Unicode categories whose characters don't show themselves but act: control
+#: characters (C0, DEL, C1: escape sequences, bell, backspace, carriage
+#: return), format characters (the bidi controls that reorder a line, and
+#: invisible ones such as U+200B), surrogates, line and paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+#: Format characters ordinary text needs, shown as they are: the zero-width
+#: non-joiner and joiner (Persian and Indic scripts, emoji sequences such as a
+#: family) and the tag characters of emoji subdivision flags.
+_SHOWN_FORMATS = frozenset({"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+#: Everything but printable ASCII: the characters worth a closer look.
+_NOT_PLAIN = re.compile(r"[^\x20-\x7e]")
+
+
+def hidden(char: str) -> bool:
+    """Whether ``char`` acts instead of showing itself: a control, format
+    (bidi and zero-width), surrogate or separator character, other than the
+    joiners and emoji tags ordinary text needs.
+
+    :param char: one character.
+    """
+    return unicodedata.category(char) in _HIDDEN_CATEGORIES and char not in _SHOWN_FORMATS
+
+
+#: The short escapes of Python's own, for the commonest controls.
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(char: str) -> str:
+    if char in _SHORT:
+        return _SHORT[char]
+    code = ord(char)
+    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+            else f"\\U{code:08x}")
+
+
+def visible(text: str, *, newlines: bool = False) -> str:
+    """``text`` with every :func:`hidden` character written as its Python
+    escape (``\\x1b``, ``\\r``, ``\\u202e``, ``\\U000e0001``): what the front ends
+    print of names, ids and messages, so that no escape sequence reaches a
+    terminal and no bidi control reorders a line. Other text is unchanged
+    (accents, CJK, emoji, backslashes), so ``visible`` of its own result
+    changes nothing.
+
+    :param text: the text.
+    :param newlines: keep line feeds (text made of lines) instead of escaping
+        them (one name, one message).
+    """
+    if _NOT_PLAIN.search(text) is None:
+        return text
+    return _NOT_PLAIN.sub(lambda m: m[0] if not hidden(m[0]) or (newlines and m[0] == "\n")
+                          else _escape(m[0]), text)
+
+
+def json_visible(text: str) -> str:
+    """JSON text with every :func:`hidden` character its JSON escape
+    (``\\u202e``, a surrogate pair above U+FFFF): the same JSON value, with
+    nothing in it that drives a terminal. :func:`json.dumps` escapes only
+    C0 controls when it keeps other characters as they are.
+
+    :param text: JSON text (hidden characters can only be in its strings).
+    """
+    if _NOT_PLAIN.search(text) is None:
+        return text
+
+    def escape(m: re.Match[str]) -> str:
+        char = m[0]
+        if not hidden(char) or char == "\n":
+            return char
+        code = ord(char)
+        if code < 0x10000:
+            return f"\\u{code:04x}"
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+    return _NOT_PLAIN.sub(escape, text)
+
 
 #: Card types shown beside a permanent's name when it is not only a creature.
 _SHOWN_TYPES = ("artifact", "enchantment", "land", "creature", "planeswalker", "battle")
@@ -237,8 +322,17 @@ def outcome_repr(outcome: Outcome) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+def html_text(text: object) -> str:
+    """``text`` for an HTML page, as text or an attribute's value: its
+    characters ``<>&"'`` escaped, and its hidden characters :func:`visible`,
+    so that a bidi control in a name can't reorder the page's line.
+
+    :param text: the text (or a value, shown with ``str``).
+    """
+    return html.escape(visible(str(text)), quote=True)
+
+
+_e = html_text
 
 
 def state_html(state: GameState) -> str:
@@ -270,6 +364,9 @@ __all__ = [
     "combat_text",
     "event_repr",
     "event_text",
+    "hidden",
+    "html_text",
+    "json_visible",
     "outcome_repr",
     "permanent_repr",
     "permanent_status",
@@ -282,4 +379,5 @@ __all__ = [
     "state_html",
     "state_repr",
     "state_text",
+    "visible",
 ]
