@@ -466,14 +466,17 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card]
 
 _CACHE: dict[tuple[str, int, int, frozenset[str]], dict[str, Card]] = {}
 _NAMES: dict[tuple[str, int, int], tuple[str, ...]] = {}
+#: Cards asked for whose entry can't be used, with why, by file.
+_BROKEN: dict[tuple[str, int, int], dict[str, str]] = {}
 
 
 def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card]:
     """The cards called ``names`` in a card file (exact names, or the same
-    ignoring case), by the name asked; names not found are missing.
+    ignoring case), by the name asked; names not found are missing, and so
+    are cards whose entry can't be used (a field of the wrong type, no face,
+    past the scenario format's bounds): :func:`not_found` says why.
 
-    :raises CardDataError: for a file that can't be read, and for a card
-        asked whose entry can't be used (see :func:`scan`).
+    :raises CardDataError: for a file that can't be read.
     """
     file = os.fspath(path)
     wanted = frozenset(names)
@@ -489,13 +492,17 @@ def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card
     folded = {n.casefold(): n for n in wanted}
     found: dict[str, Card] = {}
     loose: dict[str, Card] = {}
+    broken = _BROKEN.setdefault(key[:3], {})
     all_names: list[str] = []
     for name, decode in scan(file):
         all_names.append(name)
-        if name in wanted and name not in found:
-            found[name] = decode()
-        elif name.casefold() in folded and folded[name.casefold()] not in loose:
-            loose[folded[name.casefold()]] = decode()
+        asked = name if name in wanted else folded.get(name.casefold())
+        if asked is None or asked in (found if asked == name else loose):
+            continue
+        try:
+            (found if asked == name else loose)[asked] = decode()
+        except CardDataError as exc:
+            broken.setdefault(asked, str(exc))
     for asked, card in loose.items():
         found.setdefault(asked, card)
     _CACHE[key] = dict(found)
@@ -504,14 +511,18 @@ def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card
 
 
 def not_found(path: str | os.PathLike[str], name: str) -> str:
-    """The message for a card name a file lacks, with close names."""
+    """The message for a card name :func:`lookup` didn't give: why its entry
+    can't be used, or that the file lacks it, with close names."""
     file = os.fspath(path)
     try:
         st = os.stat(file)
-        names = _NAMES.get((os.path.abspath(file), st.st_size, st.st_mtime_ns), ())
+        where = (os.path.abspath(file), st.st_size, st.st_mtime_ns)
     except OSError:
-        names = ()
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+        where = ("", 0, 0)
+    broken = _BROKEN.get(where, {}).get(name)
+    if broken is not None:
+        return broken
+    close = difflib.get_close_matches(name, _NAMES.get(where, ()), n=3, cutoff=0.75)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     return f"no card named {name!r} in {file}{hint}"
 
