@@ -1,8 +1,8 @@
 """Card data: read permanents' characteristics from a card file by card name.
 
 A scenario may name a card file with ``cards = "PATH"`` (relative to the
-scenario file; without the key, the ``REDZONE_CARDS`` environment variable is
-used), and a permanent may say ``card = "Serra Angel"`` instead of writing its
+scenario file, in its folder or below; without the key, the ``REDZONE_CARDS``
+environment variable is used), and a permanent may say ``card = "Serra Angel"`` instead of writing its
 power, toughness, colours, types, subtypes, supertypes, keywords, loyalty and
 defense. Keys the permanent writes itself override the card's.
 
@@ -15,17 +15,21 @@ Two shapes of card file are read, both as their publishers distribute them:
   ``name``, ``type_line``, ``power``, ``toughness``, ``colors``, ``keywords``
   and ``oracle_text`` (double-faced cards under ``card_faces``).
 
-Files are streamed: one card object is decoded at a time and only the cards a
-scenario names are kept, so a 100 MB bulk file never sits in memory as one
-document. Each file is read once per process for each set of names asked
+Files are streamed: one card object is decoded at a time, each at most the
+scenario format's 1 MiB, and only the cards a scenario names are kept, so a
+100 MB bulk file never sits in memory as one document. Card files are input
+like scenario files: only regular files are opened, and the cards asked for
+meet the scenario format's bounds and types, or are refused naming the file,
+line and card. Each file is read once per process for each set of names asked
 (:func:`lookup` caches by path, size and modification time).
 
 Keyword abilities are read from the card's keyword list, with their
 parameters taken from its rules text (``Bushido 2``, ``Protection from
 red``); an ability no loaded plugin provides is left out and reported as a
 note: it is inert, as the card's other rules text is. A card whose power or
-toughness is not a number (``*``, ``1+*``) is an error naming the card unless
-the permanent writes its own.
+toughness is not a number (``*``, ``1+*``, ``X``: 208.2) is an error naming the
+card unless the permanent writes its own; one no card prints (``٣``,
+``1_000``, 21 digits) is refused.
 
 This module reads files (it is a format); it never imports a front end.
 """
