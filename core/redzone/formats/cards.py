@@ -4,7 +4,8 @@ A scenario may name a card file with ``cards = "PATH"`` (relative to the
 scenario file, in its folder or below; without the key, the ``REDZONE_CARDS``
 environment variable is used), and a permanent may say
 ``card = "Serra Angel"`` instead of writing its power, toughness, colours,
-types, subtypes, supertypes, keywords, loyalty and defense. Keys the permanent writes itself override the card's.
+types, subtypes, supertypes, keywords, loyalty and defense. Keys the
+permanent writes itself override the card's.
 
 Two shapes of card file are read, both as their publishers distribute them:
 
