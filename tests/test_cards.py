@@ -247,10 +247,11 @@ def test_streaming_reads_what_a_whole_parse_reads(chunk: int, shape: str,
     with path.open(encoding="utf-8") as fh:
         whole: Any = json.load(fh)
     if shape == "m":
-        expected = [(name, cards._mtgjson_card(name, faces))
+        expected = [(name, cards._mtgjson_card(cards._Entry(str(path), 1, name), faces))
                     for name, faces in whole["data"].items()]
     else:
-        expected = [(obj["name"], cards._scryfall_card(obj)) for obj in whole]
+        expected = [(obj["name"], cards._scryfall_card(cards._Entry(str(path), 1, obj["name"]),
+                                                       obj)) for obj in whole]
     names = list(data["data"]) if shape == "m" else [c["name"] for c in data]
     with mock.patch.object(cards, "CHUNK", chunk):
         streamed = [(name, decode()) for name, decode in cards.scan(path)]

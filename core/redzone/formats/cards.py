@@ -1,10 +1,11 @@
 """Card data: read permanents' characteristics from a card file by card name.
 
 A scenario may name a card file with ``cards = "PATH"`` (relative to the
-scenario file; without the key, the ``REDZONE_CARDS`` environment variable is
-used), and a permanent may say ``card = "Serra Angel"`` instead of writing its
-power, toughness, colours, types, subtypes, supertypes, keywords, loyalty and
-defense. Keys the permanent writes itself override the card's.
+scenario file, in its folder or below; without the key, the ``REDZONE_CARDS``
+environment variable is used), and a permanent may say
+``card = "Serra Angel"`` instead of writing its power, toughness, colours,
+types, subtypes, supertypes, keywords, loyalty and defense. Keys the
+permanent writes itself override the card's.
 
 Two shapes of card file are read, both as their publishers distribute them:
 
@@ -15,32 +16,39 @@ Two shapes of card file are read, both as their publishers distribute them:
   ``name``, ``type_line``, ``power``, ``toughness``, ``colors``, ``keywords``
   and ``oracle_text`` (double-faced cards under ``card_faces``).
 
-Files are streamed: one card object is decoded at a time and only the cards a
-scenario names are kept, so a 100 MB bulk file never sits in memory as one
-document. Each file is read once per process for each set of names asked
+Files are streamed: one card object is decoded at a time, each at most the
+scenario format's 1 MiB, and only the cards a scenario names are kept, so a
+100 MB bulk file never sits in memory as one document. Card files are input
+like scenario files: only regular files are opened, and the cards asked for
+meet the scenario format's bounds and types, or are refused naming the file,
+line and card. Each file is read once per process for each set of names asked
 (:func:`lookup` caches by path, size and modification time).
 
 Keyword abilities are read from the card's keyword list, with their
 parameters taken from its rules text (``Bushido 2``, ``Protection from
 red``); an ability no loaded plugin provides is left out and reported as a
 note: it is inert, as the card's other rules text is. A card whose power or
-toughness is not a number (``*``, ``1+*``) is an error naming the card unless
-the permanent writes its own.
+toughness is not a number (``*``, ``1+*``, ``X``: 208.2) is an error naming the
+card unless the permanent writes its own; one no card prints (``٣``,
+``1_000``, 21 digits) is refused.
 
 This module reads files (it is a format); it never imports a front end.
 """
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import functools
 import json
 import os
 import re
+import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any, Final
 
-from attrs import frozen
+from attrs import field, frozen
 
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
@@ -83,6 +91,7 @@ class Card:
     :param text: the rules text.
     :param loyalty: printed loyalty as written, or ``None``.
     :param defense: printed defense as written, or ``None``.
+    :param origin: where it was read (``FILE, line N``), for messages.
     """
 
     name: str
@@ -97,6 +106,12 @@ class Card:
     text: str
     loyalty: str | None = None
     defense: str | None = None
+    origin: str = field(default="", eq=False)
+
+    def error(self, message: str) -> CardDataError:
+        """A problem of this card, naming where it was read and the card."""
+        where = f"{self.origin}: " if self.origin else ""
+        return CardDataError(f"{where}card {_shown(self.name)}: {message}")
 
     def printed_json(self) -> dict[str, Any]:
         """The card's fields as read, for ``redzone cards --json``."""
@@ -114,28 +129,63 @@ class Card:
 
 _WS = re.compile(r"[ \t\n\r]*")
 
+#: Bytes that aren't UTF-8 are decoded as lone surrogates U+DC80-U+DCFF
+#: (``surrogateescape``), so that the value holding them can be named; a
+#: JSON escape like ``\udc80`` is ASCII in the text, so it is never mistaken
+#: for one.
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 class _Stream:
-    """A JSON text read in chunks, decoded one value at a time."""
+    """A JSON text read in chunks, decoded one value at a time.
 
-    def __init__(self, fh: IO[str], file: str) -> None:
+    No value may be longer than ``limit`` characters: a longer one (or one
+    broken so that it never ends) is refused once that much of it has been
+    read, so the text held at once is at most ``limit`` plus a chunk, and the
+    work is linear in the file (each value is decoded at most twice).
+
+    :param fh: the file, opened for reading bytes.
+    :param file: its name, for messages.
+    :param limit: the most characters one value may hold.
+    """
+
+    def __init__(self, fh: IO[bytes], file: str, limit: int) -> None:
         self.fh = fh
         self.file = file
+        self.limit = limit
         self.buf = ""
         self.pos = 0
         self.eof = False
+        #: newlines before ``buf``
+        self.lines_before = 0
         self.decoder = json.JSONDecoder()
+        self.utf8 = codecs.getincrementaldecoder("utf-8-sig")(errors="surrogateescape")
 
     def _more(self) -> bool:
         if self.eof:
             return False
-        chunk = self.fh.read(CHUNK)
-        if not chunk:
+        raw = self.fh.read(CHUNK)
+        chunk = self.utf8.decode(raw, final=not raw)
+        if not raw and not chunk:
             self.eof = True
             return False
+        self.lines_before += self.buf.count("\n", 0, self.pos)
         self.buf = self.buf[self.pos:] + chunk
         self.pos = 0
         return True
+
+    def line(self, pos: int | None = None) -> int:
+        """The line of a position in the buffer (the current one by default)."""
+        return self.lines_before + self.buf.count("\n", 0, self.pos if pos is None else pos) + 1
+
+    def error(self, message: str, pos: int | None = None) -> CardDataError:
+        """A problem of the file at a position of the buffer, with its line."""
+        return CardDataError(f"{self.file}, line {self.line(pos)}: {message}")
 
     def peek(self) -> str:
         """The next character that is not white space ('' at the end)."""
@@ -148,29 +198,48 @@ class _Stream:
 
     def expect(self, chars: str) -> str:
         ch = self.peek()
+        if ch and _NOT_UTF8.match(ch):
+            raise self.error("the file is not valid UTF-8 text")
         if not ch or ch not in chars:
-            raise CardDataError(f"{self.file}: not a card file MTGJSON or Scryfall publishes "
-                                f"(expected {' or '.join(repr(c) for c in chars)} near "
-                                f"character {self.pos}, found {ch or 'the end'!r})")
+            raise self.error(f"not a card file MTGJSON or Scryfall publishes (expected "
+                             f"{' or '.join(repr(c) for c in chars)}, found "
+                             f"{_shown(ch) if ch else 'the end'})")
         self.pos += 1
         return ch
 
-    def value(self) -> Any:
-        """Decode the next value whole."""
+    def value(self, what: str) -> tuple[Any, int]:
+        """Decode the next value whole; it and the line it starts on.
+
+        :param what: what the value is, for messages (``card 'Serra Angel'``).
+        """
         self.peek()
         while True:
             try:
                 value, end = self.decoder.raw_decode(self.buf, self.pos)
+            except RecursionError:
+                raise self.error(f"{what} is nested too deeply to read; it is "
+                                 "refused") from None
             except json.JSONDecodeError as exc:
-                if self._more():
+                if len(self.buf) - self.pos <= self.limit and self._more():
                     continue
-                raise CardDataError(f"{self.file}: invalid JSON ({exc.msg})") from None
+                if len(self.buf) - self.pos > self.limit:
+                    raise self.error(f"{what} is longer than {self.limit} characters, or "
+                                     "broken so that it never ends; it is refused") from None
+                raise self.error(f"{what}: invalid JSON ({exc.msg})", exc.pos) from None
+            except ValueError as exc:  # a number of more than 4,300 digits
+                raise self.error(f"{what}: invalid JSON ({exc})") from None
             if end == len(self.buf) and not self.eof and self._more():
                 continue  # a number may go on in the next chunk
+            bad = _NOT_UTF8.search(self.buf, self.pos, end)
+            if bad is not None:
+                if isinstance(value, dict) and isinstance(value.get("name"), str):
+                    what = f"card {_shown(value['name'].encode('utf-8', 'replace').decode())}"
+                raise self.error(f"{what} is not valid UTF-8 text", bad.start())
+            line = self.line()
             self.pos = end
-            return value
+            return value, line
 
-    def items(self) -> Iterator[tuple[str, None]]:
+    def items(self, what: str) -> Iterator[str]:
         """The keys of an object, the stream left before each value (which the
         caller must read with :meth:`value` or descend into)."""
         self.expect("{")
@@ -178,22 +247,24 @@ class _Stream:
             self.pos += 1
             return
         while True:
-            key = self.value()
+            key, _line = self.value(f"a key of {what}")
             if not isinstance(key, str):
-                raise CardDataError(f"{self.file}: invalid JSON (a key that is not a string)")
+                raise self.error("invalid JSON (a key that is not a string)")
             self.expect(":")
-            yield key, None
+            yield key
             if self.expect(",}") == "}":
                 return
 
-    def elements(self) -> Iterator[None]:
-        """The elements of a list, the stream left before each."""
+    def elements(self) -> Iterator[int]:
+        """The indexes of a list's elements, the stream left before each."""
         self.expect("[")
         if self.peek() == "]":
             self.pos += 1
             return
+        index = 0
         while True:
-            yield None
+            yield index
+            index += 1
             if self.expect(",]") == "]":
                 return
 
@@ -203,23 +274,93 @@ class _Stream:
 # ---------------------------------------------------------------------------
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
+class _Entry:
+    """One card entry being read, for messages naming the file, line and card,
+    and its fields checked for their types.
+
+    :param file: the card file.
+    :param line: the line the entry starts on.
+    :param name: the card name.
+    """
+
+    def __init__(self, file: str, line: int, name: str) -> None:
+        self.file = file
+        self.line = line
+        self.name = name
+
+    @property
+    def origin(self) -> str:
+        return f"{self.file}, line {self.line}"
+
+    def error(self, message: str) -> CardDataError:
+        return CardDataError(f"{self.origin}: card {_shown(self.name)}: {message}")
+
+    def text(self, face: Mapping[str, Any], key: str) -> str | None:
+        """A string field, or ``None`` when it is absent or null."""
+        value = face.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        raise self.error(f"{key} is {_kind(value)}; the file should hold a string")
+
+    def texts(self, face: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        """A list-of-strings field (absent or null: empty)."""
+        value = face.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(f"{key} is {_kind(value)}; the file should hold a list of "
+                             "strings")
+        return tuple(value)
+
+    def faceless(self, faces: Any) -> CardDataError:
+        return self.error(f"the file has the card but no face redzone can read (its entry "
+                          f"is {_kind(faces)}, not a list of objects)")
 
 
-def _mtgjson_card(name: str, faces: Any) -> Card | None:
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        if not value:
+            return "an empty list"
+        wrong = next((v for v in value if not isinstance(v, str)), None)
+        return f"a list holding {_kind(wrong)}" if wrong is not None else "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {_shown(value)}"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__  # pragma: no cover - JSON has no other values
+
+
+def _checked(entry: _Entry, value: Any) -> None:
+    """The scenario format's document bounds, applied to a card entry: nesting,
+    number of values, string sizes, and text that is valid Unicode."""
+    from redzone.formats import scenario  # scenario imports this module
+
+    problem = scenario.data_problem(value)
+    if problem is not None:
+        raise entry.error(problem)
+
+
+def _mtgjson_card(entry: _Entry, faces: Any) -> Card:
     if not isinstance(faces, list) or not faces or not isinstance(faces[0], dict):
-        return None
+        raise entry.faceless(faces)
+    _checked(entry, faces)
     face = faces[0]
     return Card(
-        name=name, source="mtgjson",
-        power=_text(face.get("power")), toughness=_text(face.get("toughness")),
-        colors=tuple(COLORS.get(c, c) for c in face.get("colors", ())),
-        types=tuple(t.lower() for t in face.get("types", ())),
-        subtypes=tuple(face.get("subtypes", ())),
-        supertypes=tuple(t.lower() for t in face.get("supertypes", ())),
-        keywords=tuple(face.get("keywords", ())), text=str(face.get("text", "")),
-        loyalty=_text(face.get("loyalty")), defense=_text(face.get("defense")))
+        name=entry.name, source="mtgjson",
+        power=entry.text(face, "power"), toughness=entry.text(face, "toughness"),
+        colors=tuple(COLORS.get(c, c) for c in entry.texts(face, "colors")),
+        types=tuple(t.lower() for t in entry.texts(face, "types")),
+        subtypes=entry.texts(face, "subtypes"),
+        supertypes=tuple(t.lower() for t in entry.texts(face, "supertypes")),
+        keywords=entry.texts(face, "keywords"), text=entry.text(face, "text") or "",
+        loyalty=entry.text(face, "loyalty"), defense=entry.text(face, "defense"),
+        origin=entry.origin)
 
 
 def _split_type_line(line: str) -> tuple[list[str], list[str], list[str]]:
@@ -230,57 +371,97 @@ def _split_type_line(line: str) -> tuple[list[str], list[str], list[str]]:
     return supertypes, types, right.split()
 
 
-def _scryfall_card(obj: Any) -> Card | None:
-    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
-        return None
+def _scryfall_card(entry: _Entry, obj: dict[str, Any]) -> Card:
+    _checked(entry, obj)
     face = obj
     faces = obj.get("card_faces")
-    if "type_line" not in obj or ("power" not in obj and isinstance(faces, list) and faces):
-        face = {**obj, **faces[0]} if isinstance(faces, list) and faces else obj
-    supertypes, types, subtypes = _split_type_line(str(face.get("type_line", "")))
-    colors = face.get("colors", obj.get("colors", ()))
+    if faces is not None and (not isinstance(faces, list)
+                              or not all(isinstance(f, dict) for f in faces)):
+        raise entry.error(f"card_faces is {_kind(faces)}; the file should hold a list of "
+                          "objects")
+    if faces and ("type_line" not in obj or "power" not in obj):
+        face = {**obj, **faces[0]}
+    supertypes, types, subtypes = _split_type_line(entry.text(face, "type_line") or "")
+    colors = entry.texts(face, "colors") if "colors" in face else entry.texts(obj, "colors")
     return Card(
-        name=obj["name"], source="scryfall",
-        power=_text(face.get("power")), toughness=_text(face.get("toughness")),
-        colors=tuple(COLORS.get(c, c) for c in colors or ()),
+        name=entry.name, source="scryfall",
+        power=entry.text(face, "power"), toughness=entry.text(face, "toughness"),
+        colors=tuple(COLORS.get(c, c) for c in colors),
         types=tuple(types), subtypes=tuple(subtypes), supertypes=tuple(supertypes),
-        keywords=tuple(obj.get("keywords", ())), text=str(face.get("oracle_text", "")),
-        loyalty=_text(face.get("loyalty")), defense=_text(face.get("defense")))
+        keywords=entry.texts(obj, "keywords"), text=entry.text(face, "oracle_text") or "",
+        loyalty=entry.text(face, "loyalty"), defense=entry.text(face, "defense"),
+        origin=entry.origin)
 
 
-def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card | None]]]:
-    """Every card in a card file, in file order: its name, and a function
-    that decodes it (call it only for the cards you want).
+def _open(file: str) -> IO[bytes]:
+    """The card file, opened for reading bytes, if it is a regular file.
 
-    :raises CardDataError: for a missing file, or one that is not a card file
-        of either shape.
+    It is opened without blocking and checked on the open descriptor, so a
+    FIFO (which would wait for a writer), a device (``/dev/zero`` never ends)
+    or a directory is refused at once, even one put in the file's place after
+    a check.
+
+    :raises CardDataError: for a missing file or one that isn't regular.
     """
-    file = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fh = open(file, encoding="utf-8")  # noqa: SIM115 - closed by the generator
+        fd = os.open(file, flags)
     except FileNotFoundError:
         raise CardDataError(f"{file}: no such card file") from None
     except OSError as exc:
         raise CardDataError(f"{file}: can't read the card file: {exc.strerror or exc}") from None
-    with fh:
-        stream = _Stream(fh, file)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            raise CardDataError(f"{file}: not a regular file ({kind}); a card file must be "
+                                "a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card]]]:
+    """Every card in a card file, in file order: its name, and a function
+    that decodes it (call it only for the cards you want; it raises
+    :class:`CardDataError` naming the card for an entry that breaks the
+    scenario format's bounds or has a field of the wrong type).
+
+    The whole file is read as JSON, one value at a time, each at most
+    :data:`redzone.formats.scenario.MAX_BYTES` characters.
+
+    :raises CardDataError: for a missing file, one that isn't a regular file,
+        isn't UTF-8 or isn't a card file of either shape, naming the file, the
+        line and the card.
+    """
+    from redzone.formats.scenario import MAX_BYTES  # scenario imports this module
+
+    file = os.fspath(path)
+    with _open(file) as fh:
+        stream = _Stream(fh, file, MAX_BYTES)
         first = stream.peek()
         if first == "[":
-            for _ in stream.elements():
-                obj = stream.value()
+            for index in stream.elements():
+                obj, line = stream.value(f"card number {index + 1} of the list")
                 name = obj.get("name") if isinstance(obj, dict) else None
                 if isinstance(name, str):
-                    yield name, functools.partial(_scryfall_card, obj)
+                    yield name, functools.partial(_scryfall_card, _Entry(file, line, name), obj)
         elif first == "{":
             seen_data = False
-            for key, _ in stream.items():
+            for key in stream.items("the file"):
                 if key != "data":
-                    stream.value()
+                    stream.value(f"the value of {_shown(key)}")
                     continue
                 seen_data = True
-                for name, _ in stream.items():
-                    faces = stream.value()
-                    yield name, functools.partial(_mtgjson_card, name, faces)
+                for name in stream.items("'data'"):
+                    faces, line = stream.value(f"card {_shown(name)}")
+                    yield name, functools.partial(_mtgjson_card, _Entry(file, line, name),
+                                                  faces)
             if not seen_data:
                 raise CardDataError(f"{file}: an object without 'data': not MTGJSON's "
                                     "AtomicCards.json")
@@ -290,11 +471,15 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card 
 
 _CACHE: dict[tuple[str, int, int, frozenset[str]], dict[str, Card]] = {}
 _NAMES: dict[tuple[str, int, int], tuple[str, ...]] = {}
+#: Cards asked for whose entry can't be used, with why, by file.
+_BROKEN: dict[tuple[str, int, int], dict[str, str]] = {}
 
 
 def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card]:
     """The cards called ``names`` in a card file (exact names, or the same
-    ignoring case), by the name asked; names not found are missing.
+    ignoring case), by the name asked; names not found are missing, and so
+    are cards whose entry can't be used (a field of the wrong type, no face,
+    past the scenario format's bounds): :func:`not_found` says why.
 
     :raises CardDataError: for a file that can't be read.
     """
@@ -312,17 +497,17 @@ def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card
     folded = {n.casefold(): n for n in wanted}
     found: dict[str, Card] = {}
     loose: dict[str, Card] = {}
+    broken = _BROKEN.setdefault(key[:3], {})
     all_names: list[str] = []
     for name, decode in scan(file):
         all_names.append(name)
-        if name in wanted and name not in found:
-            card = decode()
-            if card is not None:
-                found[name] = card
-        elif name.casefold() in folded and folded[name.casefold()] not in loose:
-            card = decode()
-            if card is not None:
-                loose[folded[name.casefold()]] = card
+        asked = name if name in wanted else folded.get(name.casefold())
+        if asked is None or asked in (found if asked == name else loose):
+            continue
+        try:
+            (found if asked == name else loose)[asked] = decode()
+        except CardDataError as exc:
+            broken.setdefault(asked, str(exc))
     for asked, card in loose.items():
         found.setdefault(asked, card)
     _CACHE[key] = dict(found)
@@ -331,14 +516,18 @@ def lookup(path: str | os.PathLike[str], names: Iterable[str]) -> dict[str, Card
 
 
 def not_found(path: str | os.PathLike[str], name: str) -> str:
-    """The message for a card name a file lacks, with close names."""
+    """The message for a card name :func:`lookup` didn't give: why its entry
+    can't be used, or that the file lacks it, with close names."""
     file = os.fspath(path)
     try:
         st = os.stat(file)
-        names = _NAMES.get((os.path.abspath(file), st.st_size, st.st_mtime_ns), ())
+        where = (os.path.abspath(file), st.st_size, st.st_mtime_ns)
     except OSError:
-        names = ()
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.75)
+        where = ("", 0, 0)
+    broken = _BROKEN.get(where, {}).get(name)
+    if broken is not None:
+        return broken
+    close = difflib.get_close_matches(name, _NAMES.get(where, ()), n=3, cutoff=0.75)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     return f"no card named {name!r} in {file}{hint}"
 
@@ -371,16 +560,40 @@ def keyword_texts(card: Card) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: A printed number (107.1: whole numbers; 107.1b: negative ones too): ASCII
+#: digits only, at most 20 of them (a longer one is out of bounds unread).
+_PRINTED_NUMBER = re.compile(r"-?[0-9]{1,20}")
+
+#: The longest printed value that isn't a number (``*``, ``1+*``, ``∞``).
+_VARIABLE_MAX = 10
+
+
+def _malformed(value: str) -> bool:
+    """A printed value no card prints: digits of another script (``٣``),
+    underscores (Python's ``1_000``), spaces or other non-printing characters,
+    too many digits, empty or over-long."""
+    if not value or len(value) > _VARIABLE_MAX or re.fullmatch(r"-?[0-9]+", value):
+        return True
+    return any((ch.isdecimal() and ch not in "0123456789") or ch == "_" or ch.isspace()
+               or unicodedata.category(ch).startswith("C") for ch in value)
+
+
 def _number(card: Card, key: str, value: str | None) -> int | None:
+    """A printed power, toughness, loyalty or defense as a number, or ``None``
+    when it isn't one: ``*`` and ``1+*`` (a characteristic-defining ability,
+    208.2, 604.3), ``X``, ``?``, ``∞``, which the permanent must write.
+
+    :raises CardDataError: for a value that is malformed (:func:`_malformed`).
+    """
     if value is None:
         return None
-    try:
+    if _PRINTED_NUMBER.fullmatch(value):
         return int(value)
-    except ValueError:
-        raise CardDataError(
-            f"card {card.name!r} has {key} {value!r}, which is not a number (a "
-            f"characteristic-defining ability): write the permanent's power and "
-            f"toughness in the scenario") from None
+    if _malformed(value):
+        raise card.error(f"{key} {_shown(value)} is not a number a card prints (107.1: "
+                         "a whole number in ASCII digits, from -1000000 to 1000000); the "
+                         "card file is refused")
+    return None
 
 
 def permanent_keys(card: Card,
@@ -388,13 +601,19 @@ def permanent_keys(card: Card,
     """The scenario keys a card gives a permanent, and notes about what was
     left out (keyword abilities no loaded plugin provides: they are inert).
 
-    Power and toughness that are not numbers are left out; :func:`expand`
-    makes them an error unless the permanent writes its own.
+    Power and toughness that are not numbers (``*``) are left out;
+    :func:`expand` makes them an error unless the permanent writes its own.
+    The keys meet the scenario format's schema, as a scenario's own would.
 
     :param parse: parses a keyword text, raising
         :class:`~redzone.UnknownKeywordError` for one no plugin provides
         (:meth:`redzone.Engine.keyword`).
+    :raises CardDataError: for a value that is malformed or out of the
+        schema's bounds (a power of ``99999999999999999999`` or ``٣``, 21
+        subtypes), naming the file, the line and the card.
     """
+    from redzone.formats import scenario  # scenario imports this module
+
     keys: dict[str, Any] = {"name": card.name}
     types = [t for t in card.types if t in PERMANENT_TYPES]
     if types:
@@ -407,10 +626,7 @@ def permanent_keys(card: Card,
     keys["colors"] = [c for c in card.colors if c in COLORS.values()]
     for key, value in (("power", card.power), ("toughness", card.toughness),
                        ("loyalty", card.loyalty), ("defense", card.defense)):
-        try:
-            number = _number(card, key, value)
-        except CardDataError:
-            continue
+        number = _number(card, key, value)
         if number is not None:
             keys[key] = number
     notes: list[str] = []
@@ -418,10 +634,16 @@ def permanent_keys(card: Card,
     for text in keyword_texts(card):
         try:
             keywords.append(parse(text).text)
-        except UnknownKeywordError:
-            notes.append(f"card {card.name!r}: {text!r} is not a keyword redzone provides; "
-                         "it is inert here, like the card's other rules text")
+        except UnknownKeywordError as exc:
+            why = (f"it is a bad keyword ({exc.reason})" if exc.reason else
+                   "it is not a keyword redzone provides")
+            notes.append(f"card {card.name!r}: {text!r}: {why}; it is inert here, like the "
+                         "card's other rules text")
     keys["keywords"] = list(dict.fromkeys(keywords))
+    problems = scenario.permanent_problems(keys)
+    if problems:
+        raise card.error("; ".join(f"{path[0]}: {message}" for path, message in problems[:3])
+                         + " (the scenario format's bounds); the card file is refused")
     return keys, notes
 
 
@@ -469,16 +691,36 @@ def describe(printed: Mapping[str, Any], keys: Mapping[str, Any], notes: Sequenc
     return "\n".join(lines)
 
 
+class OutsideFolderError(CardDataError):
+    """A scenario's ``cards`` path that leaves the scenario's folder."""
+
+
 def card_file(data: Mapping[str, Any], scenario_file: str,
               environ: Mapping[str, str] | None = None) -> str | None:
     """The card file a scenario uses: ``cards`` relative to the scenario's
-    folder (the working folder for standard input), else ``REDZONE_CARDS``."""
+    folder (the working folder for standard input), else ``REDZONE_CARDS``.
+
+    ``cards`` names a file in the scenario's folder or below it, so that a
+    scenario from elsewhere can't make redzone read other files; a shared
+    card file elsewhere is named by ``REDZONE_CARDS``, which is the user's
+    own setting and may be any path. (The check is on the path as written: a
+    link the user put in the folder is followed.)
+
+    :raises OutsideFolderError: for an absolute ``cards`` path or one that
+        goes up out of the folder (``../AtomicCards.json``).
+    """
     env = os.environ if environ is None else environ
     value = data.get("cards")
     if isinstance(value, str):
-        if os.path.isabs(value) or scenario_file.startswith("<"):
-            return value
-        return os.path.join(os.path.dirname(scenario_file), value)
+        parts = re.split(r"[\\/]", value)
+        if os.path.isabs(value) or os.path.splitdrive(value)[0] or value.startswith(("/", "\\")) \
+                or os.path.normpath(value).split(os.sep)[0] == os.pardir or os.pardir in parts:
+            raise OutsideFolderError(
+                f"cards {_shown(value)} is not in the scenario's folder: a scenario's card "
+                f"file must be beside it or below it; name a card file elsewhere with the "
+                f"{ENV} environment variable")
+        folder = "" if scenario_file.startswith("<") else os.path.dirname(scenario_file)
+        return os.path.join(folder, value)
     return env.get(ENV) or None
 
 
@@ -489,8 +731,9 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
            parse: Callable[[str], Keyword]) -> tuple[Any, tuple[str, ...]]:
     """A scenario document with each ``card = "NAME"`` permanent completed
     from the card file: the card's keys, then the permanent's own over them.
-    Problems (no card file, an unknown card, ``*`` power) are added to
-    ``add`` with their key path; the notes say which abilities are inert.
+    Problems (no card file, an unknown card, an entry that can't be used,
+    ``*`` power) are added to ``add`` with their key path; the notes say which
+    abilities are inert.
 
     The document is returned unchanged when no permanent names a card.
     """
@@ -500,7 +743,6 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
              if isinstance(p, dict) and isinstance(p.get("card"), str)]
     if not named:
         return data, ()
-    file = card_file(data, scenario_file)
     permanents = list(data["permanents"])
 
     def placeholder(i: int) -> None:
@@ -508,6 +750,16 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
         # toughness are not reported a second time.
         permanents[i] = {"power": 0, "toughness": 0, **permanents[i]}
 
+    def refuse(path: tuple[str | int, ...], message: str) -> tuple[Any, tuple[str, ...]]:
+        add(path, message)
+        for i, _p in named:
+            placeholder(i)
+        return {**data, "permanents": permanents}, ()
+
+    try:
+        file = card_file(data, scenario_file)
+    except OutsideFolderError as exc:
+        return refuse(("cards",), str(exc))
     if file is None:
         for i, _p in named:
             add(("permanents", i, "card"), "a permanent names a card but the scenario has "
@@ -517,10 +769,8 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
     try:
         found = lookup(file, {p["card"] for _i, p in named})
     except CardDataError as exc:
-        add(("cards",) if "cards" in data else ("permanents", named[0][0], "card"), str(exc))
-        for i, _p in named:
-            placeholder(i)
-        return {**data, "permanents": permanents}, ()
+        return refuse(("cards",) if "cards" in data else ("permanents", named[0][0], "card"),
+                      str(exc))
     notes: list[str] = []
     for i, pdata in named:
         card = found.get(pdata["card"])
@@ -528,11 +778,17 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
             add(("permanents", i, "card"), not_found(file, pdata["card"]))
             placeholder(i)
             continue
-        keys, card_notes = permanent_keys(card, parse)
+        try:
+            keys, card_notes = permanent_keys(card, parse)
+        except CardDataError as exc:
+            add(("permanents", i, "card"), str(exc))
+            placeholder(i)
+            continue
         for key, value in (("power", card.power), ("toughness", card.toughness)):
             if value is not None and key not in keys and key not in pdata:
-                add(("permanents", i, "card"), f"card {card.name!r} has {key} {value!r}, "
-                    f"which is not a number: write the permanent's {key} in the scenario")
+                add(("permanents", i, "card"), card.error(
+                    f"{key} {value!r} is not a number: write the permanent's {key} in the "
+                    "scenario").args[0])
                 keys[key] = 0
         notes += [] if "keywords" in pdata else card_notes
         permanents[i] = {**keys, **pdata}
@@ -544,6 +800,7 @@ __all__ = [
     "ENV",
     "Card",
     "CardDataError",
+    "OutsideFolderError",
     "card_file",
     "describe",
     "expand",

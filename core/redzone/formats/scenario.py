@@ -937,6 +937,35 @@ def _not_text(data: Any) -> tuple[Path, str] | None:
     return None
 
 
+def data_problem(data: Any) -> str | None:
+    """The document bounds, for a value read from elsewhere (a card file's
+    entry): :func:`size_problem`, then a key or string that isn't valid text;
+    the problem, or ``None``."""
+    too_big = size_problem(data)
+    if too_big is not None:
+        return too_big
+    bad_text = _not_text(data)
+    if bad_text is None:
+        return None
+    path, what = bad_text
+    where = f" ({format_path(path)})" if path and what == "the value" else ""
+    return (f"{what}{where} is not valid Unicode text (it holds a lone surrogate, which "
+            "can't be written as UTF-8)")
+
+
+def permanent_problems(keys: Mapping[str, Any]) -> list[tuple[Path, str]]:
+    """Every way keys given to a permanent from elsewhere (a card) break the
+    schema's ``permanent`` table, by key: the same bounds and types as a
+    scenario's own keys."""
+    validator = _Validator(schema())
+    props = validator.deref(schema()["$defs"]["permanent"])["properties"]
+    out: list[tuple[Path, str]] = []
+    for key, value in keys.items():
+        if key in props:
+            validator.validate(value, props[key], (key,), out)
+    return out
+
+
 def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> Document:
     """Parse a scenario text.
 

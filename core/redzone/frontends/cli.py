@@ -447,7 +447,12 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
             missing = True
             echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
             continue
-        keys, notes = card_data.permanent_keys(card, engine.keyword)
+        try:
+            keys, notes = card_data.permanent_keys(card, engine.keyword)
+        except card_data.CardDataError as exc:
+            missing = True
+            click.echo(f"redzone: {exc}", err=True)
+            continue
         out.append({"name": card.name, "source": card.source, "keys": keys, "notes": notes,
                     "printed": card.printed_json()})
     if as_json:
