@@ -119,14 +119,14 @@ class _Group(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            exc.exit_code = EXIT_USAGE  # type: ignore[misc]
+            exc.exit_code = EXIT_USAGE  # type: ignore[misc,unused-ignore]
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            exc.exit_code = EXIT_USAGE  # type: ignore[misc]
+            exc.exit_code = EXIT_USAGE  # type: ignore[misc,unused-ignore]
             raise
 
 
