@@ -31,6 +31,7 @@ import threading
 import time
 import types
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -398,6 +399,16 @@ class _Impl:
         self.state_gate = 0
 
 
+#: The :class:`PluginError`\ s the facade made (each names the plugin at
+#: fault): one raised through a nested call (an action performed inside
+#: another plugin's action) passes on as it is.
+_TRIAGED: weakref.WeakSet[PluginError] = weakref.WeakSet()
+
+
+def _state_of(args: tuple[Any, ...]) -> GameState | None:
+    return args[0] if args and isinstance(args[0], GameState) else None
+
+
 def _normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -573,9 +584,9 @@ class Hooks:
                         filled |= bit
         return filled
 
-    def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
-              problem: str) -> PluginError:
-        info = impl.plugin
+    def _fail(self, impl: _Impl | PluginInfo, hook: str, state: GameState | None,
+              exc: BaseException | None, problem: str) -> PluginError:
+        info = impl.plugin if isinstance(impl, _Impl) else impl
         dist = f"{info.distribution} {info.version}".strip() or "unknown distribution"
         step = state.step if state is not None else "loading"
         rules = ""
@@ -583,13 +594,66 @@ class Hooks:
         m = re.search(r"Rules:\s*(.+)", doc)
         if m:
             rules = f" (rules {m.group(1).strip()})"
-        return PluginError(
+        err = PluginError(
             f"plugin {info.name!r} ({dist}) {problem} in hook {hook}{rules} during step "
             f"{step!r}",
             plugin=info.name,
             distribution=info.distribution,
             hook=hook,
         )
+        _TRIAGED.add(err)
+        return err
+
+    def info(self, plugin: str) -> PluginInfo:
+        """The registered plugin named ``plugin`` (a bare record for a name
+        that isn't registered)."""
+        return self._infos.get(plugin) or PluginInfo(plugin, None)
+
+    def fault(self, plugin: str | PluginInfo, hook: str, state: GameState | None,
+              problem: str) -> PluginError:
+        """The :class:`PluginError` for a fault of ``plugin`` found outside a
+        hook call (in what its answer asked the kernel to do): it names the
+        plugin, its distribution, ``hook``, the hook's rules and the step."""
+        info = plugin if isinstance(plugin, PluginInfo) else self.info(plugin)
+        return self._fail(info, hook, state, None, problem)
+
+    @staticmethod
+    def triaged(exc: BaseException) -> bool:
+        """Whether ``exc`` is a :class:`PluginError` this facade made (and
+        so names the plugin at fault): one raised through a nested call
+        passes on as it is."""
+        return isinstance(exc, PluginError) and exc in _TRIAGED
+
+    def triage(self, plugin: PluginInfo | str, hook: str, state: GameState | None,
+               exc: BaseException, *, doing: str = "") -> BaseException:
+        """What an exception raised by plugin code becomes: the one triage
+        of every place plugin code runs (hook calls, result replacements,
+        action kinds, the actions of answers).
+
+        ``KeyboardInterrupt`` is returned as it is (CPython raises a user's
+        Ctrl-C in whatever frame is running, so it can't be told from a
+        plugin raising it itself: both stop the command and reach the
+        caller); so is an :class:`IllegalActionError` from a hook that may
+        reject the embedding engine's choices (``redzone_resolve_trigger``).
+        Everything else (``SystemExit``, ``GeneratorExit``,
+        ``RecursionError``, a :class:`PluginError` naming another plugin)
+        becomes a :class:`PluginError` naming ``plugin``: a plugin can't
+        blame another one.
+
+        :param doing: what the plugin code was doing, as the message's
+            start (``"replacement 'x' "``).
+        :returns: the exception the caller raises (from ``exc`` when it is
+            new).
+        """
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+            return exc  # the embedding engine's choices were illegal: nothing changes
+        what = type(exc).__name__
+        if isinstance(exc, PluginError) and exc.plugin:
+            what = f"PluginError (naming plugin {exc.plugin!r})"
+        info = plugin if isinstance(plugin, PluginInfo) else self.info(plugin)
+        return self._fail(info, hook, state, exc, f"{doing}raised {what}: {exc}")
 
     def _active(self, hook: str, impls: tuple[_Impl, ...], state: Any) -> tuple[_Impl, ...]:
         """The implementations of ``hook`` worth asking about ``state``: the
@@ -632,21 +696,11 @@ class Hooks:
                     # A generator (or any lazy iterable) runs, and may raise,
                     # only as it is consumed: consume it here, inside the guard.
                     res = tuple(res)
-            except KeyboardInterrupt:
-                # CPython raises a user's Ctrl-C in whatever frame is running,
-                # so it can't be told from a plugin raising KeyboardInterrupt
-                # itself: both stop the command and reach the caller.
-                raise
             except BaseException as exc:
-                if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
-                    raise  # the embedding engine's choices were illegal: nothing changes
-                state = args[0] if args and isinstance(args[0], GameState) else None
-                what = type(exc).__name__
-                if isinstance(exc, PluginError):
-                    # A plugin can't blame another one: it is named as the one
-                    # that raised, whatever plugin its error names.
-                    what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
-                raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+                err = self.triage(impl.plugin, hook, _state_of(args), exc)
+                if err is exc:
+                    raise
+                raise err from exc
             if verify:
                 self._verify_after(impl, hook, impl.fn, args, before)
             if self.timeout is not None:
@@ -674,17 +728,12 @@ class Hooks:
                         and isinstance(res, Iterable):
                     res = tuple(res)  # a lazy iterable runs (and may raise) here
                 out.append((impl, res))
-        except KeyboardInterrupt:
-            raise  # a user's Ctrl-C (see _answers)
         except BaseException as exc:
             assert impl is not None
-            if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+            err = self.triage(impl.plugin, hook, _state_of(args), exc)
+            if err is exc:
                 raise
-            state = args[0] if args and isinstance(args[0], GameState) else None
-            what = type(exc).__name__
-            if isinstance(exc, PluginError):
-                what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
-            raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+            raise err from exc
         return out
 
     # -- verify mode ------------------------------------------------------------
@@ -728,6 +777,25 @@ class Hooks:
                              "before and after each hook call)")
         if has_state:
             self._vs.log.append((impl, hook, fn, args))
+
+    def state_print(self, state: GameState) -> bytes | str | None:
+        """In verify mode, ``state``'s fingerprint, to compare after plugin
+        code that isn't a hook call ran with it (an action kind's perform
+        function); ``None`` outside verify mode."""
+        return self._fingerprint(state) if self.verify else None
+
+    def check_unchanged(self, plugin: str, hook: str, state: GameState,
+                        before: bytes | str | None, doing: str) -> None:
+        """In verify mode, fail ``plugin`` when ``state`` no longer matches
+        ``before`` (:meth:`state_print`).
+
+        :raises PluginError: naming the plugin.
+        """
+        if before is None or self._fingerprint(state) == before:
+            return
+        self._vs.state = None  # reported here, not again by the next command
+        raise self.fault(plugin, hook, state, f"changed the state it was given {doing} "
+                         "(verify mode compares it before and after)")
 
     def command_started(self) -> None:
         """A command of the engine starts: per-command bounds start afresh,
@@ -782,7 +850,9 @@ class Hooks:
                     fn(*[call[i] for i in impl.picks])
                 else:
                     fn(*call)
-            except Exception:
+            except KeyboardInterrupt:
+                raise  # a user's Ctrl-C (see triage)
+            except BaseException:  # what it raises was reported already; only changes count
                 pass
             if self._fingerprint(copy) != before:
                 return impl, hook
@@ -1257,12 +1327,12 @@ class Hooks:
             before = self._verify_before((state, result)) if self.verify else ()
             try:
                 out = replace(state, result)
-            except KeyboardInterrupt:
-                raise  # a user's Ctrl-C (see _answers)
             except BaseException as exc:
-                raise self._fail(impl, hook, state, exc,
-                                 f"replacement {item.effect!r} raised "
-                                 f"{type(exc).__name__}: {exc}") from exc
+                err = self.triage(impl.plugin, hook, state, exc,
+                                  doing=f"replacement {item.effect!r} ")
+                if err is exc:
+                    raise
+                raise err from exc
             if self.verify:
                 self._verify_after(impl, hook, replace, (state, result), before)
             if out is not None and type(out) is not Result:

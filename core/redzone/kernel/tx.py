@@ -230,27 +230,33 @@ class Tx:
                  self.plugin)
         # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
         # act for the plugin on whose behalf they are performed.
-        if not owner.startswith("redzone."):
+        kernel_kind = owner.startswith("redzone.")
+        if not kernel_kind:
             self.plugin = owner
         elif plugin is not None:
             self.plugin = plugin
+        # Who answers for what goes wrong: the plugin whose kind it is, or
+        # the plugin on whose behalf a kernel kind is performed (none for
+        # the caller's own actions: the kernel's errors reach the caller).
+        responsible = self.plugin
+        hooks = self.hooks
+        before = None if kernel_kind else hooks.state_print(saved[0])
         try:
             spec.apply(self, action)
-        except IllegalActionError:
+        except BaseException as exc:
             self._rollback(saved)
-            raise
-        except PluginError:
-            self._rollback(saved)
-            raise
-        except Exception as exc:
-            self._rollback(saved)
-            if owner.startswith("redzone."):
+            if not responsible or isinstance(exc, IllegalActionError) or hooks.triaged(exc):
+                raise  # an illegal action, or a fault already named (in a nested call)
+            err = hooks.triage(responsible, "redzone_actions", saved[0], exc,
+                               doing=f"performing the action {action.do!r} ")
+            if err is exc:
                 raise
-            raise PluginError(f"plugin {owner!r} failed performing the action {action.do!r}: "
-                              f"{type(exc).__name__}: {exc}", plugin=owner,
-                              hook="redzone_actions") from exc
+            raise err from exc
         finally:
             self.plugin = saved[4]
+        if before is not None:
+            hooks.check_unchanged(owner, "redzone_actions", saved[0], before,
+                                  f"performing the action {action.do!r}")
 
     def _rollback(self, saved: tuple[GameState, int, int, int, str]) -> None:
         self.state = saved[0]
