@@ -71,6 +71,7 @@ from redzone.kernel.hooktypes import (
     compile_form,
 )
 from redzone.kernel.model import (
+    CHOICE_KINDS,
     FLAG_FIELDS,
     SCOPES,
     Choice,
@@ -1400,6 +1401,14 @@ class Hooks:
         most: tuple[int, _Impl] | None = None
         for impl, res in self._answers(hook, (state, events)):
             items = self._items(impl, hook, state, res, Trigger)
+            for item in items:
+                what = f"trigger {item.kind!r}"
+                self._check_actions(impl, hook, state, item.actions, what)
+                if not isinstance(item.offers, tuple):
+                    raise self._fail(impl, hook, state, None, f"returned {what} whose offers "
+                                     f"are {item.offers!r}, not a tuple of Choice")
+                for offer in item.offers:
+                    self._check_choice(impl, hook, state, offer, f"{what} offering")
             found.extend(items)
             if items and (most is None or len(items) > most[0]):
                 most = (len(items), impl)
@@ -1494,17 +1503,40 @@ class Hooks:
         return True
 
     def destruction_replacements(self, state: GameState,
-                                 permanent: str) -> list[DestructionReplacement]:
-        """:func:`~redzone.kernel.hookspecs.redzone_destruction_replacements`,
-        sorted by effect name."""
-        found = self._collect("redzone_destruction_replacements", DestructionReplacement,
-                              state, permanent)
-        for item in found:
-            if not all(self.action_spec(a) is not None for a in item.actions):
-                raise PluginError(f"destruction replacement {item.effect!r} holds something "
-                                  f"that is not an action of a declared kind: {item.actions!r}",
-                                  hook="redzone_destruction_replacements")
-        return sorted(found, key=lambda r: (r.effect, r.rule))
+                                 permanent: str) -> list[tuple[str, DestructionReplacement]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_destruction_replacements`:
+        ``(plugin name, replacement)`` pairs sorted by effect name, so that
+        its actions are performed for the plugin that answered it."""
+        hook = "redzone_destruction_replacements"
+        found: list[tuple[str, DestructionReplacement]] = []
+        if not self._cache[hook]:
+            return found
+        for impl, res in self._answers(hook, (state, permanent)):
+            for item in self._items(impl, hook, state, res, DestructionReplacement):
+                self._check_actions(impl, hook, state, item.actions,
+                                    f"destruction replacement {item.effect!r}")
+                found.append((impl.plugin.name, item))
+        return sorted(found, key=lambda r: (r[1].effect, r[1].rule))
+
+    def _check_actions(self, impl: _Impl, hook: str, state: GameState,
+                       actions: object, what: str) -> None:
+        """Every action of an answer (a trigger's, a choice's ``then``, a
+        replacement's) is of a declared kind with fields of the right types,
+        or the plugin that answered is named."""
+        if not isinstance(actions, tuple):
+            raise self._fail(impl, hook, state, None,
+                             f"returned {what} whose actions are {actions!r}, not a tuple")
+        for item in actions:
+            if self.action_spec(item) is None:
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {what} holding {item!r} where an action of a "
+                                 "declared kind was expected")
+            try:
+                _validate.action(state, item)
+            except IllegalActionError as exc:
+                problem = exc.message.removeprefix("perform: ")
+                raise self._fail(impl, hook, state, exc,
+                                 f"returned {what} with an action whose {problem}") from exc
 
     def record(self, state: GameState, events: tuple[Event, ...]) -> dict[str, PluginState]:
         """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new
@@ -1539,8 +1571,51 @@ class Hooks:
             return out
         for impl, res in self._answers(hook, (state, decl)):
             for item in self._items(impl, hook, state, res, Choice):
+                self._check_choice(impl, hook, state, item, "")
                 out.append((impl.plugin.name, item))
         return out
+
+    def _check_choice(self, impl: _Impl, hook: str, state: GameState, choice: object,
+                      what: str) -> None:
+        """A choice a plugin answered (a declaration's, a trigger's offer)
+        can be made: its fields have their types, its player is in the game,
+        its default is a legal answer (unless there is no legal option, and
+        the ability is removed from the stack, 603.3d) and the actions of its
+        ``then`` are of declared kinds; else the plugin is named."""
+        from redzone.kernel.tx import check_answer  # (tx needs the facade's types)
+
+        shown = f"{what} a choice" if what else "a choice"
+        if type(choice) is not Choice:
+            raise self._fail(impl, hook, state, None,
+                             f"returned {shown} {choice!r} that is not a Choice")
+        problem = ""
+        texts = ("name", "kind", "rule", "text", "key")
+        bad = next((f for f in texts if type(getattr(choice, f)) is not str), None)
+        if bad is not None:
+            problem = f"field {bad!r} is {getattr(choice, bad)!r}, where a str was expected"
+        elif choice.kind not in CHOICE_KINDS:
+            problem = (f"field 'kind' is {choice.kind!r}, not a choice kind "
+                       f"({', '.join(CHOICE_KINDS)})")
+        elif type(choice.player) is not str or choice.player not in state.players:
+            problem = f"field 'player' is {choice.player!r}, not a player of the state"
+        elif not all(type(o) is str for o in (*choice.options, *choice.default)):
+            problem = "options and default must be strs"
+        elif not all(type(n) is int and 0 <= n <= _answers_check.MAX_ITEMS
+                     for n in (choice.min, choice.max)) or choice.min > choice.max:
+            problem = (f"fields 'min' and 'max' are {choice.min!r} and {choice.max!r}, where "
+                       f"whole numbers from 0 to {_answers_check.MAX_ITEMS}, min <= max, "
+                       "were expected")
+        elif choice.options or choice.min == 0:
+            try:
+                check_answer(choice, choice.default)
+            except IllegalActionError as exc:
+                problem = f"default is illegal: {exc.message}"
+        if problem:
+            raise self._fail(impl, hook, state, None,
+                             f"returned {shown} {choice.name!r} whose {problem}")
+        for option, actions in choice.then.items():
+            self._check_actions(impl, hook, state, actions,
+                                f"{shown} {choice.name!r} (option {option!r})")
 
 def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:
     return (r.creature, r.kind, r.attacker or "", r.rule, r.source)
