@@ -221,8 +221,32 @@ def _packages_distributions() -> Mapping[str, list[str]]:
         return {}
 
 
+def plugin_name(obj: object) -> str:
+    """The name a plugin given as an object (not found by discovery) is
+    registered and named by: a module's name; a class's or function's own
+    name; the ``__name__`` an object sets (a namespace); else, for an
+    instance, its class's name. Read statically: no attribute code of the
+    plugin runs (a ``__getattr__`` that raises, a property)."""
+    if isinstance(obj, (types.ModuleType, type, types.FunctionType)):
+        name = type(obj).__dict__["__name__"].__get__(obj) if isinstance(obj, type) \
+            else obj.__name__
+        if type(name) is str and name:
+            return name
+    try:
+        own = inspect.getattr_static(obj, "__name__")
+    except AttributeError:
+        own = None
+    if type(own) is str and own:
+        return own
+    return type(obj).__name__
+
+
 def _distribution_of(obj: object) -> tuple[str, str]:
-    module = obj.__name__ if isinstance(obj, types.ModuleType) else type(obj).__module__
+    module = obj.__name__ if isinstance(obj, types.ModuleType) else (
+        inspect.getattr_static(obj, "__module__", "") if isinstance(obj, type)
+        else type(obj).__module__)
+    if type(module) is not str:
+        return "", ""
     top = module.split(".")[0]
     dists = _packages_distributions().get(top, [])
     if not dists:
@@ -1636,11 +1660,8 @@ def make_manager(
         if isinstance(item, PluginInfo):
             info = item
         else:
-            name = item.__name__ if isinstance(item, types.ModuleType) else (
-                getattr(item, "__name__", None) or f"{type(item).__module__}.{type(item).__name__}"
-            )
             dist, version = _distribution_of(item)
-            info = PluginInfo(str(name), item, dist, version)
+            info = PluginInfo(plugin_name(item), item, dist, version)
         if info.name in infos:
             if infos[info.name].module is info.module:
                 continue

@@ -28,6 +28,7 @@ from attrs import field, frozen
 from redzone.kernel import damage as _damage
 from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
+from redzone.kernel import validate as _validate
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
@@ -164,6 +165,8 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
+        if answers:
+            _validate.choices(answers)
         self.answers: dict[str, tuple[str, ...]] = {
             k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
         self.made: list[ChoiceMade] = []
