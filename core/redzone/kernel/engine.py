@@ -500,12 +500,13 @@ class Engine:
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
         :raises IllegalActionError: (or a subclass) when a declaration,
-            assignment or action is illegal; :class:`IllegalBlockError`
-            (508.8) for blocks when no creature attacks, as the declare
-            blockers step is skipped.
+            assignment or action is illegal, or the game is over (104.2a);
+            :class:`IllegalBlockError` (508.8) for blocks when no creature
+            attacks, as the declare blockers step is skipped.
         """
         self._check_engine(state)
         _validate.choices(choices)
+        _steps.check_game_on(state, "resolve a combat")
         if through not in ("end_of_combat", "cleanup"):
             raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
                                      f"{through!r}", rule="500.1")

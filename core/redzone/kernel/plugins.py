@@ -430,6 +430,12 @@ class _Impl:
 _TRIAGED: weakref.WeakSet[PluginError] = weakref.WeakSet()
 
 
+def _flag(module: object, name: str, default: Any) -> Any:
+    """A plugin's module constant (:data:`GATE_FLAG` ...), read statically:
+    no attribute code of the plugin runs."""
+    return inspect.getattr_static(module, name, default)
+
+
 def _state_of(args: tuple[Any, ...]) -> GameState | None:
     return args[0] if args and isinstance(args[0], GameState) else None
 
@@ -506,9 +512,9 @@ class Hooks:
             if hook in _UNGATED:
                 continue
             for impl in impls:
-                if getattr(impl.plugin.module, GATE_FLAG, False) is True:
+                if _flag(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
-                for name in getattr(impl.plugin.module, STATE_GATE_FLAG, ()):
+                for name in _flag(impl.plugin.module, STATE_GATE_FLAG, ()):
                     impl.state_gate |= 1 << self._state_fields.index(name)
         self._keyword_cache: dict[str, Keyword] = {}
         #: Hooks with a gated implementation, and per hook and set of keywords
@@ -1194,7 +1200,7 @@ class Hooks:
             impls = self._active(hook, impls, state)
         if self.verify:
             return False
-        return all(getattr(i.plugin.module, TRUST_FLAG, False) is True for i in impls)
+        return all(_flag(i.plugin.module, TRUST_FLAG, False) is True for i in impls)
 
     def assignment_violations(self, state: GameState,
                               assignment: SourceAssignment) -> list[Violation]:
@@ -1215,7 +1221,7 @@ class Hooks:
         infos = sorted({impl.plugin.name: impl.plugin for impls in self._cache.values()
                         for impl in impls}.values(), key=lambda info: info.name)
         for info in infos:
-            names = getattr(info.module, STATE_GATE_FLAG, ())
+            names = _flag(info.module, STATE_GATE_FLAG, ())
             if isinstance(names, str) or not isinstance(names, tuple) or not all(
                     isinstance(n, str) and n in gated for n in names):
                 raise PluginLoadError(
