@@ -40,8 +40,9 @@ def test_704_5a_zero_or_less_life_loses(bare_engine: Engine) -> None:
     assert after.players["alice"].lost and after.players["alice"].loss_rule == "704.5a"
     assert not after.players["carol"].lost
     assert after.opponents("carol") == ()
-    # Already lost: nothing more happens.
-    assert check(bare_engine, after)[1] == []
+    # Already over: nothing more happens, and the command is refused (104.2a).
+    with pytest.raises(IllegalActionError, match=r"104\.2a"):
+        check(bare_engine, after)
 
 
 def test_704_5c_ten_poison_counters_lose(bare_engine: Engine) -> None:

@@ -407,7 +407,12 @@ class Engine:
         return _steps.perform(self, state, action, choices=choices)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
-        """Perform state-based actions until none applies (704.3)."""
+        """Perform state-based actions until none applies (704.3).
+
+        :raises IllegalActionError: after the end of the game (104.2a).
+        """
+        self._check_engine(state)
+        _steps.check_game_on(state, "check state-based actions")
         return _steps.check_state_based_actions(self, state)
 
     def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
@@ -425,6 +430,8 @@ class Engine:
         :raises IllegalActionError: when the stack is empty or holds no such
             trigger, or the plugin rejects the choices; nothing changes.
         """
+        _validate.choices(choices)
+        _validate.choices(answers, "answers")
         return _steps.resolve_trigger(self, state, trigger_id, choices, answers=answers)
 
     def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
@@ -438,8 +445,11 @@ class Engine:
         """Take a trigger off redzone's stack without resolving it: for an
         embedding engine that resolves it on its own stack.
 
-        :raises IllegalActionError: when there is no such trigger.
+        :raises IllegalActionError: when there is no such trigger, or after
+            the end of the game (104.2a).
         """
+        self._check_engine(state)
+        _steps.check_game_on(state, "remove a trigger")
         return _steps.remove_trigger(self, state, trigger_id)
 
     def action_kinds(self) -> dict[str, type[Action]]:
@@ -490,13 +500,15 @@ class Engine:
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
         :raises IllegalActionError: (or a subclass) when a declaration,
-            assignment or action is illegal, with what was done before it as
-            its ``partial`` (510.1e: a later step's illegal assignment keeps
-            the earlier steps); :class:`IllegalBlockError`
-            (508.8) for blocks when no creature attacks, as the declare
-            blockers step is skipped.
+            assignment or action is illegal, or the game is over (104.2a),
+            with what was done before it as its ``partial`` (510.1e: a later
+            step's illegal assignment keeps the earlier steps);
+            :class:`IllegalBlockError` (508.8) for blocks when no creature
+            attacks, as the declare blockers step is skipped.
         """
         self._check_engine(state)
+        _validate.choices(choices)
+        _steps.check_game_on(state, "resolve a combat")
         if through not in ("end_of_combat", "cleanup"):
             raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
                                      f"{through!r}", rule="500.1")

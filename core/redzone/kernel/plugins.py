@@ -31,6 +31,7 @@ import threading
 import time
 import types
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -70,6 +71,7 @@ from redzone.kernel.hooktypes import (
     compile_form,
 )
 from redzone.kernel.model import (
+    CHOICE_KINDS,
     FLAG_FIELDS,
     SCOPES,
     Choice,
@@ -219,8 +221,32 @@ def _packages_distributions() -> Mapping[str, list[str]]:
         return {}
 
 
+def plugin_name(obj: object) -> str:
+    """The name a plugin given as an object (not found by discovery) is
+    registered and named by: a module's name; a class's or function's own
+    name; the ``__name__`` an object sets (a namespace); else, for an
+    instance, its class's name. Read statically: no attribute code of the
+    plugin runs (a ``__getattr__`` that raises, a property)."""
+    if isinstance(obj, (types.ModuleType, type, types.FunctionType)):
+        name = type(obj).__dict__["__name__"].__get__(obj) if isinstance(obj, type) \
+            else obj.__name__
+        if type(name) is str and name:
+            return name
+    try:
+        own = inspect.getattr_static(obj, "__name__")
+    except AttributeError:
+        own = None
+    if type(own) is str and own:
+        return own
+    return type(obj).__name__
+
+
 def _distribution_of(obj: object) -> tuple[str, str]:
-    module = obj.__name__ if isinstance(obj, types.ModuleType) else type(obj).__module__
+    module = obj.__name__ if isinstance(obj, types.ModuleType) else (
+        inspect.getattr_static(obj, "__module__", "") if isinstance(obj, type)
+        else type(obj).__module__)
+    if type(module) is not str:
+        return "", ""
     top = module.split(".")[0]
     dists = _packages_distributions().get(top, [])
     if not dists:
@@ -398,6 +424,22 @@ class _Impl:
         self.state_gate = 0
 
 
+#: The :class:`PluginError`\ s the facade made (each names the plugin at
+#: fault): one raised through a nested call (an action performed inside
+#: another plugin's action) passes on as it is.
+_TRIAGED: weakref.WeakSet[PluginError] = weakref.WeakSet()
+
+
+def _flag(module: object, name: str, default: Any) -> Any:
+    """A plugin's module constant (:data:`GATE_FLAG` ...), read statically:
+    no attribute code of the plugin runs."""
+    return inspect.getattr_static(module, name, default)
+
+
+def _state_of(args: tuple[Any, ...]) -> GameState | None:
+    return args[0] if args and isinstance(args[0], GameState) else None
+
+
 def _normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -470,9 +512,9 @@ class Hooks:
             if hook in _UNGATED:
                 continue
             for impl in impls:
-                if getattr(impl.plugin.module, GATE_FLAG, False) is True:
+                if _flag(impl.plugin.module, GATE_FLAG, False) is True:
                     impl.gate = frozenset(declared.get(impl.plugin.name, ()))
-                for name in getattr(impl.plugin.module, STATE_GATE_FLAG, ()):
+                for name in _flag(impl.plugin.module, STATE_GATE_FLAG, ()):
                     impl.state_gate |= 1 << self._state_fields.index(name)
         self._keyword_cache: dict[str, Keyword] = {}
         #: Hooks with a gated implementation, and per hook and set of keywords
@@ -573,9 +615,9 @@ class Hooks:
                         filled |= bit
         return filled
 
-    def _fail(self, impl: _Impl, hook: str, state: GameState | None, exc: BaseException | None,
-              problem: str) -> PluginError:
-        info = impl.plugin
+    def _fail(self, impl: _Impl | PluginInfo, hook: str, state: GameState | None,
+              exc: BaseException | None, problem: str) -> PluginError:
+        info = impl.plugin if isinstance(impl, _Impl) else impl
         dist = f"{info.distribution} {info.version}".strip() or "unknown distribution"
         step = state.step if state is not None else "loading"
         rules = ""
@@ -583,13 +625,66 @@ class Hooks:
         m = re.search(r"Rules:\s*(.+)", doc)
         if m:
             rules = f" (rules {m.group(1).strip()})"
-        return PluginError(
+        err = PluginError(
             f"plugin {info.name!r} ({dist}) {problem} in hook {hook}{rules} during step "
             f"{step!r}",
             plugin=info.name,
             distribution=info.distribution,
             hook=hook,
         )
+        _TRIAGED.add(err)
+        return err
+
+    def info(self, plugin: str) -> PluginInfo:
+        """The registered plugin named ``plugin`` (a bare record for a name
+        that isn't registered)."""
+        return self._infos.get(plugin) or PluginInfo(plugin, None)
+
+    def fault(self, plugin: str | PluginInfo, hook: str, state: GameState | None,
+              problem: str) -> PluginError:
+        """The :class:`PluginError` for a fault of ``plugin`` found outside a
+        hook call (in what its answer asked the kernel to do): it names the
+        plugin, its distribution, ``hook``, the hook's rules and the step."""
+        info = plugin if isinstance(plugin, PluginInfo) else self.info(plugin)
+        return self._fail(info, hook, state, None, problem)
+
+    @staticmethod
+    def triaged(exc: BaseException) -> bool:
+        """Whether ``exc`` is a :class:`PluginError` this facade made (and
+        so names the plugin at fault): one raised through a nested call
+        passes on as it is."""
+        return isinstance(exc, PluginError) and exc in _TRIAGED
+
+    def triage(self, plugin: PluginInfo | str, hook: str, state: GameState | None,
+               exc: BaseException, *, doing: str = "") -> BaseException:
+        """What an exception raised by plugin code becomes: the one triage
+        of every place plugin code runs (hook calls, result replacements,
+        action kinds, the actions of answers).
+
+        ``KeyboardInterrupt`` is returned as it is (CPython raises a user's
+        Ctrl-C in whatever frame is running, so it can't be told from a
+        plugin raising it itself: both stop the command and reach the
+        caller); so is an :class:`IllegalActionError` from a hook that may
+        reject the embedding engine's choices (``redzone_resolve_trigger``).
+        Everything else (``SystemExit``, ``GeneratorExit``,
+        ``RecursionError``, a :class:`PluginError` naming another plugin)
+        becomes a :class:`PluginError` naming ``plugin``: a plugin can't
+        blame another one.
+
+        :param doing: what the plugin code was doing, as the message's
+            start (``"replacement 'x' "``).
+        :returns: the exception the caller raises (from ``exc`` when it is
+            new).
+        """
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+            return exc  # the embedding engine's choices were illegal: nothing changes
+        what = type(exc).__name__
+        if isinstance(exc, PluginError) and exc.plugin:
+            what = f"PluginError (naming plugin {exc.plugin!r})"
+        info = plugin if isinstance(plugin, PluginInfo) else self.info(plugin)
+        return self._fail(info, hook, state, exc, f"{doing}raised {what}: {exc}")
 
     def _active(self, hook: str, impls: tuple[_Impl, ...], state: Any) -> tuple[_Impl, ...]:
         """The implementations of ``hook`` worth asking about ``state``: the
@@ -632,21 +727,11 @@ class Hooks:
                     # A generator (or any lazy iterable) runs, and may raise,
                     # only as it is consumed: consume it here, inside the guard.
                     res = tuple(res)
-            except KeyboardInterrupt:
-                # CPython raises a user's Ctrl-C in whatever frame is running,
-                # so it can't be told from a plugin raising KeyboardInterrupt
-                # itself: both stop the command and reach the caller.
-                raise
             except BaseException as exc:
-                if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
-                    raise  # the embedding engine's choices were illegal: nothing changes
-                state = args[0] if args and isinstance(args[0], GameState) else None
-                what = type(exc).__name__
-                if isinstance(exc, PluginError):
-                    # A plugin can't blame another one: it is named as the one
-                    # that raised, whatever plugin its error names.
-                    what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
-                raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+                err = self.triage(impl.plugin, hook, _state_of(args), exc)
+                if err is exc:
+                    raise
+                raise err from exc
             if verify:
                 self._verify_after(impl, hook, impl.fn, args, before)
             if self.timeout is not None:
@@ -674,17 +759,12 @@ class Hooks:
                         and isinstance(res, Iterable):
                     res = tuple(res)  # a lazy iterable runs (and may raise) here
                 out.append((impl, res))
-        except KeyboardInterrupt:
-            raise  # a user's Ctrl-C (see _answers)
         except BaseException as exc:
             assert impl is not None
-            if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
+            err = self.triage(impl.plugin, hook, _state_of(args), exc)
+            if err is exc:
                 raise
-            state = args[0] if args and isinstance(args[0], GameState) else None
-            what = type(exc).__name__
-            if isinstance(exc, PluginError):
-                what = f"PluginError (naming plugin {exc.plugin!r})" if exc.plugin else what
-            raise self._fail(impl, hook, state, exc, f"raised {what}: {exc}") from exc
+            raise err from exc
         return out
 
     # -- verify mode ------------------------------------------------------------
@@ -728,6 +808,25 @@ class Hooks:
                              "before and after each hook call)")
         if has_state:
             self._vs.log.append((impl, hook, fn, args))
+
+    def state_print(self, state: GameState) -> bytes | str | None:
+        """In verify mode, ``state``'s fingerprint, to compare after plugin
+        code that isn't a hook call ran with it (an action kind's perform
+        function); ``None`` outside verify mode."""
+        return self._fingerprint(state) if self.verify else None
+
+    def check_unchanged(self, plugin: str, hook: str, state: GameState,
+                        before: bytes | str | None, doing: str) -> None:
+        """In verify mode, fail ``plugin`` when ``state`` no longer matches
+        ``before`` (:meth:`state_print`).
+
+        :raises PluginError: naming the plugin.
+        """
+        if before is None or self._fingerprint(state) == before:
+            return
+        self._vs.state = None  # reported here, not again by the next command
+        raise self.fault(plugin, hook, state, f"changed the state it was given {doing} "
+                         "(verify mode compares it before and after)")
 
     def command_started(self) -> None:
         """A command of the engine starts: per-command bounds start afresh,
@@ -782,7 +881,9 @@ class Hooks:
                     fn(*[call[i] for i in impl.picks])
                 else:
                     fn(*call)
-            except Exception:
+            except KeyboardInterrupt:
+                raise  # a user's Ctrl-C (see triage)
+            except BaseException:  # what it raises was reported already; only changes count
                 pass
             if self._fingerprint(copy) != before:
                 return impl, hook
@@ -1099,7 +1200,7 @@ class Hooks:
             impls = self._active(hook, impls, state)
         if self.verify:
             return False
-        return all(getattr(i.plugin.module, TRUST_FLAG, False) is True for i in impls)
+        return all(_flag(i.plugin.module, TRUST_FLAG, False) is True for i in impls)
 
     def assignment_violations(self, state: GameState,
                               assignment: SourceAssignment) -> list[Violation]:
@@ -1120,7 +1221,7 @@ class Hooks:
         infos = sorted({impl.plugin.name: impl.plugin for impls in self._cache.values()
                         for impl in impls}.values(), key=lambda info: info.name)
         for info in infos:
-            names = getattr(info.module, STATE_GATE_FLAG, ())
+            names = _flag(info.module, STATE_GATE_FLAG, ())
             if isinstance(names, str) or not isinstance(names, tuple) or not all(
                     isinstance(n, str) and n in gated for n in names):
                 raise PluginLoadError(
@@ -1257,12 +1358,12 @@ class Hooks:
             before = self._verify_before((state, result)) if self.verify else ()
             try:
                 out = replace(state, result)
-            except KeyboardInterrupt:
-                raise  # a user's Ctrl-C (see _answers)
             except BaseException as exc:
-                raise self._fail(impl, hook, state, exc,
-                                 f"replacement {item.effect!r} raised "
-                                 f"{type(exc).__name__}: {exc}") from exc
+                err = self.triage(impl.plugin, hook, state, exc,
+                                  doing=f"replacement {item.effect!r} ")
+                if err is exc:
+                    raise
+                raise err from exc
             if self.verify:
                 self._verify_after(impl, hook, replace, (state, result), before)
             if out is not None and type(out) is not Result:
@@ -1330,6 +1431,14 @@ class Hooks:
         most: tuple[int, _Impl] | None = None
         for impl, res in self._answers(hook, (state, events)):
             items = self._items(impl, hook, state, res, Trigger)
+            for item in items:
+                what = f"trigger {item.kind!r}"
+                self._check_actions(impl, hook, state, item.actions, what)
+                if not isinstance(item.offers, tuple):
+                    raise self._fail(impl, hook, state, None, f"returned {what} whose offers "
+                                     f"are {item.offers!r}, not a tuple of Choice")
+                for offer in item.offers:
+                    self._check_choice(impl, hook, state, offer, f"{what} offering")
             found.extend(items)
             if items and (most is None or len(items) > most[0]):
                 most = (len(items), impl)
@@ -1424,17 +1533,40 @@ class Hooks:
         return True
 
     def destruction_replacements(self, state: GameState,
-                                 permanent: str) -> list[DestructionReplacement]:
-        """:func:`~redzone.kernel.hookspecs.redzone_destruction_replacements`,
-        sorted by effect name."""
-        found = self._collect("redzone_destruction_replacements", DestructionReplacement,
-                              state, permanent)
-        for item in found:
-            if not all(self.action_spec(a) is not None for a in item.actions):
-                raise PluginError(f"destruction replacement {item.effect!r} holds something "
-                                  f"that is not an action of a declared kind: {item.actions!r}",
-                                  hook="redzone_destruction_replacements")
-        return sorted(found, key=lambda r: (r.effect, r.rule))
+                                 permanent: str) -> list[tuple[str, DestructionReplacement]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_destruction_replacements`:
+        ``(plugin name, replacement)`` pairs sorted by effect name, so that
+        its actions are performed for the plugin that answered it."""
+        hook = "redzone_destruction_replacements"
+        found: list[tuple[str, DestructionReplacement]] = []
+        if not self._cache[hook]:
+            return found
+        for impl, res in self._answers(hook, (state, permanent)):
+            for item in self._items(impl, hook, state, res, DestructionReplacement):
+                self._check_actions(impl, hook, state, item.actions,
+                                    f"destruction replacement {item.effect!r}")
+                found.append((impl.plugin.name, item))
+        return sorted(found, key=lambda r: (r[1].effect, r[1].rule))
+
+    def _check_actions(self, impl: _Impl, hook: str, state: GameState,
+                       actions: object, what: str) -> None:
+        """Every action of an answer (a trigger's, a choice's ``then``, a
+        replacement's) is of a declared kind with fields of the right types,
+        or the plugin that answered is named."""
+        if not isinstance(actions, tuple):
+            raise self._fail(impl, hook, state, None,
+                             f"returned {what} whose actions are {actions!r}, not a tuple")
+        for item in actions:
+            if self.action_spec(item) is None:
+                raise self._fail(impl, hook, state, None,
+                                 f"returned {what} holding {item!r} where an action of a "
+                                 "declared kind was expected")
+            try:
+                _validate.action(state, item)
+            except IllegalActionError as exc:
+                problem = exc.message.removeprefix("perform: ")
+                raise self._fail(impl, hook, state, exc,
+                                 f"returned {what} with an action whose {problem}") from exc
 
     def record(self, state: GameState, events: tuple[Event, ...]) -> dict[str, PluginState]:
         """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new
@@ -1469,8 +1601,51 @@ class Hooks:
             return out
         for impl, res in self._answers(hook, (state, decl)):
             for item in self._items(impl, hook, state, res, Choice):
+                self._check_choice(impl, hook, state, item, "")
                 out.append((impl.plugin.name, item))
         return out
+
+    def _check_choice(self, impl: _Impl, hook: str, state: GameState, choice: object,
+                      what: str) -> None:
+        """A choice a plugin answered (a declaration's, a trigger's offer)
+        can be made: its fields have their types, its player is in the game,
+        its default is a legal answer (unless there is no legal option, and
+        the ability is removed from the stack, 603.3d) and the actions of its
+        ``then`` are of declared kinds; else the plugin is named."""
+        from redzone.kernel.tx import check_answer  # (tx needs the facade's types)
+
+        shown = f"{what} a choice" if what else "a choice"
+        if type(choice) is not Choice:
+            raise self._fail(impl, hook, state, None,
+                             f"returned {shown} {choice!r} that is not a Choice")
+        problem = ""
+        texts = ("name", "kind", "rule", "text", "key")
+        bad = next((f for f in texts if type(getattr(choice, f)) is not str), None)
+        if bad is not None:
+            problem = f"field {bad!r} is {getattr(choice, bad)!r}, where a str was expected"
+        elif choice.kind not in CHOICE_KINDS:
+            problem = (f"field 'kind' is {choice.kind!r}, not a choice kind "
+                       f"({', '.join(CHOICE_KINDS)})")
+        elif type(choice.player) is not str or choice.player not in state.players:
+            problem = f"field 'player' is {choice.player!r}, not a player of the state"
+        elif not all(type(o) is str for o in (*choice.options, *choice.default)):
+            problem = "options and default must be strs"
+        elif not all(type(n) is int and 0 <= n <= _answers_check.MAX_ITEMS
+                     for n in (choice.min, choice.max)) or choice.min > choice.max:
+            problem = (f"fields 'min' and 'max' are {choice.min!r} and {choice.max!r}, where "
+                       f"whole numbers from 0 to {_answers_check.MAX_ITEMS}, min <= max, "
+                       "were expected")
+        elif choice.options or choice.min == 0:
+            try:
+                check_answer(choice, choice.default)
+            except IllegalActionError as exc:
+                problem = f"default is illegal: {exc.message}"
+        if problem:
+            raise self._fail(impl, hook, state, None,
+                             f"returned {shown} {choice.name!r} whose {problem}")
+        for option, actions in choice.then.items():
+            self._check_actions(impl, hook, state, actions,
+                                f"{shown} {choice.name!r} (option {option!r})")
 
 def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:
     return (r.creature, r.kind, r.attacker or "", r.rule, r.source)
@@ -1491,11 +1666,8 @@ def make_manager(
         if isinstance(item, PluginInfo):
             info = item
         else:
-            name = item.__name__ if isinstance(item, types.ModuleType) else (
-                getattr(item, "__name__", None) or f"{type(item).__module__}.{type(item).__name__}"
-            )
             dist, version = _distribution_of(item)
-            info = PluginInfo(str(name), item, dist, version)
+            info = PluginInfo(plugin_name(item), item, dist, version)
         if info.name in infos:
             if infos[info.name].module is info.module:
                 continue

@@ -28,6 +28,7 @@ from attrs import field, frozen
 from redzone.kernel import damage as _damage
 from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
+from redzone.kernel import validate as _validate
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
@@ -164,6 +165,8 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
+        if answers:
+            _validate.choices(answers)
         self.answers: dict[str, tuple[str, ...]] = {
             k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
         self.made: list[ChoiceMade] = []
@@ -202,13 +205,17 @@ class Tx:
 
     # -- actions ----------------------------------------------------------------
 
-    def perform(self, action: Action, *, plugin: str | None = None) -> None:
+    def perform(self, action: Action, *, plugin: str | None = None,
+                hook: str = "redzone_actions") -> None:
         """Validate and perform one action (no state-based actions: those
         run when the command settles).
 
         :param action: an action of a declared kind.
         :param plugin: the plugin on whose behalf it is performed (default:
             this working copy's).
+        :param hook: the hook whose answer holds it, named with that plugin
+            when a kernel kind fails for it (a fault of a plugin's own kind
+            is its ``redzone_actions``).
         :raises IllegalActionError: when the action is of no declared kind,
             a field has the wrong type, or it names what isn't there; the
             working copy is unchanged.
@@ -230,27 +237,34 @@ class Tx:
                  self.plugin)
         # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
         # act for the plugin on whose behalf they are performed.
-        if not owner.startswith("redzone."):
+        kernel_kind = owner.startswith("redzone.")
+        if not kernel_kind:
             self.plugin = owner
         elif plugin is not None:
             self.plugin = plugin
+        # Who answers for what goes wrong: the plugin whose kind it is, or
+        # the plugin on whose behalf a kernel kind is performed (none for
+        # the caller's own actions: the kernel's errors reach the caller).
+        responsible = self.plugin
+        hooks = self.hooks
+        before = None if kernel_kind else hooks.state_print(saved[0])
         try:
             spec.apply(self, action)
-        except IllegalActionError:
+        except BaseException as exc:
             self._rollback(saved)
-            raise
-        except PluginError:
-            self._rollback(saved)
-            raise
-        except Exception as exc:
-            self._rollback(saved)
-            if owner.startswith("redzone."):
+            if not responsible or isinstance(exc, IllegalActionError) or hooks.triaged(exc):
+                raise  # an illegal action, or a fault already named (in a nested call)
+            err = hooks.triage(responsible, hook if kernel_kind else "redzone_actions",
+                               saved[0], exc,
+                               doing=f"performing the action {action.do!r} ")
+            if err is exc:
                 raise
-            raise PluginError(f"plugin {owner!r} failed performing the action {action.do!r}: "
-                              f"{type(exc).__name__}: {exc}", plugin=owner,
-                              hook="redzone_actions") from exc
+            raise err from exc
         finally:
             self.plugin = saved[4]
+        if before is not None:
+            hooks.check_unchanged(owner, "redzone_actions", saved[0], before,
+                                  f"performing the action {action.do!r}")
 
     def _rollback(self, saved: tuple[GameState, int, int, int, str]) -> None:
         self.state = saved[0]
@@ -360,15 +374,18 @@ class Tx:
             return True
         if "redzone_destruction_replacements" in silent:
             return False
-        replacements = [r for r in self.hooks.destruction_replacements(self.state, obj)
+        replacements = [(p, r) for p, r in self.hooks.destruction_replacements(self.state, obj)
                         if regenerate or not r.regeneration]
         if not replacements:
             return False
-        chosen = replacements[0]
+        plugin, chosen = replacements[0]
         self.emit(Event("replaced", chosen.rule, object=obj,
                         detail=f"{chosen.effect}: instead of being destroyed"))
         for action in chosen.actions:
-            self.perform(action, plugin="")
+            # for the plugin that answered: what goes wrong (a replacement
+            # that destroys again recurses) is that plugin's fault
+            self.perform(action, plugin="" if plugin.startswith("redzone.") else plugin,
+                         hook="redzone_destruction_replacements")
         return True
 
     def create(self, permanent: Permanent, *, rule: str = "111.2", tapped: bool = False,
@@ -556,8 +573,13 @@ class Tx:
                                          rule="611.2b")
             if condition.kind not in CORE_CONDITIONS and self.hooks.condition_holds(
                     self.state, condition) is None:
-                raise IllegalActionError(f"{doing}: no loaded plugin answers the condition "
-                                         f"kind {condition.kind!r}", rule="611.2b")
+                problem = f"no loaded plugin answers the condition kind {condition.kind!r}"
+                if self.plugin and not self.plugin.startswith("redzone."):
+                    # a plugin's effect that would silently never apply: its fault
+                    raise self.hooks.fault(self.plugin, "redzone_condition_holds", self.state,
+                                           f"made an effect ({doing}) lasting 'while' a "
+                                           f"condition, but {problem}")
+                raise IllegalActionError(f"{doing}: {problem}", rule="611.2b")
         elif condition is not None:
             raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
                                      rule="611.2b")
@@ -700,8 +722,16 @@ class Tx:
             return
         slots = self.state.plugin_state.thaw()
         for name, entry in changed.items():
-            slots[name] = PluginState(freeze_value(entry.value, f"the state of plugin {name!r}"),
-                                      entry.scope)
+            try:
+                value = freeze_value(entry.value, f"the state of plugin {name!r}")
+            except (IllegalActionError, RecursionError) as exc:
+                # (a value nested deeper than Python recurses is the plugin's too)
+                problem = exc.message if isinstance(exc, IllegalActionError) else (
+                    "a value nested too deep to freeze")
+                raise self.hooks.fault(name, "redzone_record", self.state,
+                                       f"returned a slot value that can't be kept: {problem}"
+                                       ) from exc
+            slots[name] = PluginState(value, entry.scope)
         self.state = _evolve(self.state, plugin_state=FrozenMap(slots))
 
     def _conditional_pending(self) -> bool:
@@ -1070,14 +1100,16 @@ class Tx:
             trigger = _evolve(trigger, choices=chosen)
         self.emit(Event("resolve", trigger.rule, source=trigger.source,
                         player=trigger.controller, object=trigger.id, detail=trigger.kind))
-        planned: list[tuple[str, Action]] = [(trigger.plugin, a) for a in trigger.actions]
-        planned.extend(self.hooks.resolve_trigger(self.state, trigger))
+        planned: list[tuple[str, Action, str]] = [
+            (trigger.plugin, a, "redzone_triggers") for a in trigger.actions]
+        planned.extend((plugin, a, "redzone_resolve_trigger")
+                       for plugin, a in self.hooks.resolve_trigger(self.state, trigger))
         saved = (self.plugin, self.source, self.controller)
         self.source, self.controller = trigger.source, trigger.controller
         try:
-            for plugin, action in planned:
+            for plugin, action, hook in planned:
                 try:
-                    self.perform(action, plugin=plugin)
+                    self.perform(action, plugin=plugin, hook=hook)
                 except IllegalActionError as exc:
                     self.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
                 if self.state.game_over is not None:

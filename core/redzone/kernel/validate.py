@@ -28,6 +28,30 @@ MAX_INT: Final = 1_000_000
 
 
 
+def choices(value: object, argument: str = "choices") -> None:
+    """``value`` is answers to choices by key: ``None`` or a mapping of
+    str keys to a str or a sequence of strs (601.2, 603.3c-d, 608.2d).
+
+    :raises BadQueryError: naming the argument, the key and the value.
+    """
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        raise BadQueryError(f"{argument} is {type(value).__name__} {value!r:.80}, where a "
+                            "mapping of choice keys to answers was expected", rule="601.2")
+    for key, answer in value.items():
+        if type(key) is not str:
+            raise BadQueryError(f"{argument}: the key {key!r:.80} is not a str (a choice's "
+                                "key)", rule="601.2")
+        if isinstance(answer, str):
+            continue
+        if isinstance(answer, (bytes, Mapping)) or not isinstance(answer, (list, tuple)) \
+                or not all(type(a) is str for a in answer):
+            raise BadQueryError(f"{argument}[{key!r}] is {answer!r:.80}, where an option (a "
+                                "str) or a list of options was expected", rule="601.2",
+                                objects=(key,))
+
+
 def _state(state: object, method: str) -> GameState:
     if not isinstance(state, GameState):
         raise BadQueryError(f"{method}: state is {type(state).__name__}, not a GameState")
