@@ -60,8 +60,7 @@ def _attack_everything(eng: Engine, state: GameState) -> dict[str, str]:
 def _block_everything(eng: Engine, state: GameState) -> dict[str, tuple[str, ...]]:
     blocks: dict[str, tuple[str, ...]] = {}
     combat = state.combat
-    assert combat is not None
-    for attacker in combat.attacks:
+    for attacker in combat.attacks if combat is not None else ():
         for blocker in eng.legal_blockers(state, attacker):
             if blocker not in blocks:
                 blocks[blocker] = (attacker,)
