@@ -63,8 +63,9 @@ class StateFormatError(RulesError, ValueError):
 #: What an id-holding field of the model names, by ``Class.field`` or, for
 #: every class, by field name: ``player`` (a player of the state),
 #: ``object`` (a permanent, in any zone), ``source`` (a permanent or a spell
-#: or ability of ``sources``: what :meth:`~redzone.GameState.source` reads)
-#: or ``player or object``. A ``None`` is no reference. The fields of the
+#: or ability of ``sources``: what :meth:`~redzone.GameState.source` reads),
+#: ``player or object`` or ``any`` (a player, an object or a source: a
+#: shield may prevent the damage a player's id names). A ``None`` is no reference. The fields of the
 #: combat (who attacks and blocks whom) are checked with its consistency
 #: (:func:`_check_combat`); an action's fields are checked as it is
 #: performed, when what it names may have gone (608.2b).
@@ -73,7 +74,7 @@ REFERENCES: Final[dict[str, str]] = {
     "owner": "player", "protector": "player", "player": "player", "gain_life": "player",
     "winners": "player", "losers": "player",
     "object": "object",
-    "source": "source",
+    "source": "any", "Damage.source": "source",
     "to": "player or object", "target": "player or object", "targets": "player or object",
 }
 
@@ -285,7 +286,8 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
 
 #: How an error names what a reference kind should be.
 _WHAT: Final = {"player": "a player", "object": "an object", "source": "an object or a source",
-                "player or object": "a player or an object"}
+                "player or object": "a player or an object",
+                "any": "a player, an object or a source"}
 
 
 def _some(ids: Mapping[str, Any]) -> str:
@@ -311,6 +313,8 @@ class _Checker:
             return ident in self.objects
         if kind == "source":
             return ident in self.objects or ident in self.sources
+        if kind == "any":
+            return ident in self.players or ident in self.objects or ident in self.sources
         return ident in self.players or ident in self.objects
 
     def ref(self, kind: str, ident: Any, path: str) -> None:
