@@ -15,6 +15,7 @@ errors (:class:`~redzone.RulesError`), never a raw ``KeyError``,
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -27,7 +28,7 @@ import pytest
 from hostile_kit import LONG_FACTOR, counting_calls
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from redzone import Engine, GameState, RulesError, examples
+from redzone import Engine, FrozenMap, GameState, RulesError, examples
 from redzone.formats import scenario as scenario_format
 from redzone.formats.serialize import StateFormatError, state_from_dict, state_to_dict
 
@@ -207,7 +208,7 @@ def _ids(data: dict[str, Any]) -> list[str]:
     return sorted(found)
 
 
-OTHER_VALUES = (None, 0, -1, 7, "", True, [], {}, [GHOST], {GHOST: GHOST})
+OTHER_VALUES: tuple[Any, ...] = (None, 0, -1, 7, "", True, [], {}, [GHOST], {GHOST: GHOST})
 
 
 def _tamper(draw: st.DrawFn, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -283,10 +284,8 @@ def drive(state: GameState) -> None:
     a :class:`~redzone.RulesError`, and nothing else."""
     eng = engine(state.rules) if state.rules in ("foundations", "m10", "sixth") else engine()
     for command in _commands(eng):
-        try:
+        with contextlib.suppress(RulesError):
             command(state)
-        except RulesError:
-            pass
     _walk(eng, state, limit=12)
 
 
@@ -323,3 +322,205 @@ def test_fuzz_tampered_states_are_refused_or_only_raise_rules_errors() -> None:
     print(f"tampered states: {SEEN['tampered']:,}; refused: {SEEN['refused']:,}; accepted: "
           f"{SEEN['accepted']:,}; raw exceptions: {SEEN['raw exceptions']:,}")
     assert SEEN["refused"] and SEEN["accepted"]
+
+
+# ---------------------------------------------------------------------------
+# Hostile cases: each a tampered state the kernel would crash on or answer
+# wrongly, refused naming its path
+# ---------------------------------------------------------------------------
+
+
+def _in_combat() -> dict[str, Any]:
+    """Alice's ogre attacks Bob and his wall blocks it; a shield on the
+    wall, a game-wide effect, serialised at the declare blockers step."""
+    eng = engine()
+    state = eng.game(["alice", "bob"], [eng.creature("ogre", "alice", 6, 6, "trample"),
+                                        eng.creature("wall", "bob", 0, 2),
+                                        eng.creature("elf", "bob", 1, 1)])
+    state = eng.declare_attackers(state, {"ogre": "bob"}).state
+    state = eng.declare_blockers(state, {"wall": "ogre"}).state
+    data: dict[str, Any] = json.loads(json.dumps(state_to_dict(state)))
+    return data
+
+
+def _trigger(**fields: Any) -> dict[str, Any]:
+    return {"kind": "t", "source": "ogre", "controller": "alice", "rule": "603.2", "id": "t1",
+            **fields}
+
+
+#: name -> (the change to the serialised state, the path the error names)
+TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
+    "attacker-in-the-graveyard": (lambda d: d["objects"]["ogre"].update(zone="graveyard"),
+                                  "combat.attacks.ogre"),
+    "attacker-unknown": (lambda d: d["combat"].update(attacks={"ghost": "bob"}),
+                         "combat.attacks.ghost"),
+    "attacks-a-ghost": (lambda d: d["combat"]["attacks"].update(ogre=GHOST),
+                        "combat.attacks.ogre"),
+    "attacks-a-creature-that-left": (
+        lambda d: (d["combat"]["attacks"].update(ogre="elf"),
+                   d["objects"]["elf"].update(zone="exile")), "combat.attacks.ogre"),
+    "wrong-defending-player": (lambda d: d["combat"]["defending_players"].update(ogre="alice"),
+                               "combat.defending_players.ogre"),
+    "no-defending-player": (lambda d: d["combat"].update(defending_players={}),
+                            "combat.defending_players.ogre"),
+    "blocks-a-non-attacker": (lambda d: d["combat"]["blocks"].update(wall=["elf"]),
+                              "combat.blocks.wall[0]"),
+    "blocker-in-exile": (lambda d: d["objects"]["wall"].update(zone="exile"),
+                         "combat.blocks.wall"),
+    "attacks-and-blocks": (lambda d: d["combat"]["blocks"].update(ogre=["ogre"]),
+                           "combat.blocks.ogre"),
+    "blocked-non-attacker": (lambda d: d["combat"].update(blocked=["ogre", "wall"]),
+                             "combat.blocked[1]"),
+    "band-of-a-non-attacker": (lambda d: d["combat"].update(bands=[["ogre", "elf"]]),
+                               "combat.bands[0][1]"),
+    "in-two-bands": (lambda d: d["combat"].update(bands=[["ogre"], ["ogre"]]),
+                     "combat.bands[1][0]"),
+    "order-of-a-ghost": (lambda d: d["combat"].update(order={"ogre": [GHOST]}),
+                         "combat.order.ogre[0]"),
+    "damage-on-the-stack-to-a-ghost": (
+        lambda d: d["combat"].update(on_stack=[{"source": "ogre", "target": GHOST,
+                                                "amount": 6}]), "combat.on_stack[0].target"),
+    "combat-at-main": (lambda d: d.update(step="main"), "combat"),
+    "no-combat-at-blockers": (lambda d: d.update(combat=None), "combat"),
+    "controller-not-a-player": (lambda d: d["objects"]["wall"].update(controller=GHOST),
+                                "objects.wall.controller"),
+    "owner-not-a-player": (lambda d: d["objects"]["wall"].update(owner="elf"),
+                           "objects.wall.owner"),
+    "key-and-id-differ": (lambda d: d["objects"]["elf"].update(id="wall"), "objects.elf.id"),
+    "object-named-like-a-player": (
+        lambda d: d["objects"].update(bob={**d["objects"]["elf"], "id": "bob"}),
+        "objects.bob"),
+    "turn-order-misses-a-player": (lambda d: d.update(turn_order=["alice", "alice"]),
+                                   "turn_order"),
+    "active-player-unknown": (lambda d: d.update(active_player=GHOST), "active_player"),
+    "shield-for-a-ghost": (lambda d: d.update(shields=[{"id": "s1", "to": GHOST}]),
+                           "shields[0].to"),
+    "two-shields-one-id": (lambda d: d.update(shields=[{"id": "s1", "to": "wall"},
+                                                       {"id": "s1", "to": "ogre"}]),
+                           "shields[1].id"),
+    "effect-of-a-ghost": (lambda d: d.update(effects=[{"kind": "x", "player": GHOST}]),
+                          "effects[0].player"),
+    "condition-on-a-ghost": (
+        lambda d: d.update(effects=[{"kind": "x", "duration": "while", "condition": {
+            "kind": "on_battlefield", "object": GHOST}}]), "effects[0].condition.object"),
+    "trigger-targets-a-ghost": (lambda d: d.update(stack=[_trigger(targets=["wall", GHOST])]),
+                                "stack[0].targets[1]"),
+    "trigger-of-nobody": (lambda d: d.update(stack=[_trigger(controller=GHOST)]),
+                          "stack[0].controller"),
+    "choice-of-a-ghost": (
+        lambda d: d.update(stack=[_trigger(offers=[{"name": "n", "player": GHOST,
+                                                    "kind": "target", "options": []}])]),
+        "stack[0].offers[0].player"),
+    "delayed-trigger-watching-a-ghost": (
+        lambda d: d.update(delayed=[{"when": "leaves", "kind": "k", "source": "ogre",
+                                     "controller": "alice", "object": GHOST}]),
+        "delayed[0].object"),
+    "source-controlled-by-a-ghost": (
+        lambda d: d.update(sources={"bolt": {"id": "bolt", "controller": GHOST}}),
+        "sources.bolt.controller"),
+    "last-known-information-of-a-ghost": (
+        lambda d: d.update(lki={GHOST: {**d["objects"]["elf"], "id": GHOST}}), "lki.ghost"),
+    "team-of-a-ghost": (lambda d: d.update(teams={"t": ["alice", GHOST]}), "teams.t[1]"),
+    "player-on-two-teams": (lambda d: d.update(teams={"t": ["alice"], "u": ["alice", "bob"]}),
+                            "teams.u[0]"),
+    "teammates-with-different-life": (
+        lambda d: (d.update(teams={"t": ["alice", "bob"]}),
+                   d["players"]["bob"].update(life=3)), "players.bob"),
+    "winner-unknown": (lambda d: d.update(game_over={"winners": [GHOST], "losers": ["bob"],
+                                                      "draw": False, "step": "main",
+                                                      "rule": "104.2a"}),
+                       "game_over.winners[0]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERED))
+def test_tampered_state_is_refused_naming_the_path(name: str) -> None:
+    """Guarantee 7: a saved state naming an id it doesn't have, or
+    inconsistent where the kernel relies on it (506.2, 506.4, 509.1a,
+    702.22c, 810.4), is refused with a StateFormatError naming the path; the
+    dict given is unchanged."""
+    change, path = TAMPERED[name]
+    data = _in_combat()
+    state_from_dict(data)  # the untampered state is accepted
+    change(data)
+    before = copy.deepcopy(data)
+    with pytest.raises(StateFormatError) as info:
+        state_from_dict(data)
+    assert info.value.path == path, str(info.value)
+    assert str(info.value).startswith(path)
+    assert data == before
+
+
+def test_every_string_field_of_the_model_is_classified() -> None:
+    """Guarantee 7: the reference checks follow the model: each field of
+    each class a state holds that holds strings either names ids of the
+    state (REFERENCES) or doesn't (NOT_REFERENCES), so a field added to the
+    model without saying which fails here."""
+    import typing
+
+    import attrs
+    from redzone.formats.serialize import NOT_REFERENCES, reference_kind
+    from redzone.kernel.hooktypes import Action
+
+    def strings(tp: Any) -> bool:  # a map's keys are checked against its values' ids
+        args = typing.get_args(tp)
+        if typing.get_origin(tp) is FrozenMap:
+            args = args[1:]
+        return tp is str or any(strings(a) for a in args)
+
+    def classes(tp: Any) -> Iterator[type]:
+        if isinstance(tp, type) and attrs.has(tp) and not issubclass(tp, Action):
+            yield tp
+        for arg in typing.get_args(tp):
+            yield from classes(arg)
+
+    seen: set[type] = set()
+    todo: list[type] = [GameState]
+    unclassified = []
+    while todo:
+        cls = todo.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        hints = typing.get_type_hints(cls)
+        for f in attrs.fields(cls):
+            todo.extend(classes(hints[f.name]))
+            if strings(hints[f.name]) and reference_kind(cls, f.name) is None and (
+                    f"{cls.__name__}.{f.name}" not in NOT_REFERENCES):
+                unclassified.append(f"{cls.__name__}.{f.name}")
+    assert len(seen) >= 12
+    assert not unclassified
+
+
+def _big(n: int) -> dict[str, Any]:
+    """A combat of ``n`` attackers, each blocked by its own blocker, with a
+    shield on each blocker."""
+    eng = engine()
+    perms = [eng.creature(f"a{i}", "alice", 2, 2) for i in range(n)]
+    perms += [eng.creature(f"b{i}", "bob", 1, 3) for i in range(n)]
+    state = eng.game(["alice", "bob"], perms)
+    state = eng.declare_attackers(state, {f"a{i}": "bob" for i in range(n)}).state
+    state = eng.declare_blockers(state, {f"b{i}": f"a{i}" for i in range(n)}).state
+    data = state_to_dict(state)
+    data["shields"] = [{"id": f"s{i}", "to": f"b{i}", "source": f"a{i}"} for i in range(n)]
+    return data
+
+
+def test_reference_checks_are_linear_and_cheap() -> None:
+    """Guarantee 7, bounded work: checking a state's references costs calls
+    in proportion to its size (four times the state, at most 4.5 times the
+    calls), and at most a tenth more than decoding its types, counted in
+    Python calls, not by a clock."""
+    from redzone.formats import serialize
+
+    costs = {}
+    state_from_dict(_big(2))  # the per-class caches, filled once per process
+    for n in (25, 100):
+        data = _big(n)
+        with counting_calls() as checked:
+            state_from_dict(data)
+        with counting_calls() as decoded:
+            serialize._decode_state(data, None)
+        costs[n] = checked.count
+        assert checked.count <= 1.1 * decoded.count, (n, checked.count, decoded.count)
+    assert costs[100] <= 4.5 * costs[25], costs

@@ -90,13 +90,13 @@ NOT_REFERENCES: Final = frozenset({
     "Modification.remove_keywords", "Modification.source", "Modification.duration",
     "Condition.kind", "Condition.text", "Shield.id", "Shield.mode", "Shield.duration",
     "Effect.kind", "Effect.duration", "Effect.id", "Trigger.kind", "Trigger.rule",
-    "Trigger.text", "Trigger.id", "Trigger.plugin", "Choice.name", "Choice.kind",
+    "Trigger.text", "Trigger.id", "Trigger.plugin", "Trigger.choices", "Choice.name", "Choice.kind",
     "Choice.options", "Choice.default", "Choice.rule", "Choice.text", "Choice.key",
     "DelayedTrigger.when", "DelayedTrigger.kind", "DelayedTrigger.rule",
     "DelayedTrigger.text", "DelayedTrigger.plugin", "DelayedTrigger.id",
     "DelayedTrigger.step", "PluginState.scope", "GameOver.step", "GameOver.rule",
     "StackObject.id", "StackObject.name", "StackObject.colors", "StackObject.types",
-    "Damage.step", *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
+    "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
 
 
 def reference_kind(cls: type, name: str) -> str | None:
@@ -106,6 +106,13 @@ def reference_kind(cls: type, name: str) -> str | None:
     if qualified in NOT_REFERENCES:
         return None
     return REFERENCES.get(qualified, REFERENCES.get(name))
+
+
+@functools.cache
+def _reference_kinds(cls: type) -> dict[str, str]:
+    """The reference fields of ``cls`` and their kinds (see :func:`reference_kind`)."""
+    kinds = {f.name: reference_kind(cls, f.name) for f in _fields(cls)}
+    return {name: kind for name, kind in kinds.items() if kind is not None}
 
 
 #: A reference met while decoding: its kind, the decoded value, its path.
@@ -265,6 +272,7 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
             f"{where}{unknown[0]}")
     hints = _hints(cls)
+    kinds = _reference_kinds(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
     for f in fields:
         sub = f"{path}.{f.name}" if path else f.name
@@ -274,10 +282,8 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             continue
         decoded = _decode(hints[f.name], value[f.name], sub, refs)
         kwargs[f.name] = decoded
-        if refs is not None and decoded is not None:
-            kind = reference_kind(cls, f.name)
-            if kind is not None:
-                refs.append((kind, decoded, sub))
+        if refs is not None and decoded is not None and f.name in kinds:
+            refs.append((kinds[f.name], decoded, sub))
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:  # pragma: no cover - converters reject it
