@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import Engine, FrozenMap, GameState, RulesError, examples
 from redzone.formats import scenario as scenario_format
+from redzone.formats import serialize
 from redzone.formats.serialize import StateFormatError, state_from_dict, state_to_dict
 
 #: Tampered states per run: 300 by default; long mode (REDZONE_LONG=1) 50
@@ -459,7 +460,6 @@ def test_every_string_field_of_the_model_is_classified() -> None:
     import typing
 
     import attrs
-    from redzone.formats.serialize import NOT_REFERENCES, reference_kind
     from redzone.kernel.hooktypes import Action
 
     def strings(tp: Any) -> bool:  # a map's keys are checked against its values' ids
@@ -485,8 +485,8 @@ def test_every_string_field_of_the_model_is_classified() -> None:
         hints = typing.get_type_hints(cls)
         for f in attrs.fields(cls):
             todo.extend(classes(hints[f.name]))
-            if strings(hints[f.name]) and reference_kind(cls, f.name) is None and (
-                    f"{cls.__name__}.{f.name}" not in NOT_REFERENCES):
+            if strings(hints[f.name]) and serialize.reference_kind(cls, f.name) is None and (
+                    f"{cls.__name__}.{f.name}" not in serialize.NOT_REFERENCES):
                 unclassified.append(f"{cls.__name__}.{f.name}")
     assert len(seen) >= 12
     assert not unclassified
@@ -511,8 +511,6 @@ def test_reference_checks_are_linear_and_cheap() -> None:
     in proportion to its size (four times the state, at most 4.5 times the
     calls), and at most a tenth more than decoding its types, counted in
     Python calls, not by a clock."""
-    from redzone.formats import serialize
-
     costs = {}
     state_from_dict(_big(2))  # the per-class caches, filled once per process
     for n in (25, 100):
