@@ -21,12 +21,17 @@ a field added to the model is serialised without changing this module:
   :class:`~redzone.FrozenMap`.
 
 Decoding is strict: an unknown key, a missing required field or a value of
-the wrong type raises :class:`StateFormatError` naming the key path.
+the wrong type raises :class:`StateFormatError` naming the key path. So does
+a reference the state can't resolve, and an inconsistency the kernel would
+trip over (see :func:`state_from_dict`): the ids a field names are given by
+:data:`REFERENCES`, by field name, for every class of the model, and every
+string field of the model is either there or in :data:`NOT_REFERENCES`.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 import typing
 from collections.abc import Mapping
@@ -37,7 +42,8 @@ import attrs
 from redzone.kernel.errors import RulesError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import GameState
+from redzone.kernel.model import Combat, GameState
+from redzone.kernel.tx import is_combat_step
 
 #: The version of the encoding, written as ``format`` in every dict.
 FORMAT: Final = 1
@@ -52,6 +58,65 @@ class StateFormatError(RulesError, ValueError):
     def __init__(self, message: str, path: str = "") -> None:
         self.path = path
         super().__init__(f"{path or '<state>'}: {message}")
+
+
+#: What an id-holding field of the model names, by ``Class.field`` or, for
+#: every class, by field name: ``player`` (a player of the state),
+#: ``object`` (a permanent, in any zone), ``source`` (a permanent or a spell
+#: or ability of ``sources``: what :meth:`~redzone.GameState.source` reads),
+#: ``player or object`` or ``any`` (a player, an object or a source: a
+#: shield may prevent the damage a player's id names). A ``None`` is no reference. The fields of the
+#: combat (who attacks and blocks whom) are checked with its consistency
+#: (:func:`_check_combat`); an action's fields are checked as it is
+#: performed, when what it names may have gone (608.2b).
+REFERENCES: Final[dict[str, str]] = {
+    "active_player": "player", "turn_order": "player", "controller": "player",
+    "owner": "player", "protector": "player", "player": "player", "gain_life": "player",
+    "winners": "player", "losers": "player",
+    "object": "object",
+    "source": "any", "Damage.source": "source",
+    "to": "player or object", "target": "player or object", "targets": "player or object",
+}
+
+#: The string fields of the model that name no id of the state (names,
+#: texts, kinds, rules, steps, keys), and the fields whose ids are checked
+#: elsewhere: the maps' own ids against their keys, the combat's with the
+#: combat, a choice's options as it is answered.
+NOT_REFERENCES: Final = frozenset({
+    "GameState.step", "GameState.rules", "GameState.keyword_set", "Player.id",
+    "Player.loss_rule", "Permanent.id", "Permanent.name", "Permanent.types",
+    "Permanent.subtypes", "Permanent.supertypes", "Permanent.colors", "Permanent.marks",
+    "Permanent.zone", "Keyword.name", "Keyword.text", "Keyword.args",
+    "Modification.remove_keywords", "Modification.source", "Modification.duration",
+    "Condition.kind", "Condition.text", "Shield.id", "Shield.mode", "Shield.duration",
+    "Effect.kind", "Effect.duration", "Effect.id", "Trigger.kind", "Trigger.rule",
+    "Trigger.text", "Trigger.id", "Trigger.plugin", "Trigger.choices", "Choice.name", "Choice.kind",
+    "Choice.options", "Choice.default", "Choice.rule", "Choice.text", "Choice.key",
+    "DelayedTrigger.when", "DelayedTrigger.kind", "DelayedTrigger.rule",
+    "DelayedTrigger.text", "DelayedTrigger.plugin", "DelayedTrigger.id",
+    "DelayedTrigger.step", "PluginState.scope", "GameOver.step", "GameOver.rule",
+    "StackObject.id", "StackObject.name", "StackObject.colors", "StackObject.types",
+    "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
+
+
+def reference_kind(cls: type, name: str) -> str | None:
+    """What the field ``name`` of the model class ``cls`` names (see
+    :data:`REFERENCES`), or ``None`` when it names no id of the state."""
+    qualified = f"{cls.__name__}.{name}"
+    if qualified in NOT_REFERENCES:
+        return None
+    return REFERENCES.get(qualified, REFERENCES.get(name))
+
+
+@functools.cache
+def _reference_kinds(cls: type) -> dict[str, str]:
+    """The reference fields of ``cls`` and their kinds (see :func:`reference_kind`)."""
+    kinds = {f.name: reference_kind(cls, f.name) for f in _fields(cls)}
+    return {name: kind for name, kind in kinds.items() if kind is not None}
+
+
+#: A reference met while decoding: its kind, the decoded value, its path.
+_Ref = tuple[str, Any, str]
 
 
 @functools.cache
@@ -124,7 +189,7 @@ def _frozen_data(value: Any, path: str) -> Any:
     raise StateFormatError(f"expected frozen data, got {_kind(value)}", path)
 
 
-def _decode(tp: Any, value: Any, path: str) -> Any:
+def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
     if tp is Any:
         return _frozen_data(value, path)
     if tp is Action:
@@ -134,7 +199,8 @@ def _decode(tp: Any, value: Any, path: str) -> Any:
         if cls is None:
             raise StateFormatError(f"unknown action kind {value['do']!r} (import the plugin "
                                    "that declares it)", f"{path}.do")
-        return _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path)
+        # An action's ids are checked as it is performed (608.2b).
+        return _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path, None)
     union = _union_args(tp)
     if union is not None:
         if value is None and type(None) in union:
@@ -143,7 +209,7 @@ def _decode(tp: Any, value: Any, path: str) -> Any:
         errors: list[StateFormatError] = []
         for option in options:
             try:
-                return _decode(option, value, path)
+                return _decode(option, value, path, refs)
             except StateFormatError as exc:
                 errors.append(exc)
         raise errors[0] if len(errors) == 1 else StateFormatError(
@@ -170,19 +236,21 @@ def _decode(tp: Any, value: Any, path: str) -> Any:
         if not isinstance(value, list):
             raise StateFormatError(f"expected a list, got {_kind(value)}", path)
         item = args[0] if args else Any
-        return tuple(_decode(item, v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(_decode(item, v, f"{path}[{i}]", refs) for i, v in enumerate(value))
     if origin is frozenset:
         if not isinstance(value, list):
             raise StateFormatError(f"expected a list, got {_kind(value)}", path)
         item = args[0] if args else Any
-        return frozenset(_decode(item, v, f"{path}[{i}]") for i, v in enumerate(value))
+        return frozenset(_decode(item, v, f"{path}[{i}]", refs)
+                         for i, v in enumerate(value))
     if origin is FrozenMap or tp is FrozenMap:
         if not isinstance(value, Mapping):
             raise StateFormatError(f"expected a mapping, got {_kind(value)}", path)
         item = args[1] if len(args) == 2 else Any
-        return FrozenMap((str(k), _decode(item, v, f"{path}.{k}")) for k, v in value.items())
+        return FrozenMap((str(k), _decode(item, v, f"{path}.{k}", refs))
+                         for k, v in value.items())
     if isinstance(tp, type) and attrs.has(tp):
-        return _decode_attrs(tp, value, path)
+        return _decode_attrs(tp, value, path, refs)
     raise StateFormatError(f"can't decode a value of type {_name(tp)}", path)
 
 
@@ -190,7 +258,7 @@ def _name(tp: Any) -> str:
     return getattr(tp, "__name__", None) or str(tp)
 
 
-def _decode_attrs(cls: type, value: Any, path: str) -> Any:
+def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> Any:
     if not isinstance(value, Mapping):
         raise StateFormatError(f"expected a mapping for {cls.__name__}, got {_kind(value)}",
                                path)
@@ -204,6 +272,7 @@ def _decode_attrs(cls: type, value: Any, path: str) -> Any:
             f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
             f"{where}{unknown[0]}")
     hints = _hints(cls)
+    kinds = _reference_kinds(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
     for f in fields:
         sub = f"{path}.{f.name}" if path else f.name
@@ -211,21 +280,202 @@ def _decode_attrs(cls: type, value: Any, path: str) -> Any:
             if f.default is attrs.NOTHING:
                 raise StateFormatError(f"missing required key for {cls.__name__}", sub)
             continue
-        kwargs[f.name] = _decode(hints[f.name], value[f.name], sub)
+        decoded = _decode(hints[f.name], value[f.name], sub, refs)
+        kwargs[f.name] = decoded
+        if refs is not None and decoded is not None and f.name in kinds:
+            refs.append((kinds[f.name], decoded, sub))
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:  # pragma: no cover - converters reject it
         raise StateFormatError(str(exc), path) from exc
 
 
-def state_from_dict(data: Mapping[str, Any]) -> GameState:
-    """The :class:`~redzone.GameState` that :func:`state_to_dict` encoded.
+#: How an error names what a reference kind should be.
+_WHAT: Final = {"player": "a player", "object": "an object", "source": "an object or a source",
+                "player or object": "a player or an object",
+                "any": "a player, an object or a source"}
 
-    :param data: a dict as :func:`state_to_dict` returns it (or as
-        :func:`json.loads` reads it back).
-    :raises StateFormatError: naming the key path of an unknown key, a missing
-        field or a value of the wrong type, or an unsupported ``format``.
-    """
+
+def _some(ids: Mapping[str, Any]) -> str:
+    shown = list(itertools.islice(ids, 6))
+    more = ", ..." if len(ids) > len(shown) else ""
+    return f" (the state's: {', '.join(shown)}{more})" if shown else " (the state has none)"
+
+
+class _Checker:
+    """The references and consistency of one decoded state; each check
+    raises :class:`StateFormatError` naming the path."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.players = state.players._items
+        self.objects = state.objects._items
+        self.sources = state.sources._items
+
+    def resolves(self, kind: str, ident: Any) -> bool:
+        if kind == "player":
+            return ident in self.players
+        if kind == "object":
+            return ident in self.objects
+        if kind == "source":
+            return ident in self.objects or ident in self.sources
+        if kind == "any":
+            return ident in self.players or ident in self.objects or ident in self.sources
+        return ident in self.players or ident in self.objects
+
+    def ref(self, kind: str, ident: Any, path: str) -> None:
+        if not self.resolves(kind, ident):
+            where = self.players if kind == "player" else self.objects
+            raise StateFormatError(f"{ident!r} is not {_WHAT[kind]} of the state"
+                                   f"{_some(where)}", path)
+
+    def refs(self, refs: list[_Ref]) -> None:
+        for kind, value, path in refs:
+            if isinstance(value, str):
+                self.ref(kind, value, path)
+            else:  # a tuple or frozenset of ids
+                for i, ident in enumerate(value):
+                    self.ref(kind, ident, f"{path}[{i}]")
+
+    def ids(self) -> None:
+        state = self.state
+        for name in ("players", "objects", "lki", "sources"):
+            for key, value in getattr(state, name)._items.items():
+                if value.id != key:
+                    raise StateFormatError(f"the id {value.id!r} differs from its key {key!r}",
+                                           f"{name}.{key}.id")
+        for key in self.objects:
+            if key in self.players:
+                raise StateFormatError(f"{key!r} is both a player and an object: ids are "
+                                       "unique", f"objects.{key}")
+        for key in self.sources:
+            if key in self.players or key in self.objects:
+                raise StateFormatError(f"{key!r} is both a source and a player or object: "
+                                       "ids are unique", f"sources.{key}")
+        for key in state.lki._items:
+            if key not in self.objects:
+                raise StateFormatError(f"last known information of {key!r}, which is not an "
+                                       f"object of the state{_some(self.objects)}",
+                                       f"lki.{key}")
+        for name in ("shields", "effects", "stack", "delayed"):
+            seen: set[str] = set()
+            for i, item in enumerate(getattr(state, name)):
+                if item.id and item.id in seen:
+                    raise StateFormatError(f"the id {item.id!r} is used twice", f"{name}[{i}].id")
+                seen.add(item.id)
+
+    def players_and_teams(self) -> None:
+        state = self.state
+        order = state.turn_order
+        if len(order) != len(self.players) or set(order) != set(self.players):
+            raise StateFormatError(f"the turn order must name each player once: "
+                                   f"{', '.join(self.players)}", "turn_order")
+        team_of: dict[str, str] = {}
+        for team, members in state.teams._items.items():
+            for i, member in enumerate(members):
+                path = f"teams.{team}[{i}]"
+                self.ref("player", member, path)
+                if member in team_of:
+                    raise StateFormatError(f"{member!r} is on two teams: {team_of[member]!r} "
+                                           f"and {team!r} (810.1)", path)
+                team_of[member] = team
+                first = self.players[members[0]]
+                player = self.players[member]
+                if (player.life, player.poison) != (first.life, first.poison):
+                    raise StateFormatError(
+                        f"{member!r} and {members[0]!r} are on team {team!r} but have "
+                        "different life or poison: a team shares them (810.4, 810.10)",
+                        f"players.{member}")
+
+    def on_battlefield(self, ident: str, path: str, what: str) -> None:
+        perm = self.objects.get(ident)
+        if perm is None or perm.zone != "battlefield":
+            where = "not an object of the state" if perm is None else f"in the {perm.zone}"
+            raise StateFormatError(f"{what} {ident!r} is {where}: a creature that leaves "
+                                   "the battlefield leaves combat (506.4)", path)
+
+    def attacked(self, ident: str | None, path: str) -> None:
+        if ident is None or ident in self.players:
+            return
+        self.on_battlefield(ident, path, "the attacked permanent")
+
+    def combat(self) -> None:
+        state = self.state
+        combat = state.combat
+        in_combat = is_combat_step(state.step)
+        if combat is None:
+            if in_combat:
+                raise StateFormatError(f"the state is at {state.step!r}, a step of combat, "
+                                       "but has no combat (506.1)", "combat")
+            return
+        if not in_combat:
+            raise StateFormatError(f"a combat at {state.step!r}, outside the combat phase "
+                                   "(506.1)", "combat")
+        attacks = combat.attacks._items
+        defending = combat.defending_players._items
+        declared = combat.declared._items
+        for attacker, target in attacks.items():
+            path = f"combat.attacks.{attacker}"
+            self.on_battlefield(attacker, path, "the attacking creature")
+            self.attacked(target, path)
+            if attacker not in defending:
+                raise StateFormatError(f"attacking creature {attacker!r} has no defending "
+                                       "player (506.2)", f"combat.defending_players.{attacker}")
+            if attacker not in declared:
+                raise StateFormatError(f"attacking creature {attacker!r} has no declared "
+                                       "attack (508.1a)", f"combat.declared.{attacker}")
+            if target is not None and defending[attacker] != state.defending_player_of(target):
+                raise StateFormatError(
+                    f"{defending[attacker]!r} is not the player defending against the attack "
+                    f"on {target!r} ({state.defending_player_of(target)!r} is: 506.2)",
+                    f"combat.defending_players.{attacker}")
+        for attacker, player in defending.items():
+            path = f"combat.defending_players.{attacker}"
+            self.ref("object", attacker, path)
+            self.ref("player", player, path)
+        for attacker, target in declared.items():
+            path = f"combat.declared.{attacker}"
+            self.ref("object", attacker, path)
+            if target is not None:
+                self.ref("player or object", target, path)
+        for blocker, blocked in combat.blocks._items.items():
+            path = f"combat.blocks.{blocker}"
+            self.on_battlefield(blocker, path, "the blocking creature")
+            if blocker in attacks:
+                raise StateFormatError(f"{blocker!r} is both attacking and blocking (509.1a)",
+                                       path)
+            for i, attacker in enumerate(blocked):
+                if attacker not in attacks:
+                    raise StateFormatError(f"{blocker!r} blocks {attacker!r}, which is not an "
+                                           "attacking creature (509.1a)", f"{path}[{i}]")
+        for i, attacker in enumerate(sorted(combat.blocked)):
+            if attacker not in attacks:
+                raise StateFormatError(f"{attacker!r} is blocked but is not an attacking "
+                                       "creature (509.1h)", f"combat.blocked[{i}]")
+        banded: set[str] = set()
+        for i, band in enumerate(combat.bands):
+            for j, member in enumerate(band):
+                path = f"combat.bands[{i}][{j}]"
+                if member not in attacks:
+                    raise StateFormatError(f"{member!r} is in a band but is not an attacking "
+                                           "creature (702.22c)", path)
+                if member in banded:
+                    raise StateFormatError(f"{member!r} is in two bands (702.22c)", path)
+                banded.add(member)
+        for ident, others in combat.order._items.items():
+            self.ref("object", ident, f"combat.order.{ident}")
+            for i, other in enumerate(others):
+                self.ref("object", other, f"combat.order.{ident}[{i}]")
+        for step, dealt in combat.damage_steps._items.items():
+            for i, ident in enumerate(sorted(dealt)):
+                self.ref("object", ident, f"combat.damage_steps.{step}[{i}]")
+        for i, ident in enumerate(sorted(combat.dealt)):
+            self.ref("object", ident, f"combat.dealt[{i}]")
+
+
+def _decode_state(data: Mapping[str, Any], refs: list[_Ref] | None) -> GameState:
+    """The state ``data`` encodes, its types checked but not its references
+    (collected into ``refs``)."""
     if not isinstance(data, Mapping):
         raise StateFormatError(f"expected a mapping, got {_kind(data)}")
     version = data.get("format")
@@ -233,8 +483,48 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
         raise StateFormatError(f"unsupported format {version!r}; this version reads "
                                f"format {FORMAT}", "format")
     body = {k: v for k, v in data.items() if k != "format"}
-    state: GameState = _decode_attrs(GameState, body, "")
+    state: GameState = _decode_attrs(GameState, body, "", refs)
     return state
 
 
-__all__ = ["FORMAT", "StateFormatError", "state_from_dict", "state_to_dict"]
+def state_from_dict(data: Mapping[str, Any]) -> GameState:
+    """The :class:`~redzone.GameState` that :func:`state_to_dict` encoded.
+
+    Besides the types, the state's references and consistency are checked,
+    in one pass over it (linear in its size): every id a field names
+    (:data:`REFERENCES`: controllers, owners, protectors, the sources and
+    recipients of shields, effects and damage on the stack, triggers'
+    sources, controllers and targets, delayed triggers, choices, conditions,
+    the game's winners and losers) is a player, an object or a source of the
+    state; a map's key is its value's id, and players, objects and sources
+    have distinct ids; last known information is of an object; the turn
+    order names each player once; teams name players, each on one team, who
+    share their life and poison (810.4); shields, effects, triggers and
+    delayed triggers have distinct ids; a state in a combat step has a combat
+    and only then (506.1); attacking and blocking creatures are on the
+    battlefield (506.4); what an attacker attacks is a player or a permanent
+    on the battlefield, whose defending player it records (506.2); a blocker
+    blocks only attacking creatures and doesn't attack (509.1a); blocked
+    creatures and bands are attacking creatures, each in one band (702.22c);
+    damage assignment orders and the combatants that dealt damage are
+    objects. An action's fields (a trigger's, a delayed trigger's) are
+    checked as it is performed.
+
+    :param data: a dict as :func:`state_to_dict` returns it (or as
+        :func:`json.loads` reads it back).
+    :raises StateFormatError: naming the key path of an unknown key, a missing
+        field, a value of the wrong type, an unsupported ``format``, an id
+        the state doesn't have, or an inconsistency above.
+    """
+    refs: list[_Ref] = []
+    state = _decode_state(data, refs)
+    check = _Checker(state)
+    check.ids()
+    check.players_and_teams()
+    check.refs(refs)
+    check.combat()
+    return state
+
+
+__all__ = ["FORMAT", "NOT_REFERENCES", "REFERENCES", "StateFormatError", "reference_kind",
+           "state_from_dict", "state_to_dict"]
