@@ -28,7 +28,8 @@ from attrs import field, frozen
 from redzone.kernel import damage as _damage
 from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
-from redzone.kernel.errors import IllegalActionError, PluginError
+from redzone.kernel.answers import MAX_OBJECTS
+from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
 from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
@@ -164,6 +165,10 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
+        #: The plugins that acted in this working copy: whose abilities
+        #: triggered, or whose actions were performed (a bound reached over
+        #: several commands, such as 514.3a's cleanup steps, names them).
+        self.acting: set[str] = set()
         self.answers: dict[str, tuple[str, ...]] = {
             k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
         self.made: list[ChoiceMade] = []
@@ -223,9 +228,11 @@ class Tx:
         check_fields(action, spec.rule)
         self._performed += 1
         if self._performed > MAX_ACTIONS:
-            raise PluginError(f"one command performed more than {MAX_ACTIONS:,} actions; "
-                              f"the last was {action.do!r} of plugin {owner!r}",
-                              plugin=owner, hook="redzone_actions")
+            actor = owner if not owner.startswith("redzone.") else (
+                self.plugin if plugin is None else plugin)
+            raise self.bound_error("actions", MAX_ACTIONS,
+                                   f"performed more than {MAX_ACTIONS:,} actions in one "
+                                   f"command; the last was {action.do!r}", plugin=actor)
         saved = (self.state, len(self.events), len(self.dealt), len(self.results),
                  self.plugin)
         # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
@@ -234,6 +241,8 @@ class Tx:
             self.plugin = owner
         elif plugin is not None:
             self.plugin = plugin
+        if self.plugin:
+            self.acting.add(self.plugin)
         try:
             spec.apply(self, action)
         except IllegalActionError:
@@ -251,6 +260,21 @@ class Tx:
                               hook="redzone_actions") from exc
         finally:
             self.plugin = saved[4]
+
+    def bound_error(self, bound: str, limit: int, problem: str, *,
+                    plugin: str | None = None) -> BoundError:
+        """The error for reaching a run-time bound: it names the plugin
+        acting now (this working copy's, by default) and the bound.
+
+        :param bound: the bound's name (``"objects"``, ``"created"`` ...).
+        :param limit: its value.
+        :param problem: what went over it, as a predicate of the plugin.
+        """
+        name = self.plugin if plugin is None else plugin
+        who = f"plugin {name!r}" if name else "the kernel's or the scenario's actions"
+        return BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
+                          f"its work) during step {self.state.step!r}",
+                          bound=bound, limit=limit, plugin=name, hook="redzone_actions")
 
     def _rollback(self, saved: tuple[GameState, int, int, int, str]) -> None:
         self.state = saved[0]
@@ -409,8 +433,13 @@ class Tx:
                                      "blocking", rule="506.3", objects=(pid,))
         self._created += 1
         if self._created > MAX_CREATED:
-            raise IllegalActionError(f"create: one command may create at most {MAX_CREATED:,} "
-                                     "objects", rule="111.1", objects=(pid,))
+            raise self.bound_error("created", MAX_CREATED,
+                                   f"created more than {MAX_CREATED:,} objects in one command "
+                                   f"(the last {pid!r})")
+        if len(state.objects) >= MAX_OBJECTS:
+            raise self.bound_error("objects", MAX_OBJECTS,
+                                   f"created {pid!r} in a state that already holds "
+                                   f"{len(state.objects):,} objects")
         keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
         perm = permanent.evolve(owner=controller, controller=controller, zone="battlefield",
                                 tapped=tapped, summoning_sick=True, damage=0,
@@ -959,6 +988,7 @@ class Tx:
         found = list(extra)
         if events and self.hooks.implemented("redzone_triggers"):
             found.extend(self.hooks.triggers(state, tuple(events)))
+            self.acting.update(self.hooks.triggering)
         if state.delayed:
             left = {e.object for e in events if e.kind in ("dies", "zone_change")}
             if left:
@@ -968,6 +998,7 @@ class Tx:
                  and not state.players[t.controller].lost]  # 800.4d
         if not found:
             return
+        self.acting.update(t.plugin for t in found if t.plugin)
         order = list(state.turn_order)
         start = order.index(state.active_player)
         apnap = [p for p in order[start:] + order[:start] if p in state.players]
