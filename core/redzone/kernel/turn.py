@@ -14,7 +14,7 @@ from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.model import ChoiceMade, GameState
+from redzone.kernel.model import ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
 
@@ -123,7 +123,8 @@ def _without_ceased(state: GameState) -> GameState:
     if not ceased:
         return state
     named: set[str | None] = set()
-    for item in (*state.effects, *state.shields):
+    held: list[Effect | Shield] = [*state.effects, *state.shields]
+    for item in held:
         named.update((item.to, item.source))
         if item.condition is not None:
             named.add(item.condition.object)
