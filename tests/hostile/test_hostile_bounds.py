@@ -9,22 +9,27 @@ Work is measured by counts (objects, Python function calls), never a clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
+import attrs
 import pytest
-from hostile_kit import FILES, CliResult, counting_calls, hostile, snapshot
+from hostile_kit import FILES, CliResult, counting_calls, counting_copies, hostile, snapshot
 from redzone import (
+    Action,
+    ActionSpec,
     BoundError,
     Engine,
     Event,
     GameState,
     KeywordSpec,
+    Permanent,
     Player,
     PluginLoadError,
     Trigger,
     UnknownKeywordError,
 )
 from redzone.kernel import tx as tx_module
+from redzone.kernel.tx import Tx
 
 
 def _mobilizers(engine: Engine, count: int, n: int, life: int = 20) -> GameState:
@@ -119,16 +124,60 @@ def test_reaching_the_object_bound_names_the_plugin() -> None:
 
 def test_702_181_tokens_created_cost_work_linear_in_their_number() -> None:
     """Guarantee 15: creating tokens costs work linear in the tokens
-    created: twice the tokens cost less than 2.2 times the Python calls."""
+    created, counted as Python calls and as the items copied into new maps
+    (C-level copying, which calls don't see: copying the map of objects for
+    each token made a combat quadratic). Twice the tokens cost less than 2.2
+    times either."""
     engine = Engine(verify=False)
-    counts = []
+    calls, copies = [], []
     for n in (25, 50):
         state = _mobilizers(engine, 8, n, life=1_000)
-        with counting_calls() as calls:
+        with counting_calls() as called, counting_copies() as copied:
             result = _attack_all(engine, state)
         assert result.state.players["bob"].life == 1_000 - 8 * (n + 1)
-        counts.append(calls.count)
-    assert counts[1] < 2.2 * counts[0], counts
+        calls.append(called.count)
+        copies.append(copied.count)
+    assert calls[1] < 2.2 * calls[0], calls
+    assert copies[1] < 2.2 * copies[0], copies
+
+
+@attrs.frozen
+class Swarm(Action):
+    """A made-up action creating ``amount`` 1/1 tokens attacking ``target``."""
+
+    do: ClassVar[str] = "swarm"
+    amount: int
+    target: str
+
+
+def _swarm(tx: Tx, action: Action) -> None:
+    assert isinstance(action, Swarm)
+    for n in range(action.amount):
+        tx.create(Permanent(f"swarm-{n}", "alice", types={"creature"}, base_power=1,
+                            base_toughness=1, token=True), tapped=True,
+                  attacking=action.target)
+
+
+def test_111_2_one_action_creating_many_tokens_costs_work_linear_in_them() -> None:
+    """Guarantee 15, 111.2: one action of a plugin creating N tokens that
+    enter attacking (508.4) copies items linear in N: 300 and 600 tokens,
+    twice the tokens cost less than 2.2 times the items copied."""
+    def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        return [Trigger("swarm", e.attacker, "alice", "111.2", actions=(Swarm(size, "bob"),))
+                for e in events if e.kind == "attack" and e.attacker == "captain"]
+
+    engine = Engine(verify=False, plugins=[hostile("swarm", redzone_triggers=redzone_triggers,
+                                                   redzone_actions=lambda: [
+                                                       ActionSpec(Swarm, _swarm, "111.2")])])
+    copies = []
+    for size in (300, 600):
+        state = engine.game(["alice", Player("bob", life=10_000)],
+                            [engine.creature("captain", "alice", 1, 1)])
+        with counting_copies() as copied:
+            result = engine.resolve(state, {"captain": "bob"}, {})
+        assert result.state.players["bob"].life == 10_000 - size - 1
+        copies.append(copied.count)
+    assert copies[1] < 2.2 * copies[0], copies
 
 
 # ---------------------------------------------------------------------------
