@@ -204,6 +204,36 @@ def test_514_3a_the_cleanup_bound_names_the_plugin_that_kept_it_going() -> None:
     assert snapshot(state) == before
 
 
+def _growing(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    """Two abilities trigger on the attack and on each of their own
+    resolutions: the stack grows until the trigger bound stops the command."""
+    return [Trigger("grow", "ogre", "alice", "603.2") for e in events
+            if e.kind == "attack" or (e.kind == "resolve" and e.detail == "grow")
+            for _ in range(2)]
+
+
+@pytest.mark.xfail(strict=True, reason="verify mode fingerprints each new state in full: "
+                   "work quadratic in the triggers of a growing stack")
+def test_reaching_the_trigger_bound_in_verify_mode_costs_work_linear_in_the_triggers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guarantees 10 and 15: verify mode's work is linear in the command's
+    work. A stack that grows by one ability per resolution reaches the
+    trigger bound (lowered to 250 and 500 for the test); twice the bound
+    costs less than 2.2 times the Python calls, with verify mode on."""
+    from redzone.kernel import answers
+
+    calls = []
+    for bound in (250, 500):
+        monkeypatch.setattr(answers, "MAX_TRIGGERS", bound)
+        engine = Engine(verify=True, plugins=[hostile("grow", redzone_triggers=_growing)])
+        state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 2, 2)])
+        with counting_calls() as called, pytest.raises(BoundError) as info:
+            engine.declare_attackers(state, {"ogre": "bob"})
+        assert (info.value.plugin, info.value.bound) == ("grow", "triggers")
+        calls.append(called.count)
+    assert calls[1] < 2.2 * calls[0], calls
+
+
 def _turns(engine: Engine, state: GameState, turns: int) -> list[int]:
     """Play ``turns`` turns in which alice's captain attacks (mobilize 2: two
     Warriors, sacrificed at the end step, 702.181a); the size of the state
