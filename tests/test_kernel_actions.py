@@ -160,6 +160,43 @@ def test_608_2_a_trigger_performs_a_plugin_action() -> None:
     assert out.state.plugin_state["drain_on_attack"].scope == "turn"
 
 
+@pytest.mark.parametrize("read_between", [False, True])
+def test_608_2b_an_action_that_fails_after_creating_leaves_no_token(read_between: bool) -> None:
+    """608.2b, 733: an action that creates tokens entering attacking and then
+    fails is skipped without a trace: its tokens, their attacks and events
+    are gone, whether or not the state was read between its creations; the
+    actions of the trigger before and after it keep and create their own."""
+    def half(tx: Tx, action: Action) -> None:
+        tx.create(token("first", "alice"), attacking="bob")
+        if read_between:
+            assert "first" in tx.state.objects
+        tx.create(token("second", "alice"), attacking="bob")
+        raise IllegalActionError("half: refused after creating", rule="608.2b")
+
+    def triggers(state: GameState, events: Any) -> list[Trigger]:
+        return [Trigger("half", e.attacker, "alice", "608.2", actions=(
+            CreateToken(token("zeroth", "alice"), attacking="bob"), Drain("bob", "alice", 0),
+            CreateToken(token("third", "alice"), attacking="bob")))
+            for e in events if e.kind == "attack"]
+
+    engine = Engine(discover=False, plugins=[plugin("half", redzone_triggers=triggers,
+                                                    redzone_actions=lambda: [
+                                                        ActionSpec(Drain, half, "608.2b")])])
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    out = engine.declare_attackers(state, {"orc": "bob"})
+    assert "first" not in out.state.objects and "second" not in out.state.objects
+    assert out.state.combat is not None
+    kept = {"orc": "bob", "zeroth": "bob", "third": "bob"}
+    assert dict(out.state.combat.attacks) == dict(out.state.combat.declared) == kept
+    assert dict(out.state.combat.defending_players) == kept
+    assert [i for i in out.state.objects if i != "orc"] == ["zeroth", "third"]
+    assert [e.object or e.attacker for e in out.events
+            if e.kind in ("enters_battlefield", "enters_attacking")] == [
+                "zeroth", "zeroth", "third", "third"]
+    assert any(e.kind == "skipped" and "refused after creating" in (e.detail or "")
+               for e in out.events)
+
+
 # -- tokens (111) --------------------------------------------------------------------------
 
 

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from redzone.kernel.editions import Edition
     from redzone.kernel.engine import CombatResult, Engine, Outcome
     from redzone.kernel.errors import (
+        BoundError,
         IllegalActionError,
         IllegalAssignmentError,
         IllegalAttackError,
@@ -134,6 +135,7 @@ _EXPORTS: dict[str, str] = {
     "IllegalAttackError": "redzone.kernel.errors",
     "IllegalBlockError": "redzone.kernel.errors",
     "PluginError": "redzone.kernel.errors",
+    "BoundError": "redzone.kernel.errors",
     "PluginLoadError": "redzone.kernel.errors",
     "RulesError": "redzone.kernel.errors",
     "ScenarioError": "redzone.kernel.errors",
@@ -205,6 +207,7 @@ __all__ = [
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",
+    "BoundError",
     "Choice",
     "ChoiceMade",
     "Combat",

@@ -23,6 +23,11 @@ token that already left the battlefield isn't found (603.7c), one another
 player now controls can't be sacrificed. Sacrificed, they go to the
 graveyard and cease to exist (111.7, 704.5d).
 
+N is at most 100 (declared with the form, refused as the keyword is
+parsed): one ability creates tokens well below the kernel's bound on
+objects (10,000), so a board reaches that bound only with many instances,
+and then the command fails naming this plugin.
+
 Token ids are ``<creature>-warrior-<trigger id>-<n>`` (n from 1).
 
 Trigger: kind ``"mobilize"``, source the creature, controller its
@@ -48,13 +53,15 @@ from redzone import (
 KIND = "mobilize"
 #: The delayed trigger it creates (603.7a); the kernel performs its actions.
 DELAYED = "mobilize sacrifice"
+#: The largest N (see the module docstring).
+MOST = 100
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(KIND, "702.181", form="mobilize {number}",
                         summary="when it attacks, N 1/1 red Warriors enter tapped and attacking",
-                        examples=("mobilize 1", "mobilize 2"))]
+                        examples=("mobilize 1", "mobilize 2"), most=MOST)]
 
 
 @hookimpl

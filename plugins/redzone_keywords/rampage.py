@@ -9,6 +9,11 @@ blocker added before it resolves counts, one added or removed after it
 resolved changes nothing, and an attacker that is already blocked doesn't
 trigger again. Each instance triggers separately (702.23c).
 
+N is at most 100 (declared with the form, refused as the keyword is
+parsed): the bonus, N for each blocker beyond the first, then stays within
+the kernel's bound on a pump (1,000,000) for any board within the object
+bound (10,000).
+
 Trigger: kind ``"rampage"``, source the creature, controller its controller,
 ``amount`` the N of the instance (the bonus per extra blocker).
 """
@@ -18,13 +23,15 @@ from __future__ import annotations
 from redzone import Event, GameState, KeywordSpec, Pump, Trigger, hookimpl
 
 KIND = "rampage"
+#: The largest N (see the module docstring).
+MOST = 100
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(KIND, "702.23", form="rampage {number}",
                         summary="+N/+N for each creature blocking it beyond the first",
-                        examples=("rampage 1", "rampage 2"))]
+                        examples=("rampage 1", "rampage 2"), most=MOST)]
 
 
 @hookimpl

@@ -14,6 +14,7 @@ from typing import Any
 import redzone
 from redzone import Engine, GameState
 from redzone.formats.serialize import state_to_dict
+from redzone.kernel import frozen
 
 FILES = Path(__file__).resolve().parent / "files"
 
@@ -43,6 +44,46 @@ def counting_calls() -> Iterator[Calls]:
         yield calls
     finally:
         sys.setprofile(old)
+
+
+class Copied:
+    """How many items a block copied into new read-only maps."""
+
+    count = 0
+
+
+@contextmanager
+def counting_copies() -> Iterator[Copied]:
+    """Count the items copied into new :class:`~redzone.kernel.frozen.FrozenMap`
+    dicts inside the block (a map built from items, ``set``, ``merge``,
+    ``without``, ``thaw``): work done in C, which call counts don't see."""
+    copied = Copied()
+    made = frozen._Build.__call__
+    methods = {name: getattr(frozen.FrozenMap, name)
+               for name in ("set", "merge", "without", "thaw")}
+
+    def build(cls: Any, items: Any = (), /, **kwargs: Any) -> Any:
+        new = made(cls, items, **kwargs)
+        copied.count += len(new)
+        return new
+
+    def counted(method: Callable[..., Any]) -> Callable[..., Any]:
+        def copy(self: Any, *args: Any) -> Any:
+            new = method(self, *args)
+            if new is not self:
+                copied.count += len(new)
+            return new
+        return copy
+
+    frozen._Build.__call__ = build  # type: ignore[method-assign]
+    for name, method in methods.items():
+        setattr(frozen.FrozenMap, name, counted(method))
+    try:
+        yield copied
+    finally:
+        frozen._Build.__call__ = made  # type: ignore[method-assign]
+        for name, method in methods.items():
+            setattr(frozen.FrozenMap, name, method)
 
 
 def hostile(name: str, **hooks: Callable[..., Any]) -> SimpleNamespace:

@@ -58,6 +58,9 @@ FILES_EXPECTED: dict[str, Expect] = {
     "toxic-huge.toml": Expect(2, key=KEYWORD, line=13, message="over the limit of 1,000,000"),
     "toxic-over-bound.toml": Expect(2, key=KEYWORD, line=13,
                                     message="over the limit of 1,000,000"),
+    # Containment II item 1: a keyword form declares the bound of its number
+    "bounds-mobilize-over-bound.toml": Expect(2, key=KEYWORD, line=14,
+                                              message="over the bound of 100"),
     "toxic-arabic-digit.toml": Expect(2, key=KEYWORD, line=13, message="unknown keyword"),
     "toxic-fullwidth-digit.toml": Expect(2, key=KEYWORD, line=13, message="unknown keyword"),
     # item 8: ids (and every string) must be text

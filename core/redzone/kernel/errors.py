@@ -169,6 +169,26 @@ class PluginError(RulesError):
         super().__init__(message)
 
 
+class BoundError(PluginError):
+    """A command reached one of redzone's run-time bounds (objects in a
+    state, objects created, actions performed, abilities triggered, cleanup
+    steps repeated): the command fails instead of running for minutes or
+    finishing with a different result. A :class:`PluginError` naming the
+    plugin that was acting when the bound was reached (``""`` for the
+    kernel's own or a scenario file's actions); nothing was changed.
+
+    :ivar bound: the bound's name (``"objects"``, ``"created"``,
+        ``"actions"``, ``"triggers"``, ``"cleanups"``).
+    :ivar limit: its value.
+    """
+
+    def __init__(self, message: str, *, bound: str, limit: int, plugin: str = "",
+                 distribution: str = "", hook: str = "") -> None:
+        self.bound = bound
+        self.limit = limit
+        super().__init__(message, plugin=plugin, distribution=distribution, hook=hook)
+
+
 class PluginLoadError(PluginError):
     """A plugin could not be found, imported or registered."""
 

@@ -92,7 +92,7 @@ class KeywordSpec:
     :param rule: its rule number (``"702.164"``).
     :param form: its printed form: literal lower-case text and typed
         parameters in braces, which become :attr:`~redzone.Keyword.args`:
-        ``{number}`` (ASCII digits, 0 to :data:`MAX_KEYWORD_NUMBER`),
+        ``{number}`` (ASCII digits, 0 to :attr:`most`),
         ``{colour}``, ``{word}``, ``{words}`` (one or two words, such as a
         land type with its supertype) and ``{quality}`` (free text). For
         example ``"toxic {number}"``, ``"{words}walk"``,
@@ -102,6 +102,13 @@ class KeywordSpec:
     :param examples: printed forms for documentation and generated tests.
     :param pattern: no longer supported (a regular expression); giving one is
         a load error that says to use ``form``.
+    :param most: the largest number each ``{number}`` of the form may be:
+        what the keyword can sensibly do (a keyword whose number multiplies
+        work, such as a number of tokens to create, declares a bound well
+        below the object bound). A printed keyword over it is refused as it
+        is parsed (:class:`~redzone.UnknownKeywordError` naming the keyword and
+        the bound), in scenario files and through the API alike. At most
+        :data:`MAX_KEYWORD_NUMBER`, its default.
     """
 
     name: str
@@ -110,6 +117,7 @@ class KeywordSpec:
     summary: str = ""
     examples: tuple[str, ...] = field(default=(), converter=as_tuple)
     pattern: str = ""
+    most: int = MAX_KEYWORD_NUMBER
 
     @form.default
     def _form_default(self) -> str:
@@ -137,6 +145,11 @@ class KeywordSpec:
             return f"field 'form': {problem}"
         if not all(type(e) is str for e in self.examples):
             return f"field 'examples' is {self.examples!r}, where strs were expected"
+        if type(self.most) is not int or not 0 <= self.most <= MAX_KEYWORD_NUMBER:
+            return (f"field 'most' is {self.most!r}, where a whole number from 0 to "
+                    f"{MAX_KEYWORD_NUMBER:,} was expected")
+        if self.most != MAX_KEYWORD_NUMBER and "{number}" not in self.form:
+            return f"field 'most' is {self.most!r}, but the form has no {{number}}"
         return None
 
 

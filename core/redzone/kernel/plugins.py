@@ -43,6 +43,7 @@ from redzone.kernel import fingerprint as _fp
 from redzone.kernel import hookspecs
 from redzone.kernel import validate as _validate
 from redzone.kernel.errors import (
+    BoundError,
     IllegalActionError,
     PluginError,
     PluginLoadError,
@@ -340,13 +341,21 @@ def _inert(norm: str) -> Keyword | None:
     return None
 
 
-def _check_numbers(text: str, form: str, args: tuple[str, ...]) -> None:
+def _check_numbers(text: str, form: str, args: tuple[str, ...],
+                   most: int = MAX_KEYWORD_NUMBER) -> None:
+    """Refuse a keyword whose ``{number}`` is over the bound its form
+    declares (:attr:`~redzone.KeywordSpec.most`)."""
     slots = re.findall(r"\{([a-z]+)\}", form)
     for slot, arg in zip(slots, args, strict=False):
-        if slot == "number" and int(arg) > MAX_KEYWORD_NUMBER:
-            raise UnknownKeywordError(text, reason=f"its number {arg} is over the limit of "
-                                      f"{MAX_KEYWORD_NUMBER:,} (rule 107.1: numbers are "
-                                      "whole numbers; redzone bounds them)")
+        if slot == "number" and int(arg) > most:
+            if most < MAX_KEYWORD_NUMBER:
+                reason = (f"its number {arg} is over the bound of {most:,} that {form!r} "
+                          "declares (rule 107.1: numbers are whole numbers; a keyword's "
+                          "number is bounded by what the keyword can sensibly do)")
+            else:
+                reason = (f"its number {arg} is over the limit of {MAX_KEYWORD_NUMBER:,} "
+                          "(rule 107.1: numbers are whole numbers; redzone bounds them)")
+            raise UnknownKeywordError(text, reason=reason)
 
 
 _FILLERS: Final = {"number": "1", "colour": "red", "word": "x", "words": "x", "quality": "x"}
@@ -470,6 +479,9 @@ class Hooks:
         self._vs = _VerifyState()
         #: Abilities triggered since the current command started.
         self.triggered_in_command = 0
+        #: The plugins whose abilities triggered in the last call of
+        #: :meth:`triggers`.
+        self.triggering: tuple[str, ...] = ()
         if unknown_keywords not in UNKNOWN_KEYWORD_POLICIES:
             raise ValueError(f"unknown_keywords must be one of "
                              f"{', '.join(map(repr, UNKNOWN_KEYWORD_POLICIES))}, "
@@ -951,15 +963,17 @@ class Hooks:
                 if kind is Result and item.kind == "create":  # type: ignore[attr-defined]
                     tokens += item.amount  # type: ignore[attr-defined]
                     if tokens > _answers_check.MAX_TOKENS:
-                        raise self._fail(impl, hook, state, None,
-                                         f"would create more than {_answers_check.MAX_TOKENS}"
-                                         " tokens in one call")
+                        raise self._bound_fail(impl, hook, state, "tokens",
+                                               _answers_check.MAX_TOKENS,
+                                               f"would create more than "
+                                               f"{_answers_check.MAX_TOKENS} tokens in one call")
                     if state is not None and (
                             len(state.objects) + tokens > _answers_check.MAX_OBJECTS):
-                        raise self._fail(impl, hook, state, None,
-                                         f"would create {tokens} tokens in a state that "
-                                         f"holds {len(state.objects)} objects, over the limit "
-                                         f"of {_answers_check.MAX_OBJECTS}")
+                        raise self._bound_fail(impl, hook, state, "objects",
+                                               _answers_check.MAX_OBJECTS,
+                                               f"would create {tokens} tokens in a state that "
+                                               f"holds {len(state.objects)} objects, over the "
+                                               f"limit of {_answers_check.MAX_OBJECTS}")
             items.append(item)
         return items
 
@@ -1002,6 +1016,14 @@ class Hooks:
                 f"{text!r}: a printed keyword must belong to one plugin; block one of them",
                 plugin=b.plugin, distribution=b.distribution, hook="redzone_keywords")
         return dict(sorted(infos.items()))
+
+    def _bound_fail(self, impl: _Impl, hook: str, state: GameState | None, bound: str,
+                    limit: int, problem: str) -> BoundError:
+        """:meth:`_fail` for a run-time bound reached: a :class:`BoundError`
+        naming the plugin, the hook and the bound."""
+        err = self._fail(impl, hook, state, None, problem)
+        return BoundError(str(err), bound=bound, limit=limit, plugin=err.plugin,
+                          distribution=err.distribution, hook=err.hook)
 
     def _load_fail(self, impl: _Impl, problem: str) -> PluginLoadError:
         err = self._fail(impl, "redzone_keywords", None, None, problem)
@@ -1051,7 +1073,7 @@ class Hooks:
             m = info.spec.regex.fullmatch(norm)
             if m:
                 args = tuple(g for g in m.groups() if g is not None)
-                _check_numbers(text, info.spec.form, args)
+                _check_numbers(text, info.spec.form, args, info.spec.most)
                 matches.append(Keyword(info.spec.name, norm, args))
         if not matches:
             inert = _inert(norm)
@@ -1429,6 +1451,7 @@ class Hooks:
             return []
         found: list[Trigger] = []
         most: tuple[int, _Impl] | None = None
+        triggering: list[str] = []
         for impl, res in self._answers(hook, (state, events)):
             items = self._items(impl, hook, state, res, Trigger)
             for item in items:
@@ -1440,14 +1463,18 @@ class Hooks:
                 for offer in item.offers:
                     self._check_choice(impl, hook, state, offer, f"{what} offering")
             found.extend(items)
+            if items:
+                triggering.append(impl.plugin.name)
             if items and (most is None or len(items) > most[0]):
                 most = (len(items), impl)
+        self.triggering = tuple(triggering)
         self.triggered_in_command += len(found)
         if most is not None and self.triggered_in_command > _answers_check.MAX_TRIGGERS:
-            raise self._fail(most[1], hook, state, None,
-                             f"made more than {_answers_check.MAX_TRIGGERS} abilities trigger "
-                             "in one command (an ability that triggers on its own resolution "
-                             "loops for ever)")
+            raise self._bound_fail(most[1], hook, state, "triggers",
+                                   _answers_check.MAX_TRIGGERS,
+                                   f"made more than {_answers_check.MAX_TRIGGERS} abilities "
+                                   "trigger in one command (an ability that triggers on its "
+                                   "own resolution loops for ever)")
         return found
 
     def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[tuple[str, Action]]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from redzone.kernel.errors import IllegalActionError
+from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.model import ChoiceMade, GameState
+from redzone.kernel.model import ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
 
@@ -54,6 +54,7 @@ def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Out
     expect(engine, state, "cleanup", "begin the cleanup step")
     events: list[Event] = []
     made: list[ChoiceMade] = []
+    acting: set[str] = set()
     for _ in range(MAX_CLEANUPS):
         tx = Tx(engine, _evolve(state, step="cleanup"), answers=choices)
         tx.emit(Event("step", "514.1", "cleanup"))
@@ -72,8 +73,18 @@ def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Out
         happened = len(tx.events) > marker
         if not happened or state.game_over is not None:
             return Outcome(state, events, made)
-    raise IllegalActionError(f"the cleanup step repeated {MAX_CLEANUPS} times: something "
-                             "happens in every one (514.3a)", rule="514.3a")
+        acting = tx.acting
+    # 514.3a: what happened in the last cleanup step made another one follow;
+    # the plugins whose abilities triggered or whose actions were performed
+    # in it kept the cleanup steps going.
+    names = sorted(acting)
+    who = (f"plugin {names[0]!r}" if len(names) == 1 else
+           f"plugins {', '.join(repr(n) for n in names)}" if names else
+           "the kernel's state-based actions")
+    raise BoundError(f"{who} kept the cleanup step going: it repeated {MAX_CLEANUPS} times, "
+                     "something happening in every one (rule 514.3a; the bound cleanups = "
+                     f"{MAX_CLEANUPS})", bound="cleanups", limit=MAX_CLEANUPS,
+                     plugin=", ".join(names), hook="redzone_triggers")
 
 
 def end_turn(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
@@ -94,6 +105,40 @@ def end_turn(engine: Engine, state: GameState, *, choices: Answers = None) -> Ou
             return Outcome(state, events, made)
     second = cleanup(engine, state, choices=choices)
     return Outcome(second.state, (*events, *second.events), (*made, *second.choices))
+
+
+def _without_ceased(state: GameState) -> GameState:
+    """``state`` without the tokens that ceased to exist (111.7-111.8,
+    704.5d) and their last known information, so that a long game's state
+    doesn't grow with every token it ever made.
+
+    Done as a turn begins: last known information (608.2h) serves what looks
+    back at them during the turn they left the battlefield (its outcome
+    reports them with zone ``"ceased"``), and the stack is empty then. A
+    token an effect, shield or delayed trigger still names (as its
+    recipient, source or the object of its condition) is kept until nothing
+    does; a delayed trigger's action on a token that is gone does nothing
+    (603.7c, 608.2b)."""
+    ceased = [i for i, p in state.objects.items() if p.zone == "ceased"]
+    if not ceased:
+        return state
+    named: set[str | None] = set()
+    held: list[Effect | Shield] = [*state.effects, *state.shields]
+    for item in held:
+        named.update((item.to, item.source))
+        if item.condition is not None:
+            named.add(item.condition.object)
+    for delayed in state.delayed:
+        named.update((delayed.source, delayed.object))
+    gone = [i for i in ceased if i not in named]
+    if not gone:
+        return state
+    objects = state.objects.thaw()
+    lki = state.lki.thaw()
+    for obj in gone:
+        del objects[obj]
+        lki.pop(obj, None)
+    return _evolve(state, objects=FrozenMap(objects), lki=FrozenMap(lki))
 
 
 def begin_turn(engine: Engine, state: GameState, active_player: str | None = None, *,
@@ -146,8 +191,8 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
             new = new.evolve(tapped=False)
         if new is not perm:
             changed[perm.id] = new
-    new_state = _evolve(state, turn=turn, active_player=active_player, step="main",
-                        combat=None, combats=0, plugin_state=slots)
+    new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
+                        step="main", combat=None, combats=0, plugin_state=slots)
     tx = Tx(engine, new_state, answers=choices)
     tx.emit(Event("turn", "500.1", "main", player=active_player, amount=turn))
     if untap:

@@ -29,7 +29,8 @@ from redzone.kernel import damage as _damage
 from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
-from redzone.kernel.errors import IllegalActionError, PluginError
+from redzone.kernel.answers import MAX_OBJECTS
+from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
 from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
@@ -137,6 +138,34 @@ def step_label(state: GameState, step: str | None = None) -> str:
     return name
 
 
+class _Batch:
+    """What a working copy created since its state was last frozen: the new
+    permanents, and the attacks of those that entered attacking (508.4),
+    in plain dicts (insertion order is the order of creation). Frozen into
+    the state in one copy of each map when the state is next read, so that
+    creating N tokens copies the state's maps once, not N times."""
+
+    __slots__ = ("attacks", "defending", "objects")
+
+    def __init__(self) -> None:
+        self.objects: dict[str, Permanent] = {}
+        #: attacker -> what it attacks (combat's ``attacks`` and ``declared``)
+        self.attacks: dict[str, str] = {}
+        #: attacker -> its defending player (combat's ``defending_players``)
+        self.defending: dict[str, str] = {}
+
+
+def _truncate(items: dict[str, Any], size: int) -> None:
+    """Drop the items added last until ``items`` has ``size`` of them."""
+    while len(items) > size:
+        items.popitem()
+
+
+#: A working copy's mark for undoing an action: its state (as last frozen),
+#: its batch and the batch's sizes then.
+_Mark = tuple[GameState, _Batch | None, int, int]
+
+
 class Tx:
     """A command's working copy of the state.
 
@@ -156,7 +185,10 @@ class Tx:
                  answers: Mapping[str, str | Sequence[str]] | None = None) -> None:
         self.engine = engine
         self.hooks = engine.hooks
-        self.state = state
+        #: The state as last frozen; with :attr:`_batch`, the current one.
+        self._state = state
+        #: What was created since (``None``: nothing).
+        self._batch: _Batch | None = None
         self.events: list[Event] = []
         self.dealt: list[Damage] = []
         self.results: list[Result] = []
@@ -167,11 +199,58 @@ class Tx:
         self._created = 0
         if answers:
             _validate.choices(answers)
+        #: The plugins that acted in this working copy: whose abilities
+        #: triggered, or whose actions were performed (a bound reached over
+        #: several commands, such as 514.3a's cleanup steps, names them).
+        self.acting: set[str] = set()
         self.answers: dict[str, tuple[str, ...]] = {
             k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
         self.made: list[ChoiceMade] = []
 
     # -- reading ----------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current state, frozen: what was created since it was last
+        read is put into it now (one copy of each map it changes)."""
+        if self._batch is not None:
+            self._freeze()
+        return self._state
+
+    @state.setter
+    def state(self, new: GameState) -> None:
+        self._batch = None
+        self._state = new
+
+    def _freeze(self) -> None:
+        batch = self._batch
+        assert batch is not None
+        self._batch = None
+        state = self._state.with_permanents(batch.objects)
+        combat = state.combat
+        if batch.attacks and combat is not None:
+            state = _evolve(state, combat=combat.evolve(
+                attacks=combat.attacks.merge(batch.attacks),
+                declared=combat.declared.merge(batch.attacks),
+                defending_players=combat.defending_players.merge(batch.defending)))
+        self._state = state
+
+    def _mark(self) -> _Mark:
+        """Where :meth:`_undo` returns to (the state isn't frozen for it)."""
+        batch = self._batch
+        if batch is None:
+            return (self._state, None, 0, 0)
+        return (self._state, batch, len(batch.objects), len(batch.attacks))
+
+    def _undo(self, mark: _Mark) -> None:
+        # A batch is only added to, or replaced when frozen: truncated to its
+        # sizes then, the marked one holds what it held.
+        state, batch, made, attacks = mark
+        self._state, self._batch = state, batch
+        if batch is not None:
+            _truncate(batch.objects, made)
+            _truncate(batch.attacks, attacks)
+            _truncate(batch.defending, attacks)
 
     @property
     def step(self) -> str:
@@ -182,7 +261,7 @@ class Tx:
         """Record events; an empty ``step``, or the current step's plain name,
         becomes the current step's label (``declare_attackers#2`` in a second
         combat)."""
-        state = self.state
+        state = self._state  # (its step and combats are current: never batched)
         plain = state.step
         label = plain if state.combats <= 1 else step_label(state)
         append = self.events.append
@@ -230,10 +309,12 @@ class Tx:
         check_fields(action, spec.rule)
         self._performed += 1
         if self._performed > MAX_ACTIONS:
-            raise PluginError(f"one command performed more than {MAX_ACTIONS:,} actions; "
-                              f"the last was {action.do!r} of plugin {owner!r}",
-                              plugin=owner, hook="redzone_actions")
-        saved = (self.state, len(self.events), len(self.dealt), len(self.results),
+            actor = owner if not owner.startswith("redzone.") else (
+                self.plugin if plugin is None else plugin)
+            raise self.bound_error("actions", MAX_ACTIONS,
+                                   f"performed more than {MAX_ACTIONS:,} actions in one "
+                                   f"command; the last was {action.do!r}", plugin=actor)
+        saved = (self._mark(), len(self.events), len(self.dealt), len(self.results),
                  self.plugin)
         # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
         # act for the plugin on whose behalf they are performed.
@@ -242,12 +323,17 @@ class Tx:
             self.plugin = owner
         elif plugin is not None:
             self.plugin = plugin
+        if self.plugin:
+            self.acting.add(self.plugin)
         # Who answers for what goes wrong: the plugin whose kind it is, or
         # the plugin on whose behalf a kernel kind is performed (none for
         # the caller's own actions: the kernel's errors reach the caller).
         responsible = self.plugin
         hooks = self.hooks
-        before = None if kernel_kind else hooks.state_print(saved[0])
+        # Verify mode compares the state a plugin's own kind is given with
+        # itself after its perform function (reading it freezes the batch).
+        given = None if kernel_kind or not hooks.verify else self.state
+        before = None if given is None else hooks.state_print(given)
         try:
             spec.apply(self, action)
         except BaseException as exc:
@@ -255,19 +341,34 @@ class Tx:
             if not responsible or isinstance(exc, IllegalActionError) or hooks.triaged(exc):
                 raise  # an illegal action, or a fault already named (in a nested call)
             err = hooks.triage(responsible, hook if kernel_kind else "redzone_actions",
-                               saved[0], exc,
+                               saved[0][0], exc,
                                doing=f"performing the action {action.do!r} ")
             if err is exc:
                 raise
             raise err from exc
         finally:
             self.plugin = saved[4]
-        if before is not None:
-            hooks.check_unchanged(owner, "redzone_actions", saved[0], before,
+        if given is not None:
+            hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
 
-    def _rollback(self, saved: tuple[GameState, int, int, int, str]) -> None:
-        self.state = saved[0]
+    def bound_error(self, bound: str, limit: int, problem: str, *,
+                    plugin: str | None = None) -> BoundError:
+        """The error for reaching a run-time bound: it names the plugin
+        acting now (this working copy's, by default) and the bound.
+
+        :param bound: the bound's name (``"objects"``, ``"created"`` ...).
+        :param limit: its value.
+        :param problem: what went over it, as a predicate of the plugin.
+        """
+        name = self.plugin if plugin is None else plugin
+        who = f"plugin {name!r}" if name else "the kernel's or the scenario's actions"
+        return BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
+                          f"its work) during step {self.state.step!r}",
+                          bound=bound, limit=limit, plugin=name, hook="redzone_actions")
+
+    def _rollback(self, saved: tuple[_Mark, int, int, int, str]) -> None:
+        self._undo(saved[0])
         del self.events[saved[1]:]
         del self.dealt[saved[2]:]
         del self.results[saved[3]:]
@@ -317,10 +418,11 @@ class Tx:
 
         :raises IllegalActionError: (102.1, 800.4) when there is none.
         """
-        if not isinstance(player, str) or player not in self.state.players:
+        players = self._state.players  # (never batched)
+        if not isinstance(player, str) or player not in players:
             raise IllegalActionError(f"{doing}: there is no player {player!r}", rule="102.1",
                                      objects=(player if isinstance(player, str) else "",))
-        if self.state.players[player].lost:
+        if players[player].lost:
             raise IllegalActionError(f"{doing}: {player!r} has left the game", rule="800.4a",
                                      objects=(player,))
         return player
@@ -414,10 +516,16 @@ class Tx:
         :raises IllegalActionError: for an id in use, a controller who isn't
             in the game (800.4b), or both ``attacking`` and ``blocking``.
         """
-        state = self.state
+        # Created permanents wait in the batch (see _Batch); what is read
+        # here beside them is never batched.
+        state = self._state
+        batch = self._batch
+        if batch is None:
+            batch = self._batch = _Batch()
+        made = batch.objects
         pid = permanent.id
-        if not isinstance(pid, str) or not pid or pid in state.objects or pid in state.players \
-                or pid in state.sources:
+        if not isinstance(pid, str) or not pid or pid in state.objects or pid in made \
+                or pid in state.players or pid in state.sources:
             raise IllegalActionError(f"create: the id {pid!r} is already in use", rule="111.2",
                                      objects=(str(pid),))
         controller = self.player(permanent.controller, "create")
@@ -426,14 +534,19 @@ class Tx:
                                      "blocking", rule="506.3", objects=(pid,))
         self._created += 1
         if self._created > MAX_CREATED:
-            raise IllegalActionError(f"create: one command may create at most {MAX_CREATED:,} "
-                                     "objects", rule="111.1", objects=(pid,))
+            raise self.bound_error("created", MAX_CREATED,
+                                   f"created more than {MAX_CREATED:,} objects in one command "
+                                   f"(the last {pid!r})")
+        if len(state.objects) + len(made) >= MAX_OBJECTS:
+            raise self.bound_error("objects", MAX_OBJECTS,
+                                   f"created {pid!r} in a state that already holds "
+                                   f"{len(state.objects) + len(made):,} objects")
         keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
         perm = permanent.evolve(owner=controller, controller=controller, zone="battlefield",
                                 tapped=tapped, summoning_sick=True, damage=0,
                                 marks=frozenset(), printed_keywords=keywords,
                                 token=permanent.token)
-        self.state = state.with_permanents({pid: perm})
+        made[pid] = perm
         self.emit(Event("enters_battlefield", rule, object=pid, player=controller,
                         detail=perm.name))
         if attacking is not None:
@@ -443,7 +556,9 @@ class Tx:
         return pid
 
     def _enter_attacking(self, perm: Permanent, attacked: str, declared: bool) -> None:
-        state = self.state
+        batch = self._batch
+        state = self._state if batch is not None and attacked not in batch.objects \
+            else self.state  # (what it attacks may be a permanent just created)
         combat = state.combat
         reason = None
         if combat is None or not is_combat_step(state.step) or state.step == \
@@ -470,10 +585,11 @@ class Tx:
             return
         assert combat is not None
         defending = state.defending_player_of(attacked) or attacked
-        new = combat.evolve(attacks=combat.attacks.set(perm.id, attacked),
-                            declared=combat.declared.set(perm.id, attacked),
-                            defending_players=combat.defending_players.set(perm.id, defending))
-        self.state = _evolve(state, combat=new)
+        batch = self._batch
+        if batch is None:
+            batch = self._batch = _Batch()
+        batch.attacks[perm.id] = attacked
+        batch.defending[perm.id] = defending
         kind = "attack" if declared else "enters_attacking"
         self.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
                         target=attacked))
@@ -989,6 +1105,7 @@ class Tx:
         found = list(extra)
         if events and self.hooks.implemented("redzone_triggers"):
             found.extend(self.hooks.triggers(state, tuple(events)))
+            self.acting.update(self.hooks.triggering)
         if state.delayed:
             left = {e.object for e in events if e.kind in ("dies", "zone_change")}
             if left:
@@ -998,6 +1115,7 @@ class Tx:
                  and not state.players[t.controller].lost]  # 800.4d
         if not found:
             return
+        self.acting.update(t.plugin for t in found if t.plugin)
         order = list(state.turn_order)
         start = order.index(state.active_player)
         apnap = [p for p in order[start:] + order[:start] if p in state.players]
@@ -1112,7 +1230,7 @@ class Tx:
                     self.perform(action, plugin=plugin, hook=hook)
                 except IllegalActionError as exc:
                     self.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
-                if self.state.game_over is not None:
+                if self._state.game_over is not None:  # (never batched)
                     break
         finally:
             self.plugin, self.source, self.controller = saved
