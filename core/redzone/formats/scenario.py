@@ -1179,7 +1179,8 @@ class _Builder:
         for pid, pdata in self.table(self.data.get("players")).items():
             pdata = self.table(pdata)
             self.kinds[pid] = "player"
-            # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra player.
+            # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra
+            # player; a team of one starts at 20 (103.4).
             life = team_life(teams[pid]) if pid in teams else 20
             self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), life),
                                        poison=self.integer(pdata.get("poison"), 0))
