@@ -159,3 +159,70 @@ def test_a_short_typo_still_gets_its_suggestion() -> None:
            "combat": {"attacks": {"wrum": "bob"}}}
     with pytest.raises(sc.ScenarioProblems, match="did you mean 'wurm'"):
         sc.from_data(doc)
+
+
+# -- holes the scenario fuzzer found ----------------------------------------------
+
+
+def _one_attacker(*keywords: str) -> dict[str, Any]:
+    return {"active_player": "alice", "players": {"alice": {}, "bob": {}},
+            "permanents": [{"id": "snake", "controller": "alice", "power": 1,
+                            "toughness": 1, "keywords": list(keywords)}],
+            "combat": {"attacks": {"snake": "bob"}}}
+
+
+def _resolved_or_refused(doc: dict[str, Any]) -> dict[str, Any]:
+    """Guarantee 11: a resolved combat or a bad_scenario naming a key; any
+    other exception (a plugin fault here) propagates."""
+    try:
+        scenario = sc.from_data(doc)
+    except sc.ScenarioProblems as exc:
+        assert exc.key.startswith("permanents[0].keywords"), exc.key
+        return {"ok": False}
+    out: dict[str, Any] = outcome_json(resolve(scenario))
+    return out
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "hole: each 'toxic 1000000' is within the keyword-number bound, but two "
+    "instances add up (702.164c) and the toxic plugin's Result of 2,000,000 "
+    "poison counters is refused by the kernel's run-time bound as a plugin "
+    "fault (PluginError, exit 3) instead of a bound on the sum at load or a "
+    "resolved combat"))
+def test_two_instances_of_toxic_at_the_bound_resolve_or_are_refused() -> None:
+    """Guarantee 11, found by the scenario fuzzer: a creature with
+    ``toxic 1000000`` twice, unblocked."""
+    out = _resolved_or_refused(_one_attacker("toxic 1000000", "toxic 1000000"))
+    assert out["ok"] is False or out["players"]["bob"]["lost"] is True
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "hole: 'mobilize 1000000' is within the keyword-number bound, and its "
+    "trigger creates a million tokens: minutes of work, stopped here at the "
+    "call budget (refuse the number at load, or bound the tokens)"))
+def test_a_million_mobilized_tokens_are_refused_at_load() -> None:
+    """Guarantee 11 (bounded work), found by the scenario fuzzer: an
+    attacker with ``mobilize 1000000`` is refused (a bad_scenario at its
+    keyword) or resolved within 1,000,000 calls (``mobilize 3`` takes about
+    50,000); it is stopped at the budget."""
+
+    class OverBudget(BaseException):
+        pass
+
+    calls = [0]
+
+    def profile(_frame: Any, event: str, _arg: Any) -> None:
+        if event == "call":
+            calls[0] += 1
+            if calls[0] > 1_000_000:
+                raise OverBudget
+
+    old = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        _resolved_or_refused(_one_attacker("mobilize 1000000"))
+    except (OverBudget, Exception):
+        pass
+    finally:
+        sys.setprofile(old)
+    assert calls[0] <= 1_000_000, calls[0]
