@@ -179,9 +179,13 @@ def size_problem(data: Any) -> str | None:
 #: are reported without one (each suggestion compares the word with the
 #: candidates, so an unbounded number of them costs the square of the file).
 MAX_SUGGESTIONS: Final = 50
-#: The most candidates one suggestion compares the word with: those closest
-#: in length, then in order.
+#: The most candidates one suggestion compares the word with.
 MAX_CANDIDATES: Final = 200
+#: The most character pairs one suggestion compares: comparing a word with a
+#: candidate walks up to the product of their lengths at each step of
+#: difflib's matching, so 200 candidates of 10 characters fit, but only two
+#: of 100 (50 suggestions over 100-character ids used to cost seconds).
+MAX_SUGGEST_PAIRS: Final = 20_000
 #: Longer words get no suggestion.
 MAX_SUGGEST_WORD: Final = 100
 
@@ -189,15 +193,36 @@ _suggestions_left: contextvars.ContextVar[int] = contextvars.ContextVar(
     "redzone_suggestions_left", default=MAX_SUGGESTIONS)
 
 
+@functools.lru_cache(maxsize=4096)
+def _bigrams(word: str) -> frozenset[str]:
+    """The pairs of adjacent characters of ``word``, its ends included."""
+    padded = f"\0{word}\0"
+    return frozenset(padded[i:i + 2] for i in range(len(padded) - 1))
+
+
 def _suggest(word: str, options: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the option closest to ``word`` (difflib's
+    ratio, at least 0.6), or ``""``.
+
+    The options about as long as the word are compared, all of them when they
+    fit :data:`MAX_CANDIDATES` and :data:`MAX_SUGGEST_PAIRS`; otherwise those
+    sharing the most character pairs with the word come first (a misspelt id
+    shares nearly all of its own), as many as fit."""
     left = _suggestions_left.get()
     if left <= 0 or len(word) > MAX_SUGGEST_WORD:
         return ""
     _suggestions_left.set(left - 1)
-    pool = sorted(o for o in options if abs(len(o) - len(word)) <= max(3, len(word) // 2))
-    if len(pool) > MAX_CANDIDATES:
-        pool = sorted(pool, key=lambda o: abs(len(o) - len(word)))[:MAX_CANDIDATES]
-        pool.sort()
+    size = max(len(word), 1)
+    pool = [o for o in options if abs(len(o) - len(word)) <= max(3, len(word) // 2)]
+    if len(pool) > MAX_CANDIDATES or size * sum(map(len, pool)) > MAX_SUGGEST_PAIRS:
+        grams = _bigrams(word)
+        ranked = sorted((-len(grams & _bigrams(o)), abs(len(o) - len(word)), o) for o in pool)
+        pool, room = [], MAX_SUGGEST_PAIRS
+        for _shared, _gap, option in ranked[:MAX_CANDIDATES]:
+            room -= size * max(len(option), 1)
+            if room < 0:
+                break
+            pool.append(option)
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -1208,7 +1233,8 @@ class _Builder:
         for pid, pdata in self.table(self.data.get("players")).items():
             pdata = self.table(pdata)
             self.kinds[pid] = "player"
-            # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra player.
+            # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra
+            # player; a team of one starts at 20 (103.4).
             life = team_life(teams[pid]) if pid in teams else 20
             self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), life),
                                        poison=self.integer(pdata.get("poison"), 0))

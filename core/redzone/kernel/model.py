@@ -1164,7 +1164,16 @@ class GameState:
 
 def team_life(players: int) -> int:
     """A team's starting life total: 30 for two players, 15 more for each
-    further player (810.4, 810.11)."""
+    further player (810.4, 810.11).
+
+    A team of one shares its life with no one: Two-Headed Giant has no such
+    team (810.1, 810.11), so its player starts as any player does, at 20
+    (103.4), and loses at 10 poison counters (704.5c), not 15.
+
+    :param players: how many players the team has.
+    """
+    if players < 2:
+        return 20
     return 30 + 15 * (players - 2)
 
 
@@ -1182,7 +1191,7 @@ def new_game(
 
     :param players: players (or bare ids: 20 life, no poison; on a team
         given by bare ids, the team's 30 life, 15 more for each player beyond
-        the second: 810.4, 810.11).
+        the second: 810.4, 810.11; 20 on a team of one: :func:`team_life`).
     :param permanents: the permanents on the battlefield.
     :param active_player: whose turn it is; defaults to the first player.
     :param turn_order: defaults to the order of ``players``.
