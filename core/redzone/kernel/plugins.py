@@ -661,6 +661,17 @@ class Hooks:
         return self._fail(info, hook, state, None, problem)
 
     @staticmethod
+    def vouch(err: PluginError) -> PluginError:
+        """Mark ``err``, made by the kernel and naming the plugin at fault
+        (a :class:`BoundError` ...), as triaged: it passes through the calls
+        it is raised in as it is.
+
+        :returns: ``err``.
+        """
+        _TRIAGED.add(err)
+        return err
+
+    @staticmethod
     def triaged(exc: BaseException) -> bool:
         """Whether ``exc`` is a :class:`PluginError` this facade made (and
         so names the plugin at fault): one raised through a nested call
@@ -1022,8 +1033,8 @@ class Hooks:
         """:meth:`_fail` for a run-time bound reached: a :class:`BoundError`
         naming the plugin, the hook and the bound."""
         err = self._fail(impl, hook, state, None, problem)
-        return BoundError(str(err), bound=bound, limit=limit, plugin=err.plugin,
-                          distribution=err.distribution, hook=err.hook)
+        return self.vouch(BoundError(str(err), bound=bound, limit=limit, plugin=err.plugin,
+                                     distribution=err.distribution, hook=err.hook))
 
     def _load_fail(self, impl: _Impl, problem: str) -> PluginLoadError:
         err = self._fail(impl, "redzone_keywords", None, None, problem)

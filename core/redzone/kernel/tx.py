@@ -363,9 +363,11 @@ class Tx:
         """
         name = self.plugin if plugin is None else plugin
         who = f"plugin {name!r}" if name else "the kernel's or the scenario's actions"
-        return BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
-                          f"its work) during step {self.state.step!r}",
-                          bound=bound, limit=limit, plugin=name, hook="redzone_actions")
+        err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
+                         f"its work) during step {self._state.step!r}",
+                         bound=bound, limit=limit, plugin=name, hook="redzone_actions")
+        self.hooks.vouch(err)
+        return err
 
     def _rollback(self, saved: tuple[_Mark, int, int, int, str]) -> None:
         self._undo(saved[0])
