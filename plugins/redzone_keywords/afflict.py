@@ -10,6 +10,12 @@ separately (702.130b).
 
 Trigger: kind ``"afflict"``, source the creature, controller its controller,
 ``targets`` the defending player, ``amount`` the N of the instance.
+
+N is at most 1,000 (declared with the form, refused as the keyword is
+parsed; no printed card goes past single digits): the numbers of all the
+instances a permanent can hold then add up well below the kernel's bound
+on amounts (1,000,000), so a sum over it is a plugin fault only on a board
+past any printed one.
 """
 
 from __future__ import annotations
@@ -19,11 +25,15 @@ from redzone import Event, GameState, KeywordSpec, LoseLife, Trigger, hookimpl
 KIND = "afflict"
 
 
+#: The largest N (see the module docstring).
+MOST = 1_000
+
+
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(KIND, "702.130", form="afflict {number}",
                         summary="when it becomes blocked, defending player loses N life",
-                        examples=("afflict 1", "afflict 3"))]
+                        examples=("afflict 1", "afflict 3"), most=MOST)]
 
 
 @hookimpl

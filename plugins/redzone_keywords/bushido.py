@@ -14,6 +14,12 @@ instance triggers separately (702.45b).
 
 Trigger: kind ``"bushido"``, source the creature, controller its controller,
 ``amount`` the N of the instance that triggered.
+
+N is at most 1,000 (declared with the form, refused as the keyword is
+parsed; no printed card goes past single digits): the numbers of all the
+instances a permanent can hold then add up well below the kernel's bound
+on amounts (1,000,000), so a sum over it is a plugin fault only on a board
+past any printed one.
 """
 
 from __future__ import annotations
@@ -23,11 +29,15 @@ from redzone import Event, GameState, KeywordSpec, Pump, Trigger, hookimpl
 KIND = "bushido"
 
 
+#: The largest N (see the module docstring).
+MOST = 1_000
+
+
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(KIND, "702.45", form="bushido {number}",
                         summary="+N/+N until end of turn when it blocks or becomes blocked",
-                        examples=("bushido 1", "bushido 2"))]
+                        examples=("bushido 1", "bushido 2"), most=MOST)]
 
 
 @hookimpl

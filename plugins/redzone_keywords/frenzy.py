@@ -9,6 +9,12 @@ instance triggers separately (702.68b).
 
 Trigger: kind ``"frenzy"``, source the creature, controller its controller,
 ``amount`` the N of the instance.
+
+N is at most 1,000 (declared with the form, refused as the keyword is
+parsed; no printed card goes past single digits): the numbers of all the
+instances a permanent can hold then add up well below the kernel's bound
+on amounts (1,000,000), so a sum over it is a plugin fault only on a board
+past any printed one.
 """
 
 from __future__ import annotations
@@ -18,11 +24,15 @@ from redzone import Event, GameState, KeywordSpec, Pump, Trigger, hookimpl
 KIND = "frenzy"
 
 
+#: The largest N (see the module docstring).
+MOST = 1_000
+
+
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec(KIND, "702.68", form="frenzy {number}",
                         summary="+N/+0 until end of turn when it attacks and isn't blocked",
-                        examples=("frenzy 1", "frenzy 2"))]
+                        examples=("frenzy 1", "frenzy 2"), most=MOST)]
 
 
 @hookimpl

@@ -10,18 +10,27 @@ and gives none. Noncombat damage, and combat damage to creatures,
 planeswalkers and battles, give none. A player with ten or more poison
 counters loses the game (704.5c, checked by the core). A source that left
 the battlefield is read from its last known information.
+
+N is at most 1,000 (declared with the form, refused as the keyword is
+parsed; no printed card goes past single digits): the numbers of all the
+instances a permanent can hold then add up well below the kernel's bound
+on amounts (1,000,000), so a sum over it is a plugin fault only on a board
+past any printed one.
 """
 
 from __future__ import annotations
 
 from redzone import Damage, GameState, KeywordSpec, Permanent, Result, StackObject, hookimpl
 
+#: The largest N (see the module docstring).
+MOST = 1_000
+
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
     return [KeywordSpec("toxic", "702.164", form="toxic {number}",
                         summary="combat damage to a player also gives poison counters",
-                        examples=("toxic 1", "toxic 2", "toxic 3"))]
+                        examples=("toxic 1", "toxic 2", "toxic 3"), most=MOST)]
 
 
 def _total_toxic(creature: Permanent | StackObject) -> int:

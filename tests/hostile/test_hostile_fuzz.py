@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -178,28 +179,27 @@ def _resolved_or_refused(doc: dict[str, Any]) -> dict[str, Any]:
         scenario = sc.from_data(doc)
     except sc.ScenarioProblems as exc:
         assert exc.key.startswith("permanents[0].keywords"), exc.key
-        return {"ok": False}
+        bound = re.search(r"over the bound of ([0-9,]+)", str(exc))
+        return {"ok": False, "bound": int(bound.group(1).replace(",", "")) if bound else None}
     out: dict[str, Any] = outcome_json(resolve(scenario))
     return out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "hole: each 'toxic 1000000' is within the keyword-number bound, but two "
-    "instances add up (702.164c) and the toxic plugin's Result of 2,000,000 "
-    "poison counters is refused by the kernel's run-time bound as a plugin "
-    "fault (PluginError, exit 3) instead of a bound on the sum at load or a "
-    "resolved combat"))
 def test_two_instances_of_toxic_at_the_bound_resolve_or_are_refused() -> None:
-    """Guarantee 11, found by the scenario fuzzer: a creature with
-    ``toxic 1000000`` twice, unblocked."""
+    """Guarantee 11 and 702.164c, found by the scenario fuzzer: a creature
+    with ``toxic 1000000`` twice was a plugin fault (its total of 2,000,000
+    poison counters is over the bound on amounts). Toxic declares the bound
+    of its number (1,000), so the file is refused at the keyword, and the
+    most instances a file can write add up within the bound: 50 times
+    ``toxic 1000`` resolves, bob losing to poison (704.5c)."""
     out = _resolved_or_refused(_one_attacker("toxic 1000000", "toxic 1000000"))
-    assert out["ok"] is False or out["players"]["bob"]["lost"] is True
+    assert out == {"ok": False, "bound": 1000}
+    out = _resolved_or_refused(_one_attacker(*["toxic 1000"] * 50))
+    assert out["ok"] is True
+    assert out["players"]["bob"]["poison"] == 50_000
+    assert out["players"]["bob"]["lost"] is True
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "hole: 'mobilize 1000000' is within the keyword-number bound, and its "
-    "trigger creates a million tokens: minutes of work, stopped here at the "
-    "call budget (refuse the number at load, or bound the tokens)"))
 def test_a_million_mobilized_tokens_are_refused_at_load() -> None:
     """Guarantee 11 (bounded work), found by the scenario fuzzer: an
     attacker with ``mobilize 1000000`` is refused (a bad_scenario at its
@@ -220,9 +220,8 @@ def test_a_million_mobilized_tokens_are_refused_at_load() -> None:
     old = sys.getprofile()
     sys.setprofile(profile)
     try:
-        _resolved_or_refused(_one_attacker("mobilize 1000000"))
-    except (OverBudget, Exception):
-        pass
+        out = _resolved_or_refused(_one_attacker("mobilize 1000000"))
     finally:
         sys.setprofile(old)
+    assert out == {"ok": False, "bound": 100}
     assert calls[0] <= 1_000_000, calls[0]
