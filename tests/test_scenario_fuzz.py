@@ -49,6 +49,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import Engine, IllegalActionError, examples
+from redzone.formats import document
 from redzone.formats import scenario as sc
 from redzone.formats.outcome import dumps, error_json, outcome_json, resolve
 
@@ -775,7 +776,7 @@ def test_the_line_scan_follows_the_toml_grammar(text: str) -> None:
         data = tomllib.loads(text)
     except (ValueError, RecursionError):  # a syntax error, or a 10**100 number
         return
-    lines, limit = bounded(lambda: sc.toml_prescan(text), budget=200_000)
+    lines, limit = bounded(lambda: document.toml_prescan(text), budget=200_000)
     if limit is not None:
         return
     invented = [path for path in lines if not _exists(data, path)]

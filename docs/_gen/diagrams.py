@@ -212,7 +212,7 @@ def data_flow() -> str:
     """What ``redzone run FILE`` does, from the file to what it prints."""
     boxes = (
         ("scenario file", "TOML or JSON, or - for standard input", "file"),
-        ("formats.scenario", "read, check against the schema, ids, keywords, cards", "fmt"),
+        ("formats.scenario", "document, validator, builder: ids, keywords, cards", "fmt"),
         ("kernel.Engine", "plugins found by entry point; the combat resolved step by step, "
                           "no I/O", "kernel"),
         ("formats.outcome", "Resolution: states, events with rules, assignments", "fmt"),

@@ -86,7 +86,7 @@ MISUSES: dict[str, tuple[Callable[[Engine, GameState], Any], type[Exception], st
         EngineMismatchError, "keyword 'trample'"),
     # keywords
     "keyword-number-over-the-bound": (lambda e, s: e.keyword("toxic 99999999999999999999"),
-                                      UnknownKeywordError, "over the limit"),
+                                      UnknownKeywordError, "over the bound of 1,000"),
     "keyword-object-lying-about-its-args": (
         lambda e, s: e.game(["alice", "bob"], [e.creature("snake", "alice", 1, 1).evolve(
             printed_keywords=(Keyword("toxic", "toxic 1", ("99",)),))]),

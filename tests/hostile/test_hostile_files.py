@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from hostile_kit import FILES, CliResult, counting_calls
-from redzone.formats import scenario as sc
+from redzone.formats import document, validator
 
 #: The most Python function calls one hostile file may cost to refuse or
 #: resolve through the command line (a bundled example costs about 100,000
@@ -55,9 +55,8 @@ FILES_EXPECTED: dict[str, Expect] = {
     # item 11: 509.1
     "block-before-blockers.toml": Expect(1, rule="509.1", message="can't be made to block"),
     # item 9: one bounded number grammar
-    "toxic-huge.toml": Expect(2, key=KEYWORD, line=13, message="over the limit of 1,000,000"),
-    "toxic-over-bound.toml": Expect(2, key=KEYWORD, line=13,
-                                    message="over the limit of 1,000,000"),
+    "toxic-huge.toml": Expect(2, key=KEYWORD, line=13, message="over the bound of 1,000"),
+    "toxic-over-bound.toml": Expect(2, key=KEYWORD, line=13, message="over the bound of 1,000"),
     # Containment II item 1: a keyword form declares the bound of its number
     "bounds-mobilize-over-bound.toml": Expect(2, key=KEYWORD, line=14,
                                               message="over the bound of 100"),
@@ -155,8 +154,8 @@ def test_toml_bombs_are_refused_before_parsing(name: str, tmp_path: Path,
     path = tmp_path / f"{name}.toml"
     path.write_text(make(), encoding="utf-8")
     parsed: list[int] = []
-    real = sc.tomllib.loads
-    monkeypatch.setattr(sc.tomllib, "loads", lambda text: parsed.append(1) or real(text))
+    real = document.tomllib.loads
+    monkeypatch.setattr(document.tomllib, "loads", lambda text: parsed.append(1) or real(text))
     with counting_calls() as calls:
         result = run_cli(["run", "--json", str(path)])
     assert not parsed  # the TOML parser never saw it
@@ -169,7 +168,7 @@ def test_toml_bombs_are_refused_before_parsing(name: str, tmp_path: Path,
 def test_a_dotted_key_of_32_parts_is_still_accepted() -> None:
     """The depth limit is 32: a key of 32 parts reaches the parser (and the
     schema, which refuses the unknown key ``x``)."""
-    lines, limit = sc.toml_prescan(_dotted(32) + HEAD)
+    lines, limit = document.toml_prescan(_dotted(32) + HEAD)
     assert limit is None and (*["x"] * 32,) in lines
 
 
@@ -192,7 +191,7 @@ def test_did_you_mean_is_bounded(tmp_path: Path, run_cli: Callable[..., CliResul
     problems = result.json["error"]["problems"]
     assert len(problems) == 500
     hinted = [p for p in problems if "did you mean" in p["message"]]
-    assert len(hinted) == sc.MAX_SUGGESTIONS
+    assert len(hinted) == validator.MAX_SUGGESTIONS
     assert "did you mean 'knight-of-the-realm-000'" in problems[0]["message"]
     # about 570,000 calls; a suggestion for each of the 500 costs 3.9 million
     assert calls.count < 2_000_000, calls.count
@@ -213,5 +212,5 @@ def test_unknown_keywords_get_bounded_suggestions(tmp_path: Path,
     assert result.status == 2
     problems = result.json["error"]["problems"]
     assert len(problems) == 500
-    assert sum("did you mean" in p["message"] for p in problems) <= sc.MAX_SUGGESTIONS
+    assert sum("did you mean" in p["message"] for p in problems) <= validator.MAX_SUGGESTIONS
     assert calls.count < 6_000_000, calls.count

@@ -19,6 +19,7 @@ import pytest
 from hostile_kit import counting_calls
 from redzone import Engine, new_game
 from redzone.formats import scenario as sc
+from redzone.formats import validator
 from redzone.formats.outcome import outcome_json, resolve
 from redzone.kernel.model import team_life
 
@@ -104,7 +105,7 @@ def _long_ids_document() -> dict[str, Any]:
     rnd = random.Random(1)
 
     def rid() -> str:
-        return "".join(rnd.choice("ab") for _ in range(sc.MAX_SUGGEST_WORD))
+        return "".join(rnd.choice("ab") for _ in range(validator.MAX_SUGGEST_WORD))
 
     perms = [{"id": rid(), "controller": "alice", "power": 1, "toughness": 1}
              for _ in range(500)]

@@ -50,6 +50,8 @@ from typing import IO, Any, Final
 
 from attrs import field, frozen
 
+from redzone.formats.document import MAX_BYTES, data_problem
+from redzone.formats.validator import permanent_problems
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.model import CARD_TYPES, Keyword, Permanent
@@ -339,9 +341,8 @@ def _kind(value: Any) -> str:
 def _checked(entry: _Entry, value: Any) -> None:
     """The scenario format's document bounds, applied to a card entry: nesting,
     number of values, string sizes, and text that is valid Unicode."""
-    from redzone.formats import scenario  # scenario imports this module
 
-    problem = scenario.data_problem(value)
+    problem = data_problem(value)
     if problem is not None:
         raise entry.error(problem)
 
@@ -433,13 +434,12 @@ def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card]
     scenario format's bounds or has a field of the wrong type).
 
     The whole file is read as JSON, one value at a time, each at most
-    :data:`redzone.formats.scenario.MAX_BYTES` characters.
+    :data:`redzone.formats.document.MAX_BYTES` characters.
 
     :raises CardDataError: for a missing file, one that isn't a regular file,
         isn't UTF-8 or isn't a card file of either shape, naming the file, the
         line and the card.
     """
-    from redzone.formats.scenario import MAX_BYTES  # scenario imports this module
 
     file = os.fspath(path)
     with _open(file) as fh:
@@ -612,7 +612,6 @@ def permanent_keys(card: Card,
         schema's bounds (a power of ``99999999999999999999`` or ``٣``, 21
         subtypes), naming the file, the line and the card.
     """
-    from redzone.formats import scenario  # scenario imports this module
 
     keys: dict[str, Any] = {"name": card.name}
     types = [t for t in card.types if t in PERMANENT_TYPES]
@@ -640,7 +639,7 @@ def permanent_keys(card: Card,
             notes.append(f"card {card.name!r}: {text!r}: {why}; it is inert here, like the "
                          "card's other rules text")
     keys["keywords"] = list(dict.fromkeys(keywords))
-    problems = scenario.permanent_problems(keys)
+    problems = permanent_problems(keys)
     if problems:
         raise card.error("; ".join(f"{path[0]}: {message}" for path, message in problems[:3])
                          + " (the scenario format's bounds); the card file is refused")

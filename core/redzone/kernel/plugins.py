@@ -94,6 +94,7 @@ BUILTIN_DISTRIBUTION: Final = "redzone"
 hookimpl = pluggy.HookimplMarker("redzone")
 
 T = TypeVar("T")
+_E = TypeVar("_E", bound=PluginError)
 
 
 @frozen
@@ -661,7 +662,7 @@ class Hooks:
         return self._fail(info, hook, state, None, problem)
 
     @staticmethod
-    def vouch(err: PluginError) -> PluginError:
+    def vouch(err: _E) -> _E:
         """Mark ``err``, made by the kernel and naming the plugin at fault
         (a :class:`BoundError` ...), as triaged: it passes through the calls
         it is raised in as it is.

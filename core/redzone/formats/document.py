@@ -1,0 +1,699 @@
+"""Scenario documents: reading a scenario text, with its bounds and line maps.
+
+The first of the three parts of reading a scenario file (then
+:mod:`redzone.formats.validator` checks the document against the schema,
+and :mod:`redzone.formats.scenario` builds the engine's inputs):
+
+1. refuse texts over :data:`MAX_BYTES` and, before the TOML parser sees a
+   text, lines over :data:`MAX_LINE` characters and keys nested deeper than
+   :data:`MAX_DEPTH` (a linear pre-scan that follows the TOML grammar);
+2. parse TOML or JSON, refusing duplicate keys, non-finite numbers and
+   strings that aren't valid Unicode;
+3. map each key path to its line, so every problem can name its line;
+4. refuse documents over the size bounds (:func:`size_problem`).
+
+Every problem is a :class:`ScenarioProblems` naming the file, the key and
+the line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from attrs import field, frozen
+
+from redzone.kernel.errors import ScenarioError
+from redzone.kernel.frozen import FrozenMap
+
+#: Files larger than this are refused before they are parsed.
+MAX_BYTES: Final = 1 << 20
+
+#: Documents nested deeper than this are refused (a valid scenario nests
+#: about 7 levels: combat.actions[0].permanent.counters."+1/+1").
+MAX_DEPTH: Final = 32
+
+#: Documents with more values than this (tables, lists, strings, numbers...)
+#: are refused; strings (keys included) longer than :data:`MAX_BYTES` in all
+#: are too.
+MAX_NODES: Final = 250_000
+
+
+Path = tuple[str | int, ...]
+
+
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+
+class ScenarioProblems(ScenarioError):
+    """Every problem found in one scenario file (error kind ``bad_scenario``).
+
+    Its own ``file``, ``key`` and ``line`` are those of the first problem.
+
+    :ivar problems: each problem, as a :class:`~redzone.ScenarioError`, in
+        the order of the file.
+    """
+
+    def __init__(self, problems: Sequence[ScenarioError]) -> None:
+        if not problems:
+            raise ValueError("ScenarioProblems needs at least one problem")
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        more = len(self.problems) - 1
+        extra = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
+        super().__init__(first.detail + extra, file=first.file, key=first.key, line=first.line)
+
+
+def format_path(path: Path) -> str:
+    """A key path as the error messages write it: ``permanents[2].power``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            seg = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            out += ("." if out else "") + seg
+    return out
+
+
+def line_for(lines: Mapping[Path, int], path: Path) -> int | None:
+    """The line of ``path``, or of its nearest enclosing key that has one."""
+    for k in range(len(path), 0, -1):
+        line = lines.get(path[:k])
+        if line is not None:
+            return line
+    return None
+
+
+class Problems:
+    def __init__(self, file: str, lines: Mapping[Path, int]) -> None:
+        self.file = file
+        self.lines = lines
+        self.found: list[tuple[int, int, ScenarioError]] = []
+
+    def add(self, path: Path, message: str, *, key: str | None = None) -> None:
+        line = line_for(self.lines, path)
+        err = ScenarioError(message, file=self.file,
+                            key=format_path(path) if key is None else key, line=line)
+        self.found.append((line if line is not None else 0 if key else 1 << 30,
+                           len(self.found), err))
+
+    def extend(self, other: Iterable[tuple[Path, str]]) -> None:
+        for path, message in other:
+            self.add(path, message)
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def error(self) -> ScenarioProblems:
+        return ScenarioProblems([e for _line, _i, e in sorted(self.found, key=lambda t: t[:2])])
+
+
+def quoted(value: Any) -> str:
+    """``repr`` of a value for a message, long strings cut short."""
+    if isinstance(value, str) and len(value) > 60:
+        return repr(value[:57] + "...")
+    return repr(value)
+
+
+def size_problem(data: Any) -> str | None:
+    """Why a parsed document is too large to validate (nested deeper than
+    :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values, or more than
+    :data:`MAX_BYTES` characters of strings), or ``None``. Iterative, so it
+    never recurses itself."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    nodes = chars = 0
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return f"the document has more than {MAX_NODES} values; it is refused"
+        if depth > MAX_DEPTH:
+            return f"the document is nested more than {MAX_DEPTH} levels deep; it is refused"
+        if isinstance(node, str):
+            chars += len(node)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                chars += len(key) if isinstance(key, str) else 0
+                stack.append((value, depth + 1))
+        elif isinstance(node, list | tuple):
+            for value in node:
+                stack.append((value, depth + 1))
+        if chars > MAX_BYTES:
+            return (f"the document's strings hold more than {MAX_BYTES} characters (1 MiB); "
+                    "it is refused")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Reading and parsing, with lines for key paths
+# ---------------------------------------------------------------------------
+
+
+@frozen
+class Document:
+    """A parsed scenario file.
+
+    :param file: the file name as given.
+    :param text: its text.
+    :param data: the parsed document.
+    :param format: ``"toml"`` or ``"json"``.
+    :param lines: key path -> line, from a light scan of the text.
+    """
+
+    file: str
+    text: str
+    data: Any
+    format: str
+    lines: FrozenMap[Path, int] = field(eq=False, repr=False)
+
+
+def _unquote(part: str) -> str:
+    part = part.strip()
+    if len(part) >= 2 and part[0] == part[-1] == '"':
+        try:
+            value = json.loads(part)
+        except ValueError:
+            return part[1:-1]
+        return str(value)
+    if len(part) >= 2 and part[0] == part[-1] == "'":
+        return part[1:-1]
+    return part
+
+
+_BARE_KEY: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_SCALAR_END: Final = frozenset(",]}\n#")
+_ML_BASIC: Final = '"' * 3
+_ML_LITERAL: Final = "'" * 3
+
+#: Physical lines longer than this are refused before parsing.
+MAX_LINE: Final = 20_000
+
+
+class _Stop(Exception):
+    """The scan stops (a syntax error, or a limit)."""
+
+
+class _TomlScan:
+    """One linear pass over a TOML text that follows its grammar (strings,
+    multi-line strings, comments, arrays, inline tables, table headers), to
+    find the line of every key and array item, and to refuse key paths
+    deeper than :data:`MAX_DEPTH` *before* the text reaches the TOML parser
+    (whose cost grows with the square of a dotted key's length). On a syntax
+    error it stops: the parser reports the error."""
+
+    def __init__(self, text: str) -> None:
+        self.t = text
+        self.n = len(text)
+        self.i = 0
+        self.line = 1
+        self.out: dict[Path, int] = {}
+        self.problem: tuple[str, int] | None = None
+        self.aot: dict[tuple[str, ...], int] = {}
+        self.kids: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+
+    # -- low level ---------------------------------------------------------------
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.t[j] if j < self.n else ""
+
+    def skip_ws(self, newlines: bool) -> None:
+        t, n = self.t, self.n
+        while self.i < n:
+            c = t[self.i]
+            if c in " \t\r":
+                self.i += 1
+            elif c == "\n" and newlines:
+                self.i += 1
+                self.line += 1
+            elif c == "#":
+                j = t.find("\n", self.i)
+                self.i = n if j < 0 else j
+            else:
+                return
+
+    def string(self) -> str | None:
+        """Skip the string at ``i`` (any of TOML's four kinds); the value of a
+        one-line string (for keys), ``None`` for a multi-line one."""
+        t = self.t
+        if t.startswith(_ML_BASIC, self.i) or t.startswith(_ML_LITERAL, self.i):
+            quote = t[self.i:self.i + 3]
+            j = self.i + 3
+            while True:
+                k = t.find(quote, j)
+                if k < 0:
+                    raise _Stop
+                if quote == _ML_BASIC:
+                    back = 0
+                    while k - 1 - back >= j and t[k - 1 - back] == "\\":
+                        back += 1
+                    if back % 2:  # an escaped quote: not the end
+                        j = k + 1
+                        continue
+                end = k + 3
+                while end < self.n and t[end] == quote[0] and end - k < 5:
+                    end += 1  # up to two quotes may end the content (TOML 1.0)
+                self.line += t.count("\n", self.i, end)
+                self.i = end
+                return None
+        quote = t[self.i]
+        j = self.i + 1
+        while j < self.n:
+            c = t[j]
+            if c == "\n":
+                raise _Stop
+            if c == "\\" and quote == '"':
+                j += 2
+                continue
+            if c == quote:
+                raw = t[self.i:j + 1]
+                self.i = j + 1
+                return _unquote(raw)
+            j += 1
+        raise _Stop
+
+    def key(self) -> tuple[str, ...]:
+        parts: list[str] = []
+        while True:
+            self.skip_ws(False)
+            c = self.peek()
+            if c in ('"', "'") and c:
+                value = self.string()
+                if value is None:
+                    raise _Stop  # a multi-line string is not a key
+                parts.append(value)
+            elif c and c in _BARE_KEY:
+                j = self.i
+                while j < self.n and self.t[j] in _BARE_KEY:
+                    j += 1
+                parts.append(self.t[self.i:j])
+                self.i = j
+            else:
+                raise _Stop
+            if len(parts) > MAX_DEPTH:
+                self.problem = (f"a key has more than {MAX_DEPTH} dotted parts; the document "
+                                "is refused", self.line)
+                raise _Stop
+            self.skip_ws(False)
+            if self.peek() != ".":
+                return tuple(parts)
+            self.i += 1
+
+    def record(self, path: Path, line: int) -> None:
+        if len(path) > MAX_DEPTH:
+            self.problem = (f"the key {format_path(path)[:60]} is nested more than "
+                            f"{MAX_DEPTH} levels deep; the document is refused", line)
+            raise _Stop
+        self.out.setdefault(path, line)
+
+    def expect(self, char: str) -> None:
+        self.skip_ws(False)
+        if self.peek() != char:
+            raise _Stop
+        self.i += 1
+
+    # -- structure ---------------------------------------------------------------
+
+    def header(self, parts: tuple[str, ...], new_array: bool) -> Path:
+        path: list[str | int] = []
+        for k in range(1, len(parts) + 1):
+            path.append(parts[k - 1])
+            prefix = parts[:k]
+            if k == len(parts) and new_array:
+                self.aot[prefix] = self.aot.get(prefix, -1) + 1
+                self._forget(prefix)
+                path.append(self.aot[prefix])
+            elif prefix in self.aot:
+                path.append(self.aot[prefix])
+        for k in range(1, len(parts)):
+            self.kids.setdefault(parts[:k], set()).add(parts)
+        return tuple(path)
+
+    def _forget(self, prefix: tuple[str, ...]) -> None:
+        """A new item of an array of tables starts its sub-arrays afresh."""
+        todo = list(self.kids.pop(prefix, ()))
+        while todo:
+            stale = todo.pop()
+            self.aot.pop(stale, None)
+            todo.extend(self.kids.pop(stale, ()))
+
+    def scalar_or_open(self, path: Path, frames: list[list[Any]]) -> bool:
+        """Read the value at ``i``: a scalar (``False``), or the opening of an
+        array or inline table pushed on ``frames`` (``True``)."""
+        c = self.peek()
+        if c == "[":
+            self.i += 1
+            frames.append(["[", path, 0])
+            return True
+        if c == "{":
+            self.i += 1
+            frames.append(["{", path, 0])
+            return True
+        if c in ('"', "'") and c:
+            self.string()
+            return False
+        j = self.i
+        while j < self.n and self.t[j] not in _SCALAR_END and self.t[j] not in " \t\r":
+            j += 1
+        if j == self.i:
+            raise _Stop
+        self.i = j
+        return False
+
+    def pair(self, table: Path, frames: list[list[Any]]) -> None:
+        """``key = value`` inside an inline table."""
+        self.skip_ws(False)
+        line = self.line
+        key = (*table, *self.key())
+        self.record(key, line)
+        self.expect("=")
+        self.skip_ws(False)
+        self.scalar_or_open(key, frames)
+
+    def value(self, path: Path) -> None:
+        """The value of ``path`` at ``i``; arrays and inline tables nest on an
+        explicit stack (never recursion)."""
+        frames: list[list[Any]] = []
+        self.skip_ws(False)
+        if not self.scalar_or_open(path, frames):
+            return
+        opened = True
+        while frames:
+            top = frames[-1]
+            if top[0] == "[":
+                self.skip_ws(True)
+                if self.peek() == "]":
+                    self.i += 1
+                    frames.pop()
+                    opened = False
+                    continue
+                if not opened:
+                    if self.peek() != ",":
+                        raise _Stop
+                    self.i += 1
+                    top[2] += 1
+                    self.skip_ws(True)
+                    if self.peek() == "]":  # a trailing comma
+                        self.i += 1
+                        frames.pop()
+                        continue
+                item = (*top[1], top[2])
+                self.record(item, self.line)
+                opened = self.scalar_or_open(item, frames)
+                continue
+            self.skip_ws(False)
+            if self.peek() == "}":
+                self.i += 1
+                frames.pop()
+                opened = False
+                continue
+            if not opened:
+                if self.peek() != ",":
+                    raise _Stop
+                self.i += 1
+            depth = len(frames)
+            self.pair(top[1], frames)
+            opened = len(frames) > depth
+
+    def run(self) -> None:
+        current: Path = ()
+        try:
+            while True:
+                self.skip_ws(True)
+                if self.i >= self.n:
+                    return
+                line = self.line
+                if self.peek() == "[":
+                    new_array = self.peek(1) == "["
+                    self.i += 2 if new_array else 1
+                    parts = self.key()
+                    close = "]]" if new_array else "]"
+                    self.skip_ws(False)
+                    if not self.t.startswith(close, self.i):
+                        raise _Stop
+                    self.i += len(close)
+                    current = self.header(parts, new_array)
+                    self.record(current, line)
+                    continue
+                key = (*current, *self.key())
+                self.record(key, line)
+                self.expect("=")
+                self.value(key)
+        except _Stop:
+            return
+
+
+def toml_prescan(text: str) -> tuple[dict[Path, int], tuple[str, int] | None]:
+    """Key path -> line for a TOML text, and the first limit it breaks (a
+    line over :data:`MAX_LINE` characters, a key path deeper than
+    :data:`MAX_DEPTH`) with its line, or ``None``. Linear in the text."""
+    pos = 0
+    lineno = 1
+    while True:
+        j = text.find("\n", pos)
+        end = len(text) if j < 0 else j
+        if end - pos > MAX_LINE:
+            return {}, (f"line {lineno} is longer than {MAX_LINE} characters; the document "
+                        "is refused", lineno)
+        if j < 0:
+            break
+        pos = j + 1
+        lineno += 1
+    scan = _TomlScan(text)
+    scan.run()
+    return scan.out, scan.problem
+
+
+def toml_lines(text: str) -> dict[Path, int]:
+    """Key path -> line for a TOML text, following the TOML grammar (a
+    multi-line string holding ``[[permanents]]`` is not a header; keys of
+    inline tables and items of arrays get their own lines)."""
+    return toml_prescan(text)[0]
+
+
+def json_lines(text: str) -> dict[Path, int]:
+    """Key path -> line for a JSON text (which must already parse)."""
+    out: dict[Path, int] = {}
+    # frames: [is_object, path, key or index]
+    frames: list[list[Any]] = []
+    line = 1
+    i, n = 0, len(text)
+
+    def here() -> Path:
+        if not frames:
+            return ()
+        top = frames[-1]
+        return (*top[1], top[2]) if top[2] is not None else tuple(top[1])
+
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+            continue
+        if c in " \t\r:":
+            i += 1
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            k = j + 1
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if frames and frames[-1][0] and k < n and text[k] == ":":
+                try:
+                    key = json.loads(text[i:j + 1])
+                except ValueError:
+                    key = text[i + 1:j]
+                frames[-1][2] = key
+                out.setdefault(here(), line)
+            else:
+                out.setdefault(here(), line)
+            i = j + 1
+            continue
+        if c == ",":
+            if frames and not frames[-1][0]:
+                frames[-1][2] += 1
+            i += 1
+            continue
+        if c in "{[":
+            path = here()
+            out.setdefault(path, line)
+            frames.append([c == "{", path, None if c == "{" else 0])
+            i += 1
+            continue
+        if c in "}]":
+            if frames:
+                frames.pop()
+            i += 1
+            continue
+        out.setdefault(here(), line)
+        i += 1
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(key)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a scenario can use")
+
+
+def _valid_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _not_text(data: Any) -> tuple[Path, str] | None:
+    """The path of the first key or string of ``data`` that isn't valid text
+    (a lone surrogate, which JSON's ``\\ud800`` escapes can make), and which
+    of the two it is. Iterative."""
+    stack: list[tuple[Path, Any]] = [((), data)]
+    seen = 0
+    while stack and seen <= MAX_NODES:
+        path, node = stack.pop()
+        seen += 1
+        if isinstance(node, str):
+            if not _valid_text(node):
+                return path, "the value"
+        elif isinstance(node, dict):
+            for key in node:
+                if isinstance(key, str) and not _valid_text(key):
+                    return path, f"a key of {format_path(path) or 'the document'}"
+            # In document order: the stack pops the last pushed first.
+            stack.extend(((*path, k), v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend(((*path, i), v) for i, v in reversed(list(enumerate(node))))
+    return None
+
+
+def data_problem(data: Any) -> str | None:
+    """The document bounds, for a value read from elsewhere (a card file's
+    entry): :func:`size_problem`, then a key or string that isn't valid text;
+    the problem, or ``None``."""
+    too_big = size_problem(data)
+    if too_big is not None:
+        return too_big
+    bad_text = _not_text(data)
+    if bad_text is None:
+        return None
+    path, what = bad_text
+    where = f" ({format_path(path)})" if path and what == "the value" else ""
+    return (f"{what}{where} is not valid Unicode text (it holds a lone surrogate, which "
+            "can't be written as UTF-8)")
+
+
+
+
+
+def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> Document:
+    """Parse a scenario text.
+
+    :param format: ``"toml"`` or ``"json"``.
+    :raises ScenarioProblems: for a syntax error (with its line) or a text
+        over :data:`MAX_BYTES`.
+    """
+    def fail(message: str, line: int | None = None) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise fail(f"the scenario is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    toml_keys: dict[Path, int] | None = None
+    if format != "json":
+        toml_keys, limit = toml_prescan(text)
+        if limit is not None:
+            raise fail(limit[0], limit[1])
+    try:
+        if format == "json":
+            data = json.loads(text, object_pairs_hook=_no_duplicates,
+                              parse_constant=_no_constant)
+        else:
+            data = tomllib.loads(text)
+    except _DuplicateKey as exc:
+        found = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
+        line = text.count("\n", 0, found[1]) + 1 if len(found) > 1 else None
+        raise fail(f"invalid JSON: duplicate key {exc.key!r}", line) from None
+    except json.JSONDecodeError as exc:
+        raise fail(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                   exc.lineno) from None
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"at line (\d+)", str(exc))
+        raise fail(f"invalid TOML: {exc}", int(m.group(1)) if m else None) from None
+    except RecursionError:
+        raise fail(f"invalid {format.upper()}: the document is nested too deeply") from None
+    except ValueError as exc:  # huge integers, NaN, surrogates...
+        raise fail(f"invalid {format.upper()}: {exc}") from None
+    bad_text = _not_text(data)
+    if bad_text is not None:
+        path, what = bad_text
+        raise ScenarioProblems([ScenarioError(
+            f"{what} is not valid Unicode text (it holds a lone surrogate, which can't be "
+            "written as UTF-8)", file=file, key=format_path(path))])
+    if toml_keys is not None:
+        lines = toml_keys
+    else:
+        try:
+            lines = json_lines(text)
+        except (RecursionError, ValueError):  # pragma: no cover - lines are best effort
+            lines = {}
+    return Document(file, text, data, format, FrozenMap(lines))
+
+
+def read_document(path: str | os.PathLike[str]) -> Document:
+    """Read and parse a scenario file: JSON if its name ends in ``.json``,
+    otherwise TOML.
+
+    :raises ScenarioProblems: for a missing or unreadable file, one over
+        :data:`MAX_BYTES`, bad UTF-8 or a syntax error.
+    """
+    file = os.fspath(path)
+
+    def fail(message: str, line: int | None = None) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+
+    try:
+        size = os.stat(file).st_size
+        if size > MAX_BYTES:
+            raise fail(f"the file is {size} bytes; scenario files are limited to "
+                       f"{MAX_BYTES} bytes (1 MiB)")
+        with open(file, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except IsADirectoryError:
+        raise fail("is a directory, not a scenario file") from None
+    except OSError as exc:
+        raise fail(f"can't read the file: {exc.strerror or exc}") from None
+    if len(raw) > MAX_BYTES:
+        raise fail(f"the file is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(f"the file is not valid UTF-8 text ({exc.reason} at byte {exc.start})",
+                   raw.count(b"\n", 0, exc.start) + 1) from None
+    fmt = "json" if file.lower().endswith(".json") else "toml"
+    return parse_text(text, file=file, format=fmt)
