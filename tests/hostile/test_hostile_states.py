@@ -431,6 +431,9 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
                                                       "draw": False, "step": "main",
                                                       "rule": "104.2a"}),
                        "game_over.winners[0]"),
+    # Found by the fuzzer: a key renamed to "" was refused with an empty path.
+    "top-level-key-renamed-to-empty": (lambda d: d.update({"": d.pop("players")}), "['']"),
+    "key-that-isnt-a-string": (lambda d: d.update({3: 1}), "[3]"),
 }
 
 

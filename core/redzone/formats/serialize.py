@@ -258,19 +258,26 @@ def _name(tp: Any) -> str:
     return getattr(tp, "__name__", None) or str(tp)
 
 
+def _key_path(path: str, key: object) -> str:
+    """The path of ``key`` below ``path``: dotted for a name, subscripted
+    (``players[""]``, ``[3]``) for any other key, so that no path is empty."""
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{key!r}]"
+
+
 def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> Any:
     if not isinstance(value, Mapping):
         raise StateFormatError(f"expected a mapping for {cls.__name__}, got {_kind(value)}",
                                path)
     fields = _fields(cls)
     names = {f.name for f in fields}
-    unknown = sorted(set(value) - names)
+    unknown = sorted(set(value) - names, key=repr)
     if unknown:
-        where = f"{path}." if path else ""
         raise StateFormatError(
             f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
             f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
-            f"{where}{unknown[0]}")
+            _key_path(path, unknown[0]))
     hints = _hints(cls)
     kinds = _reference_kinds(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
