@@ -84,6 +84,18 @@ MISUSES: dict[str, tuple[Callable[[Engine, GameState], Any], type[Exception], st
         lambda e, s: Engine(block=["trample"]).perform(
             new_game(["alice", "bob"], [s.objects["ogre"]]), Pump("ogre", 1, 1)),
         EngineMismatchError, "keyword 'trample'"),
+    # Engine.resolve's actions (117.1): an action of the wrong type was an
+    # internal TypeError ("cannot unpack") blaming redzone.
+    "resolve-action-not-a-pair": (lambda e, s: e.resolve(s, {"ogre": "bob"}, actions=[5]),
+                                  BadQueryError, "actions[0] is 5, where a (step, action)"),
+    "resolve-action-not-an-action": (
+        lambda e, s: e.resolve(s, {"ogre": "bob"}, actions=[("declare_attackers", 5)]),
+        BadQueryError, "actions[0]: 5 is not an action"),
+    "resolve-actions-a-string": (lambda e, s: e.resolve(s, {"ogre": "bob"}, actions="x"),
+                                 BadQueryError, "where (step, action) pairs were expected"),
+    "resolve-additional-combat-not-a-plan": (
+        lambda e, s: e.resolve(s, {"ogre": "bob"}, additional_combats=[{"ogre": "bob"}]),
+        BadQueryError, "additional_combats[0] is dict, where a CombatPlan"),
     # keywords
     "keyword-number-over-the-bound": (lambda e, s: e.keyword("toxic 99999999999999999999"),
                                       UnknownKeywordError, "over the bound of 1,000"),

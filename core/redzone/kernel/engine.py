@@ -25,6 +25,7 @@ from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.errors import (
+    BadQueryError,
     IllegalActionError,
     IllegalBlockError,
     PluginLoadError,
@@ -512,8 +513,14 @@ class Engine:
         if through not in ("end_of_combat", "cleanup"):
             raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
                                      f"{through!r}", rule="500.1")
+        for i, plan in enumerate(additional_combats):
+            if not isinstance(plan, CombatPlan):
+                raise BadQueryError(f"additional_combats[{i}] is {type(plan).__name__}, where a "
+                                    "CombatPlan was expected", rule="500.8")
+            _validate.step_actions(plan.actions, f"additional_combats[{i}].actions")
         plans = [CombatPlan(attacks, blocks, assign=assign,
-                            assign_first_strike=assign_first_strike, actions=tuple(actions),
+                            assign_first_strike=assign_first_strike,
+                            actions=_validate.step_actions(actions),
                             order=order, bands=tuple(tuple(b) for b in bands)),
                  *additional_combats]
         run = _Run(self, state, choices)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownObjectError
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
 
 if TYPE_CHECKING:
@@ -50,6 +51,31 @@ def choices(value: object, argument: str = "choices") -> None:
             raise BadQueryError(f"{argument}[{key!r}] is {answer!r:.80}, where an option (a "
                                 "str) or a list of options was expected", rule="601.2",
                                 objects=(key,))
+
+
+def step_actions(value: object, argument: str = "actions") -> tuple[tuple[str, Action], ...]:
+    """``value`` is ``(step, action)`` pairs: each a step name (a str) and an
+    action of a kind (an :class:`~redzone.Action`; 117.1, 608.2).
+
+    :returns: the pairs, as a tuple.
+    :raises BadQueryError: naming the argument, the pair and the problem.
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise BadQueryError(f"{argument} is {type(value).__name__} {value!r:.80}, where "
+                            "(step, action) pairs were expected", rule="117.1")
+    pairs = tuple(value)
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise BadQueryError(f"{argument}[{i}] is {pair!r:.80}, where a (step, action) "
+                                "pair was expected", rule="117.1")
+        step, act = pair
+        if type(step) is not str:
+            raise BadQueryError(f"{argument}[{i}]: the step {step!r:.80} is not a str (a "
+                                "step's name)", rule="117.1")
+        if not isinstance(act, Action):
+            raise BadQueryError(f"{argument}[{i}]: {act!r:.80} is not an action (an "
+                                "instance of an action kind)", rule="117.1")
+    return pairs
 
 
 def _state(state: object, method: str) -> GameState:
