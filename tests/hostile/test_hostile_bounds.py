@@ -212,8 +212,6 @@ def _growing(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
             for _ in range(2)]
 
 
-@pytest.mark.xfail(strict=True, reason="verify mode fingerprints each new state in full: "
-                   "work quadratic in the triggers of a growing stack")
 def test_reaching_the_trigger_bound_in_verify_mode_costs_work_linear_in_the_triggers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Guarantees 10 and 15: verify mode's work is linear in the command's
