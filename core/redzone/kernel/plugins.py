@@ -25,7 +25,6 @@ import difflib
 import functools
 import inspect
 import os
-import pickle
 import re
 import threading
 import time
@@ -974,6 +973,13 @@ class Hooks:
         self.triggered_in_command = 0
         if self.verify:
             self.verify_pending()
+
+    def command_finished(self) -> None:
+        """A command of the engine is about to return its outcome: in verify
+        mode, the watched state's containers and every part fingerprinted
+        since the parts were last compared are compared (in C)."""
+        if self.verify:
+            self._verify_parts(deep=False)
 
     def verify_pending(self, keep: bool = False, deep: bool = True) -> None:
         """In verify mode: compare the state hook calls were last made with
