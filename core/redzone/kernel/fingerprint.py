@@ -324,6 +324,8 @@ class Parts:
         every part is fingerprinted again (a Python call per object), which
         also sees inside lists and other builtins."""
         table = self.table
+        if not table:
+            return None
         if deep:
             for entry in table.values():
                 if self.print(entry[0])[1] != entry[1]:

@@ -892,6 +892,10 @@ class Hooks:
         :raises PluginError: naming the plugin that changed one.
         """
         vs = self._vs
+        if vs.state is None and not vs.parts.table:
+            vs.log = []  # nothing watched, nothing recorded (the gates asked no plugin)
+            vs.moves = vs.since = 0
+            return
         if vs.shallow is not None and vs.state is not None:
             self._verify_containers(vs.shallow)
         part = vs.parts.changed(deep)
