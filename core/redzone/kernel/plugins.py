@@ -821,13 +821,15 @@ class Hooks:
     # * the containers of the state calls are made with are recorded as it is
     #   first given (field values by identity, a copy of each map's dict) and
     #   compared, in C, when the calls move on to another state, after each
-    #   notification and ``redzone_triggers``, and when a command starts;
-    # * the parts are compared with what was recorded, in C, when the calls
-    #   move on to another state and either the new parts since the last
-    #   comparison outnumber the parts then kept or 32 states have been
-    #   watched since; and fingerprinted again (which also sees inside lists)
-    #   after each notification and when a command starts. Then the table is
-    #   pruned to the watched state's parts: all linear in the work done.
+    #   notification and ``redzone_triggers``, as a command returns its
+    #   outcome and when the next one starts;
+    # * the parts are compared with what was recorded, in C, as a command
+    #   returns its outcome, and when the calls move on to another state and
+    #   either the new parts since the last comparison outnumber the parts
+    #   then kept or 32 states have been watched since; and fingerprinted
+    #   again (which also sees inside lists) after each notification and when
+    #   a command starts. Then the table is pruned to the watched state's
+    #   parts: all linear in the work done.
     #
     # A container that changed is named as before: the calls made with that
     # state are replayed, in order, on a pristine copy, and the first one that
