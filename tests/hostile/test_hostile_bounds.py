@@ -24,6 +24,7 @@ from redzone import (
     KeywordSpec,
     Permanent,
     Player,
+    PluginError,
     PluginLoadError,
     Trigger,
     UnknownKeywordError,
@@ -212,8 +213,6 @@ def _growing(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
             for _ in range(2)]
 
 
-@pytest.mark.xfail(strict=True, reason="verify mode fingerprints each new state in full: "
-                   "work quadratic in the triggers of a growing stack")
 def test_reaching_the_trigger_bound_in_verify_mode_costs_work_linear_in_the_triggers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Guarantees 10 and 15: verify mode's work is linear in the command's
@@ -232,6 +231,51 @@ def test_reaching_the_trigger_bound_in_verify_mode_costs_work_linear_in_the_trig
         assert (info.value.plugin, info.value.bound) == ("grow", "triggers")
         calls.append(called.count)
     assert calls[1] < 2.2 * calls[0], calls
+
+
+def test_verify_mode_names_a_plugin_changing_a_trigger_deep_in_a_growing_stack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guarantee 10: verify mode fingerprints each part of a state once, so a
+    plugin that rewrites a trigger deep in the stack (``object.__setattr__``,
+    which Python can't stop) is still caught, named, and before the
+    trigger bound: the calls that were given a state holding that trigger
+    are replayed on a pristine rebuild of it."""
+    from redzone.kernel import answers
+
+    monkeypatch.setattr(answers, "MAX_TRIGGERS", 500)
+
+    def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        if len(state.stack) == 120:
+            object.__setattr__(state.stack[5], "text", "rewritten")
+        return []
+
+    engine = Engine(verify=True, plugins=[hostile("grow", redzone_triggers=_growing),
+                                          hostile("sneak", redzone_triggers=redzone_triggers)])
+    state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 2, 2)])
+    with pytest.raises(PluginError) as info:
+        engine.declare_attackers(state, {"ogre": "bob"})
+    assert not isinstance(info.value, BoundError), str(info.value)
+    assert (info.value.plugin, info.value.hook) == ("sneak", "redzone_triggers"), str(info.value)
+    assert "changed the state" in str(info.value)
+
+
+def test_verify_mode_names_a_plugin_changing_one_permanent_of_a_big_board() -> None:
+    """Guarantee 10: on a board of 300 creatures a plugin that rewrites one
+    of them in a query is named, its hook too; the permanent is one part
+    among hundreds, found by comparing what was recorded of each."""
+    def redzone_attack_violations(state: GameState) -> list[Any]:
+        object.__setattr__(state.objects["c217"], "base_power", 9)
+        return []
+
+    engine = Engine(verify=True, plugins=[hostile("sneak", redzone_attack_violations=(
+        redzone_attack_violations))])
+    state = engine.game(["alice", "bob"],
+                        [engine.creature(f"c{i}", "alice" if i % 2 else "bob", 1, 1)
+                         for i in range(300)])
+    with pytest.raises(PluginError) as info:
+        engine.declare_attackers(state, {"c1": "bob", "c3": "bob"})
+    assert (info.value.plugin, info.value.hook) == ("sneak", "redzone_attack_violations")
+    assert "changed the state" in str(info.value)
 
 
 def _turns(engine: Engine, state: GameState, turns: int) -> list[int]:

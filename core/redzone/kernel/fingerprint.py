@@ -10,8 +10,10 @@ beside the state). Nothing here writes to a file: the kernel does no I/O.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import pickle
+import types
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -123,3 +125,276 @@ def fingerprint(value: Any) -> bytes | str:
     except Exception:  # something that can't be pickled: compare its repr
         return repr(value)
     return b"".join(out.parts)
+
+
+# -- parts, fingerprinted once ---------------------------------------------------
+#
+# A state is its containers (its own fields, the tuples and maps among them)
+# and its parts (each value of a map, each item of a tuple, each other field
+# value). Consecutive states share almost all their parts, so verify mode
+# fingerprints a part once, when it is first seen, and records every attrs
+# instance and map inside it with the values of its fields: comparing those
+# values again later is done in C (``map(operator.call, getters, objects)``)
+# and costs no Python call.
+
+_ITEMS: Final = operator.attrgetter("_items")
+_FIELDS: dict[type, tuple[tuple[str, ...], Any] | None] = {}
+
+
+def _fields(cls: type) -> tuple[tuple[str, ...], Any] | None:
+    """``cls``'s field names and a C getter of their values (a value for one
+    field, a tuple for several); ``None`` for a class that isn't attrs."""
+    if cls in _FIELDS:
+        return _FIELDS[cls]
+    entry: tuple[tuple[str, ...], Any] | None = None
+    if attrs.has(cls):
+        names = tuple(f.name for f in attrs.fields(cls))
+        entry = (names, operator.attrgetter(*names) if names else None)
+    _FIELDS[cls] = entry
+    return entry
+
+
+class _Recorder(_Fingerprinter):
+    """A :class:`_Fingerprinter` that also records, for each attrs instance
+    and map it writes, a getter, the object and the values read."""
+
+    records: list[tuple[Any, Any, Any]]
+
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        if cls is FrozenMap:
+            items = object.__getattribute__(obj, "_items")
+            self.records.append((_ITEMS, obj, dict(items)))
+            return (_frozen_map, (items,))
+        entry = _fields(cls)
+        if entry is None:
+            return NotImplemented
+        names, getter = entry
+        if getter is None:
+            return (_rebuild, (cls, names, ()))
+        value = getter(obj)
+        self.records.append((getter, obj, value))
+        return (_rebuild, (cls, names, value if len(names) > 1 else (value,)))
+
+
+#: A part's entry: the part (kept alive, so its id isn't reused), its
+#: fingerprint, and the getters, objects and values recorded in it.
+Entry = tuple[Any, "bytes | str", tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+
+_STATE_FIELDS: dict[type, tuple[tuple[str, ...], Any]] = {}
+
+
+def state_fields(state: Any) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """A state's field names and values (read in C, as a tuple)."""
+    cls = type(state)
+    entry = _STATE_FIELDS.get(cls)
+    if entry is None:
+        names = tuple(f.name for f in attrs.fields(cls))
+        entry = _STATE_FIELDS[cls] = (names, operator.attrgetter(*names))
+    return entry[0], entry[1](state)
+
+
+class Shallow:
+    """A state's containers as they were: its field values (compared by
+    identity), and a copy of each of its maps' dicts (compared with ``==``,
+    by identity of the values); every part of it is in the table."""
+
+    __slots__ = ("fields", "maps", "state")
+
+    def __init__(self, state: Any, fields: tuple[Any, ...],
+                 maps: tuple[tuple[int, dict[Any, Any]], ...]) -> None:
+        self.state = state
+        self.fields = fields
+        self.maps = maps
+
+    def changed(self) -> bool:
+        """Whether the state's containers differ from these (work in C)."""
+        now = state_fields(self.state)[1]
+        if not all(map(operator.is_, now, self.fields)):
+            return True
+        fields = self.fields
+        return not all(_ITEMS(fields[i]) == items for i, items in self.maps)
+
+
+class Parts:
+    """The parts fingerprinted since the table was last pruned, by id."""
+
+    def __init__(self) -> None:
+        self.table: dict[int, Entry] = {}
+        #: Parts fingerprinted since the last :meth:`prune`.
+        self.new = 0
+        self._flat: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._out: list[bytes] = []
+        self._pickler = self._new_pickler()
+
+    def _new_pickler(self) -> _Recorder:
+        # list.append as the file's write: no Python call per write.
+        pickler = _Recorder(types.SimpleNamespace(write=self._out.append),
+                            pickle.HIGHEST_PROTOCOL)
+        pickler.records = []
+        return pickler
+
+    def print(self, part: Any) -> Entry:
+        """``part``'s entry: its fingerprint and what it records."""
+        out = self._out
+        out.clear()
+        pickler = self._pickler
+        records: list[tuple[Any, Any, Any]] = []
+        pickler.records = records
+        try:
+            pickler.dump(part)
+            fingerprint: bytes | str = b"".join(out)
+            pickler.clear_memo()
+        except Exception:  # something that can't be pickled: compare its repr
+            fingerprint = repr(part)
+            self._pickler = self._new_pickler()
+        out.clear()
+        if not records:
+            return (part, fingerprint, (), (), ())
+        getters, objects, values = zip(*records, strict=True)
+        return (part, fingerprint, getters, objects, values)
+
+    def add(self, values: Any) -> None:
+        """Fingerprint the parts among ``values`` (a sized iterable, read
+        twice) not in the table yet; finding them is done in C."""
+        table = self.table
+        by_id = dict(zip(map(id, values), values, strict=True))
+        fresh = by_id.keys() - table.keys()
+        if not fresh:
+            return
+        for key in fresh:
+            table[key] = self.print(by_id[key])
+        self.new += len(fresh)
+        self._flat = None
+
+    def watch(self, state: Any, last: Shallow | None) -> Shallow:
+        """Add the parts of ``state`` (skipping the containers it shares with
+        ``last``, whose parts are in the table) and return its containers."""
+        same = last.fields if last is not None else ()
+        copies = {i: items for i, items in last.maps} if last is not None else {}
+        fields = state_fields(state)[1]
+        maps: list[tuple[int, dict[Any, Any]]] = []
+        loose: list[Any] = []
+        for i, value in enumerate(fields):
+            kind = type(value)
+            shared = i < len(same) and same[i] is value
+            if kind is FrozenMap:
+                if shared and i in copies:
+                    maps.append((i, copies[i]))
+                    continue
+                items = _ITEMS(value)
+                maps.append((i, dict(items)))
+                self.add(items.values())
+            elif kind is tuple:
+                if not shared:
+                    self.add(value)
+            elif not shared:
+                loose.append(value)
+        if loose:
+            self.add(loose)
+        return Shallow(state, fields, tuple(maps))
+
+    def values_of(self, shallow: Shallow) -> list[Any]:
+        """Every part of the state ``shallow`` describes (as it was)."""
+        out: list[Any] = []
+        maps = dict(shallow.maps)
+        for i, value in enumerate(shallow.fields):
+            if i in maps:
+                out.extend(maps[i].values())
+            elif type(value) is tuple:
+                out.extend(value)
+            else:
+                out.append(value)
+        return out
+
+    def prune(self, keep: Shallow | None) -> None:
+        """Keep only the parts of the state ``keep`` describes."""
+        if keep is None:
+            self.table = {}
+        else:
+            ids = set(map(id, self.values_of(keep)))
+            table = self.table
+            self.table = dict(zip(ids, map(table.__getitem__, ids), strict=True))
+        self.new = 0
+        self._flat = None
+
+    def changed(self, deep: bool = False) -> Any:
+        """A part whose content differs from its fingerprint, or ``None``.
+        Not ``deep``: the recorded field values are compared, in C; ``deep``:
+        every part is fingerprinted again (a Python call per object), which
+        also sees inside lists and other builtins."""
+        table = self.table
+        if not table:
+            return None
+        if deep:
+            for entry in table.values():
+                if self.print(entry[0])[1] != entry[1]:
+                    return entry[0]
+            return None
+        flat = self._flat
+        if flat is None:
+            entries = table.values()
+            flat = self._flat = (
+                tuple(itertools.chain.from_iterable(map(operator.itemgetter(2), entries))),
+                tuple(itertools.chain.from_iterable(map(operator.itemgetter(3), entries))),
+                tuple(itertools.chain.from_iterable(map(operator.itemgetter(4), entries))))
+        if tuple(map(operator.call, flat[0], flat[1])) == flat[2]:
+            return None
+        for entry in table.values():
+            if tuple(map(operator.call, entry[2], entry[3])) != entry[4]:
+                return entry[0]
+        return None  # pragma: no cover - the flat comparison said one differs
+
+    def pristine(self, part: Any) -> Any:
+        """A copy of ``part`` as it was fingerprinted (``part`` itself when
+        it was compared by its repr)."""
+        fingerprint = self.table[id(part)][1]
+        return pickle.loads(fingerprint) if isinstance(fingerprint, bytes) else part
+
+    def rebuild(self, shallow: Shallow) -> Any:
+        """A pristine copy of the state ``shallow`` describes: its containers
+        as recorded, each part rebuilt from its fingerprint."""
+        state = shallow.state
+        names = state_fields(state)[0]
+        maps = dict(shallow.maps)
+        values: list[Any] = []
+        for i, value in enumerate(shallow.fields):
+            if i in maps:
+                values.append(FrozenMap._wrap(
+                    {k: self.pristine(v) for k, v in maps[i].items()}))
+            elif type(value) is tuple:
+                values.append(tuple(self.pristine(v) for v in value))
+            else:
+                values.append(self.pristine(value))
+        return _rebuild(type(state), names, tuple(values))
+
+
+def holds(state: Any, part: Any) -> bool:
+    """Whether ``part`` is one of ``state``'s parts."""
+    for value in state_fields(state)[1]:
+        if value is part:
+            return True
+        if type(value) is FrozenMap:
+            if any(v is part for v in _ITEMS(value).values()):
+                return True
+        elif type(value) is tuple and any(v is part for v in value):
+            return True
+    return False
+
+
+def swap(state: Any, part: Any, new: Any) -> Any:
+    """A copy of ``state`` with ``new`` where ``part`` was (containers
+    rebuilt, every other part shared)."""
+    names, fields = state_fields(state)
+    values: list[Any] = []
+    for value in fields:
+        if value is part:
+            value = new
+        elif type(value) is FrozenMap:
+            items = _ITEMS(value)
+            if any(v is part for v in items.values()):
+                value = FrozenMap._wrap({k: new if v is part else v for k, v in items.items()})
+        elif type(value) is tuple and any(v is part for v in value):
+            value = tuple(new if v is part else v for v in value)
+        values.append(value)
+    return _rebuild(type(state), names, tuple(values))

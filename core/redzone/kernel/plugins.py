@@ -25,7 +25,6 @@ import difflib
 import functools
 import inspect
 import os
-import pickle
 import re
 import threading
 import time
@@ -413,12 +412,29 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
 
 class _VerifyState(threading.local):
     """Verify mode's watch, per thread: the state hook calls are being made
-    with, its fingerprint from before the first of them, and those calls."""
+    with and its containers as they were; the parts fingerprinted; and the
+    calls made since the parts were last compared."""
 
     def __init__(self) -> None:
         self.state: GameState | None = None
-        self.print: bytes | str = b""
+        self.shallow: _fp.Shallow | None = None
+        self.parts = _fp.Parts()
+        #: Parts in the table when it was last compared and pruned.
+        self.kept = 0
+        #: States watched since then.
+        self.moves = 0
         self.log: list[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]] = []
+        #: Where the calls with the watched state start in :attr:`log`
+        #: (since its containers were last compared).
+        self.since = 0
+
+    def reset(self) -> None:
+        """Stop watching and forget every part (a change was reported)."""
+        self.state = None
+        self.shallow = None
+        self.parts = _fp.Parts()
+        self.kept = self.moves = self.since = 0
+        self.log = []
 
 
 class _Impl:
@@ -734,7 +750,7 @@ class Hooks:
         verify = self.verify
         if not impls:
             if verify and hook in _VERIFY_NOW:
-                self.verify_pending(keep=True)
+                self.verify_pending(keep=True, deep=hook != "redzone_triggers")
             return out
         if hook in self._gated_hooks:
             impls = self._active(hook, impls, args[0])
@@ -763,7 +779,7 @@ class Hooks:
             if res is not None:
                 out.append((impl, res))
         if verify and hook in _VERIFY_NOW:
-            self.verify_pending(keep=True)
+            self.verify_pending(keep=True, deep=hook != "redzone_triggers")
         return out
 
     def _answers_plain(self, hook: str, impls: tuple[_Impl, ...],
@@ -794,14 +810,37 @@ class Hooks:
     # -- verify mode ------------------------------------------------------------
     #
     # Fingerprinting the whole state around every hook call costs the size of
-    # the state times the number of calls. Instead: the state a call is made
-    # with is fingerprinted once, before the first call with it; the other
-    # arguments (small) around each call. The state is compared with its
-    # fingerprint when the calls move on to another state, after each call of
-    # the hooks that end a command's work (_VERIFY_NOW), and when a command
-    # starts (:meth:`verify_pending`). On a difference, the calls made with it
-    # are replayed, in order, on a pristine copy rebuilt from the fingerprint,
-    # and the first one that changes its copy is the plugin named.
+    # the state times the number of calls, and so does fingerprinting each
+    # new state whole: a state grows by a part at a time. Instead a state is
+    # its containers (its fields, its maps and tuples) and its parts (each
+    # value in them), and consecutive states share almost all their parts:
+    #
+    # * a part is fingerprinted once, when a state holding it is first given
+    #   to a hook call (only new parts cost Python calls; finding them is done
+    #   in C), and every attrs instance and map inside it is recorded with
+    #   its field values;
+    # * the containers of the state calls are made with are recorded as it is
+    #   first given (field values by identity, a copy of each map's dict) and
+    #   compared, in C, when the calls move on to another state, after each
+    #   notification and ``redzone_triggers``, as a command returns its
+    #   outcome and when the next one starts;
+    # * the parts are compared with what was recorded, in C, as a command
+    #   returns its outcome, and when the calls move on to another state and
+    #   either the new parts since the last comparison outnumber the parts
+    #   then kept or 32 states have been watched since; and fingerprinted
+    #   again (which also sees inside lists) after each notification and when
+    #   a command starts. Then the table is pruned to the watched state's
+    #   parts: all linear in the work done.
+    #
+    # A container that changed is named as before: the calls made with that
+    # state are replayed, in order, on a pristine copy, and the first one that
+    # changes it is named. A part that changed: the calls since the parts
+    # were last compared that were given a state holding it are replayed on
+    # copies holding a pristine rebuild of it, and the first one that changes
+    # the rebuild is named.
+
+    #: States watched between two comparisons of the parts, at most.
+    _VERIFY_MOVES: Final = 32
 
     @staticmethod
     def _fingerprint(args: Any) -> bytes | str:
@@ -813,20 +852,103 @@ class Hooks:
     def _verify_before(self, args: tuple[Any, ...]) -> Any:
         if args and isinstance(args[0], GameState):
             if args[0] is not self._vs.state:
-                self.verify_pending()
-                self._vs.state = args[0]
-                self._vs.print = self._fingerprint(args[0])
-                self._vs.log = []
+                self._verify_move(args[0])
             rest = args[1:]
             return () if _fp.plain_values(rest) else _fp.snap(rest)
         return () if _fp.plain_values(args) else _fp.snap(args)
+
+    def _verify_move(self, state: GameState) -> None:
+        """The calls move on to ``state``: compare the last one's containers,
+        watch this one, and compare the parts when it is their turn."""
+        vs = self._vs
+        last = vs.shallow if vs.state is not None else None
+        if last is not None:
+            self._verify_containers(last)
+        vs.state = state
+        vs.shallow = vs.parts.watch(state, last)
+        vs.since = len(vs.log)
+        vs.moves += 1
+        if vs.parts.new > vs.kept or vs.moves >= self._VERIFY_MOVES:
+            self._verify_parts(deep=False)
+
+    def _verify_containers(self, shallow: _fp.Shallow) -> None:
+        """Fail the plugin that changed the containers of the watched state.
+
+        :raises PluginError: naming it.
+        """
+        vs = self._vs
+        if not shallow.changed():
+            vs.since = len(vs.log)
+            return
+        log = vs.log[vs.since:]
+        copy = vs.parts.rebuild(shallow)
+        culprit = self._replay([(impl, hook, fn, (copy, *args[1:]), copy)
+                                for impl, hook, fn, args in log])
+        state = shallow.state
+        vs.reset()
+        self._verify_blame(culprit, log, state)
+
+    def _verify_parts(self, deep: bool) -> None:
+        """Compare every part in the table with its fingerprint (``deep``:
+        fingerprint it again), then keep only the watched state's.
+
+        :raises PluginError: naming the plugin that changed one.
+        """
+        vs = self._vs
+        if vs.state is None and not vs.parts.table:
+            vs.log = []  # nothing watched, nothing recorded (the gates asked no plugin)
+            vs.moves = vs.since = 0
+            return
+        if vs.shallow is not None and vs.state is not None:
+            self._verify_containers(vs.shallow)
+        part = vs.parts.changed(deep)
+        if part is not None:
+            log = [entry for entry in vs.log if _fp.holds(entry[3][0], part)]
+            rebuilt = vs.parts.pristine(part)
+            culprit = None
+            if rebuilt is not part:
+                culprit = self._replay([
+                    (impl, hook, fn, (_fp.swap(args[0], part, rebuilt), *args[1:]), rebuilt)
+                    for impl, hook, fn, args in log])
+            state = vs.state or (log[-1][3][0] if log else None)
+            everyone = vs.log
+            vs.reset()
+            self._verify_blame(culprit, log or everyone, state)
+        vs.parts.prune(vs.shallow if vs.state is not None else None)
+        vs.kept = len(vs.parts.table)
+        vs.moves = 0
+        vs.log = []
+        vs.since = 0
+
+    def _verify_blame(self, culprit: tuple[_Impl, str] | None,
+                      log: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]],
+                      state: GameState | None) -> None:
+        """Raise the error for a change verify mode found.
+
+        :raises PluginError: naming the plugin found by replaying ``log``
+            (``culprit``), or the plugins called.
+        """
+        if culprit is not None:
+            impl, hook = culprit
+            raise self._fail(impl, hook, state, None,
+                             "changed the state it was given (verify mode found the change "
+                             "and replayed the hook calls on a pristine copy to find who "
+                             "made it)")
+        names = sorted({entry[0].plugin.name for entry in log})
+        step = state.step if state is not None else "?"
+        raise PluginError(
+            f"a plugin changed the state it was given during step {step!r} (verify mode "
+            f"found the change; replaying the calls didn't repeat it): one of "
+            f"{', '.join(map(repr, names)) or 'the plugins'}",
+            plugin=names[0] if len(names) == 1 else "",
+            hook=log[-1][1] if log else "")
 
     def _verify_after(self, impl: _Impl, hook: str, fn: Callable[..., Any],
                       args: tuple[Any, ...], before: Any) -> None:
         has_state = bool(args) and isinstance(args[0], GameState)
         rest = args[1:] if has_state else args
         if before and _fp.snap(rest) != before:
-            self._vs.state = None
+            self._vs.reset()
             raise self._fail(impl, hook, args[0] if has_state else None, None,
                              "changed the objects it was given (verify mode compares them "
                              "before and after each hook call)")
@@ -848,7 +970,7 @@ class Hooks:
         """
         if before is None or self._fingerprint(state) == before:
             return
-        self._vs.state = None  # reported here, not again by the next command
+        self._vs.reset()  # reported here, not again by the next command
         raise self.fault(plugin, hook, state, f"changed the state it was given {doing} "
                          "(verify mode compares it before and after)")
 
@@ -859,47 +981,39 @@ class Hooks:
         if self.verify:
             self.verify_pending()
 
-    def verify_pending(self, keep: bool = False) -> None:
-        """In verify mode: compare the state hook calls were last made with to
-        its fingerprint from before them.
+    def command_finished(self) -> None:
+        """A command of the engine is about to return its outcome: in verify
+        mode, the watched state's containers and every part fingerprinted
+        since the parts were last compared are compared (in C)."""
+        if self.verify:
+            self._verify_parts(deep=False)
+
+    def verify_pending(self, keep: bool = False, deep: bool = True) -> None:
+        """In verify mode: compare the state hook calls were last made with
+        to what was recorded of it: its containers, and (``deep``) every part
+        fingerprinted since the parts were last compared.
 
         :param keep: keep watching it (more calls with it may follow).
+        :param deep: fingerprint the parts again too.
         :raises PluginError: naming the plugin that changed it.
         """
-        state = self._vs.state
-        if state is None:
-            return
+        vs = self._vs
+        if deep:
+            self._verify_parts(deep=True)
+        elif vs.state is not None and vs.shallow is not None:
+            self._verify_containers(vs.shallow)
         if not keep:
-            self._vs.state = None
-        if self._fingerprint(state) == self._vs.print:
-            if keep:
-                self._vs.log = []
-            return
-        self._vs.state = None
-        log = self._vs.log
-        culprit = self._replay(log)
-        if culprit is not None:
-            impl, hook = culprit
-            raise self._fail(impl, hook, state, None,
-                             "changed the state it was given (verify mode found the change "
-                             "and replayed the hook calls on a pristine copy to find who "
-                             "made it)")
-        names = sorted({entry[0].plugin.name for entry in log})
-        raise PluginError(
-            f"a plugin changed the state it was given during step {state.step!r} (verify mode "
-            f"found the change; replaying the calls didn't repeat it): one of "
-            f"{', '.join(map(repr, names)) or 'the plugins'}",
-            plugin=names[0] if len(names) == 1 else "",
-            hook=log[-1][1] if log else "")
+            vs.state = None
+            vs.shallow = None
 
-    def _replay(self, log: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...]]]
-                ) -> tuple[_Impl, str] | None:
-        if not isinstance(self._vs.print, bytes):
-            return None
-        copy = pickle.loads(self._vs.print)
-        for impl, hook, fn, args in log:
-            call = (copy, *args[1:])
-            before = self._fingerprint(copy)
+    def _replay(self, calls: Sequence[tuple[_Impl, str, Callable[..., Any], tuple[Any, ...],
+                                            Any]]) -> tuple[_Impl, str] | None:
+        """The first of ``calls`` (each with what it is watched on: a
+        pristine copy in its arguments) that changes what it is watched on."""
+        for impl, hook, fn, call, watched in calls:
+            before = self._fingerprint(watched)
+            if not isinstance(before, bytes):
+                return None
             try:
                 if fn is impl.fn and impl.picks is not None:
                     fn(*[call[i] for i in impl.picks])
@@ -909,7 +1023,7 @@ class Hooks:
                 raise  # a user's Ctrl-C (see triage)
             except BaseException:  # what it raises was reported already; only changes count
                 pass
-            if self._fingerprint(copy) != before:
+            if self._fingerprint(watched) != before:
                 return impl, hook
         return None
 

@@ -396,7 +396,10 @@ class Tx:
         return answer
 
     def outcome(self) -> Outcome:
-        """The frozen result of this working copy."""
+        """The frozen result of this working copy (the command ends: verify
+        mode compares what plugins were given)."""
+        if self.hooks.verify:
+            self.hooks.command_finished()
         return Outcome(self.state, self.events, self.made)
 
     # -- permanents ---------------------------------------------------------------
