@@ -32,25 +32,59 @@ def test_import_redzone_defers_metadata_front_ends_and_loader() -> None:
     assert _imported("import redzone") == dict.fromkeys(LATER, False)
 
 
-def test_the_public_names_are_listed_alike_and_found_where_they_are_said_to_be() -> None:
-    """The names ``redzone`` imports for type checkers, the table its lazy
-    lookup reads and ``__all__`` are the same names, and each is the object
-    the module the table names defines."""
-    import ast
+def test_each_public_name_is_written_once_and_is_what_its_module_defines() -> None:
+    """The table of public names is the one list of them: no name appears
+    twice in it, ``__all__``, ``dir(redzone)`` and ``from redzone import *``
+    give every name in it, and each is the object the module the table names
+    defines."""
     import importlib
 
     import redzone
 
-    tree = ast.parse(Path(redzone.__file__).read_text(encoding="utf-8"))
-    checked = {alias.asname or alias.name
-               for node in ast.walk(tree) if isinstance(node, ast.If)
-               for stmt in node.body if isinstance(stmt, ast.ImportFrom)
-               for alias in stmt.names}
-    exports = redzone._EXPORTS
-    assert checked == set(exports) == set(redzone.__all__)
-    assert set(exports) <= set(dir(redzone))
-    for name, module in exports.items():
-        assert getattr(redzone, name) is getattr(importlib.import_module(module), name), name
+    written = [name for names in redzone._EXPORTS.values() for name in names]
+    assert len(written) == len(set(written)) == len(redzone._WHERE)
+    assert sorted(written) == redzone.__all__
+    assert set(written) <= set(dir(redzone))
+    star: dict[str, Any] = {}
+    exec("from redzone import *", star)
+    assert set(star) - {"__builtins__"} == set(written)
+    for module, names in redzone._EXPORTS.items():
+        for name in names:
+            assert getattr(redzone, name) is getattr(importlib.import_module(module), name), name
+
+
+def test_the_type_stub_is_the_one_the_table_generates() -> None:
+    """``__init__.pyi`` (what type checkers and IDEs read) is generated from
+    the table and never edited: after a change to the table, run
+    ``python -m redzone._stub``."""
+    import redzone
+    from redzone import _stub
+
+    assert _stub.stub_path().read_text(encoding="utf-8") == _stub.render(redzone._EXPORTS)
+
+
+def test_the_type_stub_imports_each_name_from_its_module_and_exports_it() -> None:
+    """Read as a type checker reads it, the stub imports every public name
+    from the module that defines it (so ``from redzone import Engine`` is the
+    real class under ``mypy --strict``), re-exports exactly those names
+    through ``__all__`` and declares no ``__getattr__`` (which would let any
+    misspelt name through)."""
+    import ast
+
+    import redzone
+    from redzone import _stub
+
+    tree = ast.parse(_stub.render(redzone._EXPORTS))
+    imported = {alias.asname or alias.name: node.module
+                for node in tree.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert imported.pop("__version__") == "redzone._version"
+    assert imported == redzone._WHERE
+    (listed,) = [ast.literal_eval(node.value) for node in tree.body
+                 if isinstance(node, ast.Assign)
+                 and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["__all__"]]
+    assert sorted(listed) == redzone.__all__
+    assert not [node for node in tree.body if isinstance(node, ast.FunctionDef)]
 
 
 def test_engine_reads_entry_points_when_built() -> None:

@@ -13,6 +13,7 @@ reaching into the private dict) the engine's verify mode detects.
 
 from __future__ import annotations
 
+import linecache
 from abc import ABCMeta
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, Generic, NoReturn, TypeVar, overload
@@ -215,6 +216,36 @@ unchanged(as_map, FrozenMap)
 
 
 # ---------------------------------------------------------------------------
+# Generated code
+# ---------------------------------------------------------------------------
+
+
+def _define(source: str, name: str, cls: type, ns: dict[str, Any]) -> Any:
+    """Run the generated ``source`` in the namespace ``ns`` and return what
+    it defines as ``name``. As attrs does, the source gets a pseudo-filename
+    of its own (``<redzone generated NAME MODULE.CLASS>``, with ``-1``,
+    ``-2`` ... when that class has more than one) and is put in
+    :mod:`linecache`, so tracebacks, :func:`inspect.getsource` and debuggers
+    show the generated lines.
+
+    :param source: the code, which defines ``name``.
+    :param name: what the code defines (``evolve``, ``build``).
+    :param cls: the class it is for.
+    :param ns: the globals the code runs with.
+    """
+    base = f"<redzone generated {name} {cls.__module__}.{cls.__qualname__}>"
+    filename, count = base, 1
+    while True:
+        entry = (len(source), None, source.splitlines(True), filename)
+        if linecache.cache.setdefault(filename, entry) == entry:
+            break
+        filename = f"{base[:-1]}-{count}>"
+        count += 1
+    exec(compile(source, filename, "exec"), ns)
+    return ns[name]
+
+
+# ---------------------------------------------------------------------------
 # A fast attrs.evolve
 # ---------------------------------------------------------------------------
 
@@ -319,8 +350,7 @@ def builder(cls: type[T], *names: str) -> Callable[..., T]:
             items.append(f"{f.name!r}: _d{i}")
     lines = [f"def build({', '.join(names)}):", "    new = _new(_cls)",
              f"    _set(new, '__dict__', {{{', '.join(items)}}})", "    return new"]
-    exec("\n".join(lines), ns)
-    fn: Callable[..., T] = ns["build"]
+    fn: Callable[..., T] = _define("\n".join(lines) + "\n", "build", cls, ns)
     fn.__qualname__ = fn.__name__ = f"build_{cls.__name__}"
     return fn
 
@@ -365,8 +395,7 @@ def _make_evolver(cls: type) -> Any:
         "        _set(new, name, value if conv is None else conv(value))",
         "    return new",
     ]
-    exec("\n".join(lines), ns)
-    return ns["evolve"]
+    return _define("\n".join(lines) + "\n", "evolve", cls, ns)
 
 
 def _make_dict_evolver(cls: type, fields: Any) -> Any:
@@ -410,5 +439,4 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
     ]
     ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
                           "_plan": plan}
-    exec("\n".join(lines), ns)
-    return ns["evolve"]
+    return _define("\n".join(lines) + "\n", "evolve", cls, ns)

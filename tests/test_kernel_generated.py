@@ -1,0 +1,94 @@
+"""The code the kernel generates (the fast evolve, the positional builders)
+is registered with :mod:`linecache`, as attrs registers its own: a traceback
+through it shows the generated line, :func:`inspect.getsource` reads it, and
+each generated function has a pseudo-filename of its own."""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import traceback
+from typing import Any
+
+import attrs
+import pytest
+from redzone import examples
+from redzone.formats.outcome import resolve
+from redzone.formats.scenario import load
+from redzone.kernel import frozen
+from redzone.kernel.frozen import builder, evolve
+
+
+def _strict_int(value: Any) -> int:
+    if not isinstance(value, int):
+        raise ValueError(f"not a whole number: {value!r}")
+    return value
+
+
+@attrs.frozen
+class Slotted:
+    amount: int = attrs.field(converter=_strict_int)
+
+
+@attrs.frozen(slots=False)
+class Plain:
+    amount: int = attrs.field(converter=_strict_int)
+    label: str = "x"
+
+
+def _traceback(fn: Any) -> str:
+    try:
+        fn()
+    except (TypeError, ValueError):
+        return traceback.format_exc()
+    pytest.fail("no error")
+
+
+@pytest.mark.parametrize(("cls", "line"), [
+    (Slotted, "_set(new, name, value if conv is None else conv(value))"),
+    (Plain, "d[name] = value if conv is None or type(value) is same else conv(value)"),
+])
+def test_a_converter_raising_in_the_fast_evolve_shows_the_generated_line(
+        cls: type, line: str) -> None:
+    """The traceback names the generated evolve of that class and prints the
+    line that called the converter (not a bare ``File "<string>"``)."""
+    text = _traceback(lambda: evolve(cls(1), amount="two"))
+    assert f'File "<redzone generated evolve {__name__}.{cls.__qualname__}>"' in text
+    assert line in text
+    assert "not a whole number: 'two'" in text
+
+
+@pytest.mark.parametrize("cls", [Slotted, Plain])
+def test_an_unknown_field_given_to_the_fast_evolve_shows_the_generated_raise(cls: type) -> None:
+    """The ``TypeError`` for a field the class doesn't have points at the
+    generated line that raises it."""
+    text = _traceback(lambda: evolve(cls(1), colour="red"))
+    assert "raise TypeError(f'{_cls.__name__}.evolve() got an unexpected argument" in text
+    assert f"{cls.__name__}.evolve() got an unexpected argument 'colour'" in text
+
+
+def test_each_generated_builder_has_its_own_filename_and_source() -> None:
+    """Two builders of one class are two pseudo-files (attrs' ``-1`` suffix
+    for the second), and each one's source is what it runs."""
+    by_amount = builder(Plain, "amount")
+    by_both = builder(Plain, "amount", "label")
+    files = {by_amount.__code__.co_filename, by_both.__code__.co_filename}
+    assert files == {f"<redzone generated build {__name__}.Plain>",
+                     f"<redzone generated build {__name__}.Plain-1>"}
+    assert inspect.getsource(by_amount).startswith("def build(amount):")
+    assert inspect.getsource(by_both).startswith("def build(amount, label):")
+    assert by_both(2, "y") == Plain(2, "y")
+
+
+def test_every_function_the_kernel_generated_for_a_combat_is_in_linecache() -> None:
+    """After a combat, each fast evolve the kernel made (for its own classes)
+    reads back from linecache as the code it runs."""
+    resolve(load(examples.path("vastwood-gorger")))
+    made = [fn for cls, fn in frozen._EVOLVERS.items()
+            if cls.__module__.startswith("redzone.") and fn.__name__ == "evolve"]
+    assert made
+    for fn in made:
+        filename = fn.__code__.co_filename
+        assert filename.startswith("<redzone generated evolve redzone.")
+        assert linecache.getline(filename, 1) == "def evolve(self, changes):\n"
+        assert inspect.getsource(fn) == "".join(linecache.getlines(filename))
