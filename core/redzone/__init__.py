@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from redzone._version import __version__ as __version__
 
 if TYPE_CHECKING:
-    from redzone.formats.batch import simulate
+    from redzone.execution.simulation import simulate
     from redzone.kernel.actions import (
         AddCounters,
         AddEffect,
@@ -179,8 +179,8 @@ _EXPORTS: dict[str, str] = {
     "hookimpl": "redzone.kernel.plugins",
     "Requirement": "redzone.kernel.requirements",
     "Tx": "redzone.kernel.tx",
-    # In the formats layer: importing it imports the scenario loader.
-    "simulate": "redzone.formats.batch",
+    # In the execution layer: importing it imports the scenario loader.
+    "simulate": "redzone.execution.simulation",
 }
 
 
