@@ -65,7 +65,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param executor: ``None`` to run here, one job after another; or any
         :class:`concurrent.futures.Executor` (a process pool, a Dask
         ``distributed.Client`` or its ``get_executor()``, a
-        :class:`RayExecutor`).
+        :class:`~redzone.execution.executors.RayExecutor`).
     :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
         set files are read with (each file's rules edition applies); default
         :func:`~redzone.formats.outcome.command_engine`, the engine of
