@@ -52,7 +52,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from redzone import Engine
-from redzone.formats.batch import RayExecutor, _Planner, as_executor, run_chunk, simulate
+from redzone.execution.executors import RayExecutor, as_executor
+from redzone.execution.jobs import _Planner, run_chunk
+from redzone.execution.simulation import simulate
 from redzone.testing.conformance import Case, cases, printed_keywords
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from batch_scaling import corpus
 from redzone import Engine
-from redzone.formats.batch import RayExecutor, simulate
+from redzone.execution import RayExecutor, simulate
 
 COUNTS = (100, 1000)
 

@@ -29,16 +29,19 @@ from attrs import evolve
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from redzone import Engine, GameState, hookimpl
-from redzone.formats import batch as rzbatch
-from redzone.formats.batch import (
+from redzone.execution import (
+    BAD_JOB,
+    WORKER_SETUP,
     BatchError,
     EngineSpec,
     JobOutcome,
+    RayExecutor,
     WorkerSetupError,
-    build_engine,
     simulate,
     what_if_blocks,
 )
+from redzone.execution import jobs as rzjobs
+from redzone.execution.engines import build_engine, signature
 from redzone.frontends.cli import cli
 from redzone.testing import scenario_toml
 from redzone.testing.conformance import Case, cases, printed_keywords
@@ -141,7 +144,7 @@ def test_a_bad_job_is_an_outcome_and_loses_nothing_else(
         got = list(simulate(jobs, engine=eng, executor=pool if parallel else None))
     assert [r.status for r in got] == [serial[0].status, 2, 2, serial[3].status]
     assert got[0].text == serial[0].text and got[3].text == serial[3].text
-    assert got[1].kind == got[2].kind == rzbatch.BAD_JOB
+    assert got[1].kind == got[2].kind == BAD_JOB
     assert "job 1: the decisions must be a mapping with keys among" in got[1].outcome[
         "error"]["message"] and "not ['atacks']" in got[1].outcome["error"]["message"]
     assert got[2].outcome["error"]["message"].startswith("job 2 is a int: a job is")
@@ -179,7 +182,7 @@ def test_local_ray_gives_the_same_bytes(eng: Engine, corpus: list[Any],
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        results = list(simulate(corpus, executor=rzbatch.RayExecutor(), engine=eng))
+        results = list(simulate(corpus, executor=RayExecutor(), engine=eng))
     finally:
         ray.shutdown()
     assert _texts(results) == _texts(serial)
@@ -221,8 +224,30 @@ def test_cli_summary_by_keyword_and_slowest(tmp_path: Path) -> None:
     assert empty.exit_code == 2 and "no scenario files" in empty.output
 
 
+def test_the_old_formats_batch_path_is_a_deprecated_alias_of_the_same_objects() -> None:
+    """docs/batch.md named ``redzone.formats.batch.what_if_blocks`` and
+    ``.RayExecutor`` by path: every public name that module had is still
+    there, the very object of :mod:`redzone.execution`, with a
+    DeprecationWarning naming its new module; no other name appears."""
+    import importlib
+
+    from redzone.formats import batch as old
+
+    assert len(old.MOVED) == 21
+    for name, module in old.MOVED.items():
+        with pytest.warns(DeprecationWarning, match=f"import {name} from {module}"):
+            value = getattr(old, name)
+        assert value is getattr(importlib.import_module(module), name), name
+    with pytest.warns(DeprecationWarning, match="redzone.execution.whatif"):
+        from redzone.formats.batch import what_if_blocks as documented
+    assert documented is what_if_blocks
+    with pytest.raises(AttributeError, match="_Planner"):
+        old._Planner  # noqa: B018 - private names were never public
+    assert set(old.MOVED) <= set(dir(old))
+
+
 def test_dask_and_ray_are_not_imported_unless_asked() -> None:
-    code = ("import sys, redzone, redzone.formats.batch, redzone.frontends.cli\n"
+    code = ("import sys, redzone, redzone.execution, redzone.frontends.cli\n"
             "print(sorted(m for m in sys.modules "
             "if m.split('.')[0] in ('dask', 'distributed', 'ray')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -238,9 +263,9 @@ def test_dask_and_ray_are_not_imported_unless_asked() -> None:
 def test_engine_spec_rebuilds_an_equal_engine(eng: Engine) -> None:
     spec = EngineSpec.of(eng)
     assert "trample" in spec.allow and spec.modules == ()
-    assert rzbatch.signature(build_engine(spec)) == rzbatch.signature(eng)
+    assert signature(build_engine(spec)) == signature(eng)
     m10 = spec.for_rules("m10")
-    assert rzbatch.signature(build_engine(m10)) == rzbatch.signature(Engine("m10"))
+    assert signature(build_engine(m10)) == signature(Engine("m10"))
 
 
 def test_a_plugin_of_another_version_on_a_worker_is_named(eng: Engine) -> None:
@@ -292,7 +317,7 @@ def test_a_plugin_missing_on_a_worker_is_reported_for_each_job(corpus: list[Any]
         del sys.modules[name]
     assert [r.index for r in results] == list(range(20))
     for r in results:
-        assert r.status == 3 and r.kind == rzbatch.WORKER_SETUP
+        assert r.status == 3 and r.kind == WORKER_SETUP
         assert f"plugin module {name!r} can't be imported here" in r.outcome["error"]["message"]
         assert r.outcome["error"]["plugin"] == name
 
@@ -415,7 +440,7 @@ def test_scenarios_of_every_edition_travel_without_their_engine() -> None:
     with cf.ThreadPoolExecutor(2) as pool:  # run_chunk in this process: engines rebuilt
         there = list(simulate(scenarios, executor=pool, chunksize=3))
     assert _texts(there) == _texts(here)
-    planner = rzbatch._Planner(Engine())
+    planner = rzjobs._Planner(Engine())
     blob = pickle.dumps([(i, planner.payload(i, s)) for i, s in enumerate(scenarios)])
     found: set[tuple[str, str]] = set()
 
@@ -426,8 +451,9 @@ def test_scenarios_of_every_edition_travel_without_their_engine() -> None:
 
     Recording(io.BytesIO(blob)).load()
     modules = {m for m, _ in found}
-    assert "redzone.formats.batch" in modules
-    assert all(m.startswith(("redzone.kernel.", "redzone.formats.batch", "builtins"))
+    assert {"redzone.execution.jobs", "redzone.execution.engines"} <= modules
+    assert all(m.startswith(("redzone.kernel.", "redzone.execution.jobs",
+                             "redzone.execution.engines", "builtins"))
                for m in modules), modules
     assert not modules & {"redzone.kernel.engine", "redzone.kernel.plugins"}, modules
 
@@ -446,7 +472,7 @@ def test_a_job_travels_with_every_decision_of_its_scenario(eng: Engine) -> None:
                  "actions": [("end_step", GainLife("alice", 2))],
                  "additional_combats": [CombatPlan({})], "choices": {}}
     assert set(decisions) | {"blocks", "assign", "assign_first_strike", "order",
-                             "bands"} == rzbatch._DECISION_KEYS
+                             "bands"} == rzjobs._DECISION_KEYS
     import redzone.examples as examples
 
     scenario = evolve(load(Path(examples.__file__).parent / "trample-blocker.toml"),

@@ -211,7 +211,7 @@ def test_heading_pattern_can_fail() -> None:
         assert not HEADING.match(bad)
 
 
-# -- the layers (the kernel, the formats, the front ends) ----------------------
+# -- the layers (the kernel, the formats, the execution, the front ends) --------
 
 CORE = Path(__file__).resolve().parents[1] / "core"
 
@@ -219,9 +219,14 @@ CORE = Path(__file__).resolve().parents[1] / "core"
 LAYERS = {
     "redzone.kernel": set(),
     "redzone.formats": {"redzone.kernel"},
-    "redzone.frontends": {"redzone.kernel", "redzone.formats", "redzone.examples"},
+    "redzone.execution": {"redzone.kernel", "redzone.formats"},
+    "redzone.frontends": {"redzone.kernel", "redzone.formats", "redzone.execution",
+                          "redzone.examples"},
     "redzone.testing": {"redzone.kernel", "redzone.formats"},
 }
+#: Old paths of modules that moved up a layer, kept as deprecated aliases: each
+#: may import its new home (and nothing else of redzone), and no module imports it.
+ALIASES = {"redzone.formats.batch": "redzone.execution"}
 #: Modules the kernel never imports: it does no I/O and draws nothing.
 KERNEL_FORBIDDEN = {"tomllib", "json", "click", "rich", "sys", "io"}
 
@@ -293,19 +298,25 @@ def test_no_import_cycles() -> None:
 
 
 def test_layers_import_downwards_only() -> None:
-    """The kernel imports no format or front end and does no I/O; the formats
-    import no front end; nothing below the top-level package imports it."""
+    """Front ends -> execution -> formats -> kernel: the kernel imports no
+    other layer and does no I/O; the formats import neither the execution nor
+    a front end; the execution imports no front end; nothing below the
+    top-level package imports it. A deprecated alias imports only its new
+    home, and nothing imports an alias."""
     problems = []
     for module, deps in _module_imports().items():
         layer = next((name for name in LAYERS if module == name or
                       module.startswith(name + ".")), None)
         if layer is None:
             continue
+        allowed = {ALIASES[module]} if module in ALIASES else {layer, *LAYERS[layer]}
         for dep in deps:
             if dep == "redzone._version" or dep.startswith("redzone._version."):
                 continue
-            if dep == "redzone" or (dep.startswith("redzone.") and not any(
-                    dep == ok or dep.startswith(ok + ".") for ok in {layer, *LAYERS[layer]})):
+            if dep in ALIASES:
+                problems.append(f"{module} imports the deprecated alias {dep}")
+            elif dep == "redzone" or (dep.startswith("redzone.") and not any(
+                    dep == ok or dep.startswith(ok + ".") for ok in allowed)):
                 problems.append(f"{module} imports {dep}")
             if layer == "redzone.kernel" and dep.split(".")[0] in KERNEL_FORBIDDEN:
                 problems.append(f"{module} (kernel) imports {dep}")

@@ -45,8 +45,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.plugins": ("hookimpl",),
     "redzone.kernel.requirements": ("Requirement",),
     "redzone.kernel.tx": ("Tx",),
-    # In the formats layer: importing it imports the scenario loader.
-    "redzone.formats.batch": ("simulate",),
+    # In the execution layer: importing it imports the scenario loader.
+    "redzone.execution.simulation": ("simulate",),
 }
 
 _WHERE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}

@@ -137,7 +137,7 @@ def _dask() -> Iterator[Any]:
 @contextmanager
 def _ray() -> Iterator[Any]:
     import ray
-    from redzone.formats.batch import RayExecutor
+    from redzone.execution import RayExecutor
 
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
@@ -188,6 +188,36 @@ def test_guarantee_10_an_engines_verify_mode_is_the_same_on_every_worker(
     assert [r.status for r in results] == ([3, 0] if verify else [0, 0])
     if not verify:  # documented: without verify mode the change is what it is
         assert results[0].outcome["players"]["bob"]["life"] == 20
+
+
+def test_guarantee_10_what_if_blocks_checks_plugins_as_redzone_run_does(
+        rewriter: Path) -> None:
+    """509.1: ``what_if_blocks`` without ``engine=`` resolves every legal
+    declaration of blockers with the engine of ``redzone run`` and
+    ``simulate`` (verify mode on, ``REDZONE_VERIFY`` unset): the unblocked
+    bear's damage to bob, rewritten back to 20 by the plugin, fails that
+    declaration naming the plugin, status 3. (It defaulted to ``Engine()``,
+    whose verify mode follows the environment: life 20, status 0.) A given
+    engine keeps its own verify mode."""
+    from redzone.execution import JobOutcome, what_if_blocks
+
+    board = Engine()
+    c = board.creature
+    state = board.game(["alice", "bob"], [c("bear", "alice", 2, 2), c("elf", "bob", 1, 1)])
+
+    def status(out: JobOutcome) -> int:
+        return out.status
+
+    ranked = what_if_blocks(state, {"bear": "bob"}, status)
+    by_blocks = {tuple(w.blocks): w.outcome for w in ranked}
+    assert set(by_blocks) == {(), ("elf",)}
+    assert by_blocks[()].status == 3
+    _assert_plugin_fault(by_blocks[()].outcome)
+    assert by_blocks[("elf",)].status == 0  # bob is dealt no damage: 20 stays 20
+
+    unchecked = what_if_blocks(state, {"bear": "bob"}, status, engine=Engine(verify=False))
+    assert [w.outcome.status for w in unchecked] == [0, 0]
+    assert all(w.outcome.outcome["players"]["bob"]["life"] == 20 for w in unchecked)
 
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """``redzone batch PATH...``: resolve many scenario files at once.
 
 Files and folders (searched for ``*.toml`` and ``*.json``) are resolved with
-:func:`redzone.formats.batch.simulate`: here one after another, on ``--jobs
+:func:`redzone.execution.simulation.simulate`: here one after another, on ``--jobs
 N`` local processes, or on a Dask or Ray cluster (``--executor``). A progress
 bar shows on a terminal; ``--json`` writes one JSON line per file, in input
 order. A summary follows: resolved, illegal, bad files and failing plugins,
@@ -27,7 +27,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from redzone.formats.batch import JobOutcome, RayExecutor, scenario_files, simulate
+from redzone.execution.executors import RayExecutor
+from redzone.execution.jobs import JobOutcome, scenario_files
+from redzone.execution.simulation import simulate
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
 from redzone.frontends.fast import console
 from redzone.kernel.display import json_visible

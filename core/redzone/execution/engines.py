@@ -1,0 +1,235 @@
+"""Engines by name: how a worker rebuilds the caller's engine.
+
+Engines never travel. Each worker rebuilds the engine from an
+:class:`EngineSpec`: the rules edition and the plugins by name (entry-point
+names, importable module names), the hook timeout, the trigger setting,
+verify mode, the unknown-keyword policy and the assignment policy by
+qualified name. The engine built there is checked against the caller's: the
+same plugins, from the same distributions, at the same versions. A plugin
+missing on a worker is an error naming it, reported for each job the worker
+was given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import socket
+import sys
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import evolve, frozen
+
+from redzone.kernel.combat import default_policy
+from redzone.kernel.engine import Engine
+from redzone.kernel.errors import PluginLoadError, RulesError
+from redzone.kernel.plugins import GROUP
+
+
+class BatchError(RulesError):
+    """A batch that can't start: an engine that can't be rebuilt on a worker
+    by name, or a job of an unknown kind. Raised before any job runs."""
+
+
+class WorkerSetupError(PluginLoadError):
+    """A worker can't rebuild the caller's engine: a plugin is missing there,
+    or differs (distribution, version)."""
+
+
+@frozen
+class EngineSpec:
+    """Everything needed to rebuild an engine on a worker, by name.
+
+    :param rules: the rules edition.
+    :param discover: whether plugins are discovered from the ``redzone``
+        entry-point group.
+    :param allow: the entry-point names to load (with ``discover``).
+    :param modules: plugins given as modules, by importable module name.
+    :param hook_timeout: the engine's hook timeout.
+    :param auto_triggers: the engine's trigger setting.
+    :param policy: the assignment policy as ``module:qualname``, or ``""``
+        for the default policy.
+    :param expected: ``(name, distribution, version)`` of every plugin the
+        caller's engine has, sorted: the rebuilt engine must have the same.
+    :param verify: the engine's verify mode (a worker's ``REDZONE_VERIFY``
+        never decides it: the same jobs give the same outcomes everywhere).
+    :param unknown_keywords: the engine's unknown-keyword policy.
+    """
+
+    rules: str
+    discover: bool
+    allow: tuple[str, ...]
+    modules: tuple[str, ...]
+    hook_timeout: float | None
+    auto_triggers: bool
+    policy: str
+    expected: tuple[tuple[str, str, str], ...]
+    verify: bool = False
+    unknown_keywords: str = "error"
+
+    @classmethod
+    def of(cls, engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
+        """The spec of an engine.
+
+        :param entry_points: the names of the ``redzone`` entry-point group,
+            when the caller has them already.
+        :raises BatchError: when a plugin is an object (not a module or an
+            entry point), or the policy is not a module-level function: they
+            can't be rebuilt by name.
+        """
+        baseline = _baseline(engine.rules)
+        if entry_points is None:
+            entry_points = _entry_point_names()
+        allow: list[str] = []
+        modules: list[str] = []
+        for name, info in engine.plugin_infos.items():
+            if name in baseline:
+                continue
+            module = info.module
+            if isinstance(module, types.ModuleType) and name in entry_points:
+                allow.append(name)
+            elif isinstance(module, types.ModuleType) and (
+                    sys.modules.get(module.__name__) is module):
+                modules.append(module.__name__)
+            else:
+                raise BatchError(
+                    f"plugin {name!r} is a {type(module).__name__} object, not a module or an "
+                    "installed entry point: a worker can't rebuild it by name; make it a "
+                    "module (or install it), or run the batch without an executor")
+        return cls(engine.rules, bool(allow), tuple(sorted(allow)), tuple(modules),
+                   engine.hooks.timeout, engine.auto_triggers, _policy_name(engine.policy),
+                   signature(engine), engine.hooks.verify, engine.hooks.unknown_keywords)
+
+    def for_rules(self, rules: str) -> EngineSpec:
+        """The same plugin choices under another rules edition (the edition
+        replaces some plugins: the expected set is that of an engine built
+        here)."""
+        if rules == self.rules:
+            return self
+        spec = evolve(self, rules=rules, expected=())
+        return evolve(spec, expected=signature(_construct(spec)))
+
+
+def signature(engine: Engine) -> tuple[tuple[str, str, str], ...]:
+    """``(name, distribution, version)`` of each of an engine's plugins, sorted."""
+    return tuple(sorted((n, i.distribution, i.version) for n, i in engine.plugin_infos.items()))
+
+
+_BASELINES: dict[str, frozenset[str]] = {}
+
+
+def _baseline(rules: str) -> frozenset[str]:
+    """The plugins an engine of ``rules`` registers by itself."""
+    if rules not in _BASELINES:
+        _BASELINES[rules] = frozenset(Engine(rules, discover=False).plugin_infos)
+    return _BASELINES[rules]
+
+
+def _entry_point_names() -> frozenset[str]:
+    return frozenset(ep.name for ep in importlib.metadata.entry_points(group=GROUP))
+
+
+def _policy_name(policy: Callable[..., Any]) -> str:
+    if policy is default_policy:
+        return ""
+    module = getattr(policy, "__module__", None)
+    qualname = getattr(policy, "__qualname__", "")
+    if module and qualname and "<" not in qualname:
+        return f"{module}:{qualname}"
+    raise BatchError(f"the engine's assignment policy {policy!r} is not a module-level "
+                     "function: a worker can't rebuild it by name")
+
+
+def _resolve_name(ref: str) -> Any:
+    module, _, qualname = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _here() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _construct(spec: EngineSpec) -> Engine:
+    """An engine from a spec, without checking it."""
+    missing: list[str] = []
+    if spec.discover:
+        installed = _entry_point_names()
+        for name in spec.allow:
+            if name not in installed:
+                dist = next((d for n, d, _v in spec.expected if n == name), "")
+                missing.append(f"plugin {name!r} (distribution {dist or 'unknown'!r}) is not "
+                               f"installed here: no {GROUP!r} entry point of that name")
+    plugins: list[object] = []
+    for module in spec.modules:
+        try:
+            plugins.append(importlib.import_module(module))
+        except ImportError as exc:
+            missing.append(f"plugin module {module!r} can't be imported here ({exc})")
+    if missing:
+        raise WorkerSetupError(f"the worker {_here()} can't rebuild the engine: "
+                               + "; ".join(missing), plugin=_first_plugin(missing))
+    policy = _resolve_name(spec.policy) if spec.policy else default_policy
+    return Engine(spec.rules, plugins=plugins, discover=spec.discover,
+                  allow=spec.allow if spec.discover else None, policy=policy,
+                  auto_triggers=spec.auto_triggers, hook_timeout=spec.hook_timeout,
+                  verify=spec.verify, unknown_keywords=spec.unknown_keywords)
+
+
+def _first_plugin(problems: Sequence[str]) -> str:
+    text = problems[0]
+    start = text.find("'")
+    end = text.find("'", start + 1)
+    return text[start + 1:end] if start >= 0 and end > start else ""
+
+
+def build_engine(spec: EngineSpec) -> Engine:
+    """Rebuild an engine from its spec and check it matches.
+
+    :raises WorkerSetupError: naming each plugin missing here, or each that
+        differs in distribution or version.
+    """
+    engine = _construct(spec)
+    got = signature(engine)
+    if spec.expected and got != spec.expected:
+        want = {n: (d, v) for n, d, v in spec.expected}
+        have = {n: (d, v) for n, d, v in got}
+        diffs = []
+        for name in sorted(set(want) | set(have)):
+            if name not in have:
+                diffs.append(f"plugin {name!r} ({want[name][0]} {want[name][1]}) is missing here")
+            elif name not in want:
+                diffs.append(f"plugin {name!r} ({have[name][0]} {have[name][1]}) is loaded "
+                             "here but not by the caller")
+            elif want[name] != have[name]:
+                diffs.append(f"plugin {name!r} is {have[name][0]} {have[name][1]} here, "
+                             f"{want[name][0]} {want[name][1]} for the caller")
+        raise WorkerSetupError(f"the worker {_here()} built a different engine: "
+                               + "; ".join(diffs), plugin=_first_plugin(diffs))
+    return engine
+
+
+_ENGINES: dict[EngineSpec, Engine] = {}
+
+
+def worker_engine(spec: EngineSpec) -> Engine:
+    """The engine for a spec in this process, built once and kept."""
+    engine = _ENGINES.get(spec)
+    if engine is None:
+        engine = _ENGINES[spec] = build_engine(spec)
+    return engine
+
+
+__all__ = [
+    "BatchError",
+    "EngineSpec",
+    "WorkerSetupError",
+    "build_engine",
+    "signature",
+    "worker_engine",
+]

@@ -1,0 +1,235 @@
+"""Batch simulation: many combats at once, in one process or on many.
+
+:func:`simulate` resolves jobs (scenario files,
+:class:`~redzone.formats.scenario.Scenario` objects, or ``(state, decisions)``
+pairs, :mod:`redzone.execution.jobs`) and yields one
+:class:`~redzone.execution.jobs.JobOutcome` per job, in input order. A job
+that fails (an illegal declaration, a bad file, a failing plugin, a lost
+worker) gives an outcome with its error as a value; nothing else is lost.
+
+The work can go to any :class:`concurrent.futures.Executor`
+(:mod:`redzone.execution.executors`). Jobs travel in chunks, so that the
+per-job cost of the executor stays small; each worker rebuilds the engine by
+name (:mod:`redzone.execution.engines`).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import os
+import pickle
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final
+
+from attrs import evolve
+
+from redzone.execution.engines import build_engine
+from redzone.execution.executors import as_executor, worker_count
+from redzone.execution.jobs import (
+    WORKER_LOST,
+    Job,
+    JobOutcome,
+    _bad,
+    _BadJob,
+    _compact,
+    _FileJob,
+    _Payload,
+    _Planner,
+    _run,
+    _scenario_of,
+    _ScenarioJob,
+    _Wire,
+    from_wire,
+    run_chunk,
+)
+from redzone.formats.outcome import EXIT_FAILURE, command_engine
+from redzone.formats.scenario import Scenario, read_document
+from redzone.formats.scenario import build as build_scenario
+from redzone.kernel.engine import Engine
+
+#: The most jobs in one chunk when the chunk size is chosen automatically.
+MAX_CHUNK: Final = 64
+
+
+def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
+             chunksize: int | None = None, rules: str | None = None) -> Iterator[JobOutcome]:
+    """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
+
+    :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
+        objects, or ``(state, decisions)`` pairs (``decisions``: the keyword
+        arguments of :meth:`redzone.Engine.resolve`, e.g. ``{"attacks": ...,
+        "blocks": ...}``). A file is read by the worker that runs it (on a
+        cluster, give paths every worker can read, or Scenario objects).
+    :param executor: ``None`` to run here, one job after another; or any
+        :class:`concurrent.futures.Executor` (a process pool, a Dask
+        ``distributed.Client`` or its ``get_executor()``, a
+        :class:`~redzone.execution.executors.RayExecutor`).
+    :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
+        set files are read with (each file's rules edition applies); default
+        :func:`~redzone.formats.outcome.command_engine`, the engine of
+        ``redzone run``: verify mode on, so a plugin that changes the state it
+        is given fails its job naming itself. A given engine keeps its own
+        verify mode, here and on every worker. A Scenario is resolved with its
+        own engine's plugins.
+    :param chunksize: jobs per chunk sent to a worker (default: about four
+        chunks per worker, at most :data:`MAX_CHUNK` jobs each).
+    :param rules: a rules edition overriding each file's ``rules`` key (as
+        ``redzone run --rules``); files only. An unknown edition is each
+        file's bad-scenario outcome.
+    :raises BatchError: before any job runs, for an engine a worker can't
+        rebuild by name. A job of an unknown kind, or decisions with unknown
+        keys, is a ``bad_job`` outcome (status 2).
+
+    A job whose worker is lost (killed, out of memory) is sent again, alone;
+    if it is lost again, its outcome is a ``worker_lost`` error (status 3). A
+    :class:`~concurrent.futures.ProcessPoolExecutor` that breaks is replaced
+    by a new pool of the same size for the rest of the batch (shut down at
+    the end; the caller's pool stays broken).
+    """
+    engine = engine if engine is not None else command_engine()
+    planner = _Planner(engine, rules)
+    if executor is None:
+        return _serial(jobs, planner)
+    return _parallel(jobs, planner, as_executor(executor), chunksize)
+
+
+def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
+    """Here, one job after another, with the caller's engines themselves."""
+    engine = planner.engine
+    others: dict[str, Engine] = {}
+
+    def for_file(rules: str) -> Engine:
+        if rules == engine.rules:
+            return engine
+        if rules not in others:
+            others[rules] = build_engine(planner.spec.for_rules(rules))
+        return others[rules]
+
+    for index, job in enumerate(jobs):
+        if isinstance(job, str | os.PathLike):
+            path = os.fspath(job)
+            yield _run(index, path, lambda path=path: build_scenario(  # type: ignore[misc]
+                read_document(path), rules=planner.rules, engine_factory=for_file))
+        elif isinstance(job, Scenario):
+            yield _run(index, job.file, lambda job=job: job)  # type: ignore[misc]
+        else:
+            payload = planner.payload(index, job, spec=False)
+            if isinstance(payload, _BadJob):
+                yield _bad(index, payload)
+                continue
+            assert isinstance(payload, _ScenarioJob)
+            yield _run(index, payload.file,
+                       lambda p=payload: _scenario_of(p, engine))  # type: ignore[misc]
+
+
+def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
+              chunksize: int | None) -> Iterator[JobOutcome]:
+    workers = worker_count(executor)
+    size = chunksize or 0
+    window = max(2, 2 * workers)
+    owned: list[cf.Executor] = []
+    state = {"executor": executor}
+    it = iter(enumerate(jobs))
+    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[_Wire]]]] = deque()
+
+    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[_Wire]]:
+        try:
+            return state["executor"].submit(run_chunk, chunk)
+        except cf.BrokenExecutor:
+            state["executor"] = _replace(state["executor"], owned)
+            return state["executor"].submit(run_chunk, chunk)
+
+    def fill() -> bool:
+        nonlocal size
+        if size == 0:
+            # Look ahead to choose a chunk size: about four chunks per worker.
+            head = list(itertools.islice(it, MAX_CHUNK * 4 * workers))
+            size = max(1, min(MAX_CHUNK, -(-len(head) // (4 * workers))))
+            buffered.extend(head)
+        chunk: list[tuple[int, _Payload]] = []
+        while len(chunk) < size:
+            if buffered:
+                index, job = buffered.popleft()
+            else:
+                nxt = next(it, None)
+                if nxt is None:
+                    break
+                index, job = nxt
+            chunk.append((index, planner.payload(index, job)))
+        if chunk:
+            pending.append((chunk, submit(chunk)))
+        return bool(chunk)
+
+    buffered: deque[tuple[int, Any]] = deque()
+    try:
+        while len(pending) < window and fill():
+            pass
+        while pending:
+            chunk, future = pending.popleft()
+            try:
+                results = [from_wire(t) for t in future.result()]
+            except Exception as exc:
+                results = _retry(chunk, exc, submit)
+            yield from results
+            while len(pending) < window and fill():
+                pass
+    finally:
+        for ex in owned:
+            ex.shutdown(wait=False, cancel_futures=True)
+
+
+def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
+    """A new process pool like a broken one."""
+    if not isinstance(executor, cf.ProcessPoolExecutor):
+        raise cf.BrokenExecutor(f"the executor {type(executor).__name__} is broken")
+    ctx = getattr(executor, "_mp_context", None)
+    new = cf.ProcessPoolExecutor(max_workers=worker_count(executor), mp_context=ctx)
+    owned.append(new)
+    return new
+
+
+def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
+           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
+           ) -> list[JobOutcome]:
+    """Send each job of a lost chunk again, alone; a job lost twice is reported
+    (a job that can't be pickled, as a :data:`BAD_JOB`: nothing was lost)."""
+    futures: list[tuple[int, _Payload, cf.Future[list[_Wire]] | BaseException]] = []
+    for index, payload in chunk:
+        try:
+            futures.append((index, payload, submit([(index, payload)])))
+        except Exception as again:
+            futures.append((index, payload, again))
+    out: list[JobOutcome] = []
+    for index, payload, fut in futures:
+        try:
+            if isinstance(fut, BaseException):
+                raise fut
+            out.extend(evolve(from_wire(t), retried=1) for t in fut.result())
+        except Exception as lost:
+            source = (payload.path if isinstance(payload, _FileJob) else
+                      payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+            unsendable = _unpicklable(payload)
+            if unsendable:
+                out.append(evolve(_bad(index, _BadJob(source, (
+                    f"job {index} can't be sent to a worker: {unsendable}"))), retried=1))
+                continue
+            message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
+                       f"{exc}; then {type(lost).__name__}: {lost})")
+            outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
+                                              "message": message, "objects": []}}
+            out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
+    return out
+
+
+def _unpicklable(payload: _Payload) -> str:
+    """Why a job can't be pickled (a lambda, a lock in its decisions), or ``""``."""
+    try:
+        pickle.dumps(payload)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+__all__ = ["MAX_CHUNK", "simulate"]
