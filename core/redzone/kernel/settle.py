@@ -71,8 +71,8 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     hooks = tx.hooks
     while True:
         if tx.state.conditions:
-            end_conditional(tx)
-        state_based_actions(tx)
+            _end_conditional(tx)
+        _sba.perform(tx, _players_lost)
         if tx.state.game_over is not None:
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
@@ -157,7 +157,7 @@ def _holds(tx: Tx, condition: Condition) -> bool:
     return answer
 
 
-def end_conditional(tx: Tx) -> None:
+def _end_conditional(tx: Tx) -> None:
     """End every effect whose "for as long as" stopped holding (611.2b)."""
     if not tx.state.conditions:
         return
@@ -445,5 +445,5 @@ def resolve_top(tx: Tx, trigger_id: str | None) -> None:
     settle(tx, since=start, resolve=False)
 
 
-__all__ = ["commit", "end_conditional", "end_effects", "fire_delayed", "outcome",
-           "resolve_stack", "resolve_top", "settle", "state_based_actions"]
+__all__ = ["commit", "end_effects", "fire_delayed", "outcome", "resolve_stack", "resolve_top",
+           "settle", "state_based_actions"]
