@@ -34,7 +34,7 @@ from redzone.kernel.model import (
     StackObject,
 )
 from redzone.kernel.plugins import hookimpl
-from redzone.kernel.tx import Tx, _make_block
+from redzone.kernel.tx import Tx, _make_block, check_duration
 
 
 def _tuple(value: Iterable[str]) -> tuple[str, ...]:
@@ -451,7 +451,7 @@ def _amount(value: object, action: str, what: str = "amount") -> int:
 
 def _modify(tx: Tx, target: str, mod: Modification, do: str) -> None:
     tx.permanent(target, do)
-    tx.check_duration(mod.duration, mod.condition, do)
+    check_duration(tx, mod.duration, mod.condition, do)
     tx.modify(target, mod)
 
 
@@ -573,6 +573,31 @@ def _create_token(tx: Tx, a: CreateToken) -> None:
               blocking=a.blocking)
 
 
+def _add_source(tx: Tx, source: StackObject) -> str:
+    """Record the spell or ability a :class:`DealDamage` names as its source
+    (120.3, 609.7).
+
+    :raises IllegalActionError: when its id is a permanent's or a
+        player's, or another source's with other characteristics.
+    """
+    state = tx.state
+    if source.id in state.objects or source.id in state.players:
+        raise IllegalActionError(f"deal_damage: the source id {source.id!r} is a "
+                                 "permanent's or a player's", rule="120.3",
+                                 objects=(source.id,))
+    tx.player(source.controller, "deal_damage")
+    keywords = tuple(tx.hooks.parse_keyword(k) for k in source.printed_keywords)
+    source = _evolve(source, printed_keywords=keywords)
+    known = state.sources.get(source.id)
+    if known is not None and known != source:
+        raise IllegalActionError(f"deal_damage: the source id {source.id!r} already names "
+                                 "another spell or ability", rule="120.3",
+                                 objects=(source.id,))
+    if known is None:
+        tx.state = _evolve(state, sources=state.sources.set(source.id, source))
+    return source.id
+
+
 def _deal_damage(tx: Tx, a: DealDamage) -> None:
     state = tx.state
     source: str
@@ -587,7 +612,7 @@ def _deal_damage(tx: Tx, a: DealDamage) -> None:
         tx.permanent(a.target, a.do)
     amount = _amount(a.amount, a.do)
     if isinstance(a.source, StackObject):
-        tx.add_source(a.source)
+        _add_source(tx, a.source)
     tx.deal_damage([Damage(source, a.target, amount, False, tx.state.step)])
 
 

@@ -26,6 +26,15 @@ from redzone.kernel.frozen import FrozenMap, builder
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
+from redzone.kernel.settle import (
+    commit,
+    end_effects,
+    fire_delayed,
+    outcome,
+    resolve_stack,
+    resolve_top,
+    state_based_actions,
+)
 from redzone.kernel.tx import Outcome, Tx
 
 if TYPE_CHECKING:
@@ -119,12 +128,6 @@ def next_step(engine: Engine, state: GameState) -> str | None:
     return None
 
 
-def commit(engine: Engine, tx: Tx) -> Outcome:
-    """Settle a working copy and freeze it into an :class:`Outcome`."""
-    tx.settle()
-    return tx.outcome()
-
-
 # -- 507 ------------------------------------------------------------------------------
 
 
@@ -145,7 +148,7 @@ def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -
                   plugin_state=slots)
     tx = Tx(engine, new, answers=choices)
     tx.emit(Event("step", "507.1", "beginning_of_combat"))
-    return commit(engine, tx)
+    return commit(tx)
 
 
 # -- 508 ------------------------------------------------------------------------------
@@ -196,7 +199,7 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, declared))
-    return commit(engine, tx)
+    return commit(tx)
 
 
 def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
@@ -254,7 +257,7 @@ def declare_blockers(engine: Engine, state: GameState,
     tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
     declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
-    return commit(engine, tx)
+    return commit(tx)
 
 
 # -- 510 ------------------------------------------------------------------------------
@@ -473,7 +476,7 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
                 answers=choices)
         tx.emit(Event("step", "310.4", step))
         tx.deal_damage(combat.on_stack)
-        return commit(engine, tx)
+        return commit(tx)
     step, participants = damage_step_kind(engine, state)
     duties = _combat.duties(hooks, state, participants, step)
     full, problems = full_assignment(engine, state, step, duties, assign or {}, participants)
@@ -504,11 +507,11 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
         tx = Tx(engine, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
                 answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
-        return commit(engine, tx)
+        return commit(tx)
     tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
     tx.emit(*events)
     tx.deal_damage(proposed)
-    return commit(engine, tx)
+    return commit(tx)
 
 
 # -- 511 ------------------------------------------------------------------------------
@@ -520,8 +523,7 @@ def end_of_combat(engine: Engine, state: GameState, *, choices: Answers = None) 
     expect(engine, state, "end_of_combat", "end combat")
     tx = Tx(engine, _evolve(state, step="end_of_combat"), answers=choices)
     tx.emit(Event("step", "511.1", "end_of_combat"))
-    tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_of_combat"))
-    return tx.outcome()
+    return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_of_combat"))
 
 
 def finish(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
@@ -531,11 +533,11 @@ def finish(engine: Engine, state: GameState, *, choices: Answers = None) -> Outc
     # As the end of combat step ends (its events say so), then the main phase.
     tx = Tx(engine, _evolve(state, combat=None), answers=choices)
     tx.emit(Event("end_of_combat", "511.3"))
-    tx.end_effects(lambda duration, condition: duration in ("end_of_combat", "this_combat"),
-                   "511.3")
+    end_effects(tx, lambda duration, condition: duration in ("end_of_combat", "this_combat"),
+                "511.3")
     tx.state = _evolve(tx.state, step="postcombat_main")
     engine.hooks.end_of_combat(tx.state)
-    return commit(engine, tx)
+    return commit(tx)
 
 
 # -- actions and the stack ------------------------------------------------------------
@@ -547,14 +549,14 @@ def perform(engine: Engine, state: GameState, action: object, *,
     check_game_on(state, f"perform {getattr(action, 'do', type(action).__name__)!r}")
     tx = Tx(engine, state, answers=choices)
     tx.perform(action)  # type: ignore[arg-type]
-    return commit(engine, tx)
+    return commit(tx)
 
 
 def check_state_based_actions(engine: Engine, state: GameState) -> Outcome:
     """Perform state-based actions until none applies (704.3)."""
     tx = Tx(engine, state)
-    tx.state_based_actions()
-    return tx.outcome()
+    state_based_actions(tx)
+    return outcome(tx)
 
 
 def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = None,
@@ -573,9 +575,9 @@ def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = N
         state = _evolve(state, stack=tuple(
             _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
     tx = Tx(engine, state, answers=answers)
-    tx.resolve_top(trigger_id)
-    tx.resolve_stack()
-    return tx.outcome()
+    resolve_top(tx, trigger_id)
+    resolve_stack(tx)
+    return outcome(tx)
 
 
 def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome:

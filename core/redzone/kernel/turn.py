@@ -15,6 +15,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.model import ChoiceMade, Effect, GameState, Shield
+from redzone.kernel.settle import commit, end_effects, fire_delayed, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
 
@@ -43,8 +44,7 @@ def end_step(engine: Engine, state: GameState, *, choices: Answers = None) -> Ou
     tx.emit(Event("step", "513.1", "end_step"))
     # 513.2: a delayed trigger created during this end step waits for the next
     # one; those that wait now were all created before it began.
-    tx.settle(extra=tx.fire_delayed(lambda d: d.when == "end_step"))
-    return tx.outcome()
+    return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_step"))
 
 
 def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
@@ -63,10 +63,10 @@ def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Out
         tx.state = tx.state.with_permanents(damaged)
         for obj in damaged:
             tx.emit(Event("damage_removed", "514.2", object=obj))
-        tx.end_effects(lambda duration, condition: duration in (
+        end_effects(tx, lambda duration, condition: duration in (
             "end_of_turn", "end_of_combat", "this_combat"), "514.2")
         marker = len(tx.events)
-        tx.settle(extra=tx.fire_delayed(lambda d: d.when == "cleanup"))
+        settle(tx, extra=fire_delayed(tx, lambda d: d.when == "cleanup"))
         events.extend(tx.events)
         made.extend(tx.made)
         state = tx.state
@@ -201,8 +201,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
             if state.objects[obj].tapped and not perm.tapped:
                 tx.emit(Event("untap", "502.3", "untap", object=obj))
     tx.state = tx.state.with_permanents(changed)
-    tx.settle()
-    return tx.outcome()
+    return commit(tx)
 
 
 __all__ = ["begin_turn", "cleanup", "end_step", "end_turn"]

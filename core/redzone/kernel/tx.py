@@ -1,18 +1,19 @@
-"""One command's working copy: the tools every action uses, and the commit.
+"""One command's working copy: the tools every action uses.
 
 A command (a declaration, a damage step, an action, a step of the turn)
 opens a :class:`Tx` on the state it was given. The kernel's steps, the
 kernel's actions and plugins' actions change the working copy only through
 its tools (:meth:`Tx.perform`, :meth:`Tx.create`, :meth:`Tx.destroy`,
-:meth:`Tx.deal_damage` ...). :meth:`Tx.settle` then performs state-based
-actions until none applies (704.3), ends the effects whose "for as long as"
-stopped holding (611.2b), ends the game if it is over (104), lets plugins
-record what they remember, and puts what triggered on the stack (603.3b).
-The caller gets a new frozen state and its events; the state it gave is
-untouched, whatever happened (733: an illegal command changes nothing).
+:meth:`Tx.deal_damage` ...). The kernel then settles the command
+(:mod:`redzone.kernel.settle`): state-based actions until none applies
+(704.3), effects whose "for as long as" stopped holding end (611.2b), the
+game ends if it is over (104), plugins record what they remember, and what
+triggered goes on the stack (603.3b). The caller gets a new frozen state
+and its events; the state it gave is untouched, whatever happened (733: an
+illegal command changes nothing).
 
 The tools are the public contract for plugin authors; how the working copy
-keeps its data inside is the kernel's business.
+keeps its data inside, and how a command settles, are the kernel's business.
 """
 
 from __future__ import annotations
@@ -30,30 +31,25 @@ from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.answers import MAX_OBJECTS
-from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
-from redzone.kernel.events import Event, object_event
+from redzone.kernel.errors import BoundError, IllegalActionError
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
 from redzone.kernel.model import (
-    CHOICE_KINDS,
     DELAYED_WHEN,
     DURATIONS,
-    SBA_DIRTY,
     SCOPES,
     Choice,
     ChoiceMade,
     Condition,
     DelayedTrigger,
     Effect,
-    GameOver,
     GameState,
     Modification,
     Permanent,
     PluginState,
     Shield,
-    StackObject,
-    Trigger,
 )
 
 if TYPE_CHECKING:
@@ -154,6 +150,17 @@ class _Batch:
         #: attacker -> its defending player (combat's ``defending_players``)
         self.defending: dict[str, str] = {}
 
+    def freeze(self, state: GameState) -> GameState:
+        """``state`` with what this batch holds put into it."""
+        state = state.with_permanents(self.objects)
+        combat = state.combat
+        if self.attacks and combat is not None:
+            state = _evolve(state, combat=combat.evolve(
+                attacks=combat.attacks.merge(self.attacks),
+                declared=combat.declared.merge(self.attacks),
+                defending_players=combat.defending_players.merge(self.defending)))
+        return state
+
 
 def _truncate(items: dict[str, Any], size: int) -> None:
     """Drop the items added last until ``items`` has ``size`` of them."""
@@ -167,7 +174,18 @@ _Mark = tuple[GameState, _Batch | None, int, int]
 
 
 class Tx:
-    """A command's working copy of the state.
+    """A command's working copy of the state, and the tools a plugin's
+    actions change it with (an action kind's perform function is given it).
+
+    Read :attr:`state` (and :attr:`step`, the step as events name it);
+    change it with :meth:`perform`, :meth:`create`, :meth:`destroy`,
+    :meth:`move`, :meth:`remove_from_combat`, :meth:`put`, :meth:`modify`,
+    :meth:`deal_damage`, :meth:`gain_life`, :meth:`lose_life`,
+    :meth:`add_effect`, :meth:`remove_effect`, :meth:`add_shield`,
+    :meth:`add_delayed` and :meth:`set_state`; look objects up with
+    :meth:`permanent` and :meth:`player`; make choices with :meth:`choose`
+    and record events with :meth:`emit`. Settling the command is the
+    kernel's (:mod:`redzone.kernel.settle`), not a tool.
 
     :param engine: the engine running the command.
     :param state: the state the command starts from (never changed).
@@ -213,27 +231,16 @@ class Tx:
     def state(self) -> GameState:
         """The current state, frozen: what was created since it was last
         read is put into it now (one copy of each map it changes)."""
-        if self._batch is not None:
-            self._freeze()
+        batch = self._batch
+        if batch is not None:
+            self._batch = None
+            self._state = batch.freeze(self._state)
         return self._state
 
     @state.setter
     def state(self, new: GameState) -> None:
         self._batch = None
         self._state = new
-
-    def _freeze(self) -> None:
-        batch = self._batch
-        assert batch is not None
-        self._batch = None
-        state = self._state.with_permanents(batch.objects)
-        combat = state.combat
-        if batch.attacks and combat is not None:
-            state = _evolve(state, combat=combat.evolve(
-                attacks=combat.attacks.merge(batch.attacks),
-                declared=combat.declared.merge(batch.attacks),
-                defending_players=combat.defending_players.merge(batch.defending)))
-        self._state = state
 
     def _mark(self) -> _Mark:
         """Where :meth:`_undo` returns to (the state isn't frozen for it)."""
@@ -311,7 +318,7 @@ class Tx:
         if self._performed > MAX_ACTIONS:
             actor = owner if not owner.startswith("redzone.") else (
                 self.plugin if plugin is None else plugin)
-            raise self.bound_error("actions", MAX_ACTIONS,
+            raise self._bound_error("actions", MAX_ACTIONS,
                                    f"performed more than {MAX_ACTIONS:,} actions in one "
                                    f"command; the last was {action.do!r}", plugin=actor)
         saved = (self._mark(), len(self.events), len(self.dealt), len(self.results),
@@ -352,7 +359,7 @@ class Tx:
             hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
 
-    def bound_error(self, bound: str, limit: int, problem: str, *,
+    def _bound_error(self, bound: str, limit: int, problem: str, *,
                     plugin: str | None = None) -> BoundError:
         """The error for reaching a run-time bound: it names the plugin
         acting now (this working copy's, by default) and the bound.
@@ -394,13 +401,6 @@ class Tx:
                         detail=f"{key}: {', '.join(answer) or 'none'}"
                                f"{' (default)' if given is None else ''}"))
         return answer
-
-    def outcome(self) -> Outcome:
-        """The frozen result of this working copy (the command ends: verify
-        mode compares what plugins were given)."""
-        if self.hooks.verify:
-            self.hooks.command_finished()
-        return Outcome(self.state, self.events, self.made)
 
     # -- permanents ---------------------------------------------------------------
 
@@ -466,34 +466,10 @@ class Tx:
         perm = self.state.objects.get(obj)
         if perm is None or perm.zone != "battlefield":
             return False
-        if self._destroy_replaced(obj, regenerate=regenerate):
+        if _sba.destroy_replaced(self, obj, regenerate=regenerate):
             return False
         self.emit(Event("destroyed", rule, object=obj))
         return self.move(obj, "graveyard", rule)
-
-    def _destroy_replaced(self, obj: str, *, regenerate: bool = True) -> bool:
-        """Whether indestructible (702.12b) or a destruction replacement
-        (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
-        that applies is performed."""
-        silent = self.hooks.silent(self.state)
-        if "redzone_cannot_be_destroyed" not in silent and self.hooks.cannot_be_destroyed(
-                self.state, obj):
-            return True
-        if "redzone_destruction_replacements" in silent:
-            return False
-        replacements = [(p, r) for p, r in self.hooks.destruction_replacements(self.state, obj)
-                        if regenerate or not r.regeneration]
-        if not replacements:
-            return False
-        plugin, chosen = replacements[0]
-        self.emit(Event("replaced", chosen.rule, object=obj,
-                        detail=f"{chosen.effect}: instead of being destroyed"))
-        for action in chosen.actions:
-            # for the plugin that answered: what goes wrong (a replacement
-            # that destroys again recurses) is that plugin's fault
-            self.perform(action, plugin="" if plugin.startswith("redzone.") else plugin,
-                         hook="redzone_destruction_replacements")
-        return True
 
     def create(self, permanent: Permanent, *, rule: str = "111.2", tapped: bool = False,
                attacking: str | None = None, blocking: str | None = None,
@@ -539,11 +515,11 @@ class Tx:
                                      "blocking", rule="506.3", objects=(pid,))
         self._created += 1
         if self._created > MAX_CREATED:
-            raise self.bound_error("created", MAX_CREATED,
+            raise self._bound_error("created", MAX_CREATED,
                                    f"created more than {MAX_CREATED:,} objects in one command "
                                    f"(the last {pid!r})")
         if len(state.objects) + len(made) >= MAX_OBJECTS:
-            raise self.bound_error("objects", MAX_OBJECTS,
+            raise self._bound_error("objects", MAX_OBJECTS,
                                    f"created {pid!r} in a state that already holds "
                                    f"{len(state.objects) + len(made):,} objects")
         keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
@@ -555,63 +531,10 @@ class Tx:
         self.emit(Event("enters_battlefield", rule, object=pid, player=controller,
                         detail=perm.name))
         if attacking is not None:
-            self._enter_attacking(perm, attacking, declared)
+            _enter_attacking(self, perm, attacking, declared)
         if blocking is not None:
-            self._enter_blocking(perm, blocking, position, rule)
+            _enter_blocking(self, perm, blocking, position, rule)
         return pid
-
-    def _enter_attacking(self, perm: Permanent, attacked: str, declared: bool) -> None:
-        batch = self._batch
-        state = self._state if batch is not None and attacked not in batch.objects \
-            else self.state  # (what it attacks may be a permanent just created)
-        combat = state.combat
-        reason = None
-        if combat is None or not is_combat_step(state.step) or state.step == \
-                "beginning_of_combat":
-            reason = "there is no combat with attackers now"
-        elif "creature" not in perm.types or "battle" in perm.types:
-            reason = "only a creature can attack (506.3a, 506.3f)"
-        elif not state.is_attacking_player(perm.controller):
-            reason = "its controller is not an attacking player (506.3b)"
-        elif attacked in state.players:
-            if state.players[attacked].lost:
-                reason = f"{attacked!r} has left the game (508.4a)"
-            elif attacked == perm.controller:
-                reason = "a player can't be attacked by their own creature (506.2)"
-        else:
-            target = state.on_battlefield(attacked)
-            if target is None or not (target.types & {"planeswalker", "battle"}):
-                reason = f"{attacked!r} is not a planeswalker or battle on the battlefield (508.4a)"
-            elif state.defending_player_of(attacked) in (None, perm.controller):
-                reason = f"{attacked!r} is not controlled or protected by a defending player"
-        if reason is not None:
-            self.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
-                            detail=reason))
-            return
-        assert combat is not None
-        defending = state.defending_player_of(attacked) or attacked
-        batch = self._batch
-        if batch is None:
-            batch = self._batch = _Batch()
-        batch.attacks[perm.id] = attacked
-        batch.defending[perm.id] = defending
-        kind = "attack" if declared else "enters_attacking"
-        self.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
-                        target=attacked))
-        if state.step != "declare_attackers":
-            # 508.4d: after blockers are declared, it enters unblocked (the
-            # beginning of combat step has no attackers, refused above).
-            self.emit(Event("unblocked", "508.4d", object=perm.id))
-
-    def _enter_blocking(self, perm: Permanent, attacker: str, position: int | None,
-                        rule: str) -> None:
-        new, events = _make_block(self.state, perm.id, attacker, position, rule)
-        if new is self.state and not events:
-            self.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
-                            detail="the creature it would block isn't attacking its "
-                                   "controller"))
-            return
-        self._take(new, events)
 
     def remove_from_combat(self, obj: str, rule: str = "506.4") -> None:
         """Remove a permanent from combat (506.4)."""
@@ -632,29 +555,6 @@ class Tx:
         self.dealt.extend(dealt)
         self.results.extend(results)
         return dealt
-
-    def add_source(self, source: StackObject) -> str:
-        """Record a spell or ability that deals damage (120.3, 609.7).
-
-        :raises IllegalActionError: when its id is a permanent's or a
-            player's, or another source's with other characteristics.
-        """
-        state = self.state
-        if source.id in state.objects or source.id in state.players:
-            raise IllegalActionError(f"deal_damage: the source id {source.id!r} is a "
-                                     "permanent's or a player's", rule="120.3",
-                                     objects=(source.id,))
-        self.player(source.controller, "deal_damage")
-        keywords = tuple(self.hooks.parse_keyword(k) for k in source.printed_keywords)
-        source = _evolve(source, printed_keywords=keywords)
-        known = state.sources.get(source.id)
-        if known is not None and known != source:
-            raise IllegalActionError(f"deal_damage: the source id {source.id!r} already names "
-                                     "another spell or ability", rule="120.3",
-                                     objects=(source.id,))
-        if known is None:
-            self.state = _evolve(state, sources=state.sources.set(source.id, source))
-        return source.id
 
     def gain_life(self, player: str, amount: int, source: str, rule: str) -> None:
         """A player gains life (119.3), as modified by replacement effects."""
@@ -679,38 +579,12 @@ class Tx:
         self.state = _evolve(self.state, created=n)
         return f"{prefix}{n}"
 
-    def check_duration(self, duration: object, condition: object, doing: str) -> None:
-        """Check a duration and its condition (611.2).
-
-        :raises IllegalActionError: for an unknown duration, a ``while``
-            without a condition, or a condition kind nobody answers.
-        """
-        if duration not in DURATIONS:
-            raise IllegalActionError(f"{doing}: unknown duration {duration!r} (one of "
-                                     f"{', '.join(DURATIONS)})", rule="611.2")
-        if duration == "while":
-            if not isinstance(condition, Condition):
-                raise IllegalActionError(f"{doing}: a 'while' duration needs a Condition",
-                                         rule="611.2b")
-            if condition.kind not in CORE_CONDITIONS and self.hooks.condition_holds(
-                    self.state, condition) is None:
-                problem = f"no loaded plugin answers the condition kind {condition.kind!r}"
-                if self.plugin and not self.plugin.startswith("redzone."):
-                    # a plugin's effect that would silently never apply: its fault
-                    raise self.hooks.fault(self.plugin, "redzone_condition_holds", self.state,
-                                           f"made an effect ({doing}) lasting 'while' a "
-                                           f"condition, but {problem}")
-                raise IllegalActionError(f"{doing}: {problem}", rule="611.2b")
-        elif condition is not None:
-            raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
-                                     rule="611.2b")
-
     def add_effect(self, effect: Effect) -> str:
         """A continuous effect starts to apply (611.2).
 
         :returns: its id (given if empty).
         """
-        self.check_duration(effect.duration, effect.condition, "add_effect")
+        check_duration(self, effect.duration, effect.condition, "add_effect")
         if not effect.id:
             effect = _evolve(effect, id=self._next_id("e"))
         elif any(e.id == effect.id for e in self.state.effects):
@@ -736,7 +610,7 @@ class Tx:
 
     def add_shield(self, shield: Shield) -> str:
         """A prevention (or regeneration) shield starts to apply (615, 701.19)."""
-        self.check_duration(shield.duration, shield.condition, "prevent")
+        check_duration(self, shield.duration, shield.condition, "prevent")
         if not shield.id:
             shield = _evolve(shield, id=self._next_id("s"))
         self.state = _evolve(self.state, shields=(*self.state.shields, shield))
@@ -787,461 +661,93 @@ class Tx:
         entry = PluginState(freeze_value(value, f"the state of plugin {name!r}"), scope)
         self.state = _evolve(self.state, plugin_state=self.state.plugin_state.set(name, entry))
 
-    # -- settling ---------------------------------------------------------------------
 
-    def settle(self, *, extra: Sequence[Trigger] = (), since: int = 0,
-               resolve: bool = True) -> None:
-        """Finish the command: state-based actions until none applies (704.3),
-        effects whose condition stopped holding end (611.2b), the game ends if
-        it is over (104), plugins record, delayed and ordinary triggers go on
-        the stack (603.3b) and, with ``auto_triggers``, resolve.
+def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> None:
+    """:meth:`Tx.create`'s ``attacking`` (508.4): the new permanent attacks
+    ``attacked``, or an event says why it doesn't (508.4a)."""
+    batch = tx._batch
+    state = tx._state if batch is not None and attacked not in batch.objects \
+        else tx.state  # (what it attacks may be a permanent just created)
+    combat = state.combat
+    reason = None
+    if combat is None or not is_combat_step(state.step) or state.step == \
+            "beginning_of_combat":
+        reason = "there is no combat with attackers now"
+    elif "creature" not in perm.types or "battle" in perm.types:
+        reason = "only a creature can attack (506.3a, 506.3f)"
+    elif not state.is_attacking_player(perm.controller):
+        reason = "its controller is not an attacking player (506.3b)"
+    elif attacked in state.players:
+        if state.players[attacked].lost:
+            reason = f"{attacked!r} has left the game (508.4a)"
+        elif attacked == perm.controller:
+            reason = "a player can't be attacked by their own creature (506.2)"
+    else:
+        target = state.on_battlefield(attacked)
+        if target is None or not (target.types & {"planeswalker", "battle"}):
+            reason = f"{attacked!r} is not a planeswalker or battle on the battlefield (508.4a)"
+        elif state.defending_player_of(attacked) in (None, perm.controller):
+            reason = f"{attacked!r} is not controlled or protected by a defending player"
+    if reason is not None:
+        tx.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
+                      detail=reason))
+        return
+    assert combat is not None
+    defending = state.defending_player_of(attacked) or attacked
+    batch = tx._batch
+    if batch is None:
+        batch = tx._batch = _Batch()
+    batch.attacks[perm.id] = attacked
+    batch.defending[perm.id] = defending
+    kind = "attack" if declared else "enters_attacking"
+    tx.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
+                  target=attacked))
+    if state.step != "declare_attackers":
+        # 508.4d: after blockers are declared, it enters unblocked (the
+        # beginning of combat step has no attackers, refused above).
+        tx.emit(Event("unblocked", "508.4d", object=perm.id))
 
-        :param extra: triggers to put on the stack with those that triggered.
-        :param since: the events to record and trigger on start at this index
-            (the ones before it were settled already).
-        :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
-        hooks = self.hooks
-        while True:
-            if self.state.conditions:
-                self.end_conditional()
-            self.state_based_actions()
-            if self.state.game_over is not None:
-                break
-            if not (self.state.conditions and self._conditional_pending()):
-                break
-        # (A hook nobody would be asked about isn't called; verify mode calls
-        # the ones it checks the state after.)
-        verify = hooks.verify
-        if self.dealt:
-            if verify or "redzone_damage_event" not in hooks.silent(self.state):
-                hooks.damage_event(self.state, tuple(self.dealt), tuple(self.results))
-            self.dealt, self.results = [], []
-        events = self.events[since:] if since else self.events
-        if events and "redzone_record" not in hooks.silent(self.state):
-            self.record(events)
-        if self.state.game_over is not None:
-            return
-        if extra or self.state.delayed or verify \
-                or "redzone_triggers" not in hooks.silent(self.state):
-            self.put_triggers(events, extra=extra)
-        if resolve:
-            self.resolve_stack()
 
-    def resolve_stack(self) -> None:
-        """With ``auto_triggers``, resolve the stack until it is empty or the
-        game is over (608)."""
-        if self.engine.auto_triggers:
-            while self.state.stack and self.state.game_over is None:
-                self.resolve_top(None)
+def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None,
+                    rule: str) -> None:
+    """:meth:`Tx.create`'s ``blocking`` (509.4): the new permanent blocks
+    ``attacker``, or an event says why it doesn't (509.4a)."""
+    new, events = _make_block(tx.state, perm.id, attacker, position, rule)
+    if new is tx.state and not events:
+        tx.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
+                      detail="the creature it would block isn't attacking its "
+                             "controller"))
+        return
+    tx._take(new, events)
 
-    def record(self, events: Sequence[Event]) -> None:
-        """Let plugins update their own slots (``redzone_record``)."""
-        if not events:
-            return
-        changed = self.hooks.record(self.state, tuple(events))
-        if not changed:
-            return
-        slots = self.state.plugin_state.thaw()
-        for name, entry in changed.items():
-            try:
-                value = freeze_value(entry.value, f"the state of plugin {name!r}")
-            except (IllegalActionError, RecursionError) as exc:
-                # (a value nested deeper than Python recurses is the plugin's too)
-                problem = exc.message if isinstance(exc, IllegalActionError) else (
-                    "a value nested too deep to freeze")
-                raise self.hooks.fault(name, "redzone_record", self.state,
-                                       f"returned a slot value that can't be kept: {problem}"
-                                       ) from exc
-            slots[name] = PluginState(value, entry.scope)
-        self.state = _evolve(self.state, plugin_state=FrozenMap(slots))
 
-    def _conditional_pending(self) -> bool:
-        return any(not self._holds(c) for c in self._conditions())
+def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> None:
+    """Check a duration and its condition (611.2), for an effect ``tx``'s
+    plugin makes (the fault is that plugin's when it names a condition
+    kind nobody answers).
 
-    def _conditions(self) -> tuple[Condition, ...]:
-        return self.state.conditions
-
-    def _holds(self, condition: Condition) -> bool:
-        state = self.state
-        kind = condition.kind
-        if kind == "on_battlefield":
-            return condition.object is not None and state.on_battlefield(condition.object) \
-                is not None
-        if kind == "controls":
-            perm = state.on_battlefield(condition.object or "")
-            return perm is not None and perm.controller == condition.player
-        if kind == "in_combat":
-            return state.combat is not None and state.combat.in_combat(condition.object or "")
-        answer = self.hooks.condition_holds(state, condition)
-        if answer is None:
-            raise PluginError(f"no loaded plugin answers the condition kind {kind!r} any more",
-                              hook="redzone_condition_holds")
-        return answer
-
-    def end_conditional(self) -> None:
-        """End every effect whose "for as long as" stopped holding (611.2b)."""
-        if not self._conditions():
-            return
-        self.end_effects(lambda duration, condition: duration == "while"
-                         and condition is not None and not self._holds(condition), "611.2b")
-
-    def end_effects(self, ends: Any, rule: str) -> None:
-        """End every effect, shield and modification for which
-        ``ends(duration, condition)`` is true, with an ``effect_ends`` event
-        for each (611.2, 514.2, 511.3)."""
-        state = self.state
-        events: list[Event] = []
-        effects = []
-        for effect in state.effects:
-            if ends(effect.duration, effect.condition):
-                events.append(Event("effect_ends", rule, object=effect.id or None,
-                                    detail=effect.kind))
-            else:
-                effects.append(effect)
-        shields = []
-        for shield in state.shields:
-            if ends(shield.duration, shield.condition):
-                events.append(Event("effect_ends", rule, object=shield.id,
-                                    target=shield.to, detail=f"shield {shield.mode}"))
-            else:
-                shields.append(shield)
-        changed: dict[str, Permanent] = {}
-        for perm in state.objects.values():
-            if not perm.modifications:
-                continue
-            kept = tuple(m for m in perm.modifications if not ends(m.duration, m.condition))
-            if len(kept) != len(perm.modifications):
-                changed[perm.id] = perm.evolve(modifications=kept)
-                for mod in perm.modifications:
-                    if mod not in kept:
-                        events.append(Event("effect_ends", rule, target=perm.id,
-                                            detail=_describe_modification(mod)))
-        if not events:
-            return
-        new = state.with_permanents(changed)
-        if len(effects) != len(state.effects) or len(shields) != len(state.shields):
-            new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
-        self._take(new, events)
-
-    def state_based_actions(self) -> None:
-        """Perform state-based actions until none applies (704.3); end the
-        game or take a losing player out of it (104, 800.4a)."""
-        hooks = self.hooks
-        state = self.state
-        dirty = state.__dict__.get(SBA_DIRTY)
-        if dirty is not None and not dirty \
-                and "redzone_state_based_actions" in hooks.silent(state) \
-                and not _sba.core_actions(state):
-            # Objects clean since the last check, players fine, no plugin to
-            # ask: nothing to perform, and no marks to clear (704.3).
-            return
-        for _ in range(1000):
-            state = self.state
-            actions = _sba.core_actions(state)
-            if "redzone_state_based_actions" not in hooks.silent(state):
-                actions.extend(hooks.state_based_actions(state))
-            actions = _sba._dedupe(actions)
-            state = _sba._clear_marks(state)
-            self.state = state
-            if not actions:
-                # Clean: later changes are noted, and only they are checked (704.3).
-                state.__dict__[SBA_DIRTY] = frozenset()
-                break
-            before = state
-            to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
-            moves: list[tuple[str, str]] = []
-            lost: list[str] = []
-            ceased: list[str] = []
-            silent = hooks.silent(state)
-            # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
-            replaceable = "redzone_cannot_be_destroyed" not in silent \
-                or "redzone_destruction_replacements" not in silent
-            label = self.step
-            for action in actions:
-                if action.kind == "cease":
-                    ceased.append(action.object or "")
-                    continue
-                if action.object is not None:
-                    perm = state.objects._items.get(action.object)
-                    if perm is None or perm.zone != "battlefield":
-                        continue
-                if action.kind == "destroy":
-                    assert action.object is not None
-                    if action.object in to_graveyard:
-                        continue
-                    if replaceable:
-                        self.state = state
-                        if self._destroy_replaced(action.object):
-                            state = self.state
-                            continue
-                        state = self.state
-                    self.events.append(object_event("destroyed", action.rule, label,
-                                                    action.object))
-                    moves.append((action.object, action.rule))
-                elif action.kind == "lose":
-                    player = state.players.get(action.player or "")
-                    if player is None:
-                        raise PluginError(f"a state-based action names no player: {action!r}",
-                                          hook="redzone_state_based_actions")
-                    if not player.lost:
-                        state = state.with_players(
-                            {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
-                        self.emit(Event("lost", action.rule, player=player.id))
-                        lost.append(player.id)
-                elif action.kind == "annihilate_counters":
-                    assert action.object is not None
-                    perm = state.objects[action.object]
-                    n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                    counters = perm.counters.thaw()
-                    counters["+1/+1"] -= n
-                    counters["-1/-1"] -= n
-                    state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
-                    self.emit(Event("counters_removed", action.rule, target=perm.id,
-                                    amount=n, counter="+1/+1 and -1/-1"))
-                elif action.kind == "graveyard":
-                    assert action.object is not None
-                    moves.append((action.object, action.rule))
-                else:
-                    raise PluginError(f"unknown state-based action kind {action.kind!r}",
-                                      hook="redzone_state_based_actions")
-            self.state = state
-            if moves:
-                new, moved = _sba.move_many_to_zone(self.state, moves, "graveyard", label)
-                self._take(new, moved, labelled=True)
-            if ceased:
-                self.cease(ceased)
-            if lost:
-                self.players_lost(lost)
-                if self.state.game_over is not None:
-                    return
-            if self.state is before:
-                break
-
-    def cease(self, objects: Sequence[str]) -> None:
-        """Tokens that left the battlefield cease to exist (111.7, 704.5d)."""
-        state = self.state
-        changed = {}
-        for obj in objects:
-            perm = state.objects.get(obj)
-            if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
-                continue
-            changed[obj] = _evolve(perm, zone="ceased")
-            self.emit(Event("ceases_to_exist", "704.5d", object=obj, detail=perm.zone))
-        if changed:
-            self.state = _evolve(state, objects=state.objects.merge(changed))
-
-    def players_lost(self, lost: Sequence[str]) -> None:
-        """Players who just lost leave the game (104.5). If at most one player
-        is left, the game is over (104.2a; a draw if none is, 104.4a);
-        otherwise each leaves as 800.4a says and the game goes on."""
-        state = self.state
-        if state.teams:
-            # 810.8a: if either player on a team loses, the team loses.
-            more = [m for p in lost for m in state.teammates(p) if not state.players[m].lost]
-            for mate in dict.fromkeys(more):
-                state = state.with_players({mate: _evolve(state.players[mate], lost=True,
-                                                          loss_rule="810.8a")})
-                self.emit(Event("lost", "810.8a", player=mate))
-            self.state = state
-            lost = [*lost, *dict.fromkeys(more)]
-        remaining = state.in_game
-        sides = {state.team_of(p) or p for p in remaining}
-        if len(sides) <= 1 and state.teams and remaining:
-            # 104.2c: a team with a player still in the game wins when every
-            # other team has left it.
-            losers = tuple(p for p in state.turn_order if state.players[p].lost)
-            over = GameOver(winners=remaining, losers=losers, draw=False, step=self.step,
-                            rule="104.2c")
-            self.state = _evolve(state, game_over=over)
-            self.emit(Event("game_over", "104.2c",
-                            detail=f"team {state.team_of(remaining[0])} wins"))
-            return
-        if len(remaining) <= 1:
-            losers = tuple(p for p in state.turn_order if state.players[p].lost)
-            draw = not remaining
-            rule = "104.4a" if draw else "104.2a"
-            over = GameOver(winners=remaining, losers=losers, draw=draw, step=self.step,
-                            rule=rule)
-            self.state = _evolve(state, game_over=over)
-            detail = "a draw" if draw else f"{', '.join(remaining)} wins"
-            self.emit(Event("game_over", rule, detail=detail))
-            return
-        for player in lost:
-            self.leave_game(player)
-
-    def leave_game(self, player: str) -> None:
-        """800.4a: the objects the player owns leave the game, the ones they
-        control that others own are exiled, their abilities on the stack and
-        delayed triggers cease to exist (800.4a, 800.4d), and creatures
-        attacking them (or their planeswalkers or battles) are removed from
-        combat."""
-        state = self.state
-        combat = state.combat
-        if combat is not None:
-            for attacker, defending in list(combat.defending_players.items()):
-                if defending == player and self.state.combat is not None \
-                        and attacker in self.state.combat.attacks:
-                    self.remove_from_combat(attacker, "800.4a")
-        owned = [p.id for p in self.state.objects.values()
-                 if p.zone == "battlefield" and p.owner == player]
-        controlled = [p.id for p in self.state.objects.values()
-                      if p.zone == "battlefield" and p.controller == player and p.owner != player]
-        if owned:
-            new, events = _sba.move_many_to_zone(self.state, [(o, "800.4a") for o in owned],
-                                                 "left_game", self.state.step)
-            self._take(new, events)
-        if controlled:
-            new, events = _sba.move_many_to_zone(self.state, [(o, "800.4a") for o in controlled],
-                                                 "exile", self.state.step)
-            self._take(new, events)
-        state = self.state
-        stack = tuple(t for t in state.stack if t.controller != player)
-        delayed = tuple(d for d in state.delayed if d.controller != player)
-        self.state = _evolve(state, stack=stack, delayed=delayed)
-        self.emit(Event("left_game", "800.4a", player=player))
-
-    # -- triggered abilities (603) -------------------------------------------------
-
-    def put_triggers(self, events: Sequence[Event], *, extra: Sequence[Trigger] = ()) -> None:
-        """Put what triggered on ``events`` on the stack in APNAP order
-        (603.3b): the plugins' triggers, the delayed triggers whose moment
-        came ("leaves", 603.7), and ``extra``."""
-        state = self.state
-        found = list(extra)
-        if events and self.hooks.implemented("redzone_triggers"):
-            found.extend(self.hooks.triggers(state, tuple(events)))
-            self.acting.update(self.hooks.triggering)
-        if state.delayed:
-            left = {e.object for e in events if e.kind in ("dies", "zone_change")}
-            if left:
-                found.extend(self.fire_delayed(lambda d: d.when == "leaves" and d.object in left))
-                state = self.state
-        found = [t for t in found if t.controller in state.players
-                 and not state.players[t.controller].lost]  # 800.4d
-        if not found:
-            return
-        self.acting.update(t.plugin for t in found if t.plugin)
-        order = list(state.turn_order)
-        start = order.index(state.active_player)
-        apnap = [p for p in order[start:] + order[:start] if p in state.players]
-        stacked: list[Trigger] = []
-        count = state.triggered
-        labels_used: dict[str, int] = {}
-        for player in apnap:
-            mine = sorted((t for t in found if t.controller == player), key=_trigger_key)
-            if not mine:
-                continue
-            labelled = []
-            for trigger in mine:
-                base = f"{trigger.kind}@{trigger.source}"
-                n = labels_used.get(base, 0) + 1
-                labels_used[base] = n
-                labelled.append((base if n == 1 else f"{base}#{n}", trigger))
-            if len(labelled) > 1:
-                # 603.3b: the player puts theirs on the stack in the order they
-                # choose; the default doesn't depend on plugin registration.
-                names = tuple(label for label, _ in labelled)
-                chosen = self.choose(Choice(
-                    player, player, "order", names, default=names, min=len(names),
-                    max=len(names), rule="603.3b", key=f"order@{player}",
-                    text="the order in which their triggered abilities go on the stack "
-                         "(the first put there resolves last)"))
-                by_label = dict(labelled)
-                labelled = [(label, by_label[label]) for label in chosen]
-            for label, waiting in labelled:
-                ready = self._stacking_choices(label, waiting)
-                if ready is None:
-                    continue
-                count += 1
-                ready = _evolve(ready, id=f"t{count}")
-                stacked.append(ready)
-                self.emit(Event("trigger", "603.3b", source=ready.source,
-                                player=ready.controller, object=ready.id,
-                                detail=f"{ready.kind}: {ready.text}".rstrip(": ")))
-        state = self.state
-        self.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
-
-    def _stacking_choices(self, label: str, trigger: Trigger) -> Trigger | None:
-        """Qualify a trigger's offers and make its targets and modes now
-        (603.3c-d); ``None`` when a required target has no legal option (the
-        ability is removed from the stack)."""
-        if not trigger.offers:
-            return trigger
-        offers = []
-        chosen = dict(trigger.choices)
-        for offer in trigger.offers:
-            if offer.kind not in CHOICE_KINDS:
-                raise PluginError(f"trigger {trigger.kind!r} offers a choice of unknown kind "
-                                  f"{offer.kind!r} (one of {', '.join(CHOICE_KINDS)})",
-                                  plugin=trigger.plugin, hook="redzone_triggers")
-            offer = offer if offer.key else _evolve(offer, key=f"{label}:{offer.name}")
-            offers.append(offer)
-            if offer.kind in ("target", "mode") and offer.name not in chosen:
-                if not offer.options and offer.min > 0:
-                    self.emit(Event("removed_from_stack", "603.3d", source=trigger.source,
-                                    player=trigger.controller,
-                                    detail=f"{trigger.kind}: no legal {offer.kind} "
-                                           f"({offer.key})"))
-                    return None
-                chosen[offer.name] = self.choose(offer)
-        return _evolve(trigger, offers=tuple(offers), choices=chosen)
-
-    def fire_delayed(self, matches: Any) -> list[Trigger]:
-        """Take the delayed triggers for which ``matches(delayed)`` is true out
-        of waiting and return them as triggers (603.7b: each triggers once)."""
-        state = self.state
-        fired = [d for d in state.delayed if matches(d)]
-        if not fired:
-            return []
-        self.state = _evolve(state, delayed=tuple(d for d in state.delayed if d not in fired))
-        return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
-                        text=d.text, actions=d.actions, plugin=d.plugin,
-                        targets=(d.object,) if d.object else ()) for d in fired]
-
-    def resolve_top(self, trigger_id: str | None) -> None:
-        """Resolve the trigger on top of the stack, or the one named (608.2):
-        its actions, then state-based actions and what that triggers."""
-        state = self.state
-        stack = list(state.stack)
-        index = len(stack) - 1
-        if trigger_id is not None:
-            ids = [t.id for t in stack]
-            if trigger_id not in ids:
-                raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
-                                         f"(it holds {', '.join(ids) or 'nothing'})",
-                                         rule="405.1", objects=(trigger_id,))
-            index = ids.index(trigger_id)
-        trigger = stack.pop(index)
-        self.state = _evolve(state, stack=tuple(stack))
-        start = len(self.events)
-        if trigger.offers:
-            # 608.2d: the choices made as it resolves.
-            chosen = dict(trigger.choices)
-            for offer in trigger.offers:
-                if offer.name not in chosen:
-                    chosen[offer.name] = self.choose(offer)
-            trigger = _evolve(trigger, choices=chosen)
-        self.emit(Event("resolve", trigger.rule, source=trigger.source,
-                        player=trigger.controller, object=trigger.id, detail=trigger.kind))
-        planned: list[tuple[str, Action, str]] = [
-            (trigger.plugin, a, "redzone_triggers") for a in trigger.actions]
-        planned.extend((plugin, a, "redzone_resolve_trigger")
-                       for plugin, a in self.hooks.resolve_trigger(self.state, trigger))
-        saved = (self.plugin, self.source, self.controller)
-        self.source, self.controller = trigger.source, trigger.controller
-        try:
-            for plugin, action, hook in planned:
-                try:
-                    self.perform(action, plugin=plugin, hook=hook)
-                except IllegalActionError as exc:
-                    self.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
-                if self._state.game_over is not None:  # (never batched)
-                    break
-        finally:
-            self.plugin, self.source, self.controller = saved
-        # (The stack is resolved by whoever resolves this one: settle, or
-        # resolve_trigger.)
-        self.settle(since=start, resolve=False)
+    :raises IllegalActionError: for an unknown duration, a ``while``
+        without a condition, or a condition kind nobody answers.
+    """
+    if duration not in DURATIONS:
+        raise IllegalActionError(f"{doing}: unknown duration {duration!r} (one of "
+                                 f"{', '.join(DURATIONS)})", rule="611.2")
+    if duration == "while":
+        if not isinstance(condition, Condition):
+            raise IllegalActionError(f"{doing}: a 'while' duration needs a Condition",
+                                     rule="611.2b")
+        if condition.kind not in CORE_CONDITIONS and tx.hooks.condition_holds(
+                tx.state, condition) is None:
+            problem = f"no loaded plugin answers the condition kind {condition.kind!r}"
+            if tx.plugin and not tx.plugin.startswith("redzone."):
+                # a plugin's effect that would silently never apply: its fault
+                raise tx.hooks.fault(tx.plugin, "redzone_condition_holds", tx.state,
+                                     f"made an effect ({doing}) lasting 'while' a "
+                                     f"condition, but {problem}")
+            raise IllegalActionError(f"{doing}: {problem}", rule="611.2b")
+    elif condition is not None:
+        raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
+                                 rule="611.2b")
 
 
 def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
@@ -1279,13 +785,6 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     return _evolve(state, combat=new_combat), events
 
 
-def _trigger_key(trigger: Trigger) -> tuple[Any, ...]:
-    """The default order of one player's simultaneous triggers: by source,
-    then kind and text, never by which plugin answered first."""
-    return (trigger.source, trigger.kind, trigger.text, trigger.rule, trigger.amount or 0,
-            trigger.targets)
-
-
 def check_answer(choice: Choice, answer: Sequence[str]) -> None:
     """Check an answer against its choice.
 
@@ -1310,18 +809,6 @@ def check_answer(choice: Choice, answer: Sequence[str]) -> None:
                                  rule=rule, objects=(key,))
 
 
-def _describe_modification(mod: Modification) -> str:
-    parts = []
-    if mod.power or mod.toughness:
-        parts.append(f"{mod.power:+d}/{mod.toughness:+d}")
-    if mod.add_keywords:
-        parts.append("gains " + ", ".join(k.text for k in mod.add_keywords))
-    if mod.remove_keywords:
-        parts.append("loses " + ", ".join(mod.remove_keywords))
-    return "; ".join(parts) or "effect"
-
-
-# -- validation of actions and of frozen data ---------------------------------------
 
 
 def freeze_value(value: Any, what: str) -> Any:

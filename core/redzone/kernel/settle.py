@@ -1,0 +1,452 @@
+"""How a command settles: what the kernel does between a command's actions
+and the state the caller gets back.
+
+A command changes its working copy (:class:`~redzone.kernel.tx.Tx`) with the
+author's tools; then :func:`settle` performs state-based actions until none
+applies (704.3, the loop is :func:`redzone.kernel.sba.perform`), ends the
+effects whose "for as long as" stopped holding (611.2b), ends the game if it
+is over (104) or takes the players who lost out of it (800.4a), lets plugins
+record what they remember, puts what triggered on the stack in APNAP order
+(603.3b) and, with ``auto_triggers``, resolves it (608). :func:`commit` settles
+and freezes the working copy into an :class:`~redzone.kernel.tx.Outcome`.
+
+These are the kernel's: a plugin's actions and resolutions use the tools of
+:class:`~redzone.kernel.tx.Tx`, never these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from redzone.kernel import sba as _sba
+from redzone.kernel.errors import IllegalActionError, PluginError
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.hooktypes import Action
+from redzone.kernel.model import (
+    CHOICE_KINDS,
+    Choice,
+    Condition,
+    DelayedTrigger,
+    GameOver,
+    Modification,
+    Permanent,
+    PluginState,
+    Trigger,
+)
+from redzone.kernel.tx import Outcome, Tx, freeze_value
+
+#: Which effects, shields and modifications end: ``ends(duration, condition)``.
+Ends = Callable[[str, Condition | None], bool]
+
+
+def commit(tx: Tx, *, extra: Sequence[Trigger] = ()) -> Outcome:
+    """Settle a working copy and freeze it into an :class:`Outcome`.
+
+    :param extra: triggers to put on the stack with those that triggered.
+    """
+    settle(tx, extra=extra)
+    return outcome(tx)
+
+
+def outcome(tx: Tx) -> Outcome:
+    """The frozen result of a working copy, as it is now (the command ends:
+    verify mode compares what plugins were given)."""
+    if tx.hooks.verify:
+        tx.hooks.command_finished()
+    return Outcome(tx.state, tx.events, tx.made)
+
+
+def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
+           resolve: bool = True) -> None:
+    """Finish the command: state-based actions until none applies (704.3),
+    effects whose condition stopped holding end (611.2b), the game ends if
+    it is over (104), plugins record, delayed and ordinary triggers go on
+    the stack (603.3b) and, with ``auto_triggers``, resolve.
+
+    :param tx: the command's working copy.
+    :param extra: triggers to put on the stack with those that triggered.
+    :param since: the events to record and trigger on start at this index
+        (the ones before it were settled already).
+    :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
+    hooks = tx.hooks
+    while True:
+        if tx.state.conditions:
+            _end_conditional(tx)
+        _sba.perform(tx, _players_lost)
+        if tx.state.game_over is not None:
+            break
+        if not (tx.state.conditions and _conditional_pending(tx)):
+            break
+    # (A hook nobody would be asked about isn't called; verify mode calls
+    # the ones it checks the state after.)
+    verify = hooks.verify
+    if tx.dealt:
+        if verify or "redzone_damage_event" not in hooks.silent(tx.state):
+            hooks.damage_event(tx.state, tuple(tx.dealt), tuple(tx.results))
+        tx.dealt, tx.results = [], []
+    events = tx.events[since:] if since else tx.events
+    if events and "redzone_record" not in hooks.silent(tx.state):
+        _record(tx, events)
+    if tx.state.game_over is not None:
+        return
+    if extra or tx.state.delayed or verify \
+            or "redzone_triggers" not in hooks.silent(tx.state):
+        _put_triggers(tx, events, extra=extra)
+    if resolve:
+        resolve_stack(tx)
+
+
+def state_based_actions(tx: Tx) -> None:
+    """Perform state-based actions until none applies (704.3); end the game
+    or take the players who lost out of it (104, 800.4a)."""
+    _sba.perform(tx, _players_lost)
+
+
+def resolve_stack(tx: Tx) -> None:
+    """With ``auto_triggers``, resolve the stack until it is empty or the
+    game is over (608)."""
+    if tx.engine.auto_triggers:
+        while tx.state.stack and tx.state.game_over is None:
+            resolve_top(tx, None)
+
+
+def _record(tx: Tx, events: Sequence[Event]) -> None:
+    """Let plugins update their own slots (``redzone_record``)."""
+    if not events:
+        return
+    changed = tx.hooks.record(tx.state, tuple(events))
+    if not changed:
+        return
+    slots = tx.state.plugin_state.thaw()
+    for name, entry in changed.items():
+        try:
+            value = freeze_value(entry.value, f"the state of plugin {name!r}")
+        except (IllegalActionError, RecursionError) as exc:
+            # (a value nested deeper than Python recurses is the plugin's too)
+            problem = exc.message if isinstance(exc, IllegalActionError) else (
+                "a value nested too deep to freeze")
+            raise tx.hooks.fault(name, "redzone_record", tx.state,
+                                 f"returned a slot value that can't be kept: {problem}"
+                                 ) from exc
+        slots[name] = PluginState(value, entry.scope)
+    tx.state = _evolve(tx.state, plugin_state=FrozenMap(slots))
+
+
+# -- durations (611.2, 514.2, 511.3) -------------------------------------------------
+
+
+def _conditional_pending(tx: Tx) -> bool:
+    return any(not _holds(tx, c) for c in tx.state.conditions)
+
+
+def _holds(tx: Tx, condition: Condition) -> bool:
+    state = tx.state
+    kind = condition.kind
+    if kind == "on_battlefield":
+        return condition.object is not None and state.on_battlefield(condition.object) \
+            is not None
+    if kind == "controls":
+        perm = state.on_battlefield(condition.object or "")
+        return perm is not None and perm.controller == condition.player
+    if kind == "in_combat":
+        return state.combat is not None and state.combat.in_combat(condition.object or "")
+    answer = tx.hooks.condition_holds(state, condition)
+    if answer is None:
+        raise PluginError(f"no loaded plugin answers the condition kind {kind!r} any more",
+                          hook="redzone_condition_holds")
+    return answer
+
+
+def _end_conditional(tx: Tx) -> None:
+    """End every effect whose "for as long as" stopped holding (611.2b)."""
+    if not tx.state.conditions:
+        return
+    end_effects(tx, lambda duration, condition: duration == "while"
+                and condition is not None and not _holds(tx, condition), "611.2b")
+
+
+def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
+    """End every effect, shield and modification for which
+    ``ends(duration, condition)`` is true, with an ``effect_ends`` event
+    for each (611.2, 514.2, 511.3)."""
+    state = tx.state
+    events: list[Event] = []
+    effects = []
+    for effect in state.effects:
+        if ends(effect.duration, effect.condition):
+            events.append(Event("effect_ends", rule, object=effect.id or None,
+                                detail=effect.kind))
+        else:
+            effects.append(effect)
+    shields = []
+    for shield in state.shields:
+        if ends(shield.duration, shield.condition):
+            events.append(Event("effect_ends", rule, object=shield.id,
+                                target=shield.to, detail=f"shield {shield.mode}"))
+        else:
+            shields.append(shield)
+    changed: dict[str, Permanent] = {}
+    for perm in state.objects.values():
+        if not perm.modifications:
+            continue
+        kept = tuple(m for m in perm.modifications if not ends(m.duration, m.condition))
+        if len(kept) != len(perm.modifications):
+            changed[perm.id] = perm.evolve(modifications=kept)
+            for mod in perm.modifications:
+                if mod not in kept:
+                    events.append(Event("effect_ends", rule, target=perm.id,
+                                        detail=_describe_modification(mod)))
+    if not events:
+        return
+    new = state.with_permanents(changed)
+    if len(effects) != len(state.effects) or len(shields) != len(state.shields):
+        new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
+    tx._take(new, events)
+
+
+def _describe_modification(mod: Modification) -> str:
+    parts = []
+    if mod.power or mod.toughness:
+        parts.append(f"{mod.power:+d}/{mod.toughness:+d}")
+    if mod.add_keywords:
+        parts.append("gains " + ", ".join(k.text for k in mod.add_keywords))
+    if mod.remove_keywords:
+        parts.append("loses " + ", ".join(mod.remove_keywords))
+    return "; ".join(parts) or "effect"
+
+
+# -- the end of the game (104, 800.4) ------------------------------------------------
+
+
+def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
+    """Players who just lost leave the game (104.5). If at most one player
+    is left, the game is over (104.2a; a draw if none is, 104.4a);
+    otherwise each leaves as 800.4a says and the game goes on."""
+    state = tx.state
+    if state.teams:
+        # 810.8a: if either player on a team loses, the team loses.
+        more = [m for p in lost for m in state.teammates(p) if not state.players[m].lost]
+        for mate in dict.fromkeys(more):
+            state = state.with_players({mate: _evolve(state.players[mate], lost=True,
+                                                      loss_rule="810.8a")})
+            tx.emit(Event("lost", "810.8a", player=mate))
+        tx.state = state
+        lost = [*lost, *dict.fromkeys(more)]
+    remaining = state.in_game
+    sides = {state.team_of(p) or p for p in remaining}
+    if len(sides) <= 1 and state.teams and remaining:
+        # 104.2c: a team with a player still in the game wins when every
+        # other team has left it.
+        losers = tuple(p for p in state.turn_order if state.players[p].lost)
+        over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
+                        rule="104.2c")
+        tx.state = _evolve(state, game_over=over)
+        tx.emit(Event("game_over", "104.2c",
+                      detail=f"team {state.team_of(remaining[0])} wins"))
+        return
+    if len(remaining) <= 1:
+        losers = tuple(p for p in state.turn_order if state.players[p].lost)
+        draw = not remaining
+        rule = "104.4a" if draw else "104.2a"
+        over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
+                        rule=rule)
+        tx.state = _evolve(state, game_over=over)
+        detail = "a draw" if draw else f"{', '.join(remaining)} wins"
+        tx.emit(Event("game_over", rule, detail=detail))
+        return
+    for player in lost:
+        _leave_game(tx, player)
+
+
+def _leave_game(tx: Tx, player: str) -> None:
+    """800.4a: the objects the player owns leave the game, the ones they
+    control that others own are exiled, their abilities on the stack and
+    delayed triggers cease to exist (800.4a, 800.4d), and creatures
+    attacking them (or their planeswalkers or battles) are removed from
+    combat."""
+    state = tx.state
+    combat = state.combat
+    if combat is not None:
+        for attacker, defending in list(combat.defending_players.items()):
+            if defending == player and tx.state.combat is not None \
+                    and attacker in tx.state.combat.attacks:
+                tx.remove_from_combat(attacker, "800.4a")
+    owned = [p.id for p in tx.state.objects.values()
+             if p.zone == "battlefield" and p.owner == player]
+    controlled = [p.id for p in tx.state.objects.values()
+                  if p.zone == "battlefield" and p.controller == player and p.owner != player]
+    if owned:
+        new, events = _sba.move_many_to_zone(tx.state, [(o, "800.4a") for o in owned],
+                                             "left_game", tx.state.step)
+        tx._take(new, events)
+    if controlled:
+        new, events = _sba.move_many_to_zone(tx.state, [(o, "800.4a") for o in controlled],
+                                             "exile", tx.state.step)
+        tx._take(new, events)
+    state = tx.state
+    stack = tuple(t for t in state.stack if t.controller != player)
+    delayed = tuple(d for d in state.delayed if d.controller != player)
+    tx.state = _evolve(state, stack=stack, delayed=delayed)
+    tx.emit(Event("left_game", "800.4a", player=player))
+
+
+# -- triggered abilities (603, 608) --------------------------------------------------
+
+
+def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] = ()) -> None:
+    """Put what triggered on ``events`` on the stack in APNAP order
+    (603.3b): the plugins' triggers, the delayed triggers whose moment
+    came ("leaves", 603.7), and ``extra``."""
+    state = tx.state
+    found = list(extra)
+    if events and tx.hooks.implemented("redzone_triggers"):
+        found.extend(tx.hooks.triggers(state, tuple(events)))
+        tx.acting.update(tx.hooks.triggering)
+    if state.delayed:
+        left = {e.object for e in events if e.kind in ("dies", "zone_change")}
+        if left:
+            found.extend(fire_delayed(tx, lambda d: d.when == "leaves" and d.object in left))
+            state = tx.state
+    found = [t for t in found if t.controller in state.players
+             and not state.players[t.controller].lost]  # 800.4d
+    if not found:
+        return
+    tx.acting.update(t.plugin for t in found if t.plugin)
+    order = list(state.turn_order)
+    start = order.index(state.active_player)
+    apnap = [p for p in order[start:] + order[:start] if p in state.players]
+    stacked: list[Trigger] = []
+    count = state.triggered
+    labels_used: dict[str, int] = {}
+    for player in apnap:
+        mine = sorted((t for t in found if t.controller == player), key=_trigger_key)
+        if not mine:
+            continue
+        labelled = []
+        for trigger in mine:
+            base = f"{trigger.kind}@{trigger.source}"
+            n = labels_used.get(base, 0) + 1
+            labels_used[base] = n
+            labelled.append((base if n == 1 else f"{base}#{n}", trigger))
+        if len(labelled) > 1:
+            # 603.3b: the player puts theirs on the stack in the order they
+            # choose; the default doesn't depend on plugin registration.
+            names = tuple(label for label, _ in labelled)
+            chosen = tx.choose(Choice(
+                player, player, "order", names, default=names, min=len(names),
+                max=len(names), rule="603.3b", key=f"order@{player}",
+                text="the order in which their triggered abilities go on the stack "
+                     "(the first put there resolves last)"))
+            by_label = dict(labelled)
+            labelled = [(label, by_label[label]) for label in chosen]
+        for label, waiting in labelled:
+            ready = _stacking_choices(tx, label, waiting)
+            if ready is None:
+                continue
+            count += 1
+            ready = _evolve(ready, id=f"t{count}")
+            stacked.append(ready)
+            tx.emit(Event("trigger", "603.3b", source=ready.source,
+                          player=ready.controller, object=ready.id,
+                          detail=f"{ready.kind}: {ready.text}".rstrip(": ")))
+    state = tx.state
+    tx.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
+
+
+def _trigger_key(trigger: Trigger) -> tuple[Any, ...]:
+    """The default order of one player's simultaneous triggers: by source,
+    then kind and text, never by which plugin answered first."""
+    return (trigger.source, trigger.kind, trigger.text, trigger.rule, trigger.amount or 0,
+            trigger.targets)
+
+
+def _stacking_choices(tx: Tx, label: str, trigger: Trigger) -> Trigger | None:
+    """Qualify a trigger's offers and make its targets and modes now
+    (603.3c-d); ``None`` when a required target has no legal option (the
+    ability is removed from the stack)."""
+    if not trigger.offers:
+        return trigger
+    offers = []
+    chosen = dict(trigger.choices)
+    for offer in trigger.offers:
+        if offer.kind not in CHOICE_KINDS:
+            raise PluginError(f"trigger {trigger.kind!r} offers a choice of unknown kind "
+                              f"{offer.kind!r} (one of {', '.join(CHOICE_KINDS)})",
+                              plugin=trigger.plugin, hook="redzone_triggers")
+        offer = offer if offer.key else _evolve(offer, key=f"{label}:{offer.name}")
+        offers.append(offer)
+        if offer.kind in ("target", "mode") and offer.name not in chosen:
+            if not offer.options and offer.min > 0:
+                tx.emit(Event("removed_from_stack", "603.3d", source=trigger.source,
+                              player=trigger.controller,
+                              detail=f"{trigger.kind}: no legal {offer.kind} "
+                                     f"({offer.key})"))
+                return None
+            chosen[offer.name] = tx.choose(offer)
+    return _evolve(trigger, offers=tuple(offers), choices=chosen)
+
+
+def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trigger]:
+    """Take the delayed triggers for which ``matches(delayed)`` is true out
+    of waiting and return them as triggers (603.7b: each triggers once)."""
+    state = tx.state
+    fired = [d for d in state.delayed if matches(d)]
+    if not fired:
+        return []
+    tx.state = _evolve(state, delayed=tuple(d for d in state.delayed if d not in fired))
+    return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
+                    text=d.text, actions=d.actions, plugin=d.plugin,
+                    targets=(d.object,) if d.object else ()) for d in fired]
+
+
+def resolve_top(tx: Tx, trigger_id: str | None) -> None:
+    """Resolve the trigger on top of the stack, or the one named (608.2):
+    its actions, then state-based actions and what that triggers."""
+    state = tx.state
+    stack = list(state.stack)
+    index = len(stack) - 1
+    if trigger_id is not None:
+        ids = [t.id for t in stack]
+        if trigger_id not in ids:
+            raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
+                                     f"(it holds {', '.join(ids) or 'nothing'})",
+                                     rule="405.1", objects=(trigger_id,))
+        index = ids.index(trigger_id)
+    trigger = stack.pop(index)
+    tx.state = _evolve(state, stack=tuple(stack))
+    start = len(tx.events)
+    if trigger.offers:
+        # 608.2d: the choices made as it resolves.
+        chosen = dict(trigger.choices)
+        for offer in trigger.offers:
+            if offer.name not in chosen:
+                chosen[offer.name] = tx.choose(offer)
+        trigger = _evolve(trigger, choices=chosen)
+    tx.emit(Event("resolve", trigger.rule, source=trigger.source,
+                  player=trigger.controller, object=trigger.id, detail=trigger.kind))
+    planned: list[tuple[str, Action, str]] = [
+        (trigger.plugin, a, "redzone_triggers") for a in trigger.actions]
+    planned.extend((plugin, a, "redzone_resolve_trigger")
+                   for plugin, a in tx.hooks.resolve_trigger(tx.state, trigger))
+    saved = (tx.plugin, tx.source, tx.controller)
+    tx.source, tx.controller = trigger.source, trigger.controller
+    try:
+        for plugin, action, hook in planned:
+            try:
+                tx.perform(action, plugin=plugin, hook=hook)
+            except IllegalActionError as exc:
+                tx.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
+            if tx._state.game_over is not None:  # (never batched)
+                break
+    finally:
+        tx.plugin, tx.source, tx.controller = saved
+    # (The stack is resolved by whoever resolves this one: settle, or
+    # resolve_trigger.)
+    settle(tx, since=start, resolve=False)
+
+
+__all__ = ["commit", "end_effects", "fire_delayed", "outcome", "resolve_stack", "resolve_top",
+           "settle", "state_based_actions"]
