@@ -1,18 +1,28 @@
-"""Shared fixtures: an engine with every built-in plugin, and a board builder."""
+"""Shared fixtures: an engine with every built-in plugin, and a board builder.
+
+The suite runs the production path, the engines embedders get: verify mode
+(guarantee 10) is off unless a test asks for it (``Engine(verify=True)``, the
+test kit, the command line). CI runs the plugin-facing tests a second time in
+verify mode, with ``REDZONE_VERIFY=1`` (see ``.ci/run``), so that a plugin
+that changes the state it is given fails the test that shows it, named.
+"""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 import redzone
 from redzone import Engine, GameState, Permanent
+from redzone.kernel.plugins import verify_default
 
-# Every engine of the test suite (and of CI) runs in verify mode: a plugin that
-# changes the state it is shown fails the test that shows it, named.
-os.environ.setdefault("REDZONE_VERIFY", "1")
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Say which path the suite's engines run."""
+    if verify_default():
+        return "redzone: verify mode (REDZONE_VERIFY=1)"
+    return "redzone: production path (verify mode only where a test asks for it)"
 
 
 @pytest.fixture(scope="session")

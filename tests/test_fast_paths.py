@@ -5,10 +5,10 @@ doesn't ask hooks no implementation would answer (the keyword and state
 gates, ``Hooks.silent``), runs plugin answers without verify mode's
 bookkeeping, and trusts its own default assignment where every plugin that
 checks assignments vouches for the policy (``REDZONE_TRUSTS_DEFAULT_POLICY``).
-The rest of the test suite runs in verify mode, which doesn't trust the
-policy: here the bundled examples and generated boards are resolved both
-ways, and the outcomes must be the same (733: the same game, the same
-result).
+Verify mode doesn't trust the policy (the rest of the suite runs the
+shortcuts; CI's verify pass runs its plugin-facing tests in verify mode):
+here the bundled examples and generated boards are resolved both ways, and
+the outcomes must be the same (733: the same game, the same result).
 """
 
 from __future__ import annotations

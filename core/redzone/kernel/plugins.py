@@ -328,8 +328,8 @@ _INERT_NAMES: Final = frozenset(family for family, _regex in _INERT_FORMS)
 
 def verify_default() -> bool:
     """Whether verify mode is on when an engine doesn't say: the
-    ``REDZONE_VERIFY`` environment variable is ``"1"`` (the test suite and CI
-    set it)."""
+    ``REDZONE_VERIFY`` environment variable is ``"1"`` (CI's verify pass of
+    the test suite sets it)."""
     return os.environ.get("REDZONE_VERIFY", "") == "1"
 
 
