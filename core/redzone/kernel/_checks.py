@@ -29,10 +29,15 @@ class Checks:
     """The shared answer checks of one engine.
 
     :param calls: the engine's triage, to name a plugin.
+    :param cache: each hook's implementations.
+    :param answers: asks a hook (:meth:`redzone.kernel.plugins.Hooks._answers`).
     """
 
-    def __init__(self, calls: Calls) -> None:
+    def __init__(self, calls: Calls, cache: Mapping[str, tuple[Impl, ...]],
+                 answers: Callable[[str, tuple[Any, ...]], list[tuple[Impl, Any]]]) -> None:
         self._calls = calls
+        self._cache = cache
+        self._answers = answers
         #: The declared action kinds, by ``do`` name, with their plugin
         #: (filled as the plugins load).
         self.action_specs: Mapping[str, tuple[ActionSpec, str]] = {}
@@ -60,22 +65,26 @@ class Checks:
         ok = isinstance(res, int) and not isinstance(res, bool)
         return self.expect(impl, hook, state, res, ok, "an int or None")  # type: ignore[no-any-return]
 
-    def any(self, hook: str, state: GameState, answers: list[tuple[Impl, Any]]) -> bool:
-        """Whether one of ``answers`` is ``True`` (each is a bool)."""
-        for impl, res in answers:
+    def any(self, hook: str, *args: Any) -> bool:
+        """Whether some implementation of ``hook`` answers ``True`` (each
+        answers a bool or None)."""
+        if not self._cache[hook]:
+            return False
+        for impl, res in self._answers(hook, args):
             if res is True:
                 return True
-            self.expect(impl, hook, state, res, res is False, "a bool or None")
+            self.expect(impl, hook, args[0], res, res is False, "a bool or None")
         return False
 
-    def collect(self, hook: str, kind: type[T], state: GameState,
-                answers: list[tuple[Impl, Any]]) -> list[T]:
-        """The items of ``kind`` of every answer, concatenated, each checked
-        (a list or tuple of plain items of a kind with no field check is
-        taken as it is)."""
+    def collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
+        """The items of ``kind`` every implementation of ``hook`` answers,
+        concatenated, each checked (a list or tuple of plain items of a kind
+        with no field check is taken as it is)."""
         items: list[T] = []
+        if not self._cache[hook]:
+            return items
         check = _answers_check.CHECKS.get(kind)
-        for impl, res in answers:
+        for impl, res in self._answers(hook, args):
             if type(res) in _SEQUENCES:
                 if not res:
                     continue
@@ -83,7 +92,7 @@ class Checks:
                         type(item) is kind for item in res):
                     items.extend(res)
                     continue
-            items.extend(self.items(impl, hook, state, res, kind))
+            items.extend(self.items(impl, hook, args[0] if args else None, res, kind))
         return items
 
     def items(self, impl: Impl, hook: str, state: GameState | None, res: Any,

@@ -123,8 +123,11 @@ class Gates:
                            frozenset[str] | None] = (None, (frozenset(), 0), {}, None)
 
     def silent(self, state: Any) -> frozenset[str]:
-        """The hooks no implementation would be asked about ``state`` (see
-        :meth:`redzone.kernel.plugins.Hooks.silent`)."""
+        """The hooks no implementation would be asked about ``state`` (none
+        is implemented, or the gates keep every one out): a caller about to
+        ask one hook for each of many creatures asks this once instead.
+        Worked out once per set of keywords present and of non-empty gated
+        fields (and kept with the last state asked about)."""
         entry = self._entry
         if entry[0] is state:
             known = entry[3]

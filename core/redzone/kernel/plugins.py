@@ -21,6 +21,7 @@ registration order and a failing plugin is named in the error.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
@@ -109,7 +110,11 @@ class Hooks:
         self.triggering: tuple[str, ...] = ()
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
-        self._check = _checks.Checks(calls)
+        self._cache = _calling.implementations(pm, infos)
+        self._gated_hooks: frozenset[str] = frozenset()  # loading hooks are never gated
+        self._check = _checks.Checks(calls, self._cache, self._answers)
+        #: Whether some implementation answers ``True``; every one's items, concatenated.
+        self._any, self._collect = self._check.any, self._check.collect
         # The one loop, wrapped (not branched) by what this engine adds to a call.
         self._plain = self._loop = calls.loop()
         if timeout is not None:
@@ -117,8 +122,6 @@ class Hooks:
         self._verifier = _verify.Verifier(calls, self._plain) if self.verify else None
         if self._verifier is not None:
             self._loop = self._verifier.wrap(self._loop)
-        self._cache = _calling.implementations(pm, infos)
-        self._gated_hooks: frozenset[str] = frozenset()  # loading hooks are never gated
         self.keyword_infos = _loading.load_keywords(self._answers("redzone_keywords", ()),
                                                     self._fail)
         self._keywords = _loading.Keywords(self.keyword_infos, unknown_keywords)
@@ -128,6 +131,9 @@ class Hooks:
             self._declared("redzone_damage_steps", DamageStep))
         self._gates = _gates.Gates(self._cache, self.keyword_infos)
         self._gated_hooks = self._gates.gated_hooks
+        #: The hooks no implementation would be asked about a state
+        #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
+        self.silent = self._gates.silent
         self._active = self._gates.active
 
     def _declared(self, hook: str, kind: type[T]) -> list[tuple[Impl, list[T]]]:
@@ -157,16 +163,10 @@ class Hooks:
         ``state`` (one is implemented and the gates let it through)."""
         return hook not in self._gates.silent(state)
 
-    @property
+    @functools.cached_property
     def keyword_names(self) -> frozenset[str]:
         """The names of the keywords the loaded plugins declare."""
         return frozenset(self.keyword_infos)
-
-    def silent(self, state: GameState) -> frozenset[str]:
-        """The hooks no implementation would be asked about ``state`` (none
-        is implemented, or the gates keep every one out): a caller about to
-        ask one hook for each of many creatures asks this once instead."""
-        return self._gates.silent(state)
 
     def info(self, plugin: str) -> PluginInfo:
         """The registered plugin named ``plugin`` (a bare record for a name
@@ -230,17 +230,6 @@ class Hooks:
         """
         if self._verifier is not None:
             self._verifier.pending(keep, deep)
-
-    def _any(self, hook: str, *args: Any) -> bool:
-        """Whether some implementation answers ``True`` (each answers a bool or None)."""
-        return bool(self._cache[hook]) and self._check.any(hook, args[0],
-                                                           self._answers(hook, args))
-
-    def _collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
-        """Every implementation's items of ``kind``, concatenated."""
-        if not self._cache[hook]:
-            return []
-        return self._check.collect(hook, kind, args[0], self._answers(hook, args))
 
     # -- keywords -------------------------------------------------------------
 
