@@ -54,3 +54,38 @@ def test_a_plugin_under_the_limit_is_fine() -> None:
     engine = Engine(plugins=[_slow(0.0)], hook_timeout=5.0)
     assert engine.declare_blockers(_attacked(engine), {"bear": "ogre"}).state.step == (
         "declare_blockers")
+
+
+def _slow_replacement(seconds: float) -> SimpleNamespace:
+    def replace(state: GameState, result: redzone.Result) -> None:
+        time.sleep(seconds)
+
+    def redzone_result_replacements(state: GameState,
+                                    result: redzone.Result) -> list[redzone.ResultReplacement]:
+        return [redzone.ResultReplacement("slow", "614.1a", replace)]
+
+    return SimpleNamespace(__name__="sloth", redzone_result_replacements=redzone.hookimpl(
+        redzone_result_replacements))
+
+
+def test_a_result_replacement_over_the_time_limit_is_named() -> None:
+    """Guarantee 9: a result replacement's ``replace`` is plugin code the one
+    call loop runs, so the engine's time limit holds for it as for a hook
+    call, and the fault names the plugin and the replacement."""
+    engine = Engine(plugins=[_slow_replacement(0.05)], hook_timeout=0.01)
+    state = engine.declare_blockers(_attacked(engine), {}).state
+    with pytest.raises(PluginError) as info:
+        engine.combat_damage(state)
+    error = info.value
+    assert (error.plugin, error.hook) == ("sloth", "redzone_result_replacements")
+    assert "replacement 'slow' took" in str(error)
+    assert "over the engine's limit of 0.01 s" in str(error)
+
+
+def test_the_production_loop_is_not_wrapped() -> None:
+    """Guarantee 22 (the production path): with verify mode off and no time
+    limit the facade calls the plain loop itself; each of them wraps it."""
+    plain = Engine(verify=False).hooks
+    assert plain._loop is plain._plain
+    for hooks in (Engine(verify=True).hooks, Engine(verify=False, hook_timeout=1.0).hooks):
+        assert hooks._loop is not hooks._plain

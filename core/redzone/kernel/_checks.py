@@ -1,0 +1,247 @@
+"""The checks of plugins' answers that many hooks share.
+
+Each hook's own combination and field checks are the facade's
+(:class:`~redzone.kernel.plugins.Hooks`); these are the container checks
+(an iterable of the right kind, at most
+:data:`~redzone.kernel.answers.MAX_ITEMS` items, each field-checked by
+:mod:`redzone.kernel.answers`) and the checks of the actions and choices an
+answer carries. A failed check is a :class:`~redzone.PluginError` naming the
+plugin that answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, TypeVar
+
+from redzone.kernel import answers as _answers_check
+from redzone.kernel import validate as _validate
+from redzone.kernel._calling import Calls, Impl, Loop
+from redzone.kernel.errors import IllegalActionError
+from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
+from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
+
+T = TypeVar("T")
+_SEQUENCES: Final = frozenset({list, tuple})
+
+
+class Checks:
+    """The shared answer checks of one engine.
+
+    :param calls: the engine's triage, to name a plugin.
+    :param cache: each hook's implementations.
+    :param answers: asks a hook (:meth:`redzone.kernel.plugins.Hooks._answers`).
+    """
+
+    def __init__(self, calls: Calls, cache: Mapping[str, tuple[Impl, ...]],
+                 answers: Callable[[str, tuple[Any, ...]], list[tuple[Impl, Any]]]) -> None:
+        self._calls = calls
+        self._cache = cache
+        self._answers = answers
+        #: The declared action kinds, by ``do`` name, with their plugin
+        #: (filled as the plugins load).
+        self.action_specs: Mapping[str, tuple[ActionSpec, str]] = {}
+
+    def action_spec(self, action: object) -> tuple[ActionSpec, str] | None:
+        """The declaration of ``action``'s kind and the plugin that declares
+        it, or ``None`` when no loaded plugin declares that kind."""
+        do = getattr(type(action), "do", None)
+        found = self.action_specs.get(do) if isinstance(do, str) else None
+        if found is None or not isinstance(action, found[0].cls):
+            return None
+        return found
+
+    def expect(self, impl: Impl, hook: str, state: GameState | None, res: T, ok: bool,
+               wanted: str) -> T:
+        """``res``, an answer, when ``ok``; else the plugin is named for
+        answering it where ``wanted`` was expected."""
+        if not ok:
+            raise self._calls.fail(impl, hook, state, None,
+                                   f"returned {res!r} where {wanted} was expected")
+        return res
+
+    def whole(self, impl: Impl, hook: str, state: GameState | None, res: Any) -> int:
+        """``res``, an answer that must be an ``int`` (not a ``bool``)."""
+        ok = isinstance(res, int) and not isinstance(res, bool)
+        return self.expect(impl, hook, state, res, ok, "an int or None")  # type: ignore[no-any-return]
+
+    def any(self, hook: str, *args: Any) -> bool:
+        """Whether some implementation of ``hook`` answers ``True`` (each
+        answers a bool or None)."""
+        if not self._cache[hook]:
+            return False
+        for impl, res in self._answers(hook, args):
+            if res is True:
+                return True
+            self.expect(impl, hook, args[0], res, res is False, "a bool or None")
+        return False
+
+    def collect(self, hook: str, kind: type[T], *args: Any) -> list[T]:
+        """The items of ``kind`` every implementation of ``hook`` answers,
+        concatenated, each checked (a list or tuple of plain items of a kind
+        with no field check is taken as it is)."""
+        items: list[T] = []
+        if not self._cache[hook]:
+            return items
+        check = _answers_check.CHECKS.get(kind)
+        for impl, res in self._answers(hook, args):
+            if type(res) in _SEQUENCES:
+                if not res:
+                    continue
+                if check is None and len(res) <= _answers_check.MAX_ITEMS and all(
+                        type(item) is kind for item in res):
+                    items.extend(res)
+                    continue
+            items.extend(self.items(impl, hook, args[0] if args else None, res, kind))
+        return items
+
+    def items(self, impl: Impl, hook: str, state: GameState | None, res: Any,
+               kind: type[T]) -> list[T]:
+        if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
+            raise self._calls.fail(impl, hook, state, None,
+                             f"returned {res!r} where an iterable of "
+                             f"{kind.__name__} was expected")
+        if not isinstance(state, GameState):
+            state = None
+        check = _answers_check.CHECKS.get(kind)
+        items: list[T] = []
+        tokens = 0
+        for item in res:
+            if type(item) is not kind:
+                raise self._calls.fail(impl, hook, state, None,
+                                 f"returned {item!r} where a {kind.__name__} was expected")
+            if len(items) >= _answers_check.MAX_ITEMS:
+                raise self._calls.fail(impl, hook, state, None,
+                                 f"returned more than {_answers_check.MAX_ITEMS} answers "
+                                 "to one call")
+            if check is not None:
+                problem = check(state, item)
+                if problem is not None:
+                    raise self._calls.fail(impl, hook, state, None,
+                                     f"returned a {kind.__name__} whose {problem}")
+                if kind is Result and item.kind == "create":  # type: ignore[attr-defined]
+                    tokens += item.amount  # type: ignore[attr-defined]
+                    if tokens > _answers_check.MAX_TOKENS:
+                        raise self._calls.bound_fail(impl, hook, state, "tokens",
+                                               _answers_check.MAX_TOKENS,
+                                               f"would create more than "
+                                               f"{_answers_check.MAX_TOKENS} tokens in one call")
+                    if state is not None and (
+                            len(state.objects) + tokens > _answers_check.MAX_OBJECTS):
+                        raise self._calls.bound_fail(impl, hook, state, "objects",
+                                               _answers_check.MAX_OBJECTS,
+                                               f"would create {tokens} tokens in a state that "
+                                               f"holds {len(state.objects)} objects, over the "
+                                               f"limit of {_answers_check.MAX_OBJECTS}")
+            items.append(item)
+        return items
+
+    def actions(self, impl: Impl, hook: str, state: GameState,
+                actions: object, what: str) -> None:
+        """Every action of an answer (a trigger's, a choice's ``then``, a
+        replacement's) is of a declared kind with fields of the right types,
+        or the plugin that answered is named."""
+        if not isinstance(actions, tuple):
+            raise self._calls.fail(impl, hook, state, None,
+                                   f"returned {what} whose actions are {actions!r}, not a tuple")
+        for item in actions:
+            self.action(impl, hook, state, item, what)
+
+    def action(self, impl: Impl, hook: str, state: GameState, item: object,
+               what: str = "") -> None:
+        """``item``, an action an answer holds (``what``: the answer, when it
+        isn't the action itself), is of a declared kind with fields of the
+        right types, or the plugin that answered is named."""
+        if self.action_spec(item) is None:
+            shown = f"{what} holding {item!r}" if what else repr(item)
+            raise self._calls.fail(impl, hook, state, None, f"returned {shown} where an "
+                                   "action of a declared kind was expected")
+        try:
+            _validate.action(state, item)
+        except IllegalActionError as exc:
+            problem = exc.message.removeprefix("perform: ")
+            shown = f"{what} with an action" if what else "an action"
+            raise self._calls.fail(impl, hook, state, exc,
+                                   f"returned {shown} whose {problem}") from exc
+
+    def choice(self, impl: Impl, hook: str, state: GameState, choice: object,
+                      what: str) -> None:
+        """A choice a plugin answered (a declaration's, a trigger's offer)
+        can be made: its fields have their types, its player is in the game,
+        its default is a legal answer (unless there is no legal option, and
+        the ability is removed from the stack, 603.3d) and the actions of its
+        ``then`` are of declared kinds; else the plugin is named."""
+        from redzone.kernel.tx import check_answer  # (tx needs the facade's types)
+
+        shown = f"{what} a choice" if what else "a choice"
+        if type(choice) is not Choice:
+            raise self._calls.fail(impl, hook, state, None,
+                             f"returned {shown} {choice!r} that is not a Choice")
+        problem = ""
+        texts = ("name", "kind", "rule", "text", "key")
+        bad = next((f for f in texts if type(getattr(choice, f)) is not str), None)
+        if bad is not None:
+            problem = f"field {bad!r} is {getattr(choice, bad)!r}, where a str was expected"
+        elif choice.kind not in CHOICE_KINDS:
+            problem = (f"field 'kind' is {choice.kind!r}, not a choice kind "
+                       f"({', '.join(CHOICE_KINDS)})")
+        elif type(choice.player) is not str or choice.player not in state.players:
+            problem = f"field 'player' is {choice.player!r}, not a player of the state"
+        elif not all(type(o) is str for o in (*choice.options, *choice.default)):
+            problem = "options and default must be strs"
+        elif not all(type(n) is int and 0 <= n <= _answers_check.MAX_ITEMS
+                     for n in (choice.min, choice.max)) or choice.min > choice.max:
+            problem = (f"fields 'min' and 'max' are {choice.min!r} and {choice.max!r}, where "
+                       f"whole numbers from 0 to {_answers_check.MAX_ITEMS}, min <= max, "
+                       "were expected")
+        elif choice.options or choice.min == 0:
+            try:
+                check_answer(choice, choice.default)
+            except IllegalActionError as exc:
+                problem = f"default is illegal: {exc.message}"
+        if problem:
+            raise self._calls.fail(impl, hook, state, None,
+                             f"returned {shown} {choice.name!r} whose {problem}")
+        for option, actions in choice.then.items():
+            self.actions(impl, hook, state, actions,
+                                f"{shown} {choice.name!r} (option {option!r})")
+
+    def triggers(self, impl: Impl, hook: str, state: GameState, res: Any) -> list[Trigger]:
+        """The triggers an answer holds, each with actions of declared kinds
+        and offers that are choices that can be made."""
+        items = self.items(impl, hook, state, res, Trigger)
+        for item in items:
+            what = f"trigger {item.kind!r}"
+            self.actions(impl, hook, state, item.actions, what)
+            if not isinstance(item.offers, tuple):
+                raise self._calls.fail(impl, hook, state, None, f"returned {what} whose offers "
+                                       f"are {item.offers!r}, not a tuple of Choice")
+            for offer in item.offers:
+                self.choice(impl, hook, state, offer, f"{what} offering")
+        return items
+
+    def guard_replace(self, impl: Impl, item: ResultReplacement, loop: Loop
+                      ) -> Callable[[GameState, Result], Result | None]:
+        """``item.replace``, called by the loop (so a fault names the plugin,
+        and verify mode and the time limit watch it), failing as a
+        :class:`PluginError` naming the plugin when it returns something
+        other than a result."""
+        hook = "redzone_result_replacements"
+        call = (Impl(item.replace, None, impl.plugin, doing=f"replacement {item.effect!r} "),)
+
+        def guarded(state: GameState, result: Result) -> Result | None:
+            answered = loop(hook, call, (state, result))
+            out = answered[0][1] if answered else None
+            if out is not None and type(out) is not Result:
+                raise self._calls.fail(impl, hook, state, None,
+                                 f"replacement {item.effect!r} returned {out!r} where a "
+                                 "Result or None was expected")
+            if out is not None:
+                problem = _answers_check.check_result(state, out)
+                if problem is not None:
+                    raise self._calls.fail(impl, hook, state, None,
+                                     f"replacement {item.effect!r} returned a Result whose "
+                                     f"{problem}")
+            return out
+
+        return guarded

@@ -1,0 +1,280 @@
+"""Verify mode: the plugin that changed a state it was given is named.
+
+Verify mode wraps the one call loop (:meth:`Verifier.wrap`) when an engine is
+built with it on; the loop itself never asks whether it is.
+
+Fingerprinting the whole state around every hook call costs the size of the
+state times the number of calls, and so does fingerprinting each new state
+whole: a state grows by a part at a time. Instead a state is its containers
+(its fields, its maps and tuples) and its parts (each value in them), and
+consecutive states share almost all their parts:
+
+* a part is fingerprinted once, when a state holding it is first given to a
+  hook call (only new parts cost Python calls; finding them is done in C),
+  and every attrs instance and map inside it is recorded with its field
+  values;
+* the containers of the state calls are made with are recorded as it is
+  first given (field values by identity, a copy of each map's dict) and
+  compared, in C, when the calls move on to another state, after each
+  notification and ``redzone_triggers``, as a command returns its outcome and
+  when the next one starts;
+* the parts are compared with what was recorded, in C, as a command returns
+  its outcome, and when the calls move on to another state and either the new
+  parts since the last comparison outnumber the parts then kept or 32 states
+  have been watched since; and fingerprinted again (which also sees inside
+  lists) after each notification and when a command starts. Then the table is
+  pruned to the watched state's parts: all linear in the work done.
+
+A container that changed is named as before: the calls made with that state
+are replayed, in order, on a pristine copy, and the first one that changes it
+is named. A part that changed: the calls since the parts were last compared
+that were given a state holding it are replayed on copies holding a pristine
+rebuild of it, and the first one that changes the rebuild is named.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from redzone.kernel import fingerprint as _fp
+from redzone.kernel._calling import Calls, Impl, Loop
+from redzone.kernel.errors import PluginError
+from redzone.kernel.model import GameState
+
+#: Hooks after whose calls verify mode checks the state at once: the
+#: notifications, and the question about triggers that ends a command's work.
+_VERIFY_NOW: Final = frozenset({"redzone_triggers", "redzone_damage_event",
+                                "redzone_end_of_combat"})
+
+#: States watched between two comparisons of the parts, at most.
+_VERIFY_MOVES: Final = 32
+
+#: A call verify mode recorded: the implementation, the hook and the arguments.
+_Call = tuple[Impl, str, tuple[Any, ...]]
+
+
+def verify_default() -> bool:
+    """Whether verify mode is on when an engine doesn't say: the
+    ``REDZONE_VERIFY`` environment variable is ``"1"`` (CI's verify pass of
+    the test suite sets it)."""
+    return os.environ.get("REDZONE_VERIFY", "") == "1"
+
+
+class _VerifyState(threading.local):
+    """Verify mode's watch, per thread: the state hook calls are being made
+    with and its containers as they were; the parts fingerprinted; and the
+    calls made since the parts were last compared."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.shallow: _fp.Shallow | None = None
+        self.parts = _fp.Parts()
+        #: Parts in the table when it was last compared and pruned.
+        self.kept = 0
+        #: States watched since then.
+        self.moves = 0
+        self.log: list[_Call] = []
+        #: Where the calls with the watched state start in :attr:`log`
+        #: (since its containers were last compared).
+        self.since = 0
+
+    def reset(self) -> None:
+        """Stop watching and forget every part (a change was reported)."""
+        self.state = None
+        self.shallow = None
+        self.parts = _fp.Parts()
+        self.kept = self.moves = self.since = 0
+        self.log = []
+
+
+class Verifier:
+    """Verify mode of one engine (per thread: an engine may serve several
+    threads at once, as the batch runner's thread pools do).
+
+    :param calls: the engine's triage, to name a plugin.
+    :param plain: the unwrapped call loop, which replays run on.
+    """
+
+    def __init__(self, calls: Calls, plain: Loop) -> None:
+        self._calls = calls
+        self._plain = plain
+        self._vs = _VerifyState()
+
+    def wrap(self, inner: Loop) -> Loop:
+        """``inner`` with each implementation's arguments watched: the
+        objects beside the state compared around each call, the state's
+        calls recorded for a replay, and the state checked at once after
+        the hooks of :data:`_VERIFY_NOW`."""
+
+        def answers(hook: str, impls: tuple[Impl, ...],
+                    args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
+            out: list[tuple[Impl, Any]] = []
+            for impl in impls:
+                before = self._before(args)
+                out += inner(hook, (impl,), args)
+                self._after(impl, hook, args, before)
+            if hook in _VERIFY_NOW:
+                self.pending(keep=True, deep=hook != "redzone_triggers")
+            return out
+
+        return answers
+
+    @staticmethod
+    def fingerprint(args: Any) -> bytes | str:
+        """Everything ``args`` hold, as bytes (states share parts, so this
+        covers the caller's earlier snapshots too); ``pickle.loads`` of it
+        is a pristine copy."""
+        return _fp.fingerprint(args)
+
+    def _before(self, args: tuple[Any, ...]) -> Any:
+        if args and isinstance(args[0], GameState):
+            if args[0] is not self._vs.state:
+                self._move(args[0])
+            rest = args[1:]
+            return () if _fp.plain_values(rest) else _fp.snap(rest)
+        return () if _fp.plain_values(args) else _fp.snap(args)
+
+    def _after(self, impl: Impl, hook: str, args: tuple[Any, ...], before: Any) -> None:
+        has_state = bool(args) and isinstance(args[0], GameState)
+        rest = args[1:] if has_state else args
+        if before and _fp.snap(rest) != before:
+            self._vs.reset()
+            raise self._calls.fail(impl, hook, args[0] if has_state else None, None,
+                                   f"{impl.doing}changed the objects it was given (verify "
+                                   "mode compares them before and after each hook call)")
+        if has_state:
+            self._vs.log.append((impl, hook, args))
+
+    def _move(self, state: GameState) -> None:
+        """The calls move on to ``state``: compare the last one's containers,
+        watch this one, and compare the parts when it is their turn."""
+        vs = self._vs
+        last = vs.shallow if vs.state is not None else None
+        if last is not None:
+            self._containers(last)
+        vs.state = state
+        vs.shallow = vs.parts.watch(state, last)
+        vs.since = len(vs.log)
+        vs.moves += 1
+        if vs.parts.new > vs.kept or vs.moves >= _VERIFY_MOVES:
+            self.parts(deep=False)
+
+    def _containers(self, shallow: _fp.Shallow) -> None:
+        """Fail the plugin that changed the containers of the watched state.
+
+        :raises PluginError: naming it.
+        """
+        vs = self._vs
+        if not shallow.changed():
+            vs.since = len(vs.log)
+            return
+        log = vs.log[vs.since:]
+        copy = vs.parts.rebuild(shallow)
+        culprit = self._replay([(impl, hook, (copy, *args[1:]), copy)
+                                for impl, hook, args in log])
+        state = shallow.state
+        vs.reset()
+        self._blame(culprit, log, state)
+
+    def parts(self, deep: bool) -> None:
+        """Compare every part in the table with its fingerprint (``deep``:
+        fingerprint it again), then keep only the watched state's.
+
+        :raises PluginError: naming the plugin that changed one.
+        """
+        vs = self._vs
+        if vs.state is None and not vs.parts.table:
+            vs.log = []  # nothing watched, nothing recorded (the gates asked no plugin)
+            vs.moves = vs.since = 0
+            return
+        if vs.shallow is not None and vs.state is not None:
+            self._containers(vs.shallow)
+        part = vs.parts.changed(deep)
+        if part is not None:
+            log = [entry for entry in vs.log if _fp.holds(entry[2][0], part)]
+            rebuilt = vs.parts.pristine(part)
+            culprit = None
+            if rebuilt is not part:
+                culprit = self._replay([
+                    (impl, hook, (_fp.swap(args[0], part, rebuilt), *args[1:]), rebuilt)
+                    for impl, hook, args in log])
+            state = vs.state or (log[-1][2][0] if log else None)
+            everyone = vs.log
+            vs.reset()
+            self._blame(culprit, log or everyone, state)
+        vs.parts.prune(vs.shallow if vs.state is not None else None)
+        vs.kept = len(vs.parts.table)
+        vs.moves = 0
+        vs.log = []
+        vs.since = 0
+
+    def _blame(self, culprit: tuple[Impl, str] | None, log: Sequence[_Call],
+               state: GameState | None) -> None:
+        """Raise the error for a change verify mode found.
+
+        :raises PluginError: naming the plugin found by replaying ``log``
+            (``culprit``), or the plugins called.
+        """
+        if culprit is not None:
+            impl, hook = culprit
+            raise self._calls.fail(impl, hook, state, None,
+                                   f"{impl.doing}changed the state it was given (verify mode "
+                                   "found the change and replayed the hook calls on a "
+                                   "pristine copy to find who made it)")
+        names = sorted({entry[0].plugin.name for entry in log})
+        step = state.step if state is not None else "?"
+        raise PluginError(
+            f"a plugin changed the state it was given during step {step!r} (verify mode "
+            f"found the change; replaying the calls didn't repeat it): one of "
+            f"{', '.join(map(repr, names)) or 'the plugins'}",
+            plugin=names[0] if len(names) == 1 else "",
+            hook=log[-1][1] if log else "")
+
+    def _replay(self, calls: Sequence[tuple[Impl, str, tuple[Any, ...], Any]]
+                ) -> tuple[Impl, str] | None:
+        """The first of ``calls`` (each with what it is watched on: a
+        pristine copy in its arguments) that changes what it is watched on;
+        each is made by the plain loop."""
+        for impl, hook, call, watched in calls:
+            before = self.fingerprint(watched)
+            if not isinstance(before, bytes):
+                return None
+            try:
+                self._plain(hook, (impl,), call)
+            except KeyboardInterrupt:
+                raise  # a user's Ctrl-C (see triage)
+            except BaseException:  # what it raises was reported already; only changes count
+                pass
+            if self.fingerprint(watched) != before:
+                return impl, hook
+        return None
+
+    def unchanged(self, state: GameState, before: bytes | str,
+                  error: Callable[[], PluginError]) -> None:
+        """Raise ``error()`` when ``state`` no longer matches ``before`` (its
+        :meth:`fingerprint` before plugin code outside the loop ran with it);
+        then stop watching, so that the next command doesn't report it again."""
+        if self.fingerprint(state) != before:
+            self._vs.reset()
+            raise error()
+
+    def pending(self, keep: bool = False, deep: bool = True) -> None:
+        """Compare the state hook calls were last made with to what was
+        recorded of it: its containers, and (``deep``) every part
+        fingerprinted since the parts were last compared.
+
+        :param keep: keep watching it (more calls with it may follow).
+        :param deep: fingerprint the parts again too.
+        :raises PluginError: naming the plugin that changed it.
+        """
+        vs = self._vs
+        if deep:
+            self.parts(deep=True)
+        elif vs.state is not None and vs.shallow is not None:
+            self._containers(vs.shallow)
+        if not keep:
+            vs.state = None
+            vs.shallow = None
