@@ -18,7 +18,6 @@ imported when a batch runs.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import importlib
 import json
@@ -62,6 +61,8 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         if jobs <= 1:
             yield None
             return
+        import concurrent.futures as cf
+
         with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
             yield pool
         return
