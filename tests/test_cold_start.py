@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from redzone import examples
-from redzone.frontends import fast
 
 LATER = ("importlib.metadata", "click", "rich", "tomllib", "redzone.formats.scenario",
          "redzone.frontends.cli")
@@ -87,11 +86,13 @@ def test_the_type_stub_imports_each_name_from_its_module_and_exports_it() -> Non
     assert not [node for node in tree.body if isinstance(node, ast.FunctionDef)]
 
 
-def test_engine_reads_entry_points_when_built() -> None:
-    """Building an engine discovers plugins (importlib.metadata), still without
-    the front ends or the scenario loader."""
-    seen = _imported("import redzone\nredzone.Engine()")
-    assert seen.pop("importlib.metadata") is True
+def test_engine_reads_entry_points_without_metadata() -> None:
+    """Building an engine discovers plugins (the entry points read from the
+    metadata folders, :mod:`redzone.kernel.entrypoints`) without importing
+    importlib.metadata, the front ends or the scenario loader."""
+    assert _imported("import redzone\nredzone.Engine()") == dict.fromkeys(LATER, False)
+    seen = _imported("import redzone\nredzone.Engine()\nimport importlib.metadata")
+    assert seen.pop("importlib.metadata") is True  # the probe sees an import
     assert seen == dict.fromkeys(seen, False)
 
 
@@ -143,55 +144,68 @@ def test_a_third_party_plugin_is_discovered_on_a_cold_start(tmp_path: Path) -> N
 
 
 # ---------------------------------------------------------------------------
-# run --json without click: the same bytes and exit status as the full CLI
+# redzone run --json: one command line, importing only what resolving takes
 # ---------------------------------------------------------------------------
 
 BAD_TOML = 'active_player = "alice"\n[players.alice\n'
 
+#: What ``redzone run --json FILE`` never imports: the entry points are read
+#: without importlib.metadata; rich, the account, the board, the HTML report,
+#: the batch's execution layer and the bundled examples belong to other
+#: commands and options.
+RUN_LATER = ("importlib.metadata", "rich", "redzone.frontends.account",
+             "redzone.frontends.board", "redzone.formats.report", "redzone.execution",
+             "redzone.examples")
 
-def _both(args: list[str], stdin: str = "") -> tuple[Any, Any]:
-    """The console entry (which takes the fast path for run --json) and the
-    full click command line, each in a fresh interpreter."""
-    fast = subprocess.run([sys.executable, "-m", "redzone", *args], input=stdin,
-                          capture_output=True, text=True)
-    full = subprocess.run(
-        [sys.executable, "-c", "import sys\nfrom redzone.frontends.cli import main\n"
-         f"sys.exit(main({args!r}))"], input=stdin, capture_output=True, text=True)
-    return fast, full
+
+def _console_script(args: list[str], stdin: str, report: Path) -> subprocess.CompletedProcess[str]:
+    """The console script's function (``redzone.__main__:main``) in a fresh
+    interpreter; which of :data:`RUN_LATER` it imported is written to ``report``."""
+    probe = ("import json, sys\nfrom redzone.__main__ import main\n"
+             f"status = main({args!r})\n"
+             f"with open({str(report)!r}, 'w') as fh:\n"
+             f"    json.dump({{m: m in sys.modules for m in {RUN_LATER!r}}}, fh)\n"
+             "sys.exit(status)\n")
+    return subprocess.run([sys.executable, "-c", probe], input=stdin, capture_output=True,
+                          text=True)
 
 
 @pytest.mark.parametrize("case", ["resolved", "illegal", "bad file", "missing file", "stdin",
                                   "flag last"])
-def test_run_json_fast_path_matches_the_full_command_line(case: str, tmp_path: Path) -> None:
-    """Same standard output, standard error and exit status, for a scenario
-    that resolves, an illegal one, a bad file, a missing file and standard
-    input."""
+def test_run_json_imports_neither_metadata_nor_text_output(case: str, tmp_path: Path) -> None:
+    """``redzone run --json FILE`` (the console script, in a fresh
+    interpreter) prints the JSON outcome, or the error object, on standard
+    output with nothing on standard error and the status of the scenario
+    format, having imported none of :data:`RUN_LATER`: for a scenario that
+    resolves, an illegal one, a bad file, a missing file, standard input and
+    the flag after the file."""
     bad = tmp_path / "bad.toml"
     bad.write_text(BAD_TOML, encoding="utf-8")
+    good = str(examples.path("vastwood-gorger"))
     args, stdin = {
-        "resolved": (["run", "--json", str(examples.path("vastwood-gorger"))], ""),
+        "resolved": (["run", "--json", good], ""),
         "illegal": (["run", "--json", str(examples.path("menace-one-blocker"))], ""),
         "bad file": (["run", "--json", str(bad)], ""),
         "missing file": (["run", "--json", str(tmp_path / "nope.toml")], ""),
-        "stdin": (["run", "--json", "-"],
-                  examples.path("vastwood-gorger").read_text(encoding="utf-8")),
-        "flag last": (["run", str(examples.path("vastwood-gorger")), "--json"], ""),
+        "stdin": (["run", "--json", "-"], examples.path("vastwood-gorger").read_text(
+            encoding="utf-8")),
+        "flag last": (["run", good, "--json"], ""),
     }[case]
-    assert fast.run_json_file(args) is not None
-    quick, full = _both(args, stdin)
-    assert (quick.returncode, quick.stdout, quick.stderr) == (
-        full.returncode, full.stdout, full.stderr)
+    report = tmp_path / "imported.json"
+    done = _console_script(args, stdin, report)
     expected = {"resolved": 0, "illegal": 1, "bad file": 2, "missing file": 2, "stdin": 0,
                 "flag last": 0}[case]
-    assert quick.returncode == expected
+    assert (done.returncode, done.stderr) == (expected, "")
+    outcome = json.loads(done.stdout)
+    assert outcome["ok"] is (expected == 0)
+    assert json.loads(report.read_text(encoding="utf-8")) == dict.fromkeys(RUN_LATER, False)
 
 
-@pytest.mark.parametrize("args", [
-    ["run", "x.toml"], ["run", "--json"], ["run", "--json", "--board", "x.toml"],
-    ["run", "--json", "--no-color"], ["check", "--json", "x.toml"], ["run", "--json", "-h"],
-    ["run", "--json", "x.toml", "y.toml"], ["run", "--", "--json"],
-])
-def test_anything_but_run_json_file_goes_to_click(args: list[str]) -> None:
-    """Other arguments (options, other commands, help, usage errors) are the
-    full command line's to parse."""
-    assert fast.run_json_file(args) is None
+def test_run_json_imports_rich_for_text_output(tmp_path: Path) -> None:
+    """The check above can fail: ``redzone run FILE`` (the account) imports
+    rich and the account module."""
+    report = tmp_path / "imported.json"
+    done = _console_script(["run", str(examples.path("vastwood-gorger"))], "", report)
+    assert done.returncode == 0 and done.stdout
+    seen = json.loads(report.read_text(encoding="utf-8"))
+    assert seen["rich"] is True and seen["redzone.frontends.account"] is True

@@ -6,7 +6,6 @@ type or tries to change the frozen state."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import types
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -38,6 +37,7 @@ from redzone import (
     creature,
 )
 from redzone.formats.serialize import state_to_dict
+from redzone.kernel import entrypoints
 from redzone.kernel.plugins import BUILTIN_DISTRIBUTION, GROUP, PluginInfo, discover, make_manager
 from redzone.testing import plugin_module as plugin
 
@@ -57,7 +57,7 @@ class FakeDist:
 
 
 class FakeEntryPoint:
-    """Quacks like importlib.metadata.EntryPoint."""
+    """Quacks like redzone.kernel.entrypoints.EntryPoint."""
 
     def __init__(self, name: str, module: object | Exception, dist: str,
                  value: str | None = None) -> None:
@@ -80,14 +80,14 @@ def entry_points(monkeypatch: pytest.MonkeyPatch) -> list[FakeEntryPoint]:
     """Replace the installed ``redzone`` entry points by a list the test fills
     (other groups still read the real ones)."""
     eps: list[FakeEntryPoint] = []
-    real = importlib.metadata.entry_points
+    real = entrypoints.entry_points
 
-    def fake(**kwargs: Any) -> Any:
-        if kwargs.get("group") == GROUP:
-            return list(eps)
-        return real(**kwargs)
+    def fake(group: str, path: Any = None) -> Any:
+        if group == GROUP:
+            return tuple(eps)
+        return real(group, path)
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", fake)
+    monkeypatch.setattr(entrypoints, "entry_points", fake)
     return eps
 
 

@@ -49,12 +49,9 @@ _ENGINES: dict[tuple[Any, ...], Engine] = {}
 def _installed() -> tuple[tuple[str, str], ...]:
     """The installed plugins' entry points: an engine made by discovery is
     reused only while they are the same."""
-    import importlib.metadata
+    from redzone.kernel.plugins import GROUP, entry_points
 
-    from redzone.kernel.plugins import GROUP
-
-    return tuple(sorted((ep.name, ep.value)
-                        for ep in importlib.metadata.entry_points(group=GROUP)))
+    return tuple(sorted((ep.name, ep.value) for ep in entry_points(GROUP)))
 
 
 def make_engine(*plugins: object, rules: str = "foundations", builtins: bool = True,

@@ -418,7 +418,7 @@ def test_functions_without_hookimpl_get_a_warning() -> None:
 def test_a_plugin_exiting_at_import_is_a_load_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 1 at discovery: SystemExit while importing a plugin is that
     plugin's PluginLoadError, not an exit."""
-    import importlib.metadata
+    from redzone.kernel import entrypoints
 
     class Exiting:
         name = "exiter"
@@ -428,7 +428,7 @@ def test_a_plugin_exiting_at_import_is_a_load_error(monkeypatch: pytest.MonkeyPa
         def load(self) -> object:
             raise SystemExit(0)
 
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [Exiting()])
+    monkeypatch.setattr(entrypoints, "entry_points", lambda group, path=None: [Exiting()])
     from redzone.kernel.plugins import discover
 
     with pytest.raises(PluginLoadError, match=r"'exiter'.*SystemExit"):

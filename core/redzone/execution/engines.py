@@ -13,7 +13,6 @@ was given.
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import os
 import socket
 import sys
@@ -26,7 +25,7 @@ from attrs import evolve, frozen
 from redzone.kernel.combat import default_policy
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginLoadError, RulesError
-from redzone.kernel.plugins import GROUP
+from redzone.kernel.plugins import GROUP, entry_points
 
 
 class BatchError(RulesError):
@@ -129,7 +128,7 @@ def _baseline(rules: str) -> frozenset[str]:
 
 
 def _entry_point_names() -> frozenset[str]:
-    return frozenset(ep.name for ep in importlib.metadata.entry_points(group=GROUP))
+    return frozenset(ep.name for ep in entry_points(GROUP))
 
 
 def _policy_name(policy: Callable[..., Any]) -> str:

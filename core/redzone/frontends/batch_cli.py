@@ -10,31 +10,32 @@ files' statuses (0 resolved, 1 illegal, 2 bad scenario file, 3 a plugin or a
 worker failed). Each file is resolved with the engine of ``redzone run``
 (:func:`redzone.formats.outcome.command_engine`: verify mode on), on every
 worker, and its status is the one ``redzone run`` exits with for it.
+
+The command line registers this command with the others, so this module
+imports only what defining it takes; the execution layer and rich are
+imported when a batch runs.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import importlib
 import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from redzone.execution.executors import RayExecutor
-from redzone.execution.jobs import JobOutcome, scenario_files
-from redzone.execution.simulation import simulate
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
-from redzone.frontends.fast import console
 from redzone.kernel.display import json_visible
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.errors import RulesError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from redzone.execution.jobs import JobOutcome
 
 #: The summary's columns: status -> heading.
 COLUMNS = {0: "resolved", 1: "illegal", 2: "bad file", 3: "failing"}
@@ -60,6 +61,8 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         if jobs <= 1:
             yield None
             return
+        import concurrent.futures as cf
+
         with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
             yield pool
         return
@@ -85,6 +88,8 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         except ImportError as exc:
             raise click.UsageError(f"--executor {spec}: Ray is not installed "
                                    f"(pip install 'redzone[ray]'): {exc}") from None
+        from redzone.execution.executors import RayExecutor
+
         if spec == "ray:local":
             executor = RayExecutor(num_cpus=max(1, jobs), include_dashboard=False,
                                    log_to_driver=False)
@@ -101,6 +106,8 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
 
 def summary(console: Console, results: Sequence[JobOutcome]) -> None:
     """The end-of-batch summary: totals, by keyword, failing plugins, slowest."""
+    from rich.table import Table
+
     totals = Counter(r.status for r in results)
     table = Table(title=f"{len(results)} scenario files", title_justify="left")
     table.add_column("keyword")
@@ -159,6 +166,18 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
     Example:
       redzone batch --jobs 2 --json scenarios/ > outcomes.jsonl
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from redzone.execution.jobs import scenario_files
+    from redzone.execution.simulation import simulate
+    from redzone.frontends.terminal import console
+
     files = scenario_files(paths)
     err = console(color, stderr=True)
     if not files:

@@ -26,6 +26,12 @@ Exit statuses (scenario format): 0 resolved (or valid), 1 an illegal
 declaration, assignment or action, 2 a bad scenario file, 3 a failing plugin
 (or redzone itself), 64 a command-line usage error (a bad option or value, an
 unknown command or demo name).
+
+Cold start: this module imports what parsing the arguments and resolving a
+scenario take (click, the scenario loader, the kernel); rich, the account,
+the board, the HTML report, the card reader and the bundled examples are
+imported by the commands that print them, so ``redzone run --json FILE``
+imports none of them.
 """
 
 from __future__ import annotations
@@ -36,13 +42,12 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import attrs
 import click
 
-import redzone.examples as examples
 from redzone._version import __version__
-from redzone.formats import cards as card_data
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
@@ -50,39 +55,97 @@ from redzone.formats.outcome import (
     EXIT_OK,
     Resolution,
     check_report,
+    command_engine,
     dumps,
     error_json,
     exit_status,
     outcome_json,
     resolve,
 )
-from redzone.formats.scenario import ScenarioProblems, schema_text
-from redzone.frontends.account import (
-    Names,
-    explanation_json,
-    render_check,
-    render_error,
-    render_explanation,
-    render_problems,
-    render_resolution,
+from redzone.formats.scenario import (
+    Document,
+    Scenario,
+    ScenarioProblems,
+    build,
+    parse_text,
+    read_document,
+    schema_text,
 )
 from redzone.frontends.batch_cli import batch
-from redzone.frontends.board import render_compact_board
-from redzone.frontends.fast import STDIN_NAME, read_stdin_document
-from redzone.frontends.fast import console as _console
-from redzone.frontends.fast import load as _load
-from redzone.frontends.fast import notes as _notes
-from redzone.frontends.terminal import echo
 from redzone.kernel.display import visible
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Exit status of a command-line usage error (BSD's EX_USAGE), so that 2 keeps
 #: meaning "the scenario file is bad".
 EXIT_USAGE = 64
+
+
+#: The name a scenario read from standard input is reported under.
+STDIN_NAME = "<stdin>"
+
+
+def _console(color: bool | None, *, stderr: bool = False) -> Console:
+    """The console text goes to (:func:`redzone.frontends.terminal.console`;
+    rich is imported here, by the commands that print text)."""
+    from redzone.frontends.terminal import console
+
+    return console(color, stderr=stderr)
+
+
+def _echo(message: str = "", *, err: bool = False) -> None:
+    """A plain line, made visible (:func:`redzone.frontends.terminal.echo`)."""
+    from redzone.frontends.terminal import echo
+
+    echo(message, err=err)
+
+
+def read_stdin_document(text: str) -> Document:
+    """A scenario read from standard input: JSON when it starts with ``{``,
+    otherwise TOML (scenario format, "The command line").
+
+    :param text: what standard input held.
+    """
+    fmt = "json" if text.lstrip("\ufeff \t\r\n").startswith("{") else "toml"
+    return parse_text(text.removeprefix("\ufeff"), file=STDIN_NAME, format=fmt)
+
+
+def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
+    """The scenario in ``path`` (``-``: standard input), built with the
+    command line's engine (:func:`redzone.formats.outcome.command_engine`:
+    verify mode on).
+
+    :param path: the file.
+    :param rules: the rules edition overriding the file's, if any.
+    :param display: the name to report the file under, if not its path.
+    :raises ScenarioError: for a bad file.
+    :raises PluginError: when a plugin fails while the scenario is built.
+    """
+    document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
+    if display is not None:
+        document = attrs.evolve(document, file=display)
+    return build(document, rules=rules, engine_factory=command_engine)
+
+
+def _notes(scenario: Scenario, color: bool | None, more: Sequence[str] = ()) -> None:
+    """Notes about the scenario (card abilities redzone doesn't provide...):
+    diagnostics, on standard error.
+
+    :param scenario: the scenario built.
+    :param color: the colour option.
+    :param more: the notes of resolving or checking it (assignment entries
+        left unused...), after the scenario's own.
+    """
+    if scenario.notes or more:
+        err = _console(color, stderr=True)
+        for note in (*scenario.notes, *more):
+            err.print(f"redzone: note: {note}", soft_wrap=True)
 
 
 def _guard(fn: F) -> F:
@@ -103,8 +166,8 @@ def _guard(fn: F) -> F:
         except Exception as exc:
             if os.environ.get("REDZONE_DEBUG"):
                 traceback.print_exc()
-            echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
-                       "set REDZONE_DEBUG=1 to see where)", err=True)
+            _echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
+                  "set REDZONE_DEBUG=1 to see where)", err=True)
             raise click.exceptions.Exit(EXIT_FAILURE) from None
 
     return wrapper  # type: ignore[return-value]
@@ -168,6 +231,8 @@ def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
     if as_json:
         click.echo(dumps(error_json(error)), nl=False)
     else:
+        from redzone.frontends.account import render_error, render_problems
+
         err = _console(color, stderr=True)
         if isinstance(error, ScenarioError):
             render_problems(err, error)
@@ -200,8 +265,12 @@ def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
     if as_json:
         click.echo(dumps(outcome_json(res)), nl=False)
     elif board:
+        from redzone.frontends.board import render_compact_board
+
         render_compact_board(_console(color), res)
     else:
+        from redzone.frontends.account import render_resolution
+
         render_resolution(_console(color), res)
     return res.exit_status
 
@@ -291,6 +360,8 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
             {"stage": f.stage, **error_json(f.error)["error"]} for f in findings]}
         click.echo(dumps(data), nl=False)
     else:
+        from redzone.frontends.account import render_check
+
         render_check(_console(color), scenario, findings)
     ctx.exit(EXIT_ILLEGAL if findings else EXIT_OK)
 
@@ -315,6 +386,13 @@ def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
     Example:
       redzone explain combat.toml
     """
+    from redzone.frontends.account import (
+        Names,
+        explanation_json,
+        render_error,
+        render_explanation,
+    )
+
     try:
         scenario = _load(file, rules)
         res = resolve(scenario)
@@ -352,7 +430,7 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     try:
         engine = Engine(rules or "foundations")
     except (RulesError, PluginError) as exc:
-        echo(f"redzone: {exc}", err=True)
+        _echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_USAGE if not isinstance(exc, PluginError) else EXIT_FAILURE)
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
              "distribution": k.distribution, "version": k.version,
@@ -360,15 +438,15 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     if as_json:
         click.echo(dumps({"rules": engine.rules, "keywords": rows}), nl=False)
         ctx.exit(EXIT_OK)
-    echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
-               f"rules cited: {'; '.join(engine.edition.rules)}")
+    _echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
+          f"rules cited: {'; '.join(engine.edition.rules)}")
     headers = ("keyword", "rule", "plugin", "distribution", "version")
     cells = [[visible(str(r[h])) for h in headers] for r in rows]  # escaped, then measured
     widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
-    echo("  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)))
+    _echo("  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)))
     for row in cells:
-        echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+        _echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
     ctx.exit(EXIT_OK)
 
 
@@ -393,6 +471,8 @@ def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool, html:
       redzone demo banding-band-blocked --html banding.html
       redzone demo --list --json
     """
+    import redzone.examples as examples
+
     if list_:
         names = examples.names()
         if as_json:
@@ -403,8 +483,8 @@ def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool, html:
         width = max(len(n) for n in names)
         for n in names:
             mark = "*" if n == examples.DEFAULT else " "
-            echo(f"{mark} {n.ljust(width)}  {examples.title(n)}")
-        echo(f"(* runs with no name; the files are in {examples.HERE})")
+            _echo(f"{mark} {n.ljust(width)}  {examples.title(n)}")
+        _echo(f"(* runs with no name; the files are in {examples.HERE})")
         ctx.exit(EXIT_OK)
     chosen = name or examples.DEFAULT
     try:
@@ -433,11 +513,13 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
     Example:
       redzone cards AtomicCards.json "Serra Angel" "Craw Wurm"
     """
+    from redzone.formats import cards as card_data
+
     engine = Engine(rules or "foundations")
     try:
         found = card_data.lookup(path, names)
     except card_data.CardDataError as exc:
-        echo(f"redzone: {exc}", err=True)
+        _echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_BAD_SCENARIO)
     out: list[dict[str, Any]] = []
     missing = False
@@ -445,7 +527,7 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
         card = found.get(wanted)
         if card is None:
             missing = True
-            echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
+            _echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
             continue
         try:
             keys, notes = card_data.permanent_keys(card, engine.keyword)
@@ -459,7 +541,7 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
         click.echo(dumps({"file": path, "cards": out}), nl=False)
     else:
         for item in out:
-            echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
+            _echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
     ctx.exit(EXIT_BAD_SCENARIO if missing else EXIT_OK)
 
 
@@ -488,7 +570,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exc.show()
         return exc.exit_code
     except click.exceptions.Abort:
-        echo("Aborted!", err=True)
+        _echo("Aborted!", err=True)
         return 1
     except BrokenPipeError:
         # The reader went away (`redzone run x | head`): stop quietly.

@@ -9,7 +9,7 @@ the rest of the line. So every text is passed through
 characters as visible escapes (``\\x1b``, ``\\u202e``) and leaves ordinary
 text (accents, CJK, emoji) as it is:
 
-- :class:`Console` (made by :func:`redzone.frontends.fast.console`) escapes
+- :class:`Console` (made by :func:`console`) escapes
   every string it is given and, as a last net, every segment it writes
   (rich's own colour codes are added after, so they stay); it reads no rich
   markup, so ``[bold]`` in a name is text;
@@ -24,6 +24,7 @@ JSON output needs none of this: JSON escapes control characters, and
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -77,6 +78,24 @@ class Console(RichConsole):
             yield segment
 
 
+def console(color: bool | None, *, stderr: bool = False) -> Console:
+    """A console: colour on a terminal (or with ``--color``), plain text when
+    piped, with ``--no-color`` or when ``NO_COLOR`` is set (``--color`` wins
+    over ``NO_COLOR``); it prints nothing hidden (:class:`Console`).
+
+    :param color: ``--color`` (``True``), ``--no-color`` (``False``) or neither.
+    :param stderr: write to standard error instead of standard output.
+    """
+    return Console(
+        file=sys.stderr if stderr else sys.stdout,
+        force_terminal=True if color else None,
+        color_system=None if color is False else ("standard" if color else "auto"),
+        no_color=False if color else None,
+        highlight=False,
+        emoji=False,
+    )
+
+
 def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
     """``click.echo`` of :func:`visible` text (lines kept).
 
@@ -87,4 +106,4 @@ def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
     click.echo(visible(message, newlines=True), err=err, nl=nl)
 
 
-__all__ = ["Console", "Text", "echo"]
+__all__ = ["Console", "Text", "console", "echo"]

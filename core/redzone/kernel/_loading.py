@@ -17,11 +17,12 @@ import re
 import types
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 import pluggy
 from attrs import frozen
 
+from redzone.kernel import entrypoints as _entrypoints
 from redzone.kernel import hookspecs
 from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
 from redzone.kernel.hooktypes import (
@@ -35,9 +36,6 @@ from redzone.kernel.hooktypes import (
     compile_form,
 )
 from redzone.kernel.model import Keyword
-
-if TYPE_CHECKING:
-    import importlib.metadata
 
 #: The entry-point group plugins are found in.
 GROUP: Final = "redzone"
@@ -90,7 +88,7 @@ def discover(
     """
     blocked = set(block)
     allowed = set(allow) if allow is not None else None
-    found: dict[str, tuple[importlib.metadata.EntryPoint, str, str]] = {}
+    found: dict[str, tuple[_entrypoints.EntryPoint, str, str]] = {}
     installed: set[str] = set()
     # A distribution's name and version are read from its metadata file each
     # time they are asked for: ask once per distribution, not once per entry
@@ -138,15 +136,20 @@ def discover(
     return plugins
 
 
-def entry_points(group: str) -> tuple[importlib.metadata.EntryPoint, ...]:
-    """The installed entry points of ``group``; ``importlib.metadata`` (slow
-    to import) is imported on the first call, not with redzone."""
-    import importlib.metadata
+def entry_points(group: str) -> tuple[_entrypoints.EntryPoint, ...]:
+    """The installed entry points of ``group``, read from the distributions'
+    metadata folders on ``sys.path`` (:func:`redzone.kernel.entrypoints.entry_points`:
+    the answers of ``importlib.metadata``, without importing it).
 
-    return tuple(importlib.metadata.entry_points(group=group))
+    :raises PluginLoadError: when a distribution's metadata is malformed.
+    """
+    try:
+        return _entrypoints.entry_points(group)
+    except _entrypoints.MetadataError as exc:
+        raise PluginLoadError(f"can't read the installed plugins: {exc}") from exc
 
 
-def _dist_name_version(dist: importlib.metadata.Distribution | None,
+def _dist_name_version(dist: _entrypoints.Distribution | None,
                        seen: dict[int, tuple[object, str, str]]) -> tuple[str, str]:
     """``dist``'s name and version ("" and "" for none), read once per
     distribution object of one discovery (``seen``, by identity; it holds the

@@ -1,0 +1,268 @@
+"""The installed entry points, read from the distributions' metadata folders.
+
+Plugin discovery (:func:`redzone.kernel.plugins.discover`) and the rules
+editions (:data:`redzone.kernel.editions.EDITIONS`) read the ``redzone`` and
+``redzone.editions`` entry-point groups. :mod:`importlib.metadata` answers
+that, but importing it (email, zipfile, csv, pathlib) is a good part of a cold
+start, and what it reads for these questions is small. So this module reads
+the same files itself and gives the same answers (a test compares the two on
+the installed distributions):
+
+- each entry of ``sys.path`` that is a folder is listed; its ``*.dist-info``
+  and ``*.egg-info`` entries (and ``EGG-INFO`` in a folder named ``*.egg``)
+  are the distributions there, those of one name together, in the order the
+  folder lists them;
+- a distribution is known by its folder's name up to the first ``-``,
+  normalised (PEP 503, with ``_`` for ``-``); the first one of a name on
+  ``sys.path`` wins, and later ones of that name are not read;
+- ``entry_points.txt`` is a small INI format: ``[group]`` lines, then
+  ``name = value`` lines; blank lines and lines starting with ``#`` are
+  skipped;
+- the distribution's name and version are the first ``Name`` and ``Version``
+  headers of its ``METADATA`` (``PKG-INFO`` for an egg-info folder; an old
+  egg-info file is itself the headers), read up to the first blank line.
+
+Not read: distributions inside zip files on ``sys.path``, and those only a
+finder of ``sys.meta_path`` other than the path finder knows.
+
+A line of a group asked for that is not ``name = value``, or a file that is
+not UTF-8, is a :class:`MetadataError` naming the file and the line (plugin
+discovery reports it as a :class:`~redzone.PluginLoadError`); the lines of
+other groups belong to other programs and are not read.
+
+Functions only, importing no other module of the kernel.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections.abc import Collection, Iterable, Iterator, Sequence
+
+from attrs import frozen
+
+#: The endings of a distribution's metadata folder.
+SUFFIXES = (".dist-info", ".egg-info")
+
+#: An entry point's value: ``module``, ``module:attr.attr``, extras allowed
+#: (the pattern of :class:`importlib.metadata.EntryPoint`).
+_VALUE = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$")
+
+
+class MetadataError(ValueError):
+    """A distribution's metadata file that can't be read: a line of a group
+    asked for that is not ``name = value``, or text that is not UTF-8.
+
+    :ivar file: the file.
+    """
+
+    def __init__(self, message: str, *, file: str) -> None:
+        super().__init__(message)
+        self.file = file
+
+
+@frozen
+class Distribution:
+    """An installed distribution, as its metadata names it.
+
+    :param name: its ``Name`` header ("" if it has none).
+    :param version: its ``Version`` header ("" if it has none).
+    :param path: its metadata folder (or egg-info file).
+    """
+
+    name: str
+    version: str
+    path: str
+
+
+@frozen
+class EntryPoint:
+    """An entry point of an installed distribution.
+
+    :param name: the name before ``=``.
+    :param value: what it points to, ``module`` or ``module:attr``.
+    :param group: its group.
+    :param dist: the distribution that declares it.
+    """
+
+    name: str
+    value: str
+    group: str
+    dist: Distribution
+
+    def load(self) -> object:
+        """Import the module the value names and return it, or the attribute
+        after ``:`` (dotted names walked).
+
+        :raises ValueError: when the value is not ``module`` or ``module:attr``.
+        :raises ImportError: when the module can't be imported.
+        """
+        match = _VALUE.match(self.value)
+        if match is None:
+            raise ValueError(f"entry point {self.name!r} = {self.value!r} is not "
+                             "'module' or 'module:attribute'")
+        found: object = importlib.import_module(match.group("module"))
+        for attr in filter(None, (match.group("attr") or "").split(".")):
+            found = getattr(found, attr)
+        return found
+
+
+def normalize(name: str) -> str:
+    """A distribution name as distributions are told apart: lower case, each
+    run of ``-``, ``_`` and ``.`` one ``_`` (PEP 503).
+
+    :param name: the name.
+    """
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def metadata_paths(entry: str) -> list[str]:
+    """The metadata folders (and egg-info files) in one ``sys.path`` entry:
+    those of one name together, in the order the folder lists them, then an
+    egg's ``EGG-INFO``; none if ``entry`` is not a folder that can be listed.
+
+    :param entry: the entry ("" is the current folder).
+    """
+    try:
+        children = os.listdir(entry or ".")
+    except (OSError, TypeError, ValueError):
+        return []
+    by_name: dict[str, list[str]] = {}
+    eggs: list[str] = []
+    in_egg = os.path.basename(entry).lower().endswith(".egg")
+    for child in children:
+        low = child.lower()
+        if low.endswith(SUFFIXES):
+            key = normalize(low.rpartition(".")[0].partition("-")[0])
+            by_name.setdefault(key, []).append(os.path.join(entry, child))
+        elif in_egg and low == "egg-info":
+            eggs.append(os.path.join(entry, child))
+    return [path for paths in by_name.values() for path in paths] + eggs
+
+
+def _read(path: str, name: str) -> str | None:
+    """The text of file ``name`` of a metadata folder (``""``: ``path``
+    itself), ``None`` when there is none."""
+    file = os.path.join(path, name) if name else path
+    try:
+        with open(file, encoding="utf-8") as fh:
+            return fh.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+        return None
+    except UnicodeDecodeError as exc:
+        raise MetadataError(f"{file} is not UTF-8 text: {exc}", file=file) from None
+
+
+def headers(text: str, wanted: Collection[str] = ("name", "version")) -> dict[str, str]:
+    """The first value of each header of ``wanted`` (lower case) in the
+    header block of a metadata text (up to its first blank line), as the
+    email parser gives them: leading blanks dropped.
+
+    :param text: the text of ``METADATA`` or ``PKG-INFO``.
+    :param wanted: the header names, in lower case.
+    """
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line:
+            break
+        key, colon, value = line.partition(":")
+        key = key.lower()
+        if colon and key in wanted and key not in found:
+            found[key] = value.lstrip(" \t")
+            if len(found) == len(wanted):
+                break
+    return found
+
+
+def distribution(path: str) -> Distribution:
+    """The distribution whose metadata folder (or egg-info file) is ``path``.
+
+    :param path: the folder.
+    :raises MetadataError: when its metadata is not UTF-8.
+    """
+    text = _read(path, "METADATA") or _read(path, "PKG-INFO") or _read(path, "") or ""
+    found = headers(text)
+    return Distribution(found.get("name", ""), found.get("version", ""), path)
+
+
+def parse(text: str, groups: Collection[str], *, file: str = "entry_points.txt"
+          ) -> Iterator[tuple[str, str, str]]:
+    """The ``(group, name, value)`` entries of ``groups`` in the text of an
+    ``entry_points.txt``, in order.
+
+    :param text: the text.
+    :param groups: the groups to read; others' lines are skipped unread.
+    :param file: the file's name, for the error.
+    :raises MetadataError: for a line of one of ``groups`` that is not
+        ``name = value``.
+    """
+    group: str | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            group = line.strip("[]")
+            continue
+        if group is None or group not in groups:
+            continue
+        name, eq, value = line.partition("=")
+        if not eq:
+            raise MetadataError(f"{file}, line {number}: {line!r} in group {group!r} is "
+                                "not 'name = value'", file=file)
+        yield group, name.strip(), value.strip()
+
+
+def _key(path: str) -> str | None:
+    """The name a metadata folder tells its distribution apart by, when its
+    own name gives it (``foo-1.0.dist-info``: ``foo``)."""
+    stem, ext = os.path.splitext(os.path.basename(path))
+    return normalize(stem.partition("-")[0]) if ext in SUFFIXES else None
+
+
+def distributions(path: Iterable[str]) -> Iterator[str]:
+    """The metadata folders of the distributions on ``path``, the first of
+    each name only (as :func:`importlib.metadata.distributions` after its
+    removal of duplicates).
+
+    :param path: the folders to search, in order (``sys.path``).
+    :raises MetadataError: when a folder's name doesn't give its
+        distribution's name and its metadata is not UTF-8.
+    """
+    seen: set[str] = set()
+    for entry in path:
+        for folder in metadata_paths(entry):
+            key = _key(folder)
+            if key is None:
+                key = normalize(distribution(folder).name)
+            if key not in seen:
+                seen.add(key)
+                yield folder
+
+
+def entry_points(group: str, path: Sequence[str] | None = None) -> tuple[EntryPoint, ...]:
+    """The entry points of ``group`` of the distributions on ``path``: those
+    of each distribution in the order of its file, distributions in the order
+    of :func:`distributions`.
+
+    :param group: the group, such as ``redzone``.
+    :param path: the folders to search (default: ``sys.path``).
+    :raises MetadataError: for a malformed line of ``group`` or a metadata
+        file that is not UTF-8.
+    """
+    found: list[EntryPoint] = []
+    for folder in distributions(sys.path if path is None else path):
+        text = _read(folder, "entry_points.txt")
+        if not text:
+            continue
+        entries = list(parse(text, (group,), file=os.path.join(folder, "entry_points.txt")))
+        if entries:
+            dist = distribution(folder)  # its name and version: read only when needed
+            found.extend(EntryPoint(name, value, group, dist) for _group, name, value in entries)
+    return tuple(found)
+
+
+__all__ = ["SUFFIXES", "Distribution", "EntryPoint", "MetadataError", "distribution",
+           "distributions", "entry_points", "headers", "metadata_paths", "normalize", "parse"]
