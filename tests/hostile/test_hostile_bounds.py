@@ -304,3 +304,83 @@ def test_704_5d_ceased_tokens_do_not_accumulate_over_a_long_game() -> None:
                         [engine.creature("captain", "alice", 1, 1, "mobilize 2")])
     sizes = _turns(engine, state, 40)
     assert len(set(sizes)) == 1, sizes
+
+
+# ---------------------------------------------------------------------------
+# The bounds on actions and on continuous effects (guarantee 15)
+# ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Loop(Action):
+    """A plugin action whose perform function performs ``count`` actions."""
+
+    do: ClassVar[str] = "bounds_loop"
+    count: int
+    pump: bool
+
+
+@attrs.frozen
+class _Nothing(Action):
+    do: ClassVar[str] = "bounds_nothing"
+    target: str
+
+
+def _looper() -> Any:
+    def perform(tx: Tx, action: _Loop) -> None:
+        for _ in range(action.count):
+            tx.perform(_Nothing("ogre") if not action.pump else _pump())
+
+    def _pump() -> Action:
+        from redzone import Pump
+        return Pump("ogre", 0, 0)
+
+    def triggers(state: GameState, events: Any) -> list[Trigger]:
+        return [Trigger("looper", "ogre", "alice", "603.2")
+                for e in events if e.kind == "attack"]
+
+    return perform, triggers
+
+
+@pytest.mark.parametrize(("pump", "count", "bound", "calls_each"), [
+    (False, tx_module.MAX_ACTIONS + 1, "actions", 60),
+    (True, tx_module.MAX_MODIFICATIONS + 1, "modifications", 1_000),
+])
+def test_a_plugin_past_the_action_or_effect_bound_is_named(
+        pump: bool, count: int, bound: str, calls_each: int) -> None:
+    """Guarantee 15: a plugin action performing more than MAX_ACTIONS actions,
+    or giving one permanent more than MAX_MODIFICATIONS continuous effects
+    (613: each is read again for every characteristic, so thousands would
+    cost time quadratic in them), fails the command with a BoundError naming
+    the plugin and the bound; the state given is unchanged. Stopped by
+    counting calls, never a clock: a bound that didn't hold would run past
+    the budget."""
+    perform, triggers = _looper()
+    plugin = hostile(
+        "looper",
+        redzone_actions=lambda: [ActionSpec(_Loop, perform, "117.1"),
+                                 ActionSpec(_Nothing, lambda tx, a: None, "117.1")],
+        redzone_triggers=triggers,
+        redzone_resolve_trigger=lambda state, trigger: (
+            [_Loop(count, pump)] if trigger.kind == "looper" else []))
+    engine = Engine(plugins=[plugin])
+    state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 2, 2)])
+    before = snapshot(state)
+    with counting_calls() as calls, pytest.raises(BoundError) as info:
+        engine.resolve(state, {"ogre": "bob"}, {})
+    assert info.value.plugin == "looper" and info.value.bound == bound
+    assert f"the bound {bound} = " in str(info.value)
+    assert snapshot(state) == before
+    assert calls.count < calls_each * count, calls.count
+
+
+def test_a_bound_error_names_the_plugins_distribution() -> None:
+    """Guarantee 9's naming holds for run-time bounds: a BoundError made by
+    the working copy names the plugin's distribution (here the built-in
+    mobilize, past the bound on objects created)."""
+    engine = Engine()
+    with pytest.raises(BoundError) as info:
+        _attack_all(engine, _mobilizers(engine, 101, 100))
+    assert info.value.plugin == "mobilize"
+    assert info.value.distribution == "redzone"
+    assert "plugin 'mobilize' (redzone " in str(info.value)

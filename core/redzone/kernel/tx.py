@@ -69,6 +69,10 @@ CORE_CONDITIONS = frozenset({"on_battlefield", "controls", "in_combat"})
 MAX_CREATED = 10_000
 #: How many actions one command may perform (a plugin looping on itself).
 MAX_ACTIONS = 100_000
+#: How many continuous effects one permanent may carry (613): each one is
+#: read again for every characteristic, so a plugin adding thousands would
+#: cost time quadratic in them; no board of cards comes near this.
+MAX_MODIFICATIONS = 1_000
 
 
 @frozen
@@ -369,10 +373,15 @@ class Tx:
         :param problem: what went over it, as a predicate of the plugin.
         """
         name = self.plugin if plugin is None else plugin
-        who = f"plugin {name!r}" if name else "the kernel's or the scenario's actions"
+        info = self.hooks.info(name) if name else None
+        dist = ""
+        if info is not None and info.distribution:
+            dist = f" ({info.distribution} {info.version})".replace(" )", ")")
+        who = f"plugin {name!r}{dist}" if name else "the kernel's or the scenario's actions"
         err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
                          f"its work) during step {self._state.step!r}",
-                         bound=bound, limit=limit, plugin=name, hook="redzone_actions")
+                         bound=bound, limit=limit, plugin=name,
+                         distribution=info.distribution if info else "", hook="redzone_actions")
         self.hooks.vouch(err)
         return err
 
@@ -439,6 +448,10 @@ class Tx:
     def modify(self, obj: str, modification: Modification) -> None:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
         perm = self.state.objects[obj]
+        if len(perm.modifications) >= MAX_MODIFICATIONS:
+            raise self._bound_error("modifications", MAX_MODIFICATIONS,
+                                    f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
+                                    "effects (613)")
         self.put(perm.evolve(modifications=(*perm.modifications, modification)))
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
