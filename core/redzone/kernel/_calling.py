@@ -26,6 +26,7 @@ from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
 from redzone.kernel.model import GameState
 
 _E = TypeVar("_E", bound=PluginError)
+_T = TypeVar("_T")
 
 #: Hooks whose implementations may raise :class:`IllegalActionError` to reject
 #: choices an embedding engine supplied (a trigger's ``choices``); the error
@@ -171,6 +172,23 @@ class Calls:
         err = self.fail(impl, hook, state, None, problem)
         return vouch(BoundError(str(err), bound=bound, limit=limit, plugin=err.plugin,
                                 distribution=err.distribution, hook=err.hook))
+
+    def checking(self, impl: Impl, hook: str, state: GameState | None,
+                 check: Callable[[], _T]) -> _T:
+        """``check()``, the check or use of ``impl``'s answer, inside the
+        call's triage: whatever it raises that isn't already a triaged
+        :class:`PluginError` (a value's dunder method raising ``SystemExit``)
+        is ``impl``'s plugin's :class:`PluginError`."""
+        try:
+            return check()
+        except BaseException as exc:
+            if triaged(exc):
+                raise
+            err = self.triage(impl.plugin, hook, state, exc,
+                              doing=f"{impl.doing}answered a value whose check ")
+            if err is exc:
+                raise
+            raise err from exc
 
     def triage(self, plugin: PluginInfo | str, hook: str, state: GameState | None,
                exc: BaseException, *, doing: str = "") -> BaseException:

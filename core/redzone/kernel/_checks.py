@@ -11,18 +11,53 @@ plugin that answered.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, TypeVar
+
+import attrs
 
 from redzone.kernel import answers as _answers_check
 from redzone.kernel import validate as _validate
 from redzone.kernel._calling import Calls, Impl, Loop
+from redzone.kernel.answers import shown
+from redzone.kernel.answers import shown as _shown
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
 from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _contained(method: F) -> F:
+    """``method(self, impl, hook, state, ...)``, a check of ``impl``'s
+    answer, run inside the call's triage (:meth:`Calls.checking`)."""
+    @functools.wraps(method)
+    def checked(self: Checks, impl: Impl, hook: str, state: Any, *args: Any) -> Any:
+        return self._calls.checking(impl, hook, state if isinstance(state, GameState) else None,
+                                    lambda: method(self, impl, hook, state, *args))
+    return checked  # type: ignore[return-value]
 _SEQUENCES: Final = frozenset({list, tuple})
+
+
+#: The fields of the core's action kinds that name an object or a player.
+_ID_FIELDS: Final = frozenset({"target", "player", "source", "object", "controller",
+                               "blocker", "attacker", "attacking", "blocking"})
+
+
+def _unknown_ids(state: GameState, act: object) -> list[str]:
+    """The ids the core action ``act`` names that ``state`` doesn't know:
+    no object, no last known information (608.2h), no player, no source,
+    no trigger on the stack. A plugin's own kinds aren't looked into."""
+    cls: Any = type(act)
+    if not cls.__module__.startswith("redzone.kernel"):
+        return []
+    stack = {t.id for t in state.stack}
+    return [v for f in attrs.fields(cls) if f.name in _ID_FIELDS
+            for v in (getattr(act, f.name),)
+            if type(v) is str and v not in state.objects and v not in state.lki
+            and v not in state.players and v not in state.sources and v not in stack]
 
 
 class Checks:
@@ -51,18 +86,20 @@ class Checks:
             return None
         return found
 
+    @_contained
     def expect(self, impl: Impl, hook: str, state: GameState | None, res: T, ok: bool,
                wanted: str) -> T:
         """``res``, an answer, when ``ok``; else the plugin is named for
         answering it where ``wanted`` was expected."""
         if not ok:
             raise self._calls.fail(impl, hook, state, None,
-                                   f"returned {res!r} where {wanted} was expected")
+                                   f"returned {shown(res)} where {wanted} was expected")
         return res
 
+    @_contained
     def whole(self, impl: Impl, hook: str, state: GameState | None, res: Any) -> int:
         """``res``, an answer that must be an ``int`` (not a ``bool``)."""
-        ok = isinstance(res, int) and not isinstance(res, bool)
+        ok = type(res) is int
         return self.expect(impl, hook, state, res, ok, "an int or None")  # type: ignore[no-any-return]
 
     def any(self, hook: str, *args: Any) -> bool:
@@ -95,11 +132,12 @@ class Checks:
             items.extend(self.items(impl, hook, args[0] if args else None, res, kind))
         return items
 
+    @_contained
     def items(self, impl: Impl, hook: str, state: GameState | None, res: Any,
                kind: type[T]) -> list[T]:
         if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
             raise self._calls.fail(impl, hook, state, None,
-                             f"returned {res!r} where an iterable of "
+                             f"returned {shown(res)} where an iterable of "
                              f"{kind.__name__} was expected")
         if not isinstance(state, GameState):
             state = None
@@ -109,7 +147,7 @@ class Checks:
         for item in res:
             if type(item) is not kind:
                 raise self._calls.fail(impl, hook, state, None,
-                                 f"returned {item!r} where a {kind.__name__} was expected")
+                                 f"returned {shown(item)} where a {kind.__name__} was expected")
             if len(items) >= _answers_check.MAX_ITEMS:
                 raise self._calls.fail(impl, hook, state, None,
                                  f"returned more than {_answers_check.MAX_ITEMS} answers "
@@ -136,6 +174,7 @@ class Checks:
             items.append(item)
         return items
 
+    @_contained
     def actions(self, impl: Impl, hook: str, state: GameState,
                 actions: object, what: str) -> None:
         """Every action of an answer (a trigger's, a choice's ``then``, a
@@ -143,17 +182,19 @@ class Checks:
         or the plugin that answered is named."""
         if not isinstance(actions, tuple):
             raise self._calls.fail(impl, hook, state, None,
-                                   f"returned {what} whose actions are {actions!r}, not a tuple")
+                                   f"returned {what} whose actions are {shown(actions)}, "
+                                   "not a tuple")
         for item in actions:
             self.action(impl, hook, state, item, what)
 
+    @_contained
     def action(self, impl: Impl, hook: str, state: GameState, item: object,
                what: str = "") -> None:
         """``item``, an action an answer holds (``what``: the answer, when it
         isn't the action itself), is of a declared kind with fields of the
         right types, or the plugin that answered is named."""
         if self.action_spec(item) is None:
-            shown = f"{what} holding {item!r}" if what else repr(item)
+            shown = f"{what} holding {_shown(item)}" if what else _shown(item)
             raise self._calls.fail(impl, hook, state, None, f"returned {shown} where an "
                                    "action of a declared kind was expected")
         try:
@@ -164,6 +205,7 @@ class Checks:
             raise self._calls.fail(impl, hook, state, exc,
                                    f"returned {shown} whose {problem}") from exc
 
+    @_contained
     def choice(self, impl: Impl, hook: str, state: GameState, choice: object,
                       what: str) -> None:
         """A choice a plugin answered (a declaration's, a trigger's offer)
@@ -176,22 +218,23 @@ class Checks:
         shown = f"{what} a choice" if what else "a choice"
         if type(choice) is not Choice:
             raise self._calls.fail(impl, hook, state, None,
-                             f"returned {shown} {choice!r} that is not a Choice")
+                             f"returned {shown} {_shown(choice)} that is not a Choice")
         problem = ""
         texts = ("name", "kind", "rule", "text", "key")
         bad = next((f for f in texts if type(getattr(choice, f)) is not str), None)
         if bad is not None:
-            problem = f"field {bad!r} is {getattr(choice, bad)!r}, where a str was expected"
+            problem = _answers_check._field(bad, getattr(choice, bad), "a str")
         elif choice.kind not in CHOICE_KINDS:
             problem = (f"field 'kind' is {choice.kind!r}, not a choice kind "
                        f"({', '.join(CHOICE_KINDS)})")
         elif type(choice.player) is not str or choice.player not in state.players:
-            problem = f"field 'player' is {choice.player!r}, not a player of the state"
+            problem = f"field 'player' is {_shown(choice.player)}, not a player of the state"
         elif not all(type(o) is str for o in (*choice.options, *choice.default)):
             problem = "options and default must be strs"
         elif not all(type(n) is int and 0 <= n <= _answers_check.MAX_ITEMS
                      for n in (choice.min, choice.max)) or choice.min > choice.max:
-            problem = (f"fields 'min' and 'max' are {choice.min!r} and {choice.max!r}, where "
+            problem = (f"fields 'min' and 'max' are {_shown(choice.min)} and "
+                       f"{_shown(choice.max)}, where "
                        f"whole numbers from 0 to {_answers_check.MAX_ITEMS}, min <= max, "
                        "were expected")
         elif choice.options or choice.min == 0:
@@ -206,6 +249,7 @@ class Checks:
             self.actions(impl, hook, state, actions,
                                 f"{shown} {choice.name!r} (option {option!r})")
 
+    @_contained
     def triggers(self, impl: Impl, hook: str, state: GameState, res: Any) -> list[Trigger]:
         """The triggers an answer holds, each with actions of declared kinds
         and offers that are choices that can be made."""
@@ -215,9 +259,26 @@ class Checks:
             self.actions(impl, hook, state, item.actions, what)
             if not isinstance(item.offers, tuple):
                 raise self._calls.fail(impl, hook, state, None, f"returned {what} whose offers "
-                                       f"are {item.offers!r}, not a tuple of Choice")
+                                       f"are {shown(item.offers)}, not a tuple of Choice")
             for offer in item.offers:
                 self.choice(impl, hook, state, offer, f"{what} offering")
+                if offer.then:
+                    # 603.3c-d: an offer is a target or mode chosen as the
+                    # ability is put on the stack; ``then`` is a declaration's
+                    # (508.1g-h, 509.1d-f) and would never be performed.
+                    raise self._calls.fail(impl, hook, state, None,
+                                           f"returned {what} offering a choice "
+                                           f"{offer.name!r} with 'then' actions, which only "
+                                           "a declaration's choices perform")
+            for act in item.actions:
+                missing = _unknown_ids(state, act)
+                if missing:
+                    raise self._calls.fail(
+                        impl, hook, state, None,
+                        f"returned {what} whose action {_shown(act)} names "
+                        f"{', '.join(map(repr, missing))}, which is no object, last known "
+                        "information or player of the state (608.2b skips only objects "
+                        "that left)")
         return items
 
     def guard_replace(self, impl: Impl, item: ResultReplacement, loop: Loop
@@ -232,9 +293,12 @@ class Checks:
         def guarded(state: GameState, result: Result) -> Result | None:
             answered = loop(hook, call, (state, result))
             out = answered[0][1] if answered else None
+            return self._calls.checking(impl, hook, state, lambda: check(state, out))
+
+        def check(state: GameState, out: Any) -> Result | None:
             if out is not None and type(out) is not Result:
                 raise self._calls.fail(impl, hook, state, None,
-                                 f"replacement {item.effect!r} returned {out!r} where a "
+                                 f"replacement {item.effect!r} returned {shown(out)} where a "
                                  "Result or None was expected")
             if out is not None:
                 problem = _answers_check.check_result(state, out)

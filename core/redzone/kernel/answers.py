@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+import attrs
+
 from redzone.kernel.errors import Violation
 from redzone.kernel.hooktypes import (
     RESULT_KINDS,
@@ -56,11 +58,46 @@ def _whole(value: Any, low: int = 0, high: int = MAX_AMOUNT) -> bool:
     return type(value) is int and low <= value <= high
 
 
+_SCALARS: Final = frozenset({str, int, bool, float, bytes, type(None)})
+
+
+def shown(value: Any, depth: int = 2) -> str:
+    """``value``'s repr, at most 80 characters, that never runs plugin code:
+    exact built-in scalars and the core's own attrs classes are shown as
+    Python shows them; a tuple or list of them likewise; anything else (a
+    subclass, a plugin's class) as ``object.__repr__`` shows it."""
+    cls = type(value)
+    if cls in _SCALARS:
+        text = repr(value)  # (an exact built-in type: its own repr)
+    elif cls in (tuple, list) and depth > 0:
+        inner = ", ".join(shown(v, depth - 1) for v in value[:8])
+        more = ", ..." if len(value) > 8 else ("," if cls is tuple and len(value) == 1 else "")
+        text = ("({}{})" if cls is tuple else "[{}{}]").format(inner, more)
+    elif depth > 0 and _core_class(cls):
+        parts = ", ".join(f"{f.name}={shown(object.__getattribute__(value, f.name), depth - 1)}"
+                          for f in attrs.fields(cls))
+        text = f"{cls.__name__}({parts})"
+    else:
+        text = object.__repr__(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _core_class(cls: type) -> bool:
+    module = type.__dict__["__module__"].__get__(cls)
+    return (type(module) is str and module.startswith("redzone.") and attrs.has(cls)
+            and all(str(type.__dict__["__module__"].__get__(c)).startswith(
+                ("redzone.", "builtins", "abc")) for c in type.__dict__["__mro__"].__get__(cls)))
+
+
+def type_name(value: Any) -> str:
+    """The name of ``value``'s type, read without running plugin code."""
+    name = type.__dict__["__name__"].__get__(type(value))
+    return name if type(name) is str else "?"
+
+
 def _field(name: str, value: Any, want: str) -> str:
-    shown = repr(value)
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return f"field {name!r} is {shown} ({type(value).__name__}), where {want} was expected"
+    return (f"field {name!r} is {shown(value)} ({type_name(value)}), "
+            f"where {want} was expected")
 
 
 def _common(item: Any, names: tuple[str, ...]) -> str | None:

@@ -313,8 +313,7 @@ class Hooks:
         total = 0
         for impl, res in self._answers("redzone_additional_blocks", (state, blocker)):
             total += self._check.expect(impl, "redzone_additional_blocks", state, res,
-                                        type(res) is not bool and isinstance(res, int)
-                                        and res >= 0, "a non-negative int")
+                                        type(res) is int and res >= 0, "a non-negative int")
         return total
 
     def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
@@ -333,7 +332,7 @@ class Hooks:
         found: dict[str, Impl] = {}
         for impl, res in self._answers("redzone_damage_divider", (state, creature)):
             self._check.expect(impl, "redzone_damage_divider", state, res,
-                               isinstance(res, str) and res in state.players,
+                               type(res) is str and res in state.players,
                                "a player id or None")
             found.setdefault(res, impl)
         if len(found) > 1:
@@ -441,10 +440,10 @@ class Hooks:
         found: dict[tuple[str, str, str], Redirection] = {}
         for impl, res in self._answers(hook, (state, damage)):
             for item in self._check.items(impl, hook, state, res, Redirection):
-                if not isinstance(item.to, str) or not isinstance(item.effect, str):
+                if type(item.to) is not str or type(item.effect) is not str:
                     raise self._fail(impl, hook, state, None,
-                                     f"returned {item!r}: 'effect' and 'to' must be ids "
-                                     "(strings)")
+                                     f"returned {_answers_check.shown(item)}: 'effect' and "
+                                     "'to' must be ids (strings)")
                 found[(item.effect, item.rule, item.to)] = item
         return [found[k] for k in sorted(found)]
 
@@ -542,7 +541,8 @@ class Hooks:
             return out
         for impl, res in self._answers(hook, (state, events)):
             out[impl.plugin.name] = self._check.expect(
-                impl, hook, state, res, isinstance(res, PluginState) and res.scope in SCOPES,
+                impl, hook, state, res, type(res) is PluginState and type(res.scope) is str
+                and res.scope in SCOPES,
                 f"a PluginState (scope one of {', '.join(SCOPES)}) or None")
         return out
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownObjectError
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
@@ -176,7 +177,7 @@ def action(state: GameState, act: object) -> None:
             ids = [v for v in (getattr(act, g.name) for g in attrs.fields(cls))
                    if type(v) is str]
             raise BadQueryError(
-                f"perform: {cls.__name__}.{f.name} is {value!r} ({type(value).__name__}), "
+                f"perform: {cls.__name__}.{f.name} is {shown(value)} ({type_name(value)}), "
                 f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
                     tp, *typing.get_args(tp)) else "117.1", objects=ids)
 
