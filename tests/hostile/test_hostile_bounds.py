@@ -384,3 +384,18 @@ def test_a_bound_error_names_the_plugins_distribution() -> None:
     assert info.value.plugin == "mobilize"
     assert info.value.distribution == "redzone"
     assert "plugin 'mobilize' (redzone " in str(info.value)
+
+
+def test_a_board_within_the_schema_past_the_answers_bound_is_a_bound_error() -> None:
+    """Guarantees 11 and 15: 201 creatures with 50 instances of exalted each
+    (within the scenario format's bounds) make exalted answer more than
+    10,000 triggers to one call: a BoundError naming the plugin, its
+    distribution and the bound "answers" (exit 3), never a plugin fault of
+    another kind or minutes of work."""
+    engine = Engine()
+    state = engine.game(["alice", "bob"], [
+        engine.creature(f"c{i}", "alice", 1, 1, *["exalted"] * 50) for i in range(201)])
+    with pytest.raises(BoundError) as info:
+        engine.resolve(state, {"c0": "bob"}, {})
+    assert (info.value.bound, info.value.plugin, info.value.distribution) == (
+        "answers", "exalted", "redzone")

@@ -149,9 +149,10 @@ class Checks:
                 raise self._calls.fail(impl, hook, state, None,
                                  f"returned {shown(item)} where a {kind.__name__} was expected")
             if len(items) >= _answers_check.MAX_ITEMS:
-                raise self._calls.fail(impl, hook, state, None,
-                                 f"returned more than {_answers_check.MAX_ITEMS} answers "
-                                 "to one call")
+                raise self._calls.bound_fail(impl, hook, state, "answers",
+                                             _answers_check.MAX_ITEMS,
+                                             f"returned more than {_answers_check.MAX_ITEMS} "
+                                             "answers to one call")
             if check is not None:
                 problem = check(state, item)
                 if problem is not None:
