@@ -589,3 +589,31 @@ def test_reference_checks_are_linear_and_cheap() -> None:
         costs[n] = checked.count
         assert checked.count <= 1.1 * decoded.count, (n, checked.count, decoded.count)
     assert costs[100] <= 4.5 * costs[25], costs
+
+
+def _with_keyword(keyword: dict[str, Any]) -> GameState:
+    """The combat state with the ogre's printed keywords tampered to ``keyword``."""
+    data = _in_combat()
+    data["objects"]["ogre"]["printed_keywords"] = [keyword]
+    return state_from_dict(data)
+
+
+@pytest.mark.parametrize("keyword", [
+    {"name": "mobilize", "text": "mobilize 2", "args": ["5000"]},
+    {"name": "mobilize", "text": "mobilize 1000000", "args": ["1000000"]},
+    {"name": "flying", "text": "trample", "args": []},
+], ids=["args-not-its-text", "number-over-its-bound", "name-not-its-text"])
+def test_tampered_keyword_is_refused_by_every_command(keyword: dict[str, Any]) -> None:
+    """Guarantee 7 (and 107.1, a keyword's number is bounded): a keyword of a
+    saved state is what its text parses to under the engine, checked as a
+    command starts (once per state), so a Keyword whose args aren't its
+    text's, or whose number is over its bound, can't make 5,000 tokens or
+    spend seconds before a BoundError: every command refuses the state."""
+    state = _with_keyword(keyword)
+    eng = engine()
+    queries = {5, 13}  # damage_duties, pending_choices: they only read the state
+    for command in [c for i, c in enumerate(_commands(eng)) if i not in queries]:
+        with counting_calls() as calls, pytest.raises(RulesError) as info:
+            command(state)
+        assert "mobilize" in str(info.value) or "flying" in str(info.value), str(info.value)
+        assert calls.count < 20_000, calls.count
