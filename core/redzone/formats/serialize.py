@@ -626,8 +626,13 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     blocks only attacking creatures and doesn't attack (509.1a); blocked
     creatures and bands are attacking creatures, each in one band (702.22c);
     damage assignment orders and the combatants that dealt damage are
-    objects. An action's fields (a trigger's, a delayed trigger's) are
-    checked as it is performed.
+    objects; creatures removed from combat are objects out of it (506.4);
+    every enumerated field holds a value of its enumeration
+    (:data:`ENUMERATIONS`) and every count is within :data:`BOUNDS`; the ids
+    an action names (a trigger's, a delayed trigger's) are players, objects,
+    sources or tokens an action creates (and are checked again as it is
+    performed, 608.2b). A keyword's record is checked against its text by the
+    engine, as a command starts (it has the parser).
 
     :param data: a dict as :func:`state_to_dict` returns it (or as
         :func:`json.loads` reads it back).
@@ -645,5 +650,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     return state
 
 
-__all__ = ["FORMAT", "NOT_REFERENCES", "REFERENCES", "StateFormatError", "reference_kind",
-           "state_from_dict", "state_to_dict"]
+__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "NOT_REFERENCES", "OPEN_STRINGS", "REFERENCES",
+           "StateFormatError", "enumeration", "reference_kind", "state_from_dict",
+           "state_to_dict"]
