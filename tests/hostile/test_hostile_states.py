@@ -434,6 +434,41 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
     # Found by the fuzzer: a key renamed to "" was refused with an empty path.
     "top-level-key-renamed-to-empty": (lambda d: d.update({"": d.pop("players")}), "['']"),
     "key-that-isnt-a-string": (lambda d: d.update({3: 1}), "[3]"),
+    # An enumerated field holds one of the model's values (ZONES, DURATIONS,
+    # DELAYED_WHEN, SHIELD_MODES): an unknown shield mode acted as "all".
+    "shield-of-an-unknown-mode": (
+        lambda d: d.update(shields=[{"id": "s1", "to": "bob", "mode": "zzz"}]),
+        "shields[0].mode"),
+    "delayed-trigger-that-never-comes": (
+        lambda d: d.update(delayed=[{"when": "never", "kind": "k", "source": "ogre",
+                                     "controller": "alice"}]), "delayed[0].when"),
+    "permanent-in-an-unknown-zone": (lambda d: d["objects"]["elf"].update(zone="zzz"),
+                                     "objects.elf.zone"),
+    "modification-of-an-unknown-duration": (
+        lambda d: d["objects"]["elf"].update(modifications=[{"power": 1, "duration": "zzz"}]),
+        "objects.elf.modifications[0].duration"),
+    # Counts within bounds (120.3, 122.1, 500.1).
+    "negative-damage": (lambda d: d["objects"]["wall"].update(damage=-5),
+                        "objects.wall.damage"),
+    "negative-poison": (lambda d: d["players"]["bob"].update(poison=-100),
+                        "players.bob.poison"),
+    "negative-counters": (lambda d: d["objects"]["wall"].update(counters={"+1/+1": -3}),
+                          "objects.wall.counters['+1/+1']"),
+    "turn-zero": (lambda d: d.update(turn=0), "turn"),
+    # Creatures removed from combat (506.4) are objects, and out of combat.
+    "removed-ghost": (lambda d: d["combat"].update(removed=[GHOST]), "combat.removed[0]"),
+    "removed-but-still-attacking": (lambda d: d["combat"].update(removed=["ogre"]),
+                                    "combat.removed[0]"),
+    # The ids an action names (a trigger's, a delayed trigger's) exist.
+    "delayed-trigger-action-on-a-ghost": (
+        lambda d: d.update(delayed=[{"when": "end_step", "kind": "k", "source": "ogre",
+                                     "controller": "alice",
+                                     "actions": [{"do": "destroy", "target": GHOST}]}]),
+        "delayed[0].actions[0].target"),
+    "trigger-action-on-a-ghost": (
+        lambda d: d.update(stack=[_trigger(actions=[{"do": "pump", "target": GHOST,
+                                                     "power": 1}])]),
+        "stack[0].actions[0].target"),
 }
 
 
@@ -455,15 +490,15 @@ def test_tampered_state_is_refused_naming_the_path(name: str) -> None:
     assert data == before
 
 
-def test_every_string_field_of_the_model_is_classified() -> None:
-    """Guarantee 7: the reference checks follow the model: each field of
-    each class a state holds that holds strings either names ids of the
-    state (REFERENCES) or doesn't (NOT_REFERENCES), so a field added to the
-    model without saying which fails here."""
+def _string_fields() -> Iterator[tuple[type, str]]:
+    """Each field holding strings of each class a state holds, an action's
+    (the kernel's and every installed plugin's) included."""
     import typing
 
     import attrs
     from redzone.kernel.hooktypes import Action
+
+    engine()  # every installed plugin, and so its actions, imported
 
     def strings(tp: Any) -> bool:  # a map's keys are checked against its values' ids
         args = typing.get_args(tp)
@@ -472,14 +507,15 @@ def test_every_string_field_of_the_model_is_classified() -> None:
         return tp is str or any(strings(a) for a in args)
 
     def classes(tp: Any) -> Iterator[type]:
-        if isinstance(tp, type) and attrs.has(tp) and not issubclass(tp, Action):
+        if tp is Action:
+            yield from serialize._action_classes().values()
+        elif isinstance(tp, type) and attrs.has(tp):
             yield tp
         for arg in typing.get_args(tp):
             yield from classes(arg)
 
     seen: set[type] = set()
     todo: list[type] = [GameState]
-    unclassified = []
     while todo:
         cls = todo.pop()
         if cls in seen:
@@ -488,11 +524,39 @@ def test_every_string_field_of_the_model_is_classified() -> None:
         hints = typing.get_type_hints(cls)
         for f in attrs.fields(cls):
             todo.extend(classes(hints[f.name]))
-            if strings(hints[f.name]) and serialize.reference_kind(cls, f.name) is None and (
-                    f"{cls.__name__}.{f.name}" not in serialize.NOT_REFERENCES):
-                unclassified.append(f"{cls.__name__}.{f.name}")
-    assert len(seen) >= 12
+            if strings(hints[f.name]):
+                yield cls, f.name
+    assert len(seen) >= 12 + len(serialize._action_classes())
+
+
+def test_every_string_field_of_the_model_is_classified() -> None:
+    """Guarantee 7: the reference checks follow the model: each field of
+    each class a state holds (an action's too) that holds strings either
+    names ids of the state (REFERENCES) or doesn't (NOT_REFERENCES), so a
+    field added to the model without saying which fails here."""
+    unclassified = [f"{cls.__name__}.{name}" for cls, name in _string_fields()
+                    if serialize.reference_kind(cls, name) is None
+                    and f"{cls.__name__}.{name}" not in serialize.NOT_REFERENCES]
     assert not unclassified
+
+
+def test_every_enumerated_string_field_of_the_model_is_checked() -> None:
+    """Guarantee 7: each string field of the model (an action's too) names
+    ids (REFERENCES), holds one of an enumeration of the model
+    (ENUMERATIONS: ZONES, DURATIONS, DELAYED_WHEN, SHIELD_MODES, ...) or is
+    open (OPEN_STRINGS), so an enumerated field added to the model without
+    its check fails here."""
+    open_ = serialize.OPEN_STRINGS
+    unclassified = [f"{cls.__name__}.{name}" for cls, name in _string_fields()
+                    if serialize.reference_kind(cls, name) is None
+                    and serialize.enumeration(cls, name) is None
+                    and name not in open_ and f"{cls.__name__}.{name}" not in open_]
+    assert not unclassified
+    # an open field is open: neither a reference nor enumerated
+    for cls, name in _string_fields():
+        qualified = f"{cls.__name__}.{name}"
+        if qualified in open_:
+            assert serialize.enumeration(cls, name) is None, qualified
 
 
 def _big(n: int) -> dict[str, Any]:
@@ -525,3 +589,31 @@ def test_reference_checks_are_linear_and_cheap() -> None:
         costs[n] = checked.count
         assert checked.count <= 1.1 * decoded.count, (n, checked.count, decoded.count)
     assert costs[100] <= 4.5 * costs[25], costs
+
+
+def _with_keyword(keyword: dict[str, Any]) -> GameState:
+    """The combat state with the ogre's printed keywords tampered to ``keyword``."""
+    data = _in_combat()
+    data["objects"]["ogre"]["printed_keywords"] = [keyword]
+    return state_from_dict(data)
+
+
+@pytest.mark.parametrize("keyword", [
+    {"name": "mobilize", "text": "mobilize 2", "args": ["5000"]},
+    {"name": "mobilize", "text": "mobilize 1000000", "args": ["1000000"]},
+    {"name": "flying", "text": "trample", "args": []},
+], ids=["args-not-its-text", "number-over-its-bound", "name-not-its-text"])
+def test_tampered_keyword_is_refused_by_every_command(keyword: dict[str, Any]) -> None:
+    """Guarantee 7 (and 107.1, a keyword's number is bounded): a keyword of a
+    saved state is what its text parses to under the engine, checked as a
+    command starts (once per state), so a Keyword whose args aren't its
+    text's, or whose number is over its bound, can't make 5,000 tokens or
+    spend seconds before a BoundError: every command refuses the state."""
+    state = _with_keyword(keyword)
+    eng = engine()
+    queries = {5, 13}  # damage_duties, pending_choices: they only read the state
+    for command in [c for i, c in enumerate(_commands(eng)) if i not in queries]:
+        with counting_calls() as calls, pytest.raises(RulesError) as info:
+            command(state)
+        assert "mobilize" in str(info.value) or "flying" in str(info.value), str(info.value)
+        assert calls.count < 20_000, calls.count

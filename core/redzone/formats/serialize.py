@@ -42,7 +42,16 @@ import attrs
 from redzone.kernel.errors import RulesError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import Combat, GameState
+from redzone.kernel.model import (
+    CHOICE_KINDS,
+    DELAYED_WHEN,
+    DURATIONS,
+    SCOPES,
+    SHIELD_MODES,
+    ZONES,
+    Combat,
+    GameState,
+)
 from redzone.kernel.tx import is_combat_step
 
 #: The version of the encoding, written as ``format`` in every dict.
@@ -76,6 +85,8 @@ REFERENCES: Final[dict[str, str]] = {
     "object": "object",
     "source": "any", "Damage.source": "source",
     "to": "player or object", "target": "player or object", "targets": "player or object",
+    "attacker": "object", "blocker": "object", "blocking": "object",
+    "attacking": "player or object", "creature": "object", "enlisted": "object",
 }
 
 #: The string fields of the model that name no id of the state (names,
@@ -96,7 +107,49 @@ NOT_REFERENCES: Final = frozenset({
     "DelayedTrigger.text", "DelayedTrigger.plugin", "DelayedTrigger.id",
     "DelayedTrigger.step", "PluginState.scope", "GameOver.step", "GameOver.rule",
     "StackObject.id", "StackObject.name", "StackObject.colors", "StackObject.types",
-    "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
+    "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat)),
+    # an action's: a shield's or an effect's id is checked as it is performed
+    "AddCounters.counters", "CreateDelayedTrigger.kind", "CreateDelayedTrigger.rule",
+    "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "Grant.duration",
+    "Grant.keywords", "LeaveBattlefield.zone", "Prevent.amount", "Prevent.duration",
+    "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
+    "Revoke.keywords", "SetState.scope"})
+
+
+#: The fields of the model whose values are an enumeration of the model, by
+#: ``Class.field`` or, for every class (an action's too), by field name: a
+#: value outside it is refused (an unknown shield mode would act as "all").
+ENUMERATIONS: Final[dict[str, tuple[str, ...]]] = {
+    "zone": ZONES, "duration": DURATIONS, "when": DELAYED_WHEN, "scope": SCOPES,
+    "Shield.mode": SHIELD_MODES, "Choice.kind": CHOICE_KINDS,
+}
+
+#: The string fields of the model whose values are open: names, texts, ids,
+#: rules, kinds a plugin may add, and steps (plugins add combat damage
+#: steps). Every string field of the model is a reference (:data:`REFERENCES`),
+#: an enumeration (:data:`ENUMERATIONS`) or here.
+OPEN_STRINGS: Final = frozenset({
+    "rules", "keyword_set", "id", "loss_rule", "name", "types", "subtypes", "supertypes",
+    "colors", "marks", "text", "args", "remove_keywords", "kind", "rule", "plugin", "choices",
+    "options", "default", "key", "step", "teams", "keywords", "effect", "shield",
+    "AddCounters.counters", "Prevent.amount",
+    "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
+    *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
+
+#: The bounds of the model's counts, by ``Class.field`` (a map's: of its
+#: values): the schema's ``count`` (0 to a million: damage 120.3, poison
+#: 122.1f, counters 122.1) and ``integer`` (life, 119), and turns from 1.
+_COUNT: Final = (0, 1_000_000)
+BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "Permanent.damage": _COUNT, "Permanent.counters": _COUNT, "Player.poison": _COUNT,
+    "Player.life": (-1_000_000, 1_000_000), "GameState.turn": (1, 1_000_000),
+}
+
+
+def enumeration(cls: type, name: str) -> tuple[str, ...] | None:
+    """The values the field ``name`` of the model class ``cls`` may hold
+    (see :data:`ENUMERATIONS`), or ``None`` when they are open."""
+    return ENUMERATIONS.get(f"{cls.__name__}.{name}", ENUMERATIONS.get(name))
 
 
 def reference_kind(cls: type, name: str) -> str | None:
@@ -199,8 +252,17 @@ def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
         if cls is None:
             raise StateFormatError(f"unknown action kind {value['do']!r} (import the plugin "
                                    "that declares it)", f"{path}.do")
-        # An action's ids are checked as it is performed (608.2b).
-        return _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path, None)
+        # What an action names is an id of the state, or a token an action
+        # creates (it may be gone by the time the action is performed: 608.2b).
+        found: list[_Ref] | None = [] if refs is not None else None
+        action = _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path, found)
+        if refs is not None and found is not None:
+            refs.extend(("action", ident, sub) for _kind_, ident, sub in found)
+            for name in ("token", "permanent"):
+                made = getattr(getattr(action, name, None), "id", None)
+                if isinstance(made, str):
+                    refs.append(("created", made, f"{path}.{name}.id"))
+        return action
     union = _union_args(tp)
     if union is not None:
         if value is None and type(None) in union:
@@ -266,6 +328,34 @@ def _key_path(path: str, key: object) -> str:
     return f"{path}[{key!r}]"
 
 
+_NO_BOUNDS: Final = (-(2**63), 2**63)
+
+
+@functools.cache
+def _checked_fields(cls: type) -> dict[str, tuple[tuple[str, ...] | None, tuple[int, int]]]:
+    """The fields of ``cls`` with an enumeration or bounds, and them."""
+    rules = {f.name: (enumeration(cls, f.name),
+                      BOUNDS.get(f"{cls.__name__}.{f.name}", _NO_BOUNDS)) for f in _fields(cls)}
+    return {name: rule for name, rule in rules.items()
+            if rule[0] is not None or rule[1] is not _NO_BOUNDS}
+
+
+def _check_value(cls: type, name: str, value: Any, path: str) -> None:
+    """Refuse a value outside the field's enumeration or bounds."""
+    values = enumeration(cls, name)
+    if values is not None and isinstance(value, str) and value not in values:
+        raise StateFormatError(f"{value!r} is not one of {', '.join(values)}", path)
+    bounds = BOUNDS.get(f"{cls.__name__}.{name}")
+    if bounds is None:
+        return
+    lo, hi = bounds
+    items = value.items() if isinstance(value, FrozenMap) else [("", value)]
+    for key, number in items:
+        if isinstance(number, int) and not lo <= number <= hi:
+            raise StateFormatError(f"{number} is out of bounds ({lo} to {hi})",
+                                   _key_path(path, key) if key else path)
+
+
 def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> Any:
     if not isinstance(value, Mapping):
         raise StateFormatError(f"expected a mapping for {cls.__name__}, got {_kind(value)}",
@@ -280,6 +370,7 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             _key_path(path, unknown[0]))
     hints = _hints(cls)
     kinds = _reference_kinds(cls) if refs is not None else {}
+    checked = _checked_fields(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
     for f in fields:
         sub = f"{path}.{f.name}" if path else f.name
@@ -289,6 +380,13 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             continue
         decoded = _decode(hints[f.name], value[f.name], sub, refs)
         kwargs[f.name] = decoded
+        rule = checked.get(f.name)
+        if rule is not None:
+            values, (lo, hi) = rule
+            if (values is not None and decoded not in values) or (
+                    type(decoded) is int and not lo <= decoded <= hi) or (
+                    type(decoded) is FrozenMap and decoded):
+                _check_value(cls, f.name, decoded, sub)
         if refs is not None and decoded is not None and f.name in kinds:
             refs.append((kinds[f.name], decoded, sub))
     try:
@@ -300,7 +398,8 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
 #: How an error names what a reference kind should be.
 _WHAT: Final = {"player": "a player", "object": "an object", "source": "an object or a source",
                 "player or object": "a player or an object",
-                "any": "a player, an object or a source"}
+                "any": "a player, an object or a source",
+                "action": "a player, an object, a source or a token an action creates"}
 
 
 def _some(ids: Mapping[str, Any]) -> str:
@@ -318,8 +417,11 @@ class _Checker:
         self.players = state.players._items
         self.objects = state.objects._items
         self.sources = state.sources._items
+        self.created: set[str] = set()
 
     def resolves(self, kind: str, ident: Any) -> bool:
+        if kind == "action":
+            return ident in self.created or self.resolves("any", ident)
         if kind == "player":
             return ident in self.players
         if kind == "object":
@@ -337,7 +439,10 @@ class _Checker:
                                    f"{_some(where)}", path)
 
     def refs(self, refs: list[_Ref]) -> None:
+        self.created = {ident for kind, ident, _path in refs if kind == "created"}
         for kind, value, path in refs:
+            if kind == "created":
+                continue
             if isinstance(value, str):
                 self.ref(kind, value, path)
             else:  # a tuple or frozenset of ids
@@ -478,6 +583,13 @@ class _Checker:
                 self.ref("object", ident, f"combat.damage_steps.{step}[{i}]")
         for i, ident in enumerate(sorted(combat.dealt)):
             self.ref("object", ident, f"combat.dealt[{i}]")
+        blocks = combat.blocks._items
+        for i, ident in enumerate(sorted(combat.removed)):
+            path = f"combat.removed[{i}]"
+            self.ref("object", ident, path)
+            if ident in attacks or ident in blocks:
+                raise StateFormatError(f"{ident!r} is removed from combat but still attacks "
+                                       "or blocks (506.4)", path)
 
 
 def _decode_state(data: Mapping[str, Any], refs: list[_Ref] | None) -> GameState:
@@ -514,8 +626,13 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     blocks only attacking creatures and doesn't attack (509.1a); blocked
     creatures and bands are attacking creatures, each in one band (702.22c);
     damage assignment orders and the combatants that dealt damage are
-    objects. An action's fields (a trigger's, a delayed trigger's) are
-    checked as it is performed.
+    objects; creatures removed from combat are objects out of it (506.4);
+    every enumerated field holds a value of its enumeration
+    (:data:`ENUMERATIONS`) and every count is within :data:`BOUNDS`; the ids
+    an action names (a trigger's, a delayed trigger's) are players, objects,
+    sources or tokens an action creates (and are checked again as it is
+    performed, 608.2b). A keyword's record is checked against its text by the
+    engine, as a command starts (it has the parser).
 
     :param data: a dict as :func:`state_to_dict` returns it (or as
         :func:`json.loads` reads it back).
@@ -533,5 +650,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     return state
 
 
-__all__ = ["FORMAT", "NOT_REFERENCES", "REFERENCES", "StateFormatError", "reference_kind",
-           "state_from_dict", "state_to_dict"]
+__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "NOT_REFERENCES", "OPEN_STRINGS", "REFERENCES",
+           "StateFormatError", "enumeration", "reference_kind", "state_from_dict",
+           "state_to_dict"]

@@ -503,6 +503,13 @@ class Combat:
         return _display.combat_text(self)
 
 
+#: What a :class:`Shield` prevents (its ``mode``): ``amount`` (the next N
+#: damage, 615.7), ``next`` (all of the next time damage would be dealt),
+#: ``all`` (all such damage this turn) and ``regenerate`` (a regeneration
+#: shield, 701.19).
+SHIELD_MODES: Final = ("amount", "next", "all", "regenerate")
+
+
 @frozen
 class Shield:
     """A prevention effect from a resolved spell or ability (615).

@@ -22,6 +22,7 @@ registration order and a failing plugin is named in the error.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
@@ -106,6 +107,11 @@ class Hooks:
         self.unknown_keywords = unknown_keywords
         #: Abilities triggered since the current command started.
         self.triggered_in_command = 0
+        #: The keyword records found equal to the parse of their text (see
+        #: :func:`~redzone.kernel.validate.engine_honours`), and the last
+        #: state whose keywords were checked, by identity.
+        self.keywords_verified: set[Keyword] = set()
+        self.keywords_checked: weakref.ref[GameState] | None = None
         #: The plugins whose abilities triggered in the last call of :meth:`triggers`.
         self.triggering: tuple[str, ...] = ()
         self._calls = calls = _calling.Calls(infos)

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import functools
 import typing
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from redzone.kernel.answers import shown, type_name
-from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownObjectError
+from redzone.kernel.errors import (
+    BadQueryError,
+    EngineMismatchError,
+    UnknownKeywordError,
+    UnknownObjectError,
+)
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
 
@@ -224,3 +230,35 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
             f"{', '.join(map(repr, missing))}, which this engine doesn't load (blocked, not "
             "allowed, or not installed): resolving it here would treat "
             f"{'them' if len(missing) > 1 else 'it'} as absent")
+    checked = hooks.keywords_checked
+    if checked is None or checked() is not state:
+        _keywords_parse(hooks, state)
+        hooks.keywords_checked = weakref.ref(state)
+
+
+def _keywords_parse(hooks: Hooks, state: GameState) -> None:
+    """Every keyword the state's objects hold (printed or granted, in any
+    zone, as last known information) that a plugin of the engine declares is
+    what its text parses to: its args are its text's, and its number within
+    the bound its form declares (107.1), so a saved state's keyword can't
+    claim ``mobilize 2`` and act as ``mobilize 5000``. Each distinct record
+    is parsed once per engine.
+
+    :raises UnknownKeywordError: naming the keyword and the object.
+    """
+    verified = hooks.keywords_verified
+    known = hooks.keyword_names
+    for perms in (state.objects, state.lki):
+        for perm in perms.values():
+            if not (perm.printed_keywords or perm.modifications):
+                continue
+            for keyword in perm.keywords:
+                if keyword in verified or keyword.name not in known:
+                    continue
+                try:
+                    hooks.parse_keyword(keyword, suggest=False)
+                except UnknownKeywordError as exc:
+                    raise UnknownKeywordError(
+                        str(keyword.text), reason=f"{exc.reason} ({perm.id!r} holds it)",
+                    ) from exc
+                verified.add(keyword)
