@@ -27,7 +27,9 @@ line and card. Each file is read once per process for each set of names asked
 Keyword abilities are read from the card's keyword list, with their
 parameters taken from its rules text (``Bushido 2``, ``Protection from
 red``); an ability no loaded plugin provides is left out and reported as a
-note: it is inert, as the card's other rules text is. A card whose power or
+note: it is inert, as the card's other rules text is. A provided one whose
+number is over its form's bound (``Toxic 1001``: 107.1) is refused, as in a
+scenario. A card whose power or
 toughness is not a number (``*``, ``1+*``, ``X``: 208.2) is an error naming the
 card unless the permanent writes its own; one no card prints (``٣``,
 ``1_000``, 21 digits) is refused.
@@ -596,6 +598,14 @@ def _number(card: Card, key: str, value: str | None) -> int | None:
     return None
 
 
+def _over_bound(exc: UnknownKeywordError) -> bool:
+    """Whether a keyword was refused for its number over the bound a loaded
+    form declares (:attr:`~redzone.KeywordSpec.most`), rather than for being
+    a keyword no plugin provides: only a provided form's numbers are checked."""
+    return exc.reason.startswith("its number ") and (
+        "over the bound" in exc.reason or "over the limit" in exc.reason)
+
+
 def permanent_keys(card: Card,
                    parse: Callable[[str], Keyword]) -> tuple[dict[str, Any], list[str]]:
     """The scenario keys a card gives a permanent, and notes about what was
@@ -610,7 +620,8 @@ def permanent_keys(card: Card,
         (:meth:`redzone.Engine.keyword`).
     :raises CardDataError: for a value that is malformed or out of the
         schema's bounds (a power of ``99999999999999999999`` or ``٣``, 21
-        subtypes), naming the file, the line and the card.
+        subtypes) or a provided keyword whose number is over its form's
+        bound (``toxic 1001``), naming the file, the line and the card.
     """
 
     keys: dict[str, Any] = {"name": card.name}
@@ -634,6 +645,11 @@ def permanent_keys(card: Card,
         try:
             keywords.append(parse(text).text)
         except UnknownKeywordError as exc:
+            if _over_bound(exc):
+                # A keyword redzone provides, with a number its form refuses:
+                # refused as the same keyword written in a scenario is.
+                raise card.error(f"keyword {_shown(text)}: {exc.reason}; the card file is "
+                                 "refused") from None
             why = (f"it is a bad keyword ({exc.reason})" if exc.reason else
                    "it is not a keyword redzone provides")
             notes.append(f"card {card.name!r}: {text!r}: {why}; it is inert here, like the "
