@@ -45,14 +45,13 @@ import functools
 import json
 import os
 import re
-import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any, Final
 
 from attrs import field, frozen
 
-from redzone.formats.document import MAX_BYTES, data_problem
+from redzone.formats.document import MAX_BYTES, UnreadableFileError, data_problem, open_regular
 from redzone.formats.validator import permanent_problems
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
@@ -397,36 +396,16 @@ def _scryfall_card(entry: _Entry, obj: dict[str, Any]) -> Card:
 
 
 def _open(file: str) -> IO[bytes]:
-    """The card file, opened for reading bytes, if it is a regular file.
-
-    It is opened without blocking and checked on the open descriptor, so a
-    FIFO (which would wait for a writer), a device (``/dev/zero`` never ends)
-    or a directory is refused at once, even one put in the file's place after
-    a check.
+    """The card file, opened for reading bytes, if it is a regular file
+    (:func:`~redzone.formats.document.open_regular`: a FIFO, a device or a
+    directory is refused at once).
 
     :raises CardDataError: for a missing file or one that isn't regular.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(file, flags)
-    except FileNotFoundError:
-        raise CardDataError(f"{file}: no such card file") from None
-    except OSError as exc:
-        raise CardDataError(f"{file}: can't read the card file: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-            raise CardDataError(f"{file}: not a regular file ({kind}); a card file must be "
-                                "a regular file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+        return open_regular(file, "card file")
+    except UnreadableFileError as exc:
+        raise CardDataError(f"{file}: {exc}") from None
 
 
 def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card]]]:
