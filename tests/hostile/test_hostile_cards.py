@@ -409,3 +409,48 @@ def test_an_entry_with_no_usable_face_says_so(faces: str, tmp_path: Path,
     assert "did you mean" not in text
     listed = run_cli(["cards", str(tmp_path / "AtomicCards.json"), "Faceless"])
     assert "did you mean" not in refused(listed, "Faceless", "no face")
+
+
+# ---------------------------------------------------------------------------
+# A keyword's number over its declared bound (107.1) is refused from a card
+# as from a scenario
+# ---------------------------------------------------------------------------
+
+
+OVER_BOUND = {"Toxic": ("Toxic 1001", "1,000"), "Mobilize": ("Mobilize 101", "100"),
+              "Bushido": ("Bushido 99999999", "1,000")}
+
+
+@pytest.mark.parametrize("keyword", sorted(OVER_BOUND))
+def test_107_1_card_keyword_number_over_its_bound_is_refused(
+        keyword: str, tmp_path: Path, run_cli: Callable[..., CliResult]) -> None:
+    """A keyword redzone provides whose number is over the bound its form
+    declares (``KeywordSpec.most``; 107.1) is refused from a card as the same
+    keyword written in the scenario is: exit 2 at ``permanents[0].card``,
+    naming the card file, the card, the keyword and the bound. It is never
+    left out as if it were an inert ability."""
+    text, bound = OVER_BOUND[keyword]
+    atomic(tmp_path, {"Big Bear": [face(name="Big Bear", keywords=[keyword], text=text)]})
+    result = run_scenario(run_cli, scenario(tmp_path, "Big Bear"))
+    refused(result, "Big Bear", "AtomicCards.json", text.lower(), f"bound of {bound}")
+    assert problem(result)["key"] == "permanents[0].card"
+    written = run_scenario(run_cli, scenario(tmp_path, "Grizzly Bears",
+                                             extra=f"keywords = [{json.dumps(text)}]"))
+    refused(written, text, f"bound of {bound}")
+    listed = run_cli(["cards", "--json", str(tmp_path / "AtomicCards.json"), "Big Bear"])
+    refused(listed, "Big Bear", "AtomicCards.json", f"bound of {bound}")
+
+
+def test_card_keywords_redzone_does_not_provide_stay_inert(
+        tmp_path: Path, run_cli: Callable[..., CliResult]) -> None:
+    """A keyword no loaded plugin provides (``Fabricate 99999999``) is inert
+    like the card's other rules text: the card runs, with a note saying so,
+    while a provided one within its bound (``Toxic 1000``) is read."""
+    atomic(tmp_path, {"Odd Servo": [face(name="Odd Servo", keywords=["Fabricate", "Toxic"],
+                                         text="Fabricate 99999999\nToxic 1000")]})
+    result = run_scenario(run_cli, scenario(tmp_path, "Odd Servo"))
+    assert result.status == 0, result.out + result.err
+    assert "fabricate 99999999" in result.err and "inert" in result.err
+    listed = run_cli(["cards", "--json", str(tmp_path / "AtomicCards.json"), "Odd Servo"])
+    assert listed.status == 0, listed.err
+    assert listed.json["cards"][0]["keys"]["keywords"] == ["toxic 1000"]

@@ -11,6 +11,9 @@ Work is bounded by a count of Python function calls, never by a clock.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -214,3 +217,92 @@ def test_unknown_keywords_get_bounded_suggestions(tmp_path: Path,
     assert len(problems) == 500
     assert sum("did you mean" in p["message"] for p in problems) <= validator.MAX_SUGGESTIONS
     assert calls.count < 6_000_000, calls.count
+
+
+# ---------------------------------------------------------------------------
+# Only regular files are read as scenarios: a FIFO, a device or a directory
+# is refused at once, never waited on
+# ---------------------------------------------------------------------------
+
+
+def _child(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in a child process. The timeout only keeps a regression
+    (a FIFO opened for reading blocks for ever) from hanging the suite; the
+    assertion is the exit status and the message."""
+    return subprocess.run([sys.executable, *args], cwd=cwd, input=stdin, capture_output=True,
+                          text=True, timeout=30, check=False)
+
+
+def _special(kind: str, tmp_path: Path) -> Path:
+    """A FIFO, a device (a link to ``/dev/zero``) or a directory called
+    ``combat.toml``."""
+    path = tmp_path / "combat.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero here")
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return path
+
+
+SPECIAL_KINDS = ["fifo", "device", "directory"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("kind", SPECIAL_KINDS)
+def test_a_scenario_path_that_is_not_a_regular_file_is_refused_at_once(
+        kind: str, tmp_path: Path) -> None:
+    """``redzone run PATH`` naming a FIFO, a device or a directory is a
+    bad scenario naming the file (exit 2) at once: only regular files are
+    opened (a FIFO would wait for a writer, ``/dev/zero`` never ends), by
+    the same code that opens card files."""
+    path = _special(kind, tmp_path)
+    ran = _child("-m", "redzone", "run", "--json", str(path), cwd=tmp_path)
+    assert ran.returncode == 2, ran.stdout + ran.stderr
+    error = json.loads(ran.stdout)["error"]
+    assert error["kind"] == "bad_scenario", error
+    assert error["file"] == str(path), error
+    assert "not a regular file" in error["message"], error
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_named_to_batch_or_simulate_is_that_jobs_error(tmp_path: Path) -> None:
+    """A FIFO named explicitly to ``redzone batch`` or to
+    ``redzone.simulate`` is that job's bad-scenario outcome, at once; the
+    other jobs run."""
+    fifo = _special("fifo", tmp_path)
+    good = tmp_path / "good.toml"
+    good.write_text(_GOOD, encoding="utf-8")
+    ran = _child("-m", "redzone", "batch", "--json", str(fifo), str(good), cwd=tmp_path)
+    assert ran.returncode == 2, ran.stdout + ran.stderr
+    assert "not a regular file" in ran.stdout + ran.stderr
+    code = ("import sys, redzone\n"
+            "for o in redzone.simulate(sys.argv[1:]):\n"
+            "    print(o.source, o.status, o.kind, 'not a regular file' in o.json)\n")
+    ran = _child("-c", code, str(fifo), str(good), cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == [f"{fifo} 2 bad_scenario True", f"{good} 0 resolved False"]
+
+
+_GOOD = """active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "bear"
+controller = "alice"
+power = 2
+toughness = 2
+[combat]
+attacks = { bear = "bob" }
+"""
+
+
+def test_a_scenario_from_standard_input_is_still_read(tmp_path: Path) -> None:
+    """``redzone run -`` reads the scenario from standard input (a pipe, not
+    a regular file) as before."""
+    ran = _child("-m", "redzone", "run", "--json", "-", cwd=tmp_path, stdin=_GOOD)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert json.loads(ran.stdout)["players"]["bob"]["life"] == 18

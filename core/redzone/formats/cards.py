@@ -27,7 +27,9 @@ line and card. Each file is read once per process for each set of names asked
 Keyword abilities are read from the card's keyword list, with their
 parameters taken from its rules text (``Bushido 2``, ``Protection from
 red``); an ability no loaded plugin provides is left out and reported as a
-note: it is inert, as the card's other rules text is. A card whose power or
+note: it is inert, as the card's other rules text is. A provided one whose
+number is over its form's bound (``Toxic 1001``: 107.1) is refused, as in a
+scenario. A card whose power or
 toughness is not a number (``*``, ``1+*``, ``X``: 208.2) is an error naming the
 card unless the permanent writes its own; one no card prints (``٣``,
 ``1_000``, 21 digits) is refused.
@@ -43,14 +45,13 @@ import functools
 import json
 import os
 import re
-import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any, Final
 
 from attrs import field, frozen
 
-from redzone.formats.document import MAX_BYTES, data_problem
+from redzone.formats.document import MAX_BYTES, UnreadableFileError, data_problem, open_regular
 from redzone.formats.validator import permanent_problems
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import UnknownKeywordError
@@ -395,36 +396,16 @@ def _scryfall_card(entry: _Entry, obj: dict[str, Any]) -> Card:
 
 
 def _open(file: str) -> IO[bytes]:
-    """The card file, opened for reading bytes, if it is a regular file.
-
-    It is opened without blocking and checked on the open descriptor, so a
-    FIFO (which would wait for a writer), a device (``/dev/zero`` never ends)
-    or a directory is refused at once, even one put in the file's place after
-    a check.
+    """The card file, opened for reading bytes, if it is a regular file
+    (:func:`~redzone.formats.document.open_regular`: a FIFO, a device or a
+    directory is refused at once).
 
     :raises CardDataError: for a missing file or one that isn't regular.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(file, flags)
-    except FileNotFoundError:
-        raise CardDataError(f"{file}: no such card file") from None
-    except OSError as exc:
-        raise CardDataError(f"{file}: can't read the card file: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-            raise CardDataError(f"{file}: not a regular file ({kind}); a card file must be "
-                                "a regular file")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
+        return open_regular(file, "card file")
+    except UnreadableFileError as exc:
+        raise CardDataError(f"{file}: {exc}") from None
 
 
 def scan(path: str | os.PathLike[str]) -> Iterator[tuple[str, Callable[[], Card]]]:
@@ -596,6 +577,14 @@ def _number(card: Card, key: str, value: str | None) -> int | None:
     return None
 
 
+def _over_bound(exc: UnknownKeywordError) -> bool:
+    """Whether a keyword was refused for its number over the bound a loaded
+    form declares (:attr:`~redzone.KeywordSpec.most`), rather than for being
+    a keyword no plugin provides: only a provided form's numbers are checked."""
+    return exc.reason.startswith("its number ") and (
+        "over the bound" in exc.reason or "over the limit" in exc.reason)
+
+
 def permanent_keys(card: Card,
                    parse: Callable[[str], Keyword]) -> tuple[dict[str, Any], list[str]]:
     """The scenario keys a card gives a permanent, and notes about what was
@@ -610,7 +599,8 @@ def permanent_keys(card: Card,
         (:meth:`redzone.Engine.keyword`).
     :raises CardDataError: for a value that is malformed or out of the
         schema's bounds (a power of ``99999999999999999999`` or ``٣``, 21
-        subtypes), naming the file, the line and the card.
+        subtypes) or a provided keyword whose number is over its form's
+        bound (``toxic 1001``), naming the file, the line and the card.
     """
 
     keys: dict[str, Any] = {"name": card.name}
@@ -634,6 +624,11 @@ def permanent_keys(card: Card,
         try:
             keywords.append(parse(text).text)
         except UnknownKeywordError as exc:
+            if _over_bound(exc):
+                # A keyword redzone provides, with a number its form refuses:
+                # refused as the same keyword written in a scenario is.
+                raise card.error(f"keyword {_shown(text)}: {exc.reason}; the card file is "
+                                 "refused") from None
             why = (f"it is a bad keyword ({exc.reason})" if exc.reason else
                    "it is not a keyword redzone provides")
             notes.append(f"card {card.name!r}: {text!r}: {why}; it is inert here, like the "

@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from attrs import field, frozen
 
@@ -663,12 +664,64 @@ def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> 
     return Document(file, text, data, format, FrozenMap(lines))
 
 
+class UnreadableFileError(OSError):
+    """A file that can't be opened for reading, or isn't a regular file; its
+    message says why without naming the file (the caller names it).
+
+    :ivar missing: whether there is no such file.
+    """
+
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+def open_regular(file: str, what: str) -> IO[bytes]:
+    """``file``, opened for reading bytes, if it is a regular file.
+
+    It is opened without blocking and checked on the open descriptor, so a
+    FIFO (which would wait for a writer), a device (``/dev/zero`` never ends)
+    or a directory is refused at once, even one put in the file's place after
+    a check. Scenario files and card files are opened by it.
+
+    :param what: what the file is, for the messages (``"scenario file"``).
+    :raises UnreadableFileError: for a missing file, one that can't be read,
+        or one that isn't regular.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(file, flags)
+    except FileNotFoundError:
+        raise UnreadableFileError(f"no such {what}", missing=True) from None
+    except IsADirectoryError:  # pragma: no cover - POSIX opens a directory
+        raise UnreadableFileError(f"not a regular file (a directory); a {what} must be a "
+                                  "regular file") from None
+    except OSError as exc:
+        raise UnreadableFileError(f"can't read the {what}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            raise UnreadableFileError(f"not a regular file ({kind}); a {what} must be a "
+                                      "regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_document(path: str | os.PathLike[str]) -> Document:
     """Read and parse a scenario file: JSON if its name ends in ``.json``,
     otherwise TOML.
 
-    :raises ScenarioProblems: for a missing or unreadable file, one over
-        :data:`MAX_BYTES`, bad UTF-8 or a syntax error.
+    :raises ScenarioProblems: for a missing or unreadable file, one that is
+        not a regular file (a FIFO, a device, a directory: refused at once,
+        by :func:`open_regular`), one over :data:`MAX_BYTES`, bad UTF-8 or a
+        syntax error.
     """
     file = os.fspath(path)
 
@@ -676,16 +729,14 @@ def read_document(path: str | os.PathLike[str]) -> Document:
         return ScenarioProblems([ScenarioError(message, file=file, line=line)])
 
     try:
-        size = os.stat(file).st_size
-        if size > MAX_BYTES:
-            raise fail(f"the file is {size} bytes; scenario files are limited to "
-                       f"{MAX_BYTES} bytes (1 MiB)")
-        with open(file, "rb") as fh:
+        with open_regular(file, "scenario file") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_BYTES:
+                raise fail(f"the file is {size} bytes; scenario files are limited to "
+                           f"{MAX_BYTES} bytes (1 MiB)")
             raw = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise fail("no such file") from None
-    except IsADirectoryError:
-        raise fail("is a directory, not a scenario file") from None
+    except UnreadableFileError as exc:
+        raise fail("no such file" if exc.missing else str(exc)) from None
     except OSError as exc:
         raise fail(f"can't read the file: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
