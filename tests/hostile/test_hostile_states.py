@@ -506,9 +506,14 @@ def _string_fields() -> Iterator[tuple[type, str]]:
             args = args[1:]
         return tp is str or any(strings(a) for a in args)
 
+    # redzone's own action kinds and the built-in plugins': a third-party
+    # plugin's (the example game's, imported by other tests) have open fields.
+    ours = [c for c in serialize._action_classes().values()
+            if c.__module__.split(".")[0] in ("redzone", "redzone_keywords")]
+
     def classes(tp: Any) -> Iterator[type]:
         if tp is Action:
-            yield from serialize._action_classes().values()
+            yield from ours
         elif isinstance(tp, type) and attrs.has(tp):
             yield tp
         for arg in typing.get_args(tp):
@@ -526,7 +531,7 @@ def _string_fields() -> Iterator[tuple[type, str]]:
             todo.extend(classes(hints[f.name]))
             if strings(hints[f.name]):
                 yield cls, f.name
-    assert len(seen) >= 12 + len(serialize._action_classes())
+    assert len(seen) >= 12 + len(ours)
 
 
 def test_every_string_field_of_the_model_is_classified() -> None:

@@ -46,6 +46,7 @@ from redzone.kernel.model import (
     CHOICE_KINDS,
     DELAYED_WHEN,
     DURATIONS,
+    OBJECT_ZONES,
     SCOPES,
     SHIELD_MODES,
     ZONES,
@@ -120,7 +121,8 @@ NOT_REFERENCES: Final = frozenset({
 #: ``Class.field`` or, for every class (an action's too), by field name: a
 #: value outside it is refused (an unknown shield mode would act as "all").
 ENUMERATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "zone": ZONES, "duration": DURATIONS, "when": DELAYED_WHEN, "scope": SCOPES,
+    "Permanent.zone": OBJECT_ZONES, "zone": ZONES, "duration": DURATIONS,
+    "when": DELAYED_WHEN, "scope": SCOPES,
     "Shield.mode": SHIELD_MODES, "Choice.kind": CHOICE_KINDS,
 }
 

@@ -31,6 +31,10 @@ UNLIMITED: Final = 1_000_000
 
 #: The zones a permanent's card can be in after combat.
 ZONES: Final = ("battlefield", "graveyard", "exile")
+#: What an object's record can show as its zone: one of :data:`ZONES`, a
+#: token that ceased to exist (``"ceased"``, 111.7, 704.5d) or a card whose
+#: owner left the game (``"left_game"``, 800.4a).
+OBJECT_ZONES: Final = (*ZONES, "ceased", "left_game")
 
 CARD_TYPES: Final = frozenset(
     {"creature", "planeswalker", "battle", "artifact", "land", "enchantment"}
