@@ -343,7 +343,7 @@ def _looper() -> Any:
 
 
 @pytest.mark.parametrize(("pump", "count", "bound", "calls_each"), [
-    (False, tx_module.MAX_ACTIONS + 1, "actions", 60),
+    (False, tx_module.MAX_ACTIONS + 1, "actions", 150),
     (True, tx_module.MAX_MODIFICATIONS + 1, "modifications", 1_000),
 ])
 def test_a_plugin_past_the_action_or_effect_bound_is_named(
