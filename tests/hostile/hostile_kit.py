@@ -121,3 +121,41 @@ class CliResult:
     @property
     def json(self) -> Any:
         return json.loads(self.out)
+
+
+def install_plugin(site: Path, distribution: str, module: str, source: str,
+                   entry: str, *, top_level: bool = True) -> Path:
+    """Write into ``site`` an installed distribution ``distribution`` (1.0)
+    whose ``redzone`` entry point ``entry`` is the module ``module`` with
+    ``source``: how the command line takes a third-party plugin (with
+    ``top_level``, its ``top_level.txt`` names the module). Returns
+    ``site``, to put on ``sys.path`` or ``PYTHONPATH``."""
+    site.mkdir(parents=True, exist_ok=True)
+    (site / f"{module}.py").write_text(source, encoding="utf-8")
+    dist = site / f"{distribution.replace('-', '_')}-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\n"
+                                   "Version: 1.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(f"[redzone]\n{entry} = {module}\n",
+                                           encoding="utf-8")
+    if top_level:
+        (dist / "top_level.txt").write_text(f"{module}\n", encoding="utf-8")
+    return site
+
+
+def special_file(kind: str, path: Path) -> Path:
+    """At ``path``, a FIFO (``"fifo"``), a device (``"device"``: a link to
+    ``/dev/zero``) or a directory (anything else)."""
+    import os
+
+    import pytest
+
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero here")
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    return path

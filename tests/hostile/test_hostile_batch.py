@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 import redzone
-from hostile_kit import FILES
+from hostile_kit import FILES, install_plugin
 from redzone import Engine, GameState
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
@@ -59,16 +59,8 @@ def redzone_damage_event(state, damage):
 def rewriter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Install the life-rewriting plugin (entry point ``rewriter``) for this
     process and the processes it starts; unset ``REDZONE_VERIFY``."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / f"{MODULE}.py").write_text(REWRITER, encoding="utf-8")
-    dist = site / "rz_hostile_batch_rewriter-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: rz-hostile-batch-rewriter\nVersion: 1.0\n",
-        encoding="utf-8")
-    (dist / "entry_points.txt").write_text(f"[redzone]\nrewriter = {MODULE}\n",
-                                           encoding="utf-8")
+    site = install_plugin(tmp_path / "site", "rz-hostile-batch-rewriter", MODULE, REWRITER,
+                          "rewriter", top_level=False)
     monkeypatch.delenv("REDZONE_VERIFY", raising=False)
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_kit import CliResult, counting_calls
+from hostile_kit import CliResult, counting_calls, special_file
 from redzone.formats import cards
 
 #: The most Python function calls one hostile card file may cost through the
@@ -262,16 +262,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def special(kind: str, tmp_path: Path) -> Iterator[Path]:
     """A FIFO, a device (a link to ``/dev/zero``) or a directory called
     ``AtomicCards.json``."""
-    path = tmp_path / "AtomicCards.json"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        if not os.path.exists("/dev/zero"):
-            pytest.skip("no /dev/zero here")
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
-    yield path
+    yield special_file(kind, tmp_path / "AtomicCards.json")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import pytest
 from attrs import frozen
-from hostile_kit import FILES, board, combat, hostile, snapshot
+from hostile_kit import FILES, board, combat, hostile, install_plugin, snapshot
 from redzone import Action, Choice, Engine, GameState, PluginError, Pump, Trigger
 from redzone.kernel.actions import Destroy
 from redzone.kernel.hooktypes import ActionSpec
@@ -142,16 +142,8 @@ def redzone_triggers(state, events):
 def loud_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An installed distribution ``contain2-loud`` whose ``redzone`` entry
     point ``loud`` answers a trigger whose text's repr calls SystemExit."""
-    site = tmp_path_factory.mktemp("site")
-    (site / "contain2_loud.py").write_text(PLUGIN_MODULE, encoding="utf-8")
-    dist = site / "contain2_loud-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: contain2-loud\n"
-                                   "Version: 1.0\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text("[redzone]\nloud = contain2_loud\n",
-                                           encoding="utf-8")
-    (dist / "top_level.txt").write_text("contain2_loud\n", encoding="utf-8")
-    return site
+    return install_plugin(tmp_path_factory.mktemp("site"), "contain2-loud",
+                          "contain2_loud", PLUGIN_MODULE, "loud")
 
 
 def test_guarantee_9_a_str_subclass_from_an_installed_plugin_is_exit_3(

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import pytest
 import redzone
 from attrs import frozen
-from hostile_kit import FILES, board, combat, hostile, snapshot
+from hostile_kit import FILES, board, combat, hostile, install_plugin, snapshot
 from redzone import (
     Action,
     Choice,
@@ -308,16 +308,8 @@ def quitter_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding an installed distribution ``containment-quitter``
     whose ``redzone`` entry point ``quitter`` is a plugin whose action kind
     calls ``sys.exit(0)``: how the command line takes third-party plugins."""
-    site = tmp_path_factory.mktemp("site")
-    (site / "containment_quitter.py").write_text(PLUGIN_MODULE, encoding="utf-8")
-    dist = site / "containment_quitter-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: containment-quitter\n"
-                                   "Version: 1.0\n", encoding="utf-8")
-    (dist / "entry_points.txt").write_text("[redzone]\nquitter = containment_quitter\n",
-                                           encoding="utf-8")
-    (dist / "top_level.txt").write_text("containment_quitter\n", encoding="utf-8")
-    return site
+    return install_plugin(tmp_path_factory.mktemp("site"), "containment-quitter",
+                          "containment_quitter", PLUGIN_MODULE, "quitter")
 
 
 def _cli(site: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_kit import FILES, CliResult, counting_calls
+from hostile_kit import FILES, CliResult, counting_calls, special_file
 from redzone.formats import document, validator
 
 #: The most Python function calls one hostile file may cost to refuse or
@@ -236,16 +236,7 @@ def _child(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Comple
 def _special(kind: str, tmp_path: Path) -> Path:
     """A FIFO, a device (a link to ``/dev/zero``) or a directory called
     ``combat.toml``."""
-    path = tmp_path / "combat.toml"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "device":
-        if not os.path.exists("/dev/zero"):
-            pytest.skip("no /dev/zero here")
-        path.symlink_to("/dev/zero")
-    else:
-        path.mkdir()
-    return path
+    return special_file(kind, tmp_path / "combat.toml")
 
 
 SPECIAL_KINDS = ["fifo", "device", "directory"]
