@@ -152,10 +152,11 @@ BAD_TOML = 'active_player = "alice"\n[players.alice\n'
 #: What ``redzone run --json FILE`` never imports: the entry points are read
 #: without importlib.metadata; rich, the account, the board, the HTML report,
 #: the batch's execution layer and the bundled examples belong to other
-#: commands and options.
+#: commands and options; the card reader to a scenario whose permanents name
+#: cards (``card = "NAME"``), which none of these does.
 RUN_LATER = ("importlib.metadata", "rich", "redzone.frontends.account",
              "redzone.frontends.board", "redzone.formats.report", "redzone.execution",
-             "redzone.examples")
+             "redzone.examples", "redzone.formats.cards")
 
 
 def _console_script(args: list[str], stdin: str, report: Path) -> subprocess.CompletedProcess[str]:

@@ -43,6 +43,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Shield", "StackObject", "Trigger", "creature", "new_game",
     ),
     "redzone.kernel.plugins": ("hookimpl",),
+    "redzone.kernel.references": ("AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),
     "redzone.kernel.tx": ("Tx",),
     # In the execution layer: importing it imports the scenario loader.

@@ -86,6 +86,7 @@ from redzone.kernel.model import (
     new_game,
 )
 from redzone.kernel.plugins import hookimpl
+from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.requirements import Requirement
 from redzone.kernel.tx import Tx
 
@@ -96,6 +97,7 @@ __all__ = [
     "ActionSpec",
     "AddCounters",
     "AddEffect",
+    "AnyId",
     "BecomeBlocked",
     "BoundError",
     "Choice",
@@ -134,9 +136,12 @@ __all__ = [
     "LoseLife",
     "MakeBlock",
     "Modification",
+    "ObjectId",
     "Outcome",
     "Permanent",
     "Player",
+    "PlayerId",
+    "PlayerOrObjectId",
     "PluginError",
     "PluginLoadError",
     "PluginState",
@@ -157,6 +162,7 @@ __all__ = [
     "SetState",
     "Shield",
     "SourceAssignment",
+    "SourceId",
     "StackObject",
     "StateBasedAction",
     "Tap",

@@ -34,6 +34,7 @@ from redzone import (
     GameState,
     IllegalActionError,
     KeywordSpec,
+    ObjectId,
     Pump,
     Trigger,
     Tx,
@@ -52,8 +53,8 @@ class Enlist(Action):
     """
 
     do: ClassVar[str] = "enlist"
-    creature: str
-    enlisted: str
+    creature: ObjectId
+    enlisted: ObjectId
 
 
 def _pay(tx: Tx, action: Action) -> None:

@@ -537,17 +537,23 @@ def _string_fields() -> Iterator[tuple[type, str]]:
 def test_every_string_field_of_the_model_is_classified() -> None:
     """Guarantee 7: the reference checks follow the model: each field of
     each class a state holds (an action's too) that holds strings either
-    names ids of the state (REFERENCES) or doesn't (NOT_REFERENCES), so a
-    field added to the model without saying which fails here."""
+    names ids of the state (its annotation says which: PlayerId, ObjectId
+    ..., read by redzone.kernel.references.reference_fields) or doesn't
+    (NOT_REFERENCES), so a field added to the model without saying which
+    fails here; and no field is both."""
     unclassified = [f"{cls.__name__}.{name}" for cls, name in _string_fields()
                     if serialize.reference_kind(cls, name) is None
                     and f"{cls.__name__}.{name}" not in serialize.NOT_REFERENCES]
     assert not unclassified
+    both = [f"{cls.__name__}.{name}" for cls, name in _string_fields()
+            if serialize.reference_kind(cls, name) is not None
+            and f"{cls.__name__}.{name}" in serialize.NOT_REFERENCES]
+    assert not both
 
 
 def test_every_enumerated_string_field_of_the_model_is_checked() -> None:
     """Guarantee 7: each string field of the model (an action's too) names
-    ids (REFERENCES), holds one of an enumeration of the model
+    ids (its annotation), holds one of an enumeration of the model
     (ENUMERATIONS: ZONES, DURATIONS, DELAYED_WHEN, SHIELD_MODES, ...) or is
     open (OPEN_STRINGS), so an enumerated field added to the model without
     its check fails here."""

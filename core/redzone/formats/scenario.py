@@ -12,7 +12,9 @@ scenario format specification and shipped as a JSON Schema
    each names, duplicate ids, keywords no loaded plugin provides (with close
    matches), the rules edition;
 4. builds a :class:`Scenario`: a :class:`~redzone.GameState` and the
-   declarations, assignments and actions :meth:`redzone.Engine.resolve` takes.
+   declarations, assignments and actions :meth:`redzone.Engine.resolve` takes
+   (the actions and effects are read by :mod:`redzone.formats.scenario_actions`,
+   each action's ids checked as its kind's fields declare).
 
 Every problem found is collected, so one :class:`ScenarioProblems` error
 lists them all, each with the file, the key path and, where one can be found,
@@ -21,15 +23,12 @@ the line.
 
 from __future__ import annotations
 
-import difflib
-import functools
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from attrs import field, frozen
 
-from redzone.formats import cards as _cards
 from redzone.formats.document import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -47,6 +46,7 @@ from redzone.formats.document import (
     size_problem,
     toml_lines,
 )
+from redzone.formats.scenario_actions import ActionReader, items, table
 from redzone.formats.validator import (
     MAX_SUGGESTIONS,
     schema,
@@ -55,7 +55,7 @@ from redzone.formats.validator import (
     suggest,
     suggestions_left,
 )
-from redzone.kernel.actions import ACTIONS, Action
+from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import UnknownKeywordError
@@ -67,7 +67,6 @@ from redzone.kernel.model import (
     Keyword,
     Permanent,
     Player,
-    StackObject,
     new_game,
     team_life,
 )
@@ -154,13 +153,6 @@ def _edition_problem(name: str) -> str:
     return f"unknown rules edition {name!r}{suggest(name, EDITIONS)}; known editions: {known}"
 
 
-#: The steps an action's ``after`` may name without any plugin (the scenario
-#: format's list); plugins' combat damage steps come on top.
-BUILTIN_STEPS: Final = ("beginning_of_combat", "declare_attackers", "declare_blockers",
-                        "first_strike_damage_assigned", "first_strike_damage",
-                        "combat_damage_assigned", "combat_damage", "end_of_combat", "end_step")
-
-
 class _Builder:
     """Turns a schema-checked document into engine inputs, collecting problems."""
 
@@ -180,6 +172,8 @@ class _Builder:
         self.entering_at: dict[str, Path] = {}
         #: the combat being built (0: [combat]).
         self.combat_index = 0
+        #: the actions and effects, read against this board.
+        self.reader = ActionReader(self)
 
     # -- helpers ---------------------------------------------------------------
 
@@ -213,13 +207,8 @@ class _Builder:
             self.p.add(path, str(exc))
             return None
 
-    @staticmethod
-    def table(value: Any) -> dict[str, Any]:
-        return value if isinstance(value, dict) else {}
-
-    @staticmethod
-    def items(value: Any) -> list[Any]:
-        return value if isinstance(value, list) else []
+    table = staticmethod(table)
+    items = staticmethod(items)
 
     @staticmethod
     def integer(value: Any, default: int) -> int:
@@ -477,7 +466,7 @@ class _Builder:
                                "bands": tuple(bands)}
         for key in ("assign", "assign_first_strike"):
             out[key] = self.assignment((*at, key), combat[key]) if key in combat else None
-        out["actions"] = self.actions(combat.get("actions"), (*at, "actions"))
+        out["actions"] = self.reader.actions(combat.get("actions"), (*at, "actions"))
         return out
 
     def additional_combats(self) -> tuple[CombatPlan, ...]:
@@ -503,178 +492,13 @@ class _Builder:
                 result[source] = FrozenMap(amounts)
         return FrozenMap(result)
 
-    _PERMANENT_TARGET = frozenset({"pump", "grant", "revoke", "add_counters", "tap", "untap",
-                                   "become_blocked", "remove_from_combat", "leave_battlefield",
-                                   "destroy", "sacrifice", "exile", "regenerate"})
 
-    @functools.cached_property
-    def steps(self) -> tuple[str, ...]:
-        """The step names an action's ``after`` may name: the format's own and
-        the combat damage steps the engine's plugins declare (with their
-        ``_assigned`` windows)."""
-        names = list(BUILTIN_STEPS)
-        for spec in self.engine.damage_steps:
-            names.extend(n for n in (spec.name + "_assigned", spec.name) if n not in names)
-        return tuple(names)
-
-    def actions(self, value: Any, where: Path = ("combat", "actions")
-                ) -> tuple[tuple[str, Action], ...]:
-        out: list[tuple[str, Action]] = []
-        for i, adata in enumerate(self.items(value)):
-            adata = self.table(adata)
-            at: Path = (*where, i)
-            do = adata.get("do")
-            after = adata.get("after")
-            if isinstance(after, str) and after not in self.steps:
-                close = difflib.get_close_matches(after, self.steps, n=3, cutoff=0.6)
-                hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
-                self.p.add((*at, "after"), f"unknown step {after!r}{hint}; the steps are: "
-                           f"{', '.join(self.steps)} (a combat damage step of a plugin "
-                           "needs that plugin loaded)")
-                continue
-            if not isinstance(do, str) or do not in ACTIONS or not isinstance(after, str):
-                continue
-            ok = True
-            kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
-            if do in self._PERMANENT_TARGET:
-                ok = self.ref((*at, "target"), adata.get("target"), ("permanent",),
-                              f"the target of {do!r}")
-            elif do == "prevent":
-                if ("target" in adata) == ("source" in adata):
-                    self.p.add(at, "a 'prevent' action needs exactly one of 'target' (damage "
-                                   "dealt to it) and 'source' (damage dealt by it)")
-                    ok = False
-                if "target" in adata:
-                    ok = self.ref((*at, "target"), adata["target"], ("player", "permanent"),
-                                  "the target of 'prevent'") and ok
-                if "source" in adata:
-                    ok = self.ref((*at, "source"), adata["source"], ("permanent",),
-                                  "the source of 'prevent'") and ok
-                if "gain_life" in adata:
-                    ok = self.ref((*at, "gain_life"), adata["gain_life"], ("player",),
-                                  "the player gaining life") and ok
-            elif do == "deal_damage":
-                source = adata.get("source")
-                if isinstance(source, dict):
-                    spell = self.spell_source((*at, "source"), source)
-                    ok = spell is not None
-                    kwargs["source"] = spell
-                else:
-                    ok = self.ref((*at, "source"), source, ("permanent",),
-                                  "the source of 'deal_damage'")
-                ok = self.ref((*at, "target"), adata.get("target"), ("player", "permanent"),
-                              "the target of 'deal_damage'") and ok
-            elif do == "create_token":
-                tdata = self.table(adata.get("token"))
-                pid = tdata.get("id")
-                perm = None
-                if isinstance(pid, str) and self.entering_at.get(pid) == at:
-                    perm = self.permanent((*at, "token"), tdata, pid)
-                ok = perm is not None
-                kwargs["token"] = perm.evolve(token=True) if perm is not None else None
-                if "attacking" in adata:
-                    ok = self.ref((*at, "attacking"), adata["attacking"], ("player", "permanent"),
-                                  "what the token enters attacking") and ok
-                if "blocking" in adata:
-                    ok = self.ref((*at, "blocking"), adata["blocking"], ("permanent",),
-                                  "the attacking creature the token enters blocking") and ok
-            elif do in ("gain_life", "lose_life"):
-                ok = self.ref((*at, "player"), adata.get("player"), ("player",),
-                              f"the player of {do!r}")
-            elif do == "block":
-                ok = self.ref((*at, "blocker"), adata.get("blocker"), ("permanent",),
-                              "the creature that blocks")
-                ok = self.ref((*at, "attacker"), adata.get("attacker"), ("permanent",),
-                              "the attacking creature it blocks") and ok
-            elif do == "enter_blocking":
-                ok = self.ref((*at, "attacker"), adata.get("attacker"), ("permanent",),
-                              "the attacking creature it blocks")
-                pdata = self.table(adata.get("permanent"))
-                pid = pdata.get("id")
-                perm = None
-                if isinstance(pid, str) and self.entering_at.get(pid) == at:
-                    perm = self.permanent((*at, "permanent"), pdata, pid)
-                ok = perm is not None and ok
-                kwargs["permanent"] = perm
-            elif do == "add_effect":
-                effect = self.effect((*at, "effect"), adata.get("effect"))
-                ok = effect is not None
-                kwargs["effect"] = effect
-            if do in ("grant", "revoke"):
-                for j, text in enumerate(self.items(adata.get("keywords"))):
-                    ok = self.keyword((*at, "keywords", j), text) is not None and ok
-            if not ok:
-                continue
-            try:
-                action = ACTIONS[do](**kwargs)
-            except (TypeError, ValueError):
-                continue  # wrong keys or types: the schema check has reported them
-            out.append((adata["after"], action))
-        return tuple(out)
-
-    def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:
-        """A spell or ability that deals damage (120.3, 609.7): its id is its
-        ``id``, else its ``name``."""
-        ok = self.ref((*at, "controller"), sdata.get("controller"), ("player",),
-                      "the controller of the spell or ability")
-        sid = sdata.get("id", sdata.get("name"))
-        if isinstance(sid, str) and sid in self.kinds:
-            self.p.add((*at, "id" if "id" in sdata else "name"),
-                       f"{sid!r} is already a {self.kinds[sid]}'s id: give the spell an 'id' "
-                       "of its own")
-            ok = False
-        keywords = []
-        for j, text in enumerate(self.items(sdata.get("keywords"))):
-            kw = self.keyword((*at, "keywords", j), text)
-            ok = kw is not None and ok
-            if kw is not None:
-                keywords.append(kw)
-        if not ok or not isinstance(sid, str):
-            return None
-        try:
-            return StackObject(sid, sdata["controller"], name=sdata.get("name", sid),
-                               colors=self.items(sdata.get("colors")),
-                               types=self.items(sdata.get("types")),
-                               printed_keywords=keywords)
-        except (TypeError, ValueError):
-            return None  # wrong types: the schema check has reported them
-
-    #: Effect kinds whose ``to`` must be a permanent (not a player).
-    _TO_PERMANENT = frozenset({"blocks_if_able"})
-
-    def effect(self, at: Path, value: Any) -> Effect | None:
-        """One effect (of ``[[effects]]`` or an ``add_effect`` action)."""
-        edata = self.table(value)
-        kind = edata.get("kind")
-        if not isinstance(kind, str):
-            return None
-        ok = True
-        if "player" in edata:
-            ok = self.ref((*at, "player"), edata["player"], ("player",),
-                          f"the player of {kind!r}")
-        if "to" in edata:
-            to_kinds = ("permanent",) if kind in self._TO_PERMANENT else ("player", "permanent")
-            what = "the creature that blocks" if kind == "blocks_if_able" else \
-                "what the damage is dealt to instead" if kind == "redirect_damage" else \
-                f"what {kind!r} protects"
-            ok = self.ref((*at, "to"), edata["to"], to_kinds, what) and ok
-        if "source" in edata:
-            ok = self.ref((*at, "source"), edata["source"], ("permanent",),
-                          f"the source of {kind!r}") and ok
-        if not ok:
-            return None
-        amount = edata.get("amount")
-        return Effect(kind, player=edata.get("player"), to=edata.get("to"),
-                      source=edata.get("source"),
-                      amount=amount if isinstance(amount, int) else None)
-
-    def effects(self) -> tuple[Effect, ...]:
-        out: list[Effect] = []
-        for i, edata in enumerate(self.items(self.data.get("effects"))):
-            effect = self.effect(("effects", i), edata)
-            if effect is not None:
-                out.append(effect)
-        return tuple(out)
+def _names_cards(data: dict[str, Any]) -> bool:
+    """Whether a permanent of ``data`` names a card (``card = "NAME"``): else
+    the card data, if any, completes nothing."""
+    permanents = data.get("permanents")
+    return isinstance(permanents, list) and any(
+        isinstance(p, dict) and isinstance(p.get("card"), str) for p in permanents)
 
 
 def build(document: Document, *, rules: str | None = None,
@@ -714,7 +538,11 @@ def _build(document: Document, rules: str | None,
             problems.add(("rules",), _edition_problem(data["rules"]))
     engine = factory(edition)
     # -- card data: `cards = "PATH"` and `card = "NAME"` (redzone.formats.cards) --
-    data, notes = _cards.expand(data, document.file, problems.add, engine.keyword)
+    notes: tuple[str, ...] = ()
+    if _names_cards(data):  # the card reader is imported only for a scenario that uses it
+        from redzone.formats import cards as _cards
+
+        data, notes = _cards.expand(data, document.file, problems.add, engine.keyword)
     # -- end of card data --
     b = _Builder(data, problems, engine)
     b.build_players()
@@ -723,7 +551,7 @@ def _build(document: Document, rules: str | None,
     teams = b.teams()
     combat = b.combat()
     additional = b.additional_combats()
-    effects = b.effects()
+    effects = b.reader.effects(data.get("effects"))
     if problems or active is None:
         if not problems:  # pragma: no cover - the schema requires active_player
             problems.add(("active_player",), "missing required key 'active_player'")

@@ -24,8 +24,9 @@ Decoding is strict: an unknown key, a missing required field or a value of
 the wrong type raises :class:`StateFormatError` naming the key path. So does
 a reference the state can't resolve, and an inconsistency the kernel would
 trip over (see :func:`state_from_dict`): the ids a field names are given by
-:data:`REFERENCES`, by field name, for every class of the model, and every
-string field of the model is either there or in :data:`NOT_REFERENCES`.
+its annotation (:mod:`redzone.kernel.references`: ``PlayerId``,
+``ObjectId`` ...), and every other string field of the model is in
+:data:`NOT_REFERENCES`.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from redzone.kernel.model import (
     Combat,
     GameState,
 )
+from redzone.kernel.references import reference_fields
 from redzone.kernel.tx import is_combat_step
 
 #: The version of the encoding, written as ``format`` in every dict.
@@ -70,30 +72,13 @@ class StateFormatError(RulesError, ValueError):
         super().__init__(f"{path or '<state>'}: {message}")
 
 
-#: What an id-holding field of the model names, by ``Class.field`` or, for
-#: every class, by field name: ``player`` (a player of the state),
-#: ``object`` (a permanent, in any zone), ``source`` (a permanent or a spell
-#: or ability of ``sources``: what :meth:`~redzone.GameState.source` reads),
-#: ``player or object`` or ``any`` (a player, an object or a source: a
-#: shield may prevent the damage a player's id names). A ``None`` is no reference. The fields of the
-#: combat (who attacks and blocks whom) are checked with its consistency
-#: (:func:`_check_combat`); an action's fields are checked as it is
-#: performed, when what it names may have gone (608.2b).
-REFERENCES: Final[dict[str, str]] = {
-    "active_player": "player", "turn_order": "player", "controller": "player",
-    "owner": "player", "protector": "player", "player": "player", "gain_life": "player",
-    "winners": "player", "losers": "player",
-    "object": "object",
-    "source": "any", "Damage.source": "source",
-    "to": "player or object", "target": "player or object", "targets": "player or object",
-    "attacker": "object", "blocker": "object", "blocking": "object",
-    "attacking": "player or object", "creature": "object", "enlisted": "object",
-}
-
 #: The string fields of the model that name no id of the state (names,
 #: texts, kinds, rules, steps, keys), and the fields whose ids are checked
 #: elsewhere: the maps' own ids against their keys, the combat's with the
-#: combat, a choice's options as it is answered.
+#: combat (:func:`_check_combat`), a choice's options as it is answered. The
+#: fields that name ids say so in their annotations
+#: (:mod:`redzone.kernel.references`); every other string field of the model
+#: is here.
 NOT_REFERENCES: Final = frozenset({
     "GameState.step", "GameState.rules", "GameState.keyword_set", "Player.id",
     "Player.loss_rule", "Permanent.id", "Permanent.name", "Permanent.types",
@@ -128,7 +113,7 @@ ENUMERATIONS: Final[dict[str, tuple[str, ...]]] = {
 
 #: The string fields of the model whose values are open: names, texts, ids,
 #: rules, kinds a plugin may add, and steps (plugins add combat damage
-#: steps). Every string field of the model is a reference (:data:`REFERENCES`),
+#: steps). Every string field of the model is a reference (its annotation says so),
 #: an enumeration (:data:`ENUMERATIONS`) or here.
 OPEN_STRINGS: Final = frozenset({
     "rules", "keyword_set", "id", "loss_rule", "name", "types", "subtypes", "supertypes",
@@ -155,19 +140,10 @@ def enumeration(cls: type, name: str) -> tuple[str, ...] | None:
 
 
 def reference_kind(cls: type, name: str) -> str | None:
-    """What the field ``name`` of the model class ``cls`` names (see
-    :data:`REFERENCES`), or ``None`` when it names no id of the state."""
-    qualified = f"{cls.__name__}.{name}"
-    if qualified in NOT_REFERENCES:
-        return None
-    return REFERENCES.get(qualified, REFERENCES.get(name))
-
-
-@functools.cache
-def _reference_kinds(cls: type) -> dict[str, str]:
-    """The reference fields of ``cls`` and their kinds (see :func:`reference_kind`)."""
-    kinds = {f.name: reference_kind(cls, f.name) for f in _fields(cls)}
-    return {name: kind for name, kind in kinds.items() if kind is not None}
+    """What the field ``name`` of the model class ``cls`` names, as its
+    annotation says (:func:`redzone.kernel.references.reference_fields`), or
+    ``None`` when it names no id of the state."""
+    return reference_fields(cls).get(name)
 
 
 #: A reference met while decoding: its kind, the decoded value, its path.
@@ -371,7 +347,7 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
             _key_path(path, unknown[0]))
     hints = _hints(cls)
-    kinds = _reference_kinds(cls) if refs is not None else {}
+    kinds = reference_fields(cls) if refs is not None else {}
     checked = _checked_fields(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
     for f in fields:
@@ -613,7 +589,7 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
 
     Besides the types, the state's references and consistency are checked,
     in one pass over it (linear in its size): every id a field names
-    (:data:`REFERENCES`: controllers, owners, protectors, the sources and
+    (as their annotations say: controllers, owners, protectors, the sources and
     recipients of shields, effects and damage on the stack, triggers'
     sources, controllers and targets, delayed triggers, choices, conditions,
     the game's winners and losers) is a player, an object or a source of the
@@ -652,6 +628,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     return state
 
 
-__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "NOT_REFERENCES", "OPEN_STRINGS", "REFERENCES",
+__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "NOT_REFERENCES", "OPEN_STRINGS",
            "StateFormatError", "enumeration", "reference_kind", "state_from_dict",
            "state_to_dict"]

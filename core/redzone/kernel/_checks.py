@@ -15,8 +15,6 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, TypeVar
 
-import attrs
-
 from redzone.kernel import answers as _answers_check
 from redzone.kernel import validate as _validate
 from redzone.kernel._calling import Calls, Impl, Loop
@@ -25,6 +23,7 @@ from redzone.kernel.answers import shown as _shown
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
 from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
+from redzone.kernel.references import named_ids, reference_fields
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,22 +40,17 @@ def _contained(method: F) -> F:
 _SEQUENCES: Final = frozenset({list, tuple})
 
 
-#: The fields of the core's action kinds that name an object or a player.
-_ID_FIELDS: Final = frozenset({"target", "player", "source", "object", "controller",
-                               "blocker", "attacker", "attacking", "blocking"})
-
-
 def _unknown_ids(state: GameState, act: object) -> list[str]:
-    """The ids the core action ``act`` names that ``state`` doesn't know:
-    no object, no last known information (608.2h), no player, no source,
-    no trigger on the stack. A plugin's own kinds aren't looked into."""
-    cls: Any = type(act)
-    if not cls.__module__.startswith("redzone.kernel"):
+    """The ids the action ``act`` names in its reference fields
+    (:func:`~redzone.kernel.references.reference_fields`: the core's kinds,
+    and a plugin's that annotate theirs) that ``state`` doesn't know: no
+    object, no last known information (608.2h), no player, no source, no
+    trigger on the stack."""
+    if not reference_fields(type(act)):
         return []
     stack = {t.id for t in state.stack}
-    return [v for f in attrs.fields(cls) if f.name in _ID_FIELDS
-            for v in (getattr(act, f.name),)
-            if type(v) is str and v not in state.objects and v not in state.lki
+    return [v for v in named_ids(act)
+            if v not in state.objects and v not in state.lki
             and v not in state.players and v not in state.sources and v not in stack]
 
 

@@ -34,6 +34,7 @@ from redzone.kernel.model import (
     StackObject,
 )
 from redzone.kernel.plugins import hookimpl
+from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.tx import Tx, _make_block, check_duration
 
 
@@ -66,7 +67,7 @@ class Pump(Action):
     """
 
     do: ClassVar[str] = "pump"
-    target: str
+    target: ObjectId
     power: int = 0
     toughness: int = 0
     duration: str = "end_of_turn"
@@ -84,7 +85,7 @@ class Grant(Action):
     """
 
     do: ClassVar[str] = "grant"
-    target: str
+    target: ObjectId
     keywords: tuple[str, ...] = field(converter=_tuple)
     duration: str = "end_of_turn"
     condition: Condition | None = None
@@ -101,7 +102,7 @@ class Revoke(Action):
     """
 
     do: ClassVar[str] = "revoke"
-    target: str
+    target: ObjectId
     keywords: tuple[str, ...] = field(converter=_tuple)
     duration: str = "end_of_turn"
     condition: Condition | None = None
@@ -116,7 +117,7 @@ class AddCounters(Action):
     """
 
     do: ClassVar[str] = "add_counters"
-    target: str
+    target: ObjectId
     counters: tuple[tuple[str, int], ...] = field(converter=_counters)
 
 
@@ -128,7 +129,7 @@ class RemoveFromCombat(Action):
     """
 
     do: ClassVar[str] = "remove_from_combat"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -141,7 +142,7 @@ class LeaveBattlefield(Action):
     """
 
     do: ClassVar[str] = "leave_battlefield"
-    target: str
+    target: ObjectId
     zone: str = "graveyard"
 
 
@@ -156,7 +157,7 @@ class Destroy(Action):
     """
 
     do: ClassVar[str] = "destroy"
-    target: str
+    target: ObjectId
     regenerate: bool = True
 
 
@@ -172,8 +173,8 @@ class Sacrifice(Action):
     """
 
     do: ClassVar[str] = "sacrifice"
-    target: str
-    player: str | None = None
+    target: ObjectId
+    player: PlayerId | None = None
 
 
 @frozen
@@ -184,7 +185,7 @@ class Exile(Action):
     """
 
     do: ClassVar[str] = "exile"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -197,7 +198,7 @@ class Regenerate(Action):
     """
 
     do: ClassVar[str] = "regenerate"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -211,7 +212,7 @@ class Regenerated(Action):
     """
 
     do: ClassVar[str] = "regenerated"
-    target: str
+    target: ObjectId
     shield: str
 
 
@@ -233,8 +234,8 @@ class CreateToken(Action):
     do: ClassVar[str] = "create_token"
     token: Permanent
     tapped: bool = False
-    attacking: str | None = None
-    blocking: str | None = None
+    attacking: PlayerOrObjectId | None = None
+    blocking: ObjectId | None = None
 
 
 @frozen
@@ -249,8 +250,8 @@ class DealDamage(Action):
     """
 
     do: ClassVar[str] = "deal_damage"
-    source: str | StackObject
-    target: str
+    source: SourceId | StackObject
+    target: PlayerOrObjectId
     amount: int
 
 
@@ -269,10 +270,10 @@ class Prevent(Action):
     """
 
     do: ClassVar[str] = "prevent"
-    target: str | None = None
-    source: str | None = None
+    target: PlayerOrObjectId | None = None
+    source: SourceId | None = None
     amount: int | str = "all"
-    gain_life: str | None = None
+    gain_life: PlayerId | None = None
     combat_only: bool = False
     duration: str = "end_of_turn"
     condition: Condition | None = None
@@ -286,7 +287,7 @@ class Tap(Action):
     """
 
     do: ClassVar[str] = "tap"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -297,7 +298,7 @@ class Untap(Action):
     """
 
     do: ClassVar[str] = "untap"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -308,7 +309,7 @@ class BecomeBlocked(Action):
     """
 
     do: ClassVar[str] = "become_blocked"
-    target: str
+    target: ObjectId
 
 
 @frozen
@@ -320,7 +321,7 @@ class GainLife(Action):
     """
 
     do: ClassVar[str] = "gain_life"
-    player: str
+    player: PlayerId
     amount: int
 
 
@@ -333,7 +334,7 @@ class LoseLife(Action):
     """
 
     do: ClassVar[str] = "lose_life"
-    player: str
+    player: PlayerId
     amount: int
 
 
@@ -385,9 +386,9 @@ class CreateDelayedTrigger(Action):
     actions: tuple[Action, ...] = field(converter=_actions)
     kind: str = "delayed"
     text: str = ""
-    object: str | None = None
-    source: str | None = None
-    controller: str | None = None
+    object: ObjectId | None = None
+    source: AnyId | None = None
+    controller: PlayerId | None = None
     rule: str = "603.7"
 
 
@@ -418,8 +419,8 @@ class MakeBlock(Action):
     """
 
     do: ClassVar[str] = "block"
-    blocker: str
-    attacker: str
+    blocker: ObjectId
+    attacker: ObjectId
     position: int | None = None
 
 
@@ -435,7 +436,7 @@ class EnterBlocking(Action):
 
     do: ClassVar[str] = "enter_blocking"
     permanent: Permanent
-    attacker: str
+    attacker: ObjectId
     position: int | None = None
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from attrs import field, frozen
 
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.references import PlayerOrObjectId, SourceId
 
 if TYPE_CHECKING:
     from redzone.kernel.model import GameState, Permanent
@@ -165,8 +166,8 @@ class Damage:
     :param step: the step it is dealt in.
     """
 
-    source: str
-    target: str
+    source: SourceId
+    target: PlayerOrObjectId
     amount: int
     combat: bool = False
     step: str = ""

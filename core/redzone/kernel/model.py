@@ -24,6 +24,7 @@ from redzone.kernel import display as _display
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage
+from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
 #: ``can_block_additional`` at or above this value means unlimited.
@@ -69,8 +70,8 @@ class Condition:
     """
 
     kind: str
-    object: str | None = None
-    player: str | None = None
+    object: ObjectId | None = None
+    player: PlayerId | None = None
     text: str = ""
 
 
@@ -226,9 +227,9 @@ class Permanent:
     """
 
     id: str
-    controller: str
+    controller: PlayerId
     name: str = field()
-    owner: str = field()
+    owner: PlayerId = field()
     types: frozenset[str] = field(default=frozenset({"creature"}), converter=_frozenset_of_str)
     subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
     supertypes: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
@@ -241,7 +242,7 @@ class Permanent:
     tapped: bool = False
     summoning_sick: bool = False
     modifications: tuple[Modification, ...] = field(default=(), converter=as_tuple)
-    protector: str | None = None
+    protector: PlayerId | None = None
     can_block_additional: int = 0
     cant_attack: bool = False
     cant_block: bool = False
@@ -534,11 +535,11 @@ class Shield:
     """
 
     id: str
-    to: str | None = None
-    source: str | None = None
+    to: PlayerOrObjectId | None = None
+    source: AnyId | None = None
     amount: int | None = None
     mode: str = "amount"
-    gain_life: str | None = None
+    gain_life: PlayerId | None = None
     combat_only: bool = False
     duration: str = "end_of_turn"
     condition: Condition | None = None
@@ -564,9 +565,9 @@ class Effect:
     """
 
     kind: str
-    player: str | None = None
-    to: str | None = None
-    source: str | None = None
+    player: PlayerId | None = None
+    to: PlayerOrObjectId | None = None
+    source: AnyId | None = None
     amount: int | None = None
     duration: str = "game"
     condition: Condition | None = None
@@ -607,7 +608,7 @@ class Choice:
     """
 
     name: str
-    player: str
+    player: PlayerId
     kind: str
     options: tuple[str, ...] = field(converter=as_tuple)
     default: tuple[str, ...] = field(default=(), converter=as_tuple)
@@ -673,12 +674,12 @@ class Trigger:
     """
 
     kind: str
-    source: str
-    controller: str
+    source: AnyId
+    controller: PlayerId
     rule: str
     text: str = ""
     amount: int | None = None
-    targets: tuple[str, ...] = field(default=(), converter=as_tuple)
+    targets: tuple[PlayerOrObjectId, ...] = field(default=(), converter=as_tuple)
     choices: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     id: str = ""
     actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
@@ -718,12 +719,12 @@ class DelayedTrigger:
 
     when: str
     kind: str
-    source: str
-    controller: str
+    source: AnyId
+    controller: PlayerId
     rule: str = "603.7"
     text: str = ""
     actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
-    object: str | None = None
+    object: ObjectId | None = None
     plugin: str = ""
     id: str = ""
     turn: int = 0
@@ -758,8 +759,8 @@ class GameOver:
     :param rule: the rule that ended it.
     """
 
-    winners: tuple[str, ...] = field(converter=as_tuple)
-    losers: tuple[str, ...] = field(converter=as_tuple)
+    winners: tuple[PlayerId, ...] = field(converter=as_tuple)
+    losers: tuple[PlayerId, ...] = field(converter=as_tuple)
     draw: bool
     step: str
     rule: str
@@ -781,7 +782,7 @@ class StackObject:
     """
 
     id: str
-    controller: str
+    controller: PlayerId
     name: str = field()
     colors: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     types: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
@@ -883,8 +884,8 @@ class GameState:
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)
-    turn_order: tuple[str, ...] = field(converter=as_tuple)
-    active_player: str
+    turn_order: tuple[PlayerId, ...] = field(converter=as_tuple)
+    active_player: PlayerId
     objects: FrozenMap[str, Permanent] = field(default=EMPTY, converter=as_map)
     combat: Combat | None = None
     step: str = "main"

@@ -51,6 +51,7 @@ from redzone.kernel.model import (
     PluginState,
     Shield,
 )
+from redzone.kernel.references import named_ids
 
 if TYPE_CHECKING:
     from redzone.kernel.engine import Engine
@@ -866,8 +867,7 @@ def check_fields(action: Action, rule: str) -> None:
     for name, hint in hints.items():
         value = getattr(action, name)
         if not _matches(value, hint):
-            named = tuple(v for k in ("target", "blocker", "attacker", "player", "object")
-                          if isinstance(v := getattr(action, k, None), str))
+            named = named_ids(action)
             raise IllegalActionError(f"{cls.do}: {name} must be {_describe(hint)}, not "
                                      f"{value!r}", rule=rule, objects=named)
 

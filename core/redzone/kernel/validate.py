@@ -27,6 +27,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
+from redzone.kernel.references import named_ids
 
 if TYPE_CHECKING:
     from redzone.kernel.plugins import Hooks
@@ -180,8 +181,7 @@ def action(state: GameState, act: object) -> None:
             continue
         value = getattr(act, f.name)
         if _fits(tp, value) is False:
-            ids = [v for v in (getattr(act, g.name) for g in attrs.fields(cls))
-                   if type(v) is str]
+            ids = list(named_ids(act))
             raise BadQueryError(
                 f"perform: {cls.__name__}.{f.name} is {shown(value)} ({type_name(value)}), "
                 f"where {_shown_type(tp)} was expected", rule="107.1" if int in (

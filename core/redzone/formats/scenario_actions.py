@@ -1,0 +1,230 @@
+"""A scenario's actions and effects: read, checked against the board, built.
+
+The ids an action names are checked as its kind's fields say
+(:func:`redzone.kernel.references.reference_fields`, the annotations the
+kernel's checks read too): each reference field the action gives must name a
+player or a permanent of the scenario, as the field's kind allows. What an
+action builds (a token, a blocking permanent, a spell source, an effect) is
+built with the board's checks; the rest of an action's keys are the schema's
+and the action class's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
+
+from redzone.formats.document import Path, Problems
+from redzone.kernel.actions import ACTIONS, Action
+from redzone.kernel.engine import Engine
+from redzone.kernel.model import Effect, Keyword, Permanent, StackObject
+from redzone.kernel.references import reference_fields
+
+#: The steps an action's ``after`` may name without any plugin (the scenario
+#: format's list); plugins' combat damage steps come on top.
+BUILTIN_STEPS: Final = ("beginning_of_combat", "declare_attackers", "declare_blockers",
+                        "first_strike_damage_assigned", "first_strike_damage",
+                        "combat_damage_assigned", "combat_damage", "end_of_combat", "end_step")
+
+#: What a reference kind of an action's field may name on a scenario's board:
+#: its players and permanents (a spell or ability that deals damage is
+#: written in the action itself, so a ``source`` is a permanent there).
+BOARD_KINDS: Final[dict[str, tuple[str, ...]]] = {
+    "player": ("player",), "object": ("permanent",), "source": ("permanent",),
+    "player or object": ("player", "permanent"), "any": ("player", "permanent"),
+}
+
+#: How a problem names an action's field, where "the FIELD of 'DO'" wouldn't say it.
+FIELD_WHAT: Final[dict[tuple[str, str], str]] = {
+    ("prevent", "gain_life"): "the player gaining life",
+    ("create_token", "attacking"): "what the token enters attacking",
+    ("create_token", "blocking"): "the attacking creature the token enters blocking",
+    ("block", "blocker"): "the creature that blocks",
+    ("block", "attacker"): "the attacking creature it blocks",
+    ("enter_blocking", "attacker"): "the attacking creature it blocks",
+}
+
+#: Effect kinds whose ``to`` must be a permanent (not a player).
+_TO_PERMANENT: Final = frozenset({"blocks_if_able"})
+
+
+def table(value: Any) -> dict[str, Any]:
+    """``value`` when it is a table, else an empty one (the schema check has
+    reported it)."""
+    return value if isinstance(value, dict) else {}
+
+
+def items(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one (likewise)."""
+    return value if isinstance(value, list) else []
+
+
+class Board(Protocol):
+    """What the actions' reader needs of the scenario's board."""
+
+    p: Problems
+    engine: Engine
+    #: id -> ``player`` or ``permanent``
+    kinds: dict[str, str]
+    #: id of a permanent that enters during combat -> the action's path
+    entering_at: dict[str, Path]
+
+    def ref(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
+        """Whether ``value`` names one of ``kinds``; else a problem at ``path``."""
+
+    def keyword(self, path: Path, text: Any) -> Keyword | None:
+        """The keyword ``text`` parses to; else a problem at ``path``."""
+
+    def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
+        """The permanent the table ``pdata`` describes; else problems under ``at``."""
+
+
+class ActionReader:
+    """Reads the actions and effects of a scenario against its ``board``,
+    adding the problems found to the board's."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    @functools.cached_property
+    def steps(self) -> tuple[str, ...]:
+        """The step names an action's ``after`` may name: the format's own and
+        the combat damage steps the engine's plugins declare (with their
+        ``_assigned`` windows)."""
+        names = list(BUILTIN_STEPS)
+        for spec in self.board.engine.damage_steps:
+            names.extend(n for n in (spec.name + "_assigned", spec.name) if n not in names)
+        return tuple(names)
+
+    def actions(self, value: Any, where: Path) -> tuple[tuple[str, Action], ...]:
+        """The ``(after, action)`` pairs of the action tables ``value`` (at
+        ``where``), each checked; an action with a problem is left out."""
+        out: list[tuple[str, Action]] = []
+        for i, adata in enumerate(items(value)):
+            adata = table(adata)
+            at: Path = (*where, i)
+            do = adata.get("do")
+            after = adata.get("after")
+            if isinstance(after, str) and after not in self.steps:
+                close = difflib.get_close_matches(after, self.steps, n=3, cutoff=0.6)
+                hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+                self.board.p.add((*at, "after"), f"unknown step {after!r}{hint}; the steps are: "
+                                 f"{', '.join(self.steps)} (a combat damage step of a plugin "
+                                 "needs that plugin loaded)")
+                continue
+            if not isinstance(do, str) or do not in ACTIONS or not isinstance(after, str):
+                continue
+            kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
+            if not self.fields(at, do, adata, kwargs):
+                continue
+            try:
+                action = ACTIONS[do](**kwargs)
+            except (TypeError, ValueError):
+                continue  # wrong keys or types: the schema check has reported them
+            out.append((after, action))
+        return tuple(out)
+
+    def fields(self, at: Path, do: str, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
+        """Check the action ``do`` at ``at``: each reference field it gives
+        names what its kind allows; build what it builds into ``kwargs``."""
+        board = self.board
+        ok = True
+        if do == "prevent" and ("target" in adata) == ("source" in adata):
+            board.p.add(at, "a 'prevent' action needs exactly one of 'target' (damage "
+                            "dealt to it) and 'source' (damage dealt by it)")
+            ok = False
+        if do in ("create_token", "enter_blocking"):
+            key = "token" if do == "create_token" else "permanent"
+            pdata = table(adata.get(key))
+            pid = pdata.get("id")
+            perm = None
+            if isinstance(pid, str) and board.entering_at.get(pid) == at:
+                perm = board.permanent((*at, key), pdata, pid)
+            ok = perm is not None and ok
+            kwargs[key] = perm.evolve(token=True) if perm is not None and key == "token" \
+                else perm
+        elif do == "add_effect":
+            effect = self.effect((*at, "effect"), adata.get("effect"))
+            ok = effect is not None and ok
+            kwargs["effect"] = effect
+        for name, kind in reference_fields(ACTIONS[do]).items():
+            if name not in adata:
+                continue  # a required one: the schema check has reported it
+            value = adata[name]
+            if name == "source" and do == "deal_damage" and isinstance(value, dict):
+                spell = self.spell_source((*at, name), value)
+                ok = spell is not None and ok
+                kwargs[name] = spell
+                continue
+            what = FIELD_WHAT.get((do, name), f"the {name} of {do!r}")
+            ok = board.ref((*at, name), value, BOARD_KINDS[kind], what) and ok
+        if do in ("grant", "revoke"):
+            for j, text in enumerate(items(adata.get("keywords"))):
+                ok = board.keyword((*at, "keywords", j), text) is not None and ok
+        return ok
+
+    def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:
+        """A spell or ability that deals damage (120.3, 609.7): its id is its
+        ``id``, else its ``name``."""
+        board = self.board
+        ok = board.ref((*at, "controller"), sdata.get("controller"), ("player",),
+                       "the controller of the spell or ability")
+        sid = sdata.get("id", sdata.get("name"))
+        if isinstance(sid, str) and sid in board.kinds:
+            board.p.add((*at, "id" if "id" in sdata else "name"),
+                        f"{sid!r} is already a {board.kinds[sid]}'s id: give the spell an 'id' "
+                        "of its own")
+            ok = False
+        keywords = []
+        for j, text in enumerate(items(sdata.get("keywords"))):
+            kw = board.keyword((*at, "keywords", j), text)
+            ok = kw is not None and ok
+            if kw is not None:
+                keywords.append(kw)
+        if not ok or not isinstance(sid, str):
+            return None
+        try:
+            return StackObject(sid, sdata["controller"], name=sdata.get("name", sid),
+                               colors=items(sdata.get("colors")),
+                               types=items(sdata.get("types")),
+                               printed_keywords=keywords)
+        except (TypeError, ValueError):
+            return None  # wrong types: the schema check has reported them
+
+    def effect(self, at: Path, value: Any) -> Effect | None:
+        """One effect (of ``[[effects]]`` or an ``add_effect`` action)."""
+        board = self.board
+        edata = table(value)
+        kind = edata.get("kind")
+        if not isinstance(kind, str):
+            return None
+        ok = True
+        if "player" in edata:
+            ok = board.ref((*at, "player"), edata["player"], ("player",),
+                           f"the player of {kind!r}")
+        if "to" in edata:
+            to_kinds = ("permanent",) if kind in _TO_PERMANENT else ("player", "permanent")
+            what = "the creature that blocks" if kind == "blocks_if_able" else \
+                "what the damage is dealt to instead" if kind == "redirect_damage" else \
+                f"what {kind!r} protects"
+            ok = board.ref((*at, "to"), edata["to"], to_kinds, what) and ok
+        if "source" in edata:
+            ok = board.ref((*at, "source"), edata["source"], ("permanent",),
+                           f"the source of {kind!r}") and ok
+        if not ok:
+            return None
+        amount = edata.get("amount")
+        return Effect(kind, player=edata.get("player"), to=edata.get("to"),
+                      source=edata.get("source"),
+                      amount=amount if isinstance(amount, int) else None)
+
+    def effects(self, value: Any) -> tuple[Effect, ...]:
+        """The game-wide effects of ``[[effects]]``."""
+        out: list[Effect] = []
+        for i, edata in enumerate(items(value)):
+            effect = self.effect(("effects", i), edata)
+            if effect is not None:
+                out.append(effect)
+        return tuple(out)

@@ -1,0 +1,140 @@
+"""Which field of a class names what: the one description of references.
+
+A field that holds the id of a player, an object or a source says so in its
+annotation, with one of the aliases here (each a ``str`` to type checkers
+and at run time)::
+
+    @frozen
+    class Enlist(Action):
+        do: ClassVar[str] = "enlist"
+        creature: ObjectId
+        enlisted: ObjectId
+
+The model (:mod:`redzone.kernel.model`), the damage record and the kernel's
+action kinds are annotated this way, and so may a plugin's own action kinds
+(declared through ``redzone_actions``). :func:`reference_fields` reads the
+annotations, once per class; every check of references reads it: a saved
+state's (:func:`redzone.formats.serialize.state_from_dict`), a scenario's
+actions (:mod:`redzone.formats.scenario`), a trigger's actions as a plugin
+answers them, and the objects an error about an action names.
+
+The kinds, by what the id may name (the state's players, its objects in any
+zone, and the spells and abilities of its ``sources``):
+
+- ``player``: a player (:data:`PlayerId`);
+- ``object``: an object (:data:`ObjectId`);
+- ``source``: an object or a spell or ability (:data:`SourceId`, what
+  :meth:`~redzone.GameState.source` reads);
+- ``player or object``: a player or an object (:data:`PlayerOrObjectId`:
+  what damage is dealt to, what is attacked);
+- ``any``: a player, an object or a source (:data:`AnyId`: a shield's or an
+  effect's source may be a player's id).
+
+A tuple or frozenset of such ids (``tuple[PlayerId, ...]``) is a field of
+that kind too; a ``None`` is no reference.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Annotated, Any, Final
+
+import attrs
+
+
+@attrs.frozen
+class Ref:
+    """The annotation's mark: the field names an id of ``kind``.
+
+    :param kind: one of :data:`KINDS`.
+    """
+
+    kind: str
+
+    def __attrs_post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown reference kind {self.kind!r} (known: "
+                             f"{', '.join(KINDS)})")
+
+
+#: The reference kinds, from the narrowest.
+KINDS: Final = ("player", "object", "source", "player or object", "any")
+
+#: The id of a player of the state.
+PlayerId = Annotated[str, Ref("player")]
+#: The id of an object of the state (a permanent, in any zone).
+ObjectId = Annotated[str, Ref("object")]
+#: The id of an object or of a spell or ability of the state's sources.
+SourceId = Annotated[str, Ref("source")]
+#: The id of a player or of an object.
+PlayerOrObjectId = Annotated[str, Ref("player or object")]
+#: The id of a player, an object or a source.
+AnyId = Annotated[str, Ref("any")]
+
+
+def _kind(tp: Any) -> str | None:
+    """The reference kind an annotation carries, looking into unions,
+    tuples and frozensets (not into maps, nor into attrs classes)."""
+    if typing.get_origin(tp) is Annotated:
+        for mark in tp.__metadata__:
+            if isinstance(mark, Ref):
+                return mark.kind
+        return _kind(tp.__origin__)
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType, tuple, frozenset):
+        for arg in typing.get_args(tp):
+            kind = _kind(arg)
+            if kind is not None:
+                return kind
+    return None
+
+
+#: :func:`reference_fields`' answers, by class.
+_FIELDS: Final[dict[type, dict[str, str]]] = {}
+
+
+def reference_fields(cls: type) -> Mapping[str, str]:
+    """The fields of the attrs class ``cls`` that name ids, in declaration
+    order, and their kinds (see :data:`KINDS`); empty for a class that
+    declares none (or isn't an attrs class, or has an annotation that can't
+    be resolved). Read once per class.
+
+    :param cls: an attrs class: of the model, an action kind, a plugin's.
+    """
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = _read(cls)
+    return found
+
+
+def _read(cls: type) -> dict[str, str]:
+    if not attrs.has(cls):
+        return {}
+    try:
+        hints = typing.get_type_hints(cls, include_extras=True)
+    except Exception:  # an unresolvable annotation (a plugin's): no references
+        return {}
+    kinds = {f.name: _kind(hints.get(f.name)) for f in attrs.fields(cls)}
+    return {name: kind for name, kind in kinds.items() if kind is not None}
+
+
+def named_ids(value: object) -> tuple[str, ...]:
+    """The ids ``value`` (an instance of an attrs class) names in its
+    reference fields, in field order: single ids, and each id of a tuple or
+    frozenset (sorted) of them."""
+    out: list[str] = []
+    for name in reference_fields(type(value)):
+        held = getattr(value, name)
+        if type(held) is str:
+            out.append(held)
+        elif type(held) is tuple:
+            out.extend(v for v in held if type(v) is str)
+        elif type(held) is frozenset:
+            out.extend(sorted(v for v in held if type(v) is str))
+    return tuple(out)
+
+
+__all__ = ["KINDS", "AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "Ref", "SourceId",
+           "named_ids", "reference_fields"]
