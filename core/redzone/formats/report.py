@@ -20,7 +20,7 @@ front ends call it, the kernel never does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from redzone.formats.citations import cite, era_rule
 from redzone.kernel import display
@@ -28,8 +28,29 @@ from redzone.kernel.events import Event
 from redzone.kernel.model import GameState, Permanent
 
 if TYPE_CHECKING:
-    from redzone.formats.outcome import Resolution
+    from redzone.formats.scenario import Scenario
     from redzone.kernel.engine import Engine
+    from redzone.kernel.errors import IllegalActionError
+    from redzone.kernel.tx import CombatResult
+
+
+class Shown(Protocol):
+    """What a report shows: a :class:`~redzone.formats.outcome.Resolution`
+    provides it (the report reads these and nothing else, so the renderer
+    depends on no format above it)."""
+
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def result(self) -> CombatResult | None: ...
+    @property
+    def error(self) -> IllegalActionError | None: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+    @property
+    def failed(self) -> str | None: ...
+    @property
+    def failed_state(self) -> GameState | None: ...
 
 CARD_W = 168
 CARD_H = 118
@@ -280,13 +301,13 @@ def _timeline(events: Sequence[Event], name: _Names, rules: str, engine: Engine)
     return f"<ol class='timeline'>{''.join(out)}</ol>"
 
 
-def resolution_repr(res: Resolution) -> str:
+def resolution_repr(res: Shown) -> str:
     """``<Resolution combat.toml: resolved, 17 events>``."""
     what = "resolved" if res.error is None else f"{res.error.kind} ({res.error.rule})"
     return f"<Resolution {res.scenario.file}: {what}, {len(res.events)} events>"
 
 
-def render_html(res: Resolution, *, fragment: bool = False) -> str:
+def render_html(res: Shown, *, fragment: bool = False) -> str:
     """The visual report of a resolution, as one self-contained HTML page.
 
     :param fragment: only the report's element with its scoped styles, for
@@ -350,4 +371,4 @@ def render_html(res: Resolution, *, fragment: bool = False) -> str:
             f"<body>{report}</body></html>\n")
 
 
-__all__ = ["render_html", "resolution_repr"]
+__all__ = ["Shown", "render_html", "resolution_repr"]
