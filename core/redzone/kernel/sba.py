@@ -191,7 +191,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     return found
 
 
-def dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
+def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
     if len(actions) < 2:
         return actions
     seen: dict[tuple[str, str | None, str | None], StateBasedAction] = {}
@@ -203,7 +203,7 @@ def dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
     return sorted(seen.values(), key=lambda a: (a.object or "", a.player or "", a.kind, a.rule))
 
 
-def clear_marks(state: GameState) -> GameState:
+def _clear_marks(state: GameState) -> GameState:
     objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
     # (Marks are set by changing a permanent: only changed ones can have any.)
@@ -212,5 +212,5 @@ def clear_marks(state: GameState) -> GameState:
     return state.with_permanents(marked) if marked else state
 
 
-__all__ = ["Combat", "clear_marks", "core_actions", "dedupe", "move_many_to_zone", "move_to_zone",
-           "remove_from_combat", "without"]
+__all__ = ["Combat", "core_actions", "move_many_to_zone", "move_to_zone", "remove_from_combat",
+           "without"]

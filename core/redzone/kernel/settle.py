@@ -127,8 +127,8 @@ def perform_state_based_actions(tx: Tx,
         actions = _sba.core_actions(state)
         if "redzone_state_based_actions" not in hooks.silent(state):
             actions.extend(hooks.state_based_actions(state))
-        actions = _sba.dedupe(actions)
-        state = _sba.clear_marks(state)
+        actions = _sba._dedupe(actions)
+        state = _sba._clear_marks(state)
         tx.state = state
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
