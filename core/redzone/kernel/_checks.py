@@ -208,8 +208,6 @@ class Checks:
         its default is a legal answer (unless there is no legal option, and
         the ability is removed from the stack, 603.3d) and the actions of its
         ``then`` are of declared kinds; else the plugin is named."""
-        from redzone.kernel.tx import check_answer  # (tx needs the facade's types)
-
         shown = f"{what} a choice" if what else "a choice"
         if type(choice) is not Choice:
             raise self._calls.fail(impl, hook, state, None,
@@ -234,7 +232,7 @@ class Checks:
                        "were expected")
         elif choice.options or choice.min == 0:
             try:
-                check_answer(choice, choice.default)
+                _answers_check.check_answer(choice, choice.default)
             except IllegalActionError as exc:
                 problem = f"default is illegal: {exc.message}"
         if problem:

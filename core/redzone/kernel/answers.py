@@ -15,12 +15,12 @@ many that the state would hold more than :data:`MAX_OBJECTS` objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
 
-from redzone.kernel.errors import Violation
+from redzone.kernel.errors import IllegalActionError, Violation
 from redzone.kernel.hooktypes import (
     RESULT_KINDS,
     DamageModifier,
@@ -29,7 +29,7 @@ from redzone.kernel.hooktypes import (
     ResultReplacement,
     StateBasedAction,
 )
-from redzone.kernel.model import GameState, Permanent, Trigger
+from redzone.kernel.model import Choice, GameState, Permanent, Trigger
 from redzone.kernel.requirements import Requirement
 
 #: The largest amount a plugin's answer may carry (damage, life, counters).
@@ -40,6 +40,7 @@ MAX_TOKENS: Final = 1_000
 MAX_ITEMS: Final = 10_000
 #: The most abilities that may trigger during one command (603.2).
 MAX_TRIGGERS: Final = 10_000
+#: (A command counts the abilities triggered in it on its own :class:`Spent`.)
 #: The most objects a state may hold after tokens are created (a plugin
 #: can't grow the state without bound, one call after another).
 MAX_OBJECTS: Final = 10_000
@@ -250,3 +251,45 @@ CHECKS: Final[dict[type, Callable[[GameState | None, Any], str | None]]] = {
     Trigger: check_trigger,
     Requirement: check_requirement,
 }
+
+
+def check_answer(choice: Choice, answer: Sequence[str]) -> None:
+    """Check an answer against its choice.
+
+    :raises IllegalActionError: for an option not offered, a repeated one, too
+        few or too many (an order must name every option once).
+    """
+    key = choice.key or choice.name
+    rule = choice.rule or "601.2c"
+    wrong = [a for a in answer if a not in choice.options]
+    if wrong:
+        raise IllegalActionError(
+            f"choice {key!r}: {', '.join(map(repr, wrong))} "
+            f"{'is' if len(wrong) == 1 else 'are'} not among the options "
+            f"({', '.join(choice.options) or 'none'})", rule=rule, objects=(key,))
+    if len(set(answer)) != len(answer):
+        raise IllegalActionError(f"choice {key!r}: an option is chosen twice", rule=rule,
+                                 objects=(key,))
+    if not choice.min <= len(answer) <= choice.max:
+        how = (f"exactly {choice.min}" if choice.min == choice.max
+               else f"{choice.min} to {choice.max}")
+        raise IllegalActionError(f"choice {key!r}: choose {how}, not {len(answer)}",
+                                 rule=rule, objects=(key,))
+
+
+class Spent:
+    """What one command has spent of its bounds: the abilities triggered in
+    it (at most :data:`MAX_TRIGGERS`, 603.2) and the plugins whose abilities
+    triggered in the last call of the triggers hook. Each command's working
+    copy (:class:`~redzone.kernel.tx.Tx`) holds its own, never the engine, so
+    that two commands on one engine, in two threads, never share a count, and
+    a command's count never carries over to the next command."""
+
+    __slots__ = ("triggered", "triggering")
+
+    def __init__(self) -> None:
+        #: Abilities triggered since the command started.
+        self.triggered = 0
+        #: The plugins whose abilities triggered in the last call of
+        #: :meth:`~redzone.kernel.plugins.Hooks.triggers`.
+        self.triggering: tuple[str, ...] = ()

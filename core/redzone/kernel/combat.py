@@ -506,6 +506,35 @@ def damage_assignment_orders(
     return orders, found
 
 
+def legal_attackers(hooks: Hooks, state: GameState) -> tuple[str, ...]:
+    """Creatures that could attack on their own (508.1a-c): see
+    :meth:`redzone.Engine.legal_attackers`."""
+    targets = attackable(state, state.active_player)
+    out = []
+    for perm in state.battlefield:
+        if state.is_attacking_player(perm.controller) and "creature" in perm.types and any(
+            not attack_violations(hooks, state, {perm.id: t}) for t in targets
+        ):
+            out.append(perm.id)
+    return tuple(out)
+
+
+def suggest_attacks(hooks: Hooks, state: GameState) -> dict[str, str]:
+    """A declaration of attackers that breaks no restriction and obeys as
+    many requirements as possible (508.1c-d); empty when nothing is required."""
+    check = attack_requirement_check(hooks, state, {})
+    return {k: str(v) for k, v in check.example.items()} if check is not None else {}
+
+
+def suggest_blocks(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]:
+    """A declaration of blockers that breaks no restriction and obeys as
+    many requirements as possible (509.1b-c); empty when nothing is required."""
+    check = block_requirement_check(hooks, state, {})
+    if check is None:
+        return {}
+    return {k: v for k, v in check.example.items() if isinstance(v, tuple)}
+
+
 def legal_blockers(hooks: Hooks, state: GameState, attacker: str) -> tuple[str, ...]:
     """Creatures that could block ``attacker`` alone, pair by pair (509.1a-b);
     restrictions on the whole declaration, such as menace, are not applied."""

@@ -18,13 +18,122 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from redzone.kernel.events import Event
-    from redzone.kernel.model import Combat, GameState, Permanent, Player
-    from redzone.kernel.tx import CombatResult, Outcome
+from redzone.kernel.events import Event, event_repr, event_text
+
+# ---------------------------------------------------------------------------
+# What the functions read of a value (structural: the model's classes fit)
+# ---------------------------------------------------------------------------
+#
+# The model's classes call these functions from their ``__repr__``, so this
+# module can't import them: it names what it reads of them instead, and
+# mypy checks that :class:`~redzone.Permanent` and the others fit.
+
+
+class _Keyword(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+class _Permanent(Protocol):
+    """What a permanent shows (:class:`redzone.Permanent` fits)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def controller(self) -> str: ...
+    @property
+    def owner(self) -> str: ...
+    @property
+    def zone(self) -> str: ...
+    @property
+    def types(self) -> Collection[str]: ...
+    @property
+    def base_power(self) -> int | None: ...
+    @property
+    def base_toughness(self) -> int | None: ...
+    @property
+    def power(self) -> int: ...
+    @property
+    def toughness(self) -> int: ...
+    @property
+    def loyalty(self) -> int | None: ...
+    @property
+    def defense(self) -> int | None: ...
+    @property
+    def keywords(self) -> Sequence[_Keyword]: ...
+    @property
+    def damage(self) -> int: ...
+    @property
+    def counters(self) -> Mapping[str, int]: ...
+    @property
+    def tapped(self) -> bool: ...
+
+
+class _Player(Protocol):
+    """What a player shows (:class:`redzone.Player` fits)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def life(self) -> int: ...
+    @property
+    def poison(self) -> int: ...
+    @property
+    def lost(self) -> bool: ...
+    @property
+    def loss_rule(self) -> str | None: ...
+
+
+class _Combat(Protocol):
+    """What a combat shows (:class:`redzone.Combat` fits)."""
+
+    @property
+    def attacks(self) -> Mapping[str, str | None]: ...
+    @property
+    def blocks(self) -> Mapping[str, Sequence[str]]: ...
+
+
+class _GameState(Protocol):
+    """What a state shows (:class:`redzone.GameState` fits)."""
+
+    @property
+    def step(self) -> str: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def active_player(self) -> str: ...
+    @property
+    def players(self) -> Mapping[str, _Player]: ...
+    @property
+    def objects(self) -> Mapping[str, _Permanent]: ...
+    @property
+    def battlefield(self) -> Sized: ...
+    @property
+    def combat(self) -> _Combat | None: ...
+
+
+class _Outcome(Protocol):
+    """What a command's outcome shows (:class:`redzone.Outcome` fits)."""
+
+    @property
+    def state(self) -> _GameState: ...
+    @property
+    def events(self) -> Sequence[Event]: ...
+
+
+class _CombatResult(_Outcome, Protocol):
+    """What a resolved combat shows (:class:`redzone.CombatResult` fits)."""
+
+    @property
+    def steps(self) -> Sized: ...
+    @property
+    def before(self) -> _GameState | None: ...
+
 
 # ---------------------------------------------------------------------------
 # Hidden characters: what text may not carry to a terminal or a page
@@ -113,13 +222,13 @@ def json_visible(text: str) -> str:
 _SHOWN_TYPES = ("artifact", "enchantment", "land", "creature", "planeswalker", "battle")
 
 
-def _pt(perm: Permanent) -> str:
+def _pt(perm: _Permanent) -> str:
     if perm.base_power is None and perm.base_toughness is None:
         return ""
     return f"{perm.power}/{perm.toughness}"
 
 
-def permanent_summary(perm: Permanent) -> str:
+def permanent_summary(perm: _Permanent) -> str:
     """``Craw Wurm 6/4 trample``: name, types when not only a creature, P/T,
     loyalty or defense, keywords."""
     bits = [perm.name]
@@ -138,7 +247,7 @@ def permanent_summary(perm: Permanent) -> str:
     return " ".join(bits)
 
 
-def permanent_status(perm: Permanent) -> list[str]:
+def permanent_status(perm: _Permanent) -> list[str]:
     """What is marked on a permanent: damage, counters, tapped, its zone."""
     out = []
     if perm.damage:
@@ -152,13 +261,13 @@ def permanent_status(perm: Permanent) -> list[str]:
     return out
 
 
-def permanent_repr(perm: Permanent) -> str:
+def permanent_repr(perm: _Permanent) -> str:
     """``<Permanent wurm: Craw Wurm 6/4 trample, alice>``."""
     return (f"<Permanent {perm.id}: "
             f"{', '.join([permanent_summary(perm), perm.controller, *permanent_status(perm)])}>")
 
 
-def player_text(player: Player) -> str:
+def player_text(player: _Player) -> str:
     """``bob: 14 life, 3 poison, lost (704.5a)``."""
     bits = [f"{player.life} life"]
     if player.poison:
@@ -168,12 +277,12 @@ def player_text(player: Player) -> str:
     return f"{player.id}: {', '.join(bits)}"
 
 
-def player_repr(player: Player) -> str:
+def player_repr(player: _Player) -> str:
     """``<Player bob: 14 life>``."""
     return f"<Player {player_text(player)}>"
 
 
-def combat_text(combat: Combat) -> str:
+def combat_text(combat: _Combat) -> str:
     """``wurm attacks bob; wall blocks wurm``, or ``no attackers``."""
     bits = [f"{a} attacks {t}" if t is not None else f"{a} attacks (removed)"
             for a, t in combat.attacks.items()]
@@ -181,12 +290,12 @@ def combat_text(combat: Combat) -> str:
     return "; ".join(bits) if bits else "no attackers"
 
 
-def combat_repr(combat: Combat) -> str:
+def combat_repr(combat: _Combat) -> str:
     """``<Combat wurm attacks bob; wall blocks wurm>``."""
     return f"<Combat {combat_text(combat)}>"
 
 
-def state_repr(state: GameState) -> str:
+def state_repr(state: _GameState) -> str:
     """``<GameState declare_blockers, foundations: alice (active) 20, bob 20;
     3 permanents>``."""
     players = ", ".join(
@@ -198,13 +307,13 @@ def state_repr(state: GameState) -> str:
             f"{n} permanent{'' if n == 1 else 's'}>")
 
 
-def _by_player(state: GameState) -> Iterable[tuple[Player, list[Permanent]]]:
+def _by_player(state: _GameState) -> Iterable[tuple[_Player, list[_Permanent]]]:
     for player in state.players.values():
         yield player, [p for p in state.objects.values()
                        if (p.controller if p.zone == "battlefield" else p.owner) == player.id]
 
 
-def state_text(state: GameState) -> str:
+def state_text(state: _GameState) -> str:
     """The board: each player, then their permanents, then the combat."""
     lines = [f"{state.rules} rules, step {state.step}, {state.active_player} active"]
     for player, perms in _by_player(state):
@@ -218,69 +327,7 @@ def state_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
-#: Events about one object, as a verb.
-_VERBS = {"destroyed": "is destroyed", "dies": "dies", "tap": "becomes tapped",
-          "untap": "untaps", "removed_from_combat": "is removed from combat",
-          "blocked": "is blocked", "unblocked": "is unblocked",
-          "put_into_graveyard": "is put into its owner's graveyard"}
-
-
-def _same(obj: str | None) -> str:
-    return str(obj)
-
-
-def event_text(event: Event, name: Callable[[str | None], str] = _same, *,
-               rule: bool = True) -> str:
-    """One line for an event and its rule:
-    ``wurm deals 6 combat damage to bob [510.2]``.
-
-    :param name: shows an id (default: the id itself).
-    :param rule: end with the rule in brackets.
-    """
-    k, n = event.kind, event.amount
-    named: dict[str, Any] = {f: name(getattr(event, f)) for f in
-                             ("attacker", "blocker", "source", "target", "player", "object")
-                             if getattr(event, f) is not None}
-    event = event._replace(**named)
-    if k == "attack":
-        s = f"{event.attacker} attacks {event.target}"
-    elif k == "block":
-        s = f"{event.blocker} blocks {event.attacker}"
-    elif k == "damage":
-        s = (f"{event.source} deals {n} {'combat ' if event.combat else ''}damage to "
-             f"{event.target}")
-    elif k == "assign":
-        s = f"{event.source} assigns {n} damage to {event.target}"
-    elif k == "prevented":
-        s = f"{n} damage from {event.source} to {event.target} is prevented"
-    elif k == "redirected":
-        s = f"{n} damage from {event.source} to {event.object} is redirected to {event.target}"
-    elif k == "life_loss":
-        s = f"{event.player} loses {n} life"
-    elif k == "life_gain":
-        s = f"{event.player} gains {n} life"
-    elif k == "poison":
-        s = f"{event.player} gets {n} poison counter{'' if n == 1 else 's'}"
-    elif k in _VERBS:
-        s = f"{event.object} {_VERBS[k]}"
-    elif k == "lost":
-        s = f"{event.player} loses the game"
-    elif k == "step":
-        s = f"step: {event.step}"
-    else:
-        fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
-        s = f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}"
-    if event.detail and k not in ("step",) and "detail=" not in s:
-        s += f" ({event.detail})"
-    return f"{s} [{event.rule}]" if rule else s
-
-
-def event_repr(event: Event) -> str:
-    """``<Event damage in combat_damage: wurm deals 6 combat damage to bob [510.2]>``."""
-    return f"<Event {event.kind} in {event.step or '?'}: {event_text(event)}>"
-
-
-def _life_changes(before: GameState | None, after: GameState) -> list[str]:
+def _life_changes(before: _GameState | None, after: _GameState) -> list[str]:
     if before is None:
         return []
     out = []
@@ -297,7 +344,7 @@ def _life_changes(before: GameState | None, after: GameState) -> list[str]:
     return out
 
 
-def result_repr(result: CombatResult) -> str:
+def result_repr(result: _CombatResult) -> str:
     """``<CombatResult 5 steps, 14 events: bob 20 -> 14 life; left the
     battlefield: wall>``."""
     changes = _life_changes(result.before, result.state)
@@ -305,13 +352,13 @@ def result_repr(result: CombatResult) -> str:
             f"{': ' + '; '.join(changes) if changes else ''}>")
 
 
-def result_text(result: CombatResult) -> str:
+def result_text(result: _CombatResult) -> str:
     """The events, one line each, then the board after."""
     lines = [event_text(e) for e in result.events if e.kind != "step"]
     return "\n".join([*lines, "", state_text(result.state)])
 
 
-def outcome_repr(outcome: Outcome) -> str:
+def outcome_repr(outcome: _Outcome) -> str:
     """``<Outcome declare_attackers: 3 events>``."""
     n = len(outcome.events)
     return f"<Outcome {outcome.state.step}: {n} event{'' if n == 1 else 's'}>"
@@ -335,7 +382,7 @@ def html_text(text: object) -> str:
 _e = html_text
 
 
-def state_html(state: GameState) -> str:
+def state_html(state: _GameState) -> str:
     """A small HTML table of the board, for a notebook's rich display."""
     rows = []
     for player, perms in _by_player(state):
@@ -352,7 +399,7 @@ def state_html(state: GameState) -> str:
             f"<code>{_e(state.step)}</code></p><table>{''.join(rows)}</table>{combat}</div>")
 
 
-def result_html(result: CombatResult) -> str:
+def result_html(result: _CombatResult) -> str:
     """The events as a list and the board after, in HTML."""
     items = "".join(f"<li>{_e(event_text(e))}</li>" for e in result.events if e.kind != "step")
     return (f"<div class='redzone-result'><p>{_e(result_repr(result))}</p>"

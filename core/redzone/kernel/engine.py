@@ -23,6 +23,7 @@ from redzone.kernel import steps as _steps
 from redzone.kernel import turn as _turn
 from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
+from redzone.kernel.context import Context
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.errors import (
     BadQueryError,
@@ -100,31 +101,45 @@ class Engine:
         verify: bool | None = None,
         unknown_keywords: str = "error",
     ) -> None:
-        self.edition: Edition = get_edition(rules)
-        found: list[object | PluginInfo] = []
-        if discover:
-            discovered = _discover(block=(*block, *self.edition.replaces), allow=allow)
-            if allow is None and not any(
-                p.distribution == BUILTIN_DISTRIBUTION for p in discovered
-            ) and not set(block) - set(self.edition.replaces):
-                raise PluginLoadError(
-                    "no built-in keyword plugins were found in the 'redzone' entry-point "
-                    "group: install the package (pip install redzone, or pip install -e . "
-                    "in a checkout) or pass discover=False with an explicit plugin list"
-                )
-            found.extend(discovered)
-        found.append(PluginInfo("redzone.actions", _actions, BUILTIN_DISTRIBUTION, ""))
-        found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
-        found.append(PluginInfo("redzone.restrictions", _restrictions, BUILTIN_DISTRIBUTION, ""))
-        found.extend(self.edition.plugins)
-        found.extend(plugins)
-        self.pm, self.plugin_infos = make_manager(found)
-        self.hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout, verify=verify,
-                           unknown_keywords=unknown_keywords)
-        self._step_kind_cache: tuple[
-            GameState, tuple[str, tuple[str, ...]] | None] | None = None
-        self.policy = policy
-        self.auto_triggers = auto_triggers
+        edition = get_edition(rules)
+        self.pm, self.plugin_infos = make_manager(
+            _plugin_set(edition, plugins, discover=discover, block=block, allow=allow))
+        hooks = Hooks(self.pm, self.plugin_infos, timeout=hook_timeout, verify=verify,
+                      unknown_keywords=unknown_keywords)
+        #: What the kernel's steps and each command's working copy read of this
+        #: engine (:class:`~redzone.kernel.context.Context`): they are given it,
+        #: never the engine.
+        self.context = Context(hooks, edition, policy, auto_triggers)
+
+    @property
+    def hooks(self) -> Hooks:
+        """The typed facade over this engine's plugins."""
+        return self.context.hooks
+
+    @property
+    def edition(self) -> Edition:
+        """The rules edition in force."""
+        return self.context.edition
+
+    @property
+    def policy(self) -> AssignmentPolicy:
+        """The default assignment policy for creatures whose controller gave
+        no assignment (510.1)."""
+        return self.context.policy
+
+    @policy.setter
+    def policy(self, policy: AssignmentPolicy) -> None:
+        self.context = _evolve(self.context, policy=policy)
+
+    @property
+    def auto_triggers(self) -> bool:
+        """Whether triggered abilities resolve as soon as they are put on the
+        stack (603.3b, 608)."""
+        return self.context.auto_triggers
+
+    @auto_triggers.setter
+    def auto_triggers(self, auto: bool) -> None:
+        self.context = _evolve(self.context, auto_triggers=auto)
 
     @property
     def rules(self) -> str:
@@ -184,7 +199,7 @@ class Engine:
         the end step (514), and ``None`` after the combat phase, after the
         cleanup step and once the game is over; see
         :func:`redzone.kernel.steps.next_step`."""
-        return _steps.next_step(self, state)
+        return _steps.next_step(self.context, state)
 
     @property
     def damage_steps(self) -> tuple[DamageStep, ...]:
@@ -198,20 +213,14 @@ class Engine:
     def damage_step(self, step: str) -> DamageStep | None:
         """The declaration of the combat damage step ``step`` (or of the step
         whose ``_assigned`` window it is), ``None`` for any other step."""
-        return _steps.damage_step_spec(self, step)
+        return _steps.damage_step_spec(self.context, step)
 
     def step_names(self) -> tuple[str, ...]:
         """Every step of the combat phase this engine can stand at, in order
         (506.1), with the combat damage steps plugins declare and, under an
         edition whose combat damage uses the stack, their ``_assigned``
         windows."""
-        damage: list[str] = []
-        for spec in self.damage_steps:
-            if self.edition.damage_on_stack:
-                damage.append(spec.name + ASSIGNED)
-            damage.append(spec.name)
-        return ("beginning_of_combat", "declare_attackers", "declare_blockers", *damage,
-                "end_of_combat")
+        return _steps.step_names(self.context)
 
     def attackable(self, state: GameState) -> tuple[str, ...]:
         """What the active player's creatures may attack (508.1b)."""
@@ -224,14 +233,7 @@ class Engine:
 
     def legal_attackers(self, state: GameState) -> tuple[str, ...]:
         """Creatures that could attack on their own (508.1a-c)."""
-        targets = self.attackable(state)
-        out = []
-        for perm in state.battlefield:
-            if state.is_attacking_player(perm.controller) and "creature" in perm.types and any(
-                not _combat.attack_violations(self.hooks, state, {perm.id: t}) for t in targets
-            ):
-                out.append(perm.id)
-        return tuple(out)
+        return _combat.legal_attackers(self.hooks, state)
 
     def block_violations(self, state: GameState, blocks: Blocks) -> tuple[Violation, ...]:
         """Every rule a declaration of blockers would break (509.1)."""
@@ -245,17 +247,13 @@ class Engine:
         """A declaration of attackers that breaks no restriction and obeys as
         many requirements as possible (508.1c-d); empty when nothing is
         required."""
-        check = _combat.attack_requirement_check(self.hooks, state, {})
-        return {k: str(v) for k, v in check.example.items()} if check is not None else {}
+        return _combat.suggest_attacks(self.hooks, state)
 
     def suggest_blocks(self, state: GameState) -> dict[str, tuple[str, ...]]:
         """A declaration of blockers that breaks no restriction and obeys as
         many requirements as possible (509.1b-c); empty when nothing is
         required."""
-        check = _combat.block_requirement_check(self.hooks, state, {})
-        if check is None:
-            return {}
-        return {k: v for k, v in check.example.items() if isinstance(v, tuple)}
+        return _combat.suggest_blocks(self.hooks, state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
         """Creatures that could block ``attacker``, pair by pair (509.1a-b)."""
@@ -271,7 +269,7 @@ class Engine:
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
         _validate.damage_step(self, state, "damage_duties")
-        step, participants = _steps.damage_step_kind(self, state)
+        step, participants = _steps.damage_step_kind(self.context, state)
         return step, tuple(_combat.duties(self.hooks, state, participants, step))
 
     def default_assignment(self, state: GameState,
@@ -286,19 +284,14 @@ class Engine:
         """Every rule a combat damage assignment would break (510.1, 510.1e);
         creatures not in ``assign`` get the default policy's assignment."""
         _validate.damage_step(self, state, "assignment_violations")
-        step, participants = _steps.damage_step_kind(self, state)
+        step, participants = _steps.damage_step_kind(self.context, state)
         duties = tuple(_combat.duties(self.hooks, state, participants, step))
-        full, extra = _steps.full_assignment(self, state, step, duties, assign or {},
+        full, extra = _steps.full_assignment(self.context, state, step, duties, assign or {},
                                              participants)
         return sort_violations(extra + _combat.assignment_violations(
             self.hooks, state, step, duties, full, (assign or {}).keys()))
 
     # -- commands (each delegates to its step module) ---------------------------------
-
-    def _check_engine(self, state: GameState) -> None:
-        """:raises EngineMismatchError: when this engine can't honour ``state``
-        (another rules edition, or a keyword it doesn't know)."""
-        _validate.engine_honours(self.rules, self.hooks, state)
 
     def begin_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the beginning of combat step (507) of a combat phase: the
@@ -307,7 +300,7 @@ class Engine:
         :raises IllegalActionError: when the game is over (104.2a), the stack
             isn't empty (500.2) or the game isn't at a main phase (506.1).
         """
-        return _steps.begin_combat(self, state, choices=choices)
+        return _steps.begin_combat(self.context, state, choices=choices)
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
                           bands: Iterable[Sequence[str]] = (), *,
@@ -322,7 +315,7 @@ class Engine:
             of what triggers (603.3b-d). Without one, the default stands.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
-        return _steps.declare_attackers(self, state, attacks, bands, choices=choices)
+        return _steps.declare_attackers(self.context, state, attacks, bands, choices=choices)
 
     def declare_blockers(self, state: GameState, blocks: Blocks,
                          order: Mapping[str, Sequence[str]] | None = None, *,
@@ -337,7 +330,7 @@ class Engine:
         :raises IllegalBlockError: with every violation (of the orders too);
             nothing changes.
         """
-        return _steps.declare_blockers(self, state, blocks, order, choices=choices)
+        return _steps.declare_blockers(self.context, state, blocks, order, choices=choices)
 
     def combat_damage(self, state: GameState, assign: Assignment | None = None, *,
                       choices: Answers = None) -> Outcome:
@@ -355,33 +348,34 @@ class Engine:
         :raises IllegalActionError: while triggers wait on the stack (500.2),
             or when no combat damage step comes next (506.1).
         """
-        return _steps.combat_damage(self, state, assign, choices=choices)
+        return _steps.combat_damage(self.context, state, assign, choices=choices)
 
     def end_of_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the end of combat step (511.1): "at end of combat" abilities
         and delayed triggers trigger (511.2, 603.7)."""
-        return _steps.end_of_combat(self, state, choices=choices)
+        return _steps.end_of_combat(self.context, state, choices=choices)
 
     def finish(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """End the combat phase: everything is removed from combat and "until
         end of combat" effects end (511.3)."""
-        return _steps.finish(self, state, choices=choices)
+        return _steps.finish(self.context, state, choices=choices)
 
     def end_step(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step (513): "at the beginning of the end step" abilities
         and delayed triggers trigger."""
-        return _turn.end_step(self, state, choices=choices)
+        return _turn.end_step(self.context, state, choices=choices)
 
     def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The cleanup step (514): damage is removed, "until end of turn" and
         "this turn" effects end (514.2), then state-based actions; another
         cleanup step follows while something happens (514.3a)."""
-        return _turn.cleanup(self, state, choices=choices)
+        return _turn.cleanup(self.context, state, choices=choices)
 
     def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step and the cleanup step (513, 514), from the last main
         phase of the turn."""
-        return _turn.end_turn(self, state, choices=choices)
+        return _turn.end_turn(self.context, state, choices=choices,
+                              resolve=lambda s: self.resolve_trigger(s, answers=choices))
 
     def begin_turn(self, state: GameState, active_player: str | None = None, *,
                    untap: bool = True, choices: Answers = None) -> Outcome:
@@ -392,7 +386,7 @@ class Engine:
         :raises IllegalActionError: when the turn isn't over, the game is
             over (104.2a) or the player has left the game (800.4k).
         """
-        return _turn.begin_turn(self, state, active_player, untap=untap, choices=choices)
+        return _turn.begin_turn(self.context, state, active_player, untap=untap, choices=choices)
 
     def perform(self, state: GameState, action: Action, *,
                 choices: Answers = None) -> Outcome:
@@ -403,18 +397,18 @@ class Engine:
             field of the wrong type, or naming something that isn't there;
             and after the end of the game (104.2a). Nothing changes.
         """
-        self._check_engine(state)
+        self.context.check(state)
         _validate.action(state, action)
-        return _steps.perform(self, state, action, choices=choices)
+        return _steps.perform(self.context, state, action, choices=choices)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
         """Perform state-based actions until none applies (704.3).
 
         :raises IllegalActionError: after the end of the game (104.2a).
         """
-        self._check_engine(state)
+        self.context.check(state)
         _steps.check_game_on(state, "check state-based actions")
-        return _steps.check_state_based_actions(self, state)
+        return _steps.check_state_based_actions(self.context, state)
 
     def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
                         choices: Mapping[str, Sequence[str]] | None = None, *,
@@ -433,7 +427,7 @@ class Engine:
         """
         _validate.choices(choices)
         _validate.choices(answers, "answers")
-        return _steps.resolve_trigger(self, state, trigger_id, choices, answers=answers)
+        return _steps.resolve_trigger(self.context, state, trigger_id, choices, answers=answers)
 
     def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
         """The choices of the triggers on the stack that are still to be
@@ -449,9 +443,9 @@ class Engine:
         :raises IllegalActionError: when there is no such trigger, or after
             the end of the game (104.2a).
         """
-        self._check_engine(state)
+        self.context.check(state)
         _steps.check_game_on(state, "remove a trigger")
-        return _steps.remove_trigger(self, state, trigger_id)
+        return _steps.remove_trigger(self.context, state, trigger_id)
 
     def action_kinds(self) -> dict[str, type[Action]]:
         """Every action kind this engine knows, by its ``do`` name: the
@@ -507,37 +501,16 @@ class Engine:
             :class:`IllegalBlockError` (508.8) for blocks when no creature
             attacks, as the declare blockers step is skipped.
         """
-        self._check_engine(state)
+        self.context.check(state)
         _validate.choices(choices)
         _steps.check_game_on(state, "resolve a combat")
-        if through not in ("end_of_combat", "cleanup"):
-            raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
-                                     f"{through!r}", rule="500.1")
-        for i, plan in enumerate(additional_combats):
-            if not isinstance(plan, CombatPlan):
-                raise BadQueryError(f"additional_combats[{i}] is {type(plan).__name__}, where a "
-                                    "CombatPlan was expected", rule="500.8")
-            _validate.step_actions(plan.actions, f"additional_combats[{i}].actions")
+        additional = _additional_plans(additional_combats, through)
         plans = [CombatPlan(attacks, blocks, assign=assign,
                             assign_first_strike=assign_first_strike,
                             actions=_validate.step_actions(actions),
                             order=order, bands=tuple(tuple(b) for b in bands)),
-                 *additional_combats]
-        run = _Run(self, state, choices)
-        try:
-            for plan in plans:
-                if run.over:
-                    break
-                run.combat(plan)
-            if through == "cleanup" and not run.over:
-                run.rest_of_turn()
-            run.check_pending()
-        except IllegalActionError as exc:
-            # 510.1e, 733: the game returns to the moment before the rejected
-            # command, not to before combat; what was done stays with the error.
-            exc.partial = run.result(state)
-            raise
-        return run.result(state)
+                 *additional]
+        return _Run(self, state, choices).run(plans, through)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -613,6 +586,29 @@ class _Run:
     @property
     def over(self) -> bool:
         return self.state.game_over is not None
+
+    def run(self, plans: Sequence[CombatPlan], through: str) -> CombatResult:
+        """Run the combat phases of ``plans`` and, ``through="cleanup"``, the
+        rest of the turn; what the run did.
+
+        :raises IllegalActionError: with what was done before it as its
+            ``partial``.
+        """
+        before = self.state
+        try:
+            for plan in plans:
+                if self.over:
+                    break
+                self.combat(plan)
+            if through == "cleanup" and not self.over:
+                self.rest_of_turn()
+            self.check_pending()
+        except IllegalActionError as exc:
+            # 510.1e, 733: the game returns to the moment before the rejected
+            # command, not to before combat; what was done stays with the error.
+            exc.partial = self.result(before)
+            raise
+        return self.result(before)
 
     def result(self, before: GameState) -> CombatResult:
         """What the run did so far."""
@@ -732,6 +728,56 @@ def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
     return [Violation("508.8", f"{', '.join(_combat.label(state, b) for b in declared)} "
                       "can't block: no creatures attack, so the declare blockers step is "
                       "skipped", tuple(declared))]
+
+
+def _additional_plans(additional: Iterable[CombatPlan], through: str) -> list[CombatPlan]:
+    """The additional combat phases :meth:`Engine.resolve` is given, checked,
+    after its ``through``.
+
+    :raises IllegalActionError: for a ``through`` that is no end (500.1).
+    :raises BadQueryError: for an additional combat that is no
+        :class:`CombatPlan`, or whose actions aren't ``(step, action)`` pairs.
+    """
+    if through not in ("end_of_combat", "cleanup"):
+        raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
+                                 f"{through!r}", rule="500.1")
+    plans = list(additional)
+    for i, plan in enumerate(plans):
+        if not isinstance(plan, CombatPlan):
+            raise BadQueryError(f"additional_combats[{i}] is {type(plan).__name__}, where a "
+                                "CombatPlan was expected", rule="500.8")
+        _validate.step_actions(plan.actions, f"additional_combats[{i}].actions")
+    return plans
+
+
+def _plugin_set(edition: Edition, plugins: Iterable[object], *, discover: bool,
+                block: Iterable[str], allow: Iterable[str] | None) -> list[object | PluginInfo]:
+    """The plugins an engine registers: the discovered ones (without those
+    blocked or the edition replaces; only those allowed), the kernel's own
+    (actions, effects, restrictions), the edition's and ``plugins``.
+
+    :raises PluginLoadError: when discovery finds no built-in keywords (the
+        package is not installed).
+    """
+    block = tuple(block)
+    found: list[object | PluginInfo] = []
+    if discover:
+        discovered = _discover(block=(*block, *edition.replaces), allow=allow)
+        if allow is None and not any(
+            p.distribution == BUILTIN_DISTRIBUTION for p in discovered
+        ) and not set(block) - set(edition.replaces):
+            raise PluginLoadError(
+                "no built-in keyword plugins were found in the 'redzone' entry-point "
+                "group: install the package (pip install redzone, or pip install -e . "
+                "in a checkout) or pass discover=False with an explicit plugin list"
+            )
+        found.extend(discovered)
+    found.append(PluginInfo("redzone.actions", _actions, BUILTIN_DISTRIBUTION, ""))
+    found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
+    found.append(PluginInfo("redzone.restrictions", _restrictions, BUILTIN_DISTRIBUTION, ""))
+    found.extend(edition.plugins)
+    found.extend(plugins)
+    return found
 
 
 def _discover(*, block: Iterable[str], allow: Iterable[str] | None) -> list[PluginInfo]:

@@ -17,7 +17,7 @@ from attrs import field, frozen
 from redzone.kernel.frozen import as_tuple
 
 if TYPE_CHECKING:
-    from redzone.kernel.tx import CombatResult
+    from redzone.kernel.results import CombatResult
 
 
 def _objects(value: Iterable[str]) -> tuple[str, ...]:

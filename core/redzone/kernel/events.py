@@ -7,9 +7,8 @@ command that made them has committed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
-
-from redzone.kernel import display as _display
 
 #: The JSON keys of :class:`Event`, in the order they are written.
 _FIELDS = ("attacker", "blocker", "source", "target", "player", "object", "amount",
@@ -63,10 +62,74 @@ class Event(NamedTuple):
         return out
 
     def __repr__(self) -> str:
-        return _display.event_repr(self)
+        return event_repr(self)
 
     def __str__(self) -> str:
-        return _display.event_text(self)
+        return event_text(self)
+
+
+# -- the one line each event shows (its phrase) ---------------------------------
+
+#: Events about one object, as a verb.
+_VERBS = {"destroyed": "is destroyed", "dies": "dies", "tap": "becomes tapped",
+          "untap": "untaps", "removed_from_combat": "is removed from combat",
+          "blocked": "is blocked", "unblocked": "is unblocked",
+          "put_into_graveyard": "is put into its owner's graveyard"}
+
+
+def _same(obj: str | None) -> str:
+    return str(obj)
+
+
+def event_text(event: Event, name: Callable[[str | None], str] = _same, *,
+               rule: bool = True) -> str:
+    """One line for an event and its rule:
+    ``wurm deals 6 combat damage to bob [510.2]``.
+
+    :param name: shows an id (default: the id itself).
+    :param rule: end with the rule in brackets.
+    """
+    k, n = event.kind, event.amount
+    named: dict[str, Any] = {f: name(getattr(event, f)) for f in
+                             ("attacker", "blocker", "source", "target", "player", "object")
+                             if getattr(event, f) is not None}
+    event = event._replace(**named)
+    if k == "attack":
+        s = f"{event.attacker} attacks {event.target}"
+    elif k == "block":
+        s = f"{event.blocker} blocks {event.attacker}"
+    elif k == "damage":
+        s = (f"{event.source} deals {n} {'combat ' if event.combat else ''}damage to "
+             f"{event.target}")
+    elif k == "assign":
+        s = f"{event.source} assigns {n} damage to {event.target}"
+    elif k == "prevented":
+        s = f"{n} damage from {event.source} to {event.target} is prevented"
+    elif k == "redirected":
+        s = f"{n} damage from {event.source} to {event.object} is redirected to {event.target}"
+    elif k == "life_loss":
+        s = f"{event.player} loses {n} life"
+    elif k == "life_gain":
+        s = f"{event.player} gains {n} life"
+    elif k == "poison":
+        s = f"{event.player} gets {n} poison counter{'' if n == 1 else 's'}"
+    elif k in _VERBS:
+        s = f"{event.object} {_VERBS[k]}"
+    elif k == "lost":
+        s = f"{event.player} loses the game"
+    elif k == "step":
+        s = f"step: {event.step}"
+    else:
+        fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
+        s = f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}"
+    if event.detail and k not in ("step",) and "detail=" not in s:
+        s += f" ({event.detail})"
+    return f"{s} [{event.rule}]" if rule else s
+
+
+def event_repr(event: Event) -> str:
+    """``<Event damage in combat_damage: wurm deals 6 combat damage to bob [510.2]>``."""
+    return f"<Event {event.kind} in {event.step or '?'}: {event_text(event)}>"
 
 
 # Positional builders for the events a combat makes by the hundred: a

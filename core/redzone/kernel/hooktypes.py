@@ -9,16 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import Any, Final
 
 from attrs import field, frozen
 
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
-from redzone.kernel.references import PlayerOrObjectId, SourceId
+from redzone.kernel.model import Action as Action
+from redzone.kernel.model import Damage as Damage
+from redzone.kernel.model import GameState, Permanent
 
-if TYPE_CHECKING:
-    from redzone.kernel.model import GameState, Permanent
-    from redzone.kernel.tx import Tx
+#: (:class:`Action` and :class:`Damage` are defined with the state that holds
+#: them, :mod:`redzone.kernel.model`; they are hook values, and named here too.)
 
 
 #: The largest number a keyword parameter may be (``toxic 1000000``).
@@ -152,25 +153,6 @@ class KeywordSpec:
         if self.most != MAX_KEYWORD_NUMBER and "{number}" not in self.form:
             return f"field 'most' is {self.most!r}, but the form has no {{number}}"
         return None
-
-
-@frozen(slots=False)  # built by the thousand: dict-based builds are faster
-class Damage:
-    """Damage about to be dealt or dealt (120).
-
-    :param source: the id of the object dealing it; read from last known
-        information when it has left the battlefield (120.7, 608.2h).
-    :param target: the id of the player, creature, planeswalker or battle.
-    :param amount: how much.
-    :param combat: whether it is combat damage (510.2).
-    :param step: the step it is dealt in.
-    """
-
-    source: SourceId
-    target: PlayerOrObjectId
-    amount: int
-    combat: bool = False
-    step: str = ""
 
 
 @frozen
@@ -386,27 +368,14 @@ class SourceAssignment:
 
 
 @frozen
-class Action:
-    """The base of every action: a thing that happens to the game, as data.
-
-    The kernel's own actions (:class:`~redzone.Pump`, :class:`~redzone.CreateToken`
-    ...) and a plugin's are alike: a frozen attrs subclass with a class-level
-    ``do`` (its name in scenario files and errors), declared through
-    :func:`~redzone.kernel.hookspecs.redzone_actions` with the function that
-    performs it.
-    """
-
-    do: ClassVar[str] = ""
-
-
-@frozen
 class ActionSpec:
     """An action kind a plugin (or the kernel) declares.
 
     :param cls: the action's class (a subclass of :class:`Action` whose ``do``
         is set).
     :param apply: performs one action on a command's working copy
-        (:class:`~redzone.kernel.tx.Tx`), with the same tools the kernel's own
+        (:class:`~redzone.kernel.tx.Tx`, typed ``Any`` here: the working copy
+        is made above the hook values), with the same tools the kernel's own
         actions use; it raises :class:`~redzone.IllegalActionError` for an
         action that names what isn't there, before changing anything.
     :param rule: the rule it follows (``"701.8"``).
@@ -414,7 +383,7 @@ class ActionSpec:
     """
 
     cls: type[Action]
-    apply: Callable[[Tx, Action], None] = field(eq=False)
+    apply: Callable[[Any, Action], None] = field(eq=False)
     rule: str
     summary: str = ""
 

@@ -23,8 +23,47 @@ from attrs import field, frozen
 from redzone.kernel import display as _display
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Action, Damage
-from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId
+from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
+
+# ---------------------------------------------------------------------------
+# Values the state holds that hooks pass too (named in redzone.kernel.hooktypes)
+# ---------------------------------------------------------------------------
+
+
+@frozen(slots=False)  # built by the thousand: dict-based builds are faster
+class Damage:
+    """Damage about to be dealt or dealt (120).
+
+    :param source: the id of the object dealing it; read from last known
+        information when it has left the battlefield (120.7, 608.2h).
+    :param target: the id of the player, creature, planeswalker or battle.
+    :param amount: how much.
+    :param combat: whether it is combat damage (510.2).
+    :param step: the step it is dealt in.
+    """
+
+    source: SourceId
+    target: PlayerOrObjectId
+    amount: int
+    combat: bool = False
+    step: str = ""
+
+
+
+@frozen
+class Action:
+    """The base of every action: a thing that happens to the game, as data.
+
+    The kernel's own actions (:class:`~redzone.Pump`, :class:`~redzone.CreateToken`
+    ...) and a plugin's are alike: a frozen attrs subclass with a class-level
+    ``do`` (its name in scenario files and errors), declared through
+    :func:`~redzone.kernel.hookspecs.redzone_actions` with the function that
+    performs it.
+    """
+
+    do: ClassVar[str] = ""
+
+
 
 #: "can block any number of creatures" (509.1a, 702.22 capacity); a blocker's
 #: ``can_block_additional`` at or above this value means unlimited.

@@ -105,15 +105,11 @@ class Hooks:
         #: environment variable decides, ``"1"`` turning it on).
         self.verify = verify_default() if verify is None else bool(verify)
         self.unknown_keywords = unknown_keywords
-        #: Abilities triggered since the current command started.
-        self.triggered_in_command = 0
         #: The keyword records found equal to the parse of their text (see
-        #: :func:`~redzone.kernel.validate.engine_honours`), and the last
+        #: :func:`~redzone.kernel.context.engine_honours`), and the last
         #: state whose keywords were checked, by identity.
         self.keywords_verified: set[Keyword] = set()
         self.keywords_checked: weakref.ref[GameState] | None = None
-        #: The plugins whose abilities triggered in the last call of :meth:`triggers`.
-        self.triggering: tuple[str, ...] = ()
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
@@ -216,9 +212,9 @@ class Hooks:
                 "compares it before and after)"))
 
     def command_started(self) -> None:
-        """A command of the engine starts: per-command bounds start afresh,
-        and (in verify mode) what the last command's plugins did is checked."""
-        self.triggered_in_command = 0
+        """A command of the engine starts: in verify mode, what the last
+        command's plugins did is checked. (A command's bounds are its own:
+        :class:`~redzone.kernel.answers.Spent`.)"""
         if self._verifier is not None:
             self._verifier.pending()
 
@@ -463,12 +459,16 @@ class Hooks:
 
     # -- 603, 511: triggers and the end of combat ----------------------------
 
-    def triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    def triggers(self, state: GameState, events: tuple[Event, ...],
+                 spent: _answers_check.Spent) -> list[Trigger]:
         """:func:`~redzone.kernel.hookspecs.redzone_triggers`, concatenated.
 
         At most :data:`~redzone.kernel.answers.MAX_TRIGGERS` abilities trigger
         during one command, else an ability triggering on its own resolution
         loops for ever (the plugin answering the most in the last call is named).
+
+        :param spent: the command's own count, which this call adds to (and
+            sets the plugins whose abilities triggered on).
         """
         hook, found, triggering = "redzone_triggers", list[Trigger](), list[str]()
         if not self._cache[hook]:
@@ -480,9 +480,9 @@ class Hooks:
                 found.extend(items)
                 triggering.append(impl.plugin.name)
                 most = (len(items), impl) if most is None or len(items) > most[0] else most
-        self.triggering = tuple(triggering)
-        self.triggered_in_command += len(found)
-        if most is not None and self.triggered_in_command > _answers_check.MAX_TRIGGERS:
+        spent.triggering = tuple(triggering)
+        spent.triggered += len(found)
+        if most is not None and spent.triggered > _answers_check.MAX_TRIGGERS:
             raise self._calls.bound_fail(
                 most[1], hook, state, "triggers", _answers_check.MAX_TRIGGERS,
                 f"made more than {_answers_check.MAX_TRIGGERS} abilities trigger in one command "

@@ -4,27 +4,22 @@ State-based actions are checked as a batch: every applicable one is performed
 at the same time, then the check repeats until none applies (704.3). The core
 checks the rules combat can trigger that no keyword owns; plugins add theirs
 through ``redzone_state_based_actions`` (deathtouch's 704.5h). This module
-finds the core's actions, moves objects and performs the actions on a
-command's working copy (:func:`perform`, which the command's settling runs:
-:mod:`redzone.kernel.settle`).
+finds the core's actions and moves objects, as functions of the state; the
+command's settling performs the actions on its working copy
+(:func:`redzone.kernel.settle.perform_state_based_actions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable
 
 import attrs
 
-from redzone.kernel.errors import PluginError
 from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import FrozenMap, builder, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
-
-if TYPE_CHECKING:
-    from redzone.kernel.tx import Tx
 
 #: ``StateBasedAction(kind, rule, object)``, built as one dict.
 _action = builder(StateBasedAction, "kind", "rule", "object")
@@ -217,151 +212,5 @@ def _clear_marks(state: GameState) -> GameState:
     return state.with_permanents(marked) if marked else state
 
 
-# -- performing them on a working copy ---------------------------------------------
-
-
-def perform(tx: Tx, players_lost: Callable[[Tx, Sequence[str]], None]) -> None:
-    """Perform state-based actions on a working copy until none applies
-    (704.3).
-
-    :param tx: the command's working copy.
-    :param players_lost: what follows when players lose (the game ends, or
-        they leave it: 104, 800.4a), called after the round in which they
-        lost; the loop stops if it ended the game.
-    """
-    hooks = tx.hooks
-    state = tx.state
-    dirty = state.__dict__.get(SBA_DIRTY)
-    if dirty is not None and not dirty \
-            and "redzone_state_based_actions" in hooks.silent(state) \
-            and not core_actions(state):
-        # Objects clean since the last check, players fine, no plugin to
-        # ask: nothing to perform, and no marks to clear (704.3).
-        return
-    for _ in range(1000):
-        state = tx.state
-        actions = core_actions(state)
-        if "redzone_state_based_actions" not in hooks.silent(state):
-            actions.extend(hooks.state_based_actions(state))
-        actions = _dedupe(actions)
-        state = _clear_marks(state)
-        tx.state = state
-        if not actions:
-            # Clean: later changes are noted, and only they are checked (704.3).
-            state.__dict__[SBA_DIRTY] = frozenset()
-            break
-        before = state
-        to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
-        moves: list[tuple[str, str]] = []
-        lost: list[str] = []
-        ceased: list[str] = []
-        silent = hooks.silent(state)
-        # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
-        replaceable = "redzone_cannot_be_destroyed" not in silent \
-            or "redzone_destruction_replacements" not in silent
-        label = tx.step
-        for action in actions:
-            if action.kind == "cease":
-                ceased.append(action.object or "")
-                continue
-            if action.object is not None:
-                perm = state.objects._items.get(action.object)
-                if perm is None or perm.zone != "battlefield":
-                    continue
-            if action.kind == "destroy":
-                assert action.object is not None
-                if action.object in to_graveyard:
-                    continue
-                if replaceable:
-                    tx.state = state
-                    if destroy_replaced(tx, action.object):
-                        state = tx.state
-                        continue
-                    state = tx.state
-                tx.events.append(object_event("destroyed", action.rule, label,
-                                              action.object))
-                moves.append((action.object, action.rule))
-            elif action.kind == "lose":
-                player = state.players.get(action.player or "")
-                if player is None:
-                    raise PluginError(f"a state-based action names no player: {action!r}",
-                                      hook="redzone_state_based_actions")
-                if not player.lost:
-                    state = state.with_players(
-                        {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
-                    tx.emit(Event("lost", action.rule, player=player.id))
-                    lost.append(player.id)
-            elif action.kind == "annihilate_counters":
-                assert action.object is not None
-                perm = state.objects[action.object]
-                n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                counters = perm.counters.thaw()
-                counters["+1/+1"] -= n
-                counters["-1/-1"] -= n
-                state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
-                tx.emit(Event("counters_removed", action.rule, target=perm.id,
-                              amount=n, counter="+1/+1 and -1/-1"))
-            elif action.kind == "graveyard":
-                assert action.object is not None
-                moves.append((action.object, action.rule))
-            else:
-                raise PluginError(f"unknown state-based action kind {action.kind!r}",
-                                  hook="redzone_state_based_actions")
-        tx.state = state
-        if moves:
-            new, moved = move_many_to_zone(tx.state, moves, "graveyard", label)
-            tx._take(new, moved, labelled=True)
-        if ceased:
-            cease(tx, ceased)
-        if lost:
-            players_lost(tx, lost)
-            if tx.state.game_over is not None:
-                return
-        if tx.state is before:
-            break
-
-
-def cease(tx: Tx, objects: Sequence[str]) -> None:
-    """Tokens that left the battlefield cease to exist (111.7, 704.5d)."""
-    state = tx.state
-    changed = {}
-    for obj in objects:
-        perm = state.objects.get(obj)
-        if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
-            continue
-        changed[obj] = _evolve(perm, zone="ceased")
-        tx.emit(Event("ceases_to_exist", "704.5d", object=obj, detail=perm.zone))
-    if changed:
-        tx.state = _evolve(state, objects=state.objects.merge(changed))
-
-
-def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
-    """Whether indestructible (702.12b) or a destruction replacement
-    (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
-    that applies is performed.
-
-    :param regenerate: ``False`` for "can't be regenerated" (701.19c).
-    """
-    silent = tx.hooks.silent(tx.state)
-    if "redzone_cannot_be_destroyed" not in silent and tx.hooks.cannot_be_destroyed(
-            tx.state, obj):
-        return True
-    if "redzone_destruction_replacements" in silent:
-        return False
-    replacements = [(p, r) for p, r in tx.hooks.destruction_replacements(tx.state, obj)
-                    if regenerate or not r.regeneration]
-    if not replacements:
-        return False
-    plugin, chosen = replacements[0]
-    tx.emit(Event("replaced", chosen.rule, object=obj,
-                  detail=f"{chosen.effect}: instead of being destroyed"))
-    for action in chosen.actions:
-        # for the plugin that answered: what goes wrong (a replacement
-        # that destroys again recurses) is that plugin's fault
-        tx.perform(action, plugin="" if plugin.startswith("redzone.") else plugin,
-                   hook="redzone_destruction_replacements")
-    return True
-
-
-__all__ = ["Combat", "cease", "core_actions", "destroy_replaced", "move_many_to_zone",
-           "move_to_zone", "perform", "remove_from_combat", "without"]
+__all__ = ["Combat", "core_actions", "move_many_to_zone", "move_to_zone", "remove_from_combat",
+           "without"]

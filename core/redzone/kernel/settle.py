@@ -3,7 +3,7 @@ and the state the caller gets back.
 
 A command changes its working copy (:class:`~redzone.kernel.tx.Tx`) with the
 author's tools; then :func:`settle` performs state-based actions until none
-applies (704.3, the loop is :func:`redzone.kernel.sba.perform`), ends the
+applies (704.3, the loop is :func:`perform_state_based_actions`), ends the
 effects whose "for as long as" stopped holding (611.2b), ends the game if it
 is over (104) or takes the players who lost out of it (800.4a), lets plugins
 record what they remember, puts what triggered on the stack in APNAP order
@@ -21,12 +21,13 @@ from typing import Any
 
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, object_event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import (
     CHOICE_KINDS,
+    SBA_DIRTY,
     Choice,
     Condition,
     DelayedTrigger,
@@ -36,7 +37,7 @@ from redzone.kernel.model import (
     PluginState,
     Trigger,
 )
-from redzone.kernel.tx import Outcome, Tx, freeze_value
+from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
 Ends = Callable[[str, Condition | None], bool]
@@ -75,7 +76,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     while True:
         if tx.state.conditions:
             _end_conditional(tx)
-        _sba.perform(tx, _players_lost)
+        perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
@@ -99,16 +100,136 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
         resolve_stack(tx)
 
 
+# -- state-based actions on the working copy (704) ---------------------------------
+
+
+def perform_state_based_actions(tx: Tx,
+                                players_lost: Callable[[Tx, Sequence[str]], None]) -> None:
+    """Perform state-based actions on a working copy until none applies
+    (704.3).
+
+    :param tx: the command's working copy.
+    :param players_lost: what follows when players lose (the game ends, or
+        they leave it: 104, 800.4a), called after the round in which they
+        lost; the loop stops if it ended the game.
+    """
+    hooks = tx.hooks
+    state = tx.state
+    dirty = state.__dict__.get(SBA_DIRTY)
+    if dirty is not None and not dirty \
+            and "redzone_state_based_actions" in hooks.silent(state) \
+            and not _sba.core_actions(state):
+        # Objects clean since the last check, players fine, no plugin to
+        # ask: nothing to perform, and no marks to clear (704.3).
+        return
+    for _ in range(1000):
+        state = tx.state
+        actions = _sba.core_actions(state)
+        if "redzone_state_based_actions" not in hooks.silent(state):
+            actions.extend(hooks.state_based_actions(state))
+        actions = _sba._dedupe(actions)
+        state = _sba._clear_marks(state)
+        tx.state = state
+        if not actions:
+            # Clean: later changes are noted, and only they are checked (704.3).
+            state.__dict__[SBA_DIRTY] = frozenset()
+            break
+        before = state
+        to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
+        moves: list[tuple[str, str]] = []
+        lost: list[str] = []
+        ceased: list[str] = []
+        silent = hooks.silent(state)
+        # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
+        replaceable = "redzone_cannot_be_destroyed" not in silent \
+            or "redzone_destruction_replacements" not in silent
+        label = tx.step
+        for action in actions:
+            if action.kind == "cease":
+                ceased.append(action.object or "")
+                continue
+            if action.object is not None:
+                perm = state.objects._items.get(action.object)
+                if perm is None or perm.zone != "battlefield":
+                    continue
+            if action.kind == "destroy":
+                assert action.object is not None
+                if action.object in to_graveyard:
+                    continue
+                if replaceable:
+                    tx.state = state
+                    if destroy_replaced(tx, action.object):
+                        state = tx.state
+                        continue
+                    state = tx.state
+                tx.events.append(object_event("destroyed", action.rule, label,
+                                              action.object))
+                moves.append((action.object, action.rule))
+            elif action.kind == "lose":
+                player = state.players.get(action.player or "")
+                if player is None:
+                    raise PluginError(f"a state-based action names no player: {action!r}",
+                                      hook="redzone_state_based_actions")
+                if not player.lost:
+                    state = state.with_players(
+                        {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
+                    tx.emit(Event("lost", action.rule, player=player.id))
+                    lost.append(player.id)
+            elif action.kind == "annihilate_counters":
+                assert action.object is not None
+                perm = state.objects[action.object]
+                n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
+                counters = perm.counters.thaw()
+                counters["+1/+1"] -= n
+                counters["-1/-1"] -= n
+                state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
+                tx.emit(Event("counters_removed", action.rule, target=perm.id,
+                              amount=n, counter="+1/+1 and -1/-1"))
+            elif action.kind == "graveyard":
+                assert action.object is not None
+                moves.append((action.object, action.rule))
+            else:
+                raise PluginError(f"unknown state-based action kind {action.kind!r}",
+                                  hook="redzone_state_based_actions")
+        tx.state = state
+        if moves:
+            new, moved = _sba.move_many_to_zone(tx.state, moves, "graveyard", label)
+            tx._take(new, moved, labelled=True)
+        if ceased:
+            cease(tx, ceased)
+        if lost:
+            players_lost(tx, lost)
+            if tx.state.game_over is not None:
+                return
+        if tx.state is before:
+            break
+
+
+def cease(tx: Tx, objects: Sequence[str]) -> None:
+    """Tokens that left the battlefield cease to exist (111.7, 704.5d)."""
+    state = tx.state
+    changed = {}
+    for obj in objects:
+        perm = state.objects.get(obj)
+        if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
+            continue
+        changed[obj] = _evolve(perm, zone="ceased")
+        tx.emit(Event("ceases_to_exist", "704.5d", object=obj, detail=perm.zone))
+    if changed:
+        tx.state = _evolve(state, objects=state.objects.merge(changed))
+
+
+
 def state_based_actions(tx: Tx) -> None:
     """Perform state-based actions until none applies (704.3); end the game
     or take the players who lost out of it (104, 800.4a)."""
-    _sba.perform(tx, _players_lost)
+    perform_state_based_actions(tx, _players_lost)
 
 
 def resolve_stack(tx: Tx) -> None:
     """With ``auto_triggers``, resolve the stack until it is empty or the
     game is over (608)."""
-    if tx.engine.auto_triggers:
+    if tx.context.auto_triggers:
         while tx.state.stack and tx.state.game_over is None:
             resolve_top(tx, None)
 
@@ -303,8 +424,8 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
     state = tx.state
     found = list(extra)
     if events and tx.hooks.implemented("redzone_triggers"):
-        found.extend(tx.hooks.triggers(state, tuple(events)))
-        tx.acting.update(tx.hooks.triggering)
+        found.extend(tx.hooks.triggers(state, tuple(events), tx.spent))
+        tx.acting.update(tx.spent.triggering)
     if state.delayed:
         left = {e.object for e in events if e.kind in ("dies", "zone_change")}
         if left:
@@ -448,5 +569,6 @@ def resolve_top(tx: Tx, trigger_id: str | None) -> None:
     settle(tx, since=start, resolve=False)
 
 
-__all__ = ["commit", "end_effects", "fire_delayed", "outcome", "resolve_stack", "resolve_top",
-           "settle", "state_based_actions"]
+__all__ = ["cease", "commit", "end_effects", "fire_delayed", "outcome",
+           "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
+           "state_based_actions"]

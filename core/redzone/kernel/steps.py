@@ -10,10 +10,11 @@ triggers. :class:`~redzone.Engine` delegates its step methods here.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from redzone.kernel import combat as _combat
 from redzone.kernel.combat import Assignment, Duty
+from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import (
     IllegalActionError,
     IllegalAssignmentError,
@@ -36,9 +37,6 @@ from redzone.kernel.settle import (
     state_based_actions,
 )
 from redzone.kernel.tx import Outcome, Tx
-
-if TYPE_CHECKING:
-    from redzone.kernel.engine import Engine
 
 #: ``Damage(source, target, amount, combat, step)``, built as one dict.
 _damage = builder(Damage, "source", "target", "amount", "combat", "step")
@@ -80,24 +78,24 @@ def check_stack_empty(state: GameState, doing: str) -> None:
             "is empty", rule="500.2")
 
 
-def expect(engine: Engine, state: GameState, step: str, doing: str, *,
+def expect(ctx: Context, state: GameState, step: str, doing: str, *,
            nxt: str | None = None) -> None:
-    """Check that ``step`` may begin now (104.2a, 500.2, 506.1), with an
-    engine that honours the state.
+    """Check that ``step`` may begin now (104.2a, 500.2, 506.1), under a
+    context (an engine's) that honours the state.
 
-    :param nxt: ``engine.next_step(state)``, when the caller has it."""
-    engine._check_engine(state)
+    :param nxt: ``next_step(ctx, state)``, when the caller has it."""
+    ctx.check(state)
     check_game_on(state, doing)
     check_stack_empty(state, doing)
     if nxt is None:
-        nxt = engine.next_step(state)
+        nxt = next_step(ctx, state)
     if nxt != step:
         raise IllegalActionError(
             f"can't {doing} now: the game is at {state.step!r}, and the next step is "
             f"{nxt!r}", rule="506.1")
 
 
-def next_step(engine: Engine, state: GameState) -> str | None:
+def next_step(ctx: Context, state: GameState) -> str | None:
     """The step the combat goes to next (506.1, 508.8); ``None`` after the
     combat phase (from a main phase, :meth:`Engine.begin_combat` starts an
     additional combat and :meth:`Engine.end_step` the end of the turn), after
@@ -113,11 +111,11 @@ def next_step(engine: Engine, state: GameState) -> str | None:
     if step == "declare_attackers":
         combat = state.combat
         return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
-    stack = engine.edition.damage_on_stack
-    if step.endswith(ASSIGNED) and is_damage_step(engine, step):
+    stack = ctx.edition.damage_on_stack
+    if step.endswith(ASSIGNED) and is_damage_step(ctx, step):
         return step[: -len(ASSIGNED)]
-    if step == "declare_blockers" or is_damage_step(engine, step):
-        upcoming = damage_step_kind(engine, state, final=True)
+    if step == "declare_blockers" or is_damage_step(ctx, step):
+        upcoming = damage_step_kind(ctx, state, final=True)
         if upcoming is None:
             return "end_of_combat"
         return upcoming[0] + ASSIGNED if stack else upcoming[0]
@@ -131,10 +129,10 @@ def next_step(engine: Engine, state: GameState) -> str | None:
 # -- 507 ------------------------------------------------------------------------------
 
 
-def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the beginning of combat step (507) of a new combat phase; per-
     combat plugin state is cleared (fresh records for each combat)."""
-    engine._check_engine(state)
+    ctx.check(state)
     check_game_on(state, "begin combat")
     check_stack_empty(state, "begin combat")
     if state.step not in COMBAT_MAY_BEGIN:
@@ -146,7 +144,7 @@ def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
     new = _evolve(state, step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
                   plugin_state=slots)
-    tx = Tx(engine, new, answers=choices)
+    tx = Tx(ctx, new, answers=choices)
     tx.emit(Event("step", "507.1", "beginning_of_combat"))
     return commit(tx)
 
@@ -154,19 +152,19 @@ def begin_combat(engine: Engine, state: GameState, *, choices: Answers = None) -
 # -- 508 ------------------------------------------------------------------------------
 
 
-def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, str],
+def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str],
                       bands: Iterable[Sequence[str]] = (), *, choices: Answers = None
                       ) -> Outcome:
     """Declare attackers (508.1): check, tap, and record what each attacks."""
     events: list[Event] = []
     made: list[ChoiceMade] = []
     if state.step in COMBAT_MAY_BEGIN:
-        out = begin_combat(engine, state, choices=choices)
+        out = begin_combat(ctx, state, choices=choices)
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
-    expect(engine, state, "declare_attackers", "declare attackers")
-    hooks = engine.hooks
+    expect(ctx, state, "declare_attackers", "declare attackers")
+    hooks = ctx.hooks
     attacks = dict(attacks)
     band_list = [tuple(b) for b in bands]
     violations = _combat.attack_violations(hooks, state, attacks)
@@ -179,7 +177,7 @@ def declare_attackers(engine: Engine, state: GameState, attacks: Mapping[str, st
                      defending_players=FrozenMap._wrap({
                          a: state.defending_player_of(t) or t for a, t in attacks.items()}),
                      bands=tuple(band_list))
-    tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
+    tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
     tx.events = events
     tx.made = made
     label = tx.step
@@ -215,14 +213,14 @@ def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
 # -- 509 ------------------------------------------------------------------------------
 
 
-def declare_blockers(engine: Engine, state: GameState,
+def declare_blockers(ctx: Context, state: GameState,
                      blocks: Mapping[str, str | Sequence[str]],
                      order: Mapping[str, Sequence[str]] | None = None, *,
                      choices: Answers = None) -> Outcome:
     """Declare blockers (509.1)."""
-    expect(engine, state, "declare_blockers", "declare blockers")
+    expect(ctx, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
-    hooks = engine.hooks
+    hooks = ctx.hooks
     norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
     violations = _combat.block_violations(hooks, state, norm)
     declared = norm
@@ -232,14 +230,14 @@ def declare_blockers(engine: Engine, state: GameState,
                                        if m in state.combat.attacks))
                 for b, atts in norm.items()}
     orders: dict[str, tuple[str, ...]] = {}
-    if engine.edition.assignment_orders and not violations:
+    if ctx.edition.assignment_orders and not violations:
         orders, bad = _combat.damage_assignment_orders(state, norm, order or {})
         violations.extend(bad)
     if violations:
         raise IllegalBlockError(violations)
     step = "declare_blockers"
     combat = state.combat
-    tx = Tx(engine, _evolve(state, step=step,
+    tx = Tx(ctx, _evolve(state, step=step,
                             combat=combat.evolve(blocks=norm, blocked=frozenset(
                                 {a for atts in norm.values() for a in atts}), order=orders)),
             answers=choices)
@@ -263,77 +261,90 @@ def declare_blockers(engine: Engine, state: GameState,
 # -- 510 ------------------------------------------------------------------------------
 
 
-def is_damage_step(engine: Engine, step: str) -> bool:
-    """Whether ``step`` names a combat damage step of ``engine`` (the regular
+def step_names(ctx: Context) -> tuple[str, ...]:
+    """Every step of the combat phase an engine can stand at, in order
+    (506.1): see :meth:`redzone.Engine.step_names`."""
+    damage: list[str] = []
+    for spec in ctx.hooks.damage_step_specs.values():
+        if ctx.edition.damage_on_stack:
+            damage.append(spec.name + ASSIGNED)
+        damage.append(spec.name)
+    return ("beginning_of_combat", "declare_attackers", "declare_blockers", *damage,
+            "end_of_combat")
+
+
+def is_damage_step(ctx: Context, step: str) -> bool:
+    """Whether ``step`` names a combat damage step of ``ctx``'s engine (the regular
     one or one a plugin declares), or its ``_assigned`` window."""
-    return step.removesuffix(ASSIGNED) in engine.hooks.damage_step_specs
+    return step.removesuffix(ASSIGNED) in ctx.hooks.damage_step_specs
 
 
-def damage_step_spec(engine: Engine, step: str) -> DamageStep | None:
+def damage_step_spec(ctx: Context, step: str) -> DamageStep | None:
     """The declaration of the combat damage step ``step`` (or of the step
     whose ``_assigned`` window it is); ``None`` for other steps."""
-    return engine.hooks.damage_step_specs.get(step.removesuffix(ASSIGNED))
+    return ctx.hooks.damage_step_specs.get(step.removesuffix(ASSIGNED))
 
 
 @overload
-def damage_step_kind(engine: Engine, state: GameState) -> tuple[str, tuple[str, ...]]: ...
+def damage_step_kind(ctx: Context, state: GameState) -> tuple[str, tuple[str, ...]]: ...
 
 
 @overload
-def damage_step_kind(engine: Engine, state: GameState, *,
+def damage_step_kind(ctx: Context, state: GameState, *,
                      final: bool) -> tuple[str, tuple[str, ...]] | None: ...
 
 
-def damage_step_kind(engine: Engine, state: GameState, *,
+def damage_step_kind(ctx: Context, state: GameState, *,
                      final: bool = False) -> tuple[str, tuple[str, ...]] | None:
     """The next combat damage step and the creatures that deal damage in it
     (510.4, 702.7b, 702.4b); after the last one, ``None`` with ``final``,
     else the regular step with no creature."""
     # next_step() and combat_damage() ask this of the same state in turn; a
     # state never changes, so the answer for the last one is kept.
-    cached = engine._step_kind_cache
+    cached = ctx.step_kinds.last
+    answer: tuple[str, tuple[str, ...]] | None
     if cached is not None and cached[0] is state:
         answer = cached[1]
     else:
-        answer = _compute_damage_step_kind(engine, state)
-        engine._step_kind_cache = (state, answer)
+        answer = _compute_damage_step_kind(ctx, state)
+        ctx.step_kinds.last = (state, answer)
     if answer is None and not final:
         return DAMAGE_STEP, ()
     return answer
 
 
-def deals_combat_damage(engine: Engine, state: GameState, creature: str, step: str) -> bool:
+def deals_combat_damage(ctx: Context, state: GameState, creature: str, step: str) -> bool:
     """Whether a remaining attacking or blocking creature deals combat damage
     in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
     yes), else the kernel's: in the regular step, a creature that dealt
     combat damage in no earlier step of this combat (510.4, 702.7c; under
     ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
     in any other step, no."""
-    answer = engine.hooks.deals_combat_damage(state, creature, step)
+    answer = ctx.hooks.deals_combat_damage(state, creature, step)
     if answer is not None:
         return answer
     if step != DAMAGE_STEP:
         return False
     combat = state.combat
     assert combat is not None
-    return creature not in _dealt_earlier(engine, combat)
+    return creature not in _dealt_earlier(ctx, combat)
 
 
-def _dealt_earlier(engine: Engine, combat: Combat) -> Collection[str]:
+def _dealt_earlier(ctx: Context, combat: Combat) -> Collection[str]:
     """The creatures kept out of the regular step (510.4, 702.7c): those that
     dealt combat damage in an earlier step of this combat (under
     ``second_step_by_assignment``, that assigned it: 310.5 of 1999-2009)."""
-    if engine.edition.second_step_by_assignment:
+    if ctx.edition.second_step_by_assignment:
         return combat.dealt
     return set().union(*combat.damage_steps.values())
 
 
-def _compute_damage_step_kind(engine: Engine,
+def _compute_damage_step_kind(ctx: Context,
                               state: GameState) -> tuple[str, tuple[str, ...]] | None:
     combat = state.combat
     if combat is None:
         return DAMAGE_STEP, ()
-    specs = engine.hooks.damage_step_specs
+    specs = ctx.hooks.damage_step_specs
     done = combat.damage_steps
     after = max((specs[s].order for s in done if s in specs), default=None)
     remaining = [spec for spec in specs.values()  # in order
@@ -343,22 +354,22 @@ def _compute_damage_step_kind(engine: Engine,
     objects = state.objects._items
     present = tuple(c for c in combat.combatants if c in objects
                     and objects[c].zone == "battlefield")
-    quiet = "redzone_deals_combat_damage" in engine.hooks.silent(state)
+    quiet = "redzone_deals_combat_damage" in ctx.hooks.silent(state)
     for spec in remaining:
         if not quiet:
             who = tuple(c for c in present
-                        if deals_combat_damage(engine, state, c, spec.name))
+                        if deals_combat_damage(ctx, state, c, spec.name))
         elif spec.name != DAMAGE_STEP:
             who = ()  # no plugin says anyone deals damage in its step
         else:  # deals_combat_damage's own answer for the regular step, for all at once
-            dealt = _dealt_earlier(engine, combat)
+            dealt = _dealt_earlier(ctx, combat)
             who = tuple(c for c in present if c not in dealt)
         if who or spec.name == DAMAGE_STEP:
             return spec.name, who
     return None
 
 
-def sort_entries(engine: Engine, state: GameState, step: str, dutied: Collection[str],
+def sort_entries(ctx: Context, state: GameState, step: str, dutied: Collection[str],
                  assign: Assignment, participants: Collection[str] = ()
                  ) -> tuple[dict[str, dict[str, int]], list[Violation], dict[str, Violation]]:
     """Decide the use of each entry of an assignment in the combat damage
@@ -402,7 +413,7 @@ def sort_entries(engine: Engine, state: GameState, step: str, dutied: Collection
             continue
         if source not in dutied:
             if source in participants and isinstance(amounts, Mapping):
-                power = _combat.amount(engine.hooks, state, source, step)
+                power = _combat.amount(ctx.hooks, state, source, step)
                 if power <= 0 and any(n != 0 for n in amounts.values()):
                     problems.append(Violation(
                         "510.1a", f"{_combat.label(state, source)} assigns no combat damage "
@@ -429,19 +440,22 @@ def sort_entries(engine: Engine, state: GameState, step: str, dutied: Collection
     return given, problems, unused
 
 
-def unused_entries(engine: Engine, state: GameState, assign: Assignment | None
+def unused_entries(engine: Context | HasContext, state: GameState, assign: Assignment | None
                    ) -> dict[str, Violation]:
     """The entries of ``assign`` that the next combat damage step leaves
-    unused, with why (:func:`sort_entries`): for notes."""
+    unused, with why (:func:`sort_entries`): for notes.
+
+    :param engine: the engine (or its context)."""
     if not assign:
         return {}
-    step, participants = damage_step_kind(engine, state)
-    duties = _combat.duties(engine.hooks, state, participants, step)
-    return sort_entries(engine, state, step, {d.source for d in duties}, assign,
+    ctx = context_of(engine)
+    step, participants = damage_step_kind(ctx, state)
+    duties = _combat.duties(ctx.hooks, state, participants, step)
+    return sort_entries(ctx, state, step, {d.source for d in duties}, assign,
                         participants)[2]
 
 
-def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequence[Duty],
+def full_assignment(ctx: Context, state: GameState, step: str, duties: Sequence[Duty],
                     assign: Assignment, participants: Sequence[str] = ()
                     ) -> tuple[dict[str, dict[str, int]], list[Violation]]:
     """The given assignments checked for what they name, completed by the
@@ -453,39 +467,39 @@ def full_assignment(engine: Engine, state: GameState, step: str, duties: Sequenc
         doesn't deal damage in this step is not for it, and is ignored, as
         is one for a creature no longer in combat (506.4; see
         :func:`sort_entries`)."""
-    given, problems, _unused = sort_entries(engine, state, step, {d.source for d in duties},
+    given, problems, _unused = sort_entries(ctx, state, step, {d.source for d in duties},
                                             assign, participants)
     full = dict(given)
-    full.update(engine.policy(engine.hooks, state, step, duties, given))
+    full.update(ctx.policy(ctx.hooks, state, step, duties, given))
     return full, problems
 
 
-def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = None, *,
+def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = None, *,
                   choices: Answers = None) -> Outcome:
     """The next combat damage step (510)."""
-    nxt = engine.next_step(state)
-    expect(engine, state, nxt if nxt is not None and is_damage_step(engine, nxt)
+    nxt = next_step(ctx, state)
+    expect(ctx, state, nxt if nxt is not None and is_damage_step(ctx, nxt)
            else DAMAGE_STEP, "deal combat damage", nxt=nxt)
-    hooks = engine.hooks
+    hooks = ctx.hooks
     combat = state.combat
     assert combat is not None and nxt is not None
     if state.step.endswith(ASSIGNED):
         # 310.4: the combat damage on the stack resolves, all at once, as assigned.
         step = nxt
-        tx = Tx(engine, _evolve(state, step=step, combat=combat.evolve(on_stack=())),
+        tx = Tx(ctx, _evolve(state, step=step, combat=combat.evolve(on_stack=())),
                 answers=choices)
         tx.emit(Event("step", "310.4", step))
         tx.deal_damage(combat.on_stack)
         return commit(tx)
-    step, participants = damage_step_kind(engine, state)
+    step, participants = damage_step_kind(ctx, state)
     duties = _combat.duties(hooks, state, participants, step)
-    full, problems = full_assignment(engine, state, step, duties, assign or {}, participants)
+    full, problems = full_assignment(ctx, state, step, duties, assign or {}, participants)
     # The built-in policy's own assignment, with nothing given, is legal by
     # the core's rules by construction (510.1a-d): it is checked only when a
     # plugin that has a say (redzone_assignment_violations) doesn't vouch for
     # it (REDZONE_TRUSTS_DEFAULT_POLICY), in verify mode, or when it isn't the
     # built-in policy's.
-    trusted = not assign and engine.policy is _combat.default_policy \
+    trusted = not assign and ctx.policy is _combat.default_policy \
         and hooks.default_policy_trusted(state)
     violations = problems if trusted else problems + _combat.assignment_violations(
         hooks, state, step, duties, full, (assign or {}).keys())
@@ -501,14 +515,14 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
                 events.append(damage_event("assign", "510.1", step, duty.source, recipient,
                                            amount))
                 proposed.append(_damage(duty.source, recipient, amount, True, step))
-    if engine.edition.damage_on_stack:
+    if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
-        tx = Tx(engine, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
+        tx = Tx(ctx, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
                 answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
         return commit(tx)
-    tx = Tx(engine, _evolve(state, step=step, combat=combat), answers=choices)
+    tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
     tx.emit(*events)
     tx.deal_damage(proposed)
     return commit(tx)
@@ -517,53 +531,53 @@ def combat_damage(engine: Engine, state: GameState, assign: Assignment | None = 
 # -- 511 ------------------------------------------------------------------------------
 
 
-def end_of_combat(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def end_of_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the end of combat step (511.1); "at end of combat" delayed
     triggers trigger (511.2, 603.7)."""
-    expect(engine, state, "end_of_combat", "end combat")
-    tx = Tx(engine, _evolve(state, step="end_of_combat"), answers=choices)
+    expect(ctx, state, "end_of_combat", "end combat")
+    tx = Tx(ctx, _evolve(state, step="end_of_combat"), answers=choices)
     tx.emit(Event("step", "511.1", "end_of_combat"))
     return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_of_combat"))
 
 
-def finish(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """End the combat phase: everything is removed from combat and "until
     end of combat" effects end (511.3); then state-based actions."""
-    expect(engine, state, "postcombat_main", "end the combat phase")
+    expect(ctx, state, "postcombat_main", "end the combat phase")
     # As the end of combat step ends (its events say so), then the main phase.
-    tx = Tx(engine, _evolve(state, combat=None), answers=choices)
+    tx = Tx(ctx, _evolve(state, combat=None), answers=choices)
     tx.emit(Event("end_of_combat", "511.3"))
     end_effects(tx, lambda duration, condition: duration in ("end_of_combat", "this_combat"),
                 "511.3")
     tx.state = _evolve(tx.state, step="postcombat_main")
-    engine.hooks.end_of_combat(tx.state)
+    ctx.hooks.end_of_combat(tx.state)
     return commit(tx)
 
 
 # -- actions and the stack ------------------------------------------------------------
 
 
-def perform(engine: Engine, state: GameState, action: object, *,
+def perform(ctx: Context, state: GameState, action: object, *,
             choices: Answers = None) -> Outcome:
     """Apply an action in a priority window, then state-based actions (117.5)."""
     check_game_on(state, f"perform {getattr(action, 'do', type(action).__name__)!r}")
-    tx = Tx(engine, state, answers=choices)
+    tx = Tx(ctx, state, answers=choices)
     tx.perform(action)  # type: ignore[arg-type]
     return commit(tx)
 
 
-def check_state_based_actions(engine: Engine, state: GameState) -> Outcome:
+def check_state_based_actions(ctx: Context, state: GameState) -> Outcome:
     """Perform state-based actions until none applies (704.3)."""
-    tx = Tx(engine, state)
+    tx = Tx(ctx, state)
     state_based_actions(tx)
     return outcome(tx)
 
 
-def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = None,
+def resolve_trigger(ctx: Context, state: GameState, trigger_id: str | None = None,
                     choices: Mapping[str, Sequence[str] | str] | None = None, *,
                     answers: Answers = None) -> Outcome:
     """Resolve the triggered ability on top of the stack, or the one named (608.2)."""
-    engine._check_engine(state)
+    ctx.check(state)
     check_game_on(state, "resolve a trigger")
     if not state.stack:
         raise IllegalActionError("the stack is empty: there is no trigger to resolve",
@@ -574,13 +588,13 @@ def resolve_trigger(engine: Engine, state: GameState, trigger_id: str | None = N
                   for name, value in choices.items()}
         state = _evolve(state, stack=tuple(
             _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
-    tx = Tx(engine, state, answers=answers)
+    tx = Tx(ctx, state, answers=answers)
     resolve_top(tx, trigger_id)
     resolve_stack(tx)
     return outcome(tx)
 
 
-def remove_trigger(engine: Engine, state: GameState, trigger_id: str) -> Outcome:
+def remove_trigger(ctx: Context, state: GameState, trigger_id: str) -> Outcome:
     """Take a trigger off redzone's stack without resolving it."""
     if trigger_id not in {t.id for t in state.stack}:
         raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",

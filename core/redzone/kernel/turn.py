@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from redzone.kernel.context import Context
 from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
@@ -19,9 +20,6 @@ from redzone.kernel.settle import commit, end_effects, fire_delayed, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
 
-if TYPE_CHECKING:
-    from redzone.kernel.engine import Engine
-
 #: How many cleanup steps one turn may have (514.3a repeats the step while
 #: something happens in it); a board that loops past this is refused.
 MAX_CLEANUPS = 100
@@ -29,34 +27,36 @@ MAX_CLEANUPS = 100
 END_STEP_MAY_BEGIN = frozenset({"main", "postcombat_main"})
 
 
-def end_step(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """The end step (513): "at the beginning of the end step" abilities and
     delayed triggers ("at the beginning of the next end step") trigger; with
     ``auto_triggers`` they resolve."""
-    engine._check_engine(state)
+    ctx.check(state)
     check_game_on(state, "begin the end step")
     check_stack_empty(state, "begin the end step")
     if state.step not in END_STEP_MAY_BEGIN:
         raise IllegalActionError(f"can't begin the end step now: the game is at "
                                  f"{state.step!r}; it follows the last main phase (513)",
                                  rule="500.1")
-    tx = Tx(engine, _evolve(state, step="end_step", combat=None), answers=choices)
+    tx = Tx(ctx, _evolve(state, step="end_step", combat=None), answers=choices)
     tx.emit(Event("step", "513.1", "end_step"))
     # 513.2: a delayed trigger created during this end step waits for the next
     # one; those that wait now were all created before it began.
     return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_step"))
 
 
-def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """The cleanup step (514): damage is removed and "until end of turn" and
     "this turn" effects end, at once (514.2); then state-based actions and
     triggers (514.3a). If anything happened, another cleanup step follows."""
-    expect(engine, state, "cleanup", "begin the cleanup step")
+    expect(ctx, state, "cleanup", "begin the cleanup step")
     events: list[Event] = []
     made: list[ChoiceMade] = []
     acting: set[str] = set()
+    spent = None  # one command: its cleanup steps share its bounds
     for _ in range(MAX_CLEANUPS):
-        tx = Tx(engine, _evolve(state, step="cleanup"), answers=choices)
+        tx = Tx(ctx, _evolve(state, step="cleanup"), answers=choices, spent=spent)
+        spent = tx.spent
         tx.emit(Event("step", "514.1", "cleanup"))
         damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
                    if p.damage and p.zone == "battlefield"}
@@ -87,23 +87,28 @@ def cleanup(engine: Engine, state: GameState, *, choices: Answers = None) -> Out
                      plugin=", ".join(names), hook="redzone_triggers")
 
 
-def end_turn(engine: Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
+             resolve: Callable[[GameState], Outcome]) -> Outcome:
     """The rest of the turn after its last main phase: the end step (513)
-    and the cleanup step (514)."""
-    first = end_step(engine, state, choices=choices)
+    and the cleanup step (514).
+
+    :param resolve: resolves the trigger on top of the stack (the engine's
+        :meth:`~redzone.Engine.resolve_trigger`, with ``choices`` as answers),
+        for what is left on it after the end step with ``auto_triggers`` off."""
+    first = end_step(ctx, state, choices=choices)
     if first.state.game_over is not None:
         return first
     state = first.state
     events = list(first.events)
     made = list(first.choices)
     while state.stack:  # with auto_triggers off: what is left resolves (608)
-        out = engine.resolve_trigger(state, answers=choices)
+        out = resolve(state)
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
         if state.game_over is not None:
             return Outcome(state, events, made)
-    second = cleanup(engine, state, choices=choices)
+    second = cleanup(ctx, state, choices=choices)
     return Outcome(second.state, (*events, *second.events), (*made, *second.choices))
 
 
@@ -141,7 +146,7 @@ def _without_ceased(state: GameState) -> GameState:
     return _evolve(state, objects=FrozenMap(objects), lki=FrozenMap(lki))
 
 
-def begin_turn(engine: Engine, state: GameState, active_player: str | None = None, *,
+def begin_turn(ctx: Context, state: GameState, active_player: str | None = None, *,
                untap: bool = True, choices: Answers = None) -> Outcome:
     """Begin the next turn (500, 502, 302.6).
 
@@ -155,7 +160,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
     :raises IllegalActionError: when the turn isn't over (the cleanup step
         hasn't happened), the game is over, or the player has left the game.
     """
-    engine._check_engine(state)
+    ctx.check(state)
     check_game_on(state, "begin a turn")
     check_stack_empty(state, "begin a turn")
     if state.step != "cleanup":
@@ -193,7 +198,7 @@ def begin_turn(engine: Engine, state: GameState, active_player: str | None = Non
             changed[perm.id] = new
     new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
                         step="main", combat=None, combats=0, plugin_state=slots)
-    tx = Tx(engine, new_state, answers=choices)
+    tx = Tx(ctx, new_state, answers=choices)
     tx.emit(Event("turn", "500.1", "main", player=active_player, amount=turn))
     if untap:
         tx.emit(Event("step", "502.1", "untap"))

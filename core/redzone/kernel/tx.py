@@ -21,19 +21,18 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import attrs
-from attrs import field, frozen
 
 from redzone.kernel import damage as _damage
-from redzone.kernel import display as _display
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
-from redzone.kernel.answers import MAX_OBJECTS
+from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
+from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
 from redzone.kernel.model import (
@@ -52,9 +51,7 @@ from redzone.kernel.model import (
     Shield,
 )
 from redzone.kernel.references import named_ids
-
-if TYPE_CHECKING:
-    from redzone.kernel.engine import Engine
+from redzone.kernel.results import CombatResult, Outcome
 
 #: The steps of a combat phase: in a turn's second combat their events are
 #: labelled ``declare_attackers#2`` (500.8, 505.1a).
@@ -74,52 +71,6 @@ MAX_ACTIONS = 100_000
 #: read again for every characteristic, so a plugin adding thousands would
 #: cost time quadratic in them; no board of cards comes near this.
 MAX_MODIFICATIONS = 1_000
-
-
-@frozen
-class Outcome:
-    """What a command did.
-
-    :param state: the new state.
-    :param events: what happened, in order.
-    """
-
-    state: GameState
-    events: tuple[Event, ...] = field(converter=as_tuple)
-    choices: tuple[ChoiceMade, ...] = field(default=(), converter=as_tuple)
-
-    def __repr__(self) -> str:
-        return _display.outcome_repr(self)
-
-
-@frozen
-class CombatResult:
-    """A whole combat resolved by :meth:`Engine.resolve`.
-
-    :param state: the state after the combat phase (511.3 done).
-    :param events: every event of the combat, in order.
-    :param steps: the steps the combat went through, in order.
-    :param after_steps: the state at the end of each combat damage step,
-        after state-based actions.
-    :param before: the state the combat started from.
-    :param choices: every choice made, in order, and whether by default.
-    """
-
-    state: GameState
-    events: tuple[Event, ...] = field(converter=as_tuple)
-    steps: tuple[str, ...] = field(converter=as_tuple)
-    after_steps: FrozenMap[str, GameState] = field(converter=as_map)
-    before: GameState | None = None
-    choices: tuple[ChoiceMade, ...] = field(default=(), converter=as_tuple)
-
-    def __repr__(self) -> str:
-        return _display.result_repr(self)
-
-    def __str__(self) -> str:
-        return _display.result_text(self)
-
-    def _repr_html_(self) -> str:
-        return _display.result_html(self)
 
 
 def is_combat_step(name: str) -> bool:
@@ -192,7 +143,8 @@ class Tx:
     and record events with :meth:`emit`. Settling the command is the
     kernel's (:mod:`redzone.kernel.settle`), not a tool.
 
-    :param engine: the engine running the command.
+    :param engine: the engine running the command, or its
+        :class:`~redzone.kernel.context.Context` (what the kernel's steps pass).
     :param state: the state the command starts from (never changed).
     :param plugin: the plugin on whose behalf actions are performed ("" for
         the kernel and scenario files); its actions may write its own state.
@@ -201,13 +153,21 @@ class Tx:
         creates, 603.7e).
     :param controller: its controller (603.7d-e).
     :param answers: answers to the choices the command may meet, by key.
+    :param spent: what the command has spent of its bounds so far, when it
+        opens a second working copy (514.3a's cleanup steps); a fresh count
+        by default.
     """
 
-    def __init__(self, engine: Engine, state: GameState, *, plugin: str = "",
+    def __init__(self, engine: Context | HasContext, state: GameState, *, plugin: str = "",
                  source: str | None = None, controller: str | None = None,
-                 answers: Mapping[str, str | Sequence[str]] | None = None) -> None:
-        self.engine = engine
-        self.hooks = engine.hooks
+                 answers: Mapping[str, str | Sequence[str]] | None = None,
+                 spent: Spent | None = None) -> None:
+        context = context_of(engine)
+        #: The command's context: the engine's hooks, edition and settings.
+        self.context = context
+        self.hooks = context.hooks
+        #: What this command has spent of its bounds (its own, never the engine's).
+        self.spent = Spent() if spent is None else spent
         #: The state as last frozen; with :attr:`_batch`, the current one.
         self._state = state
         #: What was created since (``None``: nothing).
@@ -323,9 +283,9 @@ class Tx:
         if self._performed > MAX_ACTIONS:
             actor = owner if not owner.startswith("redzone.") else (
                 self.plugin if plugin is None else plugin)
-            raise self._bound_error("actions", MAX_ACTIONS,
-                                   f"performed more than {MAX_ACTIONS:,} actions in one "
-                                   f"command; the last was {action.do!r}", plugin=actor)
+            raise _bound_error(self, "actions", MAX_ACTIONS,
+                               f"performed more than {MAX_ACTIONS:,} actions in one "
+                               f"command; the last was {action.do!r}", plugin=actor)
         saved = (self._mark(), len(self.events), len(self.dealt), len(self.results),
                  self.plugin)
         # A plugin's own kind writes its own slot; the kernel's kinds (SetState)
@@ -363,28 +323,6 @@ class Tx:
         if given is not None:
             hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
-
-    def _bound_error(self, bound: str, limit: int, problem: str, *,
-                    plugin: str | None = None) -> BoundError:
-        """The error for reaching a run-time bound: it names the plugin
-        acting now (this working copy's, by default) and the bound.
-
-        :param bound: the bound's name (``"objects"``, ``"created"`` ...).
-        :param limit: its value.
-        :param problem: what went over it, as a predicate of the plugin.
-        """
-        name = self.plugin if plugin is None else plugin
-        info = self.hooks.info(name) if name else None
-        dist = ""
-        if info is not None and info.distribution:
-            dist = f" ({info.distribution} {info.version})".replace(" )", ")")
-        who = f"plugin {name!r}{dist}" if name else "the kernel's or the scenario's actions"
-        err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
-                         f"its work) during step {self._state.step!r}",
-                         bound=bound, limit=limit, plugin=name,
-                         distribution=info.distribution if info else "", hook="redzone_actions")
-        self.hooks.vouch(err)
-        return err
 
     def _rollback(self, saved: tuple[_Mark, int, int, int, str]) -> None:
         self._undo(saved[0])
@@ -450,9 +388,9 @@ class Tx:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
         perm = self.state.objects[obj]
         if len(perm.modifications) >= MAX_MODIFICATIONS:
-            raise self._bound_error("modifications", MAX_MODIFICATIONS,
-                                    f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
-                                    "effects (613)")
+            raise _bound_error(self, "modifications", MAX_MODIFICATIONS,
+                               f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
+                               "effects (613)")
         self.put(perm.evolve(modifications=(*perm.modifications, modification)))
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
@@ -480,7 +418,7 @@ class Tx:
         perm = self.state.objects.get(obj)
         if perm is None or perm.zone != "battlefield":
             return False
-        if _sba.destroy_replaced(self, obj, regenerate=regenerate):
+        if destroy_replaced(self, obj, regenerate=regenerate):
             return False
         self.emit(Event("destroyed", rule, object=obj))
         return self.move(obj, "graveyard", rule)
@@ -529,13 +467,13 @@ class Tx:
                                      "blocking", rule="506.3", objects=(pid,))
         self._created += 1
         if self._created > MAX_CREATED:
-            raise self._bound_error("created", MAX_CREATED,
-                                   f"created more than {MAX_CREATED:,} objects in one command "
-                                   f"(the last {pid!r})")
+            raise _bound_error(self, "created", MAX_CREATED,
+                               f"created more than {MAX_CREATED:,} objects in one command "
+                               f"(the last {pid!r})")
         if len(state.objects) + len(made) >= MAX_OBJECTS:
-            raise self._bound_error("objects", MAX_OBJECTS,
-                                   f"created {pid!r} in a state that already holds "
-                                   f"{len(state.objects) + len(made):,} objects")
+            raise _bound_error(self, "objects", MAX_OBJECTS,
+                               f"created {pid!r} in a state that already holds "
+                               f"{len(state.objects) + len(made):,} objects")
         keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
         perm = permanent.evolve(owner=controller, controller=controller, zone="battlefield",
                                 tapped=tapped, summoning_sick=True, damage=0,
@@ -799,30 +737,55 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     return _evolve(state, combat=new_combat), events
 
 
-def check_answer(choice: Choice, answer: Sequence[str]) -> None:
-    """Check an answer against its choice.
+def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
+                 plugin: str | None = None) -> BoundError:
+    """The error for reaching a run-time bound: it names the plugin
+    acting now in ``tx`` (its working copy's, by default) and the bound.
 
-    :raises IllegalActionError: for an option not offered, a repeated one, too
-        few or too many (an order must name every option once).
+    :param bound: the bound's name (``"objects"``, ``"created"`` ...).
+    :param limit: its value.
+    :param problem: what went over it, as a predicate of the plugin.
     """
-    key = choice.key or choice.name
-    rule = choice.rule or "601.2c"
-    wrong = [a for a in answer if a not in choice.options]
-    if wrong:
-        raise IllegalActionError(
-            f"choice {key!r}: {', '.join(map(repr, wrong))} "
-            f"{'is' if len(wrong) == 1 else 'are'} not among the options "
-            f"({', '.join(choice.options) or 'none'})", rule=rule, objects=(key,))
-    if len(set(answer)) != len(answer):
-        raise IllegalActionError(f"choice {key!r}: an option is chosen twice", rule=rule,
-                                 objects=(key,))
-    if not choice.min <= len(answer) <= choice.max:
-        how = (f"exactly {choice.min}" if choice.min == choice.max
-               else f"{choice.min} to {choice.max}")
-        raise IllegalActionError(f"choice {key!r}: choose {how}, not {len(answer)}",
-                                 rule=rule, objects=(key,))
+    name = tx.plugin if plugin is None else plugin
+    info = tx.hooks.info(name) if name else None
+    dist = ""
+    if info is not None and info.distribution:
+        dist = f" ({info.distribution} {info.version})".replace(" )", ")")
+    who = f"plugin {name!r}{dist}" if name else "the kernel's or the scenario's actions"
+    err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
+                     f"its work) during step {tx._state.step!r}",
+                     bound=bound, limit=limit, plugin=name,
+                     distribution=info.distribution if info else "", hook="redzone_actions")
+    tx.hooks.vouch(err)
+    return err
 
 
+def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
+    """Whether indestructible (702.12b) or a destruction replacement
+    (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
+    that applies is performed.
+
+    :param regenerate: ``False`` for "can't be regenerated" (701.19c).
+    """
+    silent = tx.hooks.silent(tx.state)
+    if "redzone_cannot_be_destroyed" not in silent and tx.hooks.cannot_be_destroyed(
+            tx.state, obj):
+        return True
+    if "redzone_destruction_replacements" in silent:
+        return False
+    replacements = [(p, r) for p, r in tx.hooks.destruction_replacements(tx.state, obj)
+                    if regenerate or not r.regeneration]
+    if not replacements:
+        return False
+    plugin, chosen = replacements[0]
+    tx.emit(Event("replaced", chosen.rule, object=obj,
+                  detail=f"{chosen.effect}: instead of being destroyed"))
+    for action in chosen.actions:
+        # for the plugin that answered: what goes wrong (a replacement
+        # that destroys again recurses) is that plugin's fault
+        tx.perform(action, plugin="" if plugin.startswith("redzone.") else plugin,
+                   hook="redzone_destruction_replacements")
+    return True
 
 
 def freeze_value(value: Any, what: str) -> Any:
@@ -916,5 +879,5 @@ def _describe(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
-__all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_fields", "freeze_value",
-           "is_combat_step", "step_label"]
+__all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",
+           "destroy_replaced", "freeze_value", "is_combat_step", "step_label"]

@@ -2,35 +2,30 @@
 
 Each check raises a typed error (:class:`~redzone.kernel.errors.BadQueryError`,
 a :class:`ValueError`, or :class:`~redzone.kernel.errors.UnknownObjectError`,
-also a :class:`KeyError`; :class:`~redzone.kernel.errors.EngineMismatchError`)
-naming the method, the argument and the problem, so that a query or command
-given nonsense never fails with a bare ``KeyError``, ``TypeError`` or
-``AssertionError`` from deep inside the engine. Nothing is changed.
+also a :class:`KeyError`) naming the method, the argument and the problem, so
+that a query or command given nonsense never fails with a bare ``KeyError``,
+``TypeError`` or ``AssertionError`` from deep inside the engine. Nothing is
+changed. (Whether the engine can honour a state at all is its context's
+check: :meth:`redzone.kernel.context.Context.check`.)
 """
 
 from __future__ import annotations
 
 import functools
 import typing
-import weakref
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import attrs
 
 from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import (
     BadQueryError,
-    EngineMismatchError,
-    UnknownKeywordError,
     UnknownObjectError,
 )
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import GameState
 from redzone.kernel.references import named_ids
-
-if TYPE_CHECKING:
-    from redzone.kernel.plugins import Hooks
 
 #: The largest integer an action field may hold (as in scenario files).
 MAX_INT: Final = 1_000_000
@@ -197,68 +192,3 @@ def _shown_type(tp: Any) -> str:
         return "a bool"
     return " or ".join(_shown_type(a) if a is not type(None) else "None"
                        for a in typing.get_args(tp)) or str(tp)
-
-
-def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
-    """The engine (rules edition ``rules``, keywords of ``hooks``) can honour
-    ``state``: it was made under the same rules edition, the engine knows
-    every keyword the state's maker knew, and every keyword the state holds
-    (unless inert).
-
-    :raises EngineMismatchError: naming the difference.
-    """
-    if not isinstance(state, GameState):
-        raise BadQueryError(f"the state is {type(state).__name__}, not a GameState")
-    hooks.command_started()  # per-command bounds; verify mode's pending check
-    if state.rules != rules:
-        raise EngineMismatchError(
-            f"the state was made under the rules edition {state.rules!r}, but this engine "
-            f"plays {rules!r}: use an engine of {state.rules!r}")
-    known = hooks.keyword_names
-    recorded = state.keyword_set
-    missing: list[str] = []
-    if not recorded.issubset(known):  # C speed (two frozensets): every command asks
-        missing = sorted(k for k in recorded if k not in known)
-    if not missing and hooks.unknown_keywords != "inert":
-        present = state.keyword_names_present
-        if not present.issubset(known):
-            missing = sorted(k for k in present if k not in known and (
-                k in recorded or not recorded) and not hooks.is_inert_name(k))
-    if missing:
-        raise EngineMismatchError(
-            f"the state was made with the keyword{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(map(repr, missing))}, which this engine doesn't load (blocked, not "
-            "allowed, or not installed): resolving it here would treat "
-            f"{'them' if len(missing) > 1 else 'it'} as absent")
-    checked = hooks.keywords_checked
-    if checked is None or checked() is not state:
-        _keywords_parse(hooks, state)
-        hooks.keywords_checked = weakref.ref(state)
-
-
-def _keywords_parse(hooks: Hooks, state: GameState) -> None:
-    """Every keyword the state's objects hold (printed or granted, in any
-    zone, as last known information) that a plugin of the engine declares is
-    what its text parses to: its args are its text's, and its number within
-    the bound its form declares (107.1), so a saved state's keyword can't
-    claim ``mobilize 2`` and act as ``mobilize 5000``. Each distinct record
-    is parsed once per engine.
-
-    :raises UnknownKeywordError: naming the keyword and the object.
-    """
-    verified = hooks.keywords_verified
-    known = hooks.keyword_names
-    for perms in (state.objects, state.lki):
-        for perm in perms.values():
-            if not (perm.printed_keywords or perm.modifications):
-                continue
-            for keyword in perm.keywords:
-                if keyword in verified or keyword.name not in known:
-                    continue
-                try:
-                    hooks.parse_keyword(keyword, suggest=False)
-                except UnknownKeywordError as exc:
-                    raise UnknownKeywordError(
-                        str(keyword.text), reason=f"{exc.reason} ({perm.id!r} holds it)",
-                    ) from exc
-                verified.add(keyword)
