@@ -415,56 +415,60 @@ def test_510_1c_lethal_ignores_prevention(gorger: GameState) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Trusting the engine's own default assignment (REDZONE_TRUSTS_DEFAULT_POLICY)
+# The engine's own default assignment is checked by every check the gates let through
 # ---------------------------------------------------------------------------
 
 
-def _picky(trusts: bool) -> types.ModuleType:
+def _picky(keyword: str | None = None) -> types.ModuleType:
     """A plugin whose assignment check rejects any damage to a player (a
-    made-up rule, so that the default policy's assignment breaks it)."""
+    made-up rule, so that the default policy's assignment breaks it); with
+    ``keyword``, it declares that keyword (its gate)."""
 
     def no_player_damage(state: GameState, assignment: SourceAssignment) -> list[Violation]:
         if any(n and r in state.players for r, n in assignment.amounts.items()):
             return [Violation("510.1", "picky: no damage to players", (assignment.source,))]
         return []
 
-    module = plugin("picky", redzone_assignment_violations=no_player_damage)
-    if trusts:
-        module.REDZONE_TRUSTS_DEFAULT_POLICY = True  # type: ignore[attr-defined]
-    return module
+    return plugin("picky", keyword, redzone_assignment_violations=no_player_damage)
 
 
-@pytest.mark.parametrize("verify", [False, True])
-def test_510_1_a_check_that_vouches_for_the_default_policy_is_skipped_for_it(
-        verify: bool) -> None:
-    """510.1: a plugin that sets REDZONE_TRUSTS_DEFAULT_POLICY says its check
-    never rejects the built-in policy's own assignment, so the engine doesn't
-    run it on that assignment; verify mode runs it anyway, so a wrong claim
-    (as here) fails the tests that run in verify mode."""
-    engine = Engine(discover=False, plugins=[_picky(trusts=True)], verify=verify)
-    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
-                     {"orc": "bob"}, {})
-    if verify:
-        reject(engine, state, {})
-    else:
-        assert engine.combat_damage(state).state.players["bob"].life == 18
+def _orc_attacks(engine: Engine, *keywords: str) -> GameState:
+    return declared(engine, engine.game(["alice", "bob"], [
+        engine.creature("orc", "alice", 2, 2, *keywords)]), {"orc": "bob"}, {})
 
 
-def test_510_1_a_given_assignment_is_always_checked_even_when_the_check_trusts_the_policy(
-        ) -> None:
-    """510.1: the trust covers the engine's own default assignment only: an
-    assignment the caller gives is checked by every plugin."""
-    engine = Engine(discover=False, plugins=[_picky(trusts=True)], verify=False)
-    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
-                     {"orc": "bob"}, {})
-    err = reject(engine, state, {"orc": {"bob": 2}})
+def test_510_1e_a_check_without_a_keyword_runs_on_the_default_assignment() -> None:
+    """510.1e: the default assignment is checked like any other by a plugin
+    that declares no keyword (it is asked about every state), and an
+    assignment the plugin's rule forbids is rejected."""
+    engine = Engine(discover=False, plugins=[_picky()], verify=False)
+    reject(engine, _orc_attacks(engine), {})
+
+
+def test_510_1e_a_keyword_gated_check_runs_on_the_default_assignment_where_asked() -> None:
+    """510.1e: a check gated on its keyword checks the default assignment
+    of a combat where the keyword is present (and rejects it here), and is
+    not asked where it isn't (a plain combat pays nothing for it)."""
+    engine = Engine(discover=False, plugins=[_picky("picky")], verify=False)
+    reject(engine, _orc_attacks(engine, "picky"), {})
+    plain = _orc_attacks(engine)
+    assert not engine.hooks.asks("redzone_assignment_violations", plain)
+    assert engine.combat_damage(plain).state.players["bob"].life == 18
+
+
+def test_510_1_a_given_assignment_is_checked_by_every_check_asked() -> None:
+    """510.1: an assignment the caller gives is checked by the same checks."""
+    engine = Engine(discover=False, plugins=[_picky()], verify=False)
+    err = reject(engine, _orc_attacks(engine), {"orc": {"bob": 2}})
     assert "picky" in str(err)
 
 
-def test_510_1_a_check_without_the_claim_runs_on_the_default_assignment() -> None:
-    """510.1e: without the claim, the default assignment is checked like any
-    other, and an assignment the plugin's rule forbids is rejected."""
-    engine = Engine(discover=False, plugins=[_picky(trusts=False)], verify=False)
-    state = declared(engine, engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)]),
-                     {"orc": "bob"}, {})
-    reject(engine, state, {})
+def test_510_1_the_retired_trust_constant_is_ignored() -> None:
+    """510.1: a plugin that still sets REDZONE_TRUSTS_DEFAULT_POLICY gets a
+    DeprecationWarning, and its check runs on the default assignment anyway
+    (a wrong claim, as here, can no longer give a wrong result)."""
+    module = _picky()
+    module.REDZONE_TRUSTS_DEFAULT_POLICY = True  # type: ignore[attr-defined]
+    with pytest.warns(DeprecationWarning, match="REDZONE_TRUSTS_DEFAULT_POLICY"):
+        engine = Engine(discover=False, plugins=[module], verify=False)
+    reject(engine, _orc_attacks(engine), {})

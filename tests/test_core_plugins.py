@@ -30,7 +30,6 @@ from redzone import (
     Result,
     ResultReplacement,
     RulesError,
-    Shield,
     Trigger,
     UnknownKeywordError,
     Violation,
@@ -641,56 +640,149 @@ def test_the_documented_keyword_forms_parse_as_documented() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The state gate (REDZONE_NEEDS_STATE)
+# Gates, inferred: a plugin's keywords, the kernel's own state gates
 # ---------------------------------------------------------------------------
 
 
-def test_state_gate_asks_only_when_a_named_field_is_filled() -> None:
-    """A module that sets ``REDZONE_NEEDS_STATE = ("effects",)`` says each of
-    its hooks answers nothing while ``state.effects`` is empty: it is asked
-    about states with an effect (615.1 prevention reads them), never about
-    the others; an ungated twin is asked about both."""
+def _spy(asked: list[str], name: str) -> Callable[..., None]:
+    def prevent(state: GameState, damage: Any) -> None:
+        asked.append(name)
+    return prevent
+
+
+def _zap_board(engine: Engine, *zapped: str) -> GameState:
+    return engine.game(["alice", "bob"], [
+        engine.creature("orc", "alice", 2, 2, *(("zap",) if "orc" in zapped else ())),
+        engine.creature("elf", "bob", 1, 1)])
+
+
+def test_a_plugins_declared_keywords_are_its_gate() -> None:
+    """Gates (guarantee 22), 615.1: a plugin that declares keyword ``zap``
+    is asked (here, about preventing damage) only about states where an
+    object has zap; a plugin that declares no keyword is asked about every
+    state, and one that declares ``asked_always=True`` too."""
     asked: list[str] = []
+    engine = Engine(discover=False, verify=False, plugins=[
+        plugin("zapper", "zap", redzone_prevent_damage=_spy(asked, "zapper")),
+        plugin("plain", redzone_prevent_damage=_spy(asked, "plain")),
+        plugin("always", "bolt", asked_always=True,
+               redzone_prevent_damage=_spy(asked, "always"))])
+    engine.perform(_zap_board(engine), DealDamage("orc", "elf", 1))
+    assert asked == ["always", "plain"]
+    asked.clear()
+    engine.perform(_zap_board(engine, "orc"), DealDamage("orc", "elf", 1))
+    assert asked == ["always", "plain", "zapper"]
 
-    def gated_prevent(state: GameState, damage: Any) -> None:
-        asked.append("gated")
 
-    def plain_prevent(state: GameState, damage: Any) -> None:
-        asked.append("plain")
+def test_a_keyword_gate_silences_a_hook_nobody_else_answers() -> None:
+    """``Hooks.silent`` names a hook whose every implementation the gates
+    keep out, so per-creature callers skip it; with the keyword on the
+    board it is asked."""
+    engine = Engine(discover=False, verify=False, plugins=[
+        plugin("zapper", "zap", redzone_lethal_damage=lambda state, source, creature: 0)])
+    assert "redzone_lethal_damage" in engine.hooks.silent(_zap_board(engine))
+    assert "redzone_lethal_damage" not in engine.hooks.silent(_zap_board(engine, "orc"))
 
-    gated = plugin("gated", redzone_prevent_damage=gated_prevent)
-    gated.REDZONE_NEEDS_STATE = ("effects",)  # type: ignore[attr-defined]
-    plain = plugin("plain", redzone_prevent_damage=plain_prevent)
-    engine = Engine(discover=False, plugins=[gated, plain])
+
+def test_the_kernels_own_modules_are_gated_on_the_state_they_read() -> None:
+    """615.1, 509.1b: the kernel's effects module is asked about damage only
+    when the state holds an effect, and its restrictions module about blocks
+    only when a permanent has a restriction field set (their state gates,
+    from the kernel's table: no module constant)."""
+    engine = Engine(discover=False, verify=False)
     state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
                                            creature("elf", "bob", 1, 1)])
-    engine.perform(state, DealDamage("orc", "elf", 1))
-    assert asked == ["plain"]
-    assert "redzone_prevent_damage" not in engine.hooks.silent(state)
-    asked.clear()
+    assert {"redzone_prevent_damage", "redzone_block_violations"} <= engine.hooks.silent(state)
     with_effect = state.evolve(effects=(Effect("some_effect", id="e1"),))
-    engine.perform(with_effect, DealDamage("orc", "elf", 1))
-    assert asked == ["gated", "plain"]
+    assert "redzone_prevent_damage" not in engine.hooks.silent(with_effect)
+    walled = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
+                                            creature("wall", "bob", 0, 4, cant_block=True)])
+    assert "redzone_block_violations" not in engine.hooks.silent(walled)
+    with pytest.raises(RulesError, match="can't block"):
+        engine.declare_blockers(engine.declare_attackers(walled, {"orc": "bob"}).state,
+                                {"wall": "orc"})
 
 
-def test_state_gate_silences_a_hook_nobody_else_answers() -> None:
-    """``Hooks.silent`` names a hook whose every implementation the gates keep
-    out, so per-creature callers skip it; with the field filled it is asked."""
-    gated = plugin("gated", redzone_lethal_damage=lambda state, source, creature: 0)
-    gated.REDZONE_NEEDS_STATE = ("shields",)  # type: ignore[attr-defined]
-    engine = Engine(discover=False, plugins=[gated])
-    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
-    assert "redzone_lethal_damage" in engine.hooks.silent(state)
-    shielded = state.evolve(shields=(Shield("s1", to="orc", mode="all"),))
-    assert "redzone_lethal_damage" not in engine.hooks.silent(shielded)
+@pytest.mark.parametrize("constant,value", [("REDZONE_NEEDS_STATE", ("effects",)),
+                                            ("REDZONE_NEEDS_KEYWORD", True),
+                                            ("REDZONE_TRUSTS_DEFAULT_POLICY", True)])
+def test_a_retired_gate_constant_is_ignored_with_a_deprecation_warning(
+        constant: str, value: object) -> None:
+    """Gates are inferred: a plugin module that still sets one of the
+    constants that once set them gets a DeprecationWarning naming the plugin
+    and the constant, and the constant changes nothing (a plugin declaring no
+    keyword is still asked about a state without effects)."""
+    asked: list[str] = []
+    old = plugin("oldgate", redzone_prevent_damage=_spy(asked, "oldgate"))
+    setattr(old, constant, value)
+    with pytest.warns(DeprecationWarning, match=rf"'oldgate'.*{constant}.*ignored"):
+        engine = Engine(discover=False, verify=False, plugins=[old])
+    engine.perform(_zap_board(engine), DealDamage("orc", "elf", 1))
+    assert asked == ["oldgate"]
 
 
-@pytest.mark.parametrize("value", ["effects", ("effect",), ("objects",), [("effects")], (1,)])
-def test_state_gate_with_a_bad_value_is_a_load_error(value: object) -> None:
-    """``REDZONE_NEEDS_STATE`` must be a tuple of the state's gateable
-    collection fields: anything else fails as the engine loads, naming the
-    plugin (a typo would otherwise silence the plugin for ever)."""
-    bad = plugin("badgate", redzone_prevent_damage=lambda state, damage: None)
-    bad.REDZONE_NEEDS_STATE = value  # type: ignore[attr-defined]
-    with pytest.raises(PluginLoadError, match=r"badgate.*REDZONE_NEEDS_STATE"):
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_asked_always_must_be_a_bool(value: object) -> None:
+    """702.1: ``KeywordSpec.asked_always`` is a bool; anything else fails as
+    the engine loads, naming the plugin and the field."""
+    bad = plugin("badspec", redzone_keywords=lambda: [
+        KeywordSpec("zap", "702.999", asked_always=value)])  # type: ignore[arg-type]
+    with pytest.raises(PluginLoadError, match=r"badspec.*'asked_always'"):
         Engine(discover=False, plugins=[bad])
+
+
+def _wrong_gate() -> types.ModuleType:
+    """A plugin that declares ``zap`` but forbids blocks by creatures without
+    it (its keyword gate is wrong: it answers about states without zap)."""
+    def no_blocks(state: GameState, blocker: str) -> list[Violation]:
+        if not state.objects[blocker].has("zap"):
+            return [Violation("509.1b", "only zap creatures block", (blocker,))]
+        return []
+    return plugin("zapper", "zap", redzone_block_violations=no_blocks)
+
+
+def test_a_wrong_keyword_gate_loses_the_answer_outside_verify_mode() -> None:
+    """509.1b, the documented consequence of a wrong gate: on a board
+    without zap the plugin isn't asked, so the block it would forbid is
+    declared (verify mode, below, finds this)."""
+    engine = Engine(discover=False, verify=False, plugins=[_wrong_gate()])
+    state = engine.declare_attackers(_zap_board(engine), {"orc": "bob"}).state
+    assert engine.declare_blockers(state, {"elf": "orc"}).state.combat is not None
+
+
+def test_verify_mode_fails_a_plugin_that_answers_where_its_gate_keeps_it_out() -> None:
+    """509.1b, guarantee 22: verify mode asks every plugin whatever its gate;
+    one whose gate would have kept it out yet answers is a PluginError
+    naming the plugin, its distribution, the hook and its gate, and the
+    state is unchanged."""
+    engine = Engine(discover=False, verify=True, plugins=[_wrong_gate()])
+    state = engine.declare_attackers(_zap_board(engine), {"orc": "bob"}).state
+    before = state_to_dict(state)
+    with pytest.raises(PluginError) as info:
+        engine.declare_blockers(state, {"elf": "orc"})
+    assert info.value.plugin == "zapper"
+    assert info.value.hook == "redzone_block_violations"
+    assert "unknown distribution" in str(info.value)
+    assert "declares keywords 'zap', none present, yet answered" in str(info.value)
+    assert state_to_dict(state) == before
+    # With zap on the board the gate lets it through, and its answer counts.
+    zapped = engine.declare_attackers(_zap_board(engine, "orc"), {"orc": "bob"}).state
+    with pytest.raises(RulesError, match="only zap creatures block"):
+        engine.declare_blockers(zapped, {"elf": "orc"})
+
+
+def test_verify_mode_accepts_a_gated_plugin_that_answers_nothing_without_its_keyword(
+        ) -> None:
+    """Guarantee 22: asked where its gate keeps it out, a right plugin
+    answers nothing, and verify mode gives the result outside it gives."""
+    def zap_only(state: GameState, blocker: str) -> list[Violation]:
+        if state.objects[blocker].has("zap"):
+            return [Violation("509.1b", "zap creatures can't block", (blocker,))]
+        return []
+    outcomes = []
+    for verify in (False, True):
+        engine = Engine(discover=False, verify=verify, plugins=[
+            plugin("zapper", "zap", redzone_block_violations=zap_only)])
+        state = engine.declare_attackers(_zap_board(engine), {"orc": "bob"}).state
+        outcomes.append(state_to_dict(engine.declare_blockers(state, {"elf": "orc"}).state))
+    assert outcomes[0] == outcomes[1]

@@ -3,12 +3,12 @@
 Outside verify mode, the engine skips work it can prove changes nothing: it
 doesn't ask hooks no implementation would answer (the keyword and state
 gates, ``Hooks.silent``), runs plugin answers without verify mode's
-bookkeeping, and trusts its own default assignment where every plugin that
-checks assignments vouches for the policy (``REDZONE_TRUSTS_DEFAULT_POLICY``).
-Verify mode doesn't trust the policy (the rest of the suite runs the
-shortcuts; CI's verify pass runs its plugin-facing tests in verify mode):
-here the bundled examples and generated boards are resolved both ways, and
-the outcomes must be the same (733: the same game, the same result).
+bookkeeping, and doesn't check its own default assignment where no plugin's
+assignment check is asked. Verify mode asks every implementation whatever
+its gate (the rest of the suite runs the shortcuts; CI's verify pass runs
+its plugin-facing tests in verify mode): here the bundled examples and
+generated boards are resolved both ways, and the outcomes must be the same
+(733: the same game, the same result).
 """
 
 from __future__ import annotations
@@ -69,16 +69,19 @@ def test_generated_boards_resolve_the_same_with_and_without_verify_mode(case: Ca
     assert _played(FAST, legal) == _played(SLOW, legal)
 
 
-def test_the_trusted_assignment_is_taken_only_outside_verify_mode() -> None:
-    """The comparisons above compare two paths: on a trample board the
-    default assignment is trusted outside verify mode and checked in it."""
-    for engine, expected in ((FAST, True), (SLOW, False)):
-        state = engine.game(["alice", "bob"], [
-            engine.creature("wurm", "alice", 6, 4, "trample"),
-            engine.creature("bear", "bob", 2, 2)])
-        state = engine.declare_attackers(state, {"wurm": "bob"}).state
-        state = engine.declare_blockers(state, {"bear": "wurm"}).state
-        assert engine.hooks.default_policy_trusted(state) is expected
+def test_the_gates_are_taken_only_outside_verify_mode() -> None:
+    """The comparisons above compare two paths: on a plain board no
+    assignment check is asked outside verify mode (trample's is gated on
+    trample), while verify mode asks every one; on a trample board both
+    modes ask it about the default assignment (702.19b)."""
+    for engine, plain_asked in ((FAST, False), (SLOW, True)):
+        for keywords, expected in (((), plain_asked), (("trample",), True)):
+            state = engine.game(["alice", "bob"], [
+                engine.creature("wurm", "alice", 6, 4, *keywords),
+                engine.creature("bear", "bob", 2, 2)])
+            state = engine.declare_attackers(state, {"wurm": "bob"}).state
+            state = engine.declare_blockers(state, {"bear": "wurm"}).state
+            assert engine.hooks.asks("redzone_assignment_violations", state) is expected
 
 
 def _full_scan(state: GameState) -> list[Any]:

@@ -62,6 +62,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[LoseLife
         return []
     return [LoseLife(player, trigger.amount or 0) for player in trigger.targets]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -91,6 +91,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Sacrific
             rule="702.86a", objects=(trigger.source, player, *chosen))
     return [Sacrifice(obj, player) for obj in chosen]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

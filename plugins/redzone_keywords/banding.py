@@ -84,6 +84,3 @@ def redzone_damage_divider(state: GameState, creature: str) -> str | None:
         return state.active_player  # 702.22k
     return None
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -48,6 +48,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     return [Pump(attacker, n, 0) for attacker in state.combat.attacks
             if attacker != trigger.source and state.on_battlefield(attacker) is not None]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -77,6 +77,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     n = trigger.amount or 0
     return [Pump(trigger.source, n, n)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

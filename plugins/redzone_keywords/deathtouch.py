@@ -20,10 +20,10 @@ from redzone import Damage, GameState, KeywordSpec, Result, StateBasedAction, ho
 #: The mark a creature gets when it is dealt damage by a source with deathtouch.
 MARK = "dealt damage by a source with deathtouch"
 
-#: Asked only while some object has deathtouch. A mark exists only after a
-#: source with deathtouch dealt damage, and that source (or its last known
-#: information) is still there when state-based actions read the mark.
-REDZONE_NEEDS_KEYWORD = True
+# Asked only while some object has deathtouch (its keyword gate, inferred
+# from what it declares): a mark exists only after a source with deathtouch
+# dealt damage, and that source (or its last known information) is still
+# there when state-based actions read the mark.
 
 
 @hookimpl

@@ -73,6 +73,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[CreateDe
                                  kind=DELAYED, text=f"sacrifice {trigger.source}",
                                  rule="702.147a")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -25,6 +25,3 @@ def redzone_attack_violations(state: GameState, attacker: str) -> list[Violation
     return [Violation("702.3b", f"{name} has defender and can't attack", (attacker,),
                       restriction="defender")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -117,6 +117,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     power = state.source(trigger.targets[0]).power
     return [Pump(trigger.source, power, 0)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -52,6 +52,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     n = trigger.amount or 0
     return [Pump(target, n, n) for target in trigger.targets]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

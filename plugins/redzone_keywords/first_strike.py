@@ -38,6 +38,3 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
         return True
     return None
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -27,6 +27,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     return [Violation("702.9b", f"{att.name} (flying) can't be blocked by {blk.name}: it has "
                       "neither flying nor reach", (blocker, attacker), restriction="flying")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -56,6 +56,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
         return []
     return [Pump(trigger.source, trigger.amount or 0, 0)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

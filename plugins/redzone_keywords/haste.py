@@ -25,6 +25,3 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_attack_exemption(state: GameState, attacker: str, violation: Violation) -> bool:
     return violation.restriction == SUMMONING_SICKNESS and state.objects[attacker].has("haste")
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

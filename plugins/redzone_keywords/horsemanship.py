@@ -29,6 +29,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
                       "it doesn't have horsemanship", (blocker, attacker),
                       restriction="horsemanship")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

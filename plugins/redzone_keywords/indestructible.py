@@ -22,6 +22,3 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool:
     return state.objects[permanent].has("indestructible")
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -33,6 +33,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
                       f"{blk.name} ({theirs}): it is not an artifact creature and shares no "
                       "color with it", (blocker, attacker), restriction="intimidate")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

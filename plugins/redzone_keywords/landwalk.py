@@ -82,6 +82,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
             restriction="landwalk"))
     return out
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

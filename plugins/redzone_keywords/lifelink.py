@@ -30,6 +30,3 @@ def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
     player = source.controller or source.owner
     return [Result("life_gain", "702.15b", damage.source, damage.amount, player=player)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -59,6 +59,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
         return []
     return [Pump(trigger.source, trigger.amount, trigger.amount)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -39,6 +39,3 @@ def _label(state: GameState, obj: str) -> str:
         return obj
     return f"{perm.name} ({perm.id})"
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

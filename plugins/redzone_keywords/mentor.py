@@ -77,6 +77,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[AddCount
         return []  # 608.2b: its only target is illegal now
     return [AddCounters(chosen[0], {"+1/+1": 1})]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -112,6 +112,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
             kind=DELAYED, text=f"sacrifice {', '.join(tokens)}", rule="702.181a"))
     return actions
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -168,6 +168,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
             text=f"exile {', '.join(tokens)}", rule="702.116a"))
     return actions
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

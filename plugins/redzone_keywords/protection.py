@@ -169,6 +169,3 @@ def _singulars(word: str) -> frozenset[str]:
         out.add(word[:-1])
     return frozenset(out)
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -99,6 +99,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
     return [Untap(target), AddEffect(Effect("blocks_if_able", to=target, source=trigger.source,
                                             duration="end_of_turn"))]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -58,6 +58,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     bonus = (trigger.amount or 0) * max(0, blockers - 1)  # 702.23b: counted now
     return [Pump(trigger.source, bonus, bonus)] if bonus else []
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

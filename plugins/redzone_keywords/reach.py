@@ -19,6 +19,3 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_block_exemption(state: GameState, blocker: str, violation: Violation) -> bool:
     return violation.restriction == "flying" and state.objects[blocker].has("reach")
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -34,6 +34,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
                       "with shadow can block only creatures with shadow", (blocker, attacker),
                       restriction="shadow_blocker")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

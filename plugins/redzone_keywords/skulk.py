@@ -29,6 +29,3 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
                       f"{blk.name}: its power {blk.power} is greater", (blocker, attacker),
                       restriction="skulk")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

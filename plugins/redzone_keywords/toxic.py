@@ -50,6 +50,3 @@ def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
         return []
     return [Result("poison", "702.164c", damage.source, total, player=damage.target)]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

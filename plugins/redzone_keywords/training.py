@@ -47,6 +47,3 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[AddCount
         return []
     return [AddCounters(trigger.source, {"+1/+1": trigger.amount or 0})]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -50,11 +50,3 @@ def redzone_assignment_violations(
         "702.19b", f"{source.name} (trample) can't assign {assignment.to(attacked)} damage to "
         f"{target} before every creature blocking it is assigned lethal damage: {detail}",
         (assignment.source, *short, attacked))]
-
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True
-#: The default policy assigns lethal damage to every blocker in order before
-#: anything to what it attacks (510.1c-d, with the lethal amounts of 702.19b):
-#: it never breaks 702.19b (tests/test_kw_trample.py checks this claim).
-REDZONE_TRUSTS_DEFAULT_POLICY = True

@@ -106,6 +106,3 @@ def redzone_assignment_violations(
                 (assignment.source, planeswalker.id, *to_controller)))
     return out
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -20,6 +20,3 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool:
     return state.objects[attacker].has("vigilance")
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -31,6 +31,3 @@ def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
     return [Result("counters", "120.3d", damage.source, damage.amount, target=damage.target,
                    counter="-1/-1", replaces="marked")]
 
-
-#: Every hook here answers nothing unless an object has one of this module's keywords.
-REDZONE_NEEDS_KEYWORD = True

@@ -1,88 +1,105 @@
 """Gates: which implementations of a hook are asked about which state.
 
-A plugin may say, by a module constant, that its hooks answer nothing unless
-the state holds one of the keywords it declares (:data:`GATE_FLAG`) or one of
-some fields of the state is non-empty (:data:`STATE_GATE_FLAG`); the kernel
-then doesn't ask it about other states. What each gate lets through is worked
-out once per set of keywords present and of non-empty gated fields, and kept
-with the last state asked about.
+No plugin sets a gate; the kernel infers each from what it knows already:
+
+* a plugin's **keyword gate** is the keywords it declares
+  (``redzone_keywords``): its hooks are not asked about a state where no
+  object (in any zone, or as last known information) has one of them. A
+  plugin that declares no keyword, or one of whose
+  :class:`~redzone.KeywordSpec`\\ s says ``asked_always=True``, has none;
+* the kernel's own plugin modules have a **state gate**, from
+  :data:`_KERNEL_STATE_GATES`: their hooks read some fields of the state
+  alone and are not asked while all of those are empty. No other plugin
+  gets one (it would need one only to be faster, never to be correct).
+
+What each gate lets through is worked out once per set of keywords present
+and of non-empty gated fields, and kept with the last state asked about.
+Verify mode asks every implementation whatever its gate (:meth:`Gates.checked`
+wraps the call loop) and fails a plugin its gate kept out that answers; the
+answers it uses are those of the implementations the gates let through.
+
+The module constants that used to set gates by hand (:data:`RETIRED_FLAGS`)
+are ignored, with a :class:`DeprecationWarning` naming the plugin.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import warnings
 from collections.abc import Mapping
 from typing import Any, Final
 
-from redzone.kernel._calling import Impl
+from redzone.kernel._calling import Calls, Impl, Loop, state_of
 from redzone.kernel._loading import KeywordInfo, PluginInfo
-from redzone.kernel.errors import PluginLoadError
-from redzone.kernel.model import FLAG_FIELDS
+from redzone.kernel.answers import shown
 
-#: The module constant by which a plugin says that every one of its hooks
-#: answers nothing (``None``, ``False`` or empty) unless some object of the
-#: state (in any zone, or as last known information) has one of the keywords
-#: the plugin declares; the core then doesn't ask it about other states.
-GATE_FLAG: Final = "REDZONE_NEEDS_KEYWORD"
-#: The module constant by which a plugin says that every one of its hooks
-#: answers nothing unless one of the named fields of the state is non-empty
-#: (a tuple of :class:`~redzone.GameState` field names, such as
-#: ``("effects",)``); the core then doesn't ask it about other states. With
-#: :data:`GATE_FLAG` too, both must let a state through.
-STATE_GATE_FLAG: Final = "REDZONE_NEEDS_STATE"
-#: Hooks never skipped that way: loading, and resolving a trigger (an ability
-#: on the stack resolves whatever its source has become, 113.7a).
+#: Hooks never gated: loading, and resolving a trigger (an ability on the
+#: stack resolves whatever its source has become, 113.7a).
 _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
                              "redzone_condition_holds", "redzone_damage_steps"})
 
-#: The module constant by which a plugin says that its
-#: ``redzone_assignment_violations`` never finds a violation in an assignment
-#: the built-in default policy made (lethal damage to each creature in order
-#: first, with the lethal amounts plugins give, 510.1c-d): the engine then
-#: doesn't check its own default assignments against it (verify mode still
-#: does, so a wrong claim fails the test suite).
-TRUST_FLAG: Final = "REDZONE_TRUSTS_DEFAULT_POLICY"
+#: The state gates of the kernel's own plugin modules, by module name: each
+#: of the module's hooks reads only these fields of the state (a collection
+#: of the state, or ``objects.<field>`` for a permanent's restriction or
+#: requirement field, :data:`~redzone.kernel.model.FLAG_FIELDS`) and answers
+#: nothing while all are empty. A module matches only when it is the module
+#: of that name redzone imported (a plugin named alike isn't it).
+_KERNEL_STATE_GATES: Final[Mapping[str, tuple[str, ...]]] = {
+    # Restrictions and requirements on permanents, and provoke's requirement,
+    # which lives in the state's effects.
+    "redzone.kernel.restrictions": (
+        "objects.cant_attack", "objects.cant_block", "objects.cant_be_blocked",
+        "objects.min_blockers", "objects.attacks_if_able", "objects.blocks_if_able",
+        "objects.must_be_blocked", "objects.lure", "effects"),
+    # Prevention, doubling, redirection and life floors: the state's effects.
+    "redzone.kernel.effects": ("effects",),
+    # Regeneration, the one replacement hook there (declaring the action
+    # kinds is never gated): the state's shields.
+    "redzone.kernel.actions": ("shields",),
+}
 
-#: The state fields a plugin may gate on (:data:`STATE_GATE_FLAG`): the
-#: collections of the state that effects and what waits live in.
-_GATEABLE_FIELDS: Final = frozenset({"effects", "shields", "delayed", "stack", "plugin_state",
-                                     "sources", "teams"})
+#: The module constants by which plugins once set their gates, and what
+#: replaced each: a plugin module that still sets one gets a
+#: :class:`DeprecationWarning` and the constant is ignored.
+RETIRED_FLAGS: Final[Mapping[str, str]] = {
+    "REDZONE_NEEDS_KEYWORD": "a plugin's keyword gate is now the keywords it declares",
+    "REDZONE_NEEDS_STATE": "only the kernel's own modules have a state gate",
+    "REDZONE_TRUSTS_DEFAULT_POLICY": "the default assignment is checked by every "
+                                     "redzone_assignment_violations its gates let through",
+}
 
 #: A gate key: the keywords present, and bits of the non-empty gated fields.
 _Key = tuple[frozenset[str], int]
 
-
-def flag(module: object, name: str, default: Any) -> Any:
-    """A plugin's module constant (:data:`GATE_FLAG` ...), read statically:
-    no attribute code of the plugin runs."""
-    return inspect.getattr_static(module, name, default)
+_MISSING: Final = object()
 
 
-def _state_gates(cache: Mapping[str, tuple[Impl, ...]]) -> tuple[str, ...]:
-    """The state fields plugins gate on (:data:`STATE_GATE_FLAG`), in
-    order of first mention.
+def _warn_retired(info: PluginInfo) -> None:
+    """Warn that ``info``'s module sets a retired gate constant (read
+    statically: no attribute code of the plugin runs)."""
+    for name, why in RETIRED_FLAGS.items():
+        if inspect.getattr_static(info.module, name, _MISSING) is not _MISSING:
+            warnings.warn(
+                f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) sets "
+                f"{name}, which redzone no longer reads ({why}); the constant is ignored: "
+                "delete it (a plugin that must be asked whatever keywords are present "
+                "declares KeywordSpec(..., asked_always=True))",
+                DeprecationWarning, stacklevel=5)
 
-    :raises PluginLoadError: when a plugin names what isn't a field of
-        :class:`~redzone.GameState` holding a collection, nor
-        ``objects.<field>`` for a field of
-        :data:`~redzone.kernel.model.FLAG_FIELDS`.
-    """
-    gated = _GATEABLE_FIELDS | {f"objects.{f}" for f in FLAG_FIELDS}
-    fields: dict[str, None] = {}
-    infos: list[PluginInfo] = sorted({impl.plugin.name: impl.plugin for impls in cache.values()
-                                      for impl in impls}.values(), key=lambda info: info.name)
-    for info in infos:
-        names = flag(info.module, STATE_GATE_FLAG, ())
-        if isinstance(names, str) or not isinstance(names, tuple) or not all(
-                isinstance(n, str) and n in gated for n in names):
-            raise PluginLoadError(
-                f"plugin {info.name!r} sets {STATE_GATE_FLAG} = {names!r}: it must be a "
-                f"tuple of state fields that hold collections or permanent flags "
-                f"(some of {', '.join(sorted(gated))})", plugin=info.name,
-                distribution=info.distribution, hook="")
-        for name in names:
-            fields[name] = None
-    return tuple(fields)
+
+def _kernel_gate(info: PluginInfo) -> tuple[str, ...]:
+    """The state fields ``info`` is gated on: some only for a kernel module."""
+    for name, fields in _KERNEL_STATE_GATES.items():
+        if importlib.import_module(name) is info.module:  # imported already: a lookup
+            return fields
+    return ()
+
+
+def _silent_answer(res: Any) -> bool:
+    """Whether ``res`` (an answer the loop kept: not ``None``) says nothing:
+    ``False`` or an empty collection."""
+    return res is False or (type(res) in (tuple, list, set, frozenset, dict) and not res)
 
 
 class Gates:
@@ -90,17 +107,28 @@ class Gates:
 
     :param cache: each hook's implementations (their gates are set here).
     :param keywords: the keywords the plugins declare.
-    :raises PluginLoadError: when a plugin's :data:`STATE_GATE_FLAG` names
-        what can't be gated on.
+    :param everyone: ask every implementation whatever its gate (verify
+        mode, which then checks the gates with :meth:`checked`).
     """
 
     def __init__(self, cache: Mapping[str, tuple[Impl, ...]],
-                 keywords: Mapping[str, KeywordInfo]) -> None:
+                 keywords: Mapping[str, KeywordInfo], everyone: bool = False) -> None:
         self._cache = cache
         declared: dict[str, set[str]] = {}
+        always: set[str] = set()
         for name, kinfo in keywords.items():
             declared.setdefault(kinfo.plugin, set()).add(name)
-        self._state_fields = _state_gates(cache)
+            if kinfo.spec.asked_always is True:
+                always.add(kinfo.plugin)
+        infos = sorted({impl.plugin.name: impl.plugin for impls in cache.values()
+                        for impl in impls}.values(), key=lambda info: info.name)
+        fields: dict[str, None] = {}
+        kernel: dict[str, tuple[str, ...]] = {}
+        for info in infos:
+            _warn_retired(info)
+            kernel[info.name] = _kernel_gate(info)
+            fields.update(dict.fromkeys(kernel[info.name]))
+        self._state_fields = tuple(fields)
         bits = [(name, 1 << i) for i, name in enumerate(self._state_fields)]
         self._field_bits = tuple((n, b) for n, b in bits if not n.startswith("objects."))
         self._flag_bits = tuple((n[len("objects."):], b) for n, b in bits
@@ -109,13 +137,17 @@ class Gates:
             if hook in _UNGATED:
                 continue
             for impl in impls:
-                if flag(impl.plugin.module, GATE_FLAG, False) is True:
-                    impl.gate = frozenset(declared.get(impl.plugin.name, ()))
-                for name in flag(impl.plugin.module, STATE_GATE_FLAG, ()):
-                    impl.state_gate |= 1 << self._state_fields.index(name)
+                name = impl.plugin.name
+                if name in declared and name not in always:
+                    impl.gate = frozenset(declared[name])
+                for field in kernel[name]:
+                    impl.state_gate |= 1 << self._state_fields.index(field)
         #: Hooks with a gated implementation.
         self.gated_hooks = frozenset(h for h, impls in cache.items()
                                      if any(i.gate is not None or i.state_gate for i in impls))
+        #: The hooks whose implementations are filtered by their gates before
+        #: a call: :attr:`gated_hooks`, or none when every one is asked.
+        self.filtered = frozenset[str]() if everyone else self.gated_hooks
         #: Per gate key, the implementations of each hook the gates let through.
         self._gated: dict[_Key, dict[str, tuple[Impl, ...]]] = {}
         self._silent: dict[_Key, frozenset[str]] = {}
@@ -139,7 +171,7 @@ class Gates:
         found = self._silent.get(key)
         if found is None:
             found = frozenset(h for h, impls in self._cache.items()
-                              if not impls or (h in self.gated_hooks
+                              if not impls or (h in self.filtered
                                                and not self.active(h, impls, state)))
             if len(self._silent) > 1024:
                 self._silent.clear()
@@ -198,13 +230,47 @@ class Gates:
             table[hook] = active
         return active
 
-    def asked(self, hook: str, state: Any) -> tuple[Impl, ...]:
-        """The implementations of ``hook`` the gates let through for ``state``."""
-        impls = self._cache[hook]
-        return self.active(hook, impls, state) if hook in self.gated_hooks else impls
+    def describe(self, impl: Impl) -> str:
+        """What ``impl``'s gate is, for a message: ``"declares keywords
+        'zap', none present"``."""
+        said = []
+        if impl.gate is not None:
+            said.append(f"declares keywords {', '.join(map(repr, sorted(impl.gate)))}, "
+                        "none present")
+        if impl.state_gate:
+            names = [n for i, n in enumerate(self._state_fields) if impl.state_gate >> i & 1]
+            said.append(f"is asked only when one of the state's {', '.join(names)} is "
+                        "non-empty, none is")
+        return "; ".join(said)
 
-    def trusted(self, state: Any) -> bool:
-        """Whether every implementation of ``redzone_assignment_violations``
-        asked about ``state`` sets :data:`TRUST_FLAG`."""
-        return all(flag(i.plugin.module, TRUST_FLAG, False) is True
-                   for i in self.asked("redzone_assignment_violations", state))
+    def checked(self, inner: Loop, unwatched: Loop, calls: Calls) -> Loop:
+        """``inner``, asked with the implementations the gates let through,
+        and ``unwatched`` (the loop without verify mode's watch of the
+        state: they answer nothing, or fail) with the ones they keep out:
+        one of those that answers something (not ``None``, ``False`` or
+        empty) fails, since outside verify mode that answer would be lost.
+        What the caller gets is what the gates let through answered, as
+        outside verify mode."""
+        cache, gated = self._cache, self.gated_hooks
+
+        def answers(hook: str, impls: tuple[Impl, ...],
+                    args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
+            state = state_of(args)
+            if hook not in gated or state is None or impls is not cache[hook]:
+                return inner(hook, impls, args)
+            asked = self.active(hook, impls, state)
+            out = inner(hook, asked, args)
+            if len(asked) == len(impls):
+                return out
+            kept = tuple(i for i in impls if i not in asked)
+            for impl, res in unwatched(hook, kept, args):
+                if not _silent_answer(res):
+                    raise calls.fail(impl, hook, state, None,
+                                     f"{self.describe(impl)}, yet answered {shown(res)} (its "
+                                     "gate keeps it out of this call outside verify mode, so "
+                                     "the answer would be lost: a plugin that must be asked "
+                                     "whatever keywords are present declares "
+                                     "KeywordSpec(..., asked_always=True))")
+            return out
+
+        return answers

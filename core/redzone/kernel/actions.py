@@ -762,10 +762,8 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
 #: The kernel's action classes by their scenario name.
 ACTIONS: dict[str, type[Action]] = {spec.cls.do: spec.cls for spec in CORE_SPECS}
 
-
-#: Regeneration (the one replacement hook here) reads ``state.shields``
-#: alone: with none, it isn't asked (declaring the action kinds isn't gated).
-REDZONE_NEEDS_STATE = ("shields",)
+# What the replacement hook here reads decides its state gate: keep
+# redzone.kernel._gates._KERNEL_STATE_GATES in step with it.
 
 
 @hookimpl

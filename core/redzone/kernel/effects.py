@@ -32,8 +32,8 @@ from redzone.kernel.hooktypes import (
 from redzone.kernel.model import GameState
 from redzone.kernel.plugins import hookimpl
 
-#: Every hook here reads ``state.effects`` alone: with none, nothing is asked.
-REDZONE_NEEDS_STATE = ("effects",)
+# What these hooks read decides their state gate: keep
+# redzone.kernel._gates._KERNEL_STATE_GATES in step with it.
 
 KINDS = frozenset(
     {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",

@@ -111,6 +111,13 @@ class KeywordSpec:
         is parsed (:class:`~redzone.UnknownKeywordError` naming the keyword and
         the bound), in scenario files and through the API alike. At most
         :data:`MAX_KEYWORD_NUMBER`, its default.
+    :param asked_always: the declaring plugin's hooks are asked whatever
+        keywords the state holds. By default a plugin that declares keywords
+        is asked only about states where an object (in any zone, or as last
+        known information) has one of them; a plugin whose keyword matters
+        where it is no longer present (a mark it left outlives it) or that
+        answers about states without it says so here, on one of its keywords
+        (it then holds for the whole plugin).
     """
 
     name: str
@@ -120,6 +127,7 @@ class KeywordSpec:
     examples: tuple[str, ...] = field(default=(), converter=as_tuple)
     pattern: str = ""
     most: int = MAX_KEYWORD_NUMBER
+    asked_always: bool = False
 
     @form.default
     def _form_default(self) -> str:
@@ -152,6 +160,8 @@ class KeywordSpec:
                     f"{MAX_KEYWORD_NUMBER:,} was expected")
         if self.most != MAX_KEYWORD_NUMBER and "{number}" not in self.form:
             return f"field 'most' is {self.most!r}, but the form has no {{number}}"
+        if type(self.asked_always) is not bool:
+            return f"field 'asked_always' is {self.asked_always!r}, where a bool was expected"
         return None
 
 

@@ -215,8 +215,9 @@ class Player:
         return _display.player_repr(self)
 
 
-#: The fields of a permanent a plugin may gate on (``"objects.<field>"`` in
-#: ``REDZONE_NEEDS_STATE``): restrictions and requirements no keyword owns.
+#: The fields of a permanent the kernel's own plugins are gated on
+#: (``"objects.<field>"``, see :mod:`redzone.kernel._gates`): restrictions and
+#: requirements no keyword owns.
 FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_blockers",
                       "attacks_if_able", "blocks_if_able", "must_be_blocked", "lure",
                       "can_block_additional")
@@ -962,8 +963,8 @@ class GameState:
     def object_flags(self) -> frozenset[str]:
         """The fields of :data:`FLAG_FIELDS` set (true, or non-zero) on some
         object of the state, in any zone, and possibly fields an earlier
-        state had set (a superset is still a correct answer): plugins gate on
-        them (``REDZONE_NEEDS_STATE = ("objects.cant_block",)``)."""
+        state had set (a superset is still a correct answer): the kernel's own
+        plugins are gated on them (:mod:`redzone.kernel._gates`)."""
         found: set[str] = set()
         for perm in self.objects.values():
             found.update(perm.flags)

@@ -121,6 +121,7 @@ class Hooks:
         self._plain = self._loop = calls.loop()
         if timeout is not None:
             self._loop = calls.timed(self._loop, timeout)
+        unwatched = self._loop
         self._verifier = _verify.Verifier(calls, self._plain) if self.verify else None
         if self._verifier is not None:
             self._loop = self._verifier.wrap(self._loop)
@@ -131,8 +132,13 @@ class Hooks:
             self._declared("redzone_actions", ActionSpec))
         self.damage_step_specs = _loading.load_damage_steps(
             self._declared("redzone_damage_steps", DamageStep))
-        self._gates = _gates.Gates(self._cache, self.keyword_infos)
-        self._gated_hooks = self._gates.gated_hooks
+        # Verify mode asks every implementation whatever its gate, and fails
+        # one its gate would have kept out that answers.
+        self._gates = _gates.Gates(self._cache, self.keyword_infos,
+                                   everyone=self._verifier is not None)
+        self._gated_hooks = self._gates.filtered
+        if self._verifier is not None:
+            self._loop = self._gates.checked(self._loop, unwatched, calls)
         #: The hooks no implementation would be asked about a state
         #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
         self.silent = self._gates.silent
@@ -350,16 +356,6 @@ class Hooks:
         for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
             value = min(value, self._check.whole(impl, "redzone_lethal_damage", state, res))
         return max(value, 0)
-
-    def default_policy_trusted(self, state: GameState) -> bool:
-        """Whether the built-in default policy's assignment for ``state``
-        needs no check by plugins: none would be asked
-        (``redzone_assignment_violations``), or, outside verify mode, every
-        one that would be asked sets
-        :data:`~redzone.kernel._gates.TRUST_FLAG`."""
-        if "redzone_assignment_violations" in self._gates.silent(state):
-            return True
-        return not self.verify and self._gates.trusted(state)
 
     def assignment_violations(self, state: GameState,
                               assignment: SourceAssignment) -> list[Violation]:

@@ -22,13 +22,8 @@ from redzone.kernel.model import GameState
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.requirements import Requirement
 
-#: Every hook here reads the permanents' restriction and requirement fields
-#: or, for provoke's requirement, the state's effects: with none set, nothing
-#: is asked.
-REDZONE_NEEDS_STATE = ("objects.cant_attack", "objects.cant_block", "objects.cant_be_blocked",
-                       "objects.min_blockers", "objects.attacks_if_able",
-                       "objects.blocks_if_able", "objects.must_be_blocked", "objects.lure",
-                       "effects")
+# What these hooks read decides their state gate: keep
+# redzone.kernel._gates._KERNEL_STATE_GATES in step with it.
 
 
 @hookimpl

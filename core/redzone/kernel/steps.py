@@ -496,11 +496,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     full, problems = full_assignment(ctx, state, step, duties, assign or {}, participants)
     # The built-in policy's own assignment, with nothing given, is legal by
     # the core's rules by construction (510.1a-d): it is checked only when a
-    # plugin that has a say (redzone_assignment_violations) doesn't vouch for
-    # it (REDZONE_TRUSTS_DEFAULT_POLICY), in verify mode, or when it isn't the
-    # built-in policy's.
+    # plugin that has a say (redzone_assignment_violations) is asked about
+    # this state (its gates let it through), or when it isn't the built-in
+    # policy's.
     trusted = not assign and ctx.policy is _combat.default_policy \
-        and hooks.default_policy_trusted(state)
+        and not hooks.asks("redzone_assignment_violations", state)
     violations = problems if trusted else problems + _combat.assignment_violations(
         hooks, state, step, duties, full, (assign or {}).keys())
     if violations:

@@ -11,6 +11,7 @@ from redzone.kernel.plugins import hookimpl
 
 
 def plugin_module(name: str, keyword: str | None = None, *, rule: str = "702.999",
+                  asked_always: bool = False,
                   **hooks: Callable[..., Any]) -> types.ModuleType:
     """A plugin module named ``name`` whose hook implementations are
     ``hooks`` (by hook name), for ``Engine(plugins=[...])``::
@@ -18,12 +19,14 @@ def plugin_module(name: str, keyword: str | None = None, *, rule: str = "702.999
         lure = plugin_module("lure", redzone_block_requirements=lambda state: [...])
 
     :param keyword: a keyword the module declares (``redzone_keywords``),
-        with rule ``rule``.
+        with rule ``rule``: its hooks are then asked only about states where
+        an object has it, unless ``asked_always``
+        (:attr:`~redzone.KeywordSpec.asked_always`).
     :returns: the module; its docstring names it, as a plugin's should.
     """
     module = types.ModuleType(name, f"{(keyword or name).capitalize()} (a test plugin).")
     if keyword is not None:
-        spec = KeywordSpec(keyword, rule)
+        spec = KeywordSpec(keyword, rule, asked_always=asked_always)
 
         def redzone_keywords() -> list[KeywordSpec]:
             return [spec]

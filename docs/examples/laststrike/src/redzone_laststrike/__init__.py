@@ -48,7 +48,3 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
             combat is not None) else frozenset()
         return creature not in regular
     return None
-
-
-#: Every hook here answers nothing unless an object has last strike.
-REDZONE_NEEDS_KEYWORD = True
