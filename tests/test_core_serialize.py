@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
+from _long import samples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import (
@@ -83,7 +84,7 @@ def strategy_for(tp: Any) -> st.SearchStrategy[Any]:
 STATES = strategy_for(GameState)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=samples(50, 150), suppress_health_check=[HealthCheck.too_slow])
 @given(STATES)
 def test_round_trip_of_any_state(state: GameState) -> None:
     """DESIGN quality bar: the state round-trips through its serialised form,
