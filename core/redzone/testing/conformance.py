@@ -173,7 +173,7 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     seated = PLAYER_IDS[:players]
     opponents = seated[1:]
 
-    def keyword_list(draw: st.DrawFn) -> list[str]:
+    def keyword_list() -> list[str]:
         chosen: list[str] = []
         if keywords and draw(st.integers(0, 2)) > 0:
             chosen.append(draw(st.sampled_from(keywords)))
@@ -181,19 +181,13 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
             chosen.append(draw(st.sampled_from(others)))
         return list(dict.fromkeys(chosen))
 
-    @st.composite
-    def traits(draw: st.DrawFn) -> tuple[int, int, int, bool, bool, list[str]]:
+    def creature(id: str, controller: str) -> Any:
         power = draw(st.integers(0, 6))
         toughness = draw(st.integers(1, 6))
         damage = draw(st.integers(0, toughness - 1)) if draw(st.integers(0, 4)) == 0 else 0
         tapped = draw(st.integers(0, 9)) == 0
         sick = draw(st.integers(0, 9)) == 0
-        return power, toughness, damage, tapped, sick, keyword_list(draw)
-
-    def creature(id: str, controller: str) -> Any:
-        # One span per creature, so that shrinking can drop a creature whole.
-        power, toughness, damage, tapped, sick, kws = draw(traits())
-        return engine.creature(id, controller, power, toughness, *kws,
+        return engine.creature(id, controller, power, toughness, *keyword_list(),
                                damage=damage, tapped=tapped, summoning_sick=sick)
 
     n_att = draw(st.integers(1, max_attackers))
