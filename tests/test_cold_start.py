@@ -152,11 +152,12 @@ BAD_TOML = 'active_player = "alice"\n[players.alice\n'
 #: What ``redzone run --json FILE`` never imports: the entry points are read
 #: without importlib.metadata; rich, the account, the board, the HTML report,
 #: the batch's execution layer and the bundled examples belong to other
-#: commands and options; the card reader to a scenario whose permanents name
-#: cards (``card = "NAME"``), which none of these does.
+#: commands and options (``redzone batch``'s own module too); the card reader
+#: to a scenario whose permanents name cards (``card = "NAME"``), which none of
+#: these does.
 RUN_LATER = ("importlib.metadata", "rich", "redzone.frontends.account",
              "redzone.frontends.board", "redzone.formats.report", "redzone.execution",
-             "redzone.examples", "redzone.formats.cards")
+             "redzone.examples", "redzone.formats.cards", "redzone.frontends.batch_cli")
 
 
 def _console_script(args: list[str], stdin: str, report: Path) -> subprocess.CompletedProcess[str]:
@@ -210,3 +211,16 @@ def test_run_json_imports_rich_for_text_output(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout
     seen = json.loads(report.read_text(encoding="utf-8"))
     assert seen["rich"] is True and seen["redzone.frontends.account"] is True
+
+
+@pytest.mark.parametrize("args", [["--help"], ["batch", "--help"]])
+def test_the_batch_command_is_imported_when_listed_or_asked_for(
+        args: list[str], tmp_path: Path) -> None:
+    """``redzone batch`` lives in a module ``run`` never imports (above); the
+    command is still there: ``redzone --help`` lists it and ``redzone batch
+    --help`` shows its options, each importing that module."""
+    report = tmp_path / "imported.json"
+    done = _console_script(args, "", report)
+    assert done.returncode == 0, done.stderr
+    assert "batch" in done.stdout and (args[0] == "--help" or "--jobs" in done.stdout)
+    assert json.loads(report.read_text(encoding="utf-8"))["redzone.frontends.batch_cli"] is True

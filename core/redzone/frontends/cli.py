@@ -30,18 +30,20 @@ unknown command or demo name).
 Cold start: this module imports what parsing the arguments and resolving a
 scenario take (click, the scenario loader, the kernel); rich, the account,
 the board, the HTML report, the card reader and the bundled examples are
-imported by the commands that print them, so ``redzone run --json FILE``
-imports none of them.
+imported by the commands that print them, and ``redzone batch`` (its options
+and the execution layer behind them) when it is asked for or listed
+(:data:`LAZY_COMMANDS`), so ``redzone run --json FILE`` imports none of them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -71,7 +73,6 @@ from redzone.formats.scenario import (
     read_document,
     schema_text,
 )
-from redzone.frontends.batch_cli import batch
 from redzone.kernel.display import visible
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
@@ -173,9 +174,28 @@ def _guard(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: The commands defined in a module of their own, imported only when the
+#: command is asked for (its help, or running it) or the commands are listed
+#: (``redzone --help``): name -> ``module:attribute``.
+LAZY_COMMANDS: Mapping[str, str] = {"batch": "redzone.frontends.batch_cli:batch"}
+
+
 class _Group(click.Group):
     """The command group: a usage error (bad option, bad value, unknown
-    command) exits with :data:`EXIT_USAGE`, not click's 2."""
+    command) exits with :data:`EXIT_USAGE`, not click's 2; the commands of
+    :data:`LAZY_COMMANDS` are imported when first asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+            if not isinstance(command, click.Command):  # pragma: no cover - the table's
+                raise TypeError(f"{LAZY_COMMANDS[cmd_name]} is not a click command")
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -557,8 +577,6 @@ def schema(ctx: click.Context) -> None:
     click.echo(schema_text(), nl=False)
     ctx.exit(EXIT_OK)
 
-
-cli.add_command(batch)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
