@@ -112,6 +112,10 @@ class Verifier:
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
+            if not impls:  # no plugin code runs (the gates kept all out): nothing to watch
+                if hook in _VERIFY_NOW:
+                    self.pending(keep=True, deep=hook != "redzone_triggers")
+                return []
             if args and isinstance(args[0], GameState):
                 if args[0] is not vs.state:
                     self._move(args[0])

@@ -15,7 +15,7 @@ import itertools
 import operator
 import pickle
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -23,6 +23,13 @@ import attrs
 from redzone.kernel.frozen import FrozenMap, caches_hash
 
 _PLAIN_VALUES: Final = frozenset({str, int, bool, float, type(None)})
+
+
+#: ``_NOT_PLAIN(type(value), True)``: whether ``value`` isn't of :data:`_PLAIN_VALUES`
+#: (a lookup done in C, for :func:`itertools.compress`).
+_NOT_PLAIN: Final = dict.fromkeys(_PLAIN_VALUES, False).get
+_TRUE: Final = itertools.repeat(True)
+_compress: Final = itertools.compress
 
 
 def plain_values(values: tuple[Any, ...]) -> bool:
@@ -135,28 +142,41 @@ def snap(value: Any) -> Any:
     return (kind, snap(entry[1](value)))
 
 
+#: Subclasses of tuple without a ``__dict__`` (named tuples: events) met so far.
+_TUPLES: set[type] = set()
+
+
+def _a_tuple(kind: type) -> bool:
+    """Whether ``kind`` is a tuple with no ``__dict__`` (nothing to change:
+    a named tuple); remembered in :data:`_TUPLES`."""
+    if issubclass(kind, tuple) and not kind.__dictoffset__:
+        _TUPLES.add(kind)
+        return True
+    return False
+
+
 #: What :func:`record` returns: getters, objects and the values they read.
 Record = tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
 
 
-def record(values: tuple[Any, ...]) -> Record | None:
+def record(values: Iterable[Any]) -> Record | None:
     """Every attrs instance and read-only map among ``values`` (and inside
     them, tuples and frozensets included), each with a getter and the
     values it reads, to compare in C (:func:`unchanged`); ``None`` when they
     hold what such values can't see change (a list, a dict, an object of a
-    class that isn't attrs): then :func:`snap` them instead."""
+    class that isn't attrs): then :func:`snap` them instead. Plain values
+    (ids, numbers) are passed over in C."""
     getters: list[Any] = []
     objects: list[Any] = []
     read: list[Any] = []
     seen: set[int] = set()
-    stack = list(values)
+    stack = list(_compress(values, map(_NOT_PLAIN, map(type, values), _TRUE)))
+    push = stack.extend
     while stack:
         value = stack.pop()
         kind = type(value)
-        if kind in _PLAIN_VALUES:
-            continue
-        if kind is tuple or kind is frozenset:
-            stack.extend(value)
+        if kind is tuple or kind is frozenset or kind in _TUPLES or _a_tuple(kind):
+            push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
             continue
         if id(value) in seen:
             continue
@@ -166,7 +186,8 @@ def record(values: tuple[Any, ...]) -> Record | None:
             getters.append(_ITEMS)
             objects.append(value)
             read.append(dict(items))
-            stack.extend(items.values())
+            vals = items.values()
+            push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
             continue
         entry = _fields(kind)
         if entry is None:
@@ -181,8 +202,8 @@ def record(values: tuple[Any, ...]) -> Record | None:
         objects.append(value)
         read.append(got)
         if len(names) > 1:
-            stack.extend(got)
-        else:
+            push(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
+        elif type(got) not in _PLAIN_VALUES:
             stack.append(got)
     return tuple(getters), tuple(objects), tuple(read)
 
