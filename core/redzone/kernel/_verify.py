@@ -21,9 +21,15 @@ consecutive states share almost all their parts:
 * the parts are compared with what was recorded, in C, as a command returns
   its outcome, and when the calls move on to another state and either the new
   parts since the last comparison outnumber the parts then kept or 32 states
-  have been watched since; and fingerprinted again (which also sees inside
-  lists) after each notification and when a command starts. Then the table is
-  pruned to the watched state's parts: all linear in the work done.
+  have been watched since, after each notification and when a command
+  starts; then a part holding what recorded values can't see change (a list,
+  a dict that isn't a map's, an object of a class that isn't attrs) is
+  fingerprinted again too. Then the table is pruned to the watched state's
+  parts: all linear in the work done;
+* the arguments beside the state are recorded alike once per hook call
+  (snapped whole when they hold such a value) and compared after each
+  implementation; a hook call the gates left no implementation watches
+  nothing.
 
 A container that changed is named as before: the calls made with that state
 are replayed, in order, on a pristine copy, and the first one that changes it

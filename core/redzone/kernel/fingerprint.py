@@ -365,7 +365,8 @@ class Parts:
         pickler = self._pickler
         records: list[tuple[Any, Any, Any]] = []
         pickler.records = records
-        pickler.maps = maps = set()
+        maps: set[int] = set()
+        pickler.maps = maps
         pickler.odd = False
         getters: tuple[Any, ...] = ()
         objects: tuple[Any, ...] = ()
