@@ -21,9 +21,15 @@ consecutive states share almost all their parts:
 * the parts are compared with what was recorded, in C, as a command returns
   its outcome, and when the calls move on to another state and either the new
   parts since the last comparison outnumber the parts then kept or 32 states
-  have been watched since; and fingerprinted again (which also sees inside
-  lists) after each notification and when a command starts. Then the table is
-  pruned to the watched state's parts: all linear in the work done.
+  have been watched since, after each notification and when a command
+  starts; then a part holding what recorded values can't see change (a list,
+  a dict that isn't a map's, an object of a class that isn't attrs) is
+  fingerprinted again too. Then the table is pruned to the watched state's
+  parts: all linear in the work done;
+* the arguments beside the state are recorded alike once per hook call
+  (snapped whole when they hold such a value) and compared after each
+  implementation; a hook call the gates left no implementation watches
+  nothing.
 
 A container that changed is named as before: the calls made with that state
 are replayed, in order, on a pristine copy, and the first one that changes it
@@ -108,14 +114,30 @@ class Verifier:
         objects beside the state compared around each call, the state's
         calls recorded for a replay, and the state checked at once after
         the hooks of :data:`_VERIFY_NOW`."""
+        vs = self._vs
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
-            out: list[tuple[Impl, Any]] = []
-            for impl in impls:
-                before = self._before(args)
-                out += inner(hook, (impl,), args)
-                self._after(impl, hook, args, before)
+            if not impls:  # no plugin code runs (the gates kept all out): nothing to watch
+                if hook in _VERIFY_NOW:
+                    self.pending(keep=True, deep=hook != "redzone_triggers")
+                return []
+            if args and isinstance(args[0], GameState):
+                if args[0] is not vs.state:
+                    self._move(args[0])
+                rest = args[1:]
+                log = vs.log
+            else:
+                rest = args
+                log = None
+            if _fp.plain_values(rest):
+                # Nothing beside the state to compare: one call of the loop
+                # for them all (the replay of a change calls them one by one).
+                if log is not None:
+                    log.extend([(impl, hook, args) for impl in impls])
+                out = inner(hook, impls, args)
+            else:
+                out = self._one_by_one(inner, hook, impls, args, rest, log)
             if hook in _VERIFY_NOW:
                 self.pending(keep=True, deep=hook != "redzone_triggers")
             return out
@@ -129,24 +151,30 @@ class Verifier:
         is a pristine copy."""
         return _fp.fingerprint(args)
 
-    def _before(self, args: tuple[Any, ...]) -> Any:
-        if args and isinstance(args[0], GameState):
-            if args[0] is not self._vs.state:
-                self._move(args[0])
-            rest = args[1:]
-            return () if _fp.plain_values(rest) else _fp.snap(rest)
-        return () if _fp.plain_values(args) else _fp.snap(args)
+    def _one_by_one(self, inner: Loop, hook: str, impls: tuple[Impl, ...],
+                    args: tuple[Any, ...], rest: tuple[Any, ...],
+                    log: list[_Call] | None) -> list[tuple[Impl, Any]]:
+        """The calls of ``impls`` one at a time, ``rest`` (the arguments
+        beside the state) compared after each: the values :func:`~redzone.
+        kernel.fingerprint.record` read, in C, or (holding what those can't
+        cover) a :func:`~redzone.kernel.fingerprint.snap` of them.
 
-    def _after(self, impl: Impl, hook: str, args: tuple[Any, ...], before: Any) -> None:
-        has_state = bool(args) and isinstance(args[0], GameState)
-        rest = args[1:] if has_state else args
-        if before and _fp.snap(rest) != before:
-            self._vs.reset()
-            raise self._calls.fail(impl, hook, args[0] if has_state else None, None,
-                                   f"{impl.doing}changed the objects it was given (verify "
-                                   "mode compares them before and after each hook call)")
-        if has_state:
-            self._vs.log.append((impl, hook, args))
+        :raises PluginError: naming the implementation that changed them.
+        """
+        rec = _fp.record(rest)
+        before = _fp.snap(rest) if rec is None else None
+        out: list[tuple[Impl, Any]] = []
+        for impl in impls:
+            if log is not None:
+                log.append((impl, hook, args))
+            out += inner(hook, (impl,), args)
+            if not (_fp.unchanged(rec) if rec is not None else _fp.snap(rest) == before):
+                self._vs.reset()
+                raise self._calls.fail(
+                    impl, hook, args[0] if log is not None else None, None,
+                    f"{impl.doing}changed the objects it was given (verify mode compares "
+                    "them before and after each hook call)")
+        return out
 
     def _move(self, state: GameState) -> None:
         """The calls move on to ``state``: compare the last one's containers,

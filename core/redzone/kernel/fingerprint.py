@@ -10,18 +10,26 @@ beside the state). Nothing here writes to a file: the kernel does no I/O.
 
 from __future__ import annotations
 
+import enum
 import itertools
 import operator
 import pickle
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
 
 from redzone.kernel.frozen import FrozenMap, caches_hash
 
-_PLAIN_VALUES: Final = frozenset({str, int, bool, type(None)})
+_PLAIN_VALUES: Final = frozenset({str, int, bool, float, type(None)})
+
+
+#: ``_NOT_PLAIN(type(value), True)``: whether ``value`` isn't of :data:`_PLAIN_VALUES`
+#: (a lookup done in C, for :func:`itertools.compress`).
+_NOT_PLAIN: Final = dict.fromkeys(_PLAIN_VALUES, False).get
+_TRUE: Final = itertools.repeat(True)
+_compress: Final = itertools.compress
 
 
 def plain_values(values: tuple[Any, ...]) -> bool:
@@ -34,6 +42,24 @@ def plain_values(values: tuple[Any, ...]) -> bool:
             continue
         return False
     return True
+
+
+#: Builtin types whose instances nothing can change in place (a pickle's
+#: memo holds them, and the globals it names: classes and functions).
+_IMMUTABLE: Final = frozenset({str, bytes, tuple, frozenset, type, int, float, complex,
+                               types.FunctionType, types.BuiltinFunctionType})
+#: The kinds :func:`_covered` found covered so far.
+_COVERED: set[type] = {FrozenMap, *_IMMUTABLE}
+
+
+def _covered(kind: type) -> bool:
+    """Whether the recorded values see every change of a ``kind`` inside a
+    part: immutable builtins and enumeration members can't change, attrs
+    instances and read-only maps are recorded field by field."""
+    if issubclass(kind, enum.Enum) or _fields(kind) is not None:
+        _COVERED.add(kind)
+        return True
+    return False
 
 
 _GETTERS: dict[type, tuple[tuple[str, ...], Callable[[Any], Any]] | None] = {}
@@ -116,6 +142,78 @@ def snap(value: Any) -> Any:
     return (kind, snap(entry[1](value)))
 
 
+#: Subclasses of tuple without a ``__dict__`` (named tuples: events) met so far.
+_TUPLES: set[type] = set()
+
+
+def _a_tuple(kind: type) -> bool:
+    """Whether ``kind`` is a tuple with no ``__dict__`` (nothing to change:
+    a named tuple); remembered in :data:`_TUPLES`."""
+    if issubclass(kind, tuple) and not kind.__dictoffset__:
+        _TUPLES.add(kind)
+        return True
+    return False
+
+
+#: What :func:`record` returns: getters, objects and the values they read.
+Record = tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+
+
+def record(values: Iterable[Any]) -> Record | None:
+    """Every attrs instance and read-only map among ``values`` (and inside
+    them, tuples and frozensets included), each with a getter and the
+    values it reads, to compare in C (:func:`unchanged`); ``None`` when they
+    hold what such values can't see change (a list, a dict, an object of a
+    class that isn't attrs): then :func:`snap` them instead. Plain values
+    (ids, numbers) are passed over in C."""
+    getters: list[Any] = []
+    objects: list[Any] = []
+    read: list[Any] = []
+    seen: set[int] = set()
+    stack = list(_compress(values, map(_NOT_PLAIN, map(type, values), _TRUE)))
+    push = stack.extend
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is tuple or kind is frozenset or kind in _TUPLES or _a_tuple(kind):
+            push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
+            continue
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if kind is FrozenMap:
+            items = _ITEMS(value)
+            getters.append(_ITEMS)
+            objects.append(value)
+            read.append(dict(items))
+            vals = items.values()
+            push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
+            continue
+        entry = _fields(kind)
+        if entry is None:
+            if kind in _COVERED or _covered(kind):
+                continue
+            return None
+        names, getter = entry
+        if getter is None:
+            continue
+        got = getter(value)
+        getters.append(getter)
+        objects.append(value)
+        read.append(got)
+        if len(names) > 1:
+            push(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
+        elif type(got) not in _PLAIN_VALUES:
+            stack.append(got)
+    return tuple(getters), tuple(objects), tuple(read)
+
+
+def unchanged(rec: Record) -> bool:
+    """Whether the objects of ``rec`` (:func:`record`) still hold the values
+    it read (compared in C)."""
+    return tuple(map(operator.call, rec[0], rec[1])) == rec[2]
+
+
 def fingerprint(value: Any) -> bytes | str:
     """Everything ``value`` holds, as bytes (its ``repr`` when something in
     it can't be pickled)."""
@@ -138,6 +236,7 @@ def fingerprint(value: Any) -> bytes | str:
 # and costs no Python call.
 
 _ITEMS: Final = operator.attrgetter("_items")
+_SECOND: Final = operator.itemgetter(1)
 _FIELDS: dict[type, tuple[tuple[str, ...], Any] | None] = {}
 
 
@@ -156,18 +255,25 @@ def _fields(cls: type) -> tuple[tuple[str, ...], Any] | None:
 
 class _Recorder(_Fingerprinter):
     """A :class:`_Fingerprinter` that also records, for each attrs instance
-    and map it writes, a getter, the object and the values read."""
+    and map it writes, a getter, the object and the values read; the ids of
+    the maps' dicts; and whether it wrote an object of a kind whose changes
+    those values don't cover (:func:`_covered`)."""
 
     records: list[tuple[Any, Any, Any]]
+    maps: set[int]
+    odd: bool
 
     def reducer_override(self, obj: Any) -> Any:
         cls = type(obj)
         if cls is FrozenMap:
             items = object.__getattribute__(obj, "_items")
             self.records.append((_ITEMS, obj, dict(items)))
+            self.maps.add(id(items))
             return (_frozen_map, (items,))
         entry = _fields(cls)
         if entry is None:
+            if cls not in _COVERED and not _covered(cls):
+                self.odd = True
             return NotImplemented
         names, getter = entry
         if getter is None:
@@ -178,8 +284,23 @@ class _Recorder(_Fingerprinter):
 
 
 #: A part's entry: the part (kept alive, so its id isn't reused), its
-#: fingerprint, and the getters, objects and values recorded in it.
-Entry = tuple[Any, "bytes | str", tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+#: fingerprint, the getters, objects and values recorded in it, and whether
+#: it holds something those values don't cover (:func:`_loose`).
+Entry = tuple[Any, "bytes | str", tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], bool]
+
+def _loose(memo: Any, maps: set[int]) -> bool:
+    """Whether a pickle whose memo is ``memo`` (a pickler's, before it is
+    cleared), whose read-only maps have the dicts of ids ``maps``, wrote
+    something the recorded field values can't see change: a list, set or
+    other mutable builtin, an object of another class, or a dict that is no
+    read-only map's (found in C but for the few kinds not met before)."""
+    written = list(map(_SECOND, memo.copy().values()))
+    kinds = set(map(type, written))
+    kinds.discard(dict)  # counted below
+    if not kinds <= _COVERED and not all(map(_covered, kinds - _COVERED)):
+        return True
+    return operator.countOf(map(type, written), dict) > len(maps)
+
 
 _STATE_FIELDS: dict[type, tuple[tuple[str, ...], Any]] = {}
 
@@ -223,7 +344,8 @@ class Parts:
         self.table: dict[int, Entry] = {}
         #: Parts fingerprinted since the last :meth:`prune`.
         self.new = 0
-        self._flat: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._flat: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...],
+                         tuple[Entry, ...]] | None = None
         self._out: list[bytes] = []
         self._pickler = self._new_pickler()
 
@@ -232,6 +354,8 @@ class Parts:
         pickler = _Recorder(types.SimpleNamespace(write=self._out.append),
                             pickle.HIGHEST_PROTOCOL)
         pickler.records = []
+        pickler.maps = set()
+        pickler.odd = False
         return pickler
 
     def print(self, part: Any) -> Entry:
@@ -241,18 +365,32 @@ class Parts:
         pickler = self._pickler
         records: list[tuple[Any, Any, Any]] = []
         pickler.records = records
+        maps: set[int] = set()
+        pickler.maps = maps
+        pickler.odd = False
+        getters: tuple[Any, ...] = ()
+        objects: tuple[Any, ...] = ()
+        values: tuple[Any, ...] = ()
         try:
             pickler.dump(part)
-            fingerprint: bytes | str = b"".join(out)
+            data = b"".join(out)
+            fingerprint: bytes | str = data
+            if records:
+                getters, objects, values = zip(*records, strict=True)
+            # A mutable builtin writes its opcode (a list "]", a set "\x8f",
+            # a bytearray "\x96", a dict "}"): without one, or with no more
+            # dicts than maps, there is none; the bytes may also hold them as
+            # data, and then the memo says.
+            loose = pickler.odd or (
+                (b"]" in data or b"\x8f" in data or b"\x96" in data
+                 or data.count(b"}") > len(maps)) and _loose(pickler.memo, maps))
             pickler.clear_memo()
         except Exception:  # something that can't be pickled: compare its repr
             fingerprint = repr(part)
+            loose = True
             self._pickler = self._new_pickler()
         out.clear()
-        if not records:
-            return (part, fingerprint, (), (), ())
-        getters, objects, values = zip(*records, strict=True)
-        return (part, fingerprint, getters, objects, values)
+        return (part, fingerprint, getters, objects, values, loose)
 
     def add(self, values: Any) -> None:
         """Fingerprint the parts among ``values`` (a sized iterable, read
@@ -320,16 +458,15 @@ class Parts:
 
     def changed(self, deep: bool = False) -> Any:
         """A part whose content differs from its fingerprint, or ``None``.
-        Not ``deep``: the recorded field values are compared, in C; ``deep``:
-        every part is fingerprinted again (a Python call per object), which
-        also sees inside lists and other builtins."""
+        The recorded field values are compared, in C; ``deep``: the parts
+        holding something those values don't cover (a list, an object of a
+        class that isn't attrs: :func:`_loose`) are fingerprinted again too.
+        A part recorded whole sees every change the fingerprint would: a
+        field given a new object holds one unequal to the old, kept alive,
+        unless the two are equal, and then the new one's later changes make
+        it unequal."""
         table = self.table
         if not table:
-            return None
-        if deep:
-            for entry in table.values():
-                if self.print(entry[0])[1] != entry[1]:
-                    return entry[0]
             return None
         flat = self._flat
         if flat is None:
@@ -337,13 +474,17 @@ class Parts:
             flat = self._flat = (
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(2), entries))),
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(3), entries))),
-                tuple(itertools.chain.from_iterable(map(operator.itemgetter(4), entries))))
-        if tuple(map(operator.call, flat[0], flat[1])) == flat[2]:
-            return None
-        for entry in table.values():
-            if tuple(map(operator.call, entry[2], entry[3])) != entry[4]:
-                return entry[0]
-        return None  # pragma: no cover - the flat comparison said one differs
+                tuple(itertools.chain.from_iterable(map(operator.itemgetter(4), entries))),
+                tuple(entry for entry in entries if entry[5]))
+        if tuple(map(operator.call, flat[0], flat[1])) != flat[2]:
+            for entry in table.values():
+                if tuple(map(operator.call, entry[2], entry[3])) != entry[4]:
+                    return entry[0]
+        if deep:
+            for entry in flat[3]:
+                if self.print(entry[0])[1] != entry[1]:
+                    return entry[0]
+        return None
 
     def pristine(self, part: Any) -> Any:
         """A copy of ``part`` as it was fingerprinted (``part`` itself when

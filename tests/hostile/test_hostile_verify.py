@@ -1,0 +1,106 @@
+"""Verify mode's shortcuts still catch a plugin that changes what it is
+given (guarantee 10): parts are compared by the field values recorded when
+they were first seen, after each notification too (fingerprinted again only
+when they hold what those values can't see); the arguments beside the state
+are recorded once per hook call and compared in C after each
+implementation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hostile_kit import board, combat, hostile
+from redzone import Damage, Engine, GameState, PluginError, SourceAssignment
+from redzone.kernel import fingerprint as fp
+from redzone.kernel.frozen import FrozenMap
+
+
+def _items(value: FrozenMap[Any, Any]) -> dict[Any, Any]:
+    """A read-only map's private dict (what a hostile plugin reaches into)."""
+    items: dict[Any, Any] = object.__getattribute__(value, "_items")
+    return items
+
+
+def test_a_change_deep_inside_a_permanent_in_a_notification_is_named() -> None:
+    """Guarantee 10: a notification that writes into a permanent's counters
+    (a map inside a part, never fingerprinted again after the notification:
+    its recorded values are compared) fails naming the plugin and the hook."""
+    def redzone_damage_event(state: GameState, damage: tuple[Damage, ...]) -> None:
+        _items(state.objects["ogre"].counters)["+1/+1"] = 5
+
+    engine = Engine(plugins=[hostile("counter-writer",
+                                     redzone_damage_event=redzone_damage_event)], verify=True)
+    start = engine.game(["alice", "bob"], [  # the ogre's own map (an empty one is shared)
+        engine.creature("ogre", "alice", 6, 6, "trample", counters={"+1/+1": 1}),
+        engine.creature("wall", "bob", 0, 2)])
+    with pytest.raises(PluginError) as info:
+        combat(engine, start)
+    assert (info.value.plugin, info.value.hook) == ("counter-writer", "redzone_damage_event")
+    assert "changed the state" in str(info.value)
+
+
+def test_a_change_inside_an_argument_beside_the_state_is_named() -> None:
+    """Guarantee 10: the assignment a query is given (recorded once for the
+    hook call, compared in C after each implementation) rewritten fails
+    naming the plugin and the hook."""
+    def redzone_assignment_violations(state: GameState,
+                                      assignment: SourceAssignment) -> None:
+        object.__setattr__(assignment, "power", 0)
+
+    plugin = hostile("amount-writer",
+                     redzone_assignment_violations=redzone_assignment_violations)
+    engine = Engine(plugins=[plugin], verify=True)
+    with pytest.raises(PluginError) as info:
+        combat(engine, board(engine))
+    assert (info.value.plugin, info.value.hook) == ("amount-writer",
+                                                    "redzone_assignment_violations")
+    assert "changed the objects it was given" in str(info.value)
+
+
+@attrs.frozen
+class _Box:
+    """A frozen record, as the model's are."""
+
+    value: Any
+    inner: Any = None
+
+
+def test_a_part_holding_a_list_is_fingerprinted_again_and_others_compared_in_c() -> None:
+    """Guarantee 10's shortcut: a part is fingerprinted again only when it
+    holds what its recorded field values can't see change (a list, a dict
+    that is no read-only map's, an object of a class that isn't attrs); a
+    change inside it is found then, and one in any other part by the
+    recorded values."""
+    parts = fp.Parts()
+    loose = _Box([1, 2])
+    mapped = _Box(FrozenMap({"a": _Box(1)}))
+    odd = _Box(type("Plain", (), {})())
+    for part in (loose, mapped, odd, _Box({"k": 1}), _Box((1, [2]))):
+        parts.add([part])
+    flags = {key: entry[5] for key, entry in parts.table.items()}
+    assert flags[id(loose)] and flags[id(odd)] and not flags[id(mapped)]
+    assert not parts.print(_Box("]}\x8f", inner=(FrozenMap({}),)))[5]  # opcodes as data
+    assert parts.changed(deep=True) is None
+    loose.value.append(3)  # in place: the recorded value is the same list
+    assert parts.changed(deep=False) is None
+    assert parts.changed(deep=True) is loose
+    loose.value.pop()
+    object.__setattr__(_items(mapped.value)["a"], "value", 2)
+    assert parts.changed(deep=False) is mapped
+
+
+def test_arguments_holding_what_records_cant_see_are_snapped() -> None:
+    """Guarantee 10's shortcut for arguments beside the state: frozen data
+    (attrs records, read-only maps, tuples and named tuples) is recorded and
+    compared in C; a list, a dict or an object of another class makes
+    :func:`~redzone.kernel.fingerprint.record` refuse, and the arguments are
+    snapped and compared whole instead."""
+    box = _Box(FrozenMap({"a": _Box(1)}), inner=(_Box(2),))
+    rec = fp.record((box, "id", 3))
+    assert rec is not None and fp.unchanged(rec)
+    object.__setattr__(box.inner[0], "value", 5)
+    assert not fp.unchanged(rec)
+    for holds in ([1], {"a": 1}, {1}, type("Plain", (), {})(), (1, [2])):
+        assert fp.record((_Box(holds),)) is None
