@@ -749,7 +749,7 @@ def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple
 
 
 def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
-                others: Sequence[tuple[str, int]], quiet: bool = False) -> int:
+                others: Sequence[tuple[str, int]]) -> int:
     """Lethal damage from ``source`` to ``creature`` as damage is assigned
     (702.19b, 510.1c-d): its toughness minus damage already marked minus what
     other creatures assign it in the same step, lowered by the plugins'
@@ -764,18 +764,11 @@ def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
 
     :param others: ``(creature, amount)`` for every other creature assigning
         to ``creature`` in this step (zero amounts are ignored).
-    :param quiet: the caller knows that no plugin answers
-        ``redzone_lethal_damage`` about ``state`` (``hooks.silent``).
     """
     perm = state.objects[creature]
     left = perm.toughness - perm.damage
     given = [(s, n) for s, n in others if n > 0 and s != source]
     total = sum(n for _, n in given)
-    if quiet:  # no plugin has a say: the core's lethal damage (702.19b as printed)
-        for _, n in given:
-            if n >= max(left - (total - n), 0):
-                return 0
-        return max(left - total, 0)
     for other, n in given:
         if n >= hooks.lethal_damage(state, other, creature, left - (total - n)):
             return 0
@@ -831,8 +824,6 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     additional recipient, else to the last creature in order."""
     by = assigned_to(fixed)
     out: dict[str, dict[str, int]] = {}
-    quiet = "redzone_lethal_damage" in hooks.silent(state)
-    objects = state.objects._items
     for duty in duties_:
         if duty.source in fixed:
             continue
@@ -856,14 +847,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
         for c in duty.creatures:
             if remaining <= 0:
                 break
-            others = by.get(c)
-            if quiet and not others:  # lethal_from's answer, with nothing else assigned to c
-                perm = objects[c]
-                lethal = perm.toughness - perm.damage
-                give = min(remaining, lethal if lethal > 0 else 0)
-            else:
-                give = min(remaining, lethal_from(hooks, state, duty.source, c, others or (),
-                                                  quiet))
+            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ())))
             if give > 0:
                 chosen[c] = give
                 remaining -= give

@@ -351,7 +351,11 @@ class Hooks:
 
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`: the smallest of
-        ``base`` and every answer, never below 0."""
+        ``base`` and every answer, never below 0. When the gates let no
+        implementation through (``silent``), that is ``base`` at once."""
+        hook = "redzone_lethal_damage"
+        if hook in self.silent(state):
+            return base if base > 0 else 0
         value = base
         for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
             value = min(value, self._check.whole(impl, "redzone_lethal_damage", state, res))
