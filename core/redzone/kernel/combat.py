@@ -765,8 +765,10 @@ def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
     :param others: ``(creature, amount)`` for every other creature assigning
         to ``creature`` in this step (zero amounts are ignored).
     """
-    perm = state.objects[creature]
+    perm = state.objects._items[creature]
     left = perm.toughness - perm.damage
+    if not others:
+        return hooks.lethal_damage(state, source, creature, left)
     given = [(s, n) for s, n in others if n > 0 and s != source]
     total = sum(n for _, n in given)
     for other, n in given:

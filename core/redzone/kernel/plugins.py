@@ -369,9 +369,10 @@ class Hooks:
     def deals_combat_damage(self, state: GameState, creature: str, step: str) -> bool | None:
         """:func:`~redzone.kernel.hookspecs.redzone_deals_combat_damage`: ``False``
         if any says so, else ``True`` if any says so, else ``None`` (the
-        kernel's answer applies)."""
+        kernel's answer applies), at once when the gates let no
+        implementation through."""
         hook = "redzone_deals_combat_damage"
-        if not self._cache[hook]:
+        if hook in self.silent(state):
             return None
         answer: bool | None = None
         for impl, res in self._answers(hook, (state, creature, step)):

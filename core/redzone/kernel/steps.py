@@ -313,23 +313,6 @@ def damage_step_kind(ctx: Context, state: GameState, *,
     return answer
 
 
-def deals_combat_damage(ctx: Context, state: GameState, creature: str, step: str) -> bool:
-    """Whether a remaining attacking or blocking creature deals combat damage
-    in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
-    yes), else the kernel's: in the regular step, a creature that dealt
-    combat damage in no earlier step of this combat (510.4, 702.7c; under
-    ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
-    in any other step, no."""
-    answer = ctx.hooks.deals_combat_damage(state, creature, step)
-    if answer is not None:
-        return answer
-    if step != DAMAGE_STEP:
-        return False
-    combat = state.combat
-    assert combat is not None
-    return creature not in _dealt_earlier(ctx, combat)
-
-
 def _dealt_earlier(ctx: Context, combat: Combat) -> Collection[str]:
     """The creatures kept out of the regular step (510.4, 702.7c): those that
     dealt combat damage in an earlier step of this combat (under
@@ -354,18 +337,21 @@ def _compute_damage_step_kind(ctx: Context,
     objects = state.objects._items
     present = tuple(c for c in combat.combatants if c in objects
                     and objects[c].zone == "battlefield")
-    quiet = "redzone_deals_combat_damage" in ctx.hooks.silent(state)
+    # Whether each remaining creature deals combat damage in a step: the
+    # plugins' answers (any False -> no, else any True -> yes), else the
+    # kernel's: in the regular step, a creature that dealt combat damage in no
+    # earlier step of this combat (510.4, 702.7c; under
+    # second_step_by_assignment, that assigned none: 310.5 of 1999-2009); in
+    # any other step, no.
+    ask = ctx.hooks.deals_combat_damage
+    dealt = _dealt_earlier(ctx, combat)
     for spec in remaining:
-        if not quiet:
-            who = tuple(c for c in present
-                        if deals_combat_damage(ctx, state, c, spec.name))
-        elif spec.name != DAMAGE_STEP:
-            who = ()  # no plugin says anyone deals damage in its step
-        else:  # deals_combat_damage's own answer for the regular step, for all at once
-            dealt = _dealt_earlier(ctx, combat)
-            who = tuple(c for c in present if c not in dealt)
-        if who or spec.name == DAMAGE_STEP:
-            return spec.name, who
+        name = spec.name
+        regular = name == DAMAGE_STEP
+        who = tuple(c for c in present if (said := ask(state, c, name))
+                    or (said is None and regular and c not in dealt))
+        if who or regular:
+            return name, who
     return None
 
 
