@@ -339,16 +339,7 @@ def deal_damage(
             events.extend(created)
             asks_replace = hooks.asks("redzone_result_replacements", work)
             continue
-        kind = current.kind
-        if kind == "marked":  # (permanent_result's answer, without its call)
-            target = current.target
-            assert target is not None
-            perm = changed.get(target) or work.objects._items[target]
-            if perm.zone == "battlefield":
-                changed[target] = _evolve(perm, damage=perm.damage + current.amount)
-            applied.append(current)
-            continue
-        if kind in _PLAYER_RESULTS:
+        if current.kind in _PLAYER_RESULTS:
             work, event = apply_result(work, current, step)
         else:
             assert current.target is not None
