@@ -204,8 +204,10 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
 
 
 def _clear_marks(state: GameState) -> GameState:
-    objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
+    if dirty is not None and not dirty:
+        return state  # (marks are set by changing a permanent: none changed)
+    objects = state.objects._items
     # (Marks are set by changing a permanent: only changed ones can have any.)
     perms = objects.values() if dirty is None else [objects[i] for i in dirty if i in objects]
     marked = {p.id: p.evolve(marks=frozenset()) for p in perms if p.marks}
