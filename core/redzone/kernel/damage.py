@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from redzone.kernel.events import Event, damage_event
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import builder
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage, Result
@@ -286,8 +286,8 @@ def deal_damage(
             continue
         final = damage if amount == damage.amount else _evolve(damage, amount=amount)
         dealt.append(final)
-        events.append(damage_event("damage", rule_deal, step, final.source, final.target, amount,
-                                   final.combat))
+        events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
+                            amount=amount, combat=final.combat))
     shields = [s for s in shields if not any(s is u for u in used_next)]
     work = _evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
 

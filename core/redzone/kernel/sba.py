@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable
 
 import attrs
 
-from redzone.kernel.events import Event, object_event
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, builder, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
@@ -143,12 +143,12 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     events: list[Event] = []
     for obj, rule in leaving.items():
         if obj in hit:
-            events.append(object_event("removed_from_combat", "506.4", step, obj))
+            events.append(Event("removed_from_combat", "506.4", step, object=obj))
         perm = current[obj]
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
-            events.append(object_event("dies", rule, step, obj))
+            events.append(Event("dies", rule, step, object=obj))
         else:
             events.append(Event("zone_change", rule, step, object=obj, detail=zone))
     return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),

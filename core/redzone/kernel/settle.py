@@ -21,7 +21,7 @@ from typing import Any
 
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
-from redzone.kernel.events import Event, object_event
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
@@ -157,8 +157,8 @@ def perform_state_based_actions(tx: Tx,
                         state = tx.state
                         continue
                     state = tx.state
-                tx.events.append(object_event("destroyed", action.rule, label,
-                                              action.object))
+                tx.events.append(Event("destroyed", action.rule, label,
+                                        object=action.object))
                 moves.append((action.object, action.rule))
             elif action.kind == "lose":
                 player = state.players.get(action.player or "")

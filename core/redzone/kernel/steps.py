@@ -22,7 +22,7 @@ from redzone.kernel.errors import (
     IllegalBlockError,
     Violation,
 )
-from redzone.kernel.events import Event, attack_event, block_event, damage_event, object_event
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, builder
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
@@ -183,7 +183,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     label = tx.step
     emitted = [Event("step", "508.1", label)]
     emitted += [Event("band", "508.1e", label, detail=", ".join(band)) for band in band_list]
-    emitted += [attack_event("508.1a", label, attacker, attacked)
+    emitted += [Event("attack", "508.1a", label, attacker=attacker, target=attacked)
                 for attacker, attacked in attacks.items()]
     tapped = {}
     new = tx.state
@@ -192,7 +192,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
             tapped[attacker] = _evolve(objects[attacker], tapped=True)
-            emitted.append(object_event("tap", "508.1f", label, attacker))
+            emitted.append(Event("tap", "508.1f", label, object=attacker))
     tx.events.extend(emitted)  # made with the step's label
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
@@ -245,11 +245,11 @@ def declare_blockers(ctx: Context, state: GameState,
     emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
-        emitted += [block_event("509.1a" if attacker in mine else "702.22h", label, blocker,
-                                attacker) for attacker in attackers]
+        emitted += [Event("block", "509.1a" if attacker in mine else "702.22h", label,
+                          blocker=blocker, attacker=attacker) for attacker in attackers]
     blocked = {a for atts in norm.values() for a in atts}
-    emitted += [object_event("blocked" if attacker in blocked else "unblocked", "509.1h",
-                             label, attacker) for attacker in combat.attacks]
+    emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
+                      object=attacker) for attacker in combat.attacks]
     emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", label,
                       object=obj, detail=", ".join(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
@@ -498,8 +498,8 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     for duty in duties:
         for recipient, amount in full.get(duty.source, {}).items():
             if amount:
-                events.append(damage_event("assign", "510.1", step, duty.source, recipient,
-                                           amount))
+                events.append(Event("assign", "510.1", step, source=duty.source,
+                                    target=recipient, amount=amount))
                 proposed.append(_damage(duty.source, recipient, amount, True, step))
     if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
