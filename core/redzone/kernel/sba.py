@@ -16,13 +16,10 @@ from collections.abc import Collection, Iterable
 import attrs
 
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, builder, cached_properties
+from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
-
-#: ``StateBasedAction(kind, rule, object)``, built as one dict.
-_action = builder(StateBasedAction, "kind", "rule", "object")
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -185,7 +182,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
         verdicts = perm.own_state_based_actions
         if verdicts:
             for kind, rule in verdicts:
-                found.append(_action(kind, rule, perm.id))
+                found.append(StateBasedAction(kind, rule, perm.id))
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
     return found

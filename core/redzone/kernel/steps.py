@@ -23,7 +23,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, builder
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
@@ -37,10 +37,6 @@ from redzone.kernel.settle import (
     state_based_actions,
 )
 from redzone.kernel.tx import Outcome, Tx
-
-#: ``Damage(source, target, amount, combat, step)``, built as one dict.
-_damage = builder(Damage, "source", "target", "amount", "combat", "step")
-
 
 #: A combat with nothing declared yet (507: combat has begun).
 _NO_COMBAT = Combat()
@@ -500,7 +496,7 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
             if amount:
                 events.append(Event("assign", "510.1", step, source=duty.source,
                                     target=recipient, amount=amount))
-                proposed.append(_damage(duty.source, recipient, amount, True, step))
+                proposed.append(Damage(duty.source, recipient, amount, True, step))
     if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
