@@ -149,9 +149,14 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
 
 
 def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str],
-                      bands: Iterable[Sequence[str]] = (), *, choices: Answers = None
-                      ) -> Outcome:
-    """Declare attackers (508.1): check, tap, and record what each attacks."""
+                      bands: Iterable[Sequence[str]] = (), *, choices: Answers = None,
+                      checked: bool = True) -> Outcome:
+    """Declare attackers (508.1): check, tap, and record what each attacks.
+
+    :param checked: ``False``: the caller vouches that ``attacks`` is one of
+        :func:`~redzone.kernel.enumerate.legal_attacks` of ``state`` (see
+        :meth:`redzone.Engine.declare_attackers`); 508.1a-d aren't checked,
+        unless combat begins first (a new state)."""
     events: list[Event] = []
     made: list[ChoiceMade] = []
     if state.step in COMBAT_MAY_BEGIN:
@@ -159,11 +164,12 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
+        checked = True  # declared on another state than the one vouched for
     expect(ctx, state, "declare_attackers", "declare attackers")
     hooks = ctx.hooks
     attacks = dict(attacks)
     band_list = [tuple(b) for b in bands]
-    violations = _combat.attack_violations(hooks, state, attacks)
+    violations = _combat.attack_violations(hooks, state, attacks) if checked else []
     violations.extend(_combat.band_violations(hooks, state, attacks, band_list))
     if violations:
         raise IllegalAttackError(violations)
@@ -212,13 +218,17 @@ def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
 def declare_blockers(ctx: Context, state: GameState,
                      blocks: Mapping[str, str | Sequence[str]],
                      order: Mapping[str, Sequence[str]] | None = None, *,
-                     choices: Answers = None) -> Outcome:
-    """Declare blockers (509.1)."""
+                     choices: Answers = None, checked: bool = True) -> Outcome:
+    """Declare blockers (509.1).
+
+    :param checked: ``False``: the caller vouches that ``blocks`` is one of
+        :func:`~redzone.kernel.enumerate.legal_blocks` of ``state`` (see
+        :meth:`redzone.Engine.declare_blockers`); 509.1a-c aren't checked."""
     expect(ctx, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
     hooks = ctx.hooks
     norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
-    violations = _combat.block_violations(hooks, state, norm)
+    violations = _combat.block_violations(hooks, state, norm) if checked else []
     declared = norm
     if state.combat.bands and not violations:
         # 702.22h: a creature blocking one member of a band blocks the band.
