@@ -22,7 +22,6 @@ registration order and a failing plugin is named in the error.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
@@ -106,10 +105,11 @@ class Hooks:
         self.verify = verify_default() if verify is None else bool(verify)
         self.unknown_keywords = unknown_keywords
         #: The keyword records found equal to the parse of their text (see
-        #: :func:`~redzone.kernel.context.engine_honours`), and the last
-        #: state whose keywords were checked, by identity.
+        #: :func:`~redzone.kernel.context.engine_honours`).
         self.keywords_verified: set[Keyword] = set()
-        self.keywords_checked: weakref.ref[GameState] | None = None
+        #: What a state this plugin set honours notes (one object per plugin
+        #: set: it pickles as another, so an unpickled state is checked again).
+        self.honour_mark = object()
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
