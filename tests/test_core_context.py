@@ -183,3 +183,32 @@ def test_the_kernel_modules_import_one_another_in_one_direction() -> None:
     for module in sorted(graph):
         visit(module, ())
     assert order.index("context") < order.index("engine")
+
+
+def test_a_state_found_honoured_is_noted_per_plugin_set_and_rechecked_when_its_keywords_change(
+        ) -> None:
+    """The engine/edition check runs once per state (noted on the state, for
+    its plugin set) and its note follows copies whose keywords are the same,
+    yet another plugin set checks for itself (a keyword it lacks is an
+    EngineMismatchError), and a copy whose keyword records change is
+    checked again (107.1: ``mobilize 5000`` claiming to be ``mobilize 2``)."""
+    from redzone.kernel.errors import EngineMismatchError, UnknownKeywordError
+    from redzone.kernel.model import HONOURED, Keyword
+
+    engine = Engine()
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("voice", "alice", 2, 2, "mobilize 2"),
+                                            c("b", "bob", 1, 1)])
+    begun = engine.begin_combat(state).state
+    assert begun.__dict__.get(HONOURED) is not None
+    tapped = begun.with_permanents({"b": begun.objects["b"].evolve(tapped=True)})
+    assert tapped.__dict__.get(HONOURED) is begun.__dict__[HONOURED]  # same keywords
+    bare = Engine(plugins=[], allow=())
+    with pytest.raises(EngineMismatchError, match="mobilize"):
+        bare.declare_attackers(tapped, {"voice": "bob"})
+    voice = begun.objects["voice"]
+    forged = Keyword("mobilize", "mobilize 2", ("5000",))
+    lying = begun.with_permanents({"voice": voice.evolve(printed_keywords=(forged,))})
+    assert HONOURED not in lying.__dict__
+    with pytest.raises(UnknownKeywordError):
+        engine.declare_attackers(lying, {"voice": "bob"})

@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
-from redzone import Engine, GameState, IllegalBlockError, Permanent, Player, hookimpl
+from redzone import (
+    Engine,
+    GameState,
+    IllegalAttackError,
+    IllegalBlockError,
+    Permanent,
+    Player,
+    hookimpl,
+)
 from redzone.kernel import combat as _combat
 from redzone.kernel import enumerate as en
 
@@ -123,7 +131,7 @@ def test_508_1_attack_declarations_are_exactly_the_legal_ones(state: GameState) 
     assert engine.count_legal_attacks(state) == len(got)
     for decl in got:
         assert engine.is_legal_attack(state, dict(decl))
-        assert _combat.attack_violations(engine.hooks, state.evolve(), dict(decl)) == []
+        assert _combat.attack_violations(engine.hooks, state, dict(decl)) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -145,10 +153,9 @@ def test_509_1_block_declarations_are_exactly_the_legal_ones(state: GameState,
     assert len(got) == len(set(got))
     assert set(got) == brute_blocks(engine, after)
     assert engine.count_legal_blocks(after) == len(got)
-    fresh = after.evolve()  # an equal state, another object: nothing trusted there
     for blocks in got:
         assert engine.is_legal_block(after, dict(blocks))
-        assert engine.block_violations(fresh, dict(blocks)) == ()
+        assert engine.block_violations(after, dict(blocks)) == ()
 
 
 # ---------------------------------------------------------------------------
@@ -285,7 +292,7 @@ def test_509_1_no_combat_no_block_declarations(eng: Engine) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Trusted declarations: not checked again
+# The unchecked entry points: what the enumerator yields, declared unchecked
 # ---------------------------------------------------------------------------
 
 
@@ -307,36 +314,77 @@ class _Spy:
         return []
 
 
-def test_509_1_a_generated_declaration_is_declared_without_a_second_check() -> None:
+def test_508_1_509_1_a_declaration_is_checked_unless_declared_unchecked() -> None:
+    """508.1, 509.1: a generated declaration declared the ordinary way is
+    checked (there is no hidden cache of generated ones); with
+    ``checked=False`` it is not, except from a main phase, where combat
+    begins first on a new state; the checked entry point still refuses an
+    illegal declaration (509.1a)."""
     spy = _Spy()
     engine = Engine(plugins=[spy])
     c = engine.creature
     state = engine.game(["alice", "bob"], [c("x", "alice", 2, 2), c("b", "bob", 1, 1),
                                             c("d", "bob", 1, 1)])
-    # From the main phase, declare_attackers begins combat first: a new state
-    # (beginning-of-combat triggers could change what is legal), so it checks.
     attacks = list(engine.legal_attack_declarations(state))
     before = spy.calls
-    engine.declare_attackers(state, attacks[-1])
-    assert spy.calls == before + 1
+    engine.declare_attackers(state, attacks[-1], checked=False)
+    assert spy.calls == before + 1  # combat began first: a new state, checked
     begun = engine.begin_combat(state).state
     attacks = list(engine.legal_attack_declarations(begun))
     before = spy.calls
-    after = engine.declare_attackers(begun, attacks[-1]).state
-    assert spy.calls == before  # trusted: 508.1 not checked again
+    engine.declare_attackers(begun, attacks[-1])
+    assert spy.calls == before + 1  # the ordinary entry point checks (508.1)
+    after = engine.declare_attackers(begun, attacks[-1], checked=False).state
+    assert spy.calls == before + 1  # unchecked: 508.1 not checked
     decls = list(engine.legal_block_declarations(after))
     before = spy.calls
     for decl in decls:
-        engine.declare_blockers(after, decl)
+        engine.declare_blockers(after, decl, checked=False)
     assert spy.calls == before
-    # The same declaration on another state object, or one never generated, is checked.
-    engine.declare_blockers(after.evolve(), decls[-1])
-    assert spy.calls == before + 1
-    engine.declare_blockers(after, {"b": ["x"], "d": ()})
-    assert spy.calls == before + 1  # normalised to a generated one: trusted
+    for decl in decls:
+        engine.declare_blockers(after, decl)
+    assert spy.calls == before + len(decls)
     with pytest.raises(IllegalBlockError) as info:
         engine.declare_blockers(after, {"b": ["x", "x"]})
     assert info.value.rule == "509.1a"
+
+
+def test_508_1a_the_checked_entry_point_refuses_an_illegal_attack(eng: Engine) -> None:
+    """508.1a: a tapped creature can't attack; declared the ordinary way, the
+    declaration is refused and nothing changes."""
+    c = eng.creature
+    begun = eng.begin_combat(eng.game(["alice", "bob"], [
+        c("x", "alice", 2, 2, tapped=True), c("b", "bob", 1, 1)])).state
+    assert list(eng.legal_attack_declarations(begun)) == [{}]
+    with pytest.raises(IllegalAttackError) as info:
+        eng.declare_attackers(begun, {"x": "bob"})
+    assert info.value.rule == "508.1a"
+
+
+def _outcome(out: Any) -> tuple[Any, ...]:
+    return (out.state, tuple(out.events), tuple(out.choices))
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(ready=True), st.data())
+def test_508_1_509_1_unchecked_and_checked_declarations_give_equal_outcomes(
+        state: GameState, data: st.DataObject) -> None:
+    """508.1, 509.1: on boards with restrictions and requirements, every
+    legal declaration of attackers, then of blockers, declared through the
+    unchecked entry point has the outcome the checked one gives it."""
+    engine = _ENGINE
+    begun = engine.begin_combat(state).state
+    attacks = list(engine.legal_attack_declarations(begun))
+    for decl in attacks:
+        assert _outcome(engine.declare_attackers(begun, decl, checked=False)) == \
+            _outcome(engine.declare_attackers(begun, decl))
+    chosen = data.draw(st.sampled_from(attacks))
+    after = engine.declare_attackers(begun, chosen).state
+    if engine.next_step(after) != "declare_blockers":
+        return
+    for blocks in engine.legal_block_declarations(after):
+        assert _outcome(engine.declare_blockers(after, blocks, checked=False)) == \
+            _outcome(engine.declare_blockers(after, blocks))
 
 
 def test_the_enumeration_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str]) -> None:
@@ -350,23 +398,3 @@ def test_the_enumeration_page_code_runs_as_shown(capsys: pytest.CaptureFixture[s
     printed = capsys.readouterr().out.splitlines()
     shown = re.findall(r"^# (.*)$", code, re.M)
     assert shown and [line for line in printed if line in shown] == shown
-
-
-def test_509_1_trust_is_bounded_and_later_declarations_are_checked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_combat, "TRUST_LIMIT", 2)
-    spy = _Spy()
-    engine = Engine(plugins=[spy])
-    c = engine.creature
-    state = engine.game(["alice", "bob"], [c("x", "alice", 2, 2), c("b", "bob", 1, 1),
-                                            c("d", "bob", 1, 1)])
-    after = engine.declare_attackers(engine.begin_combat(state).state, {"x": "bob"}).state
-    decls = list(engine.legal_block_declarations(after))
-    assert len(decls) == 4
-    before = spy.calls
-    for decl in decls[:2]:
-        engine.declare_blockers(after, decl)
-    assert spy.calls == before
-    for decl in decls[2:]:
-        engine.declare_blockers(after, decl)
-    assert spy.calls == before + 2

@@ -23,9 +23,8 @@ from redzone import Engine, GameState, IllegalActionError, examples
 from redzone.formats.outcome import dumps, outcome_json, resolve
 from redzone.formats.scenario import load
 from redzone.kernel import sba as _sba
-from redzone.kernel.frozen import _UNCHANGED, FrozenMap, builder, cached_properties, unchanged
+from redzone.kernel.frozen import _UNCHANGED, FrozenMap, cached_properties, unchanged
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import SBA_DIRTY, Condition, Keyword, Modification, Permanent, creature
 from redzone.testing.conformance import Case, cases, legalize, play, printed_keywords
 
@@ -205,24 +204,6 @@ def test_fast_evolve_keeps_derived_values_only_while_their_inputs_hold(
         fresh = attrs.evolve(perm)
         for name in cached_properties(Permanent):
             assert getattr(perm, name) == getattr(fresh, name), name
-
-
-def test_positional_builders_build_what_init_builds() -> None:
-    """The kernel's hot paths build results, damage and state-based actions
-    as one dict; what they build equals, hashes and prints like what
-    ``__init__`` builds, and a class the shortcut can't honour is refused."""
-    build = builder(Result, "kind", "rule", "source", "amount", "player", "target")
-    made = build("marked", "120.3e", "a", 2, None, "b")
-    assert made == Result("marked", "120.3e", "a", 2, target="b")
-    assert hash(made) == hash(Result("marked", "120.3e", "a", 2, target="b"))
-    assert repr(made) == repr(Result("marked", "120.3e", "a", 2, target="b"))
-    assert builder(Damage, "source", "target", "amount")("a", "b", 3) == Damage("a", "b", 3)
-    with pytest.raises(TypeError, match="slots"):
-        builder(Keyword, "name")  # slotted
-    with pytest.raises(TypeError, match="no field"):
-        builder(Result, "kind", "nope")
-    with pytest.raises(TypeError, match="no plain default"):
-        builder(Damage, "source")  # target has no default
 
 
 def test_the_fast_evolve_skips_only_converters_that_would_change_nothing() -> None:

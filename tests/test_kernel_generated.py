@@ -1,7 +1,7 @@
-"""The code the kernel generates (the fast evolve, the positional builders)
-is registered with :mod:`linecache`, as attrs registers its own: a traceback
-through it shows the generated line, :func:`inspect.getsource` reads it, and
-each generated function has a pseudo-filename of its own."""
+"""The code the kernel generates (its evolve, one per class) is registered
+with :mod:`linecache`, as attrs registers its own: a traceback through it
+shows the generated line, :func:`inspect.getsource` reads it, and each
+generated function has a pseudo-filename of its own."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from redzone import examples
 from redzone.formats.outcome import resolve
 from redzone.formats.scenario import load
 from redzone.kernel import frozen
-from redzone.kernel.frozen import builder, evolve
+from redzone.kernel.frozen import evolve
 
 
 def _strict_int(value: Any) -> int:
@@ -65,19 +65,6 @@ def test_an_unknown_field_given_to_the_fast_evolve_shows_the_generated_raise(cls
     text = _traceback(lambda: evolve(cls(1), colour="red"))
     assert "raise TypeError(f'{_cls.__name__}.evolve() got an unexpected argument" in text
     assert f"{cls.__name__}.evolve() got an unexpected argument 'colour'" in text
-
-
-def test_each_generated_builder_has_its_own_filename_and_source() -> None:
-    """Two builders of one class are two pseudo-files (attrs' ``-1`` suffix
-    for the second), and each one's source is what it runs."""
-    by_amount = builder(Plain, "amount")
-    by_both = builder(Plain, "amount", "label")
-    files = {by_amount.__code__.co_filename, by_both.__code__.co_filename}
-    assert files == {f"<redzone generated build {__name__}.Plain>",
-                     f"<redzone generated build {__name__}.Plain-1>"}
-    assert inspect.getsource(by_amount).startswith("def build(amount):")
-    assert inspect.getsource(by_both).startswith("def build(amount, label):")
-    assert by_both(2, "y") == Plain(2, "y")
 
 
 def test_every_function_the_kernel_generated_for_a_combat_is_in_linecache() -> None:

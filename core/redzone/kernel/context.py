@@ -15,7 +15,6 @@ two commands run at once on one engine, in two threads, never share one.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Protocol
 
 from attrs import field, frozen
@@ -23,7 +22,7 @@ from attrs import field, frozen
 from redzone.kernel.combat import AssignmentPolicy
 from redzone.kernel.editions import Edition
 from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownKeywordError
-from redzone.kernel.model import GameState
+from redzone.kernel.model import HONOURED, GameState
 from redzone.kernel.plugins import Hooks
 
 
@@ -98,6 +97,8 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
     if not isinstance(state, GameState):
         raise BadQueryError(f"the state is {type(state).__name__}, not a GameState")
     hooks.command_started()  # verify mode's pending check
+    if state.__dict__.get(HONOURED) is hooks.honour_mark and state.rules == rules:
+        return  # this state (or one it was copied from, keywords alike) honoured
     if state.rules != rules:
         raise EngineMismatchError(
             f"the state was made under the rules edition {state.rules!r}, but this engine "
@@ -118,10 +119,8 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
             f"{', '.join(map(repr, missing))}, which this engine doesn't load (blocked, not "
             "allowed, or not installed): resolving it here would treat "
             f"{'them' if len(missing) > 1 else 'it'} as absent")
-    checked = hooks.keywords_checked
-    if checked is None or checked() is not state:
-        _keywords_parse(hooks, state)
-        hooks.keywords_checked = weakref.ref(state)
+    _keywords_parse(hooks, state)
+    state.__dict__[HONOURED] = hooks.honour_mark  # (states never change: the answer holds)
 
 
 def _keywords_parse(hooks: Hooks, state: GameState) -> None:

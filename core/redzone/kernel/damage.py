@@ -25,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
-from redzone.kernel.events import Event, damage_event
-from redzone.kernel.frozen import builder
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
@@ -37,10 +36,6 @@ if TYPE_CHECKING:
 
 #: What can be dealt damage (120.1a).
 _DAMAGEABLE: Final = frozenset({"creature", "planeswalker", "battle"})
-
-#: ``Result(kind, rule, source, amount, player, target)``, built as one dict.
-_result = builder(Result, "kind", "rule", "source", "amount", "player", "target")
-
 
 def _valid_target(state: GameState, target: str) -> bool:
     # (The maps' items: C-speed lookups.)
@@ -74,16 +69,16 @@ def _default_results(players: Mapping[str, Player], objects: Mapping[str, Perman
     """The results rule 120.3 gives damage from a source with no abilities."""
     amount = damage.amount
     if damage.target in players:
-        return [_result("life_loss", "120.3a", damage.source, amount, damage.target, None)]
+        return [Result("life_loss", "120.3a", damage.source, amount, player=damage.target)]
     perm = objects[damage.target]
     types = perm.types
     out: list[Result] = []
     if "creature" in types:
-        out.append(_result("marked", "120.3e", damage.source, amount, None, perm.id))
+        out.append(Result("marked", "120.3e", damage.source, amount, target=perm.id))
     if "planeswalker" in types:
-        out.append(_result("loyalty", "120.3c", damage.source, amount, None, perm.id))
+        out.append(Result("loyalty", "120.3c", damage.source, amount, target=perm.id))
     if "battle" in types:
-        out.append(_result("defense", "120.3h", damage.source, amount, None, perm.id))
+        out.append(Result("defense", "120.3h", damage.source, amount, target=perm.id))
     return out
 
 
@@ -286,8 +281,8 @@ def deal_damage(
             continue
         final = damage if amount == damage.amount else _evolve(damage, amount=amount)
         dealt.append(final)
-        events.append(damage_event("damage", rule_deal, step, final.source, final.target, amount,
-                                   final.combat))
+        events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
+                            amount=amount, combat=final.combat))
     shields = [s for s in shields if not any(s is u for u in used_next)]
     work = _evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
 
@@ -339,16 +334,7 @@ def deal_damage(
             events.extend(created)
             asks_replace = hooks.asks("redzone_result_replacements", work)
             continue
-        kind = current.kind
-        if kind == "marked":  # (permanent_result's answer, without its call)
-            target = current.target
-            assert target is not None
-            perm = changed.get(target) or work.objects._items[target]
-            if perm.zone == "battlefield":
-                changed[target] = _evolve(perm, damage=perm.damage + current.amount)
-            applied.append(current)
-            continue
-        if kind in _PLAYER_RESULTS:
+        if current.kind in _PLAYER_RESULTS:
             work, event = apply_result(work, current, step)
         else:
             assert current.target is not None

@@ -304,7 +304,7 @@ class Engine:
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
                           bands: Iterable[Sequence[str]] = (), *,
-                          choices: Answers = None) -> Outcome:
+                          choices: Answers = None, checked: bool = True) -> Outcome:
         """Declare attackers (508.1): check, tap, and record what each attacks.
 
         :param attacks: attacking creature -> player, planeswalker or battle id.
@@ -313,13 +313,20 @@ class Engine:
         :param choices: answers to the choices the command meets, by key: the
             declaration's options and costs (508.1g), the order and targets
             of what triggers (603.3b-d). Without one, the default stands.
+        :param checked: ``False`` is the unchecked entry point, for search:
+            the caller vouches that ``attacks`` came from
+            :meth:`legal_attack_declarations` of this very ``state`` and this
+            engine, and 508.1a-d are not checked (from a main phase, combat
+            begins first, on a new state, so it is checked). An illegal
+            declaration declared so gives undefined results.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
-        return _steps.declare_attackers(self.context, state, attacks, bands, choices=choices)
+        return _steps.declare_attackers(self.context, state, attacks, bands, choices=choices,
+                                        checked=checked)
 
     def declare_blockers(self, state: GameState, blocks: Blocks,
                          order: Mapping[str, Sequence[str]] | None = None, *,
-                         choices: Answers = None) -> Outcome:
+                         choices: Answers = None, checked: bool = True) -> Outcome:
         """Declare blockers (509.1).
 
         :param blocks: blocking creature -> the attacker (or attackers) it blocks.
@@ -327,10 +334,14 @@ class Engine:
             blocker -> the attackers it blocks), for editions that have them
             (509.2-509.3 of 2009-2024); a missing order is the declaration
             order. Ignored by editions without orders.
+        :param checked: ``False``: unchecked, as for :meth:`declare_attackers`
+            (``blocks`` from :meth:`legal_block_declarations` of this very
+            ``state``; 509.1a-c not checked, the orders still are).
         :raises IllegalBlockError: with every violation (of the orders too);
             nothing changes.
         """
-        return _steps.declare_blockers(self.context, state, blocks, order, choices=choices)
+        return _steps.declare_blockers(self.context, state, blocks, order, choices=choices,
+                                       checked=checked)
 
     def combat_damage(self, state: GameState, assign: Assignment | None = None, *,
                       choices: Answers = None) -> Outcome:
@@ -515,14 +526,14 @@ class Engine:
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
     def legal_attack_declarations(self, state: GameState) -> Iterable[FrozenMap[str, str]]:
-        """Every legal declaration of attackers (508.1a-d); each is trusted
-        by :meth:`declare_attackers` on this state."""
+        """Every legal declaration of attackers (508.1a-d), each of which
+        ``declare_attackers(state, decl, checked=False)`` may declare unchecked."""
         return _enumerate.legal_attacks(self.hooks, state)
 
     def legal_block_declarations(
             self, state: GameState) -> Iterable[FrozenMap[str, tuple[str, ...]]]:
-        """Every legal declaration of blockers (509.1a-c); each is trusted by
-        :meth:`declare_blockers` on this state."""
+        """Every legal declaration of blockers (509.1a-c), each of which
+        ``declare_blockers(state, decl, checked=False)`` may declare unchecked."""
         return _enumerate.legal_blocks(self.hooks, state)
 
     def count_legal_attacks(self, state: GameState) -> int:

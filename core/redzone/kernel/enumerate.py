@@ -19,18 +19,16 @@ generators use the same pair-by-pair checks, the same whole-declaration hooks
 requirements (:mod:`redzone.kernel.requirements`), computed once per board
 instead of once per declaration.
 
-Each declaration a generator yields is remembered as trusted for that state
-and that plugin set (:func:`redzone.kernel.combat.trust`): declaring it on the
-same state object skips the legality check. The trust is keyed on the state
-object itself (states never change), so a declaration is never trusted for
-another state. At most :data:`~redzone.kernel.combat.TRUST_LIMIT`
-declarations are trusted per state; the count of declarations is the product
-of each creature's options, minus the illegal combinations, so it grows
-quickly with the board. Enumerate attacks on the state of the beginning of combat
-step (:meth:`~redzone.Engine.begin_combat`): from a main phase state,
+A declaration a generator yields for a state may be declared on that very
+state without its check, by the unchecked entry points
+(:meth:`redzone.Engine.declare_attackers` and
+:meth:`~redzone.Engine.declare_blockers` with ``checked=False``): the caller
+vouches for it, as python-chess's ``push`` trusts a move that ``push_san``
+would parse and check. Enumerate attacks on the state of the beginning of
+combat step (:meth:`~redzone.Engine.begin_combat`): from a main phase state,
 declaring attackers begins combat first, which makes a new state (and a
 beginning-of-combat trigger could change what is legal), so the declaration
-is checked as usual.
+is checked as usual even then.
 
 Bands (508.1e) are not enumerated: each declaration of attackers is yielded
 without bands. Damage assignment orders (509.2-509.3 of 2009-2024) are not
@@ -75,7 +73,7 @@ def attack_options(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]
 
 def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]:
     """Every legal declaration of attackers (508.1a-d), each once, in the
-    module's order; each is trusted for ``state`` (see the module)."""
+    module's order (see the module)."""
     candidates = _combat.attack_candidates(hooks, state)
     options = {c: tuple(ts) for c, ts in candidates.items()}
     creatures = list(options)
@@ -83,7 +81,6 @@ def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]
     check = _combat.attack_requirement_check(hooks, state, {}, candidates)
     reqs = check.requirements if check is not None else ()
     best = check.best if check is not None else 0
-    trusted = _combat.trust(hooks, state, "attack")
     choices: list[Sequence[str | None]] = [(None, *options[c]) for c in creatures]
     for combo in itertools.product(*choices):
         decl = FrozenMap((c, t) for c, t in zip(creatures, combo, strict=True) if t is not None)
@@ -91,8 +88,6 @@ def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]
             continue
         if reqs and sum(1 for r in reqs if r.obeyed_by(decl, None)) < best:
             continue
-        if len(trusted) < _combat.TRUST_LIMIT:
-            trusted.add(_combat.declaration_key(decl))
         yield decl
 
 
@@ -131,8 +126,7 @@ def block_options(hooks: Hooks, state: GameState,
 
 def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     """Every legal declaration of blockers (509.1a-c), each once, in the
-    module's order; each is trusted for ``state`` (see the module). Nothing
-    when there is no combat."""
+    module's order (see the module). Nothing when there is no combat."""
     if state.combat is None:
         return
     candidates = _combat.block_candidates(hooks, state)
@@ -143,7 +137,6 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     check = _combat.block_requirement_check(hooks, state, {}, candidates)
     reqs = check.requirements if check is not None else ()
     best = check.best if check is not None else 0
-    trusted = _combat.trust(hooks, state, "block")
     # The restrictions on an attacker's blockers together (702.111b) depend only
     # on the attacker and its blockers: asked once per group, not per declaration.
     groups: dict[tuple[str, tuple[str, ...]], bool] = {}
@@ -167,8 +160,6 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
             continue
         if reqs and sum(1 for r in reqs if r.obeyed_by(None, decl)) < best:
             continue
-        if len(trusted) < _combat.TRUST_LIMIT:
-            trusted.add(_combat.declaration_key(decl))
         yield decl
 
 

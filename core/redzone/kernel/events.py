@@ -130,36 +130,3 @@ def event_text(event: Event, name: Callable[[str | None], str] = _same, *,
 def event_repr(event: Event) -> str:
     """``<Event damage in combat_damage: wurm deals 6 combat damage to bob [510.2]>``."""
     return f"<Event {event.kind} in {event.step or '?'}: {event_text(event)}>"
-
-
-# Positional builders for the events a combat makes by the hundred: a
-# NamedTuple built with keywords runs a Python-level __new__; these build the
-# same tuples at C speed. Field order: kind, rule, step, attacker, blocker,
-# source, target, player, object, amount, combat, counter, detail.
-_tuple_new = tuple.__new__
-
-
-def object_event(kind: str, rule: str, step: str, obj: str) -> Event:
-    """``Event(kind, rule, step, object=obj)``."""
-    return _tuple_new(Event, (kind, rule, step, None, None, None, None, None, obj, None, None,
-                              None, None))
-
-
-def attack_event(rule: str, step: str, attacker: str, target: str | None) -> Event:
-    """``Event("attack", rule, step, attacker=attacker, target=target)``."""
-    return _tuple_new(Event, ("attack", rule, step, attacker, None, None, target, None, None,
-                              None, None, None, None))
-
-
-def block_event(rule: str, step: str, blocker: str, attacker: str) -> Event:
-    """``Event("block", rule, step, blocker=blocker, attacker=attacker)``."""
-    return _tuple_new(Event, ("block", rule, step, attacker, blocker, None, None, None, None,
-                              None, None, None, None))
-
-
-def damage_event(kind: str, rule: str, step: str, source: str, target: str, amount: int,
-                 combat: bool | None = None) -> Event:
-    """``Event(kind, rule, step, source=source, target=target, amount=amount,
-    combat=combat)`` (``damage``, ``assign``)."""
-    return _tuple_new(Event, (kind, rule, step, None, None, source, target, None, None, amount,
-                              combat, None, None))

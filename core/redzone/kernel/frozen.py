@@ -189,13 +189,13 @@ EMPTY: FrozenMap[Any, Any] = FrozenMap()
 
 
 #: Converters that return a value of one exact type as it is, by that type:
-#: the fast evolve doesn't call them on such a value (see :func:`unchanged`).
+#: :func:`evolve` doesn't call them on such a value (see :func:`unchanged`).
 _UNCHANGED: dict[Callable[..., Any], type] = {}
 
 
 def unchanged(converter: Callable[..., Any], kind: type) -> None:
     """Declare that an attrs converter returns a value whose type is exactly
-    ``kind`` as it is, so that the fast evolve can skip the call. (A plain
+    ``kind`` as it is, so that :func:`evolve` can skip the call. (A plain
     call, not a decorator: mypy's attrs plugin reads only undecorated
     converters.)"""
     _UNCHANGED[converter] = kind
@@ -246,7 +246,7 @@ def _define(source: str, name: str, cls: type, ns: dict[str, Any]) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# A fast attrs.evolve
+# evolve: the kernel's copy with changes
 # ---------------------------------------------------------------------------
 
 _MISSING: Any = object()
@@ -254,13 +254,21 @@ _EVOLVERS: dict[type, Any] = {}
 
 
 def evolve(inst: T, /, **changes: Any) -> T:
-    """:func:`attrs.evolve`, fast: fields that don't change are copied as
-    they are (their converters already ran when ``inst`` was built), changed
-    ones go through their converter, and cached properties are left to be
-    recomputed on the copy.
+    """The kernel's one way to copy a value with changes: what
+    :func:`attrs.evolve` returns, without running ``__init__``. Fields that
+    don't change are copied as they are (their converters already ran when
+    ``inst`` was built), changed ones go through their converter, a hash
+    cache is reset, and cached properties (:class:`derived`) are dropped from
+    the copy unless ``__evolve_carry__`` says their inputs didn't change.
 
-    Classes with validators, ``__attrs_post_init__``, non-``init`` fields or
-    ``Converter`` objects fall back to :func:`attrs.evolve`.
+    The copy is made by code generated once per class, on its first copy.
+
+    :raises TypeError: for a class it can't copy so (one with validators,
+        ``__attrs_pre_init__`` or ``__attrs_post_init__``, fields left out of
+        ``__init__`` or with an alias, or ``attrs.Converter`` objects), on
+        that class's first copy: use :func:`attrs.evolve` for it. No value
+        class of the kernel is such; an unknown field given is a
+        ``TypeError`` too.
     """
     cls = inst.__class__
     fn = _EVOLVERS.get(cls)
@@ -282,7 +290,7 @@ class derived(Generic[T]):
     """A value computed from an immutable instance on first use and kept in
     its ``__dict__`` (for frozen attrs classes without slots): what
     :func:`functools.cached_property` does, without its per-access lock and
-    Python-level ``__get__`` on every first access's path. The fast evolve
+    Python-level ``__get__`` on every first access's path. :func:`evolve`
     drops it from a copy unless ``__evolve_carry__`` says its inputs didn't
     change."""
 
@@ -317,56 +325,36 @@ def cached_properties(cls: type) -> tuple[str, ...]:
                                if isinstance(value, (derived, functools.cached_property))))
 
 
-def builder(cls: type[T], *names: str) -> Callable[..., T]:
-    """A positional constructor for a frozen attrs class without slots,
-    for the kernel's hot paths: ``builder(Result, "kind", "rule")`` makes
-    ``build(kind, rule)``, an instance whose other fields are their
-    defaults, built as one dict (no ``__init__``, no converters: callers
-    pass values already in converted form). Equal to what ``cls(...)``
-    builds from the same values.
-
-    :raises TypeError: when ``cls`` has slots, validators, ``__attrs_post_init__``,
-        a hash cache, or a field left out that has no plain default.
-    """
+def refusal(cls: type) -> str | None:
+    """Why :func:`evolve` can't copy ``cls`` (what only ``__init__`` would
+    do), or ``None`` when it can."""
     import attrs
 
-    fields = attrs.fields(cls)  # type: ignore[arg-type]
-    if "__slots__" in cls.__dict__ or caches_hash(cls) or hasattr(cls, "__attrs_post_init__") \
-            or any(f.validator is not None for f in fields):
-        raise TypeError(f"builder({cls.__name__}): only for frozen attrs classes without "
-                        "slots, validators, post-init or a hash cache")
-    unknown = set(names) - {f.name for f in fields}
-    if unknown:
-        raise TypeError(f"builder({cls.__name__}): no field {sorted(unknown)}")
-    ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
-    items = []
-    for i, f in enumerate(fields):
-        if f.name in names:
-            items.append(f"{f.name!r}: {f.name}")
-        elif f.default is attrs.NOTHING or isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
-            raise TypeError(f"builder({cls.__name__}): field {f.name!r} has no plain default")
-        else:
-            ns[f"_d{i}"] = f.default
-            items.append(f"{f.name!r}: _d{i}")
-    lines = [f"def build({', '.join(names)}):", "    new = _new(_cls)",
-             f"    _set(new, '__dict__', {{{', '.join(items)}}})", "    return new"]
-    fn: Callable[..., T] = _define("\n".join(lines) + "\n", "build", cls, ns)
-    fn.__qualname__ = fn.__name__ = f"build_{cls.__name__}"
-    return fn
+    if not attrs.has(cls):
+        return "it is not an attrs class"
+    why = [f"it has {hook}" for hook in ("__attrs_pre_init__", "__attrs_post_init__")
+           if hasattr(cls, hook)]
+    for f in attrs.fields(cls):
+        if f.validator is not None:
+            why.append(f"field {f.name!r} has a validator")
+        if not f.init:
+            why.append(f"field {f.name!r} is left out of __init__")
+        if f.alias != f.name:
+            why.append(f"field {f.name!r} has the alias {f.alias!r}")
+        if isinstance(f.converter, attrs.Converter):
+            why.append(f"field {f.name!r} has an attrs.Converter")
+    return "; ".join(why) or None
 
 
 def _make_evolver(cls: type) -> Any:
     import attrs
 
+    why = refusal(cls)
+    if why is not None:
+        raise TypeError(f"redzone's evolve can't copy {cls.__module__}.{cls.__qualname__}: "
+                        f"{why} (only __init__ would honour that); use attrs.evolve")
     fields = attrs.fields(cls)
-    slotted = "__slots__" in cls.__dict__
-    if (hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__")
-            or any(f.validator is not None or not f.init or f.alias != f.name
-                   or isinstance(f.converter, attrs.Converter) for f in fields)):
-        def slow(inst: Any, changes: dict[str, Any]) -> Any:
-            return attrs.evolve(inst, **changes)
-        return slow
-    if not slotted:
+    if "__slots__" not in cls.__dict__:
         return _make_dict_evolver(cls, fields)
     names = [f.name for f in fields]
     converters = {f.name: f.converter for f in fields if f.converter is not None}
@@ -399,7 +387,7 @@ def _make_evolver(cls: type) -> Any:
 
 
 def _make_dict_evolver(cls: type, fields: Any) -> Any:
-    """The fast evolve of a frozen attrs class without slots: the instance's
+    """:func:`evolve` of a frozen attrs class without slots: the instance's
     ``__dict__`` is copied at C speed, the hash cache is reset, the cached
     properties whose inputs change are dropped (the others are kept, see
     ``__evolve_carry__``), and the changed fields go through their

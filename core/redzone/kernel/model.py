@@ -882,6 +882,10 @@ STEPS: Final = (
 #: The key under which a state notes the permanents changed since its
 #: objects were last found clean of state-based actions (704.3).
 SBA_DIRTY: Final = "_sba_dirty"
+#: The key under which a state notes the plugin set (a ``Hooks``'
+#: ``honour_mark``) found to honour it (:func:`redzone.kernel.context.engine_honours`): its rules
+#: edition, the keywords it was made with and holds, and their records.
+HONOURED: Final = "_honoured_by"
 
 
 @frozen(cache_hash=True, slots=False)
@@ -957,6 +961,9 @@ class GameState:
         # (see redzone.kernel.sba.core_actions); dropped with any other
         # change of the objects, kept up to date by the two methods below.
         SBA_DIRTY: ("objects",),
+        # A note too: what engine_honours reads (kept by with_permanents
+        # when no changed permanent's keywords changed).
+        HONOURED: ("rules", "keyword_set", "objects", "lki", "sources"),
     }
 
     @derived
@@ -1155,6 +1162,16 @@ class GameState:
         # A superset of the keywords present, or of the flags set, stays a
         # correct answer.
         known = self.__dict__
+        honoured = known.get(HONOURED)
+        if honoured is not None:
+            objects = self.objects._items
+            for i, p in changed.items():
+                old = objects.get(i)
+                if old is None or p.printed_keywords is not old.printed_keywords \
+                        or p.modifications is not old.modifications:
+                    break
+            else:
+                new.__dict__[HONOURED] = honoured  # the same keyword records
         dirty = known.get(SBA_DIRTY)
         if dirty is not None:
             new.__dict__[SBA_DIRTY] = dirty.union(changed)

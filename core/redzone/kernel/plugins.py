@@ -22,7 +22,6 @@ registration order and a failing plugin is named in the error.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TypeVar
 
@@ -106,10 +105,11 @@ class Hooks:
         self.verify = verify_default() if verify is None else bool(verify)
         self.unknown_keywords = unknown_keywords
         #: The keyword records found equal to the parse of their text (see
-        #: :func:`~redzone.kernel.context.engine_honours`), and the last
-        #: state whose keywords were checked, by identity.
+        #: :func:`~redzone.kernel.context.engine_honours`).
         self.keywords_verified: set[Keyword] = set()
-        self.keywords_checked: weakref.ref[GameState] | None = None
+        #: What a state this plugin set honours notes (one object per plugin
+        #: set: it pickles as another, so an unpickled state is checked again).
+        self.honour_mark = object()
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
@@ -351,7 +351,11 @@ class Hooks:
 
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`: the smallest of
-        ``base`` and every answer, never below 0."""
+        ``base`` and every answer, never below 0. When the gates let no
+        implementation through (``silent``), that is ``base`` at once."""
+        hook = "redzone_lethal_damage"
+        if hook in self.silent(state):
+            return base if base > 0 else 0
         value = base
         for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
             value = min(value, self._check.whole(impl, "redzone_lethal_damage", state, res))
@@ -365,9 +369,10 @@ class Hooks:
     def deals_combat_damage(self, state: GameState, creature: str, step: str) -> bool | None:
         """:func:`~redzone.kernel.hookspecs.redzone_deals_combat_damage`: ``False``
         if any says so, else ``True`` if any says so, else ``None`` (the
-        kernel's answer applies)."""
+        kernel's answer applies), at once when the gates let no
+        implementation through."""
         hook = "redzone_deals_combat_damage"
-        if not self._cache[hook]:
+        if hook in self.silent(state):
             return None
         answer: bool | None = None
         for impl, res in self._answers(hook, (state, creature, step)):

@@ -15,14 +15,11 @@ from collections.abc import Collection, Iterable
 
 import attrs
 
-from redzone.kernel.events import Event, object_event
-from redzone.kernel.frozen import FrozenMap, builder, cached_properties
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
-
-#: ``StateBasedAction(kind, rule, object)``, built as one dict.
-_action = builder(StateBasedAction, "kind", "rule", "object")
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -143,12 +140,12 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     events: list[Event] = []
     for obj, rule in leaving.items():
         if obj in hit:
-            events.append(object_event("removed_from_combat", "506.4", step, obj))
+            events.append(Event("removed_from_combat", "506.4", step, object=obj))
         perm = current[obj]
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
-            events.append(object_event("dies", rule, step, obj))
+            events.append(Event("dies", rule, step, object=obj))
         else:
             events.append(Event("zone_change", rule, step, object=obj, detail=zone))
     return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),
@@ -185,7 +182,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
         verdicts = perm.own_state_based_actions
         if verdicts:
             for kind, rule in verdicts:
-                found.append(_action(kind, rule, perm.id))
+                found.append(StateBasedAction(kind, rule, perm.id))
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
     return found
@@ -204,8 +201,10 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
 
 
 def _clear_marks(state: GameState) -> GameState:
-    objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
+    if dirty is not None and not dirty:
+        return state  # (marks are set by changing a permanent: none changed)
+    objects = state.objects._items
     # (Marks are set by changing a permanent: only changed ones can have any.)
     perms = objects.values() if dirty is None else [objects[i] for i in dirty if i in objects]
     marked = {p.id: p.evolve(marks=frozenset()) for p in perms if p.marks}

@@ -21,7 +21,7 @@ from typing import Any
 
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
-from redzone.kernel.events import Event, object_event
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
@@ -114,26 +114,21 @@ def perform_state_based_actions(tx: Tx,
         lost; the loop stops if it ended the game.
     """
     hooks = tx.hooks
-    state = tx.state
-    dirty = state.__dict__.get(SBA_DIRTY)
-    if dirty is not None and not dirty \
-            and "redzone_state_based_actions" in hooks.silent(state) \
-            and not _sba.core_actions(state):
-        # Objects clean since the last check, players fine, no plugin to
-        # ask: nothing to perform, and no marks to clear (704.3).
-        return
     for _ in range(1000):
+        # (A round on a state whose objects are clean since the last check,
+        # with no plugin to ask, looks at the players only: core_actions
+        # reads the changed permanents alone, and there are no marks to clear.)
         state = tx.state
         actions = _sba.core_actions(state)
         if "redzone_state_based_actions" not in hooks.silent(state):
             actions.extend(hooks.state_based_actions(state))
-        actions = _sba._dedupe(actions)
         state = _sba._clear_marks(state)
         tx.state = state
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
             state.__dict__[SBA_DIRTY] = frozenset()
             break
+        actions = _sba._dedupe(actions)
         before = state
         to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
         moves: list[tuple[str, str]] = []
@@ -162,8 +157,8 @@ def perform_state_based_actions(tx: Tx,
                         state = tx.state
                         continue
                     state = tx.state
-                tx.events.append(object_event("destroyed", action.rule, label,
-                                              action.object))
+                tx.events.append(Event("destroyed", action.rule, label,
+                                        object=action.object))
                 moves.append((action.object, action.rule))
             elif action.kind == "lose":
                 player = state.players.get(action.player or "")

@@ -22,8 +22,8 @@ from redzone.kernel.errors import (
     IllegalBlockError,
     Violation,
 )
-from redzone.kernel.events import Event, attack_event, block_event, damage_event, object_event
-from redzone.kernel.frozen import FrozenMap, builder
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
@@ -37,10 +37,6 @@ from redzone.kernel.settle import (
     state_based_actions,
 )
 from redzone.kernel.tx import Outcome, Tx
-
-#: ``Damage(source, target, amount, combat, step)``, built as one dict.
-_damage = builder(Damage, "source", "target", "amount", "combat", "step")
-
 
 #: A combat with nothing declared yet (507: combat has begun).
 _NO_COMBAT = Combat()
@@ -153,9 +149,14 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
 
 
 def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str],
-                      bands: Iterable[Sequence[str]] = (), *, choices: Answers = None
-                      ) -> Outcome:
-    """Declare attackers (508.1): check, tap, and record what each attacks."""
+                      bands: Iterable[Sequence[str]] = (), *, choices: Answers = None,
+                      checked: bool = True) -> Outcome:
+    """Declare attackers (508.1): check, tap, and record what each attacks.
+
+    :param checked: ``False``: the caller vouches that ``attacks`` is one of
+        :func:`~redzone.kernel.enumerate.legal_attacks` of ``state`` (see
+        :meth:`redzone.Engine.declare_attackers`); 508.1a-d aren't checked,
+        unless combat begins first (a new state)."""
     events: list[Event] = []
     made: list[ChoiceMade] = []
     if state.step in COMBAT_MAY_BEGIN:
@@ -163,11 +164,12 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
+        checked = True  # declared on another state than the one vouched for
     expect(ctx, state, "declare_attackers", "declare attackers")
     hooks = ctx.hooks
     attacks = dict(attacks)
     band_list = [tuple(b) for b in bands]
-    violations = _combat.attack_violations(hooks, state, attacks)
+    violations = _combat.attack_violations(hooks, state, attacks) if checked else []
     violations.extend(_combat.band_violations(hooks, state, attacks, band_list))
     if violations:
         raise IllegalAttackError(violations)
@@ -183,7 +185,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     label = tx.step
     emitted = [Event("step", "508.1", label)]
     emitted += [Event("band", "508.1e", label, detail=", ".join(band)) for band in band_list]
-    emitted += [attack_event("508.1a", label, attacker, attacked)
+    emitted += [Event("attack", "508.1a", label, attacker=attacker, target=attacked)
                 for attacker, attacked in attacks.items()]
     tapped = {}
     new = tx.state
@@ -192,7 +194,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
             tapped[attacker] = _evolve(objects[attacker], tapped=True)
-            emitted.append(object_event("tap", "508.1f", label, attacker))
+            emitted.append(Event("tap", "508.1f", label, object=attacker))
     tx.events.extend(emitted)  # made with the step's label
     tx.state = new.with_permanents(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
@@ -216,13 +218,17 @@ def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
 def declare_blockers(ctx: Context, state: GameState,
                      blocks: Mapping[str, str | Sequence[str]],
                      order: Mapping[str, Sequence[str]] | None = None, *,
-                     choices: Answers = None) -> Outcome:
-    """Declare blockers (509.1)."""
+                     choices: Answers = None, checked: bool = True) -> Outcome:
+    """Declare blockers (509.1).
+
+    :param checked: ``False``: the caller vouches that ``blocks`` is one of
+        :func:`~redzone.kernel.enumerate.legal_blocks` of ``state`` (see
+        :meth:`redzone.Engine.declare_blockers`); 509.1a-c aren't checked."""
     expect(ctx, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
     hooks = ctx.hooks
     norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
-    violations = _combat.block_violations(hooks, state, norm)
+    violations = _combat.block_violations(hooks, state, norm) if checked else []
     declared = norm
     if state.combat.bands and not violations:
         # 702.22h: a creature blocking one member of a band blocks the band.
@@ -245,11 +251,11 @@ def declare_blockers(ctx: Context, state: GameState,
     emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
-        emitted += [block_event("509.1a" if attacker in mine else "702.22h", label, blocker,
-                                attacker) for attacker in attackers]
+        emitted += [Event("block", "509.1a" if attacker in mine else "702.22h", label,
+                          blocker=blocker, attacker=attacker) for attacker in attackers]
     blocked = {a for atts in norm.values() for a in atts}
-    emitted += [object_event("blocked" if attacker in blocked else "unblocked", "509.1h",
-                             label, attacker) for attacker in combat.attacks]
+    emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
+                      object=attacker) for attacker in combat.attacks]
     emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", label,
                       object=obj, detail=", ".join(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
@@ -313,23 +319,6 @@ def damage_step_kind(ctx: Context, state: GameState, *,
     return answer
 
 
-def deals_combat_damage(ctx: Context, state: GameState, creature: str, step: str) -> bool:
-    """Whether a remaining attacking or blocking creature deals combat damage
-    in ``step``: plugins' answers (any ``False`` -> no, else any ``True`` ->
-    yes), else the kernel's: in the regular step, a creature that dealt
-    combat damage in no earlier step of this combat (510.4, 702.7c; under
-    ``second_step_by_assignment``, that assigned none: 310.5 of 1999-2009);
-    in any other step, no."""
-    answer = ctx.hooks.deals_combat_damage(state, creature, step)
-    if answer is not None:
-        return answer
-    if step != DAMAGE_STEP:
-        return False
-    combat = state.combat
-    assert combat is not None
-    return creature not in _dealt_earlier(ctx, combat)
-
-
 def _dealt_earlier(ctx: Context, combat: Combat) -> Collection[str]:
     """The creatures kept out of the regular step (510.4, 702.7c): those that
     dealt combat damage in an earlier step of this combat (under
@@ -354,18 +343,21 @@ def _compute_damage_step_kind(ctx: Context,
     objects = state.objects._items
     present = tuple(c for c in combat.combatants if c in objects
                     and objects[c].zone == "battlefield")
-    quiet = "redzone_deals_combat_damage" in ctx.hooks.silent(state)
+    # Whether each remaining creature deals combat damage in a step: the
+    # plugins' answers (any False -> no, else any True -> yes), else the
+    # kernel's: in the regular step, a creature that dealt combat damage in no
+    # earlier step of this combat (510.4, 702.7c; under
+    # second_step_by_assignment, that assigned none: 310.5 of 1999-2009); in
+    # any other step, no.
+    ask = ctx.hooks.deals_combat_damage
+    dealt = _dealt_earlier(ctx, combat)
     for spec in remaining:
-        if not quiet:
-            who = tuple(c for c in present
-                        if deals_combat_damage(ctx, state, c, spec.name))
-        elif spec.name != DAMAGE_STEP:
-            who = ()  # no plugin says anyone deals damage in its step
-        else:  # deals_combat_damage's own answer for the regular step, for all at once
-            dealt = _dealt_earlier(ctx, combat)
-            who = tuple(c for c in present if c not in dealt)
-        if who or spec.name == DAMAGE_STEP:
-            return spec.name, who
+        name = spec.name
+        regular = name == DAMAGE_STEP
+        who = tuple(c for c in present if (said := ask(state, c, name))
+                    or (said is None and regular and c not in dealt))
+        if who or regular:
+            return name, who
     return None
 
 
@@ -512,9 +504,9 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     for duty in duties:
         for recipient, amount in full.get(duty.source, {}).items():
             if amount:
-                events.append(damage_event("assign", "510.1", step, duty.source, recipient,
-                                           amount))
-                proposed.append(_damage(duty.source, recipient, amount, True, step))
+                events.append(Event("assign", "510.1", step, source=duty.source,
+                                    target=recipient, amount=amount))
+                proposed.append(Damage(duty.source, recipient, amount, True, step))
     if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
