@@ -64,19 +64,15 @@ def rewriter_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           top_level=False)
 
 
-def _install(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("REDZONE_VERIFY", raising=False)
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        [str(site), *filter(None, [os.environ.get("PYTHONPATH")])]))
-
-
 @pytest.fixture
 def rewriter(rewriter_site: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Install the life-rewriting plugin for this process and the processes
     it starts; unset ``REDZONE_VERIFY``."""
     site = rewriter_site
-    _install(site, monkeypatch)
+    monkeypatch.delenv("REDZONE_VERIFY", raising=False)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     importlib.invalidate_caches()
     try:
         yield site
@@ -132,17 +128,18 @@ def test_guarantee_10_batch_gives_each_file_the_status_and_outcome_of_redzone_ru
 @pytest.fixture(scope="module")
 def dask_client(rewriter_site: Path) -> Iterator[Any]:
     """A local Dask cluster of one worker process, shared by the module's
-    Dask tests (none of them breaks it): its worker starts with the
-    rewriter's folder on its path and ``REDZONE_VERIFY`` unset, as each
-    test's own cluster did."""
+    Dask tests (none of them breaks it). It starts in the first of them,
+    under its :func:`rewriter`: the worker gets the rewriter's folder on its
+    path and ``REDZONE_VERIFY`` unset, as each test's own cluster did (set
+    here, they would be put back when the module ends, after the test's own
+    fixture had taken them away)."""
     from distributed import Client, LocalCluster
 
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _install(rewriter_site, monkeypatch)
-        with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster) as client:
-            yield client
+    assert str(rewriter_site) in sys.path and "REDZONE_VERIFY" not in os.environ
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        yield client
 
 
 @contextmanager
