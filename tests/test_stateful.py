@@ -16,7 +16,8 @@ After every step:
 - an engine whose plugins were registered in another order reaches the same
   state.
 
-CI runs a few hundred steps; ``REDZONE_STATEFUL_EXAMPLES=100000 pytest
+The default run takes 20 programs of up to 12 steps; the long run
+(``REDZONE_LONG=1``) 200; ``REDZONE_STATEFUL_EXAMPLES=100000 pytest
 tests/test_stateful.py`` runs more.
 """
 
@@ -31,6 +32,7 @@ from typing import Any
 
 import hypothesis.strategies as st
 import redzone
+from _long import samples
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from redzone import (
@@ -53,7 +55,7 @@ KEYWORDS = ["flying", "reach", "first strike", "double strike", "trample", "deat
             "lifelink", "infect", "wither", "vigilance", "menace", "indestructible", "haste",
             "defender", "protection from red", "protection from green"]
 COLORS = ["white", "blue", "black", "red", "green"]
-EXAMPLES = int(os.environ.get("REDZONE_STATEFUL_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("REDZONE_STATEFUL_EXAMPLES", samples(20, 200)))
 
 _PLUGINS = [info for info in discover()]
 

@@ -55,12 +55,20 @@ def redzone_damage_event(state, damage):
 '''
 
 
+@pytest.fixture(scope="module")
+def rewriter_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The life-rewriting plugin (entry point ``rewriter``) installed in a
+    folder, once for the module (the Dask cluster's worker imports it)."""
+    return install_plugin(tmp_path_factory.mktemp("rewriter") / "site",
+                          "rz-hostile-batch-rewriter", MODULE, REWRITER, "rewriter",
+                          top_level=False)
+
+
 @pytest.fixture
-def rewriter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Install the life-rewriting plugin (entry point ``rewriter``) for this
-    process and the processes it starts; unset ``REDZONE_VERIFY``."""
-    site = install_plugin(tmp_path / "site", "rz-hostile-batch-rewriter", MODULE, REWRITER,
-                          "rewriter", top_level=False)
+def rewriter(rewriter_site: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Install the life-rewriting plugin for this process and the processes
+    it starts; unset ``REDZONE_VERIFY``."""
+    site = rewriter_site
     monkeypatch.delenv("REDZONE_VERIFY", raising=False)
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
@@ -117,12 +125,20 @@ def test_guarantee_10_batch_gives_each_file_the_status_and_outcome_of_redzone_ru
 # ---------------------------------------------------------------------------
 
 
-@contextmanager
-def _dask() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def dask_client(rewriter_site: Path) -> Iterator[Any]:
+    """A local Dask cluster of one worker process, shared by the module's
+    Dask tests (none of them breaks it). It starts in the first of them,
+    under its :func:`rewriter`: the worker gets the rewriter's folder on its
+    path and ``REDZONE_VERIFY`` unset, as each test's own cluster did (set
+    here, they would be put back when the module ends, after the test's own
+    fixture had taken them away)."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    assert str(rewriter_site) in sys.path and "REDZONE_VERIFY" not in os.environ
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster) as client:
         yield client
 
 
@@ -138,11 +154,11 @@ def _ray() -> Iterator[Any]:
         ray.shutdown()
 
 
-EXECUTORS: dict[str, Callable[[], AbstractContextManager[Any]]] = {
-    "serial": lambda: nullcontext(None),
-    "process-pool-2": lambda: cf.ProcessPoolExecutor(max_workers=2),
-    "dask": _dask,
-    "ray": _ray,
+EXECUTORS: dict[str, Callable[[pytest.FixtureRequest], AbstractContextManager[Any]]] = {
+    "serial": lambda request: nullcontext(None),
+    "process-pool-2": lambda request: cf.ProcessPoolExecutor(max_workers=2),
+    "dask": lambda request: nullcontext(request.getfixturevalue("dask_client")),
+    "ray": lambda request: _ray(),
 }
 
 _EXECUTOR_PARAMS = [
@@ -154,11 +170,11 @@ _EXECUTOR_PARAMS = [
 
 @pytest.mark.parametrize("executor", _EXECUTOR_PARAMS)
 def test_guarantee_10_simulate_checks_plugins_as_redzone_run_does(
-        rewriter: Path, executor: str) -> None:
+        rewriter: Path, executor: str, request: pytest.FixtureRequest) -> None:
     """``redzone.simulate(files)`` (its default engine, as ``redzone run``
     builds it) finds the rewritten life and names the plugin, status 3, on
     every executor: the verify mode travels to the workers with the engine."""
-    with EXECUTORS[executor]() as ex:
+    with EXECUTORS[executor](request) as ex:
         results = list(redzone.simulate([HIT, CALM, HIT], executor=ex, chunksize=1))
     assert [r.status for r in results] == [3, 0, 3]
     for r in (results[0], results[2]):
@@ -169,13 +185,13 @@ def test_guarantee_10_simulate_checks_plugins_as_redzone_run_does(
 @pytest.mark.parametrize("executor", _EXECUTOR_PARAMS)
 @pytest.mark.parametrize("verify", [True, False])
 def test_guarantee_10_an_engines_verify_mode_is_the_same_on_every_worker(
-        rewriter: Path, executor: str, verify: bool) -> None:
+        rewriter: Path, executor: str, verify: bool, request: pytest.FixtureRequest) -> None:
     """An engine given to ``simulate`` keeps its own verify mode on every
     worker (rebuilt by name, it used to take the worker's
     ``REDZONE_VERIFY``): the same statuses as resolving here."""
     plugin = importlib.import_module(MODULE)
     engine = Engine(discover=True, block=["rewriter"], plugins=[plugin], verify=verify)
-    with EXECUTORS[executor]() as ex:
+    with EXECUTORS[executor](request) as ex:
         results = list(redzone.simulate([HIT, CALM], executor=ex, engine=engine))
     assert [r.status for r in results] == ([3, 0] if verify else [0, 0])
     if not verify:  # documented: without verify mode the change is what it is
@@ -243,15 +259,15 @@ def _board() -> tuple[Engine, GameState]:
 
 @pytest.mark.parametrize("executor", ["serial", "process-pool-2"])
 @pytest.mark.parametrize("name", sorted(MALFORMED))
-def test_a_malformed_job_is_a_bad_job_outcome_and_loses_nothing(name: str,
-                                                                executor: str) -> None:
+def test_a_malformed_job_is_a_bad_job_outcome_and_loses_nothing(
+        name: str, executor: str, request: pytest.FixtureRequest) -> None:
     """Decisions of the wrong type: that job's ``bad_job`` outcome (status
     2, the error shape of the scenario format) naming the job and the key;
     the jobs around it resolve, in order. ``simulate`` never raises for it."""
     engine, state = _board()
     good = (state, {"attacks": {"bear": "bob"}})
     decisions = MALFORMED[name]
-    with EXECUTORS[executor]() as ex:
+    with EXECUTORS[executor](request) as ex:
         results = list(redzone.simulate([good, (state, decisions), good], engine=engine,
                                         executor=ex))
     assert [(r.index, r.status) for r in results] == [(0, 0), (1, 2), (2, 0)]

@@ -49,16 +49,46 @@ RAW = re.compile("[\x1b\x9b\x07\x08\r\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 
 #: rich's own escape sequences, the only ones ``--color`` output may hold:
 #: colours (select graphic rendition) and, for the progress bar of ``batch``,
-#: hiding the cursor, going up a line and erasing it.
-SGR = re.compile(r"\x1b\[(?:[0-9;]*[mAK]|\?25[hl])|\r(?=\x1b\[2K)")
+#: hiding the cursor, going back to the start of the line, up a line and
+#: erasing it.
+SGR = re.compile(r"\x1b\[(?:[0-9;]*[mAK]|\?25[hl])|\r(?=\x1b\[(?:2K|1A))")
 
 
-def _redzone(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def _process(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``python -m redzone ARGS`` in a process of its own: what a terminal
+    reading its standard output and error receives."""
     env = {**os.environ, "COLUMNS": "200", "PYTHONIOENCODING": "utf-8"}
     env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "redzone", *map(str, args)],
-                          capture_output=True, text=True, encoding="utf-8",
-                          errors="surrogateescape", env=env, timeout=120, check=False)
+    # Bytes, decoded here: text mode would read a carriage return as a line feed.
+    done = subprocess.run([sys.executable, "-m", "redzone", *map(str, args)],
+                          capture_output=True, env=env, timeout=120, check=False)
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode("utf-8", "surrogateescape"),
+                                       done.stderr.decode("utf-8", "surrogateescape"))
+
+
+Redzone = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def redzone_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Redzone:
+    """The command line run here, as :func:`_process` runs it (200 columns,
+    ``NO_COLOR`` unset): its console is made at each command on the standard
+    output and error of the moment, which ``capsys`` holds; what a process of
+    its own writes is checked by
+    :func:`test_a_process_of_its_own_writes_no_control_character`."""
+    from redzone.frontends import cli
+
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        status = cli.main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["redzone", *map(str, args)], status, out, err)
+
+    return run
 
 
 def _raw(text: str) -> list[str]:
@@ -82,13 +112,14 @@ COMMANDS: dict[str, tuple[tuple[str | Path, ...], int]] = {
 @pytest.mark.parametrize("color", [None, "--color"], ids=["piped", "color"])
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_no_control_character_from_a_file_reaches_the_terminal(name: str, color: str | None,
-                                                                illegal: Path) -> None:
+                                                                illegal: Path,
+                                                                redzone_cli: Redzone) -> None:
     """Item 7: the account, the board, ``check`` and ``explain`` show a
     file's control characters, escape sequences and bidi controls escaped,
     piped or with ``--color``, on standard output and standard error."""
     args, status = COMMANDS[name]
     args = tuple(illegal if a == "ILLEGAL" else a for a in args)
-    done = _redzone(*args, *((color,) if color else ()))
+    done = redzone_cli(*args, *((color,) if color else ()))
     assert done.returncode == status, done.stderr
     assert _raw(done.stdout) == [] and _raw(done.stderr) == []
     shown = SGR.sub("", done.stdout)
@@ -96,31 +127,46 @@ def test_no_control_character_from_a_file_reaches_the_terminal(name: str, color:
     assert "\\u202e" in shown
 
 
-def test_rich_markup_in_a_name_is_shown_as_it_is() -> None:
+@pytest.mark.parametrize("color", [None, "--color"], ids=["piped", "color"])
+def test_a_process_of_its_own_writes_no_control_character(color: str | None,
+                                                          illegal: Path) -> None:
+    """Item 7, end to end: ``python -m redzone`` in a process of its own (its
+    real standard output and error, ``PYTHONIOENCODING=utf-8``) writes the
+    account, the violations and the suggestions with every control character
+    escaped, piped or with ``--color``; the other commands run here."""
+    for args, status in ((("run", NAMES), 0), (("explain", illegal), 1)):
+        done = _process(*args, *((color,) if color else ()))
+        assert done.returncode == status, done.stderr
+        assert _raw(done.stdout) == [] and _raw(done.stderr) == []
+        shown = SGR.sub("", done.stdout)
+        assert "\\x1b]0;pwned\\x07" in shown and "\\u202e" in shown
+
+
+def test_rich_markup_in_a_name_is_shown_as_it_is(redzone_cli: Redzone) -> None:
     """Item 7: ``[bold]`` in a name is text, not rich markup, on the board
     (a table) as in the account."""
     for args in (("run", NAMES), ("run", "--board", NAMES)):
-        done = _redzone(*args)
+        done = redzone_cli(*args)
         assert "[bold]loud[/bold]" in done.stdout, done.stdout
 
 
-def test_the_escapes_say_which_character_was_there() -> None:
+def test_the_escapes_say_which_character_was_there(redzone_cli: Redzone) -> None:
     """Item 7: each control character of the name is shown as its own escape
     (not dropped: rich alone drops bell, backspace and carriage return)."""
-    done = _redzone("run", NAMES)
+    done = redzone_cli("run", NAMES)
     assert "Ogre\\x1b]0;pwned\\x07 [bold]loud[/bold] \\x9b31m\\x07\\x08\\rback\\u202elive" \
         in done.stdout, done.stdout
     assert "ogre\\x1b[2J" in done.stdout and "bob\\x9b2J" in done.stdout
 
 
-def test_batch_escapes_a_hostile_file_name(tmp_path: Path) -> None:
+def test_batch_escapes_a_hostile_file_name(tmp_path: Path, redzone_cli: Redzone) -> None:
     """Item 7: ``redzone batch`` prints file names (they come from a folder's
     listing) escaped, with or without ``--color``."""
     folder = tmp_path / "in"
     folder.mkdir()
     shutil.copy(NAMES, folder / "x\x1b]0;pwned\x07\u202e[bold]y.toml")
     for color in ((), ("--color",)):
-        done = _redzone("batch", *color, folder)
+        done = redzone_cli("batch", *color, folder)
         assert done.returncode == 0, done.stderr
         assert _raw(done.stdout) == [] and _raw(done.stderr) == []
         assert "x\\x1b]0;pwned\\x07\\u202e[bold]y.toml" in SGR.sub("", done.stdout)
@@ -152,12 +198,12 @@ def test_keywords_escapes_a_plugin_name(run_cli: Callable[..., CliResult]) -> No
     assert "evil\\x1b]0;pwned\\x07\\u202e" in result.out
 
 
-def test_json_output_keeps_the_exact_names() -> None:
+def test_json_output_keeps_the_exact_names(redzone_cli: Redzone) -> None:
     """Item 7: ``--json`` is already safe (JSON escapes control characters)
     and stays exact: the names are the file's, not the terminal's escapes."""
     import json
 
-    done = _redzone("run", "--json", NAMES)
+    done = redzone_cli("run", "--json", NAMES)
     assert _raw(done.stdout) == []
     players = json.loads(done.stdout)["players"]
     assert "alice\x1b]0;pwned\x07" in players and "bob\x9b2J" in players
