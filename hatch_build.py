@@ -1,5 +1,5 @@
 """The wheel's build hook: pure Python by default; with ``REDZONE_COMPILE=1``,
-the kernel modules listed in ``redzone._compiled.MODULES`` compiled with mypyc
+the kernel modules listed in ``redzone.compilation.MODULES`` compiled with mypyc
 as well.
 
 A compiled wheel holds every source file as the pure one does, plus one
@@ -28,7 +28,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 FLAG = "REDZONE_COMPILE"
 
 #: Where the list of compiled modules lives (the one list; see its docstring).
-LIST_FILE = Path("core") / "redzone" / "_compiled.py"
+LIST_FILE = Path("core") / "redzone" / "compilation.py"
 
 #: What compiling needs besides the C compiler: mypyc is part of mypy.
 COMPILE_REQUIRES = ["mypy>=1.10", "setuptools>=70"]
@@ -50,7 +50,7 @@ setup(
 
 
 def compiled_modules(root: Path) -> tuple[str, ...]:
-    """The modules to compile, read from ``redzone/_compiled.py`` without
+    """The modules to compile, read from ``redzone/compilation.py`` without
     importing it (the build environment doesn't have redzone's dependencies
     unless it compiles).
 

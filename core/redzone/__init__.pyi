@@ -3,7 +3,7 @@ the table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;
 don't edit."""
 
 from redzone._version import __version__ as __version__
-from redzone._compiled import compiled
+from redzone.compilation import compiled
 from redzone.execution.simulation import simulate
 from redzone.kernel.actions import (
     AddCounters,
