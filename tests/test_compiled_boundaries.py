@@ -234,3 +234,15 @@ def test_resolving_a_trigger_named_by_no_id_is_405_1(trigger_id: object) -> None
     with pytest.raises(IllegalActionError, match="no trigger") as err:
         engine.resolve_trigger(state, trigger_id)  # type: ignore[arg-type]
     assert err.value.rule == "405.1"
+
+
+@settings(max_examples=25, deadline=None)
+@given(member=NOT_IDS)
+def test_a_band_member_that_is_no_id_is_702_22c(engine: Engine, board: GameState,
+                                                member: object) -> None:
+    """702.22c: a band is of attacking creatures, each named by its id; a band
+    with anything else in it is an illegal declaration, compiled as pure."""
+    with pytest.raises(IllegalAttackError) as err:
+        engine.declare_attackers(board, {"a0": "bob", "a1": "bob"},
+                                 [("a0", member)])  # type: ignore[list-item]
+    assert _rules(err) == {"702.22c"}

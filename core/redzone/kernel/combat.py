@@ -258,6 +258,14 @@ def band_violations(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
     found: list[Violation] = []
     seen: dict[str, int] = {}
     for i, band in enumerate(bands):
+        # (The caller's band, unchecked: its members are read as ``object``
+        # until each is an id, so that a malformed one is a violation, compiled
+        # as pure, not a TypeError.)
+        members: tuple[object, ...] = band
+        if not all(isinstance(m, str) for m in members):
+            found.append(Violation("702.22c", "a band is of attacking creatures named by "
+                                   f"their ids, not {list(members)!r}"))
+            continue
         names = ", ".join(label(state, m) for m in band)
         if len(band) < 2 or len(set(band)) != len(band):
             found.append(Violation("702.22c", f"a band needs two or more different attacking "
