@@ -16,6 +16,7 @@ from redzone._version import __version__ as __version__
 #: read ``__init__.pyi``, generated from it by ``python -m redzone._stub``
 #: (a test checks that the stub is the one the table generates).
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    "redzone.compilation": ("compiled",),
     "redzone.kernel.actions": (
         "AddCounters", "AddEffect", "BecomeBlocked", "CreateDelayedTrigger", "CreateToken",
         "DealDamage", "Destroy", "EnterBlocking", "Exile", "GainLife", "Grant", "LeaveBattlefield",

@@ -3,6 +3,7 @@ the table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;
 don't edit."""
 
 from redzone._version import __version__ as __version__
+from redzone.compilation import compiled
 from redzone.execution.simulation import simulate
 from redzone.kernel.actions import (
     AddCounters,
@@ -171,6 +172,7 @@ __all__ = [
     "UnknownKeywordError",
     "Untap",
     "Violation",
+    "compiled",
     "creature",
     "hookimpl",
     "new_game",

@@ -7,6 +7,7 @@ engine's commands turn violations into typed errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from redzone.kernel.errors import Violation
 from redzone.kernel.frozen import FrozenMap
@@ -50,7 +51,7 @@ def attackable(state: GameState, player: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Violation]:
+def _attacker_core(state: GameState, attacker: str, attacked: object) -> list[Violation]:
     perm = state.objects._items.get(attacker)
     ap = state.active_player
     if perm is None:
@@ -78,7 +79,7 @@ def _attacker_core(state: GameState, attacker: str, attacked: str) -> list[Viola
     return out
 
 
-def _attacked_core(state: GameState, attacker: str, attacked: str,
+def _attacked_core(state: GameState, attacker: str, attacked: object,
                    controller: str) -> list[Violation]:
     if not isinstance(attacked, str):
         return [Violation("508.1b", f"{label(state, attacker)} attacks {attacked!r}: name one "
@@ -120,10 +121,12 @@ def _attacked_core(state: GameState, attacker: str, attacked: str,
 
 
 def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
-                            attacked: str, silent: frozenset[str] | None = None
+                            attacked: object, silent: frozenset[str] | None = None
                             ) -> list[Violation]:
+    # (``attacked`` is the caller's, unchecked: typed ``object`` so that a
+    # compiled build reports a malformed one as 508.1b, not as a TypeError.)
     core = _attacker_core(state, attacker, attacked)
-    if core and any(not v.restriction for v in core):
+    if not isinstance(attacked, str) or (core and any(not v.restriction for v in core)):
         return core
     if silent is None:
         silent = hooks.silent(state)
@@ -140,7 +143,15 @@ def attack_restriction_violations(hooks: Hooks, state: GameState,
     """The restrictions a declaration of attackers breaks (508.1a-c)."""
     found: list[Violation] = []
     silent = hooks.silent(state)
-    for attacker, attacked in attacks.items():
+    # (The caller's declaration, unchecked: read as ``object`` so that a
+    # compiled build reports a malformed key or value as 508.1a-b, as the
+    # pure one does, not as a TypeError.)
+    unchecked = cast("Mapping[Any, object]", attacks)
+    for attacker, attacked in unchecked.items():
+        if not isinstance(attacker, str):
+            found.append(Violation("508.1a", f"there is no permanent {attacker!r} to attack "
+                                   "with", cast(Any, (attacker,))))
+            continue
         found.extend(_attack_pair_violations(hooks, state, attacker, attacked, silent))
     if not found and "redzone_attack_declaration_violations" not in silent:
         found.extend(hooks.attack_declaration_violations(state, FrozenMap(attacks)))
@@ -199,6 +210,14 @@ def band_violations(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
     found: list[Violation] = []
     seen: dict[str, int] = {}
     for i, band in enumerate(bands):
+        # (The caller's band, unchecked: its members are read as ``object``
+        # until each is an id, so that a malformed one is a violation, compiled
+        # as pure, not a TypeError.)
+        members: tuple[object, ...] = band
+        if not all(isinstance(m, str) for m in members):
+            found.append(Violation("702.22c", "a band is of attacking creatures named by "
+                                   f"their ids, not {list(members)!r}"))
+            continue
         names = ", ".join(label(state, m) for m in band)
         if len(band) < 2 or len(set(band)) != len(band):
             found.append(Violation("702.22c", f"a band needs two or more different attacking "
@@ -233,12 +252,16 @@ def band_violations(hooks: Hooks, state: GameState, attacks: Mapping[str, str],
 # ---------------------------------------------------------------------------
 
 
-def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[str, tuple[str, ...]]:
+def normalise_blocks(blocks: Mapping[str, str | Sequence[str]]) -> dict[Any, tuple[Any, ...]]:
     """Blocks as blocker -> tuple of attackers (a bare id means one attacker)."""
-    # (A tuple, the common case, is taken as it is: no ABC check.)
+    # (A tuple, the common case, is taken as it is: no ABC check. The caller's
+    # keys and values are unchecked here: ``Any`` and ``object``, so that a
+    # compiled build leaves a malformed one to the checks, as 509.1a: so is
+    # what it returns, which is as unchecked.)
+    unchecked = cast("Mapping[Any, object]", blocks)
     return {b: (a if type(a) is tuple else (a,) if isinstance(a, str)
                 or not isinstance(a, Iterable) else tuple(a))
-            for b, a in blocks.items()}
+            for b, a in unchecked.items()}
 
 
 def capacity(hooks: Hooks, state: GameState, blocker: str,
@@ -253,15 +276,18 @@ def capacity(hooks: Hooks, state: GameState, blocker: str,
     return UNLIMITED if extra >= UNLIMITED else 1 + extra
 
 
-def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
-                  attackers: tuple[str, ...], silent: frozenset[str] | None = None
+def _blocker_core(hooks: Hooks, state: GameState, given: object,
+                  unchecked: tuple[object, ...], silent: frozenset[str] | None = None
                   ) -> list[Violation]:
+    # (The blocker and its attackers are the caller's, unchecked: ``object``,
+    # so that a compiled build reports a malformed one as 509.1a.)
     combat = state.combat
     assert combat is not None
-    perm = state.objects._items.get(blocker)
+    perm = state.objects._items.get(given) if isinstance(given, str) else None
     if perm is None:
-        return [Violation("509.1a", f"there is no permanent {blocker!r} to block with",
-                          (blocker,))]
+        return [Violation("509.1a", f"there is no permanent {given!r} to block with",
+                          cast(Any, (given,)))]
+    blocker = perm.id
     if perm.zone != "battlefield":
         return [Violation("509.1a", f"{_label(perm)} is not on the battlefield", (blocker,))]
     out: list[Violation] = []
@@ -275,13 +301,14 @@ def _blocker_core(hooks: Hooks, state: GameState, blocker: str,
     if state.is_attacking_player(perm.controller):
         out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
-    single = len(attackers) == 1  # (the common case, checked without a generator)
-    named = isinstance(attackers[0], str) if single else all(isinstance(a, str)
-                                                             for a in attackers)
+    single = len(unchecked) == 1  # (the common case, checked without a generator)
+    named = isinstance(unchecked[0], str) if single else all(isinstance(a, str)
+                                                             for a in unchecked)
     if not named:
-        out.append(Violation("509.1a", f"{_label(perm)} blocks {list(attackers)!r}: name each "
+        out.append(Violation("509.1a", f"{_label(perm)} blocks {list(unchecked)!r}: name each "
                              "attacking creature by its id", (blocker,)))
         return out
+    attackers = cast("tuple[str, ...]", unchecked)  # (each a str: checked above)
     if not single and len(set(attackers)) != len(attackers):
         out.append(Violation("509.1a", f"{_label(perm)} is declared to block the same "
                              "creature twice", (blocker, *attackers)))
@@ -390,14 +417,21 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
     asks_violations = "redzone_block_violations" not in silent
     objects = state.objects._items
     attacks = combat.attacks._items
-    for blocker, attackers in blocks.items():
-        core = _blocker_core(hooks, state, blocker, attackers, silent)
+    # (The caller's declaration, unchecked: ``object`` until _blocker_core
+    # has checked it, so that a compiled build reports it as 509.1a.)
+    given = cast("Mapping[Any, tuple[object, ...]]", blocks)
+    for blocker, unchecked in given.items():
+        core = _blocker_core(hooks, state, blocker, unchecked, silent)
+        if not isinstance(blocker, str):
+            found.extend(core)
+            continue
+        attackers = cast("tuple[str, ...]", unchecked)  # (checked by _blocker_core if used)
         perm = objects.get(blocker)
         if perm is not None and perm.zone == "battlefield":
             # Every creature declared to block an attacker counts for the
             # restrictions on its blockers together (702.111b), also one whose
             # own block is illegal: that one's violation is the one to report.
-            for attacker in attackers:
+            for attacker in unchecked:
                 if isinstance(attacker, str) and attacker in attacks:
                     group = blocked_by.setdefault(attacker, [])
                     if blocker not in group:
@@ -483,11 +517,12 @@ def suggest_blocks(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]
     return {k: v for k, v in check.example.items() if isinstance(v, tuple)}
 
 
-def legal_blockers(hooks: Hooks, state: GameState, attacker: str) -> tuple[str, ...]:
+def legal_blockers(hooks: Hooks, state: GameState, attacker: object) -> tuple[str, ...]:
     """Creatures that could block ``attacker`` alone, pair by pair (509.1a-b);
     restrictions on the whole declaration, such as menace, are not applied."""
+    # (``attacker`` is the caller's, unchecked: none is attacking unless a str.)
     combat = state.combat
-    if combat is None or attacker not in combat.attacks:
+    if combat is None or not isinstance(attacker, str) or attacker not in combat.attacks:
         return ()
     out = []
     for perm in state.objects.values():
@@ -730,7 +765,8 @@ def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
     assignment (malformed amounts are violations elsewhere)."""
     out: dict[str, list[tuple[str, int]]] = {}
     for source, amounts in full.items():
-        for r, n in amounts.items():
+        unchecked: Mapping[str, object] = amounts  # (malformed amounts pass through here)
+        for r, n in unchecked.items():
             if isinstance(n, int) and not isinstance(n, bool) and n > 0:
                 out.setdefault(r, []).append((source, n))
     return out
@@ -822,7 +858,8 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
     del given
     totals: dict[str, int] = {}
     for amounts in full.values():
-        for r, n in amounts.items():
+        unchecked: Mapping[str, object] = amounts  # (malformed amounts are violations below)
+        for r, n in unchecked.items():
             if isinstance(n, int) and not isinstance(n, bool) and n > 0:
                 totals[r] = totals.get(r, 0) + n
     found: list[Violation] = []
@@ -833,7 +870,8 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
         amounts = full.get(duty.source, {})
         bad = False
         unblocked = duty.as_unblocked(amounts)
-        for r, n in amounts.items():
+        given_amounts: Mapping[str, object] = amounts
+        for r, n in given_amounts.items():
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 found.append(Violation("510.1a", f"{label(state, duty.source)} assigns {n!r} to "
                                        f"{label(state, r)}: "

@@ -17,7 +17,7 @@ These are the kernel's: a plugin's actions and resolutions use the tools of
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
@@ -518,9 +518,12 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
                     targets=(d.object,) if d.object else ()) for d in fired]
 
 
-def resolve_top(tx: Tx, trigger_id: str | None) -> None:
+def resolve_top(tx: Tx, trigger_id: object) -> None:
     """Resolve the trigger on top of the stack, or the one named (608.2):
-    its actions, then state-based actions and what that triggers."""
+    its actions, then state-based actions and what that triggers.
+
+    :param trigger_id: ``None`` for the top, or the caller's id, unchecked
+        (``object``): one not on the stack is an :class:`IllegalActionError`."""
     state = tx.state
     stack = list(state.stack)
     index = len(stack) - 1
@@ -529,7 +532,7 @@ def resolve_top(tx: Tx, trigger_id: str | None) -> None:
         if trigger_id not in ids:
             raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack "
                                      f"(it holds {', '.join(ids) or 'nothing'})",
-                                     rule="405.1", objects=(trigger_id,))
+                                     rule="405.1", objects=cast(Any, (trigger_id,)))
         index = ids.index(trigger_id)
     trigger = stack.pop(index)
     tx.state = _evolve(state, stack=tuple(stack))

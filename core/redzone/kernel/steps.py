@@ -10,7 +10,7 @@ triggers. :class:`~redzone.Engine` delegates its step methods here.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import overload
+from typing import Any, cast, overload
 
 from redzone.kernel import combat as _combat
 from redzone.kernel.combat import Assignment, Duty
@@ -388,7 +388,15 @@ def sort_entries(ctx: Context, state: GameState, step: str, dutied: Collection[s
     problems: list[Violation] = []
     unused: dict[str, Violation] = {}
     given: dict[str, dict[str, int]] = {}
-    for source, amounts in assign.items():
+    # (The caller's assignment, unchecked: ``object`` until checked here, so
+    # that a compiled build reports a malformed entry as 510.1, as the pure
+    # one does, not as a TypeError.)
+    unchecked = cast("Mapping[Any, object]", assign)
+    for source, amounts in unchecked.items():
+        if not isinstance(source, str):
+            problems.append(Violation("510.1", f"there is no creature {source!r} to assign "
+                                      "damage from", cast(Any, (source,))))
+            continue
         if source not in state.objects and source not in state.players:
             problems.append(Violation("510.1", f"there is no creature {source!r} to assign "
                                       "damage from", (source,)))
@@ -565,10 +573,13 @@ def check_state_based_actions(ctx: Context, state: GameState) -> Outcome:
     return outcome(tx)
 
 
-def resolve_trigger(ctx: Context, state: GameState, trigger_id: str | None = None,
+def resolve_trigger(ctx: Context, state: GameState, trigger_id: object = None,
                     choices: Mapping[str, Sequence[str] | str] | None = None, *,
                     answers: Answers = None) -> Outcome:
-    """Resolve the triggered ability on top of the stack, or the one named (608.2)."""
+    """Resolve the triggered ability on top of the stack, or the one named (608.2).
+
+    :param trigger_id: the caller's, unchecked (``object``): one that names
+        no trigger on the stack is an :class:`IllegalActionError`."""
     ctx.check(state)
     check_game_on(state, "resolve a trigger")
     if not state.stack:
