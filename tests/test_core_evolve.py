@@ -131,6 +131,12 @@ def _compute_derived(inst: Any) -> None:
             getattr(inst, name)
 
 
+#: Derived values of the state documented as supersets of what a fresh
+#: computation gives (``GameState.object_flags``, ``keyword_names_present``:
+#: the gates read them, and asking a plugin too often is still correct).
+SUPERSETS = ("object_flags", "keyword_names_present")
+
+
 def _derived(inst: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in cached_properties(type(inst)):
@@ -174,7 +180,13 @@ def test_evolve_copies_what_attrs_evolve_copies(copy: tuple[Any, dict[str, Any]]
     except TypeError:
         got = TypeError
     assert got == expected
-    assert _derived(ours) == _derived(theirs)
+    mine, fresh = _derived(ours), _derived(theirs)
+    for name in SUPERSETS:
+        # (documented as correct supersets: a state built from one whose
+        # objects since left or lost a flag may keep it; never fewer)
+        if name in mine and isinstance(fresh[name], frozenset):
+            assert mine.pop(name) >= fresh.pop(name), name
+    assert mine == fresh
 
 
 def _positive(_inst: object, _attribute: object, value: int) -> None:
