@@ -12,6 +12,7 @@ direction only: no import circle, not even for types.
 from __future__ import annotations
 
 import ast
+import pickle
 import threading
 from pathlib import Path
 
@@ -230,6 +231,7 @@ def test_510_4_the_next_damage_step_is_noted_on_the_state_per_plugin_set() -> No
     damage in it is noted on the state (the context holds no cache), for the
     plugin set that found it: another engine's plugins decide for themselves
     on the same state, and a copy with a change is asked again."""
+    from redzone.kernel.editions import EDITIONS
     from redzone.kernel.model import STEP_KIND
     from redzone.kernel.steps import damage_step_kind
 
@@ -242,6 +244,11 @@ def test_510_4_the_next_damage_step_is_noted_on_the_state_per_plugin_set() -> No
                                       {"troll": ("ogre",)}).state
     assert damage_step_kind(engine.context, blocked) == ("combat_damage", ("ogre", "troll"))
     assert blocked.__dict__[STEP_KIND][0] is engine.hooks.honour_mark
+    for rules in EDITIONS:  # the note pickles (plain values), under every edition
+        ruled = Engine(rules=rules)
+        fresh = ruled.game(["alice", "bob"], [c("ogre", "alice", 2, 2)])
+        damage_step_kind(ruled.context, fresh)
+        assert STEP_KIND in fresh.__dict__ and pickle.loads(pickle.dumps(fresh)) == fresh
     other = Engine(plugins=[_Pacifist()])
     assert damage_step_kind(other.context, blocked) == ("combat_damage", ("troll",))
     dealt = other.combat_damage(blocked).state

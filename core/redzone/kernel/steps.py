@@ -307,15 +307,16 @@ def damage_step_kind(ctx: Context, state: GameState, *,
     else the regular step with no creature."""
     # next_step() and combat_damage() ask this of the same state in turn; a
     # state never changes, so it notes the answer, with the plugin set and
-    # edition it holds for (a copy with any change drops it: STEP_KIND).
+    # edition it holds for (a copy with any change drops it: STEP_KIND; the
+    # note stays plain values, so that a state pickles as it did).
     noted = state.__dict__.get(STEP_KIND)
     answer: tuple[str, tuple[str, ...]] | None
-    mark = ctx.hooks.honour_mark
-    if noted is not None and noted[0] is mark and noted[1] is ctx.edition:
+    mark, rules = ctx.hooks.honour_mark, ctx.edition.name
+    if noted is not None and noted[0] is mark and noted[1] == rules:
         answer = noted[2]
     else:
         answer = _compute_damage_step_kind(ctx, state)
-        state.__dict__[STEP_KIND] = (mark, ctx.edition, answer)  # (one tuple, set at once)
+        state.__dict__[STEP_KIND] = (mark, rules, answer)  # (one tuple, set at once)
     if answer is None and not final:
         return DAMAGE_STEP, ()
     return answer
