@@ -8,7 +8,7 @@ command that made them has committed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 #: The JSON keys of :class:`Event`, in the order they are written.
 _FIELDS = ("attacker", "blocker", "source", "target", "player", "object", "amount",
@@ -87,12 +87,9 @@ def _direct_call(cls: type) -> Callable[..., Any]:
     return call
 
 
-# The same class, made again by a type whose call builds the tuple directly;
-# rebound through globals() so that type checkers and mypyc see the one class
-# statement (a compiled module runs this line as it is).
-globals().update(Event=type("EventType", (type,), {
-    "__call__": _direct_call(Event), "__module__": __name__})(
-        "Event", Event.__bases__, dict(Event.__dict__)))
+if not TYPE_CHECKING:  # the same class, made by a type whose call builds the tuple directly
+    Event = type("EventType", (type,), {"__call__": _direct_call(Event), "__module__": __name__})(
+        "Event", Event.__bases__, dict(Event.__dict__))
 
 
 # -- the one line each event shows (its phrase) ---------------------------------
