@@ -8,7 +8,7 @@ command that made them has committed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 #: The JSON keys of :class:`Event`, in the order they are written.
 _FIELDS = ("attacker", "blocker", "source", "target", "player", "object", "amount",
@@ -66,30 +66,6 @@ class Event(NamedTuple):
 
     def __str__(self) -> str:
         return event_text(self)
-
-
-def _direct_call(cls: type) -> Callable[..., Any]:
-    """A class's ``__call__`` that builds the tuple at once: the fields as
-    parameters, the class's defaults as defaults, the one tuple made from them.
-    Calling a tuple class with keywords otherwise goes through ``type.__call__``
-    and the generic ``__new__`` slot (an argument tuple and a keyword dict made
-    and unpacked for each event), twice the cost of the tuple itself."""
-    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
-    defaults: dict[str, Any] = cls._field_defaults  # type: ignore[attr-defined]
-    required = [f for f in fields if f not in defaults]
-    params = ", ".join(required + [f"{f}=_d[{f!r}]" for f in fields if f in defaults])
-    source = (f"def __call__(cls, {params}):\n"
-              f"    return _new(cls, ({', '.join(fields)},))\n")
-    namespace: dict[str, Any] = {"_new": tuple.__new__, "_d": defaults}
-    exec(source, namespace)  # (as namedtuple makes its own __new__)
-    call: Callable[..., Any] = namespace["__call__"]
-    call.__qualname__ = cls.__name__  # (a missing field: "Event() missing ...")
-    return call
-
-
-if not TYPE_CHECKING:  # the same class, made by a type whose call builds the tuple directly
-    Event = type("EventType", (type,), {"__call__": _direct_call(Event), "__module__": __name__})(
-        "Event", Event.__bases__, dict(Event.__dict__))
 
 
 # -- the one line each event shows (its phrase) ---------------------------------
