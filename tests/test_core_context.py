@@ -12,6 +12,7 @@ direction only: no import circle, not even for types.
 from __future__ import annotations
 
 import ast
+import pickle
 import threading
 from pathlib import Path
 
@@ -212,3 +213,46 @@ def test_a_state_found_honoured_is_noted_per_plugin_set_and_rechecked_when_its_k
     assert HONOURED not in lying.__dict__
     with pytest.raises(UnknownKeywordError):
         engine.declare_attackers(lying, {"voice": "bob"})
+
+
+class _Pacifist:
+    """The ogre deals no combat damage (a plugin's say, 510.1)."""
+
+    __name__ = "pacifist"
+
+    @hookimpl
+    def redzone_deals_combat_damage(self, state: GameState, creature: str,
+                                    step: str) -> bool | None:
+        return False if creature == "ogre" else None
+
+
+def test_510_4_the_next_damage_step_is_noted_on_the_state_per_plugin_set() -> None:
+    """510.4, 702.7b: which combat damage step comes next and who deals
+    damage in it is noted on the state (the context holds no cache), for the
+    plugin set that found it: another engine's plugins decide for themselves
+    on the same state, and a copy with a change is asked again."""
+    from redzone.kernel.editions import EDITIONS
+    from redzone.kernel.model import STEP_KIND
+    from redzone.kernel.steps import damage_step_kind
+
+    engine = Engine()
+    assert not [f.name for f in attrs.fields(Context) if f.name not in
+                ("hooks", "edition", "policy", "auto_triggers")]
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("ogre", "alice", 2, 2), c("troll", "bob", 2, 2)])
+    blocked = engine.declare_blockers(engine.declare_attackers(state, {"ogre": "bob"}).state,
+                                      {"troll": ("ogre",)}).state
+    assert damage_step_kind(engine.context, blocked) == ("combat_damage", ("ogre", "troll"))
+    assert blocked.__dict__[STEP_KIND][0] is engine.hooks.honour_mark
+    for rules in EDITIONS:  # the note pickles (plain values), under every edition
+        ruled = Engine(rules=rules)
+        fresh = ruled.game(["alice", "bob"], [c("ogre", "alice", 2, 2)])
+        damage_step_kind(ruled.context, fresh)
+        assert STEP_KIND in fresh.__dict__ and pickle.loads(pickle.dumps(fresh)) == fresh
+    other = Engine(plugins=[_Pacifist()])
+    assert damage_step_kind(other.context, blocked) == ("combat_damage", ("troll",))
+    dealt = other.combat_damage(blocked).state
+    assert dealt.objects["ogre"].zone == "graveyard" and dealt.objects["troll"].damage == 0
+    assert engine.combat_damage(blocked).state.objects["troll"].zone == "graveyard"
+    tapped = blocked.with_permanents({"troll": blocked.objects["troll"].evolve(tapped=True)})
+    assert STEP_KIND not in tapped.__dict__

@@ -182,13 +182,21 @@ class Calls:
         try:
             return check()
         except BaseException as exc:
-            if triaged(exc):
-                raise
-            err = self.triage(impl.plugin, hook, state, exc,
-                              doing=f"{impl.doing}answered a value whose check ")
+            err = self.contained(impl, hook, state, exc)
             if err is exc:
                 raise
             raise err from exc
+
+    def contained(self, impl: Impl, hook: str, state: GameState | None,
+                  exc: BaseException) -> BaseException:
+        """What ``exc``, raised by the check or use of ``impl``'s answer,
+        becomes (the triage of :meth:`checking`, for a caller with its own
+        ``try``): itself when it is a triaged :class:`PluginError` already,
+        else ``impl``'s plugin's :class:`PluginError`."""
+        if triaged(exc):
+            return exc
+        return self.triage(impl.plugin, hook, state, exc,
+                           doing=f"{impl.doing}answered a value whose check ")
 
     def triage(self, plugin: PluginInfo | str, hook: str, state: GameState | None,
                exc: BaseException, *, doing: str = "") -> BaseException:

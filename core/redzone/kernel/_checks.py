@@ -31,11 +31,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _contained(method: F) -> F:
     """``method(self, impl, hook, state, ...)``, a check of ``impl``'s
-    answer, run inside the call's triage (:meth:`Calls.checking`)."""
+    answer, run inside the call's triage (:meth:`Calls.checking`'s, with the
+    ``try`` here: no closure made per check)."""
     @functools.wraps(method)
     def checked(self: Checks, impl: Impl, hook: str, state: Any, *args: Any) -> Any:
-        return self._calls.checking(impl, hook, state if isinstance(state, GameState) else None,
-                                    lambda: method(self, impl, hook, state, *args))
+        try:
+            return method(self, impl, hook, state, *args)
+        except BaseException as exc:
+            err = self._calls.contained(impl, hook, state if isinstance(state, GameState)
+                                        else None, exc)
+            if err is exc:
+                raise
+            raise err from exc
     return checked  # type: ignore[return-value]
 _SEQUENCES: Final = frozenset({list, tuple})
 

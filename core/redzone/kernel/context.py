@@ -7,7 +7,8 @@ and to each command's working copy (:class:`~redzone.kernel.tx.Tx`). The
 modules below the engine take the context, never the engine, so that nothing
 imports the engine but what stands above it.
 
-The context is frozen: it holds no count of a command. What one command
+The context is frozen: it holds no count of a command, and no cache (what a
+query found of a state is noted on the state). What one command
 spends of its bounds (the abilities that triggered in it) is the command's
 own (:class:`~redzone.kernel.answers.Spent`, on its working copy), so that
 two commands run at once on one engine, in two threads, never share one.
@@ -15,29 +16,15 @@ two commands run at once on one engine, in two threads, never share one.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
-from attrs import field, frozen
+from attrs import frozen
 
 from redzone.kernel.combat import AssignmentPolicy
 from redzone.kernel.editions import Edition
 from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownKeywordError
 from redzone.kernel.model import HONOURED, GameState
 from redzone.kernel.plugins import Hooks
-
-
-class Memo:
-    """One answer remembered for the last state asked about, by identity: a
-    query the kernel asks several times of one state (which combat damage
-    step comes next) is answered once. The state and its answer are one
-    tuple, replaced at once, so that two threads asking about two states
-    never read one's answer for the other."""
-
-    __slots__ = ("last",)
-
-    def __init__(self) -> None:
-        #: ``(state, answer)``, or ``None``.
-        self.last: tuple[GameState, Any] | None = None
 
 
 @frozen
@@ -49,15 +36,12 @@ class Context:
     :param policy: its default assignment policy (510.1).
     :param auto_triggers: whether triggered abilities resolve as soon as
         they are put on the stack (603.3b, 608).
-    :param step_kinds: the remembered answer of
-        :func:`~redzone.kernel.steps.damage_step_kind`.
     """
 
     hooks: Hooks
     edition: Edition
     policy: AssignmentPolicy
     auto_triggers: bool = True
-    step_kinds: Memo = field(factory=Memo, eq=False, repr=False)
 
     @property
     def rules(self) -> str:
@@ -151,4 +135,4 @@ def _keywords_parse(hooks: Hooks, state: GameState) -> None:
                 verified.add(keyword)
 
 
-__all__ = ["Context", "HasContext", "Memo", "context_of", "engine_honours"]
+__all__ = ["Context", "HasContext", "context_of", "engine_honours"]

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 
 from redzone.kernel import display as _display
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
@@ -886,6 +887,11 @@ SBA_DIRTY: Final = "_sba_dirty"
 #: ``honour_mark``) found to honour it (:func:`redzone.kernel.context.engine_honours`): its rules
 #: edition, the keywords it was made with and holds, and their records.
 HONOURED: Final = "_honoured_by"
+#: The key under which a state notes which combat damage step comes next and
+#: who deals damage in it (:func:`redzone.kernel.steps.damage_step_kind`), with
+#: the plugin set (a ``Hooks``' ``honour_mark``) and rules edition it was
+#: found under; any change of the state drops it.
+STEP_KIND: Final = "_step_kind"
 
 
 @frozen(cache_hash=True, slots=False)
@@ -964,6 +970,9 @@ class GameState:
         # A note too: what engine_honours reads (kept by with_permanents
         # when no changed permanent's keywords changed).
         HONOURED: ("rules", "keyword_set", "objects", "lki", "sources"),
+        # And what damage_step_kind found: plugins answer from the whole state
+        # (every field is its input: set below, once the fields are known).
+        STEP_KIND: (),
     }
 
     @derived
@@ -1229,6 +1238,9 @@ class GameState:
 
     def _repr_html_(self) -> str:
         return _display.state_html(self)
+
+
+GameState.__evolve_carry__[STEP_KIND] = tuple(f.name for f in attrs_fields(GameState))
 
 
 def team_life(players: int) -> int:

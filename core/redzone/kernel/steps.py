@@ -26,7 +26,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
-from redzone.kernel.model import Choice, ChoiceMade, Combat, GameState
+from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
 from redzone.kernel.settle import (
     commit,
     end_effects,
@@ -306,14 +306,17 @@ def damage_step_kind(ctx: Context, state: GameState, *,
     (510.4, 702.7b, 702.4b); after the last one, ``None`` with ``final``,
     else the regular step with no creature."""
     # next_step() and combat_damage() ask this of the same state in turn; a
-    # state never changes, so the answer for the last one is kept.
-    cached = ctx.step_kinds.last
+    # state never changes, so it notes the answer, with the plugin set and
+    # edition it holds for (a copy with any change drops it: STEP_KIND; the
+    # note stays plain values, so that a state pickles as it did).
+    noted = state.__dict__.get(STEP_KIND)
     answer: tuple[str, tuple[str, ...]] | None
-    if cached is not None and cached[0] is state:
-        answer = cached[1]
+    mark, rules = ctx.hooks.honour_mark, ctx.edition.name
+    if noted is not None and noted[0] is mark and noted[1] == rules:
+        answer = noted[2]
     else:
         answer = _compute_damage_step_kind(ctx, state)
-        ctx.step_kinds.last = (state, answer)
+        state.__dict__[STEP_KIND] = (mark, rules, answer)  # (one tuple, set at once)
     if answer is None and not final:
         return DAMAGE_STEP, ()
     return answer
