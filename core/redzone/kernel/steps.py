@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, cast, overload
 
 from redzone.kernel import combat as _combat
+from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, Duty
 from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import (
@@ -157,6 +158,8 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
         :func:`~redzone.kernel.enumerate.legal_attacks` of ``state`` (see
         :meth:`redzone.Engine.declare_attackers`); 508.1a-d aren't checked,
         unless combat begins first (a new state)."""
+    state = _validate.command(state, "declare_attackers", attacks=attacks)
+    band_list = _validate.bands(bands, "declare_attackers")
     events: list[Event] = []
     made: list[ChoiceMade] = []
     if state.step in COMBAT_MAY_BEGIN:
@@ -168,7 +171,6 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     expect(ctx, state, "declare_attackers", "declare attackers")
     hooks = ctx.hooks
     attacks = dict(attacks)
-    band_list = [tuple(b) for b in bands]
     violations = _combat.attack_violations(hooks, state, attacks) if checked else []
     violations.extend(_combat.band_violations(hooks, state, attacks, band_list))
     if violations:
@@ -224,6 +226,7 @@ def declare_blockers(ctx: Context, state: GameState,
     :param checked: ``False``: the caller vouches that ``blocks`` is one of
         :func:`~redzone.kernel.enumerate.legal_blocks` of ``state`` (see
         :meth:`redzone.Engine.declare_blockers`); 509.1a-c aren't checked."""
+    state = _validate.command(state, "declare_blockers", blocks=blocks, order=order)
     expect(ctx, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
     hooks = ctx.hooks
@@ -480,6 +483,7 @@ def full_assignment(ctx: Context, state: GameState, step: str, duties: Sequence[
 def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = None, *,
                   choices: Answers = None) -> Outcome:
     """The next combat damage step (510)."""
+    state = _validate.command(state, "combat_damage", assign=assign)
     nxt = next_step(ctx, state)
     expect(ctx, state, nxt if nxt is not None and is_damage_step(ctx, nxt)
            else DAMAGE_STEP, "deal combat damage", nxt=nxt)

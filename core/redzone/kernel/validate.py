@@ -87,6 +87,43 @@ def _state(state: object, method: str) -> GameState:
     return state
 
 
+def command(state: object, method: str, **mappings: object) -> GameState:
+    """What a command is given has the shape it takes, before anything is
+    read of it: ``state`` is a :class:`~redzone.GameState`, and each keyword
+    argument is a mapping (or ``None``, where the command's default applies).
+    What the mappings hold is the rules' to check (508.1, 509.1, 510.1).
+
+    :raises BadQueryError: naming the command, the argument and what it is.
+    """
+    found = _state(state, method)
+    for name, value in mappings.items():
+        if value is not None and not isinstance(value, Mapping):
+            raise BadQueryError(f"{method}: {name} is a {type(value).__name__}, not a mapping "
+                                "of creature ids (a dict)")
+    return found
+
+
+def bands(value: object, method: str) -> list[tuple[Any, ...]]:
+    """``value`` is an iterable of bands, each an iterable of creature ids
+    (which ids may band together is 702.22c's to check); read once, as a
+    list of tuples.
+
+    :raises BadQueryError: naming what isn't.
+    """
+    def bad(what: object, shown: str) -> BadQueryError:
+        return BadQueryError(f"{method}: {shown} is a {type(what).__name__}, not a list of "
+                             "bands (each a list of creature ids)")
+
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise bad(value, "bands")
+    out: list[tuple[Any, ...]] = []
+    for i, band in enumerate(value):
+        if isinstance(band, (str, bytes, Mapping)) or not isinstance(band, Iterable):
+            raise bad(band, f"bands[{i}]")
+        out.append(tuple(band))
+    return out
+
+
 def objects(state: GameState, method: str, **ids: object) -> None:
     """Each keyword argument is the id of an object of ``state``.
 
