@@ -50,7 +50,7 @@ def _refused(call: Any, *words: str) -> BadQueryError:
 def test_117_1_attacks_that_are_not_a_mapping_are_refused_by_name(value: object) -> None:
     _refused(lambda: ENGINE.declare_attackers(BOARD, value), "declare_attackers", "attacks",
              type(value).__name__)
-    assert BOARD == _board()  # the state given is as it was built
+    assert _board() == BOARD  # the state given is as it was built
 
 
 @given(NOT_MAPPINGS)
