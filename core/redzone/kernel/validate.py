@@ -153,10 +153,8 @@ def declaration(state: GameState, method: str, value: object, *, single: bool) -
 
     :raises BadQueryError: naming the entry that isn't.
     """
-    _state(state, method)
-    if not isinstance(value, Mapping):
-        raise BadQueryError(f"{method}: the declaration is {type(value).__name__}, not a "
-                            "mapping of creature ids")
+    command(state, method, declaration=value)
+    assert isinstance(value, Mapping)
     for key, target in value.items():
         if type(key) is not str:
             raise BadQueryError(f"{method}: key {key!r} is not a creature id (a str)")
