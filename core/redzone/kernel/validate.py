@@ -153,8 +153,11 @@ def declaration(state: GameState, method: str, value: object, *, single: bool) -
 
     :raises BadQueryError: naming the entry that isn't.
     """
-    command(state, method, declaration=value)
-    assert isinstance(value, Mapping)
+    command(state, method)
+    if not isinstance(value, Mapping):
+        # a query has no default declaration to fall back on, so None is refused too
+        raise BadQueryError(f"{method}: declaration is a {type(value).__name__}, not a mapping "
+                            "of creature ids (a dict)")
     for key, target in value.items():
         if type(key) is not str:
             raise BadQueryError(f"{method}: key {key!r} is not a creature id (a str)")
