@@ -11,14 +11,35 @@ Layering: a format (it reads formats and kernel values, draws nothing).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from attrs import field, frozen
 
-from redzone.formats.outcome import Resolution, assignment_records
+from redzone.formats.outcome import assignment_records
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import GameState
+
+if TYPE_CHECKING:
+    from redzone.formats.scenario import Scenario
+    from redzone.kernel.actions import Action
+
+
+class Resolution(Protocol):
+    """What an explanation reads of a resolution
+    (:class:`~redzone.formats.outcome.Resolution` fits)."""
+
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def error(self) -> IllegalActionError | None: ...
+    @property
+    def failed(self) -> str | None: ...
+    @property
+    def failed_state(self) -> GameState | None: ...
+    @property
+    def failed_action(self) -> Action | None: ...
 
 #: A part's role: plain text, an object's name, a legal alternative, an aside.
 PLAIN, NAME, GOOD, NOTE = "plain", "name", "good", "note"
