@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from attrs import field, frozen
 
-from redzone.formats.outcome import assignment_records
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import GameState
 
 if TYPE_CHECKING:
+    from redzone.formats.outcome import AssignmentRecord
     from redzone.formats.scenario import Scenario
     from redzone.kernel.actions import Action
 
@@ -40,6 +40,8 @@ class Resolution(Protocol):
     def failed_state(self) -> GameState | None: ...
     @property
     def failed_action(self) -> Action | None: ...
+    @property
+    def assignments(self) -> Sequence[AssignmentRecord]: ...
 
 #: A part's role: plain text, an object's name, a legal alternative, an aside.
 PLAIN, NAME, GOOD, NOTE = "plain", "name", "good", "note"
@@ -185,7 +187,12 @@ def legal_blocks_for(engine: Engine, state: GameState,
 
 def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
                 res: Resolution) -> tuple[Line, ...]:
-    step, records = assignment_records(engine, state, proposed(res, engine, state))
+    # The rejected step's assignments, as the resolution recorded them (its
+    # last step's: the given ones and the engine's default for the rest).
+    if not res.assignments:
+        return ()
+    step = res.assignments[-1].step
+    records = [r for r in res.assignments if r.step == step]
     # The creatures whose own assignment is wrong: each violation names the
     # assigning creature first (510.1), then the recipients it concerns.
     involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
@@ -225,17 +232,6 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
     return tuple(out)
 
 
-def proposed(res: Resolution, engine: Engine,
-             state: GameState) -> Mapping[str, Mapping[str, int]] | None:
-    """The assignment the scenario proposed for the damage step ``state`` is
-    before (the first-strike one for a step that comes before the regular one)."""
-    scenario = res.scenario
-    spec = engine.damage_step(engine.damage_duties(state)[0])
-    if scenario.assign_first_strike is not None and spec is not None and spec.order < 0:
-        return scenario.assign_first_strike
-    return scenario.assign
-
-
 def _action(res: Resolution, name: Namer) -> tuple[Line, ...]:
     action = res.failed_action
     state = res.failed_state
@@ -252,4 +248,4 @@ def _action(res: Resolution, name: Namer) -> tuple[Line, ...]:
     return tuple(out)
 
 
-__all__ = ["GOOD", "NAME", "NOTE", "PLAIN", "Line", "explain", "legal_blocks_for", "proposed"]
+__all__ = ["GOOD", "NAME", "NOTE", "PLAIN", "Line", "explain", "legal_blocks_for"]

@@ -93,7 +93,8 @@ CSS = """
 }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px; background: var(--bg); color: var(--fg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  overflow-wrap: anywhere; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 28px 0 8px; }
 .meta { color: var(--muted); margin: 0 0 16px; }
