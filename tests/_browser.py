@@ -43,9 +43,13 @@ def _run(args: list[str], timeout: int = 90) -> subprocess.CompletedProcess[str]
                               capture_output=True, text=True, timeout=timeout)
 
 
-def dump_dom(url: str, *, budget_ms: int = 5000) -> str:
-    """The DOM after the page's scripts ran (``--dump-dom``)."""
-    done = _run([f"--virtual-time-budget={budget_ms}", "--dump-dom", url])
+def dump_dom(url: str, *, budget_ms: int = 5000, flags: tuple[str, ...] = ()) -> str:
+    """The DOM after the page's scripts ran (``--dump-dom``).
+
+    :param flags: more of the browser's flags (a colour scheme:
+        ``--blink-settings=preferredColorScheme=0`` is dark, ``1`` light).
+    """
+    done = _run([*flags, f"--virtual-time-budget={budget_ms}", "--dump-dom", url])
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

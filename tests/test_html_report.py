@@ -55,7 +55,8 @@ def test_the_report_draws_every_creature_attack_block_and_event() -> None:
     before = [a for a in page.having("g", "card")
               if a["data-id"] in scenario.state.objects][: len(scenario.state.objects)]
     assert {a["data-id"] for a in before} == set(scenario.state.objects)
-    assert len(page.having("g", "card")) == 2 * len(scenario.state.objects)
+    # Two boards (before, after), each drawn wide and narrow (a phone screen).
+    assert len(page.having("g", "card")) == 2 * 2 * len(scenario.state.objects)
     attacks = {(a["data-from"], a["data-to"]) for a in page.having("line", "attack")}
     assert attacks == {(k, v) for k, v in scenario.attacks.items()}
     blocks = {(a["data-from"], a["data-to"]) for a in page.having("line", "block")}

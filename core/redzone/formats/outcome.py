@@ -413,11 +413,27 @@ def _permanent_json(perm: Permanent) -> dict[str, Any]:
 def board_json(state: GameState) -> dict[str, Any]:
     """The ``players`` and ``permanents`` of the JSON outcome for a state, in
     the scenario's order."""
-    return {
+    board = {
         "players": {p.id: {"life": p.life, "poison": p.poison, "lost": p.lost}
                     for p in state.players.values()},
         "permanents": {p.id: _permanent_json(p) for p in state.objects.values()},
     }
+    if state.teams:
+        board["teams"] = teams_json(state)
+    return board
+
+
+def teams_json(state: GameState) -> dict[str, Any]:
+    """The ``teams`` of the JSON outcome, only in team play (Two-Headed Giant,
+    810): team id -> its ``players``, its one shared ``life`` total (810.4,
+    810.9) and ``poison`` count (810.10), and whether it ``lost`` (810.8a: a
+    team loses when either player does)."""
+    out: dict[str, Any] = {}
+    for team, members in state.teams.items():
+        first = state.players[members[0]]
+        out[team] = {"players": list(members), "life": first.life, "poison": first.poison,
+                     "lost": any(state.players[m].lost for m in members)}
+    return out
 
 
 def outcome_json(resolution: Resolution) -> dict[str, Any]:
@@ -440,6 +456,7 @@ def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
         "rules": rules,
         "players": board["players"],
         "permanents": board["permanents"],
+        **({"teams": board["teams"]} if "teams" in board else {}),
         "steps": list(result.steps),
         "game_over": game_over_json(result.state),
         "choices": [choice_json(c) for c in result.choices],
@@ -570,4 +587,5 @@ __all__ = [
     "outcome_json",
     "resolve",
     "run_file",
+    "teams_json",
 ]

@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from redzone.formats import explanation
 from redzone.formats.citations import cite, era_rule
 from redzone.kernel import display
 from redzone.kernel.events import Event
 from redzone.kernel.model import GameState, Permanent
 
 if TYPE_CHECKING:
+    from redzone.formats.outcome import AssignmentRecord
     from redzone.formats.scenario import Scenario
+    from redzone.kernel.actions import Action
     from redzone.kernel.engine import Engine
     from redzone.kernel.errors import IllegalActionError
     from redzone.kernel.tx import CombatResult
@@ -51,6 +54,12 @@ class Shown(Protocol):
     def failed(self) -> str | None: ...
     @property
     def failed_state(self) -> GameState | None: ...
+    @property
+    def failed_action(self) -> Action | None: ...
+    @property
+    def partial(self) -> CombatResult | None: ...
+    @property
+    def assignments(self) -> Sequence[AssignmentRecord]: ...
 
 CARD_W = 168
 CARD_H = 118
@@ -58,13 +67,21 @@ GAP = 22
 PLAYER_W = 120
 ROW_GAP = 96
 MARGIN = 16
+#: The narrow (phone) layout: cards per line, the player's band, the gap
+#: between two players.
+NARROW_COLUMNS = 2
+BAND_H = 34
+NARROW_ROW_GAP = 56
 
 STEP_TITLES: Mapping[str, str] = {
     "beginning_of_combat": "Beginning of combat (507)",
     "declare_attackers": "Declare attackers (508)",
     "declare_blockers": "Declare blockers (509)",
     "combat_damage": "Combat damage (510)",
+    "combat_damage_assigned": "Combat damage: damage assigned, on the stack (310.1)",
     "end_of_combat": "End of combat (511)",
+    "end_step": "End step (513)",
+    "cleanup": "Cleanup step (514)",
 }
 
 CSS = """
@@ -75,8 +92,9 @@ CSS = """
     --attack: #ff6b5a; --block: #5aa9ff; --bad: #ff4f8b; --dead: #4a4d55; --panel: #1f2228; }
 }
 * { box-sizing: border-box; }
-body { margin: 0; padding: 24px; min-height: 100vh; background: var(--bg); color: var(--fg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+body { margin: 0; padding: 24px; background: var(--bg); color: var(--fg);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  overflow-wrap: anywhere; }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 28px 0 8px; }
 .meta { color: var(--muted); margin: 0 0 16px; }
@@ -85,7 +103,15 @@ h2 { font-size: 18px; margin: 28px 0 8px; }
 .status.illegal { background: var(--bad); color: #fff; }
 .boards { display: flex; flex-wrap: wrap; gap: 24px; }
 figure.board { margin: 0; background: var(--panel); border-radius: 10px; padding: 8px;
-  overflow-x: auto; max-width: 100%; }
+  max-width: 100%; }
+figure.board svg { display: block; max-width: 100%; height: auto; }
+figure.board svg.narrow { display: none; }
+@media (max-width: 640px) {
+  body { padding: 10px; }
+  figure.board svg.wide { display: none; }
+  figure.board svg.narrow { display: block; }
+}
+.teams { margin: 0 0 4px 6px; font-size: 13px; }
 figure.board figcaption { font-weight: 600; margin: 0 0 4px 6px; }
 svg text { fill: var(--fg); font-family: system-ui, sans-serif; }
 svg .card rect.frame { fill: var(--card); stroke: var(--edge); stroke-width: 1.5; }
@@ -95,6 +121,8 @@ svg .card .name { font-weight: 700; font-size: 13px; }
 svg .card .pt { font-weight: 700; font-size: 16px; }
 svg .card .kw { font-size: 11.5px; font-style: italic; }
 svg .card .marks { font-size: 11.5px; fill: var(--attack); }
+svg .card.token rect.frame { stroke-dasharray: 2 3; }
+svg .card .tokenmark { font-size: 10.5px; font-weight: 700; letter-spacing: 0.06em; }
 svg .player rect { fill: none; stroke: var(--edge); stroke-width: 1.5; rx: 8; }
 svg .player.violation rect { stroke: var(--bad); stroke-width: 4; }
 svg .player .name { font-weight: 700; font-size: 14px; }
@@ -113,6 +141,15 @@ ol.timeline li.event { margin: 2px 0; }
 .legend { color: var(--muted); font-size: 13px; }
 .legend b.attack { color: var(--attack); }
 .legend b.block { color: var(--block); }
+table.assignment { border-collapse: collapse; margin: 4px 0 8px; }
+table.assignment th, table.assignment td { border-bottom: 1px solid var(--edge);
+  padding: 3px 8px; text-align: left; vertical-align: top; }
+ul.explanation { margin: 4px 0; padding-left: 20px; }
+ul.explanation li.detail { list-style: none; margin-left: 14px; }
+.explanation .good { color: #2e7d32; font-weight: 600; }
+@media (prefers-color-scheme: dark) {
+  .explanation .good { color: #7bd88f; }
+}
 """
 
 
@@ -156,16 +193,78 @@ def _fit(text: str, width: int, size: float) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
-def _card(perm: Permanent, x: int, y: int, *, flagged: bool) -> str:
+def _origins(events: Sequence[Event], name: _Names) -> dict[str, str]:
+    """Each token created during the combat -> where it came from, in words:
+    ``copy of banshee`` for a token that copies the creature whose
+    ability made it (707.2, myriad), ``made by Voice of Victory`` otherwise
+    (111.2, mobilize). The maker is the source of the ability that was
+    resolving as the token entered."""
+    out: dict[str, str] = {}
+    maker: str | None = None
+    for event in events:
+        if event.kind in ("resolve", "trigger") and event.source is not None:
+            maker = event.source
+        elif event.kind == "enters_battlefield" and event.object is not None:
+            source = event.source or maker
+            if source is None or source == event.object:
+                continue
+            copy = name(event.object) == name(source)
+            out[event.object] = (f"copy of {source}" if copy
+                                 else f"made by {name(source)}")
+        elif event.kind == "step":
+            maker = None
+    return out
+
+
+class _Layout:
+    """Where a board's players and cards go: ``wide`` puts a player's box and
+    cards on one row; ``narrow`` (a phone) puts the player's name on a band
+    and their cards two by two below it."""
+
+    def __init__(self, rows: Sequence[tuple[str, Sequence[Permanent]]], *, narrow: bool) -> None:
+        self.narrow = narrow
+        self.boxes: dict[str, tuple[int, int, int, int]] = {}  # id -> x, y, width, height
+        if narrow:
+            self.width = MARGIN * 2 + NARROW_COLUMNS * CARD_W + (NARROW_COLUMNS - 1) * GAP
+            y = MARGIN
+            for r, (pid, perms) in enumerate(rows):
+                if r:
+                    y += NARROW_ROW_GAP
+                self.boxes[pid] = (MARGIN, y, self.width - 2 * MARGIN, BAND_H)
+                y += BAND_H + GAP
+                for c, perm in enumerate(perms):
+                    if c and c % NARROW_COLUMNS == 0:
+                        y += CARD_H + GAP
+                    x = MARGIN + (c % NARROW_COLUMNS) * (CARD_W + GAP)
+                    self.boxes[perm.id] = (x, y, CARD_W, CARD_H)
+                y += CARD_H if perms else 0
+            self.height = y + MARGIN
+        else:
+            widest = max((len(perms) for _pid, perms in rows), default=0)
+            self.width = MARGIN * 2 + PLAYER_W + GAP + max(1, widest) * (CARD_W + GAP)
+            self.height = MARGIN * 2 + len(rows) * CARD_H + max(0, len(rows) - 1) * ROW_GAP
+            for r, (pid, perms) in enumerate(rows):
+                y = MARGIN + r * (CARD_H + ROW_GAP)
+                self.boxes[pid] = (MARGIN, y, PLAYER_W, CARD_H)
+                for c, perm in enumerate(perms):
+                    x = MARGIN + PLAYER_W + GAP + c * (CARD_W + GAP)
+                    self.boxes[perm.id] = (x, y, CARD_W, CARD_H)
+
+
+def _card(perm: Permanent, x: int, y: int, *, flagged: bool, origin: str | None) -> str:
     classes = ["card"]
     if perm.zone != "battlefield":
         classes.append("gone")
     if flagged:
         classes.append("violation")
+    if perm.token:
+        classes.append("token")
     keywords = ", ".join(k.text for k in perm.keywords)
     marks = [m for m in display.permanent_status(perm)]
-    kinds = [t for t in ("artifact", "enchantment", "land", "planeswalker", "battle")
-             if t in perm.types]
+    kinds: list[str] = [t for t in ("artifact", "enchantment", "land", "planeswalker",
+                                    "battle") if t in perm.types]
+    if perm.token:  # 111.1: a token is marked as one, with where it came from
+        kinds.insert(0, "token" + (f", {origin}" if origin else ""))
     pt = ("" if perm.base_power is None and perm.base_toughness is None
           else f"{perm.power}/{perm.toughness}")
     if perm.loyalty is not None:
@@ -173,12 +272,16 @@ def _card(perm: Permanent, x: int, y: int, *, flagged: bool) -> str:
     elif perm.defense is not None:
         pt = f"defense {perm.defense}"
     title = f"{perm.id}: {display.permanent_summary(perm)}"
+    if perm.token:
+        title += f" (token{f', {origin}' if origin else ''})"
     if marks:
         title += f" ({', '.join(marks)})"
     rotate = f" transform='rotate(6 {x + CARD_W // 2} {y + CARD_H // 2})'" if perm.tapped else ""
+    token = (f" data-token='1' data-origin='{_e(origin or '')}'" if perm.token else "")
     parts = [
         f"<g class='{' '.join(classes)}' data-id='{_e(perm.id)}' data-name='{_e(perm.name)}' "
-        f"data-pt='{_e(pt)}' data-damage='{perm.damage}'{rotate}>",
+        f"data-pt='{_e(pt)}' data-damage='{perm.damage}' data-zone='{_e(perm.zone)}'"
+        f"{token}{rotate}>",
         f"<title>{_e(title)}</title>",
         f"<rect class='frame' x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='9'/>",
         f"<text class='name' x='{x + 9}' y='{y + 20}'>{_e(_fit(perm.name, CARD_W - 16, 13))}"
@@ -186,7 +289,8 @@ def _card(perm: Permanent, x: int, y: int, *, flagged: bool) -> str:
     ]
     line_y = y + 38
     if kinds:
-        parts.append(f"<text class='kw' x='{x + 9}' y='{line_y}'>{_e(' '.join(kinds))}</text>")
+        parts.append(f"<text class='kw{' tokenmark' if perm.token else ''}' x='{x + 9}' "
+                     f"y='{line_y}'>{_e(_fit(' '.join(kinds), CARD_W - 16, 11.5))}</text>")
         line_y += 16
     if keywords:
         parts.append(f"<text class='kw' x='{x + 9}' y='{line_y}'>"
@@ -195,6 +299,8 @@ def _card(perm: Permanent, x: int, y: int, *, flagged: bool) -> str:
     if marks:
         parts.append(f"<text class='marks' x='{x + 9}' y='{min(line_y, y + CARD_H - 30)}'>"
                      f"{_e(_fit(', '.join(marks), CARD_W - 16, 11.5))}</text>")
+    parts.append(f"<text class='kw' x='{x + 9}' y='{y + CARD_H - 11}'>"
+                 f"{_e(_fit(perm.id, CARD_W - 70, 11.5))}</text>")
     if pt:
         parts.append(f"<text class='pt' x='{x + CARD_W - 10}' y='{y + CARD_H - 11}' "
                      f"text-anchor='end'>{_e(pt)}</text>")
@@ -202,11 +308,42 @@ def _card(perm: Permanent, x: int, y: int, *, flagged: bool) -> str:
     return "".join(parts)
 
 
+def _player(state: GameState, pid: str, box: tuple[int, int, int, int], *, flagged: bool,
+            narrow: bool) -> str:
+    x, y, w, h = box
+    player = state.players[pid]
+    team = state.team_of(pid)
+    life = f"{player.life} life" + (f", {player.poison} poison" if player.poison else "")
+    notes = [f"team {team}" if team is not None else "",
+             "lost the game" if player.lost else "",
+             "active player" if pid == state.active_player else ""]
+    pclass = "player violation" if flagged else "player"
+    out = [f"<g class='{pclass}' data-id='{_e(pid)}' data-team='{_e(team or '')}'><title>"
+           f"{_e(display.player_text(player))}"
+           f"{_e(f' (team {team}: shared life, 810.4)' if team else '')}</title>"
+           f"<rect x='{x}' y='{y}' width='{w}' height='{h}'/>"]
+    if narrow:  # one band: name, life, the notes
+        line = " · ".join([life, *(n for n in notes if n)])
+        out.append(f"<text class='name' x='{x + 10}' y='{y + 23}'>{_e(_fit(pid, 90, 14))}"
+                   f"</text><text x='{x + 110}' y='{y + 23}'>{_e(_fit(line, w - 120, 13))}"
+                   "</text>")
+    else:
+        out.append(f"<text class='name' x='{x + 10}' y='{y + 24}'>{_e(_fit(pid, w - 16, 14))}"
+                   f"</text><text x='{x + 10}' y='{y + 46}'>{_e(life)}</text>")
+        for i, note in enumerate(n for n in notes if n):
+            cls = "marks" if note == "lost the game" else "kw"
+            out.append(f"<text x='{x + 10}' y='{y + 68 + 20 * i}' class='{cls}'>{_e(note)}"
+                       "</text>")
+    out.append("</g>")
+    return "".join(out)
+
+
 def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | None],
                blocks: Mapping[str, Sequence[str]], flagged: set[str], illegal: str | None,
-               board_id: str) -> str:
-    """One board: a row per player (the attacking player at the bottom), a
-    card per permanent, lines for the attacks and blocks."""
+               board_id: str, origins: Mapping[str, str]) -> str:
+    """One board, drawn twice: wide (a row per player, the attacking player at
+    the bottom) and narrow (for a phone screen; the page shows one of the two),
+    a card per permanent, lines for the attacks and blocks."""
     players = list(state.players.values())
     active = [p for p in players if p.id == state.active_player]
     order = [p for p in players if p.id != state.active_player] + active
@@ -215,45 +352,58 @@ def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | No
         rows.append((player.id, [p for p in state.objects.values()
                                  if (p.controller if p.zone == "battlefield" else p.owner)
                                  == player.id]))
-    widest = max((len(perms) for _pid, perms in rows), default=0)
-    width = MARGIN * 2 + PLAYER_W + GAP + max(1, widest) * (CARD_W + GAP)
-    height = MARGIN * 2 + len(rows) * CARD_H + max(0, len(rows) - 1) * ROW_GAP
-    centre: dict[str, tuple[int, int, int, int]] = {}  # id -> x, top, bottom, centre y
+    svgs = [_svg(state, rows, _Layout(rows, narrow=narrow), caption, attacks=attacks,
+                 blocks=blocks, flagged=flagged, illegal=illegal, origins=origins,
+                 svg_id=f"{board_id}-{'narrow' if narrow else 'wide'}")
+            for narrow in (False, True)]
+    teams = ""
+    if state.teams:  # 810.4, 810.9: one shared life total per team
+        teams = "<p class='teams'>" + " · ".join(
+            f"<span class='team' data-team='{_e(team)}' "
+            f"data-life='{state.players[members[0]].life}'>team <b>{_e(team)}</b> "
+            f"({_e(', '.join(members))}): {_e(_team_life(state, members))}</span>"
+            for team, members in state.teams.items()) + (
+            " <span class='rule'>810.4</span></p>")
+    return (f"<figure class='board' id='{board_id}'><figcaption>{_e(caption)}</figcaption>"
+            f"{teams}{''.join(svgs)}</figure>")
+
+
+def _team_life(state: GameState, members: Sequence[str]) -> str:
+    first = state.players[members[0]]
+    bits = [f"{first.life} life, shared"]
+    if first.poison:
+        bits.append(f"{first.poison} poison")
+    if any(state.players[m].lost for m in members):
+        bits.append("lost (810.8a)")
+    return ", ".join(bits)
+
+
+def _svg(state: GameState, rows: Sequence[tuple[str, Sequence[Permanent]]], layout: _Layout,
+         caption: str, *, attacks: Mapping[str, str | None],
+         blocks: Mapping[str, Sequence[str]], flagged: set[str], illegal: str | None,
+         origins: Mapping[str, str], svg_id: str) -> str:
     body: list[str] = []
-    for r, (pid, perms) in enumerate(rows):
-        y = MARGIN + r * (CARD_H + ROW_GAP)
-        player = state.players[pid]
-        pclass = "player violation" if pid in flagged else "player"
-        life = f"{player.life} life" + (f", {player.poison} poison" if player.poison else "")
-        body.append(f"<g class='{pclass}' data-id='{_e(pid)}'><title>"
-                    f"{_e(display.player_text(player))}</title>"
-                    f"<rect x='{MARGIN}' y='{y}' width='{PLAYER_W}' height='{CARD_H}'/>"
-                    f"<text class='name' x='{MARGIN + 10}' y='{y + 24}'>"
-                    f"{_e(_fit(pid, PLAYER_W - 16, 14))}</text>"
-                    f"<text x='{MARGIN + 10}' y='{y + 46}'>{_e(life)}</text>"
-                    + (f"<text x='{MARGIN + 10}' y='{y + 68}' class='marks'>lost the game"
-                       "</text>" if player.lost else "")
-                    + (f"<text x='{MARGIN + 10}' y='{y + CARD_H - 12}' class='kw'>active "
-                       "player</text>" if pid == state.active_player else "")
-                    + "</g>")
-        centre[pid] = (MARGIN + PLAYER_W // 2, y, y + CARD_H, y + CARD_H // 2)
-        for c, perm in enumerate(perms):
-            x = MARGIN + PLAYER_W + GAP + c * (CARD_W + GAP)
-            body.append(_card(perm, x, y, flagged=perm.id in flagged))
-            centre[perm.id] = (x + CARD_W // 2, y, y + CARD_H, y + CARD_H // 2)
+    for pid, perms in rows:
+        body.append(_player(state, pid, layout.boxes[pid], flagged=pid in flagged,
+                            narrow=layout.narrow))
+        for perm in perms:
+            x, y, _w, _h = layout.boxes[perm.id]
+            body.append(_card(perm, x, y, flagged=perm.id in flagged,
+                              origin=origins.get(perm.id)))
     lines: list[str] = []
 
     def link(kind: str, a: str, b: str) -> None:
-        if a not in centre or b not in centre:
+        if a not in layout.boxes or b not in layout.boxes:
             return
-        ax, atop, abot, _ay = centre[a]
-        bx, btop, bbot, _by = centre[b]
+        ax0, atop, aw, ah = layout.boxes[a]
+        bx0, btop, bw, bh = layout.boxes[b]
+        ax, bx, abot, bbot = ax0 + aw // 2, bx0 + bw // 2, atop + ah, btop + bh
         y1, y2 = (atop, bbot) if atop > btop else (abot, btop) if atop < btop else (atop, btop)
         extra = (" illegal" if illegal in (kind, "any") and (a in flagged or b in flagged)
                  else "")
         lines.append(f"<line class='{kind}{extra}' data-from='{_e(a)}' data-to='{_e(b)}' "
                      f"x1='{ax}' y1='{y1}' x2='{bx}' y2='{y2}' "
-                     f"marker-end='url(#{board_id}-{kind})'/>")
+                     f"marker-end='url(#{svg_id}-{kind})'/>")
 
     for attacker, target in attacks.items():
         if target is not None:
@@ -262,13 +412,34 @@ def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | No
         for attacker in attackers:
             link("block", blocker, attacker)
     defs = "".join(
-        f"<marker id='{board_id}-{k}' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' "
+        f"<marker id='{svg_id}-{k}' viewBox='0 0 10 10' refX='9' refY='5' markerWidth='6' "
         f"markerHeight='6' orient='auto-start-reverse'><path d='M0,0 L10,5 L0,10 z' "
         f"fill='var(--{k})'/></marker>" for k in ("attack", "block"))
-    return (f"<figure class='board' id='{board_id}'><figcaption>{_e(caption)}</figcaption>"
-            f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-            f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(caption)}'>"
-            f"<defs>{defs}</defs>{''.join(body)}{''.join(lines)}</svg></figure>")
+    cls = "narrow" if layout.narrow else "wide"
+    return (f"<svg class='{cls}' xmlns='http://www.w3.org/2000/svg' width='{layout.width}' "
+            f"height='{layout.height}' viewBox='0 0 {layout.width} {layout.height}' role='img' "
+            f"aria-label='{_e(caption)}'><defs>{defs}</defs>{''.join(body)}{''.join(lines)}"
+            "</svg>")
+
+
+def step_title(step: str, engine: Engine) -> str:
+    """A step's title with its rule: ``Declare blockers (509)``, a damage step
+    a plugin declares in its own words, ``End step (513)``; a later combat's
+    step (``declare_attackers#2``) with which combat it is (505.1a)."""
+    base, _hash, nth = step.partition("#")
+    title = STEP_TITLES.get(base)
+    if title is None:
+        spec = engine.damage_step(base)
+        if spec is not None and spec.summary:  # a plugin's damage step: its own words
+            title = f"{spec.summary} ({spec.rule})"
+    title = title or base.replace("_", " ")
+    return f"{title}, combat {nth}" if nth else title
+
+
+def _phrase(event: Event, name: _Names) -> str:
+    """An event's phrase, without its rule (the one place the report words
+    an event)."""
+    return display.event_text(event, name, rule=False)
 
 
 def _timeline(events: Sequence[Event], name: _Names, rules: str, engine: Engine) -> str:
@@ -278,13 +449,8 @@ def _timeline(events: Sequence[Event], name: _Names, rules: str, engine: Engine)
 
     def close() -> None:
         if current is not None:
-            title = STEP_TITLES.get(current)
-            spec = engine.damage_step(current) if title is None else None
-            if spec is not None:  # a combat damage step a plugin declares: its own words
-                title = f"{spec.summary} ({spec.rule})" if spec.summary else None
-            title = title or current.replace("_", " ")
             out.append(f"<li class='step' data-step='{_e(current)}'><span class='step-title'>"
-                       f"{_e(title)}</span><ul>{''.join(items)}</ul></li>")
+                       f"{_e(step_title(current, engine))}</span><ul>{''.join(items)}</ul></li>")
 
     for event in events:
         if event.step != current:
@@ -294,8 +460,7 @@ def _timeline(events: Sequence[Event], name: _Names, rules: str, engine: Engine)
             continue
         rule = era_rule(rules, event.rule)
         items.append(f"<li class='event' data-kind='{_e(event.kind)}' "
-                     f"data-rule='{_e(rule)}'>"
-                     f"{_e(display.event_text(event, name, rule=False))}"
+                     f"data-rule='{_e(rule)}'>{_e(_phrase(event, name))}"
                      f"<span class='rule'>{_e(rule)}</span></li>")
     close()
     return f"<ol class='timeline'>{''.join(out)}</ol>"
@@ -307,21 +472,100 @@ def resolution_repr(res: Shown) -> str:
     return f"<Resolution {res.scenario.file}: {what}, {len(res.events)} events>"
 
 
-def render_html(res: Shown, *, fragment: bool = False) -> str:
-    """The visual report of a resolution, as one self-contained HTML page.
+def _attempted(res: Shown, name: _Names) -> str:
+    """For an illegal assignment: every creature's assignment in the step
+    that was rejected, as proposed (given or the default), with the lethal
+    damage its controller had to consider (510.1c-d)."""
+    if res.failed != "combat_damage" or not res.assignments:
+        return ""
+    step = res.assignments[-1].step
+    flagged = _flagged(res)
+    rows = []
+    for rec in (r for r in res.assignments if r.step == step):
+        amounts = ", ".join(f"{n} to {name(r)}" for r, n in rec.amounts.items()) or "nothing"
+        lethal = ", ".join(f"{name(c)} {rec.lethal[c]}" for c in rec.creatures
+                           if c in rec.lethal) or "-"
+        cls = " class='violation'" if rec.source in flagged else ""
+        rows.append(f"<tr{cls} data-source='{_e(rec.source)}'><td><b>{_e(name(rec.source))}"
+                    f"</b></td><td>{rec.power}</td><td>{_e(amounts)}</td><td>{_e(lethal)}</td>"
+                    f"<td>{'as given' if rec.given else 'default'}</td></tr>")
+    return (f"<section class='attempted' id='attempted'><h2>The attempted assignment "
+            f"<span class='rule'>510.1</span></h2><table class='assignment'><tr>"
+            "<th>creature</th><th>power</th><th>assigns</th><th>lethal damage</th>"
+            f"<th></th></tr>{''.join(rows)}</table></section>")
 
-    :param fragment: only the report's element with its scoped styles, for
-        embedding in another page (a notebook's rich display).
-    """
-    scenario = res.scenario
-    final = res.result.state if res.result is not None else None
-    name = _Names([scenario.state, final, res.failed_state])
+
+def _explanation(res: Shown, name: _Names) -> str:
+    """What would be legal instead (:func:`redzone.formats.explanation.explain`)."""
+    if res.error is None:
+        return ""
+    items = []
+    for line in explanation.explain(res, name):
+        text = "".join(
+            f"<b>{_e(t)}</b>" if role == explanation.NAME else
+            f"<span class='good'>{_e(t)}</span>" if role == explanation.GOOD else
+            f"<span class='note'>{_e(t)}</span>" if role == explanation.NOTE else _e(t)
+            for t, role in line.parts)
+        rule = f"<span class='rule'>{_e(line.rule)}</span>" if line.rule else ""
+        cls = "point" if line.bullet and line.depth == 1 else "detail"
+        items.append(f"<li class='{cls}'>{text}{rule}</li>")
+    if not items:
+        return ""
+    return (f"<section class='explanation' id='explanation'><h2>What would be legal "
+            f"instead</h2><ul class='explanation'>{''.join(items)}</ul></section>")
+
+
+def _flagged(res: Shown) -> set[str]:
     flagged: set[str] = set()
-    violations = ""
     if res.error is not None:
         flagged.update(res.error.objects)
         for v in res.error.violations:
             flagged.update(v.objects)
+    return flagged
+
+
+def _step_boards(result: CombatResult | None, before: GameState, engine: Engine,
+                 origins: Mapping[str, str], prefix: str) -> list[str]:
+    """A board after each combat damage step (510.1-510.4), with the combat as
+    it then stands, when there are several or when creatures entered the
+    combat (tokens entering attacking or blocking, 508.4, 509.4); and after
+    the end step and the cleanup (513, 514) when the combat went on to them."""
+    if result is None:
+        return []
+    damage = [s for s in result.after_steps if s not in ("end_step", "cleanup")]
+    entered = any(o not in before.objects for st in result.after_steps.values()
+                  for o in st.objects)
+    out = []
+    for step, state in result.after_steps.items():
+        if step in damage and not (len(damage) > 1 or entered):
+            continue
+        combat = state.combat
+        out.append(_board_svg(
+            state, f"After the step: {step_title(step, engine)}",
+            attacks=dict(combat.attacks) if combat is not None else {},
+            blocks={b: tuple(a) for b, a in combat.blocks.items()} if combat else {},
+            flagged=set(), illegal=None, origins=origins,
+            board_id=f"board-{prefix}{step.replace('#', '-')}"))
+    return out
+
+
+def render_html(res: Shown, *, fragment: bool = False) -> str:
+    """The visual report of a resolution, as one self-contained HTML page.
+
+    :param res: the resolution (or what provides the same, :class:`Shown`).
+    :param fragment: only the report's element with its scoped styles, for
+        embedding in another page (a notebook's rich display); it takes no
+        more height than its content.
+    """
+    scenario = res.scenario
+    final = res.result.state if res.result is not None else None
+    partial = res.partial.state if res.partial is not None else None
+    name = _Names([scenario.state, final, res.failed_state, partial,
+                   *(res.result.after_steps.values() if res.result is not None else ())])
+    origins = _origins(res.events, name)
+    flagged = _flagged(res)
+    violations = ""
+    if res.error is not None:
         items = "".join(f"<li><span class='rule'>{_e(v.rule)}</span> {_e(v.message)}</li>"
                         for v in res.error.violations) or (
             f"<li><span class='rule'>{_e(res.error.rule)}</span> {_e(res.error.message)}</li>")
@@ -339,29 +583,39 @@ def render_html(res: Shown, *, fragment: bool = False) -> str:
     # assignment or action leaves the declarations legal: only outlines).
     illegal = {"declare_attackers": "attack", "declare_blockers": "block"}.get(
         res.failed or "") if res.error is not None else None
+    engine = scenario.engine
     boards = [_board_svg(scenario.state, "Before combat, with the attacks and blocks declared",
                          attacks=attacks, blocks=blocks, flagged=flagged,
-                         illegal=illegal, board_id="board-before")]
+                         illegal=illegal, board_id="board-before", origins=origins)]
+    boards += _step_boards(res.result, scenario.state, engine, origins, "")
+    boards += _step_boards(res.partial, scenario.state, engine, origins, "partial-")
     if final is not None:
-        boards.append(_board_svg(final, "After combat", attacks={}, blocks={}, flagged=set(),
-                                 illegal=None, board_id="board-after"))
+        steps = res.result.steps if res.result is not None else ()
+        last = "After the cleanup step" if "cleanup" in steps else "After combat"
+        boards.append(_board_svg(final, last, attacks={}, blocks={}, flagged=set(),
+                                 illegal=None, board_id="board-after", origins=origins))
     elif shown_before is not None:
+        combat = shown_before.combat
+        shown_attacks = dict(combat.attacks) if combat is not None and not illegal else attacks
+        shown_blocks = ({b: tuple(a) for b, a in combat.blocks.items()}
+                        if combat is not None and combat.blocks and illegal != "block"
+                        else blocks)
         boards.append(_board_svg(shown_before, f"When it was rejected ({res.failed})",
-                                 attacks=attacks, blocks=blocks, flagged=flagged,
-                                 illegal=illegal, board_id="board-rejected"))
+                                 attacks=shown_attacks, blocks=shown_blocks, flagged=flagged,
+                                 illegal=illegal, board_id="board-rejected", origins=origins))
     status = ("<span class='status ok'>resolved</span>" if res.error is None else
               "<span class='status illegal'>illegal</span>")
-    edition = scenario.engine.edition
+    edition = engine.edition
     report = (
         f"<div class='rz'><style>{_scoped(CSS)}</style>"
         f"<h1>{_e(scenario.file)} {status}</h1>"
         f"<p class='meta'>rules: <b>{_e(edition.name)}</b> · {_e(edition.title)}</p>"
-        f"{violations}"
+        f"{violations}{_attempted(res, name)}{_explanation(res, name)}"
         "<h2>The board</h2><p class='legend'><b class='attack'>red</b>: attacks · "
         "<b class='block'>blue</b>: blocks · dashed: part of an illegal declaration · "
-        "tilted: tapped</p>"
+        "dotted frame: a token · tilted: tapped</p>"
         f"<div class='boards'>{''.join(boards)}</div>"
-        f"<h2>The steps</h2>{_timeline(res.events, name, scenario.rules, scenario.engine)}</div>")
+        f"<h2>The steps</h2>{_timeline(res.events, name, scenario.rules, engine)}</div>")
     if fragment:
         return report
     return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
@@ -371,4 +625,4 @@ def render_html(res: Shown, *, fragment: bool = False) -> str:
             f"<body>{report}</body></html>\n")
 
 
-__all__ = ["Shown", "render_html", "resolution_repr"]
+__all__ = ["Shown", "render_html", "resolution_repr", "step_title"]

@@ -17,16 +17,17 @@ from typing import Any
 
 from rich.console import Console
 
+from redzone.formats import explanation
 from redzone.formats.citations import CITATIONS, EQUIVALENTS, cite, era_rule
 from redzone.formats.outcome import (
     AssignmentRecord,
     Finding,
     Resolution,
-    assignment_records,
     error_json,
 )
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.frontends.terminal import Text
+from redzone.kernel import display
 from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event
@@ -202,13 +203,20 @@ def describe_permanent(perm: Permanent) -> Text:
     if bits:
         text.append(": " + "; ".join(bits))
     if perm.zone != "battlefield":
-        text.append(f"  (in the {perm.zone})", style=HURT)
+        text.append(f"  ({display.zone_text(perm.zone)})", style=HURT)
     return text
 
 
 def render_board(console: Console, state: GameState, title: str) -> None:
-    """The players and their permanents."""
+    """The players and their permanents; in team play, each team first with
+    its shared life total (810.4, 810.9) and poison counters (810.10)."""
     _line(console, (title, "bold underline"))
+    for team, members in state.teams.items():
+        first = state.players[members[0]]
+        shared = f"{first.life} life" + (
+            f", {_plural(first.poison, 'poison counter')}" if first.poison else "")
+        _line(console, "  team ", (team, HEAD), f" ({', '.join(members)}): {shared}, shared",
+              rule="810.4")
     for player in state.players.values():
         text = Text("  ")
         text.append(player.id, style=HEAD)
@@ -644,28 +652,17 @@ def render_problems(console: Console, error: ScenarioError) -> None:
 
 def render_explanation(console: Console, res: Resolution, name: Names | None = None) -> None:
     """For an illegal declaration, assignment or action: the rule, the objects,
-    and what would be legal instead."""
-    error = res.error
-    if error is None:
+    and what would be legal instead (:func:`redzone.formats.explanation.explain`)."""
+    if res.error is None:
         _line(console, ("Nothing illegal: the combat resolves.", GOOD))
         return
     name = name or Names([res.scenario.state, res.failed_state])
-    engine = res.scenario.engine
-    state = res.failed_state
     _line(console, ("What would be legal instead", "bold underline"))
-    if state is None or res.failed in (None, "resolve"):
-        _line(console, "• ", "every action must come after a step the combat goes through: "
-              "beginning_of_combat, declare_attackers, declare_blockers, the damage steps "
-              "that happen, end_of_combat", indent=2, rule="506.1")
-        return
-    if res.failed == "declare_attackers":
-        _explain_attack(console, engine, state, name, error)
-    elif res.failed == "declare_blockers":
-        _explain_block(console, engine, state, name, error, res.scenario.blocks)
-    elif res.failed == "combat_damage":
-        _explain_assignment(console, engine, state, name, error, res)
-    else:
-        _explain_action(console, res, name)
+    styles = {explanation.NAME: HEAD, explanation.GOOD: GOOD, explanation.NOTE: DIM}
+    for line in explanation.explain(res, name):
+        parts = [(text, styles[role]) if role in styles else text for text, role in line.parts]
+        _line(console, *(["• "] if line.bullet else []), *parts, indent=2 * line.depth,
+              rule=line.rule)
 
 
 _RULE_SUFFIX = re.compile(r"^(?P<text>.*?)\s*\[(?P<rule>[^\]]+)\]$")
@@ -690,147 +687,6 @@ def explanation_json(res: Resolution) -> dict[str, Any]:
     return {"ok": res.error is None, "rules": res.scenario.rules,
             "error": None if res.error is None else error_json(res.error)["error"],
             "failed": res.failed, "lines": lines}
-
-
-def _explain_attack(console: Console, engine: Engine, state: GameState, name: Names,
-                    error: IllegalActionError) -> None:
-    legal = engine.legal_attackers(state)
-    targets = engine.attackable(state)
-    _line(console, "• ", "creatures that may attack: ",
-          (", ".join(name(c) for c in legal) or "none", HEAD), indent=2, rule="508.1a")
-    _line(console, "• ", "they may attack: ",
-          (", ".join(name(t) for t in targets) or "nothing", HEAD), indent=2, rule="508.1b")
-    for obj in error.objects:
-        if obj in state.objects and obj not in legal:
-            _line(console, "• ", (name(obj), HEAD), " can't attack at all this combat",
-                  indent=2)
-
-
-def _explain_block(console: Console, engine: Engine, state: GameState, name: Names,
-                   error: IllegalActionError, blocks: Mapping[str, Sequence[str]]) -> None:
-    combat = state.combat
-    if combat is None or not combat.attacks:
-        _line(console, "• ", "no creature attacks, so no creature can block", indent=2,
-              rule="508.8")
-        return
-    attackers = [o for o in error.objects if o in combat.attacks] or list(combat.attacks)
-    for attacker in attackers:
-        legal = engine.legal_blockers(state, attacker)
-        _line(console, "• ", "creatures that may legally block ", (name(attacker), HEAD), ": ",
-              (", ".join(name(b) for b in legal) or "none", HEAD), indent=2, rule="509.1a")
-    for obj in error.objects:
-        if obj in state.objects and obj not in combat.attacks:
-            may = [a for a in combat.attacks if obj in engine.legal_blockers(state, a)]
-            _line(console, "• ", (name(obj), HEAD), " may block: ",
-                  (", ".join(name(a) for a in may) or "no attacking creature", HEAD), indent=2)
-    _line(console, ("  (pair by pair; restrictions on the whole declaration are in the "
-                    "violations above)", DIM))
-    suggested = engine.suggest_blocks(state)
-    if suggested and not engine.block_violations(state, suggested):
-        # 509.1c: a declaration obeying as many requirements as possible.
-        shown = "; ".join(f"{name(b)} blocks {' and '.join(name(a) for a in atts)}"
-                          for b, atts in suggested.items())
-        _line(console, "• ", "a declaration obeying the most requirements: ", (shown, GOOD),
-              indent=2, rule="509.1c")
-    declared = {b: tuple(a) for b, a in blocks.items()}
-    for attacker in attackers:
-        texts = []
-        for blockers in _legal_blocks_for(engine, state, declared, attacker):
-            texts.append(f"{' and '.join(name(b) for b in blockers)} block"
-                         f"{'s' if len(blockers) == 1 else ''} {name(attacker)}" if blockers
-                         else f"no creature blocks {name(attacker)}")
-        if texts:
-            _line(console, "• ", "legal declarations include: ", ("; ".join(texts), GOOD),
-                  " (the other blocks as declared)", indent=2)
-
-
-def _legal_blocks_for(engine: Engine, state: GameState,
-                      declared: Mapping[str, tuple[str, ...]],
-                      attacker: str) -> list[tuple[str, ...]]:
-    """Up to two sets of blockers for ``attacker`` that make the declaration
-    legal, the other blocks unchanged: the declared ones that may block it,
-    with every other creature of the same players that may; or none."""
-    others = {b: tuple(a for a in atts if a != attacker) for b, atts in declared.items()}
-    others = {b: atts for b, atts in others.items() if atts}
-    legal = engine.legal_blockers(state, attacker)
-    mine = [b for b, atts in declared.items() if attacker in atts]
-    players = {state.objects[b].controller for b in mine if b in state.objects}
-    keep = [b for b in mine if b in legal]
-    more = [b for b in legal if b not in mine and b not in others
-            and state.objects[b].controller in players]
-    found: list[tuple[str, ...]] = []
-    for choice in (tuple(keep), tuple(keep + more), ()):
-        if choice in found or choice == tuple(mine):
-            continue
-        trial = dict(others)
-        for b in choice:
-            trial[b] = (*trial.get(b, ()), attacker)
-        if not engine.block_violations(state, trial):
-            found.append(choice)
-        if len(found) == 2:
-            break
-    return found
-
-
-def _explain_assignment(console: Console, engine: Engine, state: GameState, name: Names,
-                        error: IllegalActionError, res: Resolution) -> None:
-    step, records = assignment_records(engine, state, _proposed(res, engine, state))
-    # The creatures whose own assignment is wrong: each violation names the
-    # assigning creature first (510.1), then the recipients it concerns.
-    involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
-    proposal = {r.source: dict(r.amounts) for r in records}
-    for rec in records:
-        if rec.source not in involved:
-            continue
-        _line(console, "• ", (name(rec.source), HEAD), f" must assign exactly {rec.power} "
-              "damage (its power)", indent=2, rule="510.1a")
-        legal = ", ".join(name(r) for r in (*rec.creatures, *(
-            (rec.attacked,) if rec.attacked is not None else ()), *rec.additional)) or "nothing"
-        _line(console, "legal recipients: ", (legal, HEAD), indent=4)
-        if rec.creatures:
-            lethal = ", ".join(f"{name(c)} {rec.lethal[c]}" for c in rec.creatures)
-            _line(console, "lethal damage to each (counting damage marked and what other "
-                  "creatures assign in this step): ", (lethal, HEAD), indent=4)
-            if rec.attacked is not None:
-                total = sum(rec.lethal[c] for c in rec.creatures)
-                _line(console, f"before any damage may be assigned to {name(rec.attacked)}, "
-                      "each blocking creature must be assigned lethal damage: at least ",
-                      (str(total), HEAD), " in all", indent=4, rule="702.19b")
-        others = {s: a for s, a in proposal.items() if s != rec.source}
-        default = engine.policy(engine.hooks, state, step,
-                                [d for d in engine.damage_duties(state)[1]
-                                 if d.source == rec.source], others)
-        alternative = default.get(rec.source)
-        if alternative is not None:
-            trial = dict(proposal)
-            trial[rec.source] = alternative
-            if not engine.assignment_violations(state, trial):
-                shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
-                _line(console, "a legal assignment: ", (shown, GOOD), indent=4)
-
-
-def _proposed(res: Resolution, engine: Engine,
-              state: GameState) -> Mapping[str, Mapping[str, int]] | None:
-    """The assignment the scenario proposed for the step that failed."""
-    scenario = res.scenario
-    spec = engine.damage_step(engine.damage_duties(state)[0])
-    if scenario.assign_first_strike is not None and spec is not None and spec.order < 0:
-        return scenario.assign_first_strike
-    return scenario.assign
-
-
-def _explain_action(console: Console, res: Resolution, name: Names) -> None:
-    action = res.failed_action
-    state = res.failed_state
-    if action is None or state is None:
-        return
-    _line(console, "• ", f"the action {action.do!r} was performed at step {state.step!r}; it "
-          "needs its objects on the battlefield (or in combat) at that moment", indent=2)
-    on = [name(p.id) for p in state.battlefield]
-    _line(console, "on the battlefield then: ", (", ".join(on) or "nothing", HEAD), indent=4)
-    if state.combat is not None:
-        _line(console, "attacking then: ",
-              (", ".join(name(a) for a in state.combat.attacks) or "nothing", HEAD), indent=4)
 
 
 def render_check(console: Console, scenario: Scenario, findings: Sequence[Finding]) -> None:

@@ -15,6 +15,7 @@ from rich.table import Table
 from redzone.formats.outcome import Resolution
 from redzone.frontends.terminal import Text
 from redzone.kernel import display
+from redzone.kernel.model import GameState
 
 
 def board_table(res: Resolution) -> Table:
@@ -32,6 +33,12 @@ def board_table(res: Resolution) -> Table:
     table = Table(title=title, title_justify="left", show_lines=False)
     for column in ("", "before", "combat", "after"):
         table.add_column(column, overflow="fold")
+    for team, members in before.teams.items():
+        # 810.4, 810.9: the team's one shared life total (each member shows it).
+        was = _shared(before, members)
+        now = _shared(after, members) if after is not None else "-"
+        table.add_row(Text(f"team {team}", style="bold"), was, f"{', '.join(members)} [810.4]",
+                      now)
     for pid, player in before.players.items():
         end = after.players[pid] if after is not None else None
         was = display.player_text(player).partition(": ")[2]
@@ -40,7 +47,11 @@ def board_table(res: Resolution) -> Table:
         table.add_row(Text(pid + mark, style="bold"), was, "",
                       Text(now, style="red" if end is not None and end.lost else ""))
     blocks = {b: tuple(a) for b, a in scenario.blocks.items()}
-    for perm in before.objects.values():
+    # Tokens created during the combat (mobilize, myriad: 111.2, 508.4) are
+    # rows too: before combat they didn't exist.
+    created = [p for pid, p in (after or res.failed_state or before).objects.items()
+               if pid not in before.objects]
+    for perm in [*before.objects.values(), *created]:
         role = []
         if perm.id in scenario.attacks:
             role.append(f"attacks {scenario.attacks[perm.id]}")
@@ -50,13 +61,29 @@ def board_table(res: Resolution) -> Table:
         status = ("-" if end_perm is None else
                   ", ".join(display.permanent_status(end_perm)) or "unharmed")
         label = Text(f"  {perm.id}", style="bold red" if perm.id in flagged else "")
+        if perm.token:
+            label.append(" (token)", style="dim")
         if perm.id in flagged:
             label.append("  !", style="bold red")
-        table.add_row(label, display.permanent_summary(perm), "; ".join(role), status)
+        summary = ("-" if perm.id not in before.objects
+                   else display.permanent_summary(perm))
+        table.add_row(label, summary, "; ".join(role), status)
     if res.error is not None:
         for v in res.error.violations:
             table.add_row(Text("  !", style="bold red"), Text(f"[{v.rule}] {v.message}"), "", "")
     return table
+
+
+def _shared(state: GameState, members: tuple[str, ...]) -> str:
+    """A team's shared life total and poison counters (810.4, 810.10), and
+    whether it lost (810.8a: its players lose together)."""
+    first = state.players[members[0]]
+    bits = [f"{first.life} life"]
+    if first.poison:
+        bits.append(f"{first.poison} poison")
+    if any(state.players[m].lost for m in members):
+        bits.append("lost")
+    return ", ".join(bits) + " (shared)"
 
 
 def render_compact_board(console: Console, res: Resolution) -> None:

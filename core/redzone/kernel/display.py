@@ -247,6 +247,26 @@ def permanent_summary(perm: _Permanent) -> str:
     return " ".join(bits)
 
 
+#: Where a permanent's record says it went, in words (its ``zone``, 400.1,
+#: 111.7, 800.4a).
+ZONE_TEXTS: Mapping[str, str] = {
+    "battlefield": "on the battlefield",
+    "graveyard": "in the graveyard",
+    "exile": "exiled",
+    "ceased": "ceased to exist",
+    "left_game": "left the game with its owner",
+}
+
+
+def zone_text(zone: str) -> str:
+    """``exiled``, ``ceased to exist``: a zone as a permanent's record shows it,
+    in words (an unknown zone as ``in the <zone>``).
+
+    :param zone: the zone (:data:`~redzone.kernel.model.OBJECT_ZONES`).
+    """
+    return ZONE_TEXTS.get(zone, f"in the {zone.replace('_', ' ')}")
+
+
 def permanent_status(perm: _Permanent) -> list[str]:
     """What is marked on a permanent: damage, counters, tapped, its zone."""
     out = []
@@ -257,7 +277,7 @@ def permanent_status(perm: _Permanent) -> list[str]:
     if perm.tapped:
         out.append("tapped")
     if perm.zone != "battlefield":
-        out.append(f"in the {perm.zone}")
+        out.append(zone_text(perm.zone))
     return out
 
 
@@ -427,4 +447,5 @@ __all__ = [
     "state_repr",
     "state_text",
     "visible",
+    "zone_text",
 ]
