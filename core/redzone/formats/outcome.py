@@ -22,24 +22,20 @@ from attrs import field, frozen
 
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
-from redzone.kernel.combat import Assignment, band_violations, lethal_map
+from redzone.kernel.combat import Assignment, lethal_map
 from redzone.kernel.display import json_visible
 from redzone.kernel.engine import (
     ASSIGNED,
     CombatResult,
     Engine,
     Outcome,
-    _skipped_blocks,
 )
 from redzone.kernel.errors import (
     IllegalActionError,
-    IllegalAssignmentError,
-    IllegalAttackError,
     IllegalBlockError,
     PluginError,
     ScenarioError,
     Violation,
-    sort_violations,
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, as_tuple
@@ -321,74 +317,21 @@ def check(scenario: Scenario) -> tuple[Finding, ...]:
 
 
 def check_report(scenario: Scenario) -> CheckReport:
-    """Validate the declarations, listing every problem of each at once.
+    """Validate the declarations, listing every problem of the first illegal one.
 
-    Checks the attack, then (if it is legal) the blocks, then (if they are
-    legal) the assignments of the first combat damage step, performing the
-    priority-window actions that come before each, without dealing damage.
-    When all of that is legal, the combat is resolved (nothing is shown) so
-    that the later steps' assignments and actions are checked by the same
-    rules as ``run`` uses (:func:`~redzone.kernel.steps.sort_entries`):
-    ``check`` finds exactly the error ``run`` would give, and the same notes.
+    The combat is resolved (nothing is shown) by the very path ``run`` takes
+    (:func:`resolve`): every command on the state the commands before it
+    made, with the file's choices and actions, so that each damage step's
+    given assignment (``assign_first_strike`` and ``assign``, 702.19, 510.1)
+    is checked by the rules ``run`` uses, on the state ``run`` reaches.
+    ``check`` finds exactly the error ``run`` would give (every violation of
+    the rejected declaration, assignment or action), and the same notes.
     """
-    found = _first_findings(scenario)
-    if found:
-        return CheckReport(found)
     res = resolve(scenario)
     if res.error is None:
         return CheckReport((), res.notes)
     return CheckReport((Finding(_STAGES.get(res.failed or "", "actions"), res.error),),
                        res.notes)
-
-
-def _first_findings(scenario: Scenario) -> tuple[Finding, ...]:
-    """The problems of the declarations up to the first combat damage step."""
-    rec = _Recorder(scenario.engine)
-    pending: dict[str, list[Action]] = {}
-    for after, action in scenario.actions:
-        pending.setdefault(after, []).append(action)
-    found: list[Finding] = []
-    stage = "actions"
-
-    def window(state: GameState, step: str) -> GameState:
-        for action in pending.pop(step, []):
-            state = rec.perform(state, action).state
-        return state
-
-    try:
-        state = window(rec.begin_combat(scenario.state).state, "beginning_of_combat")
-        stage = "attacks"
-        violations = rec.attack_violations(state, scenario.attacks) + sort_violations(
-            band_violations(rec.hooks, state, scenario.attacks, scenario.bands))
-        if violations:
-            return (Finding("attacks", IllegalAttackError(violations)),)
-        state = rec.declare_attackers(state, scenario.attacks, scenario.bands).state
-        stage = "actions"
-        state = window(state, "declare_attackers")
-        if rec.next_step(state) != "declare_blockers":
-            skipped = _skipped_blocks(state, scenario.blocks)
-            return (Finding("blocks", IllegalBlockError(skipped)),) if skipped else ()
-        stage = "blocks"
-        blocks = {b: a for b, a in scenario.blocks.items() if a}
-        violations = rec.block_violations(state, blocks)
-        if violations:
-            return (Finding("blocks", IllegalBlockError(violations)),)
-        state = rec.declare_blockers(state, blocks, order=scenario.order).state
-        stage = "actions"
-        state = window(state, "declare_blockers")
-        nxt = rec.next_step(state)
-        spec = rec.damage_step(nxt) if nxt is not None and not nxt.endswith(ASSIGNED) else None
-        if spec is not None:
-            stage = "assign"
-            assign = scenario.assign_first_strike if (
-                spec.order < 0 and scenario.assign_first_strike is not None
-            ) else scenario.assign
-            violations = rec.assignment_violations(state, assign)
-            if violations:
-                found.append(Finding("assign", IllegalAssignmentError(violations)))
-    except IllegalActionError as exc:
-        found.append(Finding(stage, exc))
-    return tuple(found)
 
 
 # ---------------------------------------------------------------------------
