@@ -16,184 +16,29 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from attrs import field, frozen
 
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
-from redzone.kernel.combat import Assignment, lethal_map
 from redzone.kernel.display import json_visible
-from redzone.kernel.engine import (
-    ASSIGNED,
-    CombatResult,
-    Engine,
-    Outcome,
-)
+from redzone.kernel.engine import CombatResult, Engine
 from redzone.kernel.errors import (
     IllegalActionError,
-    IllegalBlockError,
     PluginError,
     ScenarioError,
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, as_tuple
+from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import ChoiceMade, GameState, Permanent
-from redzone.kernel.steps import unused_entries
+from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
 #: declaration (or assignment, or action), bad scenario file; and, beyond the
 #: format, a plugin or internal failure.
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_SCENARIO, EXIT_FAILURE = 0, 1, 2, 3
-
-
-@frozen
-class AssignmentRecord:
-    """One creature's combat damage assignment in one damage step.
-
-    :param step: the combat damage step (``first_strike_damage``,
-        ``combat_damage``, or one a plugin declares).
-    :param source: the assigning creature.
-    :param power: how much it assigns (510.1a).
-    :param amounts: recipient -> amount, as proposed.
-    :param given: whether the scenario gave it (else the default strategy).
-    :param creatures: the creatures it may assign to, in order.
-    :param attacked: what it attacks, when it may assign damage there.
-    :param lethal: lethal damage to each creature in ``creatures``, counting
-        damage already marked and what other creatures assign in the step.
-    :param is_attacker: whether it is an attacking creature.
-    :param blocked: whether it is a blocked attacking creature.
-    :param additional: further recipients plugins allow it
-        (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
-    :param divider: the player who divides its damage when that is not its
-        controller (702.22j-k), else ``None``.
-    :param lethal_before: lethal damage to each creature in ``creatures``,
-        counting damage already marked and what the creatures before this one
-        assign in the step (the default assignment's view, 510.1c-d); unlike
-        ``lethal`` it doesn't count this creature's damage against others'.
-    """
-
-    step: str
-    source: str
-    power: int
-    amounts: FrozenMap[str, int]
-    given: bool
-    creatures: tuple[str, ...] = field(converter=as_tuple)
-    attacked: str | None
-    lethal: FrozenMap[str, int]
-    is_attacker: bool
-    blocked: bool
-    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
-    divider: str | None = None
-    lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
-
-
-def assignment_records(engine: Engine, state: GameState,
-                       assign: Assignment | None) -> tuple[str, tuple[AssignmentRecord, ...]]:
-    """The next damage step and every creature's proposed assignment in it:
-    the given ones, and the engine's default for the rest."""
-    step, duties = engine.damage_duties(state)
-    dutied = {d.source for d in duties}
-    given = {s: dict(a) for s, a in (assign or {}).items()
-             if s in dutied and isinstance(a, Mapping)}
-    full = dict(given)
-    full.update(engine.policy(engine.hooks, state, step, duties, given))
-    totals: dict[str, int] = {}
-    for amounts in full.values():
-        for r, n in amounts.items():
-            if isinstance(n, int) and n > 0:
-                totals[r] = totals.get(r, 0) + n
-    out = []
-    earlier: dict[str, int] = {}
-    for duty in duties:
-        amounts = full.get(duty.source, {})
-        own = {r: n for r, n in amounts.items() if isinstance(n, int) and n > 0}
-        before = lethal_map(engine.hooks, state, duty, earlier, {})
-        for r, n in own.items():
-            earlier[r] = earlier.get(r, 0) + n
-        out.append(AssignmentRecord(
-            step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
-            given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
-            lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own, full=full)),
-            is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional,
-            divider=duty.divider, lethal_before=FrozenMap(before)))
-    return step, tuple(out)
-
-
-class _Recorder(Engine):
-    """An engine sharing another's plugins that records, for each command it
-    runs, the state it was given and the events it made, and the assignments
-    of each damage step."""
-
-    def __init__(self, base: Engine) -> None:
-        # Share the base engine's plugin manager and settings: no rediscovery.
-        self.__dict__.update(base.__dict__)
-        self.log: list[Event] = []
-        self.records: list[AssignmentRecord] = []
-        self.attempt: tuple[str, GameState, Action | None] | None = None
-        self.last: GameState | None = None
-        #: Notes on the entries of the assignments left unused (506.4, 510.1b-d),
-        #: each entry's first time only.
-        self.notes: list[str] = []
-        self._noted: set[tuple[int, str]] = set()
-
-    def _done(self, out: Outcome) -> Outcome:
-        self.log.extend(out.events)
-        self.attempt = None
-        self.last = out.state
-        return out
-
-    # The overrides take and pass on whatever else the engine's commands take,
-    # so that new parameters of the engine need no change here.
-
-    def begin_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("begin_combat", state, None)
-        return self._done(super().begin_combat(state, *args, **kwargs))
-
-    def declare_attackers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("declare_attackers", state, None)
-        return self._done(super().declare_attackers(state, *args, **kwargs))
-
-    def declare_blockers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("declare_blockers", state, None)
-        return self._done(super().declare_blockers(state, *args, **kwargs))
-
-    def combat_damage(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("combat_damage", state, None)
-        if not state.step.endswith(ASSIGNED):  # else: damage on the stack resolves (310.4)
-            assign = kwargs.get("assign", args[0] if args else None)
-            _step, records = assignment_records(self, state, assign)
-            self.records.extend(records)
-            for source, why in unused_entries(self, state, assign).items():
-                if (id(assign), source) not in self._noted:
-                    self._noted.add((id(assign), source))
-                    self.notes.append(str(why))
-        return self._done(super().combat_damage(state, *args, **kwargs))
-
-    def end_of_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("end_of_combat", state, None)
-        return self._done(super().end_of_combat(state, *args, **kwargs))
-
-    def finish(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("finish", state, None)
-        return self._done(super().finish(state, *args, **kwargs))
-
-    def end_step(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("end_step", state, None)
-        return self._done(super().end_step(state, *args, **kwargs))
-
-    def cleanup(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("cleanup", state, None)
-        return self._done(super().cleanup(state, *args, **kwargs))
-
-    def perform(self, state: GameState, action: Action, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("action", state, action)
-        return self._done(super().perform(state, action, *args, **kwargs))
-
-    def resolve_trigger(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("trigger", state, None)
-        return self._done(super().resolve_trigger(state, *args, **kwargs))
 
 
 @frozen
@@ -260,25 +105,65 @@ class Resolution:
 def resolve(scenario: Scenario) -> Resolution:
     """Resolve a scenario's combat.
 
+    Everything shown comes from what the engine reports: the events, each
+    combat damage step's record (:attr:`~redzone.CombatResult.damage_steps`,
+    and for an illegal assignment the attempt the error carries,
+    :attr:`~redzone.IllegalActionError.damage_step`), the rejected command
+    and the state it was given (:attr:`~redzone.IllegalActionError.command`,
+    :attr:`~redzone.IllegalActionError.state`).
+
     Illegal declarations, assignments and actions give a :class:`Resolution`
     with ``error`` set; a failing plugin raises :class:`~redzone.PluginError`.
     """
-    rec = _Recorder(scenario.engine)
     try:
-        result = rec.resolve(
+        result = scenario.engine.resolve(
             scenario.state, scenario.attacks, scenario.blocks,
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
             actions=scenario.actions, order=scenario.order, bands=scenario.bands,
             additional_combats=scenario.additional_combats, through=scenario.through,
             choices=scenario.choices)
     except IllegalActionError as exc:
-        failed, state, action = rec.attempt or ("resolve", None, None)
-        if rec.attempt is None and isinstance(exc, IllegalBlockError):
-            # 508.8: blocks for a declare blockers step that is skipped.
-            failed, state = "declare_blockers", rec.last
-        return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action,
-                          notes=rec.notes, partial=exc.partial)
-    return Resolution(scenario, result, None, result.events, rec.records, notes=rec.notes)
+        partial = exc.partial
+        steps = partial.damage_steps if partial is not None else ()
+        if exc.damage_step is not None:
+            steps += (exc.damage_step,)
+        return Resolution(scenario, None, exc, partial.events if partial is not None else (),
+                          _assignments(steps), exc.command or "resolve", exc.state,
+                          cast("Action | None", exc.action), notes=_notes(scenario, steps),
+                          partial=partial)
+    steps = result.damage_steps
+    return Resolution(scenario, result, None, result.events, _assignments(steps),
+                      notes=_notes(scenario, steps))
+
+
+def _assignments(steps: Sequence[DamageStepRecord]) -> tuple[AssignmentRecord, ...]:
+    return tuple(record for step in steps for record in step.assignments)
+
+
+def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, ...]:
+    """The notes on the entries the damage steps left unused (506.4,
+    510.1b-d): each entry of each given assignment once, the first time."""
+    if not any(step.unused for step in steps):
+        return ()
+    engine = scenario.engine
+    plans: list[tuple[object, object]] = [(scenario.assign, scenario.assign_first_strike)]
+    plans += [(p.assign, p.assign_first_strike) for p in scenario.additional_combats]
+    first = scenario.state.combats + 1  # the number of the scenario's first combat
+    noted: set[tuple[int, bool, str]] = set()
+    out = []
+    for step in steps:
+        # Which of the scenario's assignments the step used (505.1a: its
+        # combat's; 702.19: the first-strike one, before the regular step).
+        number = int(step.label.rpartition("#")[2]) if "#" in step.label else 1
+        plan = plans[min(max(number - first, 0), len(plans) - 1)]
+        spec = engine.damage_step(step.step)
+        own = spec is not None and spec.order < 0 and plan[1] is not None
+        for source, why in step.unused.items():
+            key = (number, own, source)
+            if key not in noted:
+                noted.add(key)
+                out.append(str(why))
+    return tuple(out)
 
 
 @frozen
@@ -500,7 +385,6 @@ __all__ = [
     "CheckReport",
     "Finding",
     "Resolution",
-    "assignment_records",
     "board_json",
     "check",
     "check_report",

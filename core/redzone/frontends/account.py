@@ -18,13 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from redzone.formats.citations import CITATIONS, EQUIVALENTS, cite, era_rule
-from redzone.formats.outcome import (
-    AssignmentRecord,
-    Finding,
-    Resolution,
-    assignment_records,
-    error_json,
-)
+from redzone.formats.outcome import AssignmentRecord, Finding, Resolution, error_json
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.frontends.terminal import Text
 from redzone.kernel.engine import ASSIGNED, Engine
@@ -774,7 +768,9 @@ def _legal_blocks_for(engine: Engine, state: GameState,
 
 def _explain_assignment(console: Console, engine: Engine, state: GameState, name: Names,
                         error: IllegalActionError, res: Resolution) -> None:
-    step, records = assignment_records(engine, state, _proposed(res, engine, state))
+    # The step's record of the assignment attempted, as the step computed it.
+    attempt = error.damage_step
+    step, records = (attempt.step, attempt.assignments) if attempt is not None else ("", ())
     # The creatures whose own assignment is wrong: each violation names the
     # assigning creature first (510.1), then the recipients it concerns.
     involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
@@ -807,16 +803,6 @@ def _explain_assignment(console: Console, engine: Engine, state: GameState, name
             if not engine.assignment_violations(state, trial):
                 shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
                 _line(console, "a legal assignment: ", (shown, GOOD), indent=4)
-
-
-def _proposed(res: Resolution, engine: Engine,
-              state: GameState) -> Mapping[str, Mapping[str, int]] | None:
-    """The assignment the scenario proposed for the step that failed."""
-    scenario = res.scenario
-    spec = engine.damage_step(engine.damage_duties(state)[0])
-    if scenario.assign_first_strike is not None and spec is not None and spec.order < 0:
-        return scenario.assign_first_strike
-    return scenario.assign
 
 
 def _explain_action(console: Console, res: Resolution, name: Names) -> None:
