@@ -162,7 +162,7 @@ def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, 
             key = (number, own, source)
             if key not in noted:
                 noted.add(key)
-                out.append(str(why))
+                out.append(why)
     return tuple(out)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from attrs import field, frozen
 
 from redzone.kernel import display as _display
-from redzone.kernel.errors import Violation
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, as_map, as_tuple
 from redzone.kernel.model import ChoiceMade, GameState
@@ -74,14 +73,14 @@ class DamageStepRecord:
         second combat, 505.1a).
     :param assignments: every assigning creature's record, in duty order.
     :param unused: the given entries the step left unused, by creature, with
-        why: it was no longer in combat (506.4), or had nothing left to assign
-        to (510.1b-d).
+        why and the rule (a note): it was no longer in combat (506.4), or had
+        nothing left to assign to (510.1b-d).
     """
 
     step: str
     label: str
     assignments: tuple[AssignmentRecord, ...] = field(converter=as_tuple)
-    unused: FrozenMap[str, Violation] = field(factory=FrozenMap)
+    unused: FrozenMap[str, str] = field(factory=FrozenMap)
 
 
 @frozen

@@ -575,11 +575,11 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
             step, duty.source, duty.power, FrozenMap(amounts), duty.source in given,
             duty.creatures, duty.attacked, lethal, duty.is_attacker, duty.blocked,
             duty.additional, duty.divider, before))
-    return DamageStepRecord(step, step_label(state, step), tuple(records),
-                            FrozenMap(unused) if unused else _NO_UNUSED)
+    return DamageStepRecord(step, step_label(state, step), tuple(records), FrozenMap(
+        (source, str(why)) for source, why in unused.items()) if unused else _NO_UNUSED)
 
 
-_NO_UNUSED: FrozenMap[str, Violation] = FrozenMap()
+_NO_UNUSED: FrozenMap[str, str] = FrozenMap()
 
 
 # -- 511 ------------------------------------------------------------------------------
