@@ -187,12 +187,12 @@ def legal_blocks_for(engine: Engine, state: GameState,
 
 def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
                 res: Resolution) -> tuple[Line, ...]:
-    # The rejected step's assignments, as the resolution recorded them (its
-    # last step's: the given ones and the engine's default for the rest).
-    if not res.assignments:
+    # The rejected step's assignments as the step computed them (the given
+    # ones and the engine's default for the rest), carried by the error.
+    attempt = error.damage_step
+    if attempt is None or not attempt.assignments:
         return ()
-    step = res.assignments[-1].step
-    records = [r for r in res.assignments if r.step == step]
+    step, records = attempt.step, list(attempt.assignments)
     # The creatures whose own assignment is wrong: each violation names the
     # assigning creature first (510.1), then the recipients it concerns.
     involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)

@@ -16,188 +16,29 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from attrs import field, frozen
 
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
 from redzone.kernel.actions import Action
-from redzone.kernel.combat import Assignment, band_violations, lethal_map
 from redzone.kernel.display import json_visible
-from redzone.kernel.engine import (
-    ASSIGNED,
-    CombatResult,
-    Engine,
-    Outcome,
-    _skipped_blocks,
-)
+from redzone.kernel.engine import CombatResult, Engine
 from redzone.kernel.errors import (
     IllegalActionError,
-    IllegalAssignmentError,
-    IllegalAttackError,
-    IllegalBlockError,
     PluginError,
     ScenarioError,
     Violation,
-    sort_violations,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, as_tuple
+from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import ChoiceMade, GameState, Permanent
-from redzone.kernel.steps import unused_entries
+from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
 #: declaration (or assignment, or action), bad scenario file; and, beyond the
 #: format, a plugin or internal failure.
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_SCENARIO, EXIT_FAILURE = 0, 1, 2, 3
-
-
-@frozen
-class AssignmentRecord:
-    """One creature's combat damage assignment in one damage step.
-
-    :param step: the combat damage step (``first_strike_damage``,
-        ``combat_damage``, or one a plugin declares).
-    :param source: the assigning creature.
-    :param power: how much it assigns (510.1a).
-    :param amounts: recipient -> amount, as proposed.
-    :param given: whether the scenario gave it (else the default strategy).
-    :param creatures: the creatures it may assign to, in order.
-    :param attacked: what it attacks, when it may assign damage there.
-    :param lethal: lethal damage to each creature in ``creatures``, counting
-        damage already marked and what other creatures assign in the step.
-    :param is_attacker: whether it is an attacking creature.
-    :param blocked: whether it is a blocked attacking creature.
-    :param additional: further recipients plugins allow it
-        (:func:`~redzone.kernel.hookspecs.redzone_additional_recipients`).
-    :param divider: the player who divides its damage when that is not its
-        controller (702.22j-k), else ``None``.
-    :param lethal_before: lethal damage to each creature in ``creatures``,
-        counting damage already marked and what the creatures before this one
-        assign in the step (the default assignment's view, 510.1c-d); unlike
-        ``lethal`` it doesn't count this creature's damage against others'.
-    """
-
-    step: str
-    source: str
-    power: int
-    amounts: FrozenMap[str, int]
-    given: bool
-    creatures: tuple[str, ...] = field(converter=as_tuple)
-    attacked: str | None
-    lethal: FrozenMap[str, int]
-    is_attacker: bool
-    blocked: bool
-    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
-    divider: str | None = None
-    lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
-
-
-def assignment_records(engine: Engine, state: GameState,
-                       assign: Assignment | None) -> tuple[str, tuple[AssignmentRecord, ...]]:
-    """The next damage step and every creature's proposed assignment in it:
-    the given ones, and the engine's default for the rest."""
-    step, duties = engine.damage_duties(state)
-    dutied = {d.source for d in duties}
-    given = {s: dict(a) for s, a in (assign or {}).items()
-             if s in dutied and isinstance(a, Mapping)}
-    full = dict(given)
-    full.update(engine.policy(engine.hooks, state, step, duties, given))
-    totals: dict[str, int] = {}
-    for amounts in full.values():
-        for r, n in amounts.items():
-            if isinstance(n, int) and n > 0:
-                totals[r] = totals.get(r, 0) + n
-    out = []
-    earlier: dict[str, int] = {}
-    for duty in duties:
-        amounts = full.get(duty.source, {})
-        own = {r: n for r, n in amounts.items() if isinstance(n, int) and n > 0}
-        before = lethal_map(engine.hooks, state, duty, earlier, {})
-        for r, n in own.items():
-            earlier[r] = earlier.get(r, 0) + n
-        out.append(AssignmentRecord(
-            step=step, source=duty.source, power=duty.power, amounts=FrozenMap(amounts),
-            given=duty.source in given, creatures=duty.creatures, attacked=duty.attacked,
-            lethal=FrozenMap(lethal_map(engine.hooks, state, duty, totals, own, full=full)),
-            is_attacker=duty.is_attacker, blocked=duty.blocked, additional=duty.additional,
-            divider=duty.divider, lethal_before=FrozenMap(before)))
-    return step, tuple(out)
-
-
-class _Recorder(Engine):
-    """An engine sharing another's plugins that records, for each command it
-    runs, the state it was given and the events it made, and the assignments
-    of each damage step."""
-
-    def __init__(self, base: Engine) -> None:
-        # Share the base engine's plugin manager and settings: no rediscovery.
-        self.__dict__.update(base.__dict__)
-        self.log: list[Event] = []
-        self.records: list[AssignmentRecord] = []
-        self.attempt: tuple[str, GameState, Action | None] | None = None
-        self.last: GameState | None = None
-        #: Notes on the entries of the assignments left unused (506.4, 510.1b-d),
-        #: each entry's first time only.
-        self.notes: list[str] = []
-        self._noted: set[tuple[int, str]] = set()
-
-    def _done(self, out: Outcome) -> Outcome:
-        self.log.extend(out.events)
-        self.attempt = None
-        self.last = out.state
-        return out
-
-    # The overrides take and pass on whatever else the engine's commands take,
-    # so that new parameters of the engine need no change here.
-
-    def begin_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("begin_combat", state, None)
-        return self._done(super().begin_combat(state, *args, **kwargs))
-
-    def declare_attackers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("declare_attackers", state, None)
-        return self._done(super().declare_attackers(state, *args, **kwargs))
-
-    def declare_blockers(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("declare_blockers", state, None)
-        return self._done(super().declare_blockers(state, *args, **kwargs))
-
-    def combat_damage(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("combat_damage", state, None)
-        if not state.step.endswith(ASSIGNED):  # else: damage on the stack resolves (310.4)
-            assign = kwargs.get("assign", args[0] if args else None)
-            _step, records = assignment_records(self, state, assign)
-            self.records.extend(records)
-            for source, why in unused_entries(self, state, assign).items():
-                if (id(assign), source) not in self._noted:
-                    self._noted.add((id(assign), source))
-                    self.notes.append(str(why))
-        return self._done(super().combat_damage(state, *args, **kwargs))
-
-    def end_of_combat(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("end_of_combat", state, None)
-        return self._done(super().end_of_combat(state, *args, **kwargs))
-
-    def finish(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("finish", state, None)
-        return self._done(super().finish(state, *args, **kwargs))
-
-    def end_step(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("end_step", state, None)
-        return self._done(super().end_step(state, *args, **kwargs))
-
-    def cleanup(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("cleanup", state, None)
-        return self._done(super().cleanup(state, *args, **kwargs))
-
-    def perform(self, state: GameState, action: Action, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("action", state, action)
-        return self._done(super().perform(state, action, *args, **kwargs))
-
-    def resolve_trigger(self, state: GameState, *args: Any, **kwargs: Any) -> Outcome:
-        self.attempt = ("trigger", state, None)
-        return self._done(super().resolve_trigger(state, *args, **kwargs))
 
 
 @frozen
@@ -264,25 +105,65 @@ class Resolution:
 def resolve(scenario: Scenario) -> Resolution:
     """Resolve a scenario's combat.
 
+    Everything shown comes from what the engine reports: the events, each
+    combat damage step's record (:attr:`~redzone.CombatResult.damage_steps`,
+    and for an illegal assignment the attempt the error carries,
+    :attr:`~redzone.IllegalActionError.damage_step`), the rejected command
+    and the state it was given (:attr:`~redzone.IllegalActionError.command`,
+    :attr:`~redzone.IllegalActionError.state`).
+
     Illegal declarations, assignments and actions give a :class:`Resolution`
     with ``error`` set; a failing plugin raises :class:`~redzone.PluginError`.
     """
-    rec = _Recorder(scenario.engine)
     try:
-        result = rec.resolve(
+        result = scenario.engine.resolve(
             scenario.state, scenario.attacks, scenario.blocks,
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
             actions=scenario.actions, order=scenario.order, bands=scenario.bands,
             additional_combats=scenario.additional_combats, through=scenario.through,
             choices=scenario.choices)
     except IllegalActionError as exc:
-        failed, state, action = rec.attempt or ("resolve", None, None)
-        if rec.attempt is None and isinstance(exc, IllegalBlockError):
-            # 508.8: blocks for a declare blockers step that is skipped.
-            failed, state = "declare_blockers", rec.last
-        return Resolution(scenario, None, exc, rec.log, rec.records, failed, state, action,
-                          notes=rec.notes, partial=exc.partial)
-    return Resolution(scenario, result, None, result.events, rec.records, notes=rec.notes)
+        partial = exc.partial
+        steps = partial.damage_steps if partial is not None else ()
+        if exc.damage_step is not None:
+            steps += (exc.damage_step,)
+        return Resolution(scenario, None, exc, partial.events if partial is not None else (),
+                          _assignments(steps), exc.command or "resolve", exc.state,
+                          cast("Action | None", exc.action), notes=_notes(scenario, steps),
+                          partial=partial)
+    steps = result.damage_steps
+    return Resolution(scenario, result, None, result.events, _assignments(steps),
+                      notes=_notes(scenario, steps))
+
+
+def _assignments(steps: Sequence[DamageStepRecord]) -> tuple[AssignmentRecord, ...]:
+    return tuple(record for step in steps for record in step.assignments)
+
+
+def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, ...]:
+    """The notes on the entries the damage steps left unused (506.4,
+    510.1b-d): each entry of each given assignment once, the first time."""
+    if not any(step.unused for step in steps):
+        return ()
+    engine = scenario.engine
+    plans: list[tuple[object, object]] = [(scenario.assign, scenario.assign_first_strike)]
+    plans += [(p.assign, p.assign_first_strike) for p in scenario.additional_combats]
+    first = scenario.state.combats + 1  # the number of the scenario's first combat
+    noted: set[tuple[int, bool, str]] = set()
+    out = []
+    for step in steps:
+        # Which of the scenario's assignments the step used (505.1a: its
+        # combat's; 702.19: the first-strike one, before the regular step).
+        number = int(step.label.rpartition("#")[2]) if "#" in step.label else 1
+        plan = plans[min(max(number - first, 0), len(plans) - 1)]
+        spec = engine.damage_step(step.step)
+        own = spec is not None and spec.order < 0 and plan[1] is not None
+        for source, why in step.unused.items():
+            key = (number, own, source)
+            if key not in noted:
+                noted.add(key)
+                out.append(why)
+    return tuple(out)
 
 
 @frozen
@@ -321,74 +202,21 @@ def check(scenario: Scenario) -> tuple[Finding, ...]:
 
 
 def check_report(scenario: Scenario) -> CheckReport:
-    """Validate the declarations, listing every problem of each at once.
+    """Validate the declarations, listing every problem of the first illegal one.
 
-    Checks the attack, then (if it is legal) the blocks, then (if they are
-    legal) the assignments of the first combat damage step, performing the
-    priority-window actions that come before each, without dealing damage.
-    When all of that is legal, the combat is resolved (nothing is shown) so
-    that the later steps' assignments and actions are checked by the same
-    rules as ``run`` uses (:func:`~redzone.kernel.steps.sort_entries`):
-    ``check`` finds exactly the error ``run`` would give, and the same notes.
+    The combat is resolved (nothing is shown) by the very path ``run`` takes
+    (:func:`resolve`): every command on the state the commands before it
+    made, with the file's choices and actions, so that each damage step's
+    given assignment (``assign_first_strike`` and ``assign``, 702.19, 510.1)
+    is checked by the rules ``run`` uses, on the state ``run`` reaches.
+    ``check`` finds exactly the error ``run`` would give (every violation of
+    the rejected declaration, assignment or action), and the same notes.
     """
-    found = _first_findings(scenario)
-    if found:
-        return CheckReport(found)
     res = resolve(scenario)
     if res.error is None:
         return CheckReport((), res.notes)
     return CheckReport((Finding(_STAGES.get(res.failed or "", "actions"), res.error),),
                        res.notes)
-
-
-def _first_findings(scenario: Scenario) -> tuple[Finding, ...]:
-    """The problems of the declarations up to the first combat damage step."""
-    rec = _Recorder(scenario.engine)
-    pending: dict[str, list[Action]] = {}
-    for after, action in scenario.actions:
-        pending.setdefault(after, []).append(action)
-    found: list[Finding] = []
-    stage = "actions"
-
-    def window(state: GameState, step: str) -> GameState:
-        for action in pending.pop(step, []):
-            state = rec.perform(state, action).state
-        return state
-
-    try:
-        state = window(rec.begin_combat(scenario.state).state, "beginning_of_combat")
-        stage = "attacks"
-        violations = rec.attack_violations(state, scenario.attacks) + sort_violations(
-            band_violations(rec.hooks, state, scenario.attacks, scenario.bands))
-        if violations:
-            return (Finding("attacks", IllegalAttackError(violations)),)
-        state = rec.declare_attackers(state, scenario.attacks, scenario.bands).state
-        stage = "actions"
-        state = window(state, "declare_attackers")
-        if rec.next_step(state) != "declare_blockers":
-            skipped = _skipped_blocks(state, scenario.blocks)
-            return (Finding("blocks", IllegalBlockError(skipped)),) if skipped else ()
-        stage = "blocks"
-        blocks = {b: a for b, a in scenario.blocks.items() if a}
-        violations = rec.block_violations(state, blocks)
-        if violations:
-            return (Finding("blocks", IllegalBlockError(violations)),)
-        state = rec.declare_blockers(state, blocks, order=scenario.order).state
-        stage = "actions"
-        state = window(state, "declare_blockers")
-        nxt = rec.next_step(state)
-        spec = rec.damage_step(nxt) if nxt is not None and not nxt.endswith(ASSIGNED) else None
-        if spec is not None:
-            stage = "assign"
-            assign = scenario.assign_first_strike if (
-                spec.order < 0 and scenario.assign_first_strike is not None
-            ) else scenario.assign
-            violations = rec.assignment_violations(state, assign)
-            if violations:
-                found.append(Finding("assign", IllegalAssignmentError(violations)))
-    except IllegalActionError as exc:
-        found.append(Finding(stage, exc))
-    return tuple(found)
 
 
 # ---------------------------------------------------------------------------
@@ -574,7 +402,6 @@ __all__ = [
     "CheckReport",
     "Finding",
     "Resolution",
-    "assignment_records",
     "board_json",
     "check",
     "check_report",

@@ -46,6 +46,7 @@ from redzone.kernel.plugins import (
     discover,
     make_manager,
 )
+from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, Answers
 from redzone.kernel.tx import CombatResult, Outcome, step_label
 
@@ -593,6 +594,11 @@ class _Run:
         #: until the end of the turn is run.
         self.later: dict[str, list[Action]] = {}
         self.unperformed: list[str] = []
+        #: Each combat damage step's record (510.1), in order.
+        self.damage: list[DamageStepRecord] = []
+        #: The command being given (its name, its state, the action), until
+        #: its outcome is taken: what a rejected command's error says.
+        self.doing: tuple[str, GameState, Action | None] | None = None
 
     @property
     def over(self) -> bool:
@@ -618,19 +624,25 @@ class _Run:
             # 510.1e, 733: the game returns to the moment before the rejected
             # command, not to before combat; what was done stays with the error.
             exc.partial = self.result(before)
+            if self.doing is not None and exc.command is None:
+                exc.command, exc.state, exc.action = self.doing
             raise
         return self.result(before)
 
     def result(self, before: GameState) -> CombatResult:
         """What the run did so far."""
         return CombatResult(self.state, tuple(self.events), tuple(self.steps),
-                            dict(self.after_steps), before, tuple(self.made))
+                            dict(self.after_steps), before, tuple(self.made),
+                            tuple(self.damage))
 
     def take(self, out: Outcome, step: str | None = None) -> bool:
         """Take a command's outcome; ``False`` once the game is over."""
+        self.doing = None
         self.state = out.state
         self.events.extend(out.events)
         self.made.extend(out.choices)
+        if out.damage_steps:
+            self.damage.extend(out.damage_steps)
         if step is not None:
             self.steps.append(step)
         return not self.over
@@ -638,9 +650,11 @@ class _Run:
     def window(self, step: str) -> bool:
         engine = self.engine
         for action in self.pending.pop(step, []):
+            self.doing = ("action", self.state, action)
             if not self.take(engine.perform(self.state, action, choices=self.choices)):
                 return False
         while self.state.stack:  # with auto_triggers off: resolve what is left (608)
+            self.doing = ("trigger", self.state, None)
             if not self.take(engine.resolve_trigger(self.state, answers=self.choices)):
                 return False
         return True
@@ -651,15 +665,18 @@ class _Run:
         for after, action in plan.actions:
             wanted = self.later if after in _AFTER_COMBAT else self.pending
             wanted.setdefault(after, []).append(action)
+        self.doing = ("begin_combat", self.state, None)
         out = engine.begin_combat(self.state, choices=self.choices)
         label = step_label(out.state, "beginning_of_combat")
         if not self.take(out, label) or not self.window("beginning_of_combat"):
             return self.leftover()
+        self.doing = ("declare_attackers", self.state, None)
         out = engine.declare_attackers(self.state, plan.attacks, plan.bands,
                                        choices=self.choices)
         if not self.take(out, step_label(out.state)) or not self.window("declare_attackers"):
             return self.leftover()
         if engine.next_step(self.state) == "declare_blockers":
+            self.doing = ("declare_blockers", self.state, None)
             out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order,
                                           choices=self.choices)
             if not self.take(out, step_label(out.state)) or not self.window("declare_blockers"):
@@ -669,6 +686,7 @@ class _Run:
                 first = spec.order < 0
                 chosen = plan.assign_first_strike if (
                     first and plan.assign_first_strike is not None) else plan.assign
+                self.doing = ("combat_damage", self.state, None)
                 out = engine.combat_damage(self.state, chosen, choices=self.choices)
                 label = step_label(out.state)
                 going = self.take(out, label)
@@ -678,8 +696,10 @@ class _Run:
                     return self.leftover()
         else:
             skipped = _skipped_blocks(self.state, plan.blocks)
-            if skipped:
+            if skipped:  # (as the declare blockers step would have been given)
+                self.doing = ("declare_blockers", self.state, None)
                 raise IllegalBlockError(skipped)
+        self.doing = ("end_of_combat", self.state, None)
         out = engine.end_of_combat(self.state, choices=self.choices)
         if not self.take(out, step_label(out.state)) or not self.window("end_of_combat"):
             return self.leftover()
@@ -687,6 +707,7 @@ class _Run:
             raise IllegalActionError(
                 f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
+        self.doing = ("finish", self.state, None)
         self.take(engine.finish(self.state, choices=self.choices))
         return None
 
@@ -698,6 +719,7 @@ class _Run:
     def rest_of_turn(self) -> None:
         engine = self.engine
         self.pending, self.later = self.later, {}
+        self.doing = ("end_step", self.state, None)
         out = engine.end_step(self.state, choices=self.choices)
         if not self.take(out, "end_step"):
             self.leftover()
@@ -706,6 +728,7 @@ class _Run:
         if not self.window("end_step"):
             self.leftover()
             return
+        self.doing = ("cleanup", self.state, None)
         out = engine.cleanup(self.state, choices=self.choices)
         self.take(out, "cleanup")
         self.after_steps["cleanup"] = self.state

@@ -17,7 +17,8 @@ from attrs import field, frozen
 from redzone.kernel.frozen import as_tuple
 
 if TYPE_CHECKING:
-    from redzone.kernel.results import CombatResult
+    from redzone.kernel.model import GameState
+    from redzone.kernel.results import CombatResult, DamageStepRecord
 
 
 def _objects(value: Iterable[str]) -> tuple[str, ...]:
@@ -65,10 +66,25 @@ class IllegalActionError(RulesError, ValueError):
         :class:`~redzone.CombatResult` up to the moment before the rejected
         command (510.1e, 733: the game returns to that moment, not to before
         combat); ``None`` otherwise.
+    :ivar command: when :meth:`redzone.Engine.resolve` rejected a command,
+        which: ``declare_attackers``, ``declare_blockers`` (508.8 too: blocks
+        for a skipped step), ``combat_damage``, ``action``, ``trigger``,
+        ``begin_combat``, ``end_of_combat``, ``finish``, ``end_step`` or
+        ``cleanup``; ``None`` otherwise.
+    :ivar state: the state that command was given (``None`` with no ``command``).
+    :ivar action: the rejected action, for ``command == "action"``.
+    :ivar damage_step: for an error of a combat damage step (an illegal
+        assignment, 510.1), the step's record of the assignment attempted:
+        each creature's amounts, the given entries apart from the default
+        policy's, and the lethal damage it had to consider; else ``None``.
     """
 
     kind = "illegal_action"
     partial: CombatResult | None = None
+    command: str | None = None
+    state: GameState | None = None
+    action: object | None = None
+    damage_step: DamageStepRecord | None = None
 
     def __init__(self, violations: Iterable[Violation] | str, *, rule: str = "",
                  objects: Iterable[str] = ()) -> None:

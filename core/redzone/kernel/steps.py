@@ -15,7 +15,7 @@ from typing import Any, cast, overload
 from redzone.kernel import combat as _combat
 from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, Duty
-from redzone.kernel.context import Context, HasContext, context_of
+from redzone.kernel.context import Context
 from redzone.kernel.errors import (
     IllegalActionError,
     IllegalAssignmentError,
@@ -28,6 +28,7 @@ from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
+from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 from redzone.kernel.settle import (
     commit,
     end_effects,
@@ -37,7 +38,7 @@ from redzone.kernel.settle import (
     resolve_top,
     state_based_actions,
 )
-from redzone.kernel.tx import Outcome, Tx
+from redzone.kernel.tx import Outcome, Tx, step_label
 
 #: A combat with nothing declared yet (507: combat has begun).
 _NO_COMBAT = Combat()
@@ -446,21 +447,6 @@ def sort_entries(ctx: Context, state: GameState, step: str, dutied: Collection[s
     return given, problems, unused
 
 
-def unused_entries(engine: Context | HasContext, state: GameState, assign: Assignment | None
-                   ) -> dict[str, Violation]:
-    """The entries of ``assign`` that the next combat damage step leaves
-    unused, with why (:func:`sort_entries`): for notes.
-
-    :param engine: the engine (or its context)."""
-    if not assign:
-        return {}
-    ctx = context_of(engine)
-    step, participants = damage_step_kind(ctx, state)
-    duties = _combat.duties(ctx.hooks, state, participants, step)
-    return sort_entries(ctx, state, step, {d.source for d in duties}, assign,
-                        participants)[2]
-
-
 def full_assignment(ctx: Context, state: GameState, step: str, duties: Sequence[Duty],
                     assign: Assignment, participants: Sequence[str] = ()
                     ) -> tuple[dict[str, dict[str, int]], list[Violation]]:
@@ -500,7 +486,10 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
         return commit(tx)
     step, participants = damage_step_kind(ctx, state)
     duties = _combat.duties(hooks, state, participants, step)
-    full, problems = full_assignment(ctx, state, step, duties, assign or {}, participants)
+    given, problems, unused = sort_entries(ctx, state, step, {d.source for d in duties},
+                                           assign or {}, participants)
+    full = dict(given)
+    full.update(ctx.policy(hooks, state, step, duties, given))
     # The built-in policy's own assignment, with nothing given, is legal by
     # the core's rules by construction (510.1a-d): it is checked only when a
     # plugin that has a say (redzone_assignment_violations) is asked about
@@ -511,7 +500,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     violations = problems if trusted else problems + _combat.assignment_violations(
         hooks, state, step, duties, full, (assign or {}).keys())
     if violations:
-        raise IllegalAssignmentError(violations)
+        error = IllegalAssignmentError(violations)
+        # The assignment attempted, for an account of what would be legal instead.
+        error.damage_step = step_record(ctx, state, step, duties, full, given, unused)
+        raise error
+    record = step_record(ctx, state, step, duties, full, given, unused)
     combat = combat.evolve(damage_steps=combat.damage_steps.set(step, frozenset(participants)),
                            dealt=combat.dealt | {d.source for d in duties})
     events = [Event("step", "510.1", step)]
@@ -528,11 +521,65 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
         tx = Tx(ctx, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
                 answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
-        return commit(tx)
-    tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
-    tx.emit(*events)
-    tx.deal_damage(proposed)
-    return commit(tx)
+    else:
+        tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
+        tx.emit(*events)
+        tx.deal_damage(proposed)
+    try:
+        out = commit(tx)
+    except IllegalActionError as exc:
+        if exc.damage_step is None:
+            exc.damage_step = record  # (what triggered on the damage was rejected)
+        raise
+    return _evolve(out, damage_steps=(record,))
+
+
+#: The lethal damage of a creature that assigns to no creature (510.1b).
+_NO_LETHAL: FrozenMap[str, int] = FrozenMap()
+
+
+def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty],
+                full: Mapping[str, Mapping[str, int]], given: Collection[str],
+                unused: Mapping[str, Violation]) -> DamageStepRecord:
+    """The record of a combat damage step's assignment (510.1), from what the
+    step computed: its duties, its whole assignment (given and the policy's)
+    and its unused entries; plus the lethal damage each creature had to
+    consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_map`,
+    as the assignment is checked), only for creatures assigning to creatures.
+
+    :param given: the creatures whose assignment the caller gave.
+    """
+    hooks = ctx.hooks
+    silent = hooks.silent(state)
+    by: dict[str, list[tuple[str, int]]] | None = None
+    earlier: dict[str, int] = {}
+    records = []
+    last = len(duties) - 1
+    for i, duty in enumerate(duties):
+        amounts = full.get(duty.source, {})
+        if duty.creatures:
+            if by is None:
+                by = _combat.assigned_to(full)
+            lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
+                                                        full=full, by=by, silent=silent))
+            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
+                                                        silent=silent))
+        else:
+            lethal = before = _NO_LETHAL
+        if i < last:
+            unchecked: Mapping[str, object] = amounts  # (malformed ones are violations)
+            for r, n in unchecked.items():
+                if isinstance(n, int) and n > 0:
+                    earlier[r] = earlier.get(r, 0) + n
+        records.append(AssignmentRecord(
+            step, duty.source, duty.power, FrozenMap(amounts), duty.source in given,
+            duty.creatures, duty.attacked, lethal, duty.is_attacker, duty.blocked,
+            duty.additional, duty.divider, before))
+    return DamageStepRecord(step, step_label(state, step), tuple(records), FrozenMap(
+        (source, str(why)) for source, why in unused.items()) if unused else _NO_UNUSED)
+
+
+_NO_UNUSED: FrozenMap[str, str] = FrozenMap()
 
 
 # -- 511 ------------------------------------------------------------------------------
