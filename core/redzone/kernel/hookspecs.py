@@ -1,10 +1,14 @@
 """The hook specifications: every question the core asks its plugins.
 
-Grouped by the rule they serve (keywords, 302/508 attacks, 509 blocks, 510
-damage assignment, 120 the damage pipeline, 704 state-based actions, 511 end
-of combat). Each hook is a question whose answers combine without regard to
-the order plugins were registered in: "all must agree", "any says yes", "the
-smallest wins", "concatenated and sorted". No hook is ``firstresult``.
+Listed in the order the kernel asks them: the declarations read as an
+engine is made (702 keywords, actions, 510.4 damage steps), then a
+combat's course: 508 attacks, 509 blocks, 510 damage assignment, the 120.4
+damage pipeline, after every action the 704 state-based actions and the
+events and triggered abilities (120.4d, 603), and 511 the end of combat.
+
+Each hook is a question whose answers combine without regard to the order
+plugins were registered in: "all must agree", "any says yes", "the smallest
+wins", "concatenated and sorted". No hook is ``firstresult``.
 
 Plugin implementations are module-level functions decorated with
 :data:`redzone.hookimpl`; they may accept any subset of a hook's parameters, by
@@ -45,7 +49,7 @@ if TYPE_CHECKING:
 hookspec = pluggy.HookspecMarker("redzone")
 
 # ---------------------------------------------------------------------------
-# Keywords (702)
+# Declarations, asked as the engine is made (702.1, 117.1, 510.4)
 # ---------------------------------------------------------------------------
 
 
@@ -63,6 +67,51 @@ def redzone_keywords() -> Iterable[KeywordSpec]:
 
     Combined: concatenated; two plugins declaring the same name, or forms
     that can match the same text, is a load error naming both.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_actions() -> Iterable[ActionSpec]:
+    """Declare the action kinds this plugin provides.
+
+    Rules: 117.1, 608.2
+
+    An action kind is a frozen :class:`~redzone.kernel.hooktypes.Action`
+    subclass and the function that performs it on a command's working copy.
+    The kernel validates it (the type of every field), performs it, runs
+    state-based actions after it and names the plugin when it fails. Scenario
+    files use it by its ``do`` name, with its fields as keys.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.ActionSpec` of each kind.
+
+    Combined: concatenated; two plugins declaring the same ``do`` name, or
+    one that the kernel declares, is a load error naming both.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_damage_steps() -> Iterable[DamageStep]:
+    """Declare the combat damage steps this plugin adds to the combat phase.
+
+    Rules: 510.4, 702.7b, 702.4b
+
+    The kernel knows one combat damage step, the regular one
+    (``combat_damage``, order 0), which always happens. A declared step
+    happens in a combat when, as it would begin, at least one remaining
+    attacking or blocking creature deals combat damage in it
+    (:func:`redzone_deals_combat_damage`); the steps come in order of their
+    ``order``, each asked only once the previous one is over (510.4: "as the
+    combat damage step begins"). First strike declares
+    ``DamageStep("first_strike_damage", -1, "510.4")``.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.DamageStep` of each step.
+
+    Combined: concatenated; identical declarations count once. A name that
+    doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
+    0), one name with two orders, or two names with one order is a load error
+    naming the plugins.
     """
     raise NotImplementedError
 
@@ -187,9 +236,50 @@ def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | N
     raise NotImplementedError
 
 
+@hookspec
+def redzone_attack_choices(state: GameState,
+                           attacks: Mapping[str, str]) -> Iterable[Choice] | None:
+    """The options and costs the attacking player chooses as attackers are
+    declared ("as this creature attacks, you may tap ...", enlist).
+
+    Rules: 508.1g, 508.1h
+
+    Asked once the declaration is legal and the attackers are tapped. Each
+    choice's ``then`` maps an option to the actions that choosing it performs
+    (the cost paid); its ``default`` is what redzone takes without an answer.
+    Give each a stable ``key`` (``"enlist:knight"``); one left empty becomes
+    ``"<plugin name>:<name>"``, which depends on the name the plugin is
+    registered under.
+
+    :param state: the state with the attackers declared.
+    :param attacks: attacking creature -> what it attacks.
+    :returns: the choices, each with its options and default.
+
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # Declare blockers step (509)
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
+    """How many creatures beyond one this creature can block.
+
+    Rules: 509.1a, 702.22 (block capacity)
+
+    :param state: the state before the declaration.
+    :param blocker: the blocker's id.
+    :returns: the number of additional attackers (``redzone.UNLIMITED`` for
+        "any number").
+
+    Combined: summed with the permanent's own ``can_block_additional``.
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -291,17 +381,19 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
 
 
 @hookspec
-def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
-    """How many creatures beyond one this creature can block.
+def redzone_block_choices(state: GameState,
+                          blocks: Mapping[str, tuple[str, ...]]) -> Iterable[Choice] | None:
+    """The options and costs the defending player chooses as blockers are
+    declared.
 
-    Rules: 509.1a, 702.22 (block capacity)
+    Rules: 509.1d, 509.1e, 509.1f
 
-    :param state: the state before the declaration.
-    :param blocker: the blocker's id.
-    :returns: the number of additional attackers (``redzone.UNLIMITED`` for
-        "any number").
+    :param state: the state with the blockers declared.
+    :param blocks: blocking creature -> the attackers it blocks.
+    :returns: the choices, each with its options and default.
 
-    Combined: summed with the permanent's own ``can_block_additional``.
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
     """
     raise NotImplementedError
 
@@ -309,6 +401,60 @@ def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
 # ---------------------------------------------------------------------------
 # Combat damage step: who deals damage, and assignment (510)
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> bool | None:
+    """Whether an attacking or blocking creature deals combat damage in a step.
+
+    Rules: 510.4, 702.7b, 702.7c, 702.4b, 702.4c, 702.4d
+
+    Asked of each remaining attacking and blocking creature as a combat
+    damage step would begin (for a declared step, also to learn whether the
+    step happens at all). The kernel records who dealt damage in each step
+    (``Combat.damage_steps``). Its own answer, when no plugin has one: in the
+    regular step (``combat_damage``), a creature that dealt combat damage in
+    no earlier step of this combat (under an edition with
+    ``second_step_by_assignment``: that assigned none, 310.5 of 1999-2009);
+    in every other step, no. First strike answers ``True`` in
+    ``first_strike_damage``; double strike also in ``combat_damage``, read
+    from its current abilities (702.4c-d).
+
+    :param state: the state as the step would begin.
+    :param creature: an attacking or blocking creature's id.
+    :param step: the step's name.
+    :returns: ``True`` if it deals combat damage in that step, ``False`` if it
+        doesn't whatever the kernel or other plugins say, ``None`` to leave
+        it to them.
+
+    Combined: any ``False`` -> no; else any ``True`` -> yes; else the
+    kernel's answer.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> int | None:
+    """How much combat damage a creature assigns, when it isn't its power.
+
+    Rules: 510.1a
+
+    "Assigns combat damage equal to its toughness rather than its power"
+    (Doran, the Siege Tower) answers the toughness; "assigns no combat damage
+    this turn" (Laccolith Grunt) and "can't deal combat damage" answer 0. A
+    creature that would assign 0 or less assigns no combat damage at all,
+    and an assignment given for it that names an amount is illegal (510.1a).
+
+    :param state: the state as damage is assigned.
+    :param creature: an attacking or blocking creature that deals combat
+        damage in this step.
+    :param step: the combat damage step's name.
+    :returns: the amount it assigns, or ``None``.
+
+    Combined: the smallest answer (so that "assigns no combat damage" wins
+    over "equal to its toughness"); with no answer, its power.
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -324,6 +470,30 @@ def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | Non
     :param state: the state as damage is assigned.
     :param attacker: a blocked attacking creature's id.
     :returns: ``True`` to allow it.
+
+    Combined: any ``True``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> bool | None:
+    """Whether a blocked attacker's controller may have it assign its combat
+    damage as though it weren't blocked.
+
+    Rules: 510.1c, 510.1b
+
+    Thorn Elemental, Siege Behemoth. When ``True``, the attacking player
+    chooses: an assignment that gives all of its damage to what it attacks is
+    the "as though it weren't blocked" choice (510.1b applies, and
+    assignment-validation hooks such as trample's are not asked); any other
+    assignment is an ordinary blocked one (510.1c). The default policy
+    assigns as blocked; with no creature blocking it any more, as though it
+    weren't blocked (the only way it assigns damage).
+
+    :param state: the state as damage is assigned.
+    :param attacker: a blocked attacking creature's id.
+    :returns: ``True`` if its controller may choose so.
 
     Combined: any ``True``.
     """
@@ -423,112 +593,36 @@ def redzone_assignment_violations(
     raise NotImplementedError
 
 
-@hookspec
-def redzone_damage_steps() -> Iterable[DamageStep]:
-    """Declare the combat damage steps this plugin adds to the combat phase.
-
-    Rules: 510.4, 702.7b, 702.4b
-
-    The kernel knows one combat damage step, the regular one
-    (``combat_damage``, order 0), which always happens. A declared step
-    happens in a combat when, as it would begin, at least one remaining
-    attacking or blocking creature deals combat damage in it
-    (:func:`redzone_deals_combat_damage`); the steps come in order of their
-    ``order``, each asked only once the previous one is over (510.4: "as the
-    combat damage step begins"). First strike declares
-    ``DamageStep("first_strike_damage", -1, "510.4")``.
-
-    :returns: the :class:`~redzone.kernel.hooktypes.DamageStep` of each step.
-
-    Combined: concatenated; identical declarations count once. A name that
-    doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
-    0), one name with two orders, or two names with one order is a load error
-    naming the plugins.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> bool | None:
-    """Whether an attacking or blocking creature deals combat damage in a step.
-
-    Rules: 510.4, 702.7b, 702.7c, 702.4b, 702.4c, 702.4d
-
-    Asked of each remaining attacking and blocking creature as a combat
-    damage step would begin (for a declared step, also to learn whether the
-    step happens at all). The kernel records who dealt damage in each step
-    (``Combat.damage_steps``). Its own answer, when no plugin has one: in the
-    regular step (``combat_damage``), a creature that dealt combat damage in
-    no earlier step of this combat (under an edition with
-    ``second_step_by_assignment``: that assigned none, 310.5 of 1999-2009);
-    in every other step, no. First strike answers ``True`` in
-    ``first_strike_damage``; double strike also in ``combat_damage``, read
-    from its current abilities (702.4c-d).
-
-    :param state: the state as the step would begin.
-    :param creature: an attacking or blocking creature's id.
-    :param step: the step's name.
-    :returns: ``True`` if it deals combat damage in that step, ``False`` if it
-        doesn't whatever the kernel or other plugins say, ``None`` to leave
-        it to them.
-
-    Combined: any ``False`` -> no; else any ``True`` -> yes; else the
-    kernel's answer.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> int | None:
-    """How much combat damage a creature assigns, when it isn't its power.
-
-    Rules: 510.1a
-
-    "Assigns combat damage equal to its toughness rather than its power"
-    (Doran, the Siege Tower) answers the toughness; "assigns no combat damage
-    this turn" (Laccolith Grunt) and "can't deal combat damage" answer 0. A
-    creature that would assign 0 or less assigns no combat damage at all,
-    and an assignment given for it that names an amount is illegal (510.1a).
-
-    :param state: the state as damage is assigned.
-    :param creature: an attacking or blocking creature that deals combat
-        damage in this step.
-    :param step: the combat damage step's name.
-    :returns: the amount it assigns, or ``None``.
-
-    Combined: the smallest answer (so that "assigns no combat damage" wins
-    over "equal to its toughness"); with no answer, its power.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> bool | None:
-    """Whether a blocked attacker's controller may have it assign its combat
-    damage as though it weren't blocked.
-
-    Rules: 510.1c, 510.1b
-
-    Thorn Elemental, Siege Behemoth. When ``True``, the attacking player
-    chooses: an assignment that gives all of its damage to what it attacks is
-    the "as though it weren't blocked" choice (510.1b applies, and
-    assignment-validation hooks such as trample's are not asked); any other
-    assignment is an ordinary blocked one (510.1c). The default policy
-    assigns as blocked; with no creature blocking it any more, as though it
-    weren't blocked (the only way it assigns damage).
-
-    :param state: the state as damage is assigned.
-    :param attacker: a blocked attacking creature's id.
-    :returns: ``True`` if its controller may choose so.
-
-    Combined: any ``True``.
-    """
-    raise NotImplementedError
-
-
 # ---------------------------------------------------------------------------
 # The damage pipeline (120.4)
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
+    """Redirection effects: damage that would be dealt to one recipient is
+    dealt to another instead.
+
+    Rules: 614.9, 614.5, 616.1
+
+    Asked for each damage of a batch before prevention, so that the new
+    recipient's protection, prevention shields and results apply, and the
+    ``damage`` event names it; a ``redirected`` event (``object``: the
+    original recipient, ``target``: the new one) says what happened. Asked
+    again of the redirected damage, without the effects that already
+    applied to it. An effect whose new recipient is no longer on the
+    battlefield, is no longer a battle, creature or planeswalker, or is a
+    player who has left the game does nothing (614.9).
+
+    :param state: the state as damage is dealt.
+    :param damage: the damage as proposed.
+    :returns: the redirections that apply.
+
+    Combined: one applies at a time, the first by effect name (616.1: the
+    affected player or controller chooses, and this is the default), each
+    at most once to a damage (614.5).
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -621,56 +715,31 @@ def redzone_result_replacements(
     raise NotImplementedError
 
 
-@hookspec
-def redzone_damage_event(
-    state: GameState, damage: tuple[Damage, ...], results: tuple[Result, ...]
-) -> None:
-    """Notification: a damage event occurred.
-
-    Rules: 120.4d, 510.2, 603.2
-
-    Called once per batch of simultaneous damage, after the state was
-    committed; for triggered abilities and logging. Must not raise.
-
-    :param state: the state after the event's results.
-    :param damage: every damage dealt in the event.
-    :param results: every result applied.
-
-    Combined: every implementation is called; answers are ignored.
-    """
-    raise NotImplementedError
+# ---------------------------------------------------------------------------
+# Durations and state-based actions, after every action (611.2b, 704, 701.8)
+# ---------------------------------------------------------------------------
 
 
 @hookspec
-def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
-    """Redirection effects: damage that would be dealt to one recipient is
-    dealt to another instead.
+def redzone_condition_holds(state: GameState, condition: Condition) -> bool | None:
+    """Whether a "for as long as" condition still holds.
 
-    Rules: 614.9, 614.5, 616.1
+    Rules: 611.2b
 
-    Asked for each damage of a batch before prevention, so that the new
-    recipient's protection, prevention shields and results apply, and the
-    ``damage`` event names it; a ``redirected`` event (``object``: the
-    original recipient, ``target``: the new one) says what happened. Asked
-    again of the redirected damage, without the effects that already
-    applied to it. An effect whose new recipient is no longer on the
-    battlefield, is no longer a battle, creature or planeswalker, or is a
-    player who has left the game does nothing (614.9).
+    Asked after every command for each effect, shield and modification whose
+    duration is ``while`` and whose condition's kind is not one the kernel
+    answers itself (``on_battlefield``, ``controls``, ``in_combat``). The
+    plugin that states the kind answers; the others answer ``None``.
 
-    :param state: the state as damage is dealt.
-    :param damage: the damage as proposed.
-    :returns: the redirections that apply.
+    :param state: the state after the command.
+    :param condition: the condition.
+    :returns: ``True`` while it holds, ``False`` once it doesn't, ``None``
+        when the kind isn't this plugin's.
 
-    Combined: one applies at a time, the first by effect name (616.1: the
-    affected player or controller chooses, and this is the default), each
-    at most once to a damage (614.5).
+    Combined: it holds only if some plugin says ``True`` and none says
+    ``False``; a condition no plugin answers is an error naming its kind.
     """
     raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# State-based actions (704)
-# ---------------------------------------------------------------------------
 
 
 @hookspec
@@ -704,9 +773,73 @@ def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None
     raise NotImplementedError
 
 
+@hookspec
+def redzone_destruction_replacements(
+    state: GameState, permanent: str
+) -> Iterable[DestructionReplacement] | None:
+    """Effects that would replace a permanent's destruction.
+
+    Rules: 701.8c, 701.19, 614.8, 616.1
+
+    Asked when a permanent would be destroyed, by a ``destroy`` effect
+    (701.8) or by state-based actions (704.5g-h), after indestructible
+    (702.12b) has been checked. Regeneration shields (701.19) are the
+    kernel's own answer.
+
+    :param state: the state before the destruction.
+    :param permanent: the permanent that would be destroyed.
+    :returns: the replacements that apply.
+
+    Combined: concatenated; one applies, the first by effect name (616.1:
+    the permanent's controller chooses, and this is the default).
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
-# Triggered abilities (603)
+# Events and triggered abilities, after every action (120.4d, 603)
 # ---------------------------------------------------------------------------
+# (A hook declaring event kinds belongs here, first in this group.)
+
+
+@hookspec
+def redzone_damage_event(
+    state: GameState, damage: tuple[Damage, ...], results: tuple[Result, ...]
+) -> None:
+    """Notification: a damage event occurred.
+
+    Rules: 120.4d, 510.2, 603.2
+
+    Called once per batch of simultaneous damage, after the state was
+    committed; for triggered abilities and logging. Must not raise.
+
+    :param state: the state after the event's results.
+    :param damage: every damage dealt in the event.
+    :param results: every result applied.
+
+    Combined: every implementation is called; answers are ignored.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
+    """Update this plugin's own state from what just happened.
+
+    Rules: 603.2, 611.2
+
+    Asked once at the end of every command with all its events ("the first
+    N damage this combat", "attacked this turn"). Read the current value with
+    ``state.slot(name)`` where ``name`` is the plugin's registered name.
+
+    :param state: the state after the command.
+    :param events: the command's events, in order.
+    :returns: the plugin's new :class:`~redzone.PluginState`, or ``None`` to
+        keep it as it is.
+
+    Combined: each plugin's answer replaces that plugin's slot only.
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -771,143 +904,5 @@ def redzone_end_of_combat(state: GameState) -> None:
     :param state: the state after 511.3.
 
     Combined: every implementation is called; answers are ignored.
-    """
-    raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# Actions, durations, destruction and a plugin's own state (701, 611, 614)
-# ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_actions() -> Iterable[ActionSpec]:
-    """Declare the action kinds this plugin provides.
-
-    Rules: 117.1, 608.2
-
-    An action kind is a frozen :class:`~redzone.kernel.hooktypes.Action`
-    subclass and the function that performs it on a command's working copy.
-    The kernel validates it (the type of every field), performs it, runs
-    state-based actions after it and names the plugin when it fails. Scenario
-    files use it by its ``do`` name, with its fields as keys.
-
-    :returns: the :class:`~redzone.kernel.hooktypes.ActionSpec` of each kind.
-
-    Combined: concatenated; two plugins declaring the same ``do`` name, or
-    one that the kernel declares, is a load error naming both.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_condition_holds(state: GameState, condition: Condition) -> bool | None:
-    """Whether a "for as long as" condition still holds.
-
-    Rules: 611.2b
-
-    Asked after every command for each effect, shield and modification whose
-    duration is ``while`` and whose condition's kind is not one the kernel
-    answers itself (``on_battlefield``, ``controls``, ``in_combat``). The
-    plugin that states the kind answers; the others answer ``None``.
-
-    :param state: the state after the command.
-    :param condition: the condition.
-    :returns: ``True`` while it holds, ``False`` once it doesn't, ``None``
-        when the kind isn't this plugin's.
-
-    Combined: it holds only if some plugin says ``True`` and none says
-    ``False``; a condition no plugin answers is an error naming its kind.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_destruction_replacements(
-    state: GameState, permanent: str
-) -> Iterable[DestructionReplacement] | None:
-    """Effects that would replace a permanent's destruction.
-
-    Rules: 701.8c, 701.19, 614.8, 616.1
-
-    Asked when a permanent would be destroyed, by a ``destroy`` effect
-    (701.8) or by state-based actions (704.5g-h), after indestructible
-    (702.12b) has been checked. Regeneration shields (701.19) are the
-    kernel's own answer.
-
-    :param state: the state before the destruction.
-    :param permanent: the permanent that would be destroyed.
-    :returns: the replacements that apply.
-
-    Combined: concatenated; one applies, the first by effect name (616.1:
-    the permanent's controller chooses, and this is the default).
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
-    """Update this plugin's own state from what just happened.
-
-    Rules: 603.2, 611.2
-
-    Asked once at the end of every command with all its events ("the first
-    N damage this combat", "attacked this turn"). Read the current value with
-    ``state.slot(name)`` where ``name`` is the plugin's registered name.
-
-    :param state: the state after the command.
-    :param events: the command's events, in order.
-    :returns: the plugin's new :class:`~redzone.PluginState`, or ``None`` to
-        keep it as it is.
-
-    Combined: each plugin's answer replaces that plugin's slot only.
-    """
-    raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# Choices made with the declarations (508.1g-h, 509.1d-f)
-# ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_attack_choices(state: GameState,
-                           attacks: Mapping[str, str]) -> Iterable[Choice] | None:
-    """The options and costs the attacking player chooses as attackers are
-    declared ("as this creature attacks, you may tap ...", enlist).
-
-    Rules: 508.1g, 508.1h
-
-    Asked once the declaration is legal and the attackers are tapped. Each
-    choice's ``then`` maps an option to the actions that choosing it performs
-    (the cost paid); its ``default`` is what redzone takes without an answer.
-    Give each a stable ``key`` (``"enlist:knight"``); one left empty becomes
-    ``"<plugin name>:<name>"``, which depends on the name the plugin is
-    registered under.
-
-    :param state: the state with the attackers declared.
-    :param attacks: attacking creature -> what it attacks.
-    :returns: the choices, each with its options and default.
-
-    Combined: concatenated in plugin-name order; each is made in turn and the
-    actions of the options chosen are performed for its plugin.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_block_choices(state: GameState,
-                          blocks: Mapping[str, tuple[str, ...]]) -> Iterable[Choice] | None:
-    """The options and costs the defending player chooses as blockers are
-    declared.
-
-    Rules: 509.1d, 509.1e, 509.1f
-
-    :param state: the state with the blockers declared.
-    :param blocks: blocking creature -> the attackers it blocks.
-    :returns: the choices, each with its options and default.
-
-    Combined: concatenated in plugin-name order; each is made in turn and the
-    actions of the options chosen are performed for its plugin.
     """
     raise NotImplementedError
