@@ -65,8 +65,7 @@ def test_the_reference_groups_follow_a_combats_course() -> None:
     """The banners of hookspecs.py, in order: declarations as the engine is
     made, then 508, 509, 510, 120.4, 704 and 603 after every action, 511."""
     groups = list(dict.fromkeys(gen.hook_groups(inspect.getsource(hookspecs)).values()))
-    rules = [re.search(r"\((\d{3})", g).group(1) if re.search(r"\((\d{3})", g) else g
-             for g in groups]
+    rules = [m.group(1) if (m := re.search(r"\((\d{3})", g)) else g for g in groups]
     assert rules == ["702", "508", "509", "510", "120", "611", "120", "511"], groups
 
 
