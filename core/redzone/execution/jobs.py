@@ -126,6 +126,8 @@ class JobOutcome:
     :param worker: ``host:pid`` of the worker.
     :param retried: how many times the job was sent again after its worker
         was lost.
+
+    .. versionadded:: 0.1.0
     """
 
     index: int

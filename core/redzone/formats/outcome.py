@@ -220,6 +220,8 @@ class Resolution:
         longer was in combat (506.4) or had nothing to assign to (510.1b-d).
     :param partial: for a rejected combat, what was done before the rejected
         command (:attr:`~redzone.IllegalActionError.partial`), else ``None``.
+
+    .. versionadded:: 0.1.0
     """
 
     scenario: Scenario

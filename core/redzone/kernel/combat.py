@@ -559,6 +559,8 @@ class Duty:
         have it assign its combat damage as though it weren't blocked
         (:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`):
         an assignment of all of it there is that choice.
+
+    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("additional", "attacked", "blocked", "creatures", "divider", "is_attacker",

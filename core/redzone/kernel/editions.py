@@ -47,6 +47,8 @@ class Edition:
         1999-2009), instead of those that had neither first nor double strike
         as the first step began (510.4).
     :param summary: one paragraph for listings and docs.
+
+    .. versionadded:: 0.1.0
     """
 
     name: str

@@ -67,6 +67,8 @@ def redzone_keywords() -> Iterable[KeywordSpec]:
 
     Combined: concatenated; two plugins declaring the same name, or forms
     that can match the same text, is a load error naming both.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -87,6 +89,8 @@ def redzone_actions() -> Iterable[ActionSpec]:
 
     Combined: concatenated; two plugins declaring the same ``do`` name, or
     one that the kernel declares, is a load error naming both.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -112,6 +116,8 @@ def redzone_damage_steps() -> Iterable[DamageStep]:
     doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
     0), one name with two orders, or two names with one order is a load error
     naming the plugins.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -139,6 +145,8 @@ def redzone_attack_violations(
 
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_attack_exemption`.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -162,6 +170,8 @@ def redzone_attack_exemption(
     :returns: ``True`` to lift the restriction.
 
     Combined: any ``True`` lifts it.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -182,6 +192,8 @@ def redzone_attack_declaration_violations(
     :returns: the violations of the whole declaration.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -199,6 +211,8 @@ def redzone_attack_requirements(state: GameState) -> Iterable[Requirement] | Non
     :returns: the requirements (kind ``"attack"``).
 
     Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -217,6 +231,8 @@ def redzone_can_band(state: GameState, band: tuple[str, ...]) -> bool | None:
     :returns: ``True`` if their abilities let them band.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -232,6 +248,8 @@ def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | N
     :returns: ``True`` if it does not become tapped.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -257,6 +275,8 @@ def redzone_attack_choices(state: GameState,
 
     Combined: concatenated in plugin-name order; each is made in turn and the
     actions of the options chosen are performed for its plugin.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -278,6 +298,8 @@ def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
         "any number").
 
     Combined: summed with the permanent's own ``can_block_additional``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -300,6 +322,8 @@ def redzone_block_violations(
 
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_block_exemption`.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -321,6 +345,8 @@ def redzone_block_exemption(
     :returns: ``True`` to lift it.
 
     Combined: any ``True`` lifts it.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -342,6 +368,8 @@ def redzone_blocked_by_violations(
     :returns: the violations.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -359,6 +387,8 @@ def redzone_block_declaration_violations(
     :returns: the violations of the whole declaration.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -376,6 +406,8 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
         ``"be_blocked"``).
 
     Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -394,6 +426,8 @@ def redzone_block_choices(state: GameState,
 
     Combined: concatenated in plugin-name order; each is made in turn and the
     actions of the options chosen are performed for its plugin.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -429,6 +463,8 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
 
     Combined: any ``False`` -> no; else any ``True`` -> yes; else the
     kernel's answer.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -453,6 +489,8 @@ def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> 
 
     Combined: the smallest answer (so that "assigns no combat damage" wins
     over "equal to its toughness"); with no answer, its power.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -472,6 +510,8 @@ def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | Non
     :returns: ``True`` to allow it.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -496,6 +536,8 @@ def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> b
     :returns: ``True`` if its controller may choose so.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -523,6 +565,8 @@ def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[s
     Combined: the union, in id order; ids that are already legal recipients,
     and players who left the game or permanents that can't be dealt damage,
     are dropped.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -545,6 +589,8 @@ def redzone_damage_divider(state: GameState, creature: str) -> str | None:
 
     Combined: the answers other than ``None``; several different ones are an
     error.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -568,6 +614,8 @@ def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int |
     :returns: a candidate lethal amount, or ``None``.
 
     Combined: the smallest of the core's value and every answer (never below 0).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -589,6 +637,8 @@ def redzone_assignment_violations(
     :returns: the violations.
 
     Combined: concatenated; the whole assignment is rejected if any exist.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -621,6 +671,8 @@ def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redire
     Combined: one applies at a time, the first by effect name (616.1: the
     affected player or controller chooses, and this is the default), each
     at most once to a damage (614.5).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -651,6 +703,8 @@ def redzone_prevent_damage(
     :returns: the preventions that apply.
 
     Combined: all apply; one that prevents all wins; amounts add up.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -666,6 +720,8 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     :returns: the modifiers that apply.
 
     Combined: applied in order of effect name, each once (614.5).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -691,6 +747,8 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
 
     Combined: concatenated, identical results counted once; life gain from one
     source in one damage event is summed into one result (702.15b).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -711,6 +769,8 @@ def redzone_result_replacements(
     :returns: the replacements that apply.
 
     Combined: applied in order of effect name, each once (614.5).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -738,6 +798,8 @@ def redzone_condition_holds(state: GameState, condition: Condition) -> bool | No
 
     Combined: it holds only if some plugin says ``True`` and none says
     ``False``; a condition no plugin answers is an error naming its kind.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -754,6 +816,8 @@ def redzone_state_based_actions(state: GameState) -> Iterable[StateBasedAction] 
     :returns: the actions to perform, all at once.
 
     Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -769,6 +833,8 @@ def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None
     :returns: ``True`` if destruction does nothing to it.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -792,6 +858,8 @@ def redzone_destruction_replacements(
 
     Combined: concatenated; one applies, the first by effect name (616.1:
     the permanent's controller chooses, and this is the default).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -818,6 +886,8 @@ def redzone_damage_event(
     :param results: every result applied.
 
     Combined: every implementation is called; answers are ignored.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -838,6 +908,8 @@ def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState |
         keep it as it is.
 
     Combined: each plugin's answer replaces that plugin's slot only.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -864,6 +936,8 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> Iterable[Tr
 
     Combined: concatenated; the core puts them on the stack in APNAP order
     (603.3b), each player's in the order they triggered.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -886,6 +960,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Acti
         changes.
 
     Combined: concatenated in plugin-name order.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -904,5 +980,7 @@ def redzone_end_of_combat(state: GameState) -> None:
     :param state: the state after 511.3.
 
     Combined: every implementation is called; answers are ignored.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError

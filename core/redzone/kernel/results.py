@@ -21,6 +21,8 @@ class Outcome:
 
     :param state: the new state.
     :param events: what happened, in order.
+
+    .. versionadded:: 0.1.0
     """
 
     state: GameState
@@ -42,6 +44,8 @@ class CombatResult:
         after state-based actions.
     :param before: the state the combat started from.
     :param choices: every choice made, in order, and whether by default.
+
+    .. versionadded:: 0.1.0
     """
 
     state: GameState
