@@ -200,7 +200,7 @@ def _scenario_of(payload: _ScenarioJob, engine: Engine) -> Scenario:
 
 
 def _bad(index: int, payload: _BadJob) -> JobOutcome:
-    outcome = {"ok": False, "error": {"kind": BAD_JOB, "rule": "", "message": payload.message,
+    outcome = {"ok": False, "error": {"kind": BAD_JOB, "rule": None, "message": payload.message,
                                       "objects": []}}
     return JobOutcome(index, payload.source, EXIT_BAD_SCENARIO, _compact(outcome),
                       worker=_here())

@@ -72,8 +72,8 @@ def _attacker_core(state: GameState, attacker: str, attacked: object) -> list[Vi
     if perm.tapped:
         out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,)))
     if perm.summoning_sick:
-        out.append(Violation("302.6", f"{_label(perm)} has not been under {perm.controller!r}'s "
-                             "control continuously since the turn began",
+        out.append(Violation("302.6", f"{_label(perm)} has not been under the control of "
+                             f"{perm.controller!r} continuously since the turn began",
                              (attacker,), restriction="summoning_sickness"))
     out.extend(_attacked_core(state, attacker, attacked, perm.controller))
     return out
