@@ -18,7 +18,8 @@ def test_302_6_a_summoning_sick_creature_without_haste_cannot_attack(board: Any)
     assert err.objects == ("ogre",)
     (violation,) = err.violations
     assert violation.restriction == "summoning_sickness"
-    assert "Hill Ogre (ogre) has not been under 'alice'" in violation.message
+    assert ("Hill Ogre (ogre) has not been under the control of 'alice' continuously"
+            in violation.message)
     assert board.engine.legal_attackers(state) == ()
 
 

@@ -65,7 +65,7 @@ STEPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("Declare attackers", "508", ("Declare attackers step",)),
     ("Declare blockers", "509", ("Declare blockers step",)),
     ("Combat damage (first strike, then regular)", "510",
-     ("Combat damage step", "The damage pipeline", "State-based actions")),
+     ("Combat damage step", "The damage pipeline")),
     ("End of combat", "511", ("End of combat",)),
 )
 
@@ -136,10 +136,7 @@ def combat_phase(groups: dict[str, list[str]]) -> str:
         if not names:
             continue
         y += 22
-        when = ("in every priority window" if banner.startswith("Triggered") else
-                "when the engine is made" if banner.startswith("Keywords") else "also")
-        body.append(f"<text class='rzd-title' {FONT} x='{left}' y='{y}'>{_e(banner)}: "
-                    f"{_e(when)}</text>")
+        body.append(f"<text class='rzd-title' {FONT} x='{left}' y='{y}'>{_e(banner)}</text>")
         for j, hook in enumerate(names):
             if j % 2 == 0:
                 y += 17

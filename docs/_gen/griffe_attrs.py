@@ -21,6 +21,20 @@ import griffe
 ROLE = re.compile(r":(?:func|class|meth|data|attr|mod|exc|obj):`(~?)([^`]+)`")
 
 
+#: A Sphinx ``.. versionadded:: X.Y`` line, which griffe's Sphinx parser drops.
+ADDED = re.compile(r"^\s*\.\. versionadded::\s*(\S+)\s*$", re.M)
+
+
+def version_added(text: str) -> str:
+    """A docstring's ``.. versionadded::`` line as a sentence after its summary."""
+    match = ADDED.search(text)
+    if match is None:
+        return text
+    rest = (text[:match.start()] + text[match.end():]).strip("\n")
+    summary, sep, body = rest.partition("\n\n")
+    return f"{summary}\n\n*Added in redzone {match.group(1)}.*{sep}{body}"
+
+
 def plain_roles(text: str) -> str:
     """Sphinx roles as Markdown code spans."""
     return ROLE.sub(lambda m: f"`{m.group(2).split('.')[-1] if m.group(1) else m.group(2)}`",
@@ -79,7 +93,7 @@ class AttrsInit(griffe.Extension):
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
-            obj.docstring.value = plain_roles(obj.docstring.value)
+            obj.docstring.value = version_added(plain_roles(obj.docstring.value))
 
     def on_class_members(self, *, cls: griffe.Class, **kwargs: Any) -> None:
         if not _is_attrs(cls) or "__init__" in cls.members:

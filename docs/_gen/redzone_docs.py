@@ -79,6 +79,8 @@ class Docstring:
     params: dict[str, str] = field(default_factory=dict)
     returns: str = ""
     combined: str = ""
+    #: The version of its ``.. versionadded::`` line ("" without one).
+    added: str = ""
 
 
 def parse_docstring(doc: str) -> Docstring:
@@ -93,6 +95,8 @@ def parse_docstring(doc: str) -> Docstring:
             out.rules = " ".join(para[len("Rules:"):].split())
         elif para.startswith("Combined:"):
             out.combined = " ".join(para[len("Combined:"):].split())
+        elif para.startswith(".. versionadded::"):
+            out.added = para[len(".. versionadded::"):].strip()
         elif para.startswith(":"):
             for m in re.finditer(r":(param (\w+)|returns):\s*(.*?)(?=\n:(?:param|returns)|\Z)",
                                  para, re.S):
@@ -404,6 +408,8 @@ def hooks_page() -> str:
         if d.returns:
             lines += [f"**Returns:** {rst_to_md(d.returns)}", ""]
         lines += [f"**Combined:** {rst_to_md(d.combined)}", ""]
+        if d.added:
+            lines += [f"**Added in** redzone {d.added}.", ""]
         users = impls.get(hook.name, [])
         if hook.name == "redzone_keywords":
             users = [p for p in plugins if "redzone_keywords" in vars(p.module)]

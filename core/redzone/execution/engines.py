@@ -30,12 +30,18 @@ from redzone.kernel.plugins import GROUP, entry_points
 
 class BatchError(RulesError):
     """A batch that can't start: an engine that can't be rebuilt on a worker
-    by name, or a job of an unknown kind. Raised before any job runs."""
+    by name, or a job of an unknown kind. Raised before any job runs.
+
+    .. versionadded:: 0.1.0
+    """
 
 
 class WorkerSetupError(PluginLoadError):
     """A worker can't rebuild the caller's engine: a plugin is missing there,
-    or differs (distribution, version)."""
+    or differs (distribution, version).
+
+    .. versionadded:: 0.1.0
+    """
 
 
 @frozen
@@ -56,6 +62,8 @@ class EngineSpec:
     :param verify: the engine's verify mode (a worker's ``REDZONE_VERIFY``
         never decides it: the same jobs give the same outcomes everywhere).
     :param unknown_keywords: the engine's unknown-keyword policy.
+
+    .. versionadded:: 0.1.0
     """
 
     rules: str

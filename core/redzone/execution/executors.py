@@ -26,6 +26,8 @@ class RayExecutor(cf.Executor):
 
     :param address: passed to ``ray.init`` when Ray is not initialised yet.
     :param max_retries: Ray's retries of a task whose worker died.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, address: str | None = None, *, max_retries: int = 3,

@@ -126,6 +126,8 @@ class JobOutcome:
     :param worker: ``host:pid`` of the worker.
     :param retried: how many times the job was sent again after its worker
         was lost.
+
+    .. versionadded:: 0.1.0
     """
 
     index: int
@@ -198,7 +200,7 @@ def _scenario_of(payload: _ScenarioJob, engine: Engine) -> Scenario:
 
 
 def _bad(index: int, payload: _BadJob) -> JobOutcome:
-    outcome = {"ok": False, "error": {"kind": BAD_JOB, "rule": "", "message": payload.message,
+    outcome = {"ok": False, "error": {"kind": BAD_JOB, "rule": None, "message": payload.message,
                                       "objects": []}}
     return JobOutcome(index, payload.source, EXIT_BAD_SCENARIO, _compact(outcome),
                       worker=_here())

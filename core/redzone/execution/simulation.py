@@ -217,7 +217,7 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
                 continue
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
-            outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": "",
+            outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": None,
                                               "message": message, "objects": []}}
             out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
     return out

@@ -29,6 +29,8 @@ class WhatIf:
     :param blocks: the declaration.
     :param outcome: its outcome.
     :param score: what the caller's function gave it.
+
+    .. versionadded:: 0.1.0
     """
 
     blocks: FrozenMap[str, tuple[str, ...]]

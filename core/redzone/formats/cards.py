@@ -95,6 +95,8 @@ class Card:
     :param loyalty: printed loyalty as written, or ``None``.
     :param defense: printed defense as written, or ``None``.
     :param origin: where it was read (``FILE, line N``), for messages.
+
+    .. versionadded:: 0.1.0
     """
 
     name: str

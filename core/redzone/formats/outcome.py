@@ -61,6 +61,8 @@ class Resolution:
         longer was in combat (506.4) or had nothing to assign to (510.1b-d).
     :param partial: for a rejected combat, what was done before the rejected
         command (:attr:`~redzone.IllegalActionError.partial`), else ``None``.
+
+    .. versionadded:: 0.1.0
     """
 
     scenario: Scenario
@@ -318,7 +320,9 @@ def _violation_json(v: Violation) -> dict[str, Any]:
 def error_json(error: BaseException) -> dict[str, Any]:
     """The ``{"ok": false, "error": {...}}`` object for an error.
 
-    Every error has ``kind``, ``rule``, ``message`` and ``objects``. Beyond the
+    Every error has ``kind``, ``rule``, ``message`` and ``objects``; ``rule``
+    is ``None`` (``null``) for an error no rule is broken by (a bad file, a
+    failing plugin, an internal error). Beyond the
     format: illegal declarations list every ``violations``; ``bad_scenario``
     adds ``file``, ``key``, ``line`` and every ``problems``; a failing plugin
     is ``plugin_error`` with ``plugin``, ``distribution`` and ``hook``.
@@ -331,16 +335,16 @@ def error_json(error: BaseException) -> dict[str, Any]:
     elif isinstance(error, ScenarioError):
         problems: Sequence[ScenarioError] = (
             error.problems if isinstance(error, ScenarioProblems) else (error,))
-        body = {"kind": "bad_scenario", "rule": "", "message": str(error), "objects": [],
+        body = {"kind": "bad_scenario", "rule": None, "message": str(error), "objects": [],
                 "file": error.file, "key": error.key, "line": error.line,
                 "problems": [{"key": p.key, "line": p.line, "message": p.detail}
                              for p in problems]}
     elif isinstance(error, PluginError):
-        body = {"kind": "plugin_error", "rule": "", "message": str(error), "objects": [],
+        body = {"kind": "plugin_error", "rule": None, "message": str(error), "objects": [],
                 "plugin": error.plugin, "distribution": error.distribution,
                 "hook": error.hook}
     else:
-        body = {"kind": "internal_error", "rule": "",
+        body = {"kind": "internal_error", "rule": None,
                 "message": f"{type(error).__name__}: {error}", "objects": []}
     return {"ok": False, "error": body}
 

@@ -109,6 +109,8 @@ class Scenario:
         cleanup step too, 513-514).
     :param choices: answers to the decisions the combat meets, by key
         (``[choices]``).
+
+    .. versionadded:: 0.1.0
     """
 
     file: str

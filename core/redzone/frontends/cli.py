@@ -270,6 +270,8 @@ def _write_html(res: Resolution, out: str) -> None:
     except OSError as exc:
         raise click.BadParameter(f"can't write {out!r}: {exc.strerror or exc}",
                                  param_hint="'--html'") from None
+    # Where it went, on standard error (standard output is the account or JSON).
+    click.echo(f"redzone: wrote the visual report to {os.path.abspath(out)}", err=True)
 
 
 def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
@@ -566,14 +568,17 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
 
 
 @cli.command()
+@_json_option("Print it as JSON: the same output (the schema is JSON already), "
+              "taken as every command that prints something takes --json.")
 @click.pass_context
-def schema(ctx: click.Context) -> None:
+def schema(ctx: click.Context, as_json: bool) -> None:
     """Print the JSON Schema of the scenario format (it is JSON already).
 
     \b
     Example:
       redzone schema > scenario.schema.json
     """
+    del as_json  # the output is JSON with it or without it
     click.echo(schema_text(), nl=False)
     ctx.exit(EXIT_OK)
 

@@ -64,6 +64,8 @@ class Pump(Action):
     :param duration: how long (611.2): ``end_of_turn`` (default),
         ``end_of_combat``, ``this_combat``, ``while`` or ``game``.
     :param condition: for ``while``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "pump"
@@ -82,6 +84,8 @@ class Grant(Action):
     :param keywords: keywords as printed (``"flying"``, ``"toxic 2"``).
     :param duration: how long (611.2).
     :param condition: for ``while``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "grant"
@@ -99,6 +103,8 @@ class Revoke(Action):
     :param keywords: keywords as printed; every instance of each is lost.
     :param duration: how long (611.2).
     :param condition: for ``while``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "revoke"
@@ -114,6 +120,8 @@ class AddCounters(Action):
 
     :param target: the permanent.
     :param counters: counter kind -> how many.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "add_counters"
@@ -126,6 +134,8 @@ class RemoveFromCombat(Action):
     """An effect removes the permanent from combat (506.4).
 
     :param target: the permanent.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "remove_from_combat"
@@ -139,6 +149,8 @@ class LeaveBattlefield(Action):
     :param target: the permanent.
     :param zone: where it goes: ``graveyard`` or ``exile`` (a bounced card is
         recorded as ``exile``: it has left the game's board either way).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "leave_battlefield"
@@ -154,6 +166,8 @@ class Destroy(Action):
 
     :param target: the permanent.
     :param regenerate: ``False`` for "it can't be regenerated" (701.19c).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "destroy"
@@ -170,6 +184,8 @@ class Sacrifice(Action):
     :param player: the player who sacrifices it; it must be its controller
         (a player can't sacrifice what they don't control). Default: its
         controller.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "sacrifice"
@@ -182,6 +198,8 @@ class Exile(Action):
     """Exile a permanent (406.3): it leaves the battlefield for exile.
 
     :param target: the permanent.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "exile"
@@ -195,6 +213,8 @@ class Regenerate(Action):
     combat, remove it from combat (701.19, 614.8).
 
     :param target: the permanent.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "regenerate"
@@ -229,6 +249,8 @@ class CreateToken(Action):
         target is gone, it enters but isn't attacking (508.4a-b). Entering
         after blockers are declared, it is unblocked (508.4d).
     :param blocking: or it enters blocking this attacking creature (509.4).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "create_token"
@@ -247,6 +269,8 @@ class DealDamage(Action):
         its colors, controller and keywords apply, 120.3, 609.7).
     :param target: the player or permanent dealt damage.
     :param amount: how much.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "deal_damage"
@@ -267,6 +291,8 @@ class Prevent(Action):
     :param combat_only: prevent only combat damage.
     :param duration: how long (611.2; default ``end_of_turn``).
     :param condition: for ``while``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "prevent"
@@ -284,6 +310,8 @@ class Tap(Action):
     """Tap a permanent; a combatant stays in combat (506.4b).
 
     :param target: the permanent.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "tap"
@@ -295,6 +323,8 @@ class Untap(Action):
     """Untap a permanent (506.4b).
 
     :param target: the permanent.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "untap"
@@ -306,6 +336,8 @@ class BecomeBlocked(Action):
     """An effect says an attacking creature becomes blocked (509.1h).
 
     :param target: the attacking creature.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "become_blocked"
@@ -318,6 +350,8 @@ class GainLife(Action):
 
     :param player: the player.
     :param amount: how much.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "gain_life"
@@ -331,6 +365,8 @@ class LoseLife(Action):
 
     :param player: the player.
     :param amount: how much.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "lose_life"
@@ -345,6 +381,8 @@ class AddEffect(Action):
     ``blocks_if_able``). Its duration is the effect's own.
 
     :param effect: the effect.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "add_effect"
@@ -356,6 +394,8 @@ class RemoveEffect(Action):
     """A continuous effect ends now (611.2).
 
     :param effect: the id of the effect (``state.effects``).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "remove_effect"
@@ -379,6 +419,8 @@ class CreateDelayedTrigger(Action):
     :param source: its source, when not created by a resolving ability.
     :param controller: its controller, likewise.
     :param rule: the rule behind it.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "create_delayed_trigger"
@@ -398,6 +440,8 @@ class SetState(Action):
 
     :param value: frozen data (lists become tuples, mappings FrozenMaps).
     :param scope: ``game``, ``turn`` or ``combat`` (when the kernel clears it).
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "set_state"
@@ -416,6 +460,8 @@ class MakeBlock(Action):
     :param attacker: the attacking creature it blocks.
     :param position: where it goes in the attacker's damage assignment order,
         where there are orders (0 = first); ``None`` = last.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "block"
@@ -432,6 +478,8 @@ class EnterBlocking(Action):
     :param permanent: the new permanent (its id must be new).
     :param attacker: the attacking creature it blocks.
     :param position: its place in the attacker's damage assignment order.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "enter_blocking"

@@ -72,8 +72,8 @@ def _attacker_core(state: GameState, attacker: str, attacked: object) -> list[Vi
     if perm.tapped:
         out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,)))
     if perm.summoning_sick:
-        out.append(Violation("302.6", f"{_label(perm)} has not been under {perm.controller!r}'s "
-                             "control continuously since the turn began",
+        out.append(Violation("302.6", f"{_label(perm)} has not been under the control of "
+                             f"{perm.controller!r} continuously since the turn began",
                              (attacker,), restriction="summoning_sickness"))
     out.extend(_attacked_core(state, attacker, attacked, perm.controller))
     return out
@@ -559,6 +559,8 @@ class Duty:
         have it assign its combat damage as though it weren't blocked
         (:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`):
         an assignment of all of it there is that choice.
+
+    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("additional", "attacked", "blocked", "creatures", "divider", "is_attacker",

@@ -340,8 +340,8 @@ def state_text(state: _GameState) -> str:
         lines.append(player_text(player))
         for perm in perms:
             status = permanent_status(perm)
-            lines.append(f"  {perm.id}: {permanent_summary(perm)}"
-                         f"{f' ({chr(44).join(status)})' if status else ''}")
+            shown = f" ({', '.join(status)})" if status else ""
+            lines.append(f"  {perm.id}: {permanent_summary(perm)}{shown}")
     if state.combat is not None:
         lines.append(f"combat: {combat_text(state.combat)}")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ discovered plugins it replaces, and a few settings for the places where the
 The core defines ``foundations`` (November 2024 on: the Comprehensive Rules of
 2026-09-25): a creature's controller divides its combat damage among the
 creatures blocking it, or blocked by it, as they choose (510.1c-d). Other
-editions are found through the ``redzone.kernel.editions`` entry-point group, each
+editions are found through the ``redzone.editions`` entry-point group, each
 entry point naming an :class:`Edition` object; the built-in ``m10`` and
 ``sixth`` come that way from the ``redzone_keywords.editions`` package.
 """
@@ -47,6 +47,8 @@ class Edition:
         1999-2009), instead of those that had neither first nor double strike
         as the first step began (510.4).
     :param summary: one paragraph for listings and docs.
+
+    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -83,7 +85,7 @@ def _discovered() -> tuple[Edition, ...]:
 
 
 def editions() -> dict[str, Edition]:
-    """Every known edition: the core's, then those of the ``redzone.kernel.editions``
+    """Every known edition: the core's, then those of the ``redzone.editions``
     entry-point group, by name (read once per process).
 
     :raises PluginLoadError: when an entry point fails to load or isn't an
@@ -96,7 +98,7 @@ def editions() -> dict[str, Edition]:
 
 
 def _load() -> list[Edition]:
-    """The editions of the ``redzone.kernel.editions`` entry-point group."""
+    """The editions of the ``redzone.editions`` entry-point group."""
     from redzone.kernel.plugins import entry_points
 
     found: dict[str, Edition] = {}

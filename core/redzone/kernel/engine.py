@@ -86,6 +86,8 @@ class Engine:
         ``"inert"`` accepts any keyword, an unknown one as inert.
     :raises PluginLoadError: when a plugin can't be loaded, or discovery finds
         no built-in keywords (the package is not installed).
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(

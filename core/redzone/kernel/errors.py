@@ -34,6 +34,8 @@ class Violation:
     :param objects: the ids of the objects (and players) involved.
     :param restriction: a name for the restriction that was broken (e.g.
         ``"flying"``), so an exemption hook can lift it; empty for plain rules.
+
+    .. versionadded:: 0.1.0
     """
 
     rule: str
@@ -51,7 +53,10 @@ def sort_violations(violations: Iterable[Violation]) -> tuple[Violation, ...]:
 
 
 class RulesError(Exception):
-    """Root of every error redzone raises on purpose."""
+    """Root of every error redzone raises on purpose.
+
+    .. versionadded:: 0.1.0
+    """
 
 
 class IllegalActionError(RulesError, ValueError):
@@ -77,6 +82,8 @@ class IllegalActionError(RulesError, ValueError):
         assignment, 510.1), the step's record of the assignment attempted:
         each creature's amounts, the given entries apart from the default
         policy's, and the lethal damage it had to consider; else ``None``.
+
+    .. versionadded:: 0.1.0
     """
 
     kind = "illegal_action"
@@ -106,19 +113,28 @@ class IllegalActionError(RulesError, ValueError):
 
 
 class IllegalAttackError(IllegalActionError):
-    """An illegal declaration of attackers (508.1)."""
+    """An illegal declaration of attackers (508.1).
+
+    .. versionadded:: 0.1.0
+    """
 
     kind = "illegal_attack"
 
 
 class IllegalBlockError(IllegalActionError):
-    """An illegal declaration of blockers (509.1)."""
+    """An illegal declaration of blockers (509.1).
+
+    .. versionadded:: 0.1.0
+    """
 
     kind = "illegal_block"
 
 
 class IllegalAssignmentError(IllegalActionError):
-    """An illegal combat damage assignment (510.1, 510.1e)."""
+    """An illegal combat damage assignment (510.1, 510.1e).
+
+    .. versionadded:: 0.1.0
+    """
 
     kind = "illegal_assignment"
 
@@ -128,6 +144,8 @@ class UnknownKeywordError(RulesError, ValueError):
 
     :ivar text: the keyword as written.
     :ivar suggestions: close matches among the known keywords.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, text: str, suggestions: Iterable[str] = (), reason: str = "") -> None:
@@ -175,6 +193,8 @@ class PluginError(RulesError):
     """A plugin failed. Names the plugin, its distribution, the hook and the step.
 
     The state is unchanged; the plugin's own exception is the ``__cause__``.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, message: str, *, plugin: str = "", distribution: str = "",
@@ -196,6 +216,8 @@ class BoundError(PluginError):
     :ivar bound: the bound's name (``"objects"``, ``"created"``,
         ``"actions"``, ``"triggers"``, ``"cleanups"``).
     :ivar limit: its value.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, message: str, *, bound: str, limit: int, plugin: str = "",
@@ -206,7 +228,10 @@ class BoundError(PluginError):
 
 
 class PluginLoadError(PluginError):
-    """A plugin could not be found, imported or registered."""
+    """A plugin could not be found, imported or registered.
+
+    .. versionadded:: 0.1.0
+    """
 
 
 class ScenarioError(RulesError, ValueError):
@@ -215,6 +240,8 @@ class ScenarioError(RulesError, ValueError):
     :ivar file: the file name.
     :ivar key: the key path, e.g. ``permanents[2].power``.
     :ivar line: the line, where the parser gives one.
+
+    .. versionadded:: 0.1.0
     """
 
     kind = "bad_scenario"

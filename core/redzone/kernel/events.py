@@ -35,6 +35,8 @@ class Event(NamedTuple):
     :param combat: whether damage is combat damage.
     :param counter: the kind of counter (``counters`` events).
     :param detail: free text for the account.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str

@@ -51,6 +51,8 @@ class FrozenMap(Mapping[K, V], metaclass=_Build):
 
     Build a changed copy with :meth:`set`, :meth:`without` or :meth:`merge`;
     the original is never modified.
+
+    .. versionadded:: 0.1.0
     """
 
     __slots__ = ("_hash", "_items")

@@ -1,10 +1,14 @@
 """The hook specifications: every question the core asks its plugins.
 
-Grouped by the rule they serve (keywords, 302/508 attacks, 509 blocks, 510
-damage assignment, 120 the damage pipeline, 704 state-based actions, 511 end
-of combat). Each hook is a question whose answers combine without regard to
-the order plugins were registered in: "all must agree", "any says yes", "the
-smallest wins", "concatenated and sorted". No hook is ``firstresult``.
+Listed in the order the kernel asks them: the declarations read as an
+engine is made (702 keywords, actions, 510.4 damage steps), then a
+combat's course: 508 attacks, 509 blocks, 510 damage assignment, the 120.4
+damage pipeline, after every action the 704 state-based actions and the
+events and triggered abilities (120.4d, 603), and 511 the end of combat.
+
+Each hook is a question whose answers combine without regard to the order
+plugins were registered in: "all must agree", "any says yes", "the smallest
+wins", "concatenated and sorted". No hook is ``firstresult``.
 
 Plugin implementations are module-level functions decorated with
 :data:`redzone.hookimpl`; they may accept any subset of a hook's parameters, by
@@ -45,7 +49,7 @@ if TYPE_CHECKING:
 hookspec = pluggy.HookspecMarker("redzone")
 
 # ---------------------------------------------------------------------------
-# Keywords (702)
+# Declarations, asked as the engine is made (702.1, 117.1, 510.4)
 # ---------------------------------------------------------------------------
 
 
@@ -63,6 +67,57 @@ def redzone_keywords() -> Iterable[KeywordSpec]:
 
     Combined: concatenated; two plugins declaring the same name, or forms
     that can match the same text, is a load error naming both.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_actions() -> Iterable[ActionSpec]:
+    """Declare the action kinds this plugin provides.
+
+    Rules: 117.1, 608.2
+
+    An action kind is a frozen :class:`~redzone.kernel.hooktypes.Action`
+    subclass and the function that performs it on a command's working copy.
+    The kernel validates it (the type of every field), performs it, runs
+    state-based actions after it and names the plugin when it fails. Scenario
+    files use it by its ``do`` name, with its fields as keys.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.ActionSpec` of each kind.
+
+    Combined: concatenated; two plugins declaring the same ``do`` name, or
+    one that the kernel declares, is a load error naming both.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_damage_steps() -> Iterable[DamageStep]:
+    """Declare the combat damage steps this plugin adds to the combat phase.
+
+    Rules: 510.4, 702.7b, 702.4b
+
+    The kernel knows one combat damage step, the regular one
+    (``combat_damage``, order 0), which always happens. A declared step
+    happens in a combat when, as it would begin, at least one remaining
+    attacking or blocking creature deals combat damage in it
+    (:func:`redzone_deals_combat_damage`); the steps come in order of their
+    ``order``, each asked only once the previous one is over (510.4: "as the
+    combat damage step begins"). First strike declares
+    ``DamageStep("first_strike_damage", -1, "510.4")``.
+
+    :returns: the :class:`~redzone.kernel.hooktypes.DamageStep` of each step.
+
+    Combined: concatenated; identical declarations count once. A name that
+    doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
+    0), one name with two orders, or two names with one order is a load error
+    naming the plugins.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -90,6 +145,8 @@ def redzone_attack_violations(
 
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_attack_exemption`.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -113,6 +170,8 @@ def redzone_attack_exemption(
     :returns: ``True`` to lift the restriction.
 
     Combined: any ``True`` lifts it.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -133,6 +192,8 @@ def redzone_attack_declaration_violations(
     :returns: the violations of the whole declaration.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -150,6 +211,8 @@ def redzone_attack_requirements(state: GameState) -> Iterable[Requirement] | Non
     :returns: the requirements (kind ``"attack"``).
 
     Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -168,6 +231,8 @@ def redzone_can_band(state: GameState, band: tuple[str, ...]) -> bool | None:
     :returns: ``True`` if their abilities let them band.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -183,6 +248,35 @@ def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | N
     :returns: ``True`` if it does not become tapped.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_attack_choices(state: GameState,
+                           attacks: Mapping[str, str]) -> Iterable[Choice] | None:
+    """The options and costs the attacking player chooses as attackers are
+    declared ("as this creature attacks, you may tap ...", enlist).
+
+    Rules: 508.1g, 508.1h
+
+    Asked once the declaration is legal and the attackers are tapped. Each
+    choice's ``then`` maps an option to the actions that choosing it performs
+    (the cost paid); its ``default`` is what redzone takes without an answer.
+    Give each a stable ``key`` (``"enlist:knight"``); one left empty becomes
+    ``"<plugin name>:<name>"``, which depends on the name the plugin is
+    registered under.
+
+    :param state: the state with the attackers declared.
+    :param attacks: attacking creature -> what it attacks.
+    :returns: the choices, each with its options and default.
+
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -190,6 +284,24 @@ def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | N
 # ---------------------------------------------------------------------------
 # Declare blockers step (509)
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
+    """How many creatures beyond one this creature can block.
+
+    Rules: 509.1a, 702.22 (block capacity)
+
+    :param state: the state before the declaration.
+    :param blocker: the blocker's id.
+    :returns: the number of additional attackers (``redzone.UNLIMITED`` for
+        "any number").
+
+    Combined: summed with the permanent's own ``can_block_additional``.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -210,6 +322,8 @@ def redzone_block_violations(
 
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_block_exemption`.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -231,6 +345,8 @@ def redzone_block_exemption(
     :returns: ``True`` to lift it.
 
     Combined: any ``True`` lifts it.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -252,6 +368,8 @@ def redzone_blocked_by_violations(
     :returns: the violations.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -269,6 +387,8 @@ def redzone_block_declaration_violations(
     :returns: the violations of the whole declaration.
 
     Combined: concatenated.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -286,22 +406,28 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
         ``"be_blocked"``).
 
     Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
 
 @hookspec
-def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
-    """How many creatures beyond one this creature can block.
+def redzone_block_choices(state: GameState,
+                          blocks: Mapping[str, tuple[str, ...]]) -> Iterable[Choice] | None:
+    """The options and costs the defending player chooses as blockers are
+    declared.
 
-    Rules: 509.1a, 702.22 (block capacity)
+    Rules: 509.1d, 509.1e, 509.1f
 
-    :param state: the state before the declaration.
-    :param blocker: the blocker's id.
-    :returns: the number of additional attackers (``redzone.UNLIMITED`` for
-        "any number").
+    :param state: the state with the blockers declared.
+    :param blocks: blocking creature -> the attackers it blocks.
+    :returns: the choices, each with its options and default.
 
-    Combined: summed with the permanent's own ``can_block_additional``.
+    Combined: concatenated in plugin-name order; each is made in turn and the
+    actions of the options chosen are performed for its plugin.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -309,143 +435,6 @@ def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
 # ---------------------------------------------------------------------------
 # Combat damage step: who deals damage, and assignment (510)
 # ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | None:
-    """Whether a blocked attacker may assign damage to what it attacks.
-
-    Rules: 510.1c, 702.19b, 702.19d
-
-    When ``True`` the player, planeswalker or battle it attacks is a legal
-    recipient of its damage, also when no creature blocks it any more;
-    :func:`redzone_assignment_violations` states what must come first.
-
-    :param state: the state as damage is assigned.
-    :param attacker: a blocked attacking creature's id.
-    :returns: ``True`` to allow it.
-
-    Combined: any ``True``.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[str] | None:
-    """Further legal recipients of an attacking creature's combat damage.
-
-    Rules: 510.1b, 510.1c, 702.19c, 702.19e
-
-    Beyond the creatures blocking it and (unblocked, or when
-    :func:`redzone_assigns_past_blockers` allows it) what it attacks: trample
-    over planeswalkers adds the attacked planeswalker's controller, or the
-    defending player once that planeswalker was removed from combat. Asked of
-    each attacking creature that would assign combat damage, blocked or not,
-    also when it attacks nothing any more (506.4c): an answer then gives it
-    something to assign to. :func:`redzone_assignment_violations` states what
-    must come first (``SourceAssignment.additional`` lists these recipients,
-    ``SourceAssignment.others`` what other creatures assign to each).
-
-    :param state: the state as damage is assigned.
-    :param attacker: an attacking creature's id.
-    :returns: ids of players, planeswalkers, battles or creatures.
-
-    Combined: the union, in id order; ids that are already legal recipients,
-    and players who left the game or permanents that can't be dealt damage,
-    are dropped.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_damage_divider(state: GameState, creature: str) -> str | None:
-    """The player who divides this combatant's combat damage, when it is not
-    its controller.
-
-    Rules: 702.22j, 702.22k, 510.1c, 510.1d
-
-    When another player divides it, the damage is divided as that player
-    chooses among the creatures it is blocking or blocked by, and only among
-    them: the procedure of 510.1c-d is waived (lethal damage first, and
-    assigning past the blockers), so assignment-validation hooks are not asked.
-
-    :param state: the state as damage is assigned.
-    :param creature: an attacking or blocking creature's id.
-    :returns: the player's id, or ``None``.
-
-    Combined: the answers other than ``None``; several different ones are an
-    error.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int | None:
-    """Lethal damage from a source to a creature, for assignment.
-
-    Rules: 702.2c, 702.19b, 510.1c
-
-    The core's value is the creature's toughness minus damage already marked
-    and minus damage other sources assign to it in the same step; a plugin
-    may give a smaller one (deathtouch: 1). The core also asks it for each
-    other creature assigning to the same creature in the step: when that
-    creature's amount is at least its own lethal damage, the creature is
-    already assigned lethal damage and needs 0 more from anyone.
-
-    :param state: the state as damage is assigned.
-    :param source: the assigning creature's id.
-    :param creature: the creature receiving the assignment.
-    :returns: a candidate lethal amount, or ``None``.
-
-    Combined: the smallest of the core's value and every answer (never below 0).
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_assignment_violations(
-    state: GameState, assignment: SourceAssignment
-) -> Iterable[Violation] | None:
-    """Check one creature's proposed combat damage assignment.
-
-    Rules: 510.1c, 510.1d, 510.1e, 702.19b
-
-    The core has already checked the amounts add up to its power and go only
-    to legal recipients; plugins add their own conditions (trample: lethal to
-    every blocker before any to what it attacks).
-
-    :param state: the state as damage is assigned.
-    :param assignment: the creature's assignment and the lethal amounts.
-    :returns: the violations.
-
-    Combined: concatenated; the whole assignment is rejected if any exist.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_damage_steps() -> Iterable[DamageStep]:
-    """Declare the combat damage steps this plugin adds to the combat phase.
-
-    Rules: 510.4, 702.7b, 702.4b
-
-    The kernel knows one combat damage step, the regular one
-    (``combat_damage``, order 0), which always happens. A declared step
-    happens in a combat when, as it would begin, at least one remaining
-    attacking or blocking creature deals combat damage in it
-    (:func:`redzone_deals_combat_damage`); the steps come in order of their
-    ``order``, each asked only once the previous one is over (510.4: "as the
-    combat damage step begins"). First strike declares
-    ``DamageStep("first_strike_damage", -1, "510.4")``.
-
-    :returns: the :class:`~redzone.kernel.hooktypes.DamageStep` of each step.
-
-    Combined: concatenated; identical declarations count once. A name that
-    doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
-    0), one name with two orders, or two names with one order is a load error
-    naming the plugins.
-    """
-    raise NotImplementedError
 
 
 @hookspec
@@ -474,6 +463,8 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
 
     Combined: any ``False`` -> no; else any ``True`` -> yes; else the
     kernel's answer.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -498,6 +489,29 @@ def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> 
 
     Combined: the smallest answer (so that "assigns no combat damage" wins
     over "equal to its toughness"); with no answer, its power.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | None:
+    """Whether a blocked attacker may assign damage to what it attacks.
+
+    Rules: 510.1c, 702.19b, 702.19d
+
+    When ``True`` the player, planeswalker or battle it attacks is a legal
+    recipient of its damage, also when no creature blocks it any more;
+    :func:`redzone_assignment_violations` states what must come first.
+
+    :param state: the state as damage is assigned.
+    :param attacker: a blocked attacking creature's id.
+    :returns: ``True`` to allow it.
+
+    Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -522,6 +536,109 @@ def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> b
     :returns: ``True`` if its controller may choose so.
 
     Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[str] | None:
+    """Further legal recipients of an attacking creature's combat damage.
+
+    Rules: 510.1b, 510.1c, 702.19c, 702.19e
+
+    Beyond the creatures blocking it and (unblocked, or when
+    :func:`redzone_assigns_past_blockers` allows it) what it attacks: trample
+    over planeswalkers adds the attacked planeswalker's controller, or the
+    defending player once that planeswalker was removed from combat. Asked of
+    each attacking creature that would assign combat damage, blocked or not,
+    also when it attacks nothing any more (506.4c): an answer then gives it
+    something to assign to. :func:`redzone_assignment_violations` states what
+    must come first (``SourceAssignment.additional`` lists these recipients,
+    ``SourceAssignment.others`` what other creatures assign to each).
+
+    :param state: the state as damage is assigned.
+    :param attacker: an attacking creature's id.
+    :returns: ids of players, planeswalkers, battles or creatures.
+
+    Combined: the union, in id order; ids that are already legal recipients,
+    and players who left the game or permanents that can't be dealt damage,
+    are dropped.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_damage_divider(state: GameState, creature: str) -> str | None:
+    """The player who divides this combatant's combat damage, when it is not
+    its controller.
+
+    Rules: 702.22j, 702.22k, 510.1c, 510.1d
+
+    When another player divides it, the damage is divided as that player
+    chooses among the creatures it is blocking or blocked by, and only among
+    them: the procedure of 510.1c-d is waived (lethal damage first, and
+    assigning past the blockers), so assignment-validation hooks are not asked.
+
+    :param state: the state as damage is assigned.
+    :param creature: an attacking or blocking creature's id.
+    :returns: the player's id, or ``None``.
+
+    Combined: the answers other than ``None``; several different ones are an
+    error.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int | None:
+    """Lethal damage from a source to a creature, for assignment.
+
+    Rules: 702.2c, 702.19b, 510.1c
+
+    The core's value is the creature's toughness minus damage already marked
+    and minus damage other sources assign to it in the same step; a plugin
+    may give a smaller one (deathtouch: 1). The core also asks it for each
+    other creature assigning to the same creature in the step: when that
+    creature's amount is at least its own lethal damage, the creature is
+    already assigned lethal damage and needs 0 more from anyone.
+
+    :param state: the state as damage is assigned.
+    :param source: the assigning creature's id.
+    :param creature: the creature receiving the assignment.
+    :returns: a candidate lethal amount, or ``None``.
+
+    Combined: the smallest of the core's value and every answer (never below 0).
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_assignment_violations(
+    state: GameState, assignment: SourceAssignment
+) -> Iterable[Violation] | None:
+    """Check one creature's proposed combat damage assignment.
+
+    Rules: 510.1c, 510.1d, 510.1e, 702.19b
+
+    The core has already checked the amounts add up to its power and go only
+    to legal recipients; plugins add their own conditions (trample: lethal to
+    every blocker before any to what it attacks).
+
+    :param state: the state as damage is assigned.
+    :param assignment: the creature's assignment and the lethal amounts.
+    :returns: the violations.
+
+    Combined: concatenated; the whole assignment is rejected if any exist.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -529,6 +646,35 @@ def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> b
 # ---------------------------------------------------------------------------
 # The damage pipeline (120.4)
 # ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
+    """Redirection effects: damage that would be dealt to one recipient is
+    dealt to another instead.
+
+    Rules: 614.9, 614.5, 616.1
+
+    Asked for each damage of a batch before prevention, so that the new
+    recipient's protection, prevention shields and results apply, and the
+    ``damage`` event names it; a ``redirected`` event (``object``: the
+    original recipient, ``target``: the new one) says what happened. Asked
+    again of the redirected damage, without the effects that already
+    applied to it. An effect whose new recipient is no longer on the
+    battlefield, is no longer a battle, creature or planeswalker, or is a
+    player who has left the game does nothing (614.9).
+
+    :param state: the state as damage is dealt.
+    :param damage: the damage as proposed.
+    :returns: the redirections that apply.
+
+    Combined: one applies at a time, the first by effect name (616.1: the
+    affected player or controller chooses, and this is the default), each
+    at most once to a damage (614.5).
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
 
 
 @hookspec
@@ -557,6 +703,8 @@ def redzone_prevent_damage(
     :returns: the preventions that apply.
 
     Combined: all apply; one that prevents all wins; amounts add up.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -572,6 +720,8 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     :returns: the modifiers that apply.
 
     Combined: applied in order of effect name, each once (614.5).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -597,6 +747,8 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
 
     Combined: concatenated, identical results counted once; life gain from one
     source in one damage event is summed into one result (702.15b).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -617,8 +769,105 @@ def redzone_result_replacements(
     :returns: the replacements that apply.
 
     Combined: applied in order of effect name, each once (614.5).
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Durations and state-based actions, after every action (611.2b, 704, 701.8)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_condition_holds(state: GameState, condition: Condition) -> bool | None:
+    """Whether a "for as long as" condition still holds.
+
+    Rules: 611.2b
+
+    Asked after every command for each effect, shield and modification whose
+    duration is ``while`` and whose condition's kind is not one the kernel
+    answers itself (``on_battlefield``, ``controls``, ``in_combat``). The
+    plugin that states the kind answers; the others answer ``None``.
+
+    :param state: the state after the command.
+    :param condition: the condition.
+    :returns: ``True`` while it holds, ``False`` once it doesn't, ``None``
+        when the kind isn't this plugin's.
+
+    Combined: it holds only if some plugin says ``True`` and none says
+    ``False``; a condition no plugin answers is an error naming its kind.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_state_based_actions(state: GameState) -> Iterable[StateBasedAction] | None:
+    """State-based actions beyond the core's.
+
+    Rules: 704.3, 704.5h
+
+    The core checks 704.5a, 704.5c, 704.5f, 704.5g, 704.5i, 704.5q, 704.5v-w.
+
+    :param state: the state being checked.
+    :returns: the actions to perform, all at once.
+
+    Combined: concatenated; duplicates count once.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None:
+    """Whether a permanent can't be destroyed right now.
+
+    Rules: 702.12b, 701.8
+
+    :param state: the state being checked.
+    :param permanent: the permanent's id.
+    :returns: ``True`` if destruction does nothing to it.
+
+    Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_destruction_replacements(
+    state: GameState, permanent: str
+) -> Iterable[DestructionReplacement] | None:
+    """Effects that would replace a permanent's destruction.
+
+    Rules: 701.8c, 701.19, 614.8, 616.1
+
+    Asked when a permanent would be destroyed, by a ``destroy`` effect
+    (701.8) or by state-based actions (704.5g-h), after indestructible
+    (702.12b) has been checked. Regeneration shields (701.19) are the
+    kernel's own answer.
+
+    :param state: the state before the destruction.
+    :param permanent: the permanent that would be destroyed.
+    :returns: the replacements that apply.
+
+    Combined: concatenated; one applies, the first by effect name (616.1:
+    the permanent's controller chooses, and this is the default).
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
+# Events and triggered abilities, after every action (120.4d, 603)
+# ---------------------------------------------------------------------------
+# (A hook declaring event kinds belongs here, first in this group.)
 
 
 @hookspec
@@ -637,76 +886,32 @@ def redzone_damage_event(
     :param results: every result applied.
 
     Combined: every implementation is called; answers are ignored.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
 
 @hookspec
-def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
-    """Redirection effects: damage that would be dealt to one recipient is
-    dealt to another instead.
+def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
+    """Update this plugin's own state from what just happened.
 
-    Rules: 614.9, 614.5, 616.1
+    Rules: 603.2, 611.2
 
-    Asked for each damage of a batch before prevention, so that the new
-    recipient's protection, prevention shields and results apply, and the
-    ``damage`` event names it; a ``redirected`` event (``object``: the
-    original recipient, ``target``: the new one) says what happened. Asked
-    again of the redirected damage, without the effects that already
-    applied to it. An effect whose new recipient is no longer on the
-    battlefield, is no longer a battle, creature or planeswalker, or is a
-    player who has left the game does nothing (614.9).
+    Asked once at the end of every command with all its events ("the first
+    N damage this combat", "attacked this turn"). Read the current value with
+    ``state.slot(name)`` where ``name`` is the plugin's registered name.
 
-    :param state: the state as damage is dealt.
-    :param damage: the damage as proposed.
-    :returns: the redirections that apply.
+    :param state: the state after the command.
+    :param events: the command's events, in order.
+    :returns: the plugin's new :class:`~redzone.PluginState`, or ``None`` to
+        keep it as it is.
 
-    Combined: one applies at a time, the first by effect name (616.1: the
-    affected player or controller chooses, and this is the default), each
-    at most once to a damage (614.5).
+    Combined: each plugin's answer replaces that plugin's slot only.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# State-based actions (704)
-# ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_state_based_actions(state: GameState) -> Iterable[StateBasedAction] | None:
-    """State-based actions beyond the core's.
-
-    Rules: 704.3, 704.5h
-
-    The core checks 704.5a, 704.5c, 704.5f, 704.5g, 704.5i, 704.5q, 704.5v-w.
-
-    :param state: the state being checked.
-    :returns: the actions to perform, all at once.
-
-    Combined: concatenated; duplicates count once.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None:
-    """Whether a permanent can't be destroyed right now.
-
-    Rules: 702.12b, 701.8
-
-    :param state: the state being checked.
-    :param permanent: the permanent's id.
-    :returns: ``True`` if destruction does nothing to it.
-
-    Combined: any ``True``.
-    """
-    raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# Triggered abilities (603)
-# ---------------------------------------------------------------------------
 
 
 @hookspec
@@ -731,6 +936,8 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> Iterable[Tr
 
     Combined: concatenated; the core puts them on the stack in APNAP order
     (603.3b), each player's in the order they triggered.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -753,6 +960,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Acti
         changes.
 
     Combined: concatenated in plugin-name order.
+
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError
 
@@ -771,143 +980,7 @@ def redzone_end_of_combat(state: GameState) -> None:
     :param state: the state after 511.3.
 
     Combined: every implementation is called; answers are ignored.
-    """
-    raise NotImplementedError
 
-
-# ---------------------------------------------------------------------------
-# Actions, durations, destruction and a plugin's own state (701, 611, 614)
-# ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_actions() -> Iterable[ActionSpec]:
-    """Declare the action kinds this plugin provides.
-
-    Rules: 117.1, 608.2
-
-    An action kind is a frozen :class:`~redzone.kernel.hooktypes.Action`
-    subclass and the function that performs it on a command's working copy.
-    The kernel validates it (the type of every field), performs it, runs
-    state-based actions after it and names the plugin when it fails. Scenario
-    files use it by its ``do`` name, with its fields as keys.
-
-    :returns: the :class:`~redzone.kernel.hooktypes.ActionSpec` of each kind.
-
-    Combined: concatenated; two plugins declaring the same ``do`` name, or
-    one that the kernel declares, is a load error naming both.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_condition_holds(state: GameState, condition: Condition) -> bool | None:
-    """Whether a "for as long as" condition still holds.
-
-    Rules: 611.2b
-
-    Asked after every command for each effect, shield and modification whose
-    duration is ``while`` and whose condition's kind is not one the kernel
-    answers itself (``on_battlefield``, ``controls``, ``in_combat``). The
-    plugin that states the kind answers; the others answer ``None``.
-
-    :param state: the state after the command.
-    :param condition: the condition.
-    :returns: ``True`` while it holds, ``False`` once it doesn't, ``None``
-        when the kind isn't this plugin's.
-
-    Combined: it holds only if some plugin says ``True`` and none says
-    ``False``; a condition no plugin answers is an error naming its kind.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_destruction_replacements(
-    state: GameState, permanent: str
-) -> Iterable[DestructionReplacement] | None:
-    """Effects that would replace a permanent's destruction.
-
-    Rules: 701.8c, 701.19, 614.8, 616.1
-
-    Asked when a permanent would be destroyed, by a ``destroy`` effect
-    (701.8) or by state-based actions (704.5g-h), after indestructible
-    (702.12b) has been checked. Regeneration shields (701.19) are the
-    kernel's own answer.
-
-    :param state: the state before the destruction.
-    :param permanent: the permanent that would be destroyed.
-    :returns: the replacements that apply.
-
-    Combined: concatenated; one applies, the first by effect name (616.1:
-    the permanent's controller chooses, and this is the default).
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
-    """Update this plugin's own state from what just happened.
-
-    Rules: 603.2, 611.2
-
-    Asked once at the end of every command with all its events ("the first
-    N damage this combat", "attacked this turn"). Read the current value with
-    ``state.slot(name)`` where ``name`` is the plugin's registered name.
-
-    :param state: the state after the command.
-    :param events: the command's events, in order.
-    :returns: the plugin's new :class:`~redzone.PluginState`, or ``None`` to
-        keep it as it is.
-
-    Combined: each plugin's answer replaces that plugin's slot only.
-    """
-    raise NotImplementedError
-
-
-# ---------------------------------------------------------------------------
-# Choices made with the declarations (508.1g-h, 509.1d-f)
-# ---------------------------------------------------------------------------
-
-
-@hookspec
-def redzone_attack_choices(state: GameState,
-                           attacks: Mapping[str, str]) -> Iterable[Choice] | None:
-    """The options and costs the attacking player chooses as attackers are
-    declared ("as this creature attacks, you may tap ...", enlist).
-
-    Rules: 508.1g, 508.1h
-
-    Asked once the declaration is legal and the attackers are tapped. Each
-    choice's ``then`` maps an option to the actions that choosing it performs
-    (the cost paid); its ``default`` is what redzone takes without an answer.
-    Give each a stable ``key`` (``"enlist:knight"``); one left empty becomes
-    ``"<plugin name>:<name>"``, which depends on the name the plugin is
-    registered under.
-
-    :param state: the state with the attackers declared.
-    :param attacks: attacking creature -> what it attacks.
-    :returns: the choices, each with its options and default.
-
-    Combined: concatenated in plugin-name order; each is made in turn and the
-    actions of the options chosen are performed for its plugin.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def redzone_block_choices(state: GameState,
-                          blocks: Mapping[str, tuple[str, ...]]) -> Iterable[Choice] | None:
-    """The options and costs the defending player chooses as blockers are
-    declared.
-
-    Rules: 509.1d, 509.1e, 509.1f
-
-    :param state: the state with the blockers declared.
-    :param blocks: blocking creature -> the attackers it blocks.
-    :returns: the choices, each with its options and default.
-
-    Combined: concatenated in plugin-name order; each is made in turn and the
-    actions of the options chosen are performed for its plugin.
+    .. versionadded:: 0.1.0
     """
     raise NotImplementedError

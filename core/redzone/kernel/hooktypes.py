@@ -118,6 +118,8 @@ class KeywordSpec:
         where it is no longer present (a mark it left outlives it) or that
         answers about states without it says so here, on one of its keywords
         (it then holds for the whole plugin).
+
+    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -173,6 +175,8 @@ class Prevention:
         account and to order effects deterministically).
     :param rule: the rule that makes it prevent (``"702.16e"``, ``"615.1"``).
     :param amount: how much it prevents; ``None`` prevents all of it.
+
+    .. versionadded:: 0.1.0
     """
 
     effect: str
@@ -197,6 +201,8 @@ class DamageStep:
         order before it, a positive one after it; no two steps share one.
     :param rule: the rule that makes the step (``"510.4"``).
     :param summary: one line for listings and the account.
+
+    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -220,6 +226,8 @@ class Redirection:
     :param to: the id of the new recipient: a player, or a creature,
         planeswalker or battle on the battlefield; otherwise the effect does
         nothing (614.9).
+
+    .. versionadded:: 0.1.0
     """
 
     effect: str
@@ -238,6 +246,8 @@ class DamageModifier:
     :param rule: the rule it follows.
     :param multiply: factor (Furnace of Rath: 2).
     :param add: amount added (may be negative).
+
+    .. versionadded:: 0.1.0
     """
 
     effect: str
@@ -280,6 +290,8 @@ class Result:
     :param replaces: the default result kind this one replaces for the same
         damage (infect and wither replace ``marked``; infect replaces
         ``life_loss``); identical replacements from several plugins count once.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str
@@ -304,6 +316,8 @@ class ResultReplacement:
     :param replace: given the state as it stands when the result is applied
         and the result, returns the result that happens instead, or ``None``
         when nothing happens.
+
+    .. versionadded:: 0.1.0
     """
 
     effect: str
@@ -321,6 +335,8 @@ class StateBasedAction:
     :param rule: the rule, e.g. ``"704.5h"``.
     :param object: the permanent, for ``destroy`` and ``graveyard``.
     :param player: the player, for ``lose``.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str
@@ -353,6 +369,8 @@ class SourceAssignment:
     :param others: for each of its legal recipients, the damage the other
         creatures assign to that recipient in this step (702.19c counts it
         toward a planeswalker's loyalty).
+
+    .. versionadded:: 0.1.0
     """
 
     source: str
@@ -390,6 +408,8 @@ class ActionSpec:
         action that names what isn't there, before changing anything.
     :param rule: the rule it follows (``"701.8"``).
     :param summary: one line for listings.
+
+    .. versionadded:: 0.1.0
     """
 
     cls: type[Action]
@@ -408,6 +428,8 @@ class DestructionReplacement:
     :param actions: what happens instead, in order.
     :param regeneration: whether it is a regeneration ("can't be regenerated"
         turns it off, 701.19c).
+
+    .. versionadded:: 0.1.0
     """
 
     effect: str

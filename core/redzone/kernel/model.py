@@ -41,6 +41,8 @@ class Damage:
     :param amount: how much.
     :param combat: whether it is combat damage (510.2).
     :param step: the step it is dealt in.
+
+    .. versionadded:: 0.1.0
     """
 
     source: SourceId
@@ -60,6 +62,8 @@ class Action:
     ``do`` (its name in scenario files and errors), declared through
     :func:`~redzone.kernel.hookspecs.redzone_actions` with the function that
     performs it.
+
+    .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = ""
@@ -107,6 +111,8 @@ class Condition:
     :param object: the object it is about, if any.
     :param player: the player it is about, if any.
     :param text: how the account words it (``"as long as you control Thief"``).
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str
@@ -143,6 +149,8 @@ class Keyword:
         spaces (``"toxic 2"``, ``"protection from red"``, ``"swampwalk"``).
     :param args: the parameters the keyword's pattern captured (``("2",)``,
         ``("red",)``, ``("swamp",)``).
+
+    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -183,6 +191,8 @@ class Modification:
     :param source: what created the effect, for the account (optional).
     :param duration: how long it lasts (:data:`DURATIONS`; 611.2).
     :param condition: for ``duration="while"``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     power: int = 0
@@ -204,6 +214,8 @@ class Player:
     :param lost: whether the player has lost the game (104.3); a player who
         lost has left the game (104.5).
     :param loss_rule: the rule by which the player lost, e.g. ``"704.5a"``.
+
+    .. versionadded:: 0.1.0
     """
 
     id: str
@@ -265,6 +277,8 @@ class Permanent:
         "dealt damage by a source with deathtouch"); cleared after each check.
     :param zone: ``battlefield``, ``graveyard`` or ``exile``.
     :param token: whether it is a token.
+
+    .. versionadded:: 0.1.0
     """
 
     id: str
@@ -478,6 +492,8 @@ class Combat:
         combat so far (506.4: they left the battlefield, or an effect removed
         them); they assign no combat damage (510.1), so an assignment's entry
         for one of them is unused rather than illegal.
+
+    .. versionadded:: 0.1.0
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
@@ -573,6 +589,8 @@ class Shield:
     :param duration: how long it lasts (:data:`DURATIONS`); "this turn" by
         default (514.2).
     :param condition: for ``duration="while"``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
     """
 
     id: str
@@ -603,6 +621,8 @@ class Effect:
     :param condition: for ``duration="while"``, the condition (611.2b).
     :param id: given by the kernel as the effect starts (``"e1"``, ``"e2"``
         ...) unless set; :class:`~redzone.RemoveEffect` names it.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str
@@ -646,6 +666,8 @@ class Choice:
     :param key: the qualified key the answer is given by (set by the kernel:
         ``"<kind>@<source>:<name>"`` for a trigger's, ``"<plugin>:<name>"`` for
         a declaration's), unless set.
+
+    .. versionadded:: 0.1.0
     """
 
     name: str
@@ -673,6 +695,8 @@ class ChoiceMade:
     :param options: the legal options.
     :param rule: the rule behind it.
     :param step: the step it was made in.
+
+    .. versionadded:: 0.1.0
     """
 
     key: str
@@ -712,6 +736,8 @@ class Trigger:
     :param offers: the choices its controller makes: targets and modes as it
         is put on the stack (603.3c-d), the others as it resolves (608.2d);
         each answer lands in :attr:`choices` under the choice's ``name``.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str
@@ -756,6 +782,8 @@ class DelayedTrigger:
     :param turn: the turn it was created in.
     :param step: the step it was created in: one created during an end step
         waits for the next turn's (513.2).
+
+    .. versionadded:: 0.1.0
     """
 
     when: str
@@ -783,6 +811,8 @@ class PluginState:
     :param value: the value.
     :param scope: when the kernel clears it: ``combat`` (as each combat
         begins), ``turn`` (as each turn begins) or ``game`` (never).
+
+    .. versionadded:: 0.1.0
     """
 
     value: Any
@@ -798,6 +828,8 @@ class GameOver:
     :param draw: whether the game is a draw (104.4a).
     :param step: the step it ended in.
     :param rule: the rule that ended it.
+
+    .. versionadded:: 0.1.0
     """
 
     winners: tuple[PlayerId, ...] = field(converter=as_tuple)
@@ -820,6 +852,8 @@ class StackObject:
     :param colors: its colors.
     :param types: its card types (``instant``, ``sorcery``; empty for an ability).
     :param printed_keywords: its keyword abilities (a spell with lifelink).
+
+    .. versionadded:: 0.1.0
     """
 
     id: str
@@ -931,6 +965,8 @@ class GameState:
     :param keyword_set: the names of the keywords the engine that made the
         state knew (empty when it was built without an engine); an engine
         that lacks one of them refuses the state.
+
+    .. versionadded:: 0.1.0
     """
 
     players: FrozenMap[str, Player] = field(converter=as_map)

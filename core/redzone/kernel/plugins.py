@@ -345,7 +345,7 @@ class Hooks:
             found.setdefault(res, impl)
         if len(found) > 1:
             names = ", ".join(f"{i.plugin.name!r} says {p!r}" for p, i in sorted(found.items()))
-            raise PluginError(f"plugins disagree on who divides {creature!r}'s combat damage: "
+            raise PluginError(f"plugins disagree on who divides the combat damage of {creature!r}: "
                               f"{names}", hook="redzone_damage_divider")
         return next(iter(found), None)
 

@@ -48,6 +48,8 @@ class Requirement:
     :param rule: the rule or ability that imposes it.
     :param attacker: the attacker to block, for ``block_attacker``.
     :param source: what imposes it, for explanations.
+
+    .. versionadded:: 0.1.0
     """
 
     kind: str

@@ -92,6 +92,8 @@ class Outcome:
     :param choices: every choice made, in order, and whether by default.
     :param damage_steps: for a command that assigned combat damage, the
         step's record (510.1); empty otherwise.
+
+    .. versionadded:: 0.1.0
     """
 
     state: GameState
@@ -116,6 +118,8 @@ class CombatResult:
     :param choices: every choice made, in order, and whether by default.
     :param damage_steps: each combat damage step's assignment as it was
         computed, in order (510.1; two with a first-strike step, 702.19).
+
+    .. versionadded:: 0.1.0
     """
 
     state: GameState

@@ -156,6 +156,8 @@ class Tx:
     :param spent: what the command has spent of its bounds so far, when it
         opens a second working copy (514.3a's cleanup steps); a fresh count
         by default.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, engine: Context | HasContext, state: GameState, *, plugin: str = "",

@@ -32,6 +32,8 @@ class Board:
     :param engine: the engine whose plugins parse the keywords.
     :param players: the players seated when a call names none; the first
         is the active player.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, engine: Engine, players: Sequence[str | Player] = DEFAULT_PLAYERS) -> None:

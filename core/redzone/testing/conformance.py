@@ -91,6 +91,8 @@ class ConformanceError(AssertionError):
     :ivar detail: what broke.
     :ivar board: the generated board and declaration, described.
     :ivar scenario: the same board as a scenario file (TOML).
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, invariant: str, plugin: str, detail: str, *, board: str = "",
@@ -973,6 +975,8 @@ class KeywordConformance:
     ``True``: the same boards every run), ``siblings`` (default ``True``:
     load the other plugins of the plugin's distribution too) and ``players``
     (default 2; up to 4 for multiplayer boards).
+
+    .. versionadded:: 0.1.0
     """
 
     plugin: Any

@@ -38,6 +38,8 @@ class GoldenMismatch(AssertionError):
 
     :ivar path: the scenario file.
     :ivar differences: one line per difference, with its JSON path.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, path: Path, differences: list[str], note: str = "") -> None:
