@@ -17,6 +17,8 @@ from click.testing import CliRunner, Result
 from redzone import examples
 from redzone.frontends.cli import cli
 
+pytest_plugins = ["pytester"]
+
 GOOD = examples.path("vastwood-gorger")
 
 #: A plugin that raises from a function of its own whenever a creature's
@@ -141,3 +143,55 @@ def test_redzone_debug_shows_a_plugins_import_failure(
     assert loud.exit_code == 3, loud.output
     assert unloadable_plugin in loud.stderr and "in explode_while_importing" in loud.stderr
     assert "PluginLoadError" in loud.stderr
+
+
+# ---------------------------------------------------------------------------
+# The conformance kit: a broken invariant's readable summary first
+# ---------------------------------------------------------------------------
+
+#: A keyword whose plugin raises as a creature with it deals combat damage
+#: (510.1a): it breaks 'no-exception-escapes' on a board of one attacker.
+BROKEN_KEYWORD_TEST = '''
+from redzone.testing import KeywordConformance, plugin_module
+
+
+def redzone_combat_damage_amount(state, creature, step):
+    if state.objects[creature].has("fragile"):
+        raise KeyError("oops, fragile")
+    return None
+
+
+class TestFragileConformance(KeywordConformance):
+    plugin = plugin_module("fragile", "fragile",
+                           redzone_combat_damage_amount=redzone_combat_damage_amount)
+    others = ()
+'''
+
+
+def test_a_broken_invariant_shows_its_summary_first(pytester: pytest.Pytester) -> None:
+    """Issue 22 item 5: a keyword that breaks an invariant fails its
+    KeywordConformance test with the kit's summary (which invariant, which
+    plugin, what broke) as the first thing of the failure after the test's
+    own line: before the board, hypothesis's falsifying example and the
+    plugin's traceback, with no source of the kit's checks in between and
+    the falsifying example as the short board, not every field of the state."""
+    pytester.makepyfile(test_fragile=BROKEN_KEYWORD_TEST)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k",
+                                          "no_exception_escapes")
+    result.assert_outcomes(failed=1)
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if "TestFragileConformance" in line
+                 and "test_no_exception_escapes" in line)
+    failure = lines[start:]
+    first = next(i for i, line in enumerate(failure) if line.startswith("E "))
+    assert "invariant 'no-exception-escapes' broken by plugin 'fragile'" in failure[first]
+    assert "raised PluginError" in failure[first + 1] and "oops, fragile" in failure[first + 1]
+    before = "\n".join(failure[:first])
+    assert "def check_no_exception_escapes" not in before and "Traceback" not in before
+    assert "@given" not in before
+    text = "\n".join(failure)
+    order = [text.index(s) for s in ("broken by plugin 'fragile'", "on the generated board:",
+                                     "Falsifying example:", "caused by:",
+                                     ", in redzone_combat_damage_amount")]  # the plugin's frame
+    assert order == sorted(order)
+    assert "keyword_set=" not in text and "Explanation:" not in text
