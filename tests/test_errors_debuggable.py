@@ -9,13 +9,28 @@ the closest id, as the scenario loader does."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner, Result
-from redzone import examples
+from redzone import (
+    AddCounters,
+    BadQueryError,
+    Engine,
+    GameState,
+    IllegalActionError,
+    Pump,
+    UnknownObjectError,
+    examples,
+    simulate,
+)
+from redzone.formats.serialize import state_to_dict
 from redzone.frontends.cli import cli
+from redzone.kernel.engine import CombatPlan
+from redzone.kernel.errors import did_you_mean
 
 pytest_plugins = ["pytester"]
 
@@ -195,3 +210,175 @@ def test_a_broken_invariant_shows_its_summary_first(pytester: pytest.Pytester) -
                                      ", in redzone_combat_damage_amount")]  # the plugin's frame
     assert order == sorted(order)
     assert "keyword_set=" not in text and "Explanation:" not in text
+
+
+# ---------------------------------------------------------------------------
+# Engine.game: a permanent's controller and owner are players of the game
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["controller", "owner"])
+def test_110_2_game_refuses_a_permanent_of_no_player(engine: Engine, role: str) -> None:
+    """110.2 (issue 22 item 5): a permanent's controller and owner are
+    players; Engine.game refuses a permanent whose controller (or owner) is
+    no player of the game with a BadQueryError naming the permanent and the
+    player, suggesting the closest player id, and builds no state."""
+    c = engine.creature
+    wrong = c("bear", "alice", 2, 2, **{role: "bbo"}) if role == "owner" else c(
+        "bear", "bbo", 2, 2)
+    with pytest.raises(BadQueryError) as info:
+        engine.game(["alice", "bob"], [c("elf", "alice", 1, 1), wrong])
+    err = info.value
+    message = str(err)
+    assert f"permanent 'bear' has {role} 'bbo', who is not a player of the game" in message
+    assert "did you mean 'bob'?" in message and "(players: 'alice', 'bob')" in message
+    assert err.rule == "110.2" and err.objects == ("bbo", "bear")
+    # the same permanents with a player's id are a game
+    fixed = c("bear", "alice", 2, 2, owner="bob") if role == "owner" else c("bear", "bob", 2, 2)
+    state = engine.game(["alice", "bob"], [c("elf", "alice", 1, 1), fixed])
+    assert getattr(state.objects["bear"], role) == "bob"
+
+
+# ---------------------------------------------------------------------------
+# A list (or a str) where a mapping, or a list, is expected
+# ---------------------------------------------------------------------------
+
+BEAR_BOARD = [("bear", "alice", 2, 2), ("elf", "bob", 1, 1)]
+
+
+@pytest.fixture
+def board_state(engine: Engine) -> GameState:
+    return engine.game(["alice", "bob"], [engine.creature(*p) for p in BEAR_BOARD])
+
+
+def _game_case(engine: Engine, kwargs: dict[str, Any]) -> Callable[[], object]:
+    perms = [engine.creature(*p) for p in BEAR_BOARD]
+    args: dict[str, Any] = {"players": ["alice", "bob"], "permanents": perms, **kwargs}
+    return lambda: engine.game(**args)
+
+
+#: Engine.game's arguments of the wrong shape, and what the error names.
+GAME_SHAPES = {
+    "players str": ({"players": "alice"}, "game: players is a str 'alice', not a list"),
+    "players dict": ({"players": {"alice": 20}}, "game: players is a dict, not a list"),
+    "player int": ({"players": ["alice", 7]}, "game: players[1] is an int 7, not a Player"),
+    "permanents dict": ({"permanents": {"bear": None}}, "game: permanents is a dict, not"),
+    "permanent str": ({"permanents": ["bear"]}, "game: permanents[0] is a str 'bear', not a "
+                                                "Permanent"),
+    "teams list": ({"teams": ["alice", "bob"]}, "game: teams is a list, not a mapping"),
+    "team str": ({"teams": {"t": "alice"}}, "game: teams['t'] is a str 'alice', not a list"),
+    "effects str": ({"effects": "x"}, "game: effects is a str 'x', not a list"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GAME_SHAPES))
+def test_game_refuses_an_argument_of_the_wrong_shape(engine: Engine, case: str) -> None:
+    """Issue 22 item 5: Engine.game given a str, a dict or a single value
+    where it takes a list (or a list where it takes a mapping) raises a
+    BadQueryError naming the argument, instead of iterating a str's
+    characters or a dict's keys, or failing with a bare AttributeError."""
+    kwargs, expected = GAME_SHAPES[case]
+    with pytest.raises(BadQueryError) as info:
+        _game_case(engine, kwargs)()
+    assert expected in str(info.value)
+
+
+#: Engine.resolve's arguments of the wrong shape, and what the error names.
+RESOLVE_SHAPES: dict[str, tuple[dict[str, Any], str]] = {
+    "assign_first_strike list": ({"assign_first_strike": ["bear"]},
+                                 "resolve: assign_first_strike is a list, not a mapping"),
+    "order list": ({"order": ["bear"]}, "resolve: order is a list, not a mapping"),
+    "bands str": ({"bands": "bear"}, "resolve: bands is a str, not a list of bands"),
+    "additional_combats str": ({"additional_combats": "plan"},
+                               "additional_combats[0] is str, where a CombatPlan"),
+    "choices list": ({"choices": ["yes"]}, "choices is list ['yes'], where a mapping"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RESOLVE_SHAPES))
+def test_resolve_refuses_an_argument_of_the_wrong_shape(
+        engine: Engine, board_state: GameState, case: str) -> None:
+    """Issue 22 item 5: resolve refuses a list or a str where it takes a
+    mapping (an assignment, an order, choices) or a list of bands, naming the
+    argument, before anything is done, even one no step would have read (a
+    first-strike assignment without a first-strike step was ignored)."""
+    kwargs, expected = RESOLVE_SHAPES[case]
+    before = state_to_dict(board_state)
+    with pytest.raises(BadQueryError) as info:
+        engine.resolve(board_state, {"bear": "bob"}, {"elf": "bear"}, **kwargs)
+    assert expected in str(info.value)
+    assert state_to_dict(board_state) == before
+
+
+def test_resolve_refuses_an_additional_combats_assignment_that_isnt_a_mapping(
+        engine: Engine, board_state: GameState) -> None:
+    """Issue 22 item 5, 500.8: an additional combat's assignment is checked as
+    the first combat's, named by its place."""
+    with pytest.raises(BadQueryError, match=r"resolve: additional_combats\[0\]\.assign is a "
+                                            "list, not a mapping"):
+        engine.resolve(board_state, {"bear": "bob"}, additional_combats=[
+            CombatPlan({}, assign=["bear"])])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("counters", [["+1/+1"], "+1/+1", 3])
+def test_122_1_add_counters_refuses_counters_that_arent_a_mapping(counters: Any) -> None:
+    """122.1 (issue 22 item 5): AddCounters' counters are a mapping of kinds
+    to amounts; a list of kinds or a str is a BadQueryError naming the field
+    (a bare ValueError from dict() before), while the pairs a made action
+    holds still evolve."""
+    with pytest.raises(BadQueryError, match=r"AddCounters\.counters is .* where a mapping of "
+                                            "counter kinds to amounts was expected"):
+        AddCounters("bear", counters)
+    made = AddCounters("bear", {"+1/+1": 2})
+    assert attrs.evolve(made, target="elf").counters == (("+1/+1", 2),)
+
+
+@pytest.mark.parametrize("jobs", ["combat.toml", {"attacks": {}}, "pair"])
+def test_simulate_refuses_one_job_where_the_jobs_are_expected(
+        engine: Engine, board_state: GameState, jobs: Any) -> None:
+    """Issue 22 item 5: simulate takes an iterable of jobs; a path (a job per
+    character before), a mapping (a job per key) or one (state, decisions)
+    pair is a BadQueryError naming ``jobs``, before any job runs."""
+    given = (board_state, {"attacks": {"bear": "bob"}}) if jobs == "pair" else jobs
+    with pytest.raises(BadQueryError, match=r"simulate: jobs is .*, not an iterable of jobs"):
+        simulate(given, engine=engine)
+
+
+# ---------------------------------------------------------------------------
+# The API's "no such object" errors suggest the closest id
+# ---------------------------------------------------------------------------
+
+
+def test_an_unknown_id_in_the_api_gets_the_scenario_loaders_suggestion(
+        engine: Engine, board_state: GameState) -> None:
+    """Issue 22 item 5: a query naming no object of the state
+    (UnknownObjectError) and an action naming no permanent (400.1) suggest
+    the closest id, worded as the scenario loader words an unknown id; no
+    suggestion when nothing is close."""
+    with pytest.raises(UnknownObjectError) as info:
+        engine.lethal_damage(board_state, "baer", "elf")
+    assert str(info.value) == ("lethal_damage: source 'baer' is not an object of the state; "
+                               "did you mean 'bear'?")
+    with pytest.raises(IllegalActionError) as action:
+        engine.perform(board_state, Pump("elff", 1, 1))
+    assert str(action.value) == ("pump: there is no permanent 'elff'; did you mean 'elf'? "
+                                 "(rule 400.1)")
+    with pytest.raises(UnknownObjectError) as far:
+        engine.lethal_damage(board_state, "bear", "zzzzzz")
+    assert "did you mean" not in str(far.value)
+
+
+def test_the_api_and_the_scenario_loader_share_one_suggestion() -> None:
+    """Issue 22 item 5: the scenario loader's suggestion is the kernel's
+    did_you_mean, counted against the file's budget: the same words for the
+    same typo."""
+    from redzone.formats import validator
+
+    token = validator.suggestions_left.set(3)
+    try:
+        assert validator.suggest("baer", ["bear", "elf"]) == did_you_mean("baer", ["bear", "elf"])
+        assert validator.suggestions_left.get() == 2
+    finally:
+        validator.suggestions_left.reset(token)
+    assert did_you_mean("baer", ["bear", "elf"]) == "; did you mean 'bear'?"
+    assert did_you_mean(3, ["bear"]) == "" and did_you_mean("x" * 101, ["x" * 100]) == ""
