@@ -382,3 +382,38 @@ def test_the_api_and_the_scenario_loader_share_one_suggestion() -> None:
         validator.suggestions_left.reset(token)
     assert did_you_mean("baer", ["bear", "elf"]) == "; did you mean 'bear'?"
     assert did_you_mean(3, ["bear"]) == "" and did_you_mean("x" * 101, ["x" * 100]) == ""
+
+
+def test_508_1a_509_1a_a_declaration_naming_no_permanent_suggests_the_closest_id(
+        engine: Engine, board_state: GameState) -> None:
+    """508.1a, 508.1b, 509.1a (issue 22 item 5): a declaration naming an id
+    the state doesn't have (the attacker, what it attacks, the blocker, the
+    attacker blocked) suggests the closest id, in the command's error and in
+    the matching query alike."""
+    with pytest.raises(IllegalActionError) as info:
+        engine.declare_attackers(board_state, {"baer": "bob"})
+    assert str(info.value) == ("there is no permanent 'baer' to attack with; did you mean "
+                               "'bear'? (rule 508.1a)")
+    assert engine.attack_violations(board_state, {"baer": "bob"}) == info.value.violations
+    with pytest.raises(IllegalActionError, match=r"'bbo', which is neither a player nor a "
+                                                 r"permanent; did you mean 'bob'\?"):
+        engine.declare_attackers(board_state, {"bear": "bbo"})
+    attacking = engine.declare_attackers(engine.begin_combat(board_state).state,
+                                         {"bear": "bob"}).state
+    with pytest.raises(IllegalActionError, match=r"no permanent 'eelf' to block with; did you "
+                                                 r"mean 'elf'\?"):
+        engine.declare_blockers(attacking, {"eelf": "bear"})
+    with pytest.raises(IllegalActionError, match=r"can't block baer.*; did you mean 'bear'\?"):
+        engine.declare_blockers(attacking, {"elf": "baer"})
+
+
+def test_a_declaration_of_many_unknown_ids_gets_a_bounded_number_of_suggestions(
+        engine: Engine, board_state: GameState) -> None:
+    """Issue 22 item 5: each suggestion compares an id with every id of the
+    state, so a declaration of many unknown ids gets MAX_SUGGESTED of them,
+    the rest their plain violation (a hostile declaration stays cheap)."""
+    from redzone.kernel.combat import MAX_SUGGESTED
+
+    found = engine.attack_violations(board_state, {f"bear{i}": "bob" for i in range(40)})
+    hinted = [v for v in found if "did you mean 'bear'?" in v.message]
+    assert len(found) == 40 and len(hinted) == MAX_SUGGESTED
