@@ -27,9 +27,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.editions": ("Edition",),
     "redzone.kernel.engine": ("CombatResult", "Engine", "Outcome"),
     "redzone.kernel.errors": (
-        "BoundError", "IllegalActionError", "IllegalAssignmentError", "IllegalAttackError",
-        "IllegalBlockError", "PluginError", "PluginLoadError", "RulesError", "ScenarioError",
-        "UnknownKeywordError", "Violation",
+        "BadQueryError", "BoundError", "IllegalActionError", "IllegalAssignmentError",
+        "IllegalAttackError", "IllegalBlockError", "PluginError", "PluginLoadError", "RulesError",
+        "ScenarioError", "UnknownKeywordError", "UnknownObjectError", "Violation",
     ),
     "redzone.kernel.events": ("Event",),
     "redzone.kernel.frozen": ("FrozenMap",),

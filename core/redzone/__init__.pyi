@@ -35,6 +35,7 @@ from redzone.kernel.combat import Duty
 from redzone.kernel.editions import Edition
 from redzone.kernel.engine import CombatResult, Engine, Outcome
 from redzone.kernel.errors import (
+    BadQueryError,
     BoundError,
     IllegalActionError,
     IllegalAssignmentError,
@@ -45,6 +46,7 @@ from redzone.kernel.errors import (
     RulesError,
     ScenarioError,
     UnknownKeywordError,
+    UnknownObjectError,
     Violation,
 )
 from redzone.kernel.events import Event
@@ -99,6 +101,7 @@ __all__ = [
     "AddCounters",
     "AddEffect",
     "AnyId",
+    "BadQueryError",
     "BecomeBlocked",
     "BoundError",
     "Choice",
@@ -170,6 +173,7 @@ __all__ = [
     "Trigger",
     "Tx",
     "UnknownKeywordError",
+    "UnknownObjectError",
     "Untap",
     "Violation",
     "compiled",

@@ -20,7 +20,7 @@ import itertools
 import os
 import pickle
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from attrs import evolve
@@ -48,6 +48,8 @@ from redzone.formats.outcome import EXIT_FAILURE, command_engine
 from redzone.formats.scenario import Scenario, read_document
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.engine import Engine
+from redzone.kernel.errors import BadQueryError
+from redzone.kernel.model import GameState
 
 #: The most jobs in one chunk when the chunk size is chosen automatically.
 MAX_CHUNK: Final = 64
@@ -78,6 +80,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param rules: a rules edition overriding each file's ``rules`` key (as
         ``redzone run --rules``); files only. An unknown edition is each
         file's bad-scenario outcome.
+    :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
+        pair) or a mapping, not an iterable of jobs.
     :raises BatchError: before any job runs, for an engine a worker can't
         rebuild by name. A job of an unknown kind, or decisions with unknown
         keys, is a ``bad_job`` outcome (status 2).
@@ -88,6 +92,14 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     by a new pool of the same size for the rest of the batch (shut down at
     the end; the caller's pool stays broken).
     """
+    pair = isinstance(jobs, tuple) and len(jobs) == 2 and isinstance(jobs[0], GameState)
+    if pair or isinstance(jobs, str | bytes | os.PathLike | Mapping | Scenario) or not isinstance(
+            jobs, Iterable):
+        # one job where the jobs were expected (a str would be a job per character)
+        what = "one (state, decisions) pair" if pair else f"a {type(jobs).__name__}"
+        raise BadQueryError(f"simulate: jobs is {what}, not an iterable of jobs (scenario "
+                            "file paths, Scenarios or (state, decisions) pairs): give a list "
+                            "of them")
     engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:

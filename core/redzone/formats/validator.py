@@ -4,13 +4,13 @@ suggested), bounds, discriminated unions.
 
 The second of the three parts of reading a scenario file (after
 :mod:`redzone.formats.document`, before :mod:`redzone.formats.scenario`).
-The bounded "did you mean" suggestions every part uses live here too.
+The bounded "did you mean" suggestions every part uses are counted here (the
+matching is the kernel's, :func:`redzone.kernel.errors.did_you_mean`).
 """
 
 from __future__ import annotations
 
 import contextvars
-import difflib
 import functools
 import json
 import os
@@ -19,58 +19,32 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from redzone.formats.document import Path, quoted, size_problem
+from redzone.kernel.errors import (  # noqa: F401 - the suggestions' bounds, as before
+    MAX_CANDIDATES,
+    MAX_SUGGEST_PAIRS,
+    MAX_SUGGEST_WORD,
+    did_you_mean,
+)
 
 #: How many "did you mean" suggestions one scenario gets; problems past it
 #: are reported without one (each suggestion compares the word with the
 #: candidates, so an unbounded number of them costs the square of the file).
 MAX_SUGGESTIONS: Final = 50
-#: The most candidates one suggestion compares the word with.
-MAX_CANDIDATES: Final = 200
-#: The most character pairs one suggestion compares: comparing a word with a
-#: candidate walks up to the product of their lengths at each step of
-#: difflib's matching, so 200 candidates of 10 characters fit, but only two
-#: of 100 (50 suggestions over 100-character ids used to cost seconds).
-MAX_SUGGEST_PAIRS: Final = 20_000
-#: Longer words get no suggestion.
-MAX_SUGGEST_WORD: Final = 100
 
 suggestions_left: contextvars.ContextVar[int] = contextvars.ContextVar(
     "redzone_suggestions_left", default=MAX_SUGGESTIONS)
 
 
-@functools.lru_cache(maxsize=4096)
-def _bigrams(word: str) -> frozenset[str]:
-    """The pairs of adjacent characters of ``word``, its ends included."""
-    padded = f"\0{word}\0"
-    return frozenset(padded[i:i + 2] for i in range(len(padded) - 1))
-
-
 def suggest(word: str, options: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the option closest to ``word`` (difflib's
-    ratio, at least 0.6), or ``""``.
-
-    The options about as long as the word are compared, all of them when they
-    fit :data:`MAX_CANDIDATES` and :data:`MAX_SUGGEST_PAIRS`; otherwise those
-    sharing the most character pairs with the word come first (a misspelt id
-    shares nearly all of its own), as many as fit."""
+    """``"; did you mean 'x'?"`` for the option closest to ``word``, or
+    ``""``: :func:`redzone.kernel.errors.did_you_mean` (the API's errors give
+    the same suggestion), within the scenario's budget of
+    :data:`MAX_SUGGESTIONS`."""
     left = suggestions_left.get()
     if left <= 0 or len(word) > MAX_SUGGEST_WORD:
         return ""
     suggestions_left.set(left - 1)
-    size = max(len(word), 1)
-    pool = [o for o in options if abs(len(o) - len(word)) <= max(3, len(word) // 2)]
-    if len(pool) > MAX_CANDIDATES or size * sum(map(len, pool)) > MAX_SUGGEST_PAIRS:
-        grams = _bigrams(word)
-        ranked = sorted((-len(grams & _bigrams(o)), abs(len(o) - len(word)), o) for o in pool)
-        pool, room = [], MAX_SUGGEST_PAIRS
-        for _shared, _gap, option in ranked[:MAX_CANDIDATES]:
-            room -= size * max(len(option), 1)
-            if room < 0:
-                break
-            pool.append(option)
-    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
+    return did_you_mean(word, options)
 
 
 # ---------------------------------------------------------------------------

@@ -138,6 +138,39 @@ def summary(console: Console, results: Sequence[JobOutcome]) -> None:
                                              for r in slow))
 
 
+def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
+                  hook_timeout: float | None) -> None:
+    """``REDZONE_DEBUG``: where each file that failed with status 3 failed.
+    A worker's traceback doesn't travel back with its outcome, so each such
+    file is resolved again here, with the engine of the batch, and the
+    traceback of its failure shown on standard error (a failing plugin's own
+    frames first, :func:`redzone.frontends.cli.show_traceback`).
+
+    :param results: the batch's outcomes.
+    :param rules: the ``--rules`` option.
+    :param hook_timeout: the ``--hook-timeout`` option.
+    """
+    from redzone.formats.outcome import resolve
+    from redzone.formats.scenario import build, read_document
+    from redzone.frontends.cli import show_traceback
+
+    def engine(name: str) -> Any:
+        return command_engine(name, hook_timeout=hook_timeout)
+
+    for result in results:
+        if result.status != EXIT_FAILURE:
+            continue
+        click.echo(f"redzone: {result.source} failed ({result.kind}); "
+                   "resolved again here to show where:", err=True)
+        try:
+            resolve(build(read_document(result.source), rules=rules, engine_factory=engine))
+        except Exception as exc:
+            show_traceback(exc)
+        else:
+            click.echo(f"redzone: {result.source} resolved here without failing: its "
+                       "failure was its worker's", err=True)
+
+
 @click.command(name="batch")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=1,
@@ -176,6 +209,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
 
     from redzone.execution.jobs import scenario_files
     from redzone.execution.simulation import simulate
+    from redzone.frontends.cli import debugging, show_traceback
     from redzone.frontends.terminal import console
 
     files = scenario_files(paths)
@@ -186,6 +220,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
     try:
         engine = command_engine(hook_timeout=hook_timeout)
     except RulesError as exc:
+        show_traceback(exc)
         err.print(f"can't start: {exc}")
         ctx.exit(EXIT_FAILURE)
     results: list[JobOutcome] = []
@@ -202,10 +237,13 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
                     click.echo(json_visible(json_line(result)))
                 progress.advance(task)
         except RulesError as exc:
+            show_traceback(exc)
             err.print(f"can't run the batch: {exc}")
             ctx.exit(EXIT_FAILURE)
+    if debugging():
+        show_failures(results, rules=rules, hook_timeout=hook_timeout)
     summary(err if as_json else console(color), results)
     ctx.exit(max(r.status for r in results))
 
 
-__all__ = ["batch", "json_line", "open_executor", "summary"]
+__all__ = ["batch", "json_line", "open_executor", "show_failures", "summary"]

@@ -149,6 +149,26 @@ def _notes(scenario: Scenario, color: bool | None, more: Sequence[str] = ()) -> 
             err.print(f"redzone: note: {note}", soft_wrap=True)
 
 
+def debugging() -> bool:
+    """Whether ``REDZONE_DEBUG`` is set (to anything but the empty string):
+    a failure of status 3 then shows its traceback on standard error."""
+    return bool(os.environ.get("REDZONE_DEBUG"))
+
+
+def show_traceback(error: BaseException) -> None:
+    """With ``REDZONE_DEBUG`` set, the traceback of ``error`` on standard
+    error, for a failure that exits with status 3 (a failing plugin, or
+    redzone itself). A :class:`~redzone.PluginError`'s cause is the plugin's
+    own exception, so the plugin's frames come first, then the kernel's call
+    of the hook.
+
+    :param error: the error, as caught (its ``__traceback__`` set).
+    """
+    if debugging():
+        traceback.print_exception(error, file=sys.stderr)
+        sys.stderr.flush()
+
+
 def _guard(fn: F) -> F:
     """Never a traceback: an unexpected failure is reported in one line and
     exits with status 3 (``REDZONE_DEBUG=1`` shows the traceback)."""
@@ -165,8 +185,7 @@ def _guard(fn: F) -> F:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(EXIT_OK) from None
         except Exception as exc:
-            if os.environ.get("REDZONE_DEBUG"):
-                traceback.print_exc()
+            show_traceback(exc)
             _echo(f"redzone: internal error: {type(exc).__name__}: {exc} (this is a bug; "
                   "set REDZONE_DEBUG=1 to see where)", err=True)
             raise click.exceptions.Exit(EXIT_FAILURE) from None
@@ -247,7 +266,10 @@ def _json_option(help_text: str) -> Callable[[F], F]:
 
 
 def _fail(error: BaseException, *, as_json: bool, color: bool | None) -> int:
-    """Report a bad scenario or a plugin failure; the exit status."""
+    """Report a bad scenario or a plugin failure (``REDZONE_DEBUG``: with the
+    plugin's traceback, :func:`show_traceback`); the exit status."""
+    if exit_status(error) == EXIT_FAILURE:
+        show_traceback(error)
     if as_json:
         click.echo(dumps(error_json(error)), nl=False)
     else:
@@ -452,6 +474,8 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     try:
         engine = Engine(rules or "foundations")
     except (RulesError, PluginError) as exc:
+        if isinstance(exc, PluginError):
+            show_traceback(exc)
         _echo(f"redzone: {exc}", err=True)
         ctx.exit(EXIT_USAGE if not isinstance(exc, PluginError) else EXIT_FAILURE)
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
@@ -537,7 +561,12 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
     """
     from redzone.formats import cards as card_data
 
-    engine = Engine(rules or "foundations")
+    try:
+        engine = Engine(rules or "foundations")
+    except PluginError as exc:
+        show_traceback(exc)
+        _echo(f"redzone: {exc}", err=True)
+        ctx.exit(EXIT_FAILURE)
     try:
         found = card_data.lookup(path, names)
     except card_data.CardDataError as exc:
@@ -603,4 +632,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-__all__ = ["EXIT_USAGE", "STDIN_NAME", "ScenarioProblems", "cli", "main", "read_stdin_document"]
+__all__ = ["EXIT_USAGE", "STDIN_NAME", "ScenarioProblems", "cli", "debugging", "main",
+           "read_stdin_document", "show_traceback"]

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 from attrs import field, frozen
 
-from redzone.kernel.errors import IllegalActionError, Violation
+from redzone.kernel.answers import shown, type_name
+from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
@@ -48,7 +49,15 @@ def _actions(value: Iterable[Action]) -> tuple[Action, ...]:
 
 
 def _counters(value: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(dict(value).items()))
+    # A mapping, or the (kind, amount) pairs a made action holds (evolve).
+    ok = isinstance(value, Mapping) or (
+        not isinstance(value, str | bytes) and isinstance(value, Iterable))
+    pairs = list(value.items() if isinstance(value, Mapping) else value) if ok else []
+    if not ok or not all(isinstance(p, tuple | list) and len(p) == 2 for p in pairs):
+        raise BadQueryError(f"AddCounters.counters is {shown(value)} ({type_name(value)}), "
+                            "where a mapping of counter kinds to amounts was expected",
+                            rule="122.1")
+    return tuple(sorted(dict(pairs).items()))
 
 
 # -- continuous effects on one permanent (611.2, 613) -------------------------------

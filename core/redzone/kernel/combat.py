@@ -7,9 +7,9 @@ engine's commands turn violations into typed errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from redzone.kernel.errors import Violation
+from redzone.kernel.errors import Violation, did_you_mean
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import SourceAssignment
 from redzone.kernel.model import UNLIMITED, GameState, Permanent
@@ -158,13 +158,42 @@ def attack_restriction_violations(hooks: Hooks, state: GameState,
     return found
 
 
+#: How many violations of one declaration naming an id the state doesn't
+#: have get the closest id suggested (each compares the id with every id).
+MAX_SUGGESTED: Final = 5
+
+#: The rules whose violations can name an unknown id: no permanent to attack
+#: or block with (508.1a, 509.1a), nothing to attack (508.1b).
+_UNKNOWN_ID_RULES: Final = frozenset({"508.1a", "508.1b", "509.1a"})
+
+
+def _suggested(state: GameState, found: list[Violation]) -> list[Violation]:
+    """``found``, the first :data:`MAX_SUGGESTED` violations that name an id
+    that is neither an object nor a player of ``state`` given the closest id
+    (:func:`~redzone.kernel.errors.did_you_mean`, as the scenario loader
+    suggests one)."""
+    left = MAX_SUGGESTED
+    out: list[Violation] = []
+    for v in found:
+        if left and v.rule in _UNKNOWN_ID_RULES:
+            unknown = [o for o in v.objects
+                       if type(o) is str and o not in state.objects and o not in state.players]
+            if unknown:
+                left -= 1
+                hint = did_you_mean(unknown[0], [*state.objects, *state.players])
+                if hint:
+                    v = Violation(v.rule, v.message + hint, v.objects, v.restriction)
+        out.append(v)
+    return out
+
+
 def attack_violations(hooks: Hooks, state: GameState,
                       attacks: Mapping[str, str]) -> list[Violation]:
     """Every violation of a declaration of attackers: restrictions (508.1a-c),
     then requirements (508.1d)."""
     found = attack_restriction_violations(hooks, state, attacks)
     if found:
-        return found
+        return _suggested(state, found)
     check = attack_requirement_check(hooks, state, attacks)
     return check.violations("508.1d", attacks) if check is not None else []
 
@@ -342,7 +371,7 @@ def block_violations(hooks: Hooks, state: GameState,
     then requirements (509.1c)."""
     found = block_restriction_violations(hooks, state, blocks)
     if found:
-        return found
+        return _suggested(state, found)
     check = block_requirement_check(hooks, state, blocks)
     return check.violations("509.1c", blocks) if check is not None else []
 

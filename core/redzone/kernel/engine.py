@@ -188,12 +188,14 @@ class Engine:
     def game(self, players: Iterable[Player | str], permanents: Iterable[Permanent] = (),
              **kwargs: Any) -> GameState:
         """A new :class:`GameState` under this engine's rules edition (see
-        :func:`redzone.new_game`); every keyword is checked against the
-        loaded plugins."""
+        :func:`redzone.new_game`); every keyword is checked against the loaded
+        plugins. A :class:`BadQueryError` names a malformed argument, or a
+        permanent whose controller or owner isn't a player (110.2)."""
+        plist, given, kwargs = _validate.game(players, permanents, kwargs)
         perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
-                 for p in permanents]
+                 for p in given]
         kwargs.setdefault("rules", self.rules)
-        return _evolve(new_game(players, perms, **kwargs), keyword_set=self.hooks.keyword_infos)
+        return _evolve(new_game(plist, perms, **kwargs), keyword_set=self.hooks.keyword_infos)
 
     # -- queries (never raise for illegal input) -----------------------------------
 
@@ -518,12 +520,11 @@ class Engine:
         self.context.check(state)
         _validate.choices(choices)
         _steps.check_game_on(state, "resolve a combat")
-        additional = _additional_plans(additional_combats, through)
-        plans = [CombatPlan(attacks, blocks, assign=assign,
-                            assign_first_strike=assign_first_strike,
-                            actions=_validate.step_actions(actions),
-                            order=order, bands=tuple(tuple(b) for b in bands)),
-                 *additional]
+        plans = _plans(CombatPlan(attacks, blocks, assign=assign,
+                                  assign_first_strike=assign_first_strike,
+                                  actions=_validate.step_actions(actions), order=order,
+                                  bands=tuple(_validate.bands(bands, "resolve"))),
+                       additional_combats, through)
         return _Run(self, state, choices).run(plans, through)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
@@ -766,24 +767,35 @@ def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
                       "skipped", tuple(declared))]
 
 
-def _additional_plans(additional: Iterable[CombatPlan], through: str) -> list[CombatPlan]:
-    """The additional combat phases :meth:`Engine.resolve` is given, checked,
-    after its ``through``.
+def _plans(first: CombatPlan, additional: Iterable[CombatPlan], through: str
+           ) -> list[CombatPlan]:
+    """The combat phases :meth:`Engine.resolve` is given (the first, from its
+    own arguments, and the additional ones), checked, after its ``through``:
+    each declaration, assignment and order is a mapping (or ``None``).
 
     :raises IllegalActionError: for a ``through`` that is no end (500.1).
     :raises BadQueryError: for an additional combat that is no
-        :class:`CombatPlan`, or whose actions aren't ``(step, action)`` pairs.
+        :class:`CombatPlan`, or whose actions aren't ``(step, action)`` pairs;
+        for a declaration, assignment or order that isn't a mapping, naming it.
     """
     if through not in ("end_of_combat", "cleanup"):
         raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
                                  f"{through!r}", rule="500.1")
-    plans = list(additional)
+    plans = [first, *additional]
     for i, plan in enumerate(plans):
+        where = f"additional_combats[{i - 1}]" if i else ""
         if not isinstance(plan, CombatPlan):
-            raise BadQueryError(f"additional_combats[{i}] is {type(plan).__name__}, where a "
+            raise BadQueryError(f"{where} is {type(plan).__name__}, where a "
                                 "CombatPlan was expected", rule="500.8")
-        _validate.step_actions(plan.actions, f"additional_combats[{i}].actions")
+        if i:
+            _validate.step_actions(plan.actions, f"{where}.actions")
+        _validate.shapes("resolve", **{f"{where}.{name}" if i else name: getattr(plan, name)
+                                       for name in _PLAN_MAPPINGS})
     return plans
+
+
+#: The fields of a :class:`CombatPlan` that are mappings (or ``None``).
+_PLAN_MAPPINGS: Final = ("attacks", "blocks", "assign", "assign_first_strike", "order")
 
 
 def _plugin_set(edition: Edition, plugins: Iterable[object], *, discover: bool,

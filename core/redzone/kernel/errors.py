@@ -9,8 +9,10 @@ rejected command (733: the game returns to the moment before).
 
 from __future__ import annotations
 
+import difflib
+import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from attrs import field, frozen
 
@@ -45,6 +47,55 @@ class Violation:
 
     def __str__(self) -> str:
         return f"{self.message} (rule {self.rule})"
+
+
+#: The most candidates one suggestion compares the word with.
+MAX_CANDIDATES: Final = 200
+#: The most character pairs one suggestion compares: comparing a word with a
+#: candidate walks up to the product of their lengths at each step of
+#: difflib's matching, so 200 candidates of 10 characters fit, but only two
+#: of 100 (50 suggestions over 100-character ids used to cost seconds).
+MAX_SUGGEST_PAIRS: Final = 20_000
+#: Longer words get no suggestion.
+MAX_SUGGEST_WORD: Final = 100
+
+
+@functools.lru_cache(maxsize=4096)
+def _bigrams(word: str) -> frozenset[str]:
+    """The pairs of adjacent characters of ``word``, its ends included."""
+    padded = f"\0{word}\0"
+    return frozenset(padded[i:i + 2] for i in range(len(padded) - 1))
+
+
+def did_you_mean(word: object, options: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the option closest to ``word`` (difflib's
+    ratio, at least 0.6), or ``""``: the one suggestion of close names that
+    the scenario loader's problems and the API's errors give (an unknown id).
+
+    The options about as long as the word are compared, all of them when they
+    fit :data:`MAX_CANDIDATES` and :data:`MAX_SUGGEST_PAIRS`; otherwise those
+    sharing the most character pairs with the word come first (a misspelt id
+    shares nearly all of its own), as many as fit. A word that isn't a str,
+    or is longer than :data:`MAX_SUGGEST_WORD`, gets none.
+
+    :param word: the name as given.
+    :param options: the names it could have meant.
+    """
+    if not isinstance(word, str) or len(word) > MAX_SUGGEST_WORD:
+        return ""
+    size = max(len(word), 1)
+    pool = [o for o in options if abs(len(o) - len(word)) <= max(3, len(word) // 2)]
+    if len(pool) > MAX_CANDIDATES or size * sum(map(len, pool)) > MAX_SUGGEST_PAIRS:
+        grams = _bigrams(word)
+        ranked = sorted((-len(grams & _bigrams(o)), abs(len(o) - len(word)), o) for o in pool)
+        pool, room = [], MAX_SUGGEST_PAIRS
+        for _shared, _gap, option in ranked[:MAX_CANDIDATES]:
+            room -= size * max(len(option), 1)
+            if room < 0:
+                break
+            pool.append(option)
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def sort_violations(violations: Iterable[Violation]) -> tuple[Violation, ...]:

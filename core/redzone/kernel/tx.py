@@ -30,7 +30,7 @@ from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
 from redzone.kernel.context import Context, HasContext, context_of
-from redzone.kernel.errors import BoundError, IllegalActionError
+from redzone.kernel.errors import BoundError, IllegalActionError, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
@@ -360,7 +360,8 @@ class Tx:
         :raises IllegalActionError: (400.1) when there is none.
         """
         if not isinstance(obj, str) or obj not in self.state.objects:
-            raise IllegalActionError(f"{doing}: there is no permanent {obj!r}", rule="400.1",
+            raise IllegalActionError(f"{doing}: there is no permanent {obj!r}"
+                                     f"{did_you_mean(obj, self.state.objects)}", rule="400.1",
                                      objects=(obj if isinstance(obj, str) else "",))
         perm = self.state.objects[obj]
         if perm.zone != "battlefield":

@@ -22,9 +22,10 @@ from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import (
     BadQueryError,
     UnknownObjectError,
+    did_you_mean,
 )
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import GameState
+from redzone.kernel.model import GameState, Permanent, Player
 from redzone.kernel.references import named_ids
 
 #: The largest integer an action field may hold (as in scenario files).
@@ -96,11 +97,20 @@ def command(state: object, method: str, **mappings: object) -> GameState:
     :raises BadQueryError: naming the command, the argument and what it is.
     """
     found = _state(state, method)
+    shapes(method, **mappings)
+    return found
+
+
+def shapes(method: str, **mappings: object) -> None:
+    """Each keyword argument is a mapping (or ``None``, where the command's
+    default applies), as :func:`command` checks a command's.
+
+    :raises BadQueryError: naming the method, the argument and what it is.
+    """
     for name, value in mappings.items():
         if value is not None and not isinstance(value, Mapping):
             raise BadQueryError(f"{method}: {name} is a {type(value).__name__}, not a mapping "
                                 "of creature ids (a dict)")
-    return found
 
 
 def bands(value: object, method: str) -> list[tuple[Any, ...]]:
@@ -132,7 +142,73 @@ def objects(state: GameState, method: str, **ids: object) -> None:
     _state(state, method)
     for name, value in ids.items():
         if type(value) is not str or value not in state.objects:
-            raise UnknownObjectError(f"{method}: {name} {value!r} is not an object of the state")
+            raise UnknownObjectError(f"{method}: {name} {value!r} is not an object of the "
+                                     f"state{did_you_mean(value, state.objects)}")
+
+
+def _listed(value: object, method: str, name: str, want: str) -> list[Any]:
+    """``value`` as a list, when it is a list-like of things (not a str, a
+    mapping or a single thing)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise BadQueryError(f"{method}: {name} is {_a(value)}, not a list of {want}")
+    return list(value)
+
+
+def _a(value: object) -> str:
+    """``a str 'alice'``, ``a dict``: a value's type, and the value when it is
+    a str or a number (a container's repr says little and may be long)."""
+    name = type_name(value)
+    shown_value = f" {shown(value)}" if type(value) in (str, int, float, bool) else ""
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}{shown_value}"
+
+
+def game(players: object, permanents: object, options: Mapping[str, Any],
+         method: str = "game") -> tuple[list[Player | str], list[Permanent], dict[str, Any]]:
+    """What :meth:`redzone.Engine.game` is given has the shape it takes, and
+    every permanent's controller and owner is a player of the game (110.2: a
+    permanent's controller and owner are players; 102.1: the players are the
+    people in the game).
+
+    :param options: the other keyword arguments of :func:`redzone.new_game`
+        (``teams``, ``effects``...).
+    :returns: the players, the permanents and the options, each list read
+        once (as lists, the teams as a dict of lists).
+    :raises BadQueryError: naming the argument and what it is; for a
+        controller or owner who isn't a player, naming the permanent, the
+        player id (and the closest player id) and every player.
+    """
+    plist: list[Player | str] = _listed(players, method, "players",
+                                        "players (Player objects or player ids)")
+    for i, pl in enumerate(plist):
+        if not isinstance(pl, Player) and type(pl) is not str:
+            raise BadQueryError(f"{method}: players[{i}] is {_a(pl)}, not a Player or a "
+                                "player id (a str)")
+    perms: list[Permanent] = _listed(permanents, method, "permanents", "Permanent objects")
+    for i, perm in enumerate(perms):
+        if not isinstance(perm, Permanent):
+            raise BadQueryError(f"{method}: permanents[{i}] is {_a(perm)}, not a Permanent")
+    out = dict(options)
+    teams = out.get("teams")
+    if teams is not None:
+        if not isinstance(teams, Mapping):
+            raise BadQueryError(f"{method}: teams is {_a(teams)}, not a mapping of team ids "
+                                "to their players (a dict)", rule="810.1")
+        out["teams"] = {team: _listed(members, method, f"teams[{team!r}]", "player ids")
+                        for team, members in teams.items()}
+    if "effects" in out:
+        out["effects"] = _listed(out["effects"], method, "effects", "effects")
+    ids = [pl.id if isinstance(pl, Player) else pl for pl in plist]
+    known = set(ids)
+    for perm in perms:
+        for role in ("controller", "owner"):
+            who = getattr(perm, role)
+            if who not in known:
+                raise BadQueryError(
+                    f"{method}: permanent {perm.id!r} has {role} {who!r}, who is not a player "
+                    f"of the game{did_you_mean(who, ids)} (players: "
+                    f"{', '.join(map(repr, ids)) or 'none'})", rule="110.2",
+                    objects=(perm.id, who) if type(who) is str else (perm.id,))
+    return plist, perms, out
 
 
 def damage_step(engine: Any, state: GameState, method: str) -> None:

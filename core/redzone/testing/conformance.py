@@ -146,6 +146,12 @@ class Case:
     def __repr__(self) -> str:
         return "Case(\n" + _indent(self.describe()) + "\n)"
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """How hypothesis shows a falsifying case: as :meth:`__repr__` (the
+        board, described in a few lines), not field by field (every field of
+        the state, the keyword set included)."""
+        printer.text(repr(self))
+
 
 #: The players of generated boards, in turn order (the first attacks).
 PLAYER_IDS = ("alice", "bob", "carol", "dave")
@@ -884,9 +890,11 @@ BOARD_CHECKS: Final[Mapping[str, Callable[[Subject, Case], None]]] = {
 
 
 def _settings(max_examples: int, derandomize: bool, shrink: bool = True) -> settings:
-    phases = [p for p in Phase if shrink or p is not Phase.shrink]
+    # One failure reported (the smallest board), not a group of them; no
+    # explain phase (it lists lines of the kit's own code the failing boards ran).
+    phases = [p for p in Phase if (shrink or p is not Phase.shrink) and p is not Phase.explain]
     return settings(max_examples=max_examples, deadline=None, derandomize=derandomize,
-                    database=None, print_blob=False, phases=phases,
+                    database=None, print_blob=False, phases=phases, report_multiple_bugs=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.differing_executors])
 
@@ -899,9 +907,19 @@ def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
         (slower to fail, much easier to read).
 
     :raises ConformanceError: on the smallest board hypothesis finds that
-        breaks it.
+        breaks it, raised from here with its readable summary first
+        (:func:`summary_first`).
     :raises KeyError: for an unknown invariant name.
     """
+    __tracebackhide__ = True  # pytest shows the test's line, then the summary
+    try:
+        _check_invariant(subject, invariant, max_examples, derandomize, shrink)
+    except ConformanceError as exc:
+        raise summary_first(exc) from None
+
+
+def _check_invariant(subject: Subject, invariant: str, max_examples: int, derandomize: bool,
+                     shrink: bool) -> None:
     if invariant == "keyword-metadata":
         check_keyword_metadata(subject)
         return
@@ -924,6 +942,23 @@ def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
             raise subject.fail(invariant, str(exc), case) from exc
 
     run()
+
+
+def summary_first(error: ConformanceError) -> ConformanceError:
+    """``error`` made to show its readable summary first: without the frames
+    of the kit and of hypothesis it was raised through, and without its
+    chained cause, whose traceback (a plugin's exception, the kernel's call
+    of the hook) follows the summary, the board and hypothesis's note
+    instead of coming before them.
+
+    :param error: the error hypothesis re-raised for the smallest board.
+    :returns: the same error, changed in place.
+    """
+    cause = error.__cause__
+    error.__cause__ = None
+    if cause is not None:
+        error.add_note("caused by:\n" + _indent("".join(traceback.format_exception(cause))))
+    return error.with_traceback(None)
 
 
 def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None = None,
@@ -991,6 +1026,7 @@ class KeywordConformance:
     _subjects: ClassVar[dict[tuple[Any, ...], Subject]] = {}
 
     def _check(self, invariant: str) -> None:
+        __tracebackhide__ = True
         cls = type(self)
         key = (cls, id(cls.plugin), cls.builtins, cls.rules,
                None if cls.others is None else tuple(cls.others),
@@ -1035,4 +1071,4 @@ class KeywordConformance:
 
 __all__ = ["BOARD_CHECKS", "INVARIANTS", "Case", "ConformanceError", "KeywordConformance",
            "StepRecord", "Subject", "account", "cases", "check_conformance", "check_invariant",
-           "legalize", "play", "printed_keywords"]
+           "legalize", "play", "printed_keywords", "summary_first"]
