@@ -47,7 +47,7 @@ from redzone.kernel.errors import (
     UnknownKeywordError,
     Violation,
 )
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, EventKind
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import (
     REGULAR_DAMAGE_STEP,
@@ -121,6 +121,7 @@ __all__ = [
     "Engine",
     "EnterBlocking",
     "Event",
+    "EventKind",
     "Exile",
     "FrozenMap",
     "GainLife",

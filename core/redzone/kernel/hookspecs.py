@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from redzone.kernel.errors import Violation
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, EventKind
 from redzone.kernel.hooktypes import (
     ActionSpec,
     Damage,
@@ -63,6 +63,32 @@ def redzone_keywords() -> Iterable[KeywordSpec]:
 
     Combined: concatenated; two plugins declaring the same name, or forms
     that can match the same text, is a load error naming both.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_event_kinds() -> Iterable[EventKind]:
+    """Declare the kinds of event this plugin emits, so that every rendering
+    words them as the plugin does.
+
+    Rules: 603.2, 702.1
+
+    An event's kind is declared once, with its rule, its fields, its phrase
+    (a template such as ``"{source} enlists {object}"``, or a function of
+    the event and a namer) and its properties (``leaves_battlefield``,
+    ``tone``). ``str(event)``, the terminal account, the HTML report, the
+    notebook tables and the conformance kit read the declaration; an
+    undeclared kind still reads as its name and values.
+
+    :returns: the :class:`~redzone.EventKind` of each kind.
+
+    Combined: concatenated; identical declarations count once. A kind the
+    kernel or another plugin declares differently, or a data field named
+    like one of :class:`~redzone.Event`'s own, is a load error naming the
+    plugin.
+
+    .. versionadded:: 0.1
     """
     raise NotImplementedError
 
