@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from attrs import frozen
-from rich.console import Console
-
 import redzone
+from attrs import frozen
 from redzone import (
     Action,
     ActionSpec,
@@ -30,14 +28,15 @@ from redzone import (
     PluginLoadError,
     Trigger,
     Tx,
+    examples,
     hookimpl,
 )
-from redzone import examples
 from redzone.formats import report
 from redzone.formats.outcome import Resolution, resolve
 from redzone.formats.scenario import load, loads
 from redzone.frontends import account
 from redzone.kernel import events as vocabulary
+from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A ``key=value`` pair, as the old field dumps printed them.

@@ -54,7 +54,8 @@ def redzone_prevent_damage(state: GameState, damage: Damage) -> Iterable[Prevent
     out = []
     for i, effect in enumerate(state.effects):
         if effect.kind == "prevent_all_combat_damage" and damage.combat:
-            out.append(Prevention(f"a continuous effect: prevent all combat damage ({_label(effect, i)})", "615.1"))
+            out.append(Prevention(
+                f"a continuous effect: prevent all combat damage ({_label(effect, i)})", "615.1"))
         elif effect.kind == "reduce_damage" and effect.to == damage.target:
             out.append(Prevention(f"a continuous effect: prevent {effect.amount} of each damage "
                                   f"({_label(effect, i)})",
@@ -67,7 +68,8 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     if not state.effects:
         return None
     return [
-        DamageModifier(f"a continuous effect: double damage ({_label(effect, i)})", "614.1a", multiply=2)
+        DamageModifier(f"a continuous effect: double damage ({_label(effect, i)})", "614.1a",
+                       multiply=2)
         for i, effect in enumerate(state.effects)
         if effect.kind == "double_damage" and effect.source in (None, damage.source)
     ]
@@ -97,7 +99,8 @@ def redzone_result_replacements(
         if effect.player != result.player:
             continue
         if effect.kind == "double_life_gain" and result.kind == "life_gain":
-            out.append(ResultReplacement(f"a continuous effect: double life gain ({_label(effect, i)})", "614.1a", _double))
+            out.append(ResultReplacement(
+                f"a continuous effect: double life gain ({_label(effect, i)})", "614.1a", _double))
         elif (effect.kind == "life_floor" and result.kind == "life_loss"
               and result.rule.startswith("120.")
               and any(p.controller == effect.player and "creature" in p.types
