@@ -82,7 +82,9 @@ def test_611_2_pump(engine: Engine, combat: GameState) -> None:
     """611.2 / 613.4c: +N/+N until end of turn changes power and toughness."""
     out = engine.perform(combat, Pump("bear", 3, 3))
     assert (out.state.objects["bear"].power, out.state.objects["bear"].toughness) == (5, 5)
-    assert [(e.kind, e.detail) for e in out.events] == [("pump", "+3/+3 until end of turn")]
+    assert [(e.kind, e.get("power"), e.get("toughness"), e.get("duration")) for e in out.events
+            ] == [("pump", 3, 3, "end_of_turn")]
+    assert str(out.events[0]).endswith("gets +3/+3 until end of turn [611.2]")
 
 
 def test_613_1f_grant_and_revoke_keywords(engine: Engine, combat: GameState) -> None:
@@ -141,8 +143,8 @@ def test_400_7_leave_battlefield(engine: Engine, combat: GameState) -> None:
     'graveyard' and 'exile' are destinations."""
     out = engine.perform(combat, LeaveBattlefield("bear", zone="exile"))
     assert out.state.objects["bear"].zone == "exile"
-    assert [(e.kind, e.detail) for e in out.events] == [("removed_from_combat", None),
-                                                       ("zone_change", "exile")]
+    assert [(e.kind, e.get("zone")) for e in out.events] == [("zone_change", "exile"),
+                                                            ("removed_from_combat", None)]
     assert out.state.combat is not None and "orc" in out.state.combat.blocked
     err = illegal(engine, combat, LeaveBattlefield("bear", zone="library"))
     assert err.rule == "400.1"

@@ -424,7 +424,7 @@ def test_every_hook_has_a_trigger() -> None:
 
     hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
     assert hooks - set(TRIGGERS) == {"redzone_keywords", "redzone_actions",
-                                     "redzone_damage_steps"}
+                                     "redzone_damage_steps", "redzone_event_kinds"}
 
 
 @pytest.mark.parametrize("hook", sorted(TRIGGERS))

@@ -193,8 +193,9 @@ def test_400_7_a_card_that_left_is_a_new_object(bare_engine: Engine) -> None:
     out = bare_engine.combat_damage(state)
     assert out.state.combat is not None
     assert not out.state.combat.in_combat("orc") and not out.state.combat.in_combat("bear")
+    # causal order: it leaves combat because it left the battlefield
     assert [e.kind for e in out.events if e.object == "orc"][-2:] == [
-        "removed_from_combat", "dies"]
+        "dies", "removed_from_combat"]
     assert out.state.objects["orc"].damage == 0
     assert out.state.last_known("orc").damage == 2
     assert out.state.last_known("orc").tapped

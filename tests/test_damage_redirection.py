@@ -187,7 +187,8 @@ def _prevent(state: GameState, damage: Damage, batch: tuple[Damage, ...],
 
 def _record(state: GameState, events: tuple[Event, ...]) -> PluginState | None:
     prevented = sum(e.amount or 0 for e in events
-                    if e.kind == "prevented" and e.target == "giant" and e.detail == EFFECT)
+                    if e.kind == "prevented" and e.target == "giant"
+                    and EFFECT in e.get("effects", ()))
     if not prevented:
         return None
     return PluginState((state.slot(FIRST) or 0) + prevented, "combat")
@@ -275,10 +276,11 @@ def test_614_9_the_redirected_event_reads_in_the_account_and_its_text() -> None:
     (event,) = [e for e in result.events if e.kind == "redirected"]
     text, _style = describe_event(event, lambda x: x or "")
     assert text == "3 damage orc would deal to bob is dealt to wall instead (Pariah)"
-    assert str(event) == "3 damage from orc to bob is redirected to wall (Pariah) [614.9]"
+    # one vocabulary: the event's own text is the account's sentence
+    assert str(event) == f"{text} [614.9]"
     assert event.to_json() == {"step": "combat_damage", "kind": "redirected", "rule": "614.9",
                                "source": "orc", "target": "wall", "object": "bob",
-                               "amount": 3, "combat": True, "detail": "Pariah"}
+                               "amount": 3, "combat": True, "replacement": "Pariah"}
 
 
 PARIAH = """

@@ -50,7 +50,7 @@ def directives() -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def exports_of_the_test_kit() -> dict[str, str]:
+def kit_exports() -> dict[str, str]:
     """``redzone.testing``'s public names -> the module that defines each, read
     from its imports (the conformance names are imported lazily)."""
     source = (ROOT / "core" / "redzone" / "testing" / "__init__.py").read_text(encoding="utf-8")
@@ -115,7 +115,7 @@ def documented(module: str, name: str, found: list[tuple[str, dict[str, Any]]]) 
 
 WHERE: dict[str, str] = vars(redzone)["_WHERE"]  # the package's table of its names
 PUBLIC = sorted({**{n: WHERE[n] for n in redzone.__all__},
-                 **{f"redzone.testing:{n}": m for n, m in exports_of_the_test_kit().items()}}.items())
+                 **{f"redzone.testing:{n}": m for n, m in kit_exports().items()}}.items())
 FOUND = directives()
 
 

@@ -122,7 +122,7 @@ def test_508_4_the_tokens_never_attacked_so_myriad_and_battle_cry_do_not_trigger
     and battle cry don't trigger (no more tokens, one battle cry trigger in all)."""
     state = table(engine, 4, "battle cry")
     out = engine.declare_attackers(state, {"kitsune": "bob"})
-    triggered = [e.detail.split(":")[0] for e in out.events if e.kind == "trigger"]
+    triggered = [e.get("ability") for e in out.events if e.kind == "trigger"]
     assert sorted(triggered) == ["battle cry", "myriad"]
     assert len(tokens(out.state)) == 2
 

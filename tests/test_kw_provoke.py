@@ -46,7 +46,7 @@ def test_702_39b_each_instance_triggers(engine: Engine) -> None:
     state = engine.game(["alice", "bob"], [c("taunter", "alice", 2, 2, "provoke", "provoke"),
                                             c("bear", "bob", 2, 2)])
     out = engine.declare_attackers(state, {"taunter": "bob"})
-    assert [e.detail for e in out.events if e.kind == "resolve"] == ["provoke", "provoke"]
+    assert [e.get("ability") for e in out.events if e.kind == "resolve"] == ["provoke", "provoke"]
 
 
 def test_provoke_requirement_yields_to_a_restriction(engine: Engine) -> None:

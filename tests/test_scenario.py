@@ -491,7 +491,7 @@ def test_order_is_used_under_m10() -> None:
     res = resolve(loads(text, rules="m10"))
     assert res.result is not None
     order_events = [e for e in res.events if e.kind == "order" and e.object == "wurm"]
-    assert order_events and order_events[0].detail == "cadet, wall"
+    assert order_events and order_events[0].get("order") == ("cadet", "wall")
     first = res.assignments[0]
     assert list(first.amounts) == ["cadet", "wall"]
 

@@ -349,7 +349,7 @@ effect = { kind = "blocks_if_able", to = "bear", source = "wurm" }
     assert action == AddEffect(Effect("blocks_if_able", to="bear", source="wurm"))
     res = resolve(loads(text))
     assert res.error is not None and res.error.rule == "509.1c"
-    assert any(e.kind == "effect" and e.detail == "blocks_if_able" for e in res.events)
+    assert any(e.kind == "effect" and e.get("effect") == "blocks_if_able" for e in res.events)
     assert run(text.replace("blocks = {}", 'blocks = { bear = "wurm" }'))["ok"] is True
 
 

@@ -31,7 +31,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "IllegalAttackError", "IllegalBlockError", "PluginError", "PluginLoadError", "RulesError",
         "ScenarioError", "UnknownKeywordError", "UnknownObjectError", "Violation",
     ),
-    "redzone.kernel.events": ("Event",),
+    "redzone.kernel.events": ("Event", "EventKind"),
     "redzone.kernel.frozen": ("FrozenMap",),
     "redzone.kernel.hooktypes": (
         "REGULAR_DAMAGE_STEP", "Action", "ActionSpec", "Damage", "DamageModifier", "DamageStep",

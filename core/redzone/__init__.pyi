@@ -49,7 +49,7 @@ from redzone.kernel.errors import (
     UnknownObjectError,
     Violation,
 )
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, EventKind
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import (
     REGULAR_DAMAGE_STEP,
@@ -124,6 +124,7 @@ __all__ = [
     "Engine",
     "EnterBlocking",
     "Event",
+    "EventKind",
     "Exile",
     "FrozenMap",
     "GainLife",

@@ -483,6 +483,24 @@ def invariants_list() -> str:
     raise LookupError("INVARIANTS not found in redzone/testing/conformance.py")
 
 
+def event_kinds_list() -> str:
+    """Every event kind the kernel and the built-in plugins declare, from the
+    vocabulary itself (``redzone.kernel.events``)."""
+    from redzone import Engine
+    from redzone.kernel import events
+
+    Engine()  # the built-in plugins declare their kinds as they load
+    lines = ["| kind | rule | fields | declared by | properties |", "|---|---|---|---|---|"]
+    for kind in sorted(events.kinds().values(), key=lambda k: k.name):
+        props = [kind.tone] if kind.tone != "plain" else []
+        if kind.leaves_battlefield:
+            props.append("leaves the battlefield")
+        fields = ", ".join(f"`{f}`" for f in kind.fields) or "none"
+        by = events.declared_by(kind.name) or ""
+        lines.append(f"| `{kind.name}` | {kind.rule} | {fields} | {by} | {', '.join(props)} |")
+    return "\n".join(lines)
+
+
 def _hook_groups() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for hook in hooks():
@@ -508,7 +526,8 @@ def diagram_flow() -> str:
 
 GENERATORS = {"discovery-order": discovery_order, "editions": editions_list,
               "invariants": invariants_list, "diagram-combat": diagram_combat,
-              "diagram-pipeline": diagram_pipeline, "diagram-flow": diagram_flow}
+              "diagram-pipeline": diagram_pipeline, "diagram-flow": diagram_flow,
+              "event-kinds": event_kinds_list}
 
 
 def substitute(markdown: str) -> str:

@@ -31,6 +31,7 @@ from redzone import (
     ActionSpec,
     Choice,
     Event,
+    EventKind,
     GameState,
     IllegalActionError,
     KeywordSpec,
@@ -67,6 +68,14 @@ def _pay(tx: Tx, action: Action) -> None:
     tx.put(perm.evolve(tapped=True))
     tx.emit(Event("enlisted", "702.154c", source=action.creature, object=action.enlisted,
                   player=perm.controller))
+
+
+@hookimpl
+def redzone_event_kinds() -> list[EventKind]:
+    """The event enlisting makes, as the accounts word it (702.154c)."""
+    return [EventKind("enlisted", "702.154c", "{source} enlists {object}, which becomes tapped",
+                      ("source", "object", "player"),
+                      summary="a creature is tapped to pay an attacker's enlist cost")]
 
 
 @hookimpl

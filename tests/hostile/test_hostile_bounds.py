@@ -209,7 +209,7 @@ def _growing(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
     """Two abilities trigger on the attack and on each of their own
     resolutions: the stack grows until the trigger bound stops the command."""
     return [Trigger("grow", "ogre", "alice", "603.2") for e in events
-            if e.kind == "attack" or (e.kind == "resolve" and e.detail == "grow")
+            if e.kind == "attack" or (e.kind == "resolve" and e.get("ability") == "grow")
             for _ in range(2)]
 
 

@@ -28,6 +28,7 @@ from redzone.formats.outcome import (
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.frontends.terminal import Text
 from redzone.kernel import display
+from redzone.kernel import events as _events
 from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event
@@ -41,74 +42,16 @@ GOOD = "green"
 HURT = "red"
 SBA = "magenta"
 
-STEP_TITLES: Mapping[str, tuple[str, str]] = {
-    "beginning_of_combat": ("Beginning of combat step", "507"),
-    "declare_attackers": ("Declare attackers step", "508"),
-    "declare_blockers": ("Declare blockers step", "509"),
-    "combat_damage_assigned": ("Combat damage step: damage assigned, on the stack",
-                               "310.1 (1999-2009)"),
-    "combat_damage": ("Combat damage step", "510"),
-    "end_of_combat": ("End of combat step", "511"),
-}
-
-#: The scenario format's continuous effects in words (the effects of
-#: redzone.kernel.effects), for the board and the events.
-EFFECT_TEXTS: Mapping[str, str] = {
-    "prevent_all_combat_damage": "prevent all combat damage",
-    "reduce_damage": "prevent {amount} of each damage dealt to {to}",
-    "double_damage": "damage dealt by {source} is doubled",
-    "double_life_gain": "{player} gains twice that much life instead",
-    "life_floor": "damage can't reduce {player}'s life total below 1 while they control "
-                  "a creature",
-}
+#: The terminal's style for each tone of the event vocabulary.
+TONE_STYLES: Mapping[str, str | None] = {"plain": None, "harm": HURT, "help": GOOD,
+                                         "quiet": DIM, "rules": SBA, "loss": BAD}
 
 
 def describe_effect(kind: str, name: Callable[[str | None], str], *,
                     player: str | None = None, to: str | None = None,
                     source: str | None = None, amount: int | None = None) -> str:
-    """A continuous effect in words."""
-    text = EFFECT_TEXTS.get(kind)
-    if text is None:
-        bits = [f"{k} {name(v) if isinstance(v, str) else v}"
-                for k, v in (("for", player), ("on", to), ("from", source), ("amount", amount))
-                if v is not None]
-        return kind.replace("_", " ") + (f" ({', '.join(bits)})" if bits else "")
-    return text.format(player=name(player), to=name(to),
-                       source=name(source) if source else "every source",
-                       amount=amount if amount is not None else "some")
-
-
-_EFFECT_LABEL = re.compile(r"^effect \d+: ")
-_SHIELD_LABEL = re.compile(r"^shield-\d+$")
-
-
-def _prevention_text(detail: str | None) -> str:
-    """How damage was prevented, without the pipeline's internal labels."""
-    if not detail:
-        return ""
-    parts = []
-    for part in detail.split("; "):
-        if _SHIELD_LABEL.match(part):
-            parts.append("by a prevention shield")
-        elif _EFFECT_LABEL.match(part):
-            parts.append(f"by a continuous effect: {_EFFECT_LABEL.sub('', part)}")
-        else:
-            parts.append(f"by {part}")
-    return " " + "; ".join(dict.fromkeys(parts))
-
-
-#: What a state-based action or loss rule means, for the account.
-RULE_REASONS: Mapping[str, str] = {
-    "704.5a": "0 or less life",
-    "704.5c": "ten or more poison counters",
-    "704.5f": "toughness 0 or less",
-    "704.5g": "lethal damage",
-    "704.5h": "dealt damage by a source with {keyword}",
-    "704.5i": "0 loyalty",
-    "704.5q": "+1/+1 and -1/-1 counters annihilate",
-    "704.5v": "0 defense",
-    "704.5w": "0 defense",
-}
+    """A continuous effect in words (:func:`redzone.kernel.events.effect_text`)."""
+    return _events.effect_text(kind, name, player=player, to=to, source=source, amount=amount)
 
 
 class Names:
@@ -226,7 +169,7 @@ def render_board(console: Console, state: GameState, title: str) -> None:
         if player.id == state.active_player:
             text.append("  (active player)", style=DIM)
         if player.lost:
-            reason = reasons_for(None).get(player.loss_rule or "", "")
+            reason = _events.reason(player.loss_rule or "")
             text.append(f"  LOST THE GAME{f' ({reason})' if reason else ''}", style=BAD)
             if player.loss_rule:
                 text.append(f"  [{player.loss_rule}]", style=RULE)
@@ -251,153 +194,11 @@ def render_board(console: Console, state: GameState, title: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-def reasons_for(engine: Engine | None) -> dict[str, str]:
-    """:data:`RULE_REASONS` in the words of the loaded keywords: 704.5h names
-    the keyword of rule 702.2 (deathtouch) as its plugin calls it."""
-    keyword = "the ability of rule 702.2"
-    if engine is not None:
-        keyword = next((k.spec.name for k in engine.keywords() if k.spec.rule == "702.2"),
-                       keyword)
-    return {rule: text.format(keyword=keyword) for rule, text in RULE_REASONS.items()}
-
-
-def describe_event(event: Event, name: Names,
-                   reasons: Mapping[str, str] | None = None) -> tuple[str, str | None]:
-    """A sentence for an event, and a style.
-
-    :param reasons: what each state-based action's rule means
-        (:func:`reasons_for`).
-    """
-    reasons = reasons if reasons is not None else reasons_for(None)
-    k = event.kind
-    n = event.amount
-    if k == "attack":
-        return f"{name(event.attacker)} attacks {name(event.target)}", None
-    if k == "tap":
-        return f"{name(event.object)} becomes tapped", DIM
-    if k == "untap":
-        return f"{name(event.object)} untaps", DIM
-    if k == "block":
-        return f"{name(event.blocker)} blocks {name(event.attacker)}", None
-    if k == "blocked":
-        return f"{name(event.object)} is blocked", DIM
-    if k == "unblocked":
-        return f"{name(event.object)} is unblocked", DIM
-    if k == "order":
-        return f"damage assignment order of {name(event.object)}: {event.detail}", None
-    if k == "assign":
-        return f"{name(event.source)} assigns {n} to {name(event.target)}", None
-    if k == "damage":
-        kind = "combat damage" if event.combat else "damage"
-        return f"{name(event.source)} deals {n} {kind} to {name(event.target)}", HURT
-    if k == "redirected":
-        return (f"{n} damage {name(event.source)} would deal to {name(event.object)} is "
-                f"dealt to {name(event.target)} instead ({event.detail})"), None
-    if k == "prevented":
-        return (f"{n} damage {name(event.source)} would deal to {name(event.target)} is "
-                f"prevented{_prevention_text(event.detail)}"), GOOD
-    if k == "life_loss":
-        return f"{name(event.player)} loses {n} life", HURT
-    if k == "life_gain":
-        source = f" (from {name(event.source)})" if event.source else ""
-        return f"{name(event.player)} gains {n} life{source}", GOOD
-    if k == "poison":
-        return f"{name(event.player)} gets {_plural(n or 0, 'poison counter')}", HURT
-    if k == "counters":
-        if n is not None and n < 0:
-            return f"{-n} {event.counter} counter(s) removed from {name(event.target)}", None
-        return f"{n} {event.counter} counter(s) put on {name(event.target)}", None
-    if k == "counters_removed":
-        return f"{n} {event.counter} counters removed from {name(event.target)}", SBA
-    if k in ("loyalty", "defense"):
-        return f"{_plural(n or 0, k + ' counter')} removed from {name(event.target)}", HURT
-    if k == "destroyed":
-        reason = reasons.get(event.rule, "")
-        return f"{name(event.object)} is destroyed{f' ({reason})' if reason else ''}", SBA
-    if k == "dies":
-        reason = reasons.get(event.rule, "")
-        return (f"{name(event.object)} is put into its owner's graveyard"
-                f"{f' ({reason})' if reason else ''}"), SBA
-    if k == "zone_change":
-        return f"{name(event.object)} leaves the battlefield (to {event.detail})", SBA
-    if k == "lost":
-        reason = reasons.get(event.rule, "")
-        return f"{name(event.player)} loses the game{f' ({reason})' if reason else ''}", BAD
-    if k == "removed_from_combat":
-        return f"{name(event.object)} is removed from combat", None
-    if k == "pump":
-        return f"{name(event.target)} gets {event.detail}", None
-    if k == "grant":
-        return f"{name(event.target)} gains {event.detail} until end of turn", None
-    if k == "revoke":
-        return f"{name(event.target)} loses {event.detail} until end of turn", None
-    if k == "shield":
-        what = (f"damage dealt to {name(event.target)}" if event.target
-                else f"damage dealt by {name(event.source)}")
-        amount = {"next": "the next time", "all": "all such damage this turn"}.get(
-            event.detail or "", f"the next {n}")
-        return f"a prevention shield: prevent {what}: {amount}", GOOD
-    if k == "end_of_combat":
-        return "every creature is removed from combat", DIM
-    if k in ("enters_battlefield", "create"):
-        return f"{name(event.object)} enters the battlefield", None
-    if k == "band":
-        members = [m.strip() for m in (event.detail or "").split(",") if m.strip()]
-        return f"{' and '.join(name(m) for m in members)} attack as a band", None
-    if k == "trigger":
-        kind, _, what = (event.detail or "").partition(": ")
-        return (f"{name(event.source)}'s {kind or 'triggered'} ability triggers and goes on "
-                f"the stack{f': {what}' if what else ''}"), None
-    if k == "resolve":
-        return f"{name(event.source)}'s {event.detail or 'triggered'} ability resolves", None
-    if k == "skipped":
-        return f"part of a triggered ability does nothing: {event.detail}", DIM
-    if k == "removed_from_stack":
-        if event.object is None:  # 603.3d: no legal choice as it is put on the stack
-            return f"{name(event.source)}'s ability is removed from the stack: {event.detail}", DIM
-        return f"{event.object} is taken off the stack", DIM
-    if k == "choice":
-        key, _, answer = (event.detail or "").partition(": ")
-        return f"{name(event.player)} chooses {answer} for {key}", DIM
-    if k == "enters_attacking":
-        return (f"{name(event.attacker)} is put onto the battlefield attacking "
-                f"{name(event.target)} (it never attacked)"), None
-    if k == "not_attacking":
-        return f"{name(event.object)} enters but isn't attacking: {event.detail}", DIM
-    if k == "not_blocking":
-        return f"{name(event.object)} enters but isn't blocking: {event.detail}", DIM
-    if k == "delayed_trigger":
-        kind, _, what = (event.detail or "").partition(": ")
-        return (f"a delayed triggered ability of {name(event.source)} waits: "
-                f"{what or kind}"), DIM
-    if k == "effect_ends":
-        what = f" on {name(event.target)}" if event.target else ""
-        return f"an effect ends{what}: {event.detail}", DIM
-    if k == "damage_removed":
-        return f"the damage marked on {name(event.object)} is removed", DIM
-    if k == "ceases_to_exist":
-        return f"{name(event.object)}, a token, ceases to exist", SBA
-    if k == "sacrificed":
-        return f"{name(event.player)} sacrifices {name(event.object)}", None
-    if k == "regenerated":
-        return (f"{name(event.object)} regenerates: its damage is removed and it is tapped "
-                "instead of being destroyed"), GOOD
-    if k == "replaced":
-        return f"{name(event.object)}: {event.detail}", GOOD
-    if k == "left_game":
-        return f"{name(event.player)} leaves the game", BAD
-    if k == "game_over":
-        return f"the game is over: {event.detail}", BAD
-    if k == "turn":
-        return f"turn {n}: {name(event.player)}'s turn begins", None
-    if k == "enlisted":
-        return f"{name(event.source)} enlists {name(event.object)}, which becomes tapped", None
-    if k == "effect":
-        return "a continuous effect starts: " + describe_effect(
-            event.detail or "", name, player=event.player, to=event.target,
-            source=event.source, amount=event.amount), None
-    fields = {f: v for f, v in event.to_json().items() if f not in ("step", "kind", "rule")}
-    return f"{k}: {', '.join(f'{f}={v}' for f, v in fields.items())}", None
+def describe_event(event: Event, name: Callable[[str | None], str]
+                   ) -> tuple[str, str | None]:
+    """A sentence for an event (its kind's phrase in the event vocabulary,
+    :func:`redzone.kernel.events.phrase`), and the style of its tone."""
+    return _events.phrase(event, name), TONE_STYLES.get(_events.tone(event))
 
 
 def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: Names,
@@ -436,27 +237,6 @@ def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: N
             _line(console, ("nothing", DIM), indent=8)
 
 
-def causal_order(events: Sequence[Event]) -> list[Event]:
-    """The events with each "removed from combat" (506.4) that a later event
-    of the same step causes (the creature leaving the battlefield) moved
-    right after that event."""
-    out = list(events)
-    leaving = ("destroyed", "dies", "zone_change", "put_into_graveyard", "sacrificed",
-               "exiled")
-    i = 0
-    while i < len(out):
-        e = out[i]
-        if e.kind == "removed_from_combat" and e.object is not None:
-            cause = next((j for j in range(i + 1, len(out))
-                          if out[j].step == e.step and out[j].object == e.object
-                          and out[j].kind in leaving), None)
-            if cause is not None:
-                out.insert(cause, out.pop(i))
-                continue
-        i += 1
-    return out
-
-
 def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
                       effects: Sequence[Effect],
                       name: Names, assigned: Mapping[tuple[str, str], int] | None = None
@@ -492,11 +272,9 @@ def render_events(console: Console, events: Sequence[Event],
     """Each step, with what happened in it and the rule behind it.
 
     :param rules: the rules edition, whose numbers the account's own lines cite.
-    :param engine: the engine, whose keywords name the state-based actions' reasons.
+    :param engine: the engine, whose damage steps title the steps plugins declare.
     :param effects: the game's continuous effects, to name replacement effects.
     """
-    reasons = reasons_for(engine)
-    events = causal_order(events)
     # Damage dealt by each source to each recipient in this step, to explain a
     # life loss that differs from it (a replacement effect, 614.1a).
     dealt: dict[tuple[str, str], int] = {}
@@ -518,9 +296,9 @@ def render_events(console: Console, events: Sequence[Event],
             if event.step != current:
                 current = event.step
                 dealt, assigned = {}, {}
-                title, step_rule = STEP_TITLES.get(current, (current.replace("_", " "), ""))
+                title, step_rule = _events.step_title(current)
                 spec = engine.damage_step(current) if engine is not None else None
-                if current not in STEP_TITLES and spec is not None:
+                if current not in _events.STEP_TITLES and spec is not None:
                     # A combat damage step a plugin declares: its own title and rule.
                     title, step_rule = spec.summary or title, spec.rule
                     if current.endswith(ASSIGNED):  # 310.1 (1999-2009): on the stack
@@ -555,7 +333,7 @@ def render_events(console: Console, events: Sequence[Event],
         if event.kind == "removed_from_combat" and event.rule == "506.4" and (
                 event.object in destroyed or event.step == "end_of_combat"):
             continue  # it left the battlefield: the next line says so
-        sentence, style = describe_event(event, name, reasons)
+        sentence, style = describe_event(event, name)
         sentence += _replacement_note(event, dealt, effects, name, assigned)
         if event.kind == "life_loss" and event.player is not None:
             dealt.pop((event.source or "", event.player), None)
@@ -712,14 +490,12 @@ __all__ = [
     "CITATIONS",
     "EQUIVALENTS",
     "Names",
-    "causal_order",
     "cite",
     "describe_effect",
     "describe_event",
     "describe_permanent",
     "era_rule",
     "explanation_json",
-    "reasons_for",
     "render_board",
     "render_check",
     "render_error",

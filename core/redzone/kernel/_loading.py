@@ -23,6 +23,7 @@ import pluggy
 from attrs import frozen
 
 from redzone.kernel import entrypoints as _entrypoints
+from redzone.kernel import events as _events
 from redzone.kernel import hookspecs
 from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
 from redzone.kernel.hooktypes import (
@@ -655,3 +656,30 @@ def load_damage_steps(declared: Iterable[tuple[_Answer, Sequence[DamageStep]]]
             found.setdefault(spec.name, (spec, f"plugin {name!r}"))
     ordered = sorted(found.values(), key=lambda f: f[0].order)
     return {spec.name: spec for spec, _by in ordered}
+
+
+def load_event_kinds(declared: Iterable[tuple[_Answer, Sequence[_events.EventKind]]],
+                     keywords: Mapping[str, Any]) -> dict[str, _events.EventKind]:
+    """Every event kind: the kernel's and those ``redzone_event_kinds``
+    declared (each plugin's answer already checked to be kinds), by name;
+    the plugins' are added to the vocabulary every rendering reads
+    (:func:`redzone.kernel.events.register`), and each keyword's name is
+    given to its rule for the reasons that cite it (704.5h).
+
+    :raises PluginLoadError: when a plugin declares a kind differently from
+        the kernel or another plugin.
+    """
+    hook = "redzone_event_kinds"
+    for info in keywords.values():
+        _events.name_rule(info.spec.rule, info.spec.name)
+    found = {kind.name: kind for kind in _events.KERNEL_KINDS}
+    for impl, kinds in declared:
+        name = impl.plugin.name
+        try:
+            _events.register(kinds, f"plugin {name!r}")
+        except ValueError as exc:
+            raise PluginLoadError(str(exc), plugin=name,
+                                  distribution=impl.plugin.distribution, hook=hook) from None
+        for kind in kinds:
+            found.setdefault(kind.name, kind)
+    return found

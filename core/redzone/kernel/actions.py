@@ -528,8 +528,9 @@ def _pump(tx: Tx, a: Pump) -> None:
     mod = Modification(power=a.power, toughness=a.toughness, source="pump",
                        duration=a.duration, condition=a.condition)
     _modify(tx, a.target, mod, a.do)
-    tx.emit(Event("pump", "611.2", target=a.target,
-                  detail=f"{a.power:+d}/{a.toughness:+d}{_until(a.duration, a.condition)}"))
+    tx.emit(Event.make("pump", "611.2", target=a.target, power=a.power, toughness=a.toughness,
+                       duration=a.duration,
+                       until=_until(a.duration, a.condition).strip() if a.condition else None))
 
 
 def _grant(tx: Tx, a: Grant) -> None:
@@ -537,7 +538,8 @@ def _grant(tx: Tx, a: Grant) -> None:
     kws = tuple(tx.hooks.parse_keyword(k) for k in a.keywords)
     _modify(tx, a.target, Modification(add_keywords=kws, duration=a.duration,
                                        condition=a.condition), a.do)
-    tx.emit(Event("grant", "613.1f", target=a.target, detail=", ".join(k.text for k in kws)))
+    tx.emit(Event.make("grant", "613.1f", target=a.target, keywords=tuple(k.text for k in kws),
+                       duration=a.duration))
 
 
 def _revoke(tx: Tx, a: Revoke) -> None:
@@ -545,7 +547,8 @@ def _revoke(tx: Tx, a: Revoke) -> None:
     names = tuple(tx.hooks.parse_keyword(k).name for k in a.keywords)
     _modify(tx, a.target, Modification(remove_keywords=names, duration=a.duration,
                                        condition=a.condition), a.do)
-    tx.emit(Event("revoke", "613.1f", target=a.target, detail=", ".join(names)))
+    tx.emit(Event.make("revoke", "613.1f", target=a.target, keywords=names,
+                       duration=a.duration))
 
 
 def _add_counters(tx: Tx, a: AddCounters) -> None:
@@ -610,7 +613,7 @@ def _exile(tx: Tx, a: Exile) -> None:
 def _regenerate(tx: Tx, a: Regenerate) -> None:
     tx.permanent(a.target, a.do)
     sid = tx.add_shield(Shield(id="", to=a.target, mode="regenerate"))
-    tx.emit(Event("shield", "701.19a", target=a.target, object=sid, detail="regenerate"))
+    tx.emit(Event.make("shield", "701.19a", target=a.target, mode="regenerate", shield=sid))
 
 
 def _regenerated(tx: Tx, a: Regenerated) -> None:
@@ -619,7 +622,7 @@ def _regenerated(tx: Tx, a: Regenerated) -> None:
     shields = tuple(s for s in state.shields if s.id != a.shield)
     tx.state = _evolve(state, shields=shields)
     tx.put(perm.evolve(damage=0, tapped=True))
-    tx.emit(Event("regenerated", "701.19b", object=a.target, detail=a.shield))
+    tx.emit(Event.make("regenerated", "701.19b", object=a.target, shield=a.shield))
     if state.combat is not None and state.combat.in_combat(a.target):
         tx.remove_from_combat(a.target, "701.19b")
 
@@ -699,8 +702,8 @@ def _prevent(tx: Tx, a: Prevent) -> None:
                     gain_life=a.gain_life, combat_only=a.combat_only, duration=a.duration,
                     condition=a.condition)
     tx.add_shield(shield)
-    tx.emit(Event("shield", "615.1", target=a.target, source=a.source, amount=amount,
-                  detail=mode))
+    tx.emit(Event.make("shield", "615.1", target=a.target, source=a.source, amount=amount,
+                       mode=mode, shield=shield.id))
 
 
 def _become_blocked(tx: Tx, a: BecomeBlocked) -> None:

@@ -110,7 +110,7 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
             id=token_id, controller=player, owner=player, token=True, zone="battlefield",
             summoning_sick=True, damage=0, marks=frozenset())
         events.append(Event("create", result.rule, step, object=token_id, player=player,
-                            source=result.source, detail=template.name))
+                            source=result.source))
     return state.with_permanents(created), events
 
 
@@ -230,18 +230,19 @@ def deal_damage(
             if asks_prevent else ()
         if preventions:
             total_all = [p for p in preventions if p.amount is None]
+            effects: tuple[str, ...]
             if total_all:
                 first = min(total_all, key=lambda p: (p.effect, p.rule))
-                prevented, rule, effect = amount, first.rule, first.effect
+                prevented, rule, effects = amount, first.rule, (first.effect,)
             else:
                 prevented = min(amount, sum(p.amount or 0 for p in preventions))
                 ordered = sorted(preventions, key=lambda p: (p.effect, p.rule))
-                rule, effect = ordered[0].rule, "; ".join(p.effect for p in ordered)
+                rule, effects = ordered[0].rule, tuple(dict.fromkeys(p.effect for p in ordered))
             if prevented:
                 amount -= prevented
-                events.append(Event("prevented", rule, step, source=damage.source,
-                                    target=damage.target, amount=prevented, detail=effect,
-                                    combat=damage.combat))
+                events.append(Event.make("prevented", rule, step, source=damage.source,
+                                         target=damage.target, amount=prevented,
+                                         combat=damage.combat, effects=effects))
         if amount > 0 and shields:
             kept: list[Shield] = []
             for shield in shields:
@@ -263,9 +264,10 @@ def deal_damage(
                     kept.append(shield)
                 amount -= use
                 if use:
-                    events.append(Event("prevented", "615.7", step, source=damage.source,
-                                        target=damage.target, amount=use, detail=shield.id,
-                                        combat=damage.combat))
+                    events.append(Event.make("prevented", "615.7", step,
+                                             source=damage.source, target=damage.target,
+                                             amount=use, combat=damage.combat,
+                                             shield=shield.id))
                     if shield.gain_life is not None:
                         extra_results.append(Result("life_gain", "615.5", damage.source, use,
                                                     player=shield.gain_life))
@@ -366,9 +368,10 @@ def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
         chosen = options[0]
         applied.add(chosen.effect)
         if chosen.to != damage.target and _valid_target(state, chosen.to):
-            events.append(Event("redirected", "614.9", step, source=damage.source,
-                                object=damage.target, target=chosen.to, amount=damage.amount,
-                                combat=damage.combat, detail=chosen.effect))
+            events.append(Event.make("redirected", "614.9", step, source=damage.source,
+                                     object=damage.target, target=chosen.to,
+                                     amount=damage.amount, combat=damage.combat,
+                                     replacement=chosen.effect))
             damage = _evolve(damage, target=chosen.to)
         # (otherwise 614.9: the effect does nothing)
         options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]

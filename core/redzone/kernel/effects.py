@@ -29,7 +29,7 @@ from redzone.kernel.hooktypes import (
     Result,
     ResultReplacement,
 )
-from redzone.kernel.model import GameState
+from redzone.kernel.model import Effect, GameState
 from redzone.kernel.plugins import hookimpl
 
 # What these hooks read decides their state gate: keep
@@ -41,6 +41,12 @@ KINDS = frozenset(
 )
 
 
+def _label(effect: Effect, i: int) -> str:
+    """What tells an effect apart from another of its kind in its name (the
+    names order the effects and are shown in the events)."""
+    return effect.id or f"#{i + 1}"
+
+
 @hookimpl
 def redzone_prevent_damage(state: GameState, damage: Damage) -> Iterable[Prevention] | None:
     if not state.effects:
@@ -48,9 +54,11 @@ def redzone_prevent_damage(state: GameState, damage: Damage) -> Iterable[Prevent
     out = []
     for i, effect in enumerate(state.effects):
         if effect.kind == "prevent_all_combat_damage" and damage.combat:
-            out.append(Prevention(f"effect {i}: prevent all combat damage", "615.1"))
+            out.append(Prevention(
+                f"a continuous effect: prevent all combat damage ({_label(effect, i)})", "615.1"))
         elif effect.kind == "reduce_damage" and effect.to == damage.target:
-            out.append(Prevention(f"effect {i}: prevent {effect.amount} of each damage",
+            out.append(Prevention(f"a continuous effect: prevent {effect.amount} of each damage "
+                                  f"({_label(effect, i)})",
                                   "615.1a", effect.amount or 0))
     return out
 
@@ -60,7 +68,8 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     if not state.effects:
         return None
     return [
-        DamageModifier(f"effect {i}: double damage", "614.1a", multiply=2)
+        DamageModifier(f"a continuous effect: double damage ({_label(effect, i)})", "614.1a",
+                       multiply=2)
         for i, effect in enumerate(state.effects)
         if effect.kind == "double_damage" and effect.source in (None, damage.source)
     ]
@@ -90,12 +99,14 @@ def redzone_result_replacements(
         if effect.player != result.player:
             continue
         if effect.kind == "double_life_gain" and result.kind == "life_gain":
-            out.append(ResultReplacement(f"effect {i}: double life gain", "614.1a", _double))
+            out.append(ResultReplacement(
+                f"a continuous effect: double life gain ({_label(effect, i)})", "614.1a", _double))
         elif (effect.kind == "life_floor" and result.kind == "life_loss"
               and result.rule.startswith("120.")
               and any(p.controller == effect.player and "creature" in p.types
                       for p in state.battlefield)):
-            out.append(ResultReplacement(f"effect {i}: life can't go below 1", "614.1a",
+            out.append(ResultReplacement(f"a continuous effect: life can't go below 1 "
+                                         f"({_label(effect, i)})", "614.1a",
                                          _floor))
     return out
 
@@ -104,7 +115,8 @@ def redzone_result_replacements(
 def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redirection] | None:
     if not state.effects:
         return None
-    return [Redirection(f"effect {i}: damage to {effect.player} is dealt to {effect.to}",
+    return [Redirection(f"a continuous effect: damage to {effect.player} is dealt to {effect.to} "
+                        f"({_label(effect, i)})",
                         "614.9", effect.to)
             for i, effect in enumerate(state.effects)
             if effect.kind == "redirect_damage" and effect.player == damage.target

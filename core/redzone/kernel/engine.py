@@ -187,10 +187,9 @@ class Engine:
 
     def game(self, players: Iterable[Player | str], permanents: Iterable[Permanent] = (),
              **kwargs: Any) -> GameState:
-        """A new :class:`GameState` under this engine's rules edition (see
-        :func:`redzone.new_game`); every keyword is checked against the loaded
-        plugins. A :class:`BadQueryError` names a malformed argument, or a
-        permanent whose controller or owner isn't a player (110.2)."""
+        """A new :class:`GameState` under this engine's rules edition (:func:`new_game`),
+        its keywords checked against the loaded plugins. A :class:`BadQueryError` names
+        a malformed argument, or a permanent whose controller or owner isn't a player (110.2)."""
         plist, given, kwargs = _validate.game(players, permanents, kwargs)
         perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
                  for p in given]

@@ -234,7 +234,10 @@ class BadQueryError(IllegalActionError):
 
 
 class UnknownObjectError(BadQueryError, KeyError):
-    """A query named an object or player that isn't in the state."""
+    """A query named an object or player that isn't in the state.
+
+    .. versionadded:: 0.1.0
+    """
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.message

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from redzone.kernel.errors import Violation
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, EventKind
 from redzone.kernel.hooktypes import (
     ActionSpec,
     Damage,
@@ -116,6 +116,32 @@ def redzone_damage_steps() -> Iterable[DamageStep]:
     doesn't end in ``_damage``, the kernel's name or order (``combat_damage``,
     0), one name with two orders, or two names with one order is a load error
     naming the plugins.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_event_kinds() -> Iterable[EventKind]:
+    """Declare the kinds of event this plugin emits, so that every rendering
+    words them as the plugin does.
+
+    Rules: 603.2, 702.1
+
+    An event's kind is declared once, with its rule, its fields, its phrase
+    (a template such as ``"{source} enlists {object}"``, or a function of
+    the event and a namer) and its properties (``leaves_battlefield``,
+    ``tone``). ``str(event)``, the terminal account, the HTML report, the
+    notebook tables and the conformance kit read the declaration; an
+    undeclared kind still reads as its name and values.
+
+    :returns: the :class:`~redzone.EventKind` of each kind.
+
+    Combined: concatenated; identical declarations count once. A kind the
+    kernel or another plugin declares differently, or a data field named
+    like one of :class:`~redzone.Event`'s own, is a load error naming the
+    plugin.
 
     .. versionadded:: 0.1.0
     """
@@ -867,9 +893,6 @@ def redzone_destruction_replacements(
 # ---------------------------------------------------------------------------
 # Events and triggered abilities, after every action (120.4d, 603)
 # ---------------------------------------------------------------------------
-# (A hook declaring event kinds belongs here, first in this group.)
-
-
 @hookspec
 def redzone_damage_event(
     state: GameState, damage: tuple[Damage, ...], results: tuple[Result, ...]

@@ -48,7 +48,7 @@ from redzone.kernel._loading import (
 )
 from redzone.kernel._verify import verify_default
 from redzone.kernel.errors import PluginError, Violation
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, EventKind
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     Action,
@@ -132,6 +132,8 @@ class Hooks:
             self._declared("redzone_actions", ActionSpec))
         self.damage_step_specs = _loading.load_damage_steps(
             self._declared("redzone_damage_steps", DamageStep))
+        self.event_kinds = _loading.load_event_kinds(
+            self._declared("redzone_event_kinds", EventKind), self.keyword_infos)
         # Verify mode asks every implementation whatever its gate, and fails
         # one its gate would have kept out that answers.
         self._gates = _gates.Gates(self._cache, self.keyword_infos,

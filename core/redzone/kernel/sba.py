@@ -139,15 +139,16 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     lki: dict[str, Permanent] = {}
     events: list[Event] = []
     for obj, rule in leaving.items():
-        if obj in hit:
-            events.append(Event("removed_from_combat", "506.4", step, object=obj))
         perm = current[obj]
         objects[obj] = _left(perm, zone)  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
             events.append(Event("dies", rule, step, object=obj))
         else:
-            events.append(Event("zone_change", rule, step, object=obj, detail=zone))
+            events.append(Event.make("zone_change", rule, step, object=obj, zone=zone))
+        # 506.4: it leaves combat because it left the battlefield, so after
+        if obj in hit:
+            events.append(Event("removed_from_combat", "506.4", step, object=obj))
     return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),
                                    combat=combat), events
 

@@ -209,7 +209,7 @@ def cease(tx: Tx, objects: Sequence[str]) -> None:
         if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
             continue
         changed[obj] = _evolve(perm, zone="ceased")
-        tx.emit(Event("ceases_to_exist", "704.5d", object=obj, detail=perm.zone))
+        tx.emit(Event.make("ceases_to_exist", "704.5d", object=obj, zone=perm.zone))
     if changed:
         tx.state = _evolve(state, objects=state.objects.merge(changed))
 
@@ -293,15 +293,17 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
     effects = []
     for effect in state.effects:
         if ends(effect.duration, effect.condition):
-            events.append(Event("effect_ends", rule, object=effect.id or None,
-                                detail=effect.kind))
+            events.append(Event.make("effect_ends", rule, object=effect.id or None,
+                                     target=effect.to, source=effect.source,
+                                     player=effect.player, amount=effect.amount,
+                                     effect=effect.kind))
         else:
             effects.append(effect)
     shields = []
     for shield in state.shields:
         if ends(shield.duration, shield.condition):
-            events.append(Event("effect_ends", rule, object=shield.id,
-                                target=shield.to, detail=f"shield {shield.mode}"))
+            events.append(Event.make("effect_ends", rule, object=shield.id,
+                                     target=shield.to, effect="shield", mode=shield.mode))
         else:
             shields.append(shield)
     changed: dict[str, Permanent] = {}
@@ -313,8 +315,9 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
             changed[perm.id] = perm.evolve(modifications=kept)
             for mod in perm.modifications:
                 if mod not in kept:
-                    events.append(Event("effect_ends", rule, target=perm.id,
-                                        detail=_describe_modification(mod)))
+                    events.append(Event.make("effect_ends", rule, target=perm.id,
+                                             effect="modification",
+                                             change=_describe_modification(mod)))
     if not events:
         return
     new = state.with_permanents(changed)
@@ -360,8 +363,8 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
                         rule="104.2c")
         tx.state = _evolve(state, game_over=over)
-        tx.emit(Event("game_over", "104.2c",
-                      detail=f"team {state.team_of(remaining[0])} wins"))
+        tx.emit(Event.make("game_over", "104.2c", winners=tuple(remaining),
+                           team=state.team_of(remaining[0]), draw=False))
         return
     if len(remaining) <= 1:
         losers = tuple(p for p in state.turn_order if state.players[p].lost)
@@ -370,8 +373,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
                         rule=rule)
         tx.state = _evolve(state, game_over=over)
-        detail = "a draw" if draw else f"{', '.join(remaining)} wins"
-        tx.emit(Event("game_over", rule, detail=detail))
+        tx.emit(Event.make("game_over", rule, winners=tuple(remaining), draw=draw))
         return
     for player in lost:
         _leave_game(tx, player)
@@ -465,9 +467,9 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             count += 1
             ready = _evolve(ready, id=f"t{count}")
             stacked.append(ready)
-            tx.emit(Event("trigger", "603.3b", source=ready.source,
-                          player=ready.controller, object=ready.id,
-                          detail=f"{ready.kind}: {ready.text}".rstrip(": ")))
+            tx.emit(Event.make("trigger", "603.3b", source=ready.source,
+                               player=ready.controller, object=ready.id,
+                               ability=ready.kind, text=ready.text or None))
     state = tx.state
     tx.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
 
@@ -496,10 +498,9 @@ def _stacking_choices(tx: Tx, label: str, trigger: Trigger) -> Trigger | None:
         offers.append(offer)
         if offer.kind in ("target", "mode") and offer.name not in chosen:
             if not offer.options and offer.min > 0:
-                tx.emit(Event("removed_from_stack", "603.3d", source=trigger.source,
-                              player=trigger.controller,
-                              detail=f"{trigger.kind}: no legal {offer.kind} "
-                                     f"({offer.key})"))
+                tx.emit(Event.make("removed_from_stack", "603.3d", source=trigger.source,
+                                   player=trigger.controller, ability=trigger.kind,
+                                   detail=f"no legal {offer.kind} ({offer.key})"))
                 return None
             chosen[offer.name] = tx.choose(offer)
     return _evolve(trigger, offers=tuple(offers), choices=chosen)
@@ -544,8 +545,8 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
             if offer.name not in chosen:
                 chosen[offer.name] = tx.choose(offer)
         trigger = _evolve(trigger, choices=chosen)
-    tx.emit(Event("resolve", trigger.rule, source=trigger.source,
-                  player=trigger.controller, object=trigger.id, detail=trigger.kind))
+    tx.emit(Event.make("resolve", trigger.rule, source=trigger.source,
+                       player=trigger.controller, object=trigger.id, ability=trigger.kind))
     planned: list[tuple[str, Action, str]] = [
         (trigger.plugin, a, "redzone_triggers") for a in trigger.actions]
     planned.extend((plugin, a, "redzone_resolve_trigger")

@@ -187,7 +187,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     tx.made = made
     label = tx.step
     emitted = [Event("step", "508.1", label)]
-    emitted += [Event("band", "508.1e", label, detail=", ".join(band)) for band in band_list]
+    emitted += [Event.make("band", "508.1e", label, band=tuple(band)) for band in band_list]
     emitted += [Event("attack", "508.1a", label, attacker=attacker, target=attacked)
                 for attacker, attacked in attacks.items()]
     tapped = {}
@@ -260,8 +260,8 @@ def declare_blockers(ctx: Context, state: GameState,
     blocked = {a for atts in norm.values() for a in atts}
     emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
                       object=attacker) for attacker in combat.attacks]
-    emitted += [Event("order", "509.2" if obj in combat.attacks else "509.3", label,
-                      object=obj, detail=", ".join(seq)) for obj, seq in orders.items()]
+    emitted += [Event.make("order", "509.2" if obj in combat.attacks else "509.3", label,
+                           object=obj, order=tuple(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
     declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))

@@ -347,9 +347,8 @@ class Tx:
         check_answer(choice, answer)
         self.made.append(ChoiceMade(key, choice.player, choice.kind, answer, given is None,
                                     choice.options, choice.rule, self.step))
-        self.emit(Event("choice", choice.rule or "601.2", player=choice.player,
-                        detail=f"{key}: {', '.join(answer) or 'none'}"
-                               f"{' (default)' if given is None else ''}"))
+        self.emit(Event.make("choice", choice.rule or "601.2", player=choice.player,
+                             choice=key, answer=tuple(answer), default=given is None))
         return answer
 
     # -- permanents ---------------------------------------------------------------
@@ -483,8 +482,7 @@ class Tx:
                                 marks=frozenset(), printed_keywords=keywords,
                                 token=permanent.token)
         made[pid] = perm
-        self.emit(Event("enters_battlefield", rule, object=pid, player=controller,
-                        detail=perm.name))
+        self.emit(Event("enters_battlefield", rule, object=pid, player=controller))
         if attacking is not None:
             _enter_attacking(self, perm, attacking, declared)
         if blocking is not None:
@@ -546,8 +544,9 @@ class Tx:
             raise IllegalActionError(f"add_effect: an effect {effect.id!r} already applies",
                                      rule="611.2", objects=(effect.id,))
         self.state = _evolve(self.state, effects=(*self.state.effects, effect))
-        self.emit(Event("effect", "611.2", target=effect.to, source=effect.source,
-                        player=effect.player, object=effect.id, detail=effect.kind))
+        self.emit(Event.make("effect", "611.2", target=effect.to, source=effect.source,
+                             player=effect.player, object=effect.id, amount=effect.amount,
+                             effect=effect.kind))
         return effect.id
 
     def remove_effect(self, effect_id: str, rule: str = "611.2") -> bool:
@@ -560,7 +559,9 @@ class Tx:
             return False
         ended = next(e for e in self.state.effects if e.id == effect_id)
         self.state = _evolve(self.state, effects=kept)
-        self.emit(Event("effect_ends", rule, object=effect_id, detail=ended.kind))
+        self.emit(Event.make("effect_ends", rule, object=effect_id, target=ended.to,
+                             source=ended.source, player=ended.player, amount=ended.amount,
+                             effect=ended.kind))
         return True
 
     def add_shield(self, shield: Shield) -> str:
@@ -595,9 +596,9 @@ class Tx:
         delayed = _evolve(delayed, id=delayed.id or self._next_id("d"), turn=self.state.turn,
                           step=self.state.step, plugin=delayed.plugin or self.plugin)
         self.state = _evolve(self.state, delayed=(*self.state.delayed, delayed))
-        self.emit(Event("delayed_trigger", "603.7a", source=delayed.source,
-                        player=delayed.controller, object=delayed.id,
-                        detail=f"{delayed.kind}: {delayed.text}".rstrip(": ")))
+        self.emit(Event.make("delayed_trigger", "603.7a", source=delayed.source,
+                             player=delayed.controller, object=delayed.id,
+                             ability=delayed.kind, text=delayed.text or None))
         return delayed.id
 
     def set_state(self, value: Any, scope: str = "game", *, plugin: str | None = None) -> None:
@@ -781,8 +782,7 @@ def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
     if not replacements:
         return False
     plugin, chosen = replacements[0]
-    tx.emit(Event("replaced", chosen.rule, object=obj,
-                  detail=f"{chosen.effect}: instead of being destroyed"))
+    tx.emit(Event.make("replaced", chosen.rule, object=obj, replacement=chosen.effect))
     for action in chosen.actions:
         # for the plugin that answered: what goes wrong (a replacement
         # that destroys again recurses) is that plugin's fault

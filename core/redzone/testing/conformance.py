@@ -841,7 +841,7 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
         for attr in ("attacker", "blocker", "source", "target", "player", "object"):
             value = getattr(e, attr)
             if value and value not in known:
-                return f"event {e.to_json()} names {value!r}, which does not exist"
+                return f"event \"{e}\" names {value!r} as its {attr}, which does not exist"
     return ""
 
 
