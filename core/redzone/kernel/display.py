@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
 from typing import Protocol
 
-from redzone.kernel.events import Event, event_repr, event_text
+from redzone.kernel.events import Event, event_repr, event_text, zone_text
 
 # ---------------------------------------------------------------------------
 # What the functions read of a value (structural: the model's classes fit)
@@ -245,26 +245,6 @@ def permanent_summary(perm: _Permanent) -> str:
     if perm.keywords:
         bits.append(", ".join(k.text for k in perm.keywords))
     return " ".join(bits)
-
-
-#: Where a permanent's record says it went, in words (its ``zone``, 400.1,
-#: 111.7, 800.4a).
-ZONE_TEXTS: Mapping[str, str] = {
-    "battlefield": "on the battlefield",
-    "graveyard": "in the graveyard",
-    "exile": "exiled",
-    "ceased": "ceased to exist",
-    "left_game": "left the game with its owner",
-}
-
-
-def zone_text(zone: str) -> str:
-    """``exiled``, ``ceased to exist``: a zone as a permanent's record shows it,
-    in words (an unknown zone as ``in the <zone>``).
-
-    :param zone: the zone (:data:`~redzone.kernel.model.OBJECT_ZONES`).
-    """
-    return ZONE_TEXTS.get(zone, f"in the {zone.replace('_', ' ')}")
 
 
 def permanent_status(perm: _Permanent) -> list[str]:
