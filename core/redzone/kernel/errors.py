@@ -226,6 +226,8 @@ class BadQueryError(IllegalActionError):
     id that isn't in the state, a field of the wrong type, a question asked
     in a step where it has no answer); nothing was changed. An
     :class:`IllegalActionError`, so also a :class:`ValueError`.
+
+    .. versionadded:: 0.1.0
     """
 
     def __init__(self, message: str, *, rule: str = "117.1",
