@@ -20,7 +20,9 @@ front ends call it, the kernel never does.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from attrs import frozen
 
 from redzone.formats import explanation
 from redzone.formats.citations import cite, era_rule
@@ -604,4 +606,74 @@ def render_html(res: Shown, *, fragment: bool = False) -> str:
             f"<body>{report}</body></html>\n")
 
 
-__all__ = ["Shown", "render_html", "resolution_repr", "step_title"]
+# -- a combat result alone (a notebook's rich display) ----------------------------------
+
+
+class _EngineOfRules:
+    """What the report reads of an engine, for a result that has none: its
+    rules edition, and no damage step of a plugin's (titled by its name)."""
+
+    def __init__(self, rules: str) -> None:
+        from redzone.kernel.editions import get_edition
+
+        self.edition = get_edition(rules)
+
+    def damage_step(self, step: str) -> None:
+        return None
+
+
+@frozen
+class _ResultScenario:
+    file: str
+    state: GameState
+    rules: str
+    attacks: Mapping[str, str | None]
+    blocks: Mapping[str, tuple[str, ...]]
+    engine: Any
+
+
+@frozen
+class _ResultShown:
+    """A :class:`Shown` of a :class:`~redzone.CombatResult` alone: the
+    combat from its starting state, its declarations read off its events."""
+
+    scenario: _ResultScenario
+    result: CombatResult
+    error: None = None
+    failed: None = None
+    failed_state: None = None
+    failed_action: None = None
+    partial: None = None
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.result.events
+
+    @property
+    def assignments(self) -> tuple[AssignmentRecord, ...]:
+        return tuple(a for step in self.result.damage_steps for a in step.assignments)
+
+
+def result_html(result: CombatResult) -> str:
+    """The visual report of a :class:`~redzone.CombatResult` as a notebook
+    shows it (``CombatResult._repr_html_``): the fragment of
+    :func:`render_html`, the combat's first declarations read off its
+    ``attack`` and ``block`` events (508.1, 509.1), its rules edition off
+    its state. The package declares it in the ``redzone.display`` entry-point
+    group, where the kernel finds it.
+
+    .. versionadded:: 0.1.0
+    """
+    first = [e for e in result.events if "#" not in e.step and "@" not in e.step]
+    attacks = {e.attacker: e.target for e in first if e.kind == "attack" and e.attacker}
+    blocks: dict[str, tuple[str, ...]] = {}
+    for e in first:
+        if e.kind == "block" and e.blocker and e.attacker:
+            blocks[e.blocker] = (*blocks.get(e.blocker, ()), e.attacker)
+    before = result.before or result.state
+    shown = _ResultShown(_ResultScenario("combat", before, before.rules, attacks, blocks,
+                                         _EngineOfRules(before.rules)), result)
+    return render_html(shown, fragment=True)  # type: ignore[arg-type]
+
+
+__all__ = ["Shown", "render_html", "resolution_repr", "result_html", "step_title"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence, Sized
+from typing import Any, Protocol
 
 from redzone.kernel.events import Event, event_repr, event_text, zone_text
 
@@ -399,6 +399,33 @@ def state_html(state: _GameState) -> str:
             f"<code>{_e(state.step)}</code></p><table>{''.join(rows)}</table>{combat}</div>")
 
 
+#: The entry-point group of what shows a combat result in a notebook: an entry
+#: named ``html``, a function of the result that returns an HTML fragment (the
+#: package declares its visual report there; the kernel imports no layer above
+#: it, it finds the renderer by name).
+DISPLAY_GROUP = "redzone.display"
+_renderer: list[Callable[[Any], str] | None] = []
+
+
+def notebook_renderer() -> Callable[[Any], str] | None:
+    """The renderer of the ``redzone.display`` group's ``html`` entry point
+    (looked up once per process), or ``None`` when none is installed."""
+    if not _renderer:
+        from redzone.kernel.entrypoints import entry_points
+
+        found = next((ep for ep in entry_points(DISPLAY_GROUP) if ep.name == "html"), None)
+        loaded = found.load() if found is not None else None
+        _renderer.append(loaded if callable(loaded) else None)
+    return _renderer[0]
+
+
+def result_notebook_html(result: _CombatResult) -> str:
+    """What a notebook shows of a combat result: the visual report, when the
+    renderer of :data:`DISPLAY_GROUP` is installed, else :func:`result_html`."""
+    render = notebook_renderer()
+    return render(result) if render is not None else result_html(result)
+
+
 def result_html(result: _CombatResult) -> str:
     """The events as a list and the board after, in HTML."""
     items = "".join(f"<li>{_e(event_text(e))}</li>" for e in result.events if e.kind != "step")
@@ -421,6 +448,7 @@ __all__ = [
     "player_repr",
     "player_text",
     "result_html",
+    "result_notebook_html",
     "result_repr",
     "result_text",
     "state_html",
