@@ -236,9 +236,10 @@ KERNEL_READS_INSTALLED = {"redzone.kernel.entrypoints": {"sys"}}
 
 
 def _module_imports() -> dict[str, set[str]]:
-    """Every module under core/ and what it imports: module level and
-    function-local imports alike (deferring an import hides a cycle, it doesn't
-    remove one); imports under ``if TYPE_CHECKING:`` don't count."""
+    """Every module under core/ and what it imports: module level,
+    function-local and type-only (``if TYPE_CHECKING:``) imports alike
+    (deferring an import or making it for types only hides a cycle, it
+    doesn't remove one)."""
     import ast
 
     found: dict[str, set[str]] = {}
@@ -249,8 +250,6 @@ def _module_imports() -> dict[str, set[str]]:
 
         def visit(body: list[ast.stmt], out: set[str] = out, pkg: str = pkg) -> None:
             for n in body:
-                if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test):
-                    continue
                 if isinstance(n, ast.Import):
                     out.update(a.name for a in n.names)
                 elif isinstance(n, ast.ImportFrom):

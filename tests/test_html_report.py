@@ -149,4 +149,4 @@ def test_a_plugin_damage_step_is_titled_by_its_declaration() -> None:
     text = render_html(resolve(load(examples.path("first-strike-vs-deathtouch"))))
     assert ("First combat damage step (creatures with first strike or double strike) "
             "(510.4)") in text
-    assert "Combat damage (510)" in text
+    assert "Combat damage step (510)" in text

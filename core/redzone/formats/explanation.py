@@ -21,9 +21,9 @@ from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import GameState
 
 if TYPE_CHECKING:
-    from redzone.formats.outcome import AssignmentRecord
     from redzone.formats.scenario import Scenario
     from redzone.kernel.actions import Action
+    from redzone.kernel.results import AssignmentRecord
 
 
 class Resolution(Protocol):

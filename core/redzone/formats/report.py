@@ -19,21 +19,24 @@ front ends call it, the kernel never does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from attrs import frozen
 
 from redzone.formats import explanation
 from redzone.formats.citations import cite, era_rule
 from redzone.kernel import display
+from redzone.kernel import events as _events
 from redzone.kernel.events import Event
 from redzone.kernel.model import GameState, Permanent
 
 if TYPE_CHECKING:
-    from redzone.formats.outcome import AssignmentRecord
     from redzone.formats.scenario import Scenario
     from redzone.kernel.actions import Action
     from redzone.kernel.engine import Engine
     from redzone.kernel.errors import IllegalActionError
+    from redzone.kernel.results import AssignmentRecord
     from redzone.kernel.tx import CombatResult
 
 
@@ -73,16 +76,6 @@ NARROW_COLUMNS = 2
 BAND_H = 34
 NARROW_ROW_GAP = 56
 
-STEP_TITLES: Mapping[str, str] = {
-    "beginning_of_combat": "Beginning of combat (507)",
-    "declare_attackers": "Declare attackers (508)",
-    "declare_blockers": "Declare blockers (509)",
-    "combat_damage": "Combat damage (510)",
-    "combat_damage_assigned": "Combat damage: damage assigned, on the stack (310.1)",
-    "end_of_combat": "End of combat (511)",
-    "end_step": "End step (513)",
-    "cleanup": "Cleanup step (514)",
-}
 
 CSS = """
 :root { --bg: #f7f5f0; --fg: #1d1d1f; --card: #fffdf7; --edge: #8a7f6a; --muted: #6b6b6b;
@@ -175,15 +168,7 @@ def _scoped(css: str) -> str:
 _e = display.html_text
 
 
-class _Names:
-    def __init__(self, states: Iterable[GameState | None]) -> None:
-        self.names: dict[str, str] = {}
-        for state in states:
-            for perm in (state.objects.values() if state is not None else ()):
-                self.names.setdefault(perm.id, perm.name)
-
-    def __call__(self, obj: str | None) -> str:
-        return "nothing" if obj is None else self.names.get(obj, obj)
+_Names = _events.Names
 
 
 def _fit(text: str, width: int, size: float) -> str:
@@ -423,17 +408,13 @@ def _svg(state: GameState, rows: Sequence[tuple[str, Sequence[Permanent]]], layo
 
 
 def step_title(step: str, engine: Engine) -> str:
-    """A step's title with its rule: ``Declare blockers (509)``, a damage step
-    a plugin declares in its own words, ``End step (513)``; a later combat's
-    step (``declare_attackers#2``) with which combat it is (505.1a)."""
-    base, _hash, nth = step.partition("#")
-    title = STEP_TITLES.get(base)
-    if title is None:
-        spec = engine.damage_step(base)
-        if spec is not None and spec.summary:  # a plugin's damage step: its own words
-            title = f"{spec.summary} ({spec.rule})"
-    title = title or base.replace("_", " ")
-    return f"{title}, combat {nth}" if nth else title
+    """A step's title with its rule: ``Declare blockers step (509)``, a damage
+    step a plugin declares in its own words, ``End step (513)``; a later
+    combat's step (``declare_attackers#2``) with which combat it is (505.1a).
+    The titles are the event vocabulary's
+    (:func:`redzone.kernel.events.step_title`)."""
+    title, rule = _events.step_title(step, engine.damage_step)
+    return f"{title} ({rule})" if rule else title
 
 
 def _phrase(event: Event, name: _Names) -> str:
@@ -625,4 +606,74 @@ def render_html(res: Shown, *, fragment: bool = False) -> str:
             f"<body>{report}</body></html>\n")
 
 
-__all__ = ["Shown", "render_html", "resolution_repr", "step_title"]
+# -- a combat result alone (a notebook's rich display) ----------------------------------
+
+
+class _EngineOfRules:
+    """What the report reads of an engine, for a result that has none: its
+    rules edition, and no damage step of a plugin's (titled by its name)."""
+
+    def __init__(self, rules: str) -> None:
+        from redzone.kernel.editions import get_edition
+
+        self.edition = get_edition(rules)
+
+    def damage_step(self, step: str) -> None:
+        return None
+
+
+@frozen
+class _ResultScenario:
+    file: str
+    state: GameState
+    rules: str
+    attacks: Mapping[str, str | None]
+    blocks: Mapping[str, tuple[str, ...]]
+    engine: Any
+
+
+@frozen
+class _ResultShown:
+    """A :class:`Shown` of a :class:`~redzone.CombatResult` alone: the
+    combat from its starting state, its declarations read off its events."""
+
+    scenario: _ResultScenario
+    result: CombatResult
+    error: None = None
+    failed: None = None
+    failed_state: None = None
+    failed_action: None = None
+    partial: None = None
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.result.events
+
+    @property
+    def assignments(self) -> tuple[AssignmentRecord, ...]:
+        return tuple(a for step in self.result.damage_steps for a in step.assignments)
+
+
+def result_html(result: CombatResult) -> str:
+    """The visual report of a :class:`~redzone.CombatResult` as a notebook
+    shows it (``CombatResult._repr_html_``): the fragment of
+    :func:`render_html`, the combat's first declarations read off its
+    ``attack`` and ``block`` events (508.1, 509.1), its rules edition off
+    its state. The package declares it in the ``redzone.display`` entry-point
+    group, where the kernel finds it.
+
+    .. versionadded:: 0.1.0
+    """
+    first = [e for e in result.events if "#" not in e.step and "@" not in e.step]
+    attacks = {e.attacker: e.target for e in first if e.kind == "attack" and e.attacker}
+    blocks: dict[str, tuple[str, ...]] = {}
+    for e in first:
+        if e.kind == "block" and e.blocker and e.attacker:
+            blocks[e.blocker] = (*blocks.get(e.blocker, ()), e.attacker)
+    before = result.before or result.state
+    shown = _ResultShown(_ResultScenario("combat", before, before.rules, attacks, blocks,
+                                         _EngineOfRules(before.rules)), result)
+    return render_html(shown, fragment=True)  # type: ignore[arg-type]
+
+
+__all__ = ["Shown", "render_html", "resolution_repr", "result_html", "step_title"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -27,7 +27,6 @@ from redzone.formats.outcome import (
 )
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.frontends.terminal import Text
-from redzone.kernel import display
 from redzone.kernel import events as _events
 from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
@@ -54,21 +53,8 @@ def describe_effect(kind: str, name: Callable[[str | None], str], *,
     return _events.effect_text(kind, name, player=player, to=to, source=source, amount=amount)
 
 
-class Names:
-    """Readable names for ids, from every state of the combat."""
-
-    def __init__(self, states: Iterable[GameState | None]) -> None:
-        self.names: dict[str, str] = {}
-        for state in states:
-            if state is None:
-                continue
-            for perm in state.objects.values():
-                self.names.setdefault(perm.id, perm.name)
-
-    def __call__(self, obj: str | None) -> str:
-        if obj is None:
-            return "nothing"
-        return self.names.get(obj, obj)
+#: Readable names for ids, from every state of the combat (the vocabulary's).
+Names = _events.Names
 
 
 def _line(console: Console, *parts: str | tuple[str, str] | Text, indent: int = 0,
@@ -146,7 +132,7 @@ def describe_permanent(perm: Permanent) -> Text:
     if bits:
         text.append(": " + "; ".join(bits))
     if perm.zone != "battlefield":
-        text.append(f"  ({display.zone_text(perm.zone)})", style=HURT)
+        text.append(f"  ({_events.zone_text(perm.zone)})", style=HURT)
     return text
 
 
@@ -296,14 +282,8 @@ def render_events(console: Console, events: Sequence[Event],
             if event.step != current:
                 current = event.step
                 dealt, assigned = {}, {}
-                title, step_rule = _events.step_title(current)
-                spec = engine.damage_step(current) if engine is not None else None
-                if current not in _events.STEP_TITLES and spec is not None:
-                    # A combat damage step a plugin declares: its own title and rule.
-                    title, step_rule = spec.summary or title, spec.rule
-                    if current.endswith(ASSIGNED):  # 310.1 (1999-2009): on the stack
-                        title = f"{title}: damage assigned, on the stack"
-                        step_rule = "310.1 (1999-2009)"
+                title, step_rule = _events.step_title(
+                    current, engine.damage_step if engine is not None else None)
                 if current in CITATIONS["foundations"]:
                     step_rule = cite(rules, current)
                 console.print()

@@ -805,8 +805,7 @@ def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
 
 def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, int],
                own: Mapping[str, int], *, full: Assignment | None = None,
-               by: Mapping[str, Sequence[tuple[str, int]]] | None = None,
-               silent: frozenset[str] | None = None) -> dict[str, int]:
+               by: Mapping[str, Sequence[tuple[str, int]]] | None = None) -> dict[str, int]:
     """Lethal damage from ``duty.source`` to each creature it may assign to,
     counting marked damage and what other creatures assign in the same step
     (see :func:`lethal_from`).
@@ -818,34 +817,10 @@ def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, 
         creature lethal for ``duty.source`` too. Without it, the others are
         folded in as one amount (``totals`` minus ``own``).
     :param by: ``assigned_to(full)``, when the caller has it already.
-    :param silent: ``hooks.silent(state)``, when the caller has it: when no
-        plugin answers :func:`~redzone.kernel.hookspecs.redzone_lethal_damage`
-        about ``state``, the same amounts are worked out without asking.
     """
     if by is None and full is not None:
         by = assigned_to(full)
     out = {}
-    if silent is not None and "redzone_lethal_damage" in silent:
-        # What lethal_from and hooks.lethal_damage give when no plugin answers.
-        objects = state.objects._items
-        source = duty.source
-        for c in duty.creatures:
-            perm = objects[c]
-            left = perm.toughness - perm.damage
-            if by is None:
-                left -= totals.get(c, 0) - own.get(c, 0)
-            else:
-                given = [(s, n) for s, n in by.get(c, ()) if n > 0 and s != source]
-                total = 0
-                for _s, n in given:
-                    total += n
-                for _s, n in given:
-                    if n >= left - (total - n):
-                        left = total  # another's amount is already lethal: 0 is owed
-                        break
-                left -= total
-            out[c] = left if left > 0 else 0
-        return out
     for c in duty.creatures:
         if by is not None:
             out[c] = lethal_from(hooks, state, duty.source, c, by.get(c, ()))

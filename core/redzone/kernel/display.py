@@ -18,10 +18,10 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence, Sized
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence, Sized
+from typing import Any, Protocol
 
-from redzone.kernel.events import Event, event_repr, event_text
+from redzone.kernel.events import Event, event_repr, event_text, zone_text
 
 # ---------------------------------------------------------------------------
 # What the functions read of a value (structural: the model's classes fit)
@@ -247,26 +247,6 @@ def permanent_summary(perm: _Permanent) -> str:
     return " ".join(bits)
 
 
-#: Where a permanent's record says it went, in words (its ``zone``, 400.1,
-#: 111.7, 800.4a).
-ZONE_TEXTS: Mapping[str, str] = {
-    "battlefield": "on the battlefield",
-    "graveyard": "in the graveyard",
-    "exile": "exiled",
-    "ceased": "ceased to exist",
-    "left_game": "left the game with its owner",
-}
-
-
-def zone_text(zone: str) -> str:
-    """``exiled``, ``ceased to exist``: a zone as a permanent's record shows it,
-    in words (an unknown zone as ``in the <zone>``).
-
-    :param zone: the zone (:data:`~redzone.kernel.model.OBJECT_ZONES`).
-    """
-    return ZONE_TEXTS.get(zone, f"in the {zone.replace('_', ' ')}")
-
-
 def permanent_status(perm: _Permanent) -> list[str]:
     """What is marked on a permanent: damage, counters, tapped, its zone."""
     out = []
@@ -419,6 +399,33 @@ def state_html(state: _GameState) -> str:
             f"<code>{_e(state.step)}</code></p><table>{''.join(rows)}</table>{combat}</div>")
 
 
+#: The entry-point group of what shows a combat result in a notebook: an entry
+#: named ``html``, a function of the result that returns an HTML fragment (the
+#: package declares its visual report there; the kernel imports no layer above
+#: it, it finds the renderer by name).
+DISPLAY_GROUP = "redzone.display"
+_renderer: list[Callable[[Any], str] | None] = []
+
+
+def notebook_renderer() -> Callable[[Any], str] | None:
+    """The renderer of the ``redzone.display`` group's ``html`` entry point
+    (looked up once per process), or ``None`` when none is installed."""
+    if not _renderer:
+        from redzone.kernel.entrypoints import entry_points
+
+        found = next((ep for ep in entry_points(DISPLAY_GROUP) if ep.name == "html"), None)
+        loaded = found.load() if found is not None else None
+        _renderer.append(loaded if callable(loaded) else None)
+    return _renderer[0]
+
+
+def result_notebook_html(result: _CombatResult) -> str:
+    """What a notebook shows of a combat result: the visual report, when the
+    renderer of :data:`DISPLAY_GROUP` is installed, else :func:`result_html`."""
+    render = notebook_renderer()
+    return render(result) if render is not None else result_html(result)
+
+
 def result_html(result: _CombatResult) -> str:
     """The events as a list and the board after, in HTML."""
     items = "".join(f"<li>{_e(event_text(e))}</li>" for e in result.events if e.kind != "step")
@@ -441,6 +448,7 @@ __all__ = [
     "player_repr",
     "player_text",
     "result_html",
+    "result_notebook_html",
     "result_repr",
     "result_text",
     "state_html",

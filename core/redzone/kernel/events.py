@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from attrs import field, frozen
 
@@ -434,16 +434,33 @@ def _removed_counters(e: Event, n: Namer) -> str:
     return f"{plural(e.amount, f'{e.kind} counter')} removed from {n(e.target)}"
 
 
-_ZONE_WORDS: Final = {"graveyard": "is put into its owner's graveyard", "exile": "is exiled",
-                      "hand": "is put into its owner's hand",
-                      "library": "is put into its owner's library",
-                      "ceased": "ceases to exist", "stack": "is put on the stack",
-                      "battlefield": "is put onto the battlefield"}
+#: Each zone (400.1; ``ceased``: a token that ceased to exist, 111.7;
+#: ``left_game``: a card that left the game with its owner, 800.4a) in words:
+#: where an object is (``exiled``), and what moving there reads as
+#: (``is exiled``).
+ZONES: Final[Mapping[str, tuple[str, str]]] = {
+    "battlefield": ("on the battlefield", "is put onto the battlefield"),
+    "graveyard": ("in the graveyard", "is put into its owner's graveyard"),
+    "exile": ("exiled", "is exiled"),
+    "hand": ("in its owner's hand", "is put into its owner's hand"),
+    "library": ("in its owner's library", "is put into its owner's library"),
+    "stack": ("on the stack", "is put on the stack"),
+    "ceased": ("ceased to exist", "ceases to exist"),
+    "left_game": ("left the game with its owner", "leaves the game with its owner"),
+}
+
+
+def zone_text(zone: str) -> str:
+    """Where an object in ``zone`` is, in words: ``exiled``, ``ceased to
+    exist``, ``in the graveyard`` (an unknown zone as ``in the <zone>``)."""
+    known = ZONES.get(zone)
+    return known[0] if known else f"in the {zone.replace('_', ' ')}"
 
 
 def zone_words(zone: str | None) -> str:
     """What moving to ``zone`` reads as: ``is exiled``, ``ceases to exist`` ..."""
-    return _ZONE_WORDS.get(zone or "", f"is put into {str(zone).replace('_', ' ')}")
+    known = ZONES.get(zone or "")
+    return known[1] if known else f"is put into the {str(zone).replace('_', ' ')}"
 
 
 def _zone_change(e: Event, n: Namer) -> str:
@@ -698,20 +715,65 @@ STEP_TITLES: Final[Mapping[str, tuple[str, str]]] = {
 }
 
 _SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix>(?:[#@]\d+)*)$")
+#: A combat damage step's window with its damage on the stack (310.1, 1999-2009).
+_ON_STACK = "_assigned"
 
 
-def step_title(step: str) -> tuple[str, str]:
-    """A step's title and rule: ``("Combat damage step", "510")``. A second
-    combat's or turn's step (``combat_damage#2``, ``draw@3``) is titled as
-    its step, with the combat or turn said; an unknown step reads as its
-    name."""
+class DeclaredStep(Protocol):
+    """What a step's title reads of a combat damage step a plugin declares
+    (:class:`~redzone.DamageStep`)."""
+
+    @property
+    def summary(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+
+
+def step_title(step: str, declared: Callable[[str], DeclaredStep | None] | None = None
+               ) -> tuple[str, str]:
+    """A step's title and rule: ``("Combat damage step", "510")``.
+
+    A combat damage step a plugin declares is titled in its own words
+    (``declared(step)``: its :class:`~redzone.DamageStep`, as
+    :meth:`redzone.Engine.damage_step` gives it), and its window with the
+    damage on the stack (1999-2009) says so (310.1). A second combat's or
+    turn's step (``combat_damage#2``, ``draw@3``) is titled as its step, with
+    the combat or turn said; an unknown step reads as its name.
+    """
     m = _SUFFIX.match(step)
     assert m is not None
     base, suffix = m.group("base"), m.group("suffix")
-    title, rule = STEP_TITLES.get(base, (base.replace("_", " ").capitalize(), ""))
+    known = STEP_TITLES.get(base)
+    if known is not None:
+        title, rule = known
+    else:
+        spec = declared(base) if declared is not None else None
+        core = base.removesuffix(_ON_STACK)
+        title, rule = (spec.summary or core.replace("_", " ").capitalize(), spec.rule) \
+            if spec is not None else (core.replace("_", " ").capitalize(), "")
+        if spec is not None and base.endswith(_ON_STACK):
+            title, rule = f"{title}: damage assigned, on the stack", "310.1 (1999-2009)"
     for part in re.findall(r"[#@]\d+", suffix):
         title += f" (combat {part[1:]})" if part[0] == "#" else f" (turn {part[1:]})"
     return title, rule
+
+
+class Names:
+    """Readable names for ids, from every state given (the first name an id
+    has wins): the :data:`Namer` the accounts and the report use."""
+
+    def __init__(self, states: Iterable[Any]) -> None:
+        self.names: dict[str, str] = {}
+        for state in states:
+            if state is None:
+                continue
+            for perm in state.objects.values():
+                self.names.setdefault(perm.id, perm.name)
+
+    def __call__(self, obj: str | None) -> str:
+        if obj is None:
+            return "nothing"
+        return self.names.get(obj, obj)
 
 
 __all__ = [
@@ -720,9 +782,12 @@ __all__ = [
     "RULE_REASONS",
     "STEP_TITLES",
     "TONES",
+    "ZONES",
+    "DeclaredStep",
     "Event",
     "EventKind",
     "Namer",
+    "Names",
     "and_list",
     "check_kind",
     "declared_by",
@@ -741,5 +806,6 @@ __all__ = [
     "step_title",
     "tone",
     "until",
+    "zone_text",
     "zone_words",
 ]

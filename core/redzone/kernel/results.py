@@ -137,7 +137,7 @@ class CombatResult:
         return _display.result_text(self)
 
     def _repr_html_(self) -> str:
-        return _display.result_html(self)
+        return _display.result_notebook_html(self)
 
 
 __all__ = ["AssignmentRecord", "CombatResult", "DamageStepRecord", "Outcome"]

@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
@@ -424,7 +424,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
         found.extend(tx.hooks.triggers(state, tuple(events), tx.spent))
         tx.acting.update(tx.spent.triggering)
     if state.delayed:
-        left = {e.object for e in events if e.kind in ("dies", "zone_change")}
+        left = {e.object for e in events if leaves_battlefield(e)}
         if left:
             found.extend(fire_delayed(tx, lambda d: d.when == "leaves" and d.object in left))
             state = tx.state

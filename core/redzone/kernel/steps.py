@@ -550,7 +550,6 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     :param given: the creatures whose assignment the caller gave.
     """
     hooks = ctx.hooks
-    silent = hooks.silent(state)
     by: dict[str, list[tuple[str, int]]] | None = None
     earlier: dict[str, int] = {}
     records = []
@@ -561,9 +560,8 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
             if by is None:
                 by = _combat.assigned_to(full)
             lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        full=full, by=by, silent=silent))
-            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        silent=silent))
+                                                        full=full, by=by))
+            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {}))
         else:
             lethal = before = _NO_LETHAL
         if i < last:

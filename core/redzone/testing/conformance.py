@@ -58,7 +58,7 @@ from redzone.kernel.combat import Duty
 from redzone.kernel.editions import get_edition
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError, PluginError, UnknownKeywordError
-from redzone.kernel.events import Event
+from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import as_map
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage
@@ -78,7 +78,6 @@ INVARIANTS: Final[Mapping[str, str]] = {
     "default-assignment-legal": "the default damage assignment is legal (510.1e)",
 }
 
-_ZONE_EVENTS: Final = frozenset({"dies", "zone_change"})
 _ASSIGNED: Final = "_assigned"
 _MAX_STEPS: Final = 16
 
@@ -806,7 +805,7 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
                 return f"object {oid!r} appeared without a 'create' event"
             continue
         if was_perm.zone != perm.zone and not any(
-                e.object == oid and e.kind in _ZONE_EVENTS for e in events):
+                e.object == oid and leaves_battlefield(e) for e in events):
             return (f"{oid} moved from {was_perm.zone} to {perm.zone} without a 'dies' or "
                     "'zone_change' event")
         if was_perm.zone != "battlefield" or perm.zone != "battlefield":
