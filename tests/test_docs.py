@@ -278,6 +278,57 @@ def test_chromium_draws_the_diagrams(site: Path, tmp_path: Path) -> None:
     assert _browser.near(counts, (0xFF, 0xF8, 0xE6), 6) > 200, "no hook boxes drawn"
 
 
+#: Measures, in a copy of a built page, each generated diagram's smallest
+#: text as drawn (its font size scaled by the drawn width over the viewBox's)
+#: and whether the page itself scrolls sideways; the numbers go to the
+#: parent page's slot named like the frame.
+_DIAGRAM_MEASURE = """
+<script>
+window.addEventListener('load', function () {
+  var out = {width: innerWidth, scroll: document.documentElement.scrollWidth, diagrams: []};
+  document.querySelectorAll('svg.rz-diagram').forEach(function (s) {
+    var vb = s.viewBox.baseVal, drawn = s.getBoundingClientRect().width, least = 1e9;
+    s.querySelectorAll('text').forEach(function (t) {
+      least = Math.min(least, parseFloat(getComputedStyle(t).fontSize)); });
+    out.diagrams.push({drawn: drawn, font: least * drawn / vb.width,
+                       figure: s.closest('.rz-figure').getBoundingClientRect().right});
+  });
+  parent.document.getElementById(window.name).textContent = JSON.stringify(out);
+});
+</script>"""
+
+
+def test_chromium_keeps_the_diagrams_readable_on_a_phone(site: Path, tmp_path: Path) -> None:
+    """Issue item (390 px): on a phone screen the generated diagrams keep
+    text at least 9 px high (the figure scrolls sideways, the page doesn't);
+    on a wide screen they fit the text column."""
+    import html
+    import json
+
+    import _browser
+
+    folder = site / "how-it-works"
+    copy = (folder / "index.html").read_text(encoding="utf-8")
+    copy = copy.replace("<head>", f"<head><base href='{folder.as_uri()}/'>", 1)
+    copy = copy.replace("</body>", _DIAGRAM_MEASURE + "</body>")
+    frames = "".join(
+        f"<pre id='w{w}'></pre><iframe name='w{w}' width='{w}' height='2000' "
+        f"style='border:0' srcdoc=\"{html.escape(copy)}\"></iframe>" for w in (390, 1280))
+    page = tmp_path / "diagrams.html"
+    page.write_text(f"<!DOCTYPE html><html><body style='margin:0'>{frames}</body></html>",
+                    encoding="utf-8")
+    dom = _browser.dump_dom(page.as_uri(), budget_ms=8000)
+    found = {int(m[0]): json.loads(html.unescape(m[1]))
+             for m in re.findall(r'<pre id="w(\d+)">(.*?)</pre>', dom)}
+    assert sorted(found) == [390, 1280], found
+    for width, got in found.items():
+        assert got["width"] == width and len(got["diagrams"]) == 3, (width, got)
+        assert got["scroll"] <= width, (width, "the page scrolls sideways")
+        for d in got["diagrams"]:
+            assert d["font"] >= 9, (width, d, "diagram text too small to read")
+            assert d["figure"] <= width, (width, d)
+
+
 def test_code_blocks_wrap_instead_of_clipping() -> None:
     """The scenario format's comments are its explanations: code blocks wrap."""
     css = (DOCS / "css" / "redzone.css").read_text(encoding="utf-8")

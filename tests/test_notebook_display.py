@@ -12,7 +12,6 @@ import html
 import re
 
 import pytest
-
 from redzone import Engine
 from redzone.kernel import display
 
