@@ -91,6 +91,7 @@ from redzone.kernel.model import (
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.requirements import Requirement
+from redzone.kernel.tokens import token_ids
 from redzone.kernel.tx import Tx
 
 __all__ = [
@@ -182,4 +183,5 @@ __all__ = [
     "hookimpl",
     "new_game",
     "simulate",
+    "token_ids",
 ]
