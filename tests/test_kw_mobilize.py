@@ -39,7 +39,7 @@ def test_702_181a_n_red_warriors_enter_tapped_and_attacking(engine: Engine) -> N
     """702.181a: mobilize 2 makes two 1/1 red Warrior creature tokens, tapped and
     attacking (508.4), owned and controlled by alice (111.2)."""
     out = engine.declare_attackers(board(engine, "mobilize 2"), {"voice": "bob"})
-    assert warriors(out.state) == ["voice-warrior-t1-1", "voice-warrior-t1-2"]
+    assert warriors(out.state) == ["voice.mobilize.1", "voice.mobilize.2"]
     for token in warriors(out.state):
         w = out.state.objects[token]
         assert (w.name, w.subtypes, w.colors, w.power, w.toughness, w.tapped, w.token,
@@ -47,7 +47,7 @@ def test_702_181a_n_red_warriors_enter_tapped_and_attacking(engine: Engine) -> N
                                   True, "alice")
     assert out.state.combat is not None
     assert {t: out.state.combat.attacks[t] for t in warriors(out.state)} == {
-        "voice-warrior-t1-1": "bob", "voice-warrior-t1-2": "bob"}
+        "voice.mobilize.1": "bob", "voice.mobilize.2": "bob"}
     # They are attacking: they deal combat damage (2 + 1 + 1).
     after = engine.combat_damage(engine.declare_blockers(out.state, {}).state)
     assert after.state.players["bob"].life == 16
@@ -63,8 +63,8 @@ def test_508_4_the_warriors_attack_what_it_attacks_and_never_attacked(
     out = engine.declare_attackers(state, {"voice": "jace"})
     assert out.state.combat is not None
     assert {t: out.state.combat.attacks[t] for t in warriors(out.state)} == {
-        "voice-warrior-t2-1": "jace"}
-    assert out.state.combat.defending_players["voice-warrior-t2-1"] == "bob"
+        "voice.mobilize.1": "jace"}
+    assert out.state.combat.defending_players["voice.mobilize.1"] == "bob"
     assert out.state.objects["voice"].power == 3  # exalted: it attacked alone
     assert [e.kind for e in out.events].count("attack") == 1
 
@@ -80,7 +80,7 @@ def test_508_4a_the_attacked_planeswalker_is_gone_so_they_attack_its_controller(
     state = state.with_permanents({"jace": state.objects["jace"].evolve(zone="graveyard")})
     out = manual.resolve_trigger(state)
     assert out.state.combat is not None
-    assert out.state.combat.attacks["voice-warrior-t1-1"] == "bob"
+    assert out.state.combat.attacks["voice.mobilize.1"] == "bob"
 
 
 def test_702_181a_each_instance_triggers_separately(engine: Engine) -> None:
@@ -100,7 +100,7 @@ def test_513_sacrificed_at_the_beginning_of_the_next_end_step(engine: Engine) ->
     out = engine.end_step(state)
     assert warriors(out.state) == []
     assert [e.kind for e in out.events].count("sacrificed") == 2
-    assert {out.state.objects[t].zone for t in ("voice-warrior-t1-1", "voice-warrior-t1-2")} \
+    assert {out.state.objects[t].zone for t in ("voice.mobilize.1", "voice.mobilize.2")} \
         == {"ceased"}
     assert out.state.objects["voice"].zone == "battlefield"
     assert out.state.delayed == ()
@@ -137,16 +137,16 @@ def test_513_2_created_in_an_additional_combat_waits_for_the_end_step(
     # and both delayed triggers still wait for the end step.
     kept = engine.resolve(first.state, {"voice": "bob"}, {})
     assert kept.steps[-1] == "end_of_combat#2" and "end_step" not in kept.steps
-    assert warriors(kept.state) == ["voice-warrior-t1-1", "voice-warrior-t2-1"]
+    assert warriors(kept.state) == ["voice.mobilize.1", "voice.mobilize.2"]
     assert [(d.when, d.kind, d.text) for d in kept.state.delayed] == [
-        ("end_step", "mobilize sacrifice", "sacrifice voice-warrior-t1-1"),
-        ("end_step", "mobilize sacrifice", "sacrifice voice-warrior-t2-1")]
+        ("end_step", "mobilize sacrifice", "sacrifice voice.mobilize.1"),
+        ("end_step", "mobilize sacrifice", "sacrifice voice.mobilize.2")]
     assert "sacrificed" not in [e.kind for e in kept.events]
     second = engine.resolve(first.state, {"voice": "bob"}, {}, through="cleanup")
     assert second.state.players["bob"].life == 20 - 3 - 3
     assert warriors(second.state) == []
     assert sorted(e.object or "" for e in second.events if e.kind == "sacrificed") == [
-        "voice-warrior-t1-1", "voice-warrior-t2-1"]
+        "voice.mobilize.1", "voice.mobilize.2"]
     assert second.state.delayed == ()
 
 
@@ -154,12 +154,12 @@ def test_701_21a_a_warrior_that_died_is_not_sacrificed(engine: Engine) -> None:
     """603.7c: a token already gone isn't found; the other one is sacrificed."""
     state = board(engine, "mobilize 2", extra=(engine.creature("bear", "bob", 2, 2),))
     state = engine.declare_attackers(state, {"voice": "bob"}).state
-    state = engine.declare_blockers(state, {"bear": "voice-warrior-t1-1"}).state
+    state = engine.declare_blockers(state, {"bear": "voice.mobilize.1"}).state
     state = engine.finish(engine.end_of_combat(engine.combat_damage(state).state).state).state
-    assert warriors(state) == ["voice-warrior-t1-2"]
+    assert warriors(state) == ["voice.mobilize.2"]
     out = engine.end_step(state)
     assert warriors(out.state) == []
-    assert [e.object for e in out.events if e.kind == "sacrificed"] == ["voice-warrior-t1-2"]
+    assert [e.object for e in out.events if e.kind == "sacrificed"] == ["voice.mobilize.2"]
 
 
 @pytest.mark.parametrize("n", [0, 1, 4])

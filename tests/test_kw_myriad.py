@@ -40,20 +40,20 @@ def test_702_116a_a_token_attacks_each_other_opponent_in_four_players(engine: En
     """702.116a: attacking bob, alice creates a token copy attacking carol and one
     attacking dave, tapped (508.4), never one attacking bob."""
     out = engine.declare_attackers(table(engine), {"kitsune": "bob"})
-    assert tokens(out.state) == {"kitsune-myriad-t1-carol": "carol",
-                                 "kitsune-myriad-t1-dave": "dave"}
-    for token in ("kitsune-myriad-t1-carol", "kitsune-myriad-t1-dave"):
+    assert tokens(out.state) == {"kitsune.myriad.1": "carol",
+                                 "kitsune.myriad.2": "dave"}
+    for token in ("kitsune.myriad.1", "kitsune.myriad.2"):
         perm = out.state.objects[token]
         assert (perm.token, perm.tapped, perm.controller, perm.owner) == (
             True, True, "alice", "alice")
     assert out.state.combat is not None
-    assert out.state.combat.defending_players["kitsune-myriad-t1-dave"] == "dave"
+    assert out.state.combat.defending_players["kitsune.myriad.2"] == "dave"
 
 
 def test_702_116a_three_players(engine: Engine) -> None:
     """702.116a: with three players, one token, attacking the third player."""
     out = engine.declare_attackers(table(engine, 3), {"kitsune": "carol"})
-    assert tokens(out.state) == {"kitsune-myriad-t1-bob": "bob"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "bob"}
 
 
 def test_506_2_attacking_a_planeswalker_its_controller_is_the_defending_player(
@@ -63,8 +63,8 @@ def test_506_2_attacking_a_planeswalker_its_controller_is_the_defending_player(
     jace = engine.permanent("jace", "bob", types=["planeswalker"], counters={"loyalty": 3})
     state = engine.game(["alice", "bob", "carol", "dave"], [*table(engine).battlefield, jace])
     out = engine.declare_attackers(state, {"kitsune": "jace"})
-    assert tokens(out.state) == {"kitsune-myriad-t1-carol": "carol",
-                                 "kitsune-myriad-t1-dave": "dave"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "carol",
+                                 "kitsune.myriad.2": "dave"}
 
 
 def test_702_116a_two_players_no_token(engine: Engine) -> None:
@@ -83,7 +83,7 @@ def test_800_4a_an_opponent_who_left_the_game_gets_no_token(manual: Engine) -> N
     state = state.with_players({"carol": Player("carol", life=0, lost=True,
                                                 loss_rule="704.5a")})
     out = manual.resolve_trigger(state)
-    assert tokens(out.state) == {"kitsune-myriad-t1-dave": "dave"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "dave"}
 
 
 def test_707_2_the_copy_has_copiable_values_not_damage_counters_or_effects(
@@ -94,7 +94,7 @@ def test_707_2_the_copy_has_copiable_values_not_damage_counters_or_effects(
     state = table(engine, 3, "flying", damage=1, counters={"+1/+1": 2})
     state = engine.perform(state, Pump("kitsune", 3, 3)).state
     out = engine.declare_attackers(state, {"kitsune": "bob"})
-    copy = out.state.objects["kitsune-myriad-t1-carol"]
+    copy = out.state.objects["kitsune.myriad.1"]
     assert (copy.name, copy.colors, copy.subtypes, copy.power, copy.toughness) == (
         "kitsune", frozenset({"white"}), ("Fox",), 3, 2)
     assert [k.text for k in copy.keywords] == ["myriad", "flying"]
@@ -110,10 +110,10 @@ def test_608_2h_the_creature_left_before_the_trigger_resolved(manual: Engine) ->
     state = manual.perform(state, Exile("kitsune")).state
     assert state.objects["kitsune"].zone == "exile" and len(state.stack) == 1
     out = manual.resolve_trigger(state)
-    copy = out.state.objects["kitsune-myriad-t1-carol"]
+    copy = out.state.objects["kitsune.myriad.1"]
     assert (copy.name, copy.power, [k.text for k in copy.keywords]) == (
         "kitsune", 3, ["myriad", "flying"])
-    assert tokens(out.state) == {"kitsune-myriad-t1-carol": "carol"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "carol"}
 
 
 def test_508_4_the_tokens_never_attacked_so_myriad_and_battle_cry_do_not_trigger(
@@ -130,7 +130,7 @@ def test_508_4_the_tokens_never_attacked_so_myriad_and_battle_cry_do_not_trigger
 def test_702_116b_each_instance_triggers_separately(engine: Engine) -> None:
     """702.116b: two instances, two triggers, two tokens for each other opponent."""
     out = engine.declare_attackers(table(engine, 3, "myriad"), {"kitsune": "bob"})
-    assert sorted(tokens(out.state)) == ["kitsune-myriad-t1-carol", "kitsune-myriad-t2-carol"]
+    assert sorted(tokens(out.state)) == ["kitsune.myriad.1", "kitsune.myriad.2"]
 
 
 def test_603_7_the_tokens_are_exiled_at_end_of_combat_and_cease_to_exist(
@@ -143,7 +143,7 @@ def test_603_7_the_tokens_are_exiled_at_end_of_combat_and_cease_to_exist(
     state = engine.combat_damage(state).state
     assert [state.players[p].life for p in ("bob", "carol", "dave")] == [17, 17, 17]
     out = engine.end_of_combat(state)
-    for token in ("kitsune-myriad-t1-carol", "kitsune-myriad-t1-dave"):
+    for token in ("kitsune.myriad.1", "kitsune.myriad.2"):
         assert out.state.objects[token].zone == "ceased"
     assert ("ceases_to_exist", "704.5d") in [(e.kind, e.rule) for e in out.events]
     assert out.state.objects["kitsune"].zone == "battlefield"
@@ -159,12 +159,12 @@ def test_603_7c_a_token_that_already_left_is_not_found(engine: Engine) -> None:
     state = engine.game(["alice", "bob", "carol", "dave"], [
         c("kitsune", "alice", 3, 2, "myriad"), c("wall", "carol", 0, 4, "reach")])
     state = engine.declare_attackers(state, {"kitsune": "bob"}).state
-    state = engine.declare_blockers(state, {"wall": "kitsune-myriad-t1-carol"}).state
+    state = engine.declare_blockers(state, {"wall": "kitsune.myriad.1"}).state
     state = state.with_permanents({"wall": state.objects["wall"].evolve(base_power=5)})
     state = engine.combat_damage(state).state
-    assert state.objects["kitsune-myriad-t1-carol"].zone == "ceased"  # died, 704.5g
+    assert state.objects["kitsune.myriad.1"].zone == "ceased"  # died, 704.5g
     out = engine.end_of_combat(state)
-    assert out.state.objects["kitsune-myriad-t1-dave"].zone == "ceased"
+    assert out.state.objects["kitsune.myriad.2"].zone == "ceased"
     assert ("skipped", "608.2b") in [(e.kind, e.rule) for e in out.events]
 
 
@@ -177,9 +177,9 @@ def test_702_116a_you_may_decline_and_choose_a_planeswalker(manual: Engine) -> N
     state = manual.game(["alice", "bob", "carol", "dave"], [*state.battlefield, jace])
     state = manual.declare_attackers(state, {"kitsune": "bob"}).state
     out = manual.resolve_trigger(state, choices={"attack": ["jace"]})
-    assert tokens(out.state) == {"kitsune-myriad-t1-dave": "jace"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "jace"}
     assert out.state.combat is not None
-    assert out.state.combat.defending_players["kitsune-myriad-t1-dave"] == "dave"
+    assert out.state.combat.defending_players["kitsune.myriad.1"] == "dave"
     declined = manual.resolve_trigger(state, choices={"attack": []})
     assert tokens(declined.state) == {} and declined.state.delayed == ()
 

@@ -122,18 +122,18 @@ def test_tokens_entering_attacking_are_marked_and_a_copy_names_its_original() ->
     tokens; the myriad copy says it copies the Banshee, the original doesn't."""
     page = parse(render_html(resolve(load(examples.path("myriad")))))
     tokens = [a for a in page.having("g", "token")]
-    assert tokens and {a["data-id"] for a in tokens} == {"banshee-myriad-t1-carol"}
+    assert tokens and {a["data-id"] for a in tokens} == {"banshee.myriad.1"}
     assert all(a["data-origin"] == "copy of banshee" for a in tokens)
     assert not [a for a in page.having("g", "card") if a["data-id"] == "banshee"
                 and "token" in (a["class"] or "")]
     attacks = {(a["data-from"], a["data-to"]) for a in page.having("line", "attack")}
-    assert ("banshee-myriad-t1-carol", "carol") in attacks
+    assert ("banshee.myriad.1", "carol") in attacks
     page = parse(render_html(resolve(load(examples.path("mobilize")))))
     warriors = {a["data-id"]: a["data-origin"] for a in page.having("g", "token")}
-    assert warriors == {"voice-warrior-t1-1": "made by Voice of Victory",
-                        "voice-warrior-t1-2": "made by Voice of Victory"}
+    assert warriors == {"voice.mobilize.1": "made by Voice of Victory",
+                        "voice.mobilize.2": "made by Voice of Victory"}
     attacks = {(a["data-from"], a["data-to"]) for a in page.having("line", "attack")}
-    assert {("voice-warrior-t1-1", "bob"), ("voice-warrior-t1-2", "bob")} <= attacks
+    assert {("voice.mobilize.1", "bob"), ("voice.mobilize.2", "bob")} <= attacks
 
 
 def test_zones_read_as_english() -> None:
@@ -146,7 +146,7 @@ def test_zones_read_as_english() -> None:
     console.print(board_table(res))
     board = console.export_text()
     assert "ceased to exist" in board and "in the ceased" not in board
-    assert "banshee-myriad-t1-carol (token)" in board
+    assert "banshee.myriad.1 (token)" in board
 
 
 def test_teams_share_one_life_total_in_json_board_and_report() -> None:

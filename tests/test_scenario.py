@@ -745,9 +745,10 @@ EXTENSIONS = {
     "player": set(),
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",
-                  "lure"},
+                  "lure", "token"},
     "combat": {"bands"},
-    "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate"},
+    "action": {"block", "enter_blocking", "enter_attacking", "add_effect", "exile",
+               "regenerate"},
     "effect": {"blocks_if_able", "redirect_damage"},
 }
 

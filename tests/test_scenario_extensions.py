@@ -310,7 +310,8 @@ def test_entering_permanents_may_be_assigned_damage_but_not_declared() -> None:
              if e["kind"] == "damage"}
     assert dealt[("wurm", "token")] == 5 and dealt[("wurm", "bear")] == 1
     found = problems(ENTER.replace('blocks = { bear = "wurm" }', 'blocks = { token = "wurm" }'))
-    assert "enters the battlefield during combat" in found["combat.blocks.token"]
+    assert "after blockers are declared, so it can't be a blocking creature" \
+        in found["combat.blocks.token"]
     found = problems(ENTER.replace('id = "token"', 'id = "bear"'))
     assert "needs a new id" in found["combat.actions[0].permanent.id"]
     found = problems(ENTER.replace('keywords = ["first strike"]', 'keywords = ["frist strike"]'))

@@ -270,7 +270,7 @@ after = "declare_attackers"
 do = "create_token"
 token = { id = "sap", controller = "alice", power = 1, toughness = 1, keywords = KEYWORDS }
 """
-    with pytest.raises(ScenarioProblems, match="enters the battlefield during combat"):
+    with pytest.raises(ScenarioProblems, match="after attackers are declared"):
         loads(text.replace("WHO", '{ sap = "bob" }').replace("KEYWORDS", '["haste"]'))
     second = """
 [[additional_combats]]

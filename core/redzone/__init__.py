@@ -19,9 +19,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.actions": (
         "AddCounters", "AddEffect", "BecomeBlocked", "CreateDelayedTrigger", "CreateToken",
-        "DealDamage", "Destroy", "EnterBlocking", "Exile", "GainLife", "Grant", "LeaveBattlefield",
-        "LoseLife", "MakeBlock", "Prevent", "Pump", "Regenerate", "RemoveEffect",
-        "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
+        "DealDamage", "Destroy", "EnterAttacking", "EnterBlocking", "Exile", "GainLife", "Grant",
+        "LeaveBattlefield", "LoseLife", "MakeBlock", "Prevent", "Pump", "Regenerate",
+        "RemoveEffect", "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
     ),
     "redzone.kernel.combat": ("Duty",),
     "redzone.kernel.editions": ("Edition",),
@@ -46,6 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.plugins": ("hookimpl",),
     "redzone.kernel.references": ("AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),
+    "redzone.kernel.tokens": ("token_ids",),
     "redzone.kernel.tx": ("Tx",),
     # In the execution layer: importing it imports the scenario loader.
     "redzone.execution.simulation": ("simulate",),

@@ -13,6 +13,7 @@ from redzone.kernel.actions import (
     CreateToken,
     DealDamage,
     Destroy,
+    EnterAttacking,
     EnterBlocking,
     Exile,
     GainLife,
@@ -91,6 +92,7 @@ from redzone.kernel.model import (
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.requirements import Requirement
+from redzone.kernel.tokens import token_ids
 from redzone.kernel.tx import Tx
 
 __all__ = [
@@ -122,6 +124,7 @@ __all__ = [
     "Edition",
     "Effect",
     "Engine",
+    "EnterAttacking",
     "EnterBlocking",
     "Event",
     "EventKind",
@@ -182,4 +185,5 @@ __all__ = [
     "hookimpl",
     "new_game",
     "simulate",
+    "token_ids",
 ]

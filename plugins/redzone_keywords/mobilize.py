@@ -28,7 +28,9 @@ parsed): one ability creates tokens well below the kernel's bound on
 objects (10,000), so a board reaches that bound only with many instances,
 and then the command fails naming this plugin.
 
-Token ids are ``<creature>-warrior-<trigger id>-<n>`` (n from 1).
+Token ids are ``<creature>.mobilize.<n>`` (:func:`redzone.token_ids`: n
+counts from 1 over the game for that creature, so a second attack's Warriors
+go on numbering), so a scenario file can name them (111.1).
 
 Trigger: kind ``"mobilize"``, source the creature, controller its
 controller, ``amount`` the N of the instance, ``targets`` what it was
@@ -48,6 +50,7 @@ from redzone import (
     Sacrifice,
     Trigger,
     hookimpl,
+    token_ids,
 )
 
 KIND = "mobilize"
@@ -99,8 +102,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         return []
     declared, defender = trigger.targets
     attacked = declared if _attackable(state, declared) else defender
-    tokens = [f"{trigger.source}-warrior-{trigger.id or 'x'}-{n}"
-              for n in range(1, (trigger.amount or 0) + 1)]
+    tokens = token_ids(state, trigger.source, KIND, trigger.amount or 0)
     actions: list[Action] = [
         CreateToken(Permanent(t, trigger.controller, name="Warrior", types={"creature"},
                               subtypes=("Warrior",), colors={"red"}, base_power=1,

@@ -36,7 +36,10 @@ planeswalker one of them controls, or two for the same opponent, is an
 Without a choice the default is to create every token, each attacking the
 opponent themselves.
 
-Token ids are ``<creature>-myriad-<trigger id>-<opponent>``.
+Token ids are ``<creature>.myriad.<n>`` (:func:`redzone.token_ids`: n
+counts from 1 over the game for that creature, the tokens of one resolution
+in turn order of the opponents they are for), so a scenario file can name
+them (111.1).
 
 Trigger: kind ``"myriad"``, source the creature, controller its controller,
 ``targets`` its defending player.
@@ -57,6 +60,7 @@ from redzone import (
     Permanent,
     Trigger,
     hookimpl,
+    token_ids,
 )
 
 KIND = "myriad"
@@ -155,10 +159,9 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
     original = state.last_known(trigger.source)
     actions: list[Action] = []
     tokens = []
-    for opp in opponents:  # turn order
-        if opp not in attacked:
-            continue  # declined (603.5)
-        token_id = f"{trigger.source}-myriad-{trigger.id or 'x'}-{opp}"
+    chosen = [opp for opp in opponents if opp in attacked]  # turn order; else declined (603.5)
+    for opp, token_id in zip(chosen, token_ids(state, trigger.source, KIND, len(chosen)),
+                             strict=True):
         actions.append(CreateToken(_copy(original, token_id, trigger.controller), tapped=True,
                                    attacking=attacked[opp]))
         tokens.append(token_id)

@@ -129,12 +129,24 @@ def expectations(name: str) -> list[Expectation]:
 
 
 def _lookup(data: Any, dotted: str) -> Any:
+    """The value at a dotted path; a key that itself has dots (a keyword's
+    token, ``voice.mobilize.1``) is matched whole, the longest key first."""
     node = data
-    for part in dotted.split("."):
+    parts = dotted.split(".")
+    i = 0
+    while i < len(parts):
         if isinstance(node, list):
-            node = node[int(part)]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
+            node = node[int(parts[i])]
+            i += 1
+            continue
+        if not isinstance(node, dict):
+            raise KeyError(dotted)
+        for j in range(len(parts), i, -1):
+            key = ".".join(parts[i:j])
+            if key in node:
+                node = node[key]
+                i = j
+                break
         else:
             raise KeyError(dotted)
     return node

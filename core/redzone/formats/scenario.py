@@ -23,6 +23,7 @@ the line.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -70,6 +71,19 @@ from redzone.kernel.model import (
     new_game,
     team_life,
 )
+
+#: The actions that put a new permanent onto the battlefield, and the key of
+#: the permanent they describe.
+ENTERING: Final = {"enter_blocking": "permanent", "enter_attacking": "permanent",
+                   "create_token": "token"}
+#: A declaration's step -> the windows of its own combat that come before it:
+#: a permanent entering in one of them may be named in it (302.6, 508.1a, 509.1a).
+DECLARED_AFTER: Final = {"declare_attackers": ("beginning_of_combat",),
+                         "declare_blockers": ("beginning_of_combat", "declare_attackers")}
+#: What a declaration's step declares, in words.
+STEP_WORDS: Final = {"declare_attackers": "attackers", "declare_blockers": "blockers"}
+#: The windows after every combat phase of the turn (the end step, 513).
+AFTER_COMBATS: Final = frozenset({"end_step"})
 
 #: The editions the scenario format names (the engine may implement fewer).
 FORMAT_EDITIONS: Final = ("foundations", "m10", "sixth")
@@ -168,9 +182,12 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.permanents: dict[str, Permanent] = {}
-        #: id -> index of the ``enter_blocking`` or ``create_token`` action
-        #: that brings it, the combat it enters in, and the action's path.
+        #: id -> the combat (index) that an action bringing it onto the
+        #: battlefield (``enter_blocking``, ``enter_attacking``,
+        #: ``create_token``) is in, the step it is performed after, and the
+        #: action's path.
         self.entering_combat: dict[str, int] = {}
+        self.entering_after: dict[str, str] = {}
         self.entering_at: dict[str, Path] = {}
         #: the combat being built (0: [combat]).
         self.combat_index = 0
@@ -184,6 +201,8 @@ class _Builder:
         if not isinstance(value, str):
             return False
         kind = self.kinds.get(value)
+        if kind is None and self.keyword_token(value):
+            kind = "permanent"  # made as the combat goes on; the engine checks it is there
         if kind is None:
             pool = [i for i, k in self.kinds.items() if k in kinds]
             self.p.add(path, f"unknown {' or '.join(kinds)} id {quoted(value)} ({what})"
@@ -194,6 +213,25 @@ class _Builder:
                              f"{' or '.join(kinds)}")
             return False
         return True
+
+    def keyword_token(self, value: str) -> bool:
+        """Whether ``value`` has the form of the id of a token a keyword
+        creates, ``<source>.<keyword>.<n>`` (:func:`redzone.token_ids`): a
+        permanent of the file (or such a token), a keyword the engine knows,
+        and a number from 1. Whether the token exists when it is named is
+        the engine's check, as the combat is resolved (508.1a, 509.1a)."""
+        source, _, rest = value.rpartition(".")
+        if not rest.isdigit() or rest.startswith("0") or not source:
+            return False
+        source, _, keyword = source.rpartition(".")
+        if keyword not in self.keyword_names:
+            return False
+        return self.kinds.get(source) == "permanent" or self.keyword_token(source)
+
+    @functools.cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """The names of the keywords the engine knows."""
+        return frozenset(info.spec.name for info in self.engine.keywords())
 
     def keyword(self, path: Path, text: Any) -> Keyword | None:
         if not isinstance(text, str) or len(text) > self.KEYWORD_MAX:
@@ -289,16 +327,15 @@ class _Builder:
 
     def _register_entering(self) -> None:
         """The ids of permanents that enter the battlefield during a combat (an
-        ``enter_blocking`` or ``create_token`` action): new, unique ids, usable
-        by assignments and later actions, and by the declarations of later
-        combats, but not by the declarations of the combat they enter in."""
+        ``enter_blocking``, ``enter_attacking`` or ``create_token`` action):
+        new, unique ids, usable by assignments and later actions, and by the
+        declarations made after they enter (see :meth:`declared`)."""
         for c, (cat, combat) in enumerate(self.combat_tables()):
             for i, adata in enumerate(self.items(combat.get("actions"))):
                 adata = self.table(adata)
                 do = adata.get("do")
                 # (A "do" that isn't a string is reported where actions are read.)
-                key = {"enter_blocking": "permanent", "create_token": "token"}.get(
-                    do) if isinstance(do, str) else None
+                key = ENTERING.get(do) if isinstance(do, str) else None
                 if key is None:
                     continue
                 pid = self.table(adata.get(key)).get("id")
@@ -313,18 +350,39 @@ class _Builder:
                                    "battlefield needs a new id")
                     continue
                 self.entering_combat[pid] = c
+                after = adata.get("after")
+                self.entering_after[pid] = after if isinstance(after, str) else ""
                 self.entering_at[pid] = (*cat, "actions", i)
                 self.kinds[pid] = "permanent"
 
-    def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
-        """:meth:`ref` for the declarations: a permanent that only enters the
-        battlefield during combat can't be named there."""
-        if isinstance(value, str) and value in self.entering_combat and \
-                self.entering_combat[value] >= self.combat_index:
-            self.p.add(path, f"{value!r} enters the battlefield during combat "
-                             f"({format_path(self.entering_at[value])}), so it can't be "
-                             f"{what}")
-            return False
+    def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str,
+                 step: str) -> bool:
+        """:meth:`ref` for the declarations of ``step`` (``declare_attackers``:
+        ``attacks`` and ``bands``; ``declare_blockers``: ``blocks`` and
+        ``order``). A permanent an action puts onto the battlefield may be
+        named by a declaration made after it entered, as any permanent may
+        (302.6, 508.1a, 509.1a: a declaration names creatures on the
+        battlefield as it is made): one entering in the beginning of combat
+        step in the attackers and blockers; one entering after attackers are
+        declared in the blockers; one entering in an earlier combat in this
+        combat's declarations (unless it enters in the end step, after every
+        combat). Else it isn't on the battlefield yet when the declaration is
+        made, and naming it is a problem."""
+        if isinstance(value, str) and value in self.entering_combat:
+            combat = self.entering_combat[value]
+            after = self.entering_after[value]
+            before = DECLARED_AFTER[step]
+            if after in AFTER_COMBATS or combat > self.combat_index or (
+                    combat == self.combat_index and after not in before):
+                when = ("after every combat" if after in AFTER_COMBATS else
+                        "in a later combat" if combat > self.combat_index else
+                        f"after = {after!r}")
+                self.p.add(path, f"{value!r} enters the battlefield "
+                                 f"({format_path(self.entering_at[value])}, {when}), after "
+                                 f"{STEP_WORDS[step]} are declared, so it can't be {what}; "
+                                 "an action before the declaration, after = "
+                                 f"{' or '.join(map(repr, before))}, may bring it in time")
+                return False
         return self.ref(path, value, kinds, what)
 
     def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
@@ -400,6 +458,7 @@ class _Builder:
             blocks_if_able=flag("blocks_if_able"),
             must_be_blocked=flag("must_be_blocked"),
             lure=flag("lure"),
+            token=flag("token"),
         )
 
     def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:
@@ -425,31 +484,34 @@ class _Builder:
         combat = self.table(self.data.get("combat")) if index == 0 else self.table(
             self.items(self.data.get("additional_combats"))[index - 1])
         self.combat_index = index
+        A, B = "declare_attackers", "declare_blockers"
         attacks: dict[str, str] = {}
         for attacker, target in self.table(combat.get("attacks")).items():
             path = (*at, "attacks", attacker)
-            ok = self.declared(path, attacker, ("permanent",), "an attacking creature")
+            ok = self.declared(path, attacker, ("permanent",), "an attacking creature", A)
             ok = self.declared(path, target, ("player", "permanent"),
-                               "what a creature attacks") and ok
+                               "what a creature attacks", A) and ok
             if ok:
                 attacks[attacker] = target
         blocks: dict[str, tuple[str, ...]] = {}
         for blocker, blocked in self.table(combat.get("blocks")).items():
             path = (*at, "blocks", blocker)
-            ok = self.declared(path, blocker, ("permanent",), "a blocking creature")
+            ok = self.declared(path, blocker, ("permanent",), "a blocking creature", B)
             targets = [blocked] if isinstance(blocked, str) else self.items(blocked)
             for j, attacker in enumerate(targets):
                 where = path if isinstance(blocked, str) else (*path, j)
-                ok = self.declared(where, attacker, ("permanent",), "a blocked creature") and ok
+                ok = self.declared(where, attacker, ("permanent",), "a blocked creature",
+                                   B) and ok
             if ok:
                 blocks[blocker] = tuple(targets)
         order: dict[str, tuple[str, ...]] = {}
         for obj, listed in self.table(combat.get("order")).items():
             path = (*at, "order", obj)
-            ok = self.declared(path, obj, ("permanent",), "an attacking or blocking creature")
+            ok = self.declared(path, obj, ("permanent",), "an attacking or blocking creature",
+                               B)
             for j, other in enumerate(self.items(listed)):
                 ok = self.declared((*path, j), other, ("permanent",),
-                                   "a creature in a damage assignment order") and ok
+                                   "a creature in a damage assignment order", B) and ok
             names = [n for n in self.items(listed) if isinstance(n, str)]
             if len(set(names)) != len(names):
                 self.p.add(path, "a damage assignment order names a creature twice")
@@ -461,7 +523,7 @@ class _Builder:
             ok = True
             for j, member in enumerate(self.items(band)):
                 ok = self.declared((*at, "bands", i, j), member, ("permanent",),
-                                   "a member of an attacking band") and ok
+                                   "a member of an attacking band", A) and ok
             if ok and isinstance(band, list):
                 bands.append(tuple(band))
         out: dict[str, Any] = {"attacks": attacks, "blocks": blocks, "order": order,

@@ -44,6 +44,7 @@ FIELD_WHAT: Final[dict[tuple[str, str], str]] = {
     ("block", "blocker"): "the creature that blocks",
     ("block", "attacker"): "the attacking creature it blocks",
     ("enter_blocking", "attacker"): "the attacking creature it blocks",
+    ("enter_attacking", "attacking"): "what the permanent enters attacking",
 }
 
 #: Effect kinds whose ``to`` must be a permanent (not a player).
@@ -135,7 +136,7 @@ class ActionReader:
             board.p.add(at, "a 'prevent' action needs exactly one of 'target' (damage "
                             "dealt to it) and 'source' (damage dealt by it)")
             ok = False
-        if do in ("create_token", "enter_blocking"):
+        if do in ("create_token", "enter_blocking", "enter_attacking"):
             key = "token" if do == "create_token" else "permanent"
             pdata = table(adata.get(key))
             pid = pdata.get("id")

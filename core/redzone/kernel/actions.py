@@ -497,6 +497,29 @@ class EnterBlocking(Action):
     position: int | None = None
 
 
+@frozen
+class EnterAttacking(Action):
+    """A permanent (a card, not a token: a Preeminent Captain's soldier) is
+    put onto the battlefield attacking (508.4): it was never declared, so
+    "whenever ... attacks" doesn't trigger and no requirement or restriction
+    on attacking applies (508.4c); its controller owns it and it entered this
+    turn (302.6). If what it would attack is gone, or its controller isn't an
+    attacking player, it enters but isn't attacking (506.3b, 508.4a).
+    Entering after blockers are declared, it is unblocked (508.4d).
+
+    :param permanent: the new permanent (its id must be new).
+    :param attacking: the player, planeswalker or battle it attacks.
+    :param tapped: it enters tapped ("tapped and attacking").
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "enter_attacking"
+    permanent: Permanent
+    attacking: PlayerOrObjectId
+    tapped: bool = False
+
+
 # -- how each is performed ------------------------------------------------------------
 
 
@@ -785,6 +808,13 @@ def _enter_blocking(tx: Tx, a: EnterBlocking) -> None:
     tx.create(a.permanent, rule="509.4", blocking=a.attacker, position=a.position)
 
 
+def _enter_attacking(tx: Tx, a: EnterAttacking) -> None:
+    if not isinstance(a.permanent, Permanent):
+        raise IllegalActionError(f"enter_attacking: {a.permanent!r} is not a Permanent",
+                                 rule="508.4")
+    tx.create(a.permanent, rule="508.4", tapped=a.tapped, attacking=a.attacking)
+
+
 def _spec(cls: type[Action], apply: Any, rule: str) -> ActionSpec:
     doc = (cls.__doc__ or "").strip().splitlines()
     return ActionSpec(cls, apply, rule, doc[0] if doc else "")
@@ -817,6 +847,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(SetState, _set_state, "611.2"),
     _spec(MakeBlock, _make_block_action, "509.6"),
     _spec(EnterBlocking, _enter_blocking, "509.4"),
+    _spec(EnterAttacking, _enter_attacking, "508.4"),
 )
 
 #: The kernel's action classes by their scenario name.
@@ -853,6 +884,7 @@ __all__ = [
     "CreateToken",
     "DealDamage",
     "Destroy",
+    "EnterAttacking",
     "EnterBlocking",
     "Exile",
     "GainLife",
