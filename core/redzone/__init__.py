@@ -29,7 +29,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.errors": (
         "BadQueryError", "BoundError", "IllegalActionError", "IllegalAssignmentError",
         "IllegalAttackError", "IllegalBlockError", "PluginError", "PluginLoadError", "RulesError",
-        "ScenarioError", "UnknownKeywordError", "UnknownObjectError", "Violation",
+        "ScenarioError", "UnaskedChoiceError", "UnknownKeywordError", "UnknownObjectError",
+        "Violation",
     ),
     "redzone.kernel.events": ("Event", "EventKind"),
     "redzone.kernel.frozen": ("FrozenMap",),
