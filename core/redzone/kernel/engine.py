@@ -4,7 +4,8 @@ An :class:`Engine` owns one plugin manager and nothing else that changes; its
 methods are functions of the state they are given. Commands return an
 :class:`Outcome` (the new state and its events) or raise a typed error, in
 which case the caller still holds its untouched state (733). Queries never
-raise for illegal input.
+raise for illegal input, but :meth:`~Engine.choices_for`, which runs the
+command on a copy and raises what it raises.
 """
 
 from __future__ import annotations
