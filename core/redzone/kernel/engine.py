@@ -395,6 +395,7 @@ class Engine(_decisions.Decisions):
     def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step and the cleanup step (513, 514), from the last main
         phase of the turn."""
+        _validate.choices(choices)
         shared = _decisions.Shared(choices or {})
         return _asked(_turn.end_turn(self.context, state, choices=shared, resolve=lambda s:
                                      self.resolve_trigger(s, answers=shared)), choices)
