@@ -19,7 +19,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.actions": (
         "AddCounters", "AddEffect", "BecomeBlocked", "CreateDelayedTrigger", "CreateToken",
-        "DealDamage", "Destroy", "EnterAttacking", "EnterBlocking", "Exile", "GainLife", "Grant",
+        "DealDamage", "Destroy", "EnterAttacking", "EnterBlocking", "Exile", "GainControl",
+        "GainLife", "Grant",
         "LeaveBattlefield", "LoseLife", "MakeBlock", "Prevent", "Pump", "Regenerate",
         "RemoveEffect", "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
     ),
@@ -29,7 +30,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.errors": (
         "BadQueryError", "BoundError", "IllegalActionError", "IllegalAssignmentError",
         "IllegalAttackError", "IllegalBlockError", "PluginError", "PluginLoadError", "RulesError",
-        "ScenarioError", "UnknownKeywordError", "UnknownObjectError", "Violation",
+        "ScenarioError", "UnaskedChoiceError", "UnknownKeywordError", "UnknownObjectError",
+        "Violation",
     ),
     "redzone.kernel.events": ("Event", "EventKind"),
     "redzone.kernel.frozen": ("FrozenMap",),

@@ -8,14 +8,22 @@ trigger resolves, all at once, N of the permanents they control then (all of
 them if they control fewer). Sacrifice is not destruction: indestructible
 doesn't stop it. Each instance triggers separately (702.86b).
 
-The defending player chooses what to sacrifice. An embedding engine passes
-the choice as the trigger's ``choices["sacrifice"]`` (for example
-``engine.resolve_trigger(state, choices={"sacrifice": ["land", "bear"]})``):
-exactly N distinct permanents that player controls on the battlefield (or
-all of them when they control fewer), else
-:class:`~redzone.IllegalActionError` (rule 702.86a) and nothing changes.
-Without a choice the default is deterministic: tokens first, then the other
-permanents, each group in id order.
+The defending player chooses what to sacrifice, as the trigger resolves
+(608.2d): the trigger offers a :class:`~redzone.Choice` named
+``"sacrifice"`` (kind ``option``, the player the defending player, its
+options the permanents they control, exactly N of them or all when they
+control fewer), so its key is ``"annihilator@<source>:sacrifice"``
+(``#2`` after the source for a second instance, 702.86b). It is listed in
+advance by ``engine.choices_for(state, "declare_attackers", attacks)``, or
+by ``engine.pending_choices(state)`` while the trigger waits; answer it by
+key (``choices`` of ``resolve``, ``answers`` of a command) or by name
+(``engine.resolve_trigger(state, choices={"sacrifice": ["land", "bear"]})``).
+An answer that isn't exactly N distinct permanents that player controls as
+it resolves is an :class:`~redzone.IllegalActionError` (rule 702.86a) and
+nothing changes. Without an answer the default is deterministic: tokens
+first, then the other permanents, each group in id order; it is worked out
+again as the trigger resolves when what the player controls changed since
+it triggered (the choice is made then, 608.2d).
 
 Trigger: kind ``"annihilator"``, source the creature, controller its
 controller, ``targets`` the defending player, ``amount`` the N of the
@@ -25,6 +33,7 @@ instance.
 from __future__ import annotations
 
 from redzone import (
+    Choice,
     Event,
     GameState,
     IllegalActionError,
@@ -62,8 +71,26 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
             n = keyword.number
             out.append(Trigger(KIND, perm.id, perm.controller, "702.86a",
                                f"{defender} sacrifices {n} permanent{'s' if n != 1 else ''}",
-                               amount=n, targets=(defender,)))
+                               amount=n, targets=(defender,),
+                               offers=(_offer(state, defender, n),)))
     return out
+
+
+def _default(state: GameState, player: str, n: int) -> tuple[str, ...]:
+    """What ``player`` sacrifices without an answer: tokens first, then the
+    other permanents they control, each group in id order (701.21a)."""
+    controlled = sorted((p for p in state.battlefield if p.controller == player),
+                        key=lambda p: (not p.token, p.id))
+    return tuple(p.id for p in controlled[:n])
+
+
+def _offer(state: GameState, player: str, n: int) -> Choice:
+    """The defending player's choice of what to sacrifice (702.86a, 608.2d)."""
+    options = tuple(sorted(p.id for p in state.battlefield if p.controller == player))
+    need = min(n, len(options))
+    return Choice(CHOICE, player, "option", options, default=_default(state, player, n),
+                  min=need, max=need, rule="702.86a",
+                  text=f"the {need} permanent{'s' if need != 1 else ''} {player} sacrifices")
 
 
 @hookimpl
@@ -74,10 +101,13 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Sacrific
     controlled = [p for p in state.battlefield if p.controller == player]
     need = min(trigger.amount or 0, len(controlled))
     chosen = trigger.choices.get(CHOICE)
-    if chosen is None:
-        ranked = sorted(controlled, key=lambda p: (not p.token, p.id))
-        return [Sacrifice(p.id, player) for p in ranked[:need]]  # 701.21a
     ids = {p.id for p in controlled}
+    offered = next((o for o in trigger.offers if o.name == CHOICE), None)
+    if chosen is None or (offered is not None and tuple(chosen) == offered.default
+                          and set(offered.options) != ids):
+        # No answer, or the default taken when it triggered and what the
+        # player controls changed since: the default of now (608.2d).
+        return [Sacrifice(obj, player) for obj in _default(state, player, need)]
     wrong = [c for c in chosen if c not in ids]
     if wrong or len(set(chosen)) != len(chosen) or len(chosen) != need:
         problem = (f"{', '.join(repr(w) for w in wrong)} {'is' if len(wrong) == 1 else 'are'} "

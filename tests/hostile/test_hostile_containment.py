@@ -402,11 +402,17 @@ def test_guarantee_13_choices_of_the_wrong_type_are_a_bad_query(command: str,
 
 
 def test_guarantee_13_good_choices_still_work() -> None:
-    """The check refuses only the wrong types: str and list answers pass."""
+    """The check refuses only the wrong types: str and list answers pass it
+    (what is refused then is that no decision asked for them, 601.2, issue
+    23 item 4: not their type)."""
+    from redzone import UnaskedChoiceError
+
     engine = Engine()
     state = board(engine)
     engine.resolve(state, {"ogre": "bob"}, {"wall": "ogre"}, choices={})
-    engine.begin_combat(state, choices={"x": "y", "z": ["a", "b"], "w": ("c",)})
+    with pytest.raises(UnaskedChoiceError) as info:
+        engine.begin_combat(state, choices={"x": "y", "z": ["a", "b"], "w": ("c",)})
+    assert info.value.unasked == ("w", "x", "z") and info.value.asked == ()
 
 
 # -- item 8: after the game is over, every command is refused (104.2a) ----------------

@@ -96,7 +96,8 @@ NOT_REFERENCES: Final = frozenset({
     "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat)),
     # an action's: a shield's or an effect's id is checked as it is performed
     "AddCounters.counters", "CreateDelayedTrigger.kind", "CreateDelayedTrigger.rule",
-    "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "Grant.duration",
+    "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "GainControl.duration",
+    "Grant.duration",
     "Grant.keywords", "LeaveBattlefield.zone", "Prevent.amount", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
     "Revoke.keywords", "SetState.scope"})

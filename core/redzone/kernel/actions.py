@@ -36,6 +36,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
+from redzone.kernel.settle import change_control
 from redzone.kernel.tx import Tx, _make_block, check_duration
 
 
@@ -120,6 +121,33 @@ class Revoke(Action):
     target: ObjectId
     keywords: tuple[str, ...] = field(converter=_tuple)
     duration: str = "end_of_turn"
+    condition: Condition | None = None
+
+
+@frozen
+class GainControl(Action):
+    """A player gains control of a permanent for a while (layer 2, 613.1b):
+    a Threaten (``end_of_turn``) or a Control Magic (``game``, the default).
+
+    The permanent is removed from combat (506.4: its controller changes) and
+    hasn't been under its new controller's control continuously since their
+    turn began (302.6). When the effect ends, control returns to the
+    controller of the latest control-changing effect that still applies, or
+    to the one before the first (611.2), with the same consequences.
+
+    :param target: the permanent.
+    :param player: who gains control of it.
+    :param duration: how long (611.2): ``game`` (default), ``end_of_turn``,
+        ``end_of_combat``, ``this_combat`` or ``while``.
+    :param condition: for ``while``, the condition (611.2b).
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "gain_control"
+    target: ObjectId
+    player: PlayerId
+    duration: str = "game"
     condition: Condition | None = None
 
 
@@ -574,6 +602,20 @@ def _revoke(tx: Tx, a: Revoke) -> None:
                        duration=a.duration))
 
 
+def _gain_control(tx: Tx, a: GainControl) -> None:
+    perm = tx.permanent(a.target, a.do)
+    player = tx.state.players.get(a.player)
+    if player is None or player.lost:
+        raise IllegalActionError(f"gain_control: {a.player!r} is not a player in the game "
+                                 "(800.4a: a player who left controls nothing)",
+                                 rule="800.4a", objects=(a.target,))
+    check_duration(tx, a.duration, a.condition, a.do)
+    mod = Modification(source="control", duration=a.duration, condition=a.condition,
+                       controller=a.player, control_from=perm.controller)
+    tx.modify(a.target, mod)
+    change_control(tx, a.target, a.player, "613.1b")
+
+
 def _add_counters(tx: Tx, a: AddCounters) -> None:
     perm = tx.permanent(a.target, a.do)
     counters = perm.counters.thaw()
@@ -825,6 +867,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(Pump, _pump, "611.2"),
     _spec(Grant, _grant, "613.1f"),
     _spec(Revoke, _revoke, "613.1f"),
+    _spec(GainControl, _gain_control, "613.1b"),
     _spec(AddCounters, _add_counters, "122.1"),
     _spec(RemoveFromCombat, _remove_from_combat, "506.4"),
     _spec(LeaveBattlefield, _leave, "400.7"),
@@ -887,6 +930,7 @@ __all__ = [
     "EnterAttacking",
     "EnterBlocking",
     "Exile",
+    "GainControl",
     "GainLife",
     "Grant",
     "Keyword",

@@ -4,7 +4,8 @@ An :class:`Engine` owns one plugin manager and nothing else that changes; its
 methods are functions of the state they are given. Commands return an
 :class:`Outcome` (the new state and its events) or raise a typed error, in
 which case the caller still holds its untouched state (733). Queries never
-raise for illegal input.
+raise for illegal input, but :meth:`~Engine.choices_for`, which runs the
+command on a copy and raises what it raises.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from attrs import frozen
 
 from redzone.kernel import actions as _actions
 from redzone.kernel import combat as _combat
+from redzone.kernel import decisions as _decisions
 from redzone.kernel import effects as _effects
 from redzone.kernel import enumerate as _enumerate
 from redzone.kernel import restrictions as _restrictions
@@ -30,6 +32,7 @@ from redzone.kernel.errors import (
     IllegalActionError,
     IllegalBlockError,
     PluginLoadError,
+    UnaskedChoiceError,
     Violation,
     sort_violations,
 )
@@ -37,7 +40,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, DamageStep
-from redzone.kernel.model import Choice, ChoiceMade, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.model import ChoiceMade, GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
@@ -50,11 +53,13 @@ from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.steps import ASSIGNED, DAMAGE_STEP, Answers
 from redzone.kernel.tx import CombatResult, Outcome, step_label
 
+_asked = _decisions.only_asked
+
 Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
 
 
-class Engine:
+class Engine(_decisions.Decisions):
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another
@@ -304,7 +309,7 @@ class Engine:
         :raises IllegalActionError: when the game is over (104.2a), the stack
             isn't empty (500.2) or the game isn't at a main phase (506.1).
         """
-        return _steps.begin_combat(self.context, state, choices=choices)
+        return _asked(_steps.begin_combat(self.context, state, choices=choices), choices)
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
                           bands: Iterable[Sequence[str]] = (), *,
@@ -325,8 +330,8 @@ class Engine:
             declaration declared so gives undefined results.
         :raises IllegalAttackError: with every violation; nothing changes.
         """
-        return _steps.declare_attackers(self.context, state, attacks, bands, choices=choices,
-                                        checked=checked)
+        return _asked(_steps.declare_attackers(self.context, state, attacks, bands,
+                                               choices=choices, checked=checked), choices)
 
     def declare_blockers(self, state: GameState, blocks: Blocks,
                          order: Mapping[str, Sequence[str]] | None = None, *,
@@ -344,8 +349,8 @@ class Engine:
         :raises IllegalBlockError: with every violation (of the orders too);
             nothing changes.
         """
-        return _steps.declare_blockers(self.context, state, blocks, order, choices=choices,
-                                       checked=checked)
+        return _asked(_steps.declare_blockers(self.context, state, blocks, order,
+                                              choices=choices, checked=checked), choices)
 
     def combat_damage(self, state: GameState, assign: Assignment | None = None, *,
                       choices: Answers = None) -> Outcome:
@@ -363,34 +368,37 @@ class Engine:
         :raises IllegalActionError: while triggers wait on the stack (500.2),
             or when no combat damage step comes next (506.1).
         """
-        return _steps.combat_damage(self.context, state, assign, choices=choices)
+        return _asked(_steps.combat_damage(self.context, state, assign, choices=choices),
+                      choices)
 
     def end_of_combat(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """Enter the end of combat step (511.1): "at end of combat" abilities
         and delayed triggers trigger (511.2, 603.7)."""
-        return _steps.end_of_combat(self.context, state, choices=choices)
+        return _asked(_steps.end_of_combat(self.context, state, choices=choices), choices)
 
     def finish(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """End the combat phase: everything is removed from combat and "until
         end of combat" effects end (511.3)."""
-        return _steps.finish(self.context, state, choices=choices)
+        return _asked(_steps.finish(self.context, state, choices=choices), choices)
 
     def end_step(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step (513): "at the beginning of the end step" abilities
         and delayed triggers trigger."""
-        return _turn.end_step(self.context, state, choices=choices)
+        return _asked(_turn.end_step(self.context, state, choices=choices), choices)
 
     def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The cleanup step (514): damage is removed, "until end of turn" and
         "this turn" effects end (514.2), then state-based actions; another
         cleanup step follows while something happens (514.3a)."""
-        return _turn.cleanup(self.context, state, choices=choices)
+        return _asked(_turn.cleanup(self.context, state, choices=choices), choices)
 
     def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
         """The end step and the cleanup step (513, 514), from the last main
         phase of the turn."""
-        return _turn.end_turn(self.context, state, choices=choices,
-                              resolve=lambda s: self.resolve_trigger(s, answers=choices))
+        _validate.choices(choices)
+        shared = _decisions.Shared(choices or {})
+        return _asked(_turn.end_turn(self.context, state, choices=shared, resolve=lambda s:
+                                     self.resolve_trigger(s, answers=shared)), choices)
 
     def begin_turn(self, state: GameState, active_player: str | None = None, *,
                    untap: bool = True, choices: Answers = None) -> Outcome:
@@ -401,20 +409,22 @@ class Engine:
         :raises IllegalActionError: when the turn isn't over, the game is
             over (104.2a) or the player has left the game (800.4k).
         """
-        return _turn.begin_turn(self.context, state, active_player, untap=untap, choices=choices)
+        return _asked(_turn.begin_turn(self.context, state, active_player, untap=untap,
+                                       choices=choices), choices)
 
-    def perform(self, state: GameState, action: Action, *,
+    def perform(self, state: GameState, action: Action | Sequence[Action], *,
                 choices: Answers = None) -> Outcome:
-        """Apply an action in a priority window, then state-based actions
-        and what triggers (117.5).
+        """Apply an action in a priority window, or a spell's or ability's
+        actions in order as it resolves (608.2c), then state-based actions
+        and what triggers, once (117.5, 704.3: none between the actions).
 
         :raises IllegalActionError: for an action of no loaded kind, with a
             field of the wrong type, or naming something that isn't there;
             and after the end of the game (104.2a). Nothing changes.
         """
         self.context.check(state)
-        _validate.action(state, action)
-        return _steps.perform(self.context, state, action, choices=choices)
+        performed = _validate.actions(state, action)
+        return _asked(_steps.perform(self.context, state, performed, choices=choices), choices)
 
     def check_state_based_actions(self, state: GameState) -> Outcome:
         """Perform state-based actions until none applies (704.3).
@@ -442,14 +452,8 @@ class Engine:
         """
         _validate.choices(choices)
         _validate.choices(answers, "answers")
-        return _steps.resolve_trigger(self.context, state, trigger_id, choices, answers=answers)
-
-    def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
-        """The choices of the triggers on the stack that are still to be
-        made, as they resolve (608.2d): each with its key, options and
-        default. Answer them with :meth:`resolve_trigger` (``answers``)."""
-        return tuple(offer for trigger in state.stack for offer in trigger.offers
-                     if offer.name not in trigger.choices)
+        return _asked(_steps.resolve_trigger(self.context, state, trigger_id, choices,
+                                             answers=answers), answers)
 
     def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
         """Take a trigger off redzone's stack without resolving it: for an
@@ -586,7 +590,10 @@ class _Run:
     def __init__(self, engine: Engine, state: GameState, choices: Answers) -> None:
         self.engine = engine
         self.state = state
-        self.choices = choices
+        #: Given to each command: it takes what it asks for (601.2); the
+        #: run checks at its end that every key was asked for.
+        self.choices = _decisions.Shared(choices or {})
+        self.given = choices
         self.made: list[ChoiceMade] = []
         self.events: list[Event] = []
         self.steps: list[str] = []
@@ -737,12 +744,9 @@ class _Run:
 
     def check_pending(self) -> None:
         asked = {m.key for m in self.made}
-        unused = sorted(set(self.choices or {}) - asked)
+        unused = set(self.given or {}) - asked
         if unused and not self.over:
-            raise IllegalActionError(
-                f"choices that no decision asked for: {', '.join(map(repr, unused))} (asked: "
-                f"{', '.join(sorted(asked)) or 'none'})", rule="601.2",
-                objects=tuple(unused))
+            raise UnaskedChoiceError(unused, sorted(asked))
         waiting = {**self.pending, **self.later}
         if waiting:
             raise IllegalActionError(

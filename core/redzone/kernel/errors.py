@@ -235,6 +235,25 @@ class BadQueryError(IllegalActionError):
         super().__init__(message, rule=rule, objects=objects)
 
 
+class UnaskedChoiceError(IllegalActionError):
+    """A command was given answers to choices that no decision of it asked
+    for (601.2: a player makes the choices the game asks, no others): a
+    misspelt key, or a choice of another command. Nothing was changed.
+
+    :ivar unasked: the keys given that no decision asked for, sorted.
+    :ivar asked: the keys the command's decisions asked for, in order.
+
+    .. versionadded:: 0.1.0
+    """
+
+    def __init__(self, unasked: Iterable[str], asked: Iterable[str]) -> None:
+        self.unasked = tuple(sorted(unasked))
+        self.asked = tuple(dict.fromkeys(asked))
+        super().__init__(
+            f"choices that no decision asked for: {', '.join(map(repr, self.unasked))} "
+            f"(asked: {', '.join(self.asked) or 'none'})", rule="601.2", objects=self.unasked)
+
+
 class UnknownObjectError(BadQueryError, KeyError):
     """A query named an object or player that isn't in the state.
 

@@ -663,6 +663,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("lost", "104.3", "{player} loses the game", "player", tone="loss"),
     _k("left_game", "800.4a", "{player} leaves the game", "player", tone="loss"),
     _k("game_over", "104.2a", _game_over, "winners draw team", ids="winners", tone="loss"),
+    _k("control", "613.1b", "{player} gains control of {object}", "object player previous",
+       summary="a permanent's controller changes (layer 2); it leaves combat (506.4)"),
     _k("pump", "611.2", _pump, "target power toughness duration until"),
     _k("grant", "613.1f", _keywords("gains"), "target keywords duration"),
     _k("revoke", "613.1f", _keywords("loses"), "target keywords duration"),

@@ -191,6 +191,12 @@ class Modification:
     :param source: what created the effect, for the account (optional).
     :param duration: how long it lasts (:data:`DURATIONS`; 611.2).
     :param condition: for ``duration="while"``, the condition (611.2b).
+    :param controller: a control-changing effect (layer 2, 613.1b): the
+        player who controls the permanent while it applies
+        (:class:`~redzone.GainControl`); the latest one that applies wins.
+    :param control_from: for a control-changing effect, the player who
+        controlled the permanent before it: when the last of them ends, the
+        permanent returns to the first one's.
 
     .. versionadded:: 0.1.0
     """
@@ -202,6 +208,8 @@ class Modification:
     source: str | None = None
     duration: str = "end_of_turn"
     condition: Condition | None = None
+    controller: PlayerId | None = None
+    control_from: PlayerId | None = None
 
 
 @frozen(slots=False)

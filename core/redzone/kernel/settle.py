@@ -307,12 +307,20 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
         else:
             shields.append(shield)
     changed: dict[str, Permanent] = {}
+    control: dict[str, str] = {}
     for perm in state.objects.values():
         if not perm.modifications:
             continue
         kept = tuple(m for m in perm.modifications if not ends(m.duration, m.condition))
         if len(kept) != len(perm.modifications):
             changed[perm.id] = perm.evolve(modifications=kept)
+            controls = [m for m in perm.modifications if m.controller is not None]
+            if controls and perm.zone == "battlefield":
+                # Layer 2 (613.1b): the latest control effect still applying,
+                # else the controller before the first one.
+                still = [m.controller for m in kept if m.controller is not None]
+                control[perm.id] = still[-1] if still else (
+                    controls[0].control_from or perm.controller)
             for mod in perm.modifications:
                 if mod not in kept:
                     events.append(Event.make("effect_ends", rule, target=perm.id,
@@ -324,6 +332,22 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
     if len(effects) != len(state.effects) or len(shields) != len(state.shields):
         new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
     tx._take(new, events)
+    for obj, player in control.items():
+        change_control(tx, obj, player, "611.2")
+
+
+def change_control(tx: Tx, target: str, player: str, rule: str) -> None:
+    """``player`` controls ``target`` from now (layer 2, 613.1b): when its
+    controller changes it is removed from combat (506.4) and hasn't been
+    under its new controller's control since their turn began (302.6); a
+    ``control`` event says so."""
+    perm = tx.state.objects[target]
+    if perm.controller == player:
+        return
+    tx.remove_from_combat(target, "506.4")
+    tx.put(tx.state.objects[target].evolve(controller=player, summoning_sick=True))
+    tx.emit(Event.make("control", rule, object=target, player=player,
+                       previous=perm.controller))
 
 
 def _describe_modification(mod: Modification) -> str:
@@ -334,6 +358,8 @@ def _describe_modification(mod: Modification) -> str:
         parts.append("gains " + ", ".join(k.text for k in mod.add_keywords))
     if mod.remove_keywords:
         parts.append("loses " + ", ".join(mod.remove_keywords))
+    if mod.controller is not None:
+        parts.append(f"controlled by {mod.controller}")
     return "; ".join(parts) or "effect"
 
 
@@ -568,6 +594,6 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
     settle(tx, since=start, resolve=False)
 
 
-__all__ = ["cease", "commit", "end_effects", "fire_delayed", "outcome",
+__all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "outcome",
            "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
            "state_based_actions"]

@@ -609,12 +609,19 @@ def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
 # -- actions and the stack ------------------------------------------------------------
 
 
-def perform(ctx: Context, state: GameState, action: object, *,
+def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
             choices: Answers = None) -> Outcome:
-    """Apply an action in a priority window, then state-based actions (117.5)."""
-    check_game_on(state, f"perform {getattr(action, 'do', type(action).__name__)!r}")
+    """Apply actions in order in one working copy (608.2c: a resolving
+    spell's or ability's instructions), then state-based actions and
+    triggers once (117.5, 704.3); the game ending on the way (104) stops
+    the rest."""
+    names = ", ".join(repr(getattr(a, "do", type(a).__name__)) for a in actions[:3])
+    check_game_on(state, f"perform {names}{', ...' if len(actions) > 3 else ''}")
     tx = Tx(ctx, state, answers=choices)
-    tx.perform(action)  # type: ignore[arg-type]
+    for action in actions:
+        tx.perform(action)  # type: ignore[arg-type]
+        if tx._state.game_over is not None:  # (never batched)
+            break
     return commit(tx)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, Union
 
 import attrs
@@ -52,6 +53,12 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.references import named_ids
 from redzone.kernel.results import CombatResult, Outcome
+
+#: While :meth:`redzone.Engine.choices_for` runs a command on a copy: the
+#: choices every working copy of it meets, in order (with their options,
+#: bounds and defaults, which a :class:`~redzone.ChoiceMade` doesn't keep).
+#: A context variable, so that a command in another thread records nothing.
+ASKED: ContextVar[list[Choice] | None] = ContextVar("redzone_asked", default=None)
 
 #: The steps of a combat phase: in a turn's second combat their events are
 #: labelled ``declare_attackers#2`` (500.8, 505.1a).
@@ -342,6 +349,9 @@ class Tx:
             the rule is the choice's.
         """
         key = choice.key or choice.name
+        asked = ASKED.get()
+        if asked is not None:
+            asked.append(choice if choice.key else _evolve(choice, key=key))
         given = self.answers.get(key)
         answer = given if given is not None else choice.default
         check_answer(choice, answer)

@@ -297,6 +297,30 @@ def action(state: GameState, act: object) -> None:
                     tp, *typing.get_args(tp)) else "117.1", objects=ids)
 
 
+def actions(state: GameState, value: object) -> tuple[object, ...]:
+    """``value`` is an action, or a non-empty list or tuple of them (a
+    resolving spell's or ability's instructions, in order: 608.2c), each
+    checked by :func:`action`.
+
+    :returns: the actions, as a tuple.
+    :raises BadQueryError: for an empty sequence, naming the action and the
+        field of a wrong one (and its place in the sequence).
+    """
+    if not isinstance(value, (list, tuple)):
+        action(state, value)
+        return (value,)
+    if not value:
+        raise BadQueryError("perform: no action given (an empty sequence of actions)",
+                            rule="608.2c")
+    for n, act in enumerate(value, start=1):
+        try:
+            action(state, act)
+        except BadQueryError as exc:
+            raise BadQueryError(f"action {n} of {len(value)}: {exc.message}", rule=exc.rule,
+                                objects=exc.objects) from None
+    return tuple(value)
+
+
 def _shown_type(tp: Any) -> str:
     if tp is int:
         return f"a whole number within ±{MAX_INT:,}"
