@@ -62,6 +62,7 @@ from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
 from redzone.kernel.model import (
     UNLIMITED,
+    ZONES,
     Effect,
     GameState,
     Keyword,
@@ -168,6 +169,8 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.permanents: dict[str, Permanent] = {}
+        #: (owner, zone) -> the next place there (:meth:`_place`)
+        self._places: dict[tuple[str, str], int] = {}
         #: id -> index of the ``enter_blocking`` or ``create_token`` action
         #: that brings it, the combat it enters in, and the action's path.
         self.entering_combat: dict[str, int] = {}
@@ -361,6 +364,13 @@ class _Builder:
                 counters[key] = value
         extra = pdata.get("can_block_additional", 0)
         can_block = UNLIMITED if extra == "any" else self.integer(extra, 0)
+        zone = pdata.get("zone", "battlefield")
+        zone = zone if zone in ZONES else "battlefield"  # (the schema check reports others)
+        if zone != "battlefield" and "owner" in pdata and owner != pdata.get("controller"):
+            self.p.add((*at, "owner"), f"a card in the {zone} is controlled by its owner "
+                                       f"(400.3): owner {owner!r} and controller "
+                                       f"{pdata.get('controller')!r} must be the same")
+            ok = False
         if not ok:
             return None
         try:
@@ -373,6 +383,9 @@ class _Builder:
                         can_block: int) -> Permanent:
         def flag(key: str) -> bool:
             return pdata.get(key, False) is True
+
+        zone = pdata.get("zone", "battlefield")
+        zone = zone if zone in ZONES else "battlefield"
 
         return Permanent(
             id=pid,
@@ -400,7 +413,17 @@ class _Builder:
             blocks_if_able=flag("blocks_if_able"),
             must_be_blocked=flag("must_be_blocked"),
             lure=flag("lure"),
+            zone=zone,
+            position=self._place(owner, zone),
         )
+
+    def _place(self, owner: Any, zone: Any) -> int:
+        """The next place in ``owner``'s ``zone``: entries are listed top of
+        the library first (401.1), oldest of the graveyard first (404.1)."""
+        key = (str(owner), str(zone))
+        place = self._places.get(key, 0)
+        self._places[key] = place + 1
+        return place
 
     def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:
         active = self.data.get("active_player")
