@@ -19,9 +19,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.actions": (
         "AddCounters", "AddEffect", "BecomeBlocked", "CreateDelayedTrigger", "CreateToken",
-        "DealDamage", "Destroy", "EnterBlocking", "Exile", "GainLife", "Grant", "LeaveBattlefield",
-        "LoseLife", "MakeBlock", "Prevent", "Pump", "Regenerate", "RemoveEffect",
-        "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
+        "DealDamage", "Destroy", "Draw", "EnterBlocking", "Exile", "GainLife", "Grant",
+        "LeaveBattlefield", "LoseLife", "MakeBlock", "Move", "Prevent", "Pump", "Regenerate",
+        "RemoveEffect", "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
     ),
     "redzone.kernel.combat": ("Duty",),
     "redzone.kernel.editions": ("Edition",),

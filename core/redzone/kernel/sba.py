@@ -131,7 +131,9 @@ def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str, *,
 def next_position(state: GameState, owner: str, zone: str, *, top: bool = False) -> int:
     """The position a card arriving in its ``owner``'s ``zone`` takes: after
     every card there (the bottom of a library, the newest of a graveyard), or
-    with ``top`` before every one (the top of a library, 401.1)."""
+    with ``top`` before every one (the top of a library, 401.1; ``top`` means
+    nothing in another zone, where a card arriving is the newest)."""
+    top = top and zone == "library"
     here = [p.position for p in state.objects.values() if p.zone == zone and p.owner == owner]
     if not here:
         return 0
@@ -164,7 +166,7 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
         if owner not in places:
             places[owner] = next_position(state, owner, zone, top=top)
         else:
-            places[owner] += -1 if top else 1
+            places[owner] += -1 if top and zone == "library" else 1
         objects[obj] = _left(perm, zone, places[owner])  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
