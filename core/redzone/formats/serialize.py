@@ -98,7 +98,8 @@ NOT_REFERENCES: Final = frozenset({
     # an action's: a shield's or an effect's id is checked as it is performed
     "AddCounters.counters", "CreateDelayedTrigger.kind", "CreateDelayedTrigger.rule",
     "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "Grant.duration",
-    "Grant.keywords", "LeaveBattlefield.zone", "Prevent.amount", "Prevent.duration",
+    "Grant.keywords", "LeaveBattlefield.zone", "Move.to", "Move.position", "Prevent.amount",
+    "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
     "Revoke.keywords", "SetState.scope"})
 
