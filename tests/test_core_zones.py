@@ -11,6 +11,7 @@ import json
 import pytest
 from redzone import (
     AddCounters,
+    Cast,
     CreateToken,
     Destroy,
     Draw,
@@ -20,6 +21,7 @@ from redzone import (
     IllegalAttackError,
     Move,
     Permanent,
+    Play,
     Player,
     Pump,
     Tap,
@@ -201,6 +203,72 @@ def test_704_5b_looks_only_since_the_last_check(engine: Engine) -> None:
     assert out.state.players["carol"].loss_rule == "704.5b"
     assert not any(p.drew_from_empty for p in out.state.players.values())
     assert not out.state.players["alice"].lost and out.state.game_over is None
+
+
+# -- casting and playing (608.3, 305.1, 302.6) ------------------------------------------------
+
+
+def test_608_3a_a_cast_creature_enters_summoning_sick(engine: Engine) -> None:
+    """601.2a, 608.3a, 302.6: a creature card cast from its owner's hand goes
+    to the stack, then enters the battlefield under its caster's control as a
+    new object (two zone changes: object 3), summoning sick: it can't attack."""
+    state = board(engine, card("bear", "alice", "hand", 2, 2))
+    out = engine.perform(state, Cast("bear"))
+    bear = out.state.objects["bear"]
+    assert (bear.zone, bear.object, bear.controller, bear.summoning_sick) == \
+        ("battlefield", 3, "alice", True)
+    assert [e.kind for e in out.events if e.object == "bear"] == ["cast", "enters_battlefield"]
+    assert [e.rule for e in out.events if e.kind == "enters_battlefield"] == ["608.3a"]
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(out.state, {"bear": "bob"})
+    assert info.value.rule == "302.6"
+
+
+def test_302_1_creature_spells_at_sorcery_speed(engine: Engine) -> None:
+    """302.1: a creature spell is cast in a main phase of its owner's turn
+    with an empty stack; not in combat, not on another player's turn; 702.8a:
+    one with flash may be; 305.1: a land isn't cast; 608.3: nor is a card of
+    no permanent type."""
+    state = board(engine, creature("wolf", "alice", 2, 2), card("bear", "bob", "hand"),
+                  card("ambush", "alice", "hand"), Permanent("forest", "alice", types={"land"},
+                                                             zone="hand"),
+                  Permanent("shock", "alice", types=(), zone="hand"))
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(state, Cast("bear"))  # alice's turn
+    assert info.value.rule == "302.1"
+    for obj, rule in (("forest", "305.1"), ("shock", "608.3"), ("wolf", "601.2a")):
+        with pytest.raises(IllegalActionError) as info:
+            engine.perform(state, Cast(obj))
+        assert info.value.rule == rule, obj
+    in_combat = engine.declare_attackers(state, {"wolf": "bob"}).state
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(in_combat, Cast("ambush"))
+    assert info.value.rule == "302.1"
+    flash = in_combat.with_permanents({"ambush": in_combat.objects["ambush"].evolve(
+        printed_keywords=(engine.keyword("flash"),))})
+    assert engine.perform(flash, Cast("ambush")).state.objects["ambush"].zone == "battlefield"
+
+
+def test_305_2_one_land_a_turn(engine: Engine) -> None:
+    """305.1: a land is played from its owner's hand in their main phase; it
+    enters the battlefield; 305.2: one land a turn, again the next turn."""
+    land = {"types": {"land"}, "zone": "hand"}
+    state = board(engine, Permanent("forest", "alice", **land),
+                  Permanent("island", "alice", **land), creature("bear", "alice", 2, 2))
+    out = engine.perform(state, Play("forest"))
+    assert out.state.objects["forest"].zone == "battlefield"
+    assert [e.kind for e in out.events][:2] == ["play_land", "enters_battlefield"]
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(out.state, Play("island"))
+    assert info.value.rule == "305.2"
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(out.state, Play("bear"))
+    assert info.value.rule == "305.1"
+    later = out.state
+    for _ in range(2):  # bob's turn, then alice's again
+        later = engine.begin_turn(engine.end_turn(later).state).state
+    assert later.active_player == "alice"
+    assert engine.perform(later, Play("island")).state.objects["island"].zone == "battlefield"
 
 
 # -- scenario files and the outcome --------------------------------------------------------

@@ -750,7 +750,8 @@ EXTENSIONS = {
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",
                   "lure"},
     "combat": {"bands"},
-    "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate", "draw"},
+    "action": {"block", "enter_blocking", "add_effect", "exile", "regenerate", "draw", "cast",
+               "play"},
     "effect": {"blocks_if_able", "redirect_damage"},
 }
 

@@ -211,6 +211,38 @@ class Draw(Action):
 
 
 @frozen
+class Cast(Action):
+    """Cast a permanent card from its owner's hand, and resolve it: it moves
+    to the stack (601.2a), then becomes a permanent and enters the battlefield
+    under its caster's control (608.3a), summoning sick (302.6). Costs are the
+    embedding's to pay. Without flash (702.8a) only in a main phase of the
+    caster's turn with an empty stack (302.1, 301.1, 303.1, 306.1, 310.1).
+
+    :param card: the card, in its owner's hand.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "cast"
+    card: ObjectId
+
+
+@frozen
+class Play(Action):
+    """Play a land from its owner's hand (305.1, a special action): it enters
+    the battlefield; in a main phase of its owner's turn with an empty stack,
+    one land a turn (305.2).
+
+    :param card: the land card, in its owner's hand.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "play"
+    card: ObjectId
+
+
+@frozen
 class Destroy(Action):
     """Destroy a permanent (701.8): it goes to its owner's graveyard unless it
     is indestructible (702.12b) or a destruction replacement such as
@@ -665,6 +697,30 @@ def _draw(tx: Tx, a: Draw) -> None:
         tx._take(new, events)
 
 
+def _card(tx: Tx, card: object, doing: str) -> str:
+    objects = tx.state.objects
+    if not isinstance(card, str) or card not in objects:
+        raise IllegalActionError(f"{doing}: there is no card {card!r}"
+                                 f"{did_you_mean(card, objects)}", rule="400.1",
+                                 objects=(card if isinstance(card, str) else "",))
+    return card
+
+
+def _cast(tx: Tx, a: Cast) -> None:
+    card = _card(tx, a.card, a.do)
+    state = tx.state
+    flash = "flash" in state.objects[card].keyword_names  # 702.8a
+    new, events = _zones.cast(state, card, state.step, flash=flash)
+    tx._take(new, events)
+
+
+def _play(tx: Tx, a: Play) -> None:
+    card = _card(tx, a.card, a.do)
+    state = tx.state
+    new, events = _zones.play_land(state, card, state.step)
+    tx._take(new, events)
+
+
 def _destroy(tx: Tx, a: Destroy) -> None:
     tx.permanent(a.target, a.do)
     tx.destroy(a.target, "701.8a", regenerate=a.regenerate)
@@ -875,6 +931,8 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(LeaveBattlefield, _leave, "400.7"),
     _spec(Move, _move, "400.7"),
     _spec(Draw, _draw, "121.1"),
+    _spec(Cast, _cast, "608.3"),
+    _spec(Play, _play, "305.1"),
     _spec(Destroy, _destroy, "701.8"),
     _spec(Sacrifice, _sacrifice, "701.21"),
     _spec(Exile, _exile, "406.3"),
@@ -926,6 +984,7 @@ __all__ = [
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",
+    "Cast",
     "CreateDelayedTrigger",
     "CreateToken",
     "DealDamage",
@@ -940,6 +999,7 @@ __all__ = [
     "LoseLife",
     "MakeBlock",
     "Move",
+    "Play",
     "Prevent",
     "Pump",
     "Regenerate",

@@ -692,6 +692,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("effect_ends", "611.2", _effect_ends, "object target effect mode change",
        tone="quiet"),
     _k("enters_battlefield", "110.2", "{object} enters the battlefield", "object player"),
+    _k("cast", "601.2a", "{player} casts {object}", "object player"),
+    _k("play_land", "305.1", "{player} plays {object}", "object player"),
     _k("create", "111.1", "{object}, a token, enters the battlefield", "object player source"),
     _k("trigger", "603.3", _trigger, "source player object ability text"),
     _k("resolve", "608.2", _resolve, "source object ability"),

@@ -222,6 +222,8 @@ class Player:
     :param drew_from_empty: the player attempted to draw a card from an empty
         library since state-based actions were last checked (121.4): they
         lose at the next check (704.5b).
+    :param lands_played: how many lands the player has played this turn
+        (305.2: one, normally).
 
     .. versionadded:: 0.1.0
     """
@@ -232,6 +234,7 @@ class Player:
     lost: bool = False
     loss_rule: str | None = None
     drew_from_empty: bool = False
+    lands_played: int = 0
 
     def __repr__(self) -> str:
         return _display.player_repr(self)
