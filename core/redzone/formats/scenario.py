@@ -169,8 +169,6 @@ class _Builder:
         self.kinds: dict[str, str] = {}
         self.players: dict[str, Player] = {}
         self.permanents: dict[str, Permanent] = {}
-        #: (owner, zone) -> the next place there (:meth:`_place`)
-        self._places: dict[tuple[str, str], int] = {}
         #: id -> index of the ``enter_blocking`` or ``create_token`` action
         #: that brings it, the combat it enters in, and the action's path.
         self.entering_combat: dict[str, int] = {}
@@ -413,17 +411,8 @@ class _Builder:
             blocks_if_able=flag("blocks_if_able"),
             must_be_blocked=flag("must_be_blocked"),
             lure=flag("lure"),
-            zone=zone,
-            position=self._place(owner, zone),
+            zone=zone,  # (its place: as listed, library top first, 401.1)
         )
-
-    def _place(self, owner: Any, zone: Any) -> int:
-        """The next place in ``owner``'s ``zone``: entries are listed top of
-        the library first (401.1), oldest of the graveyard first (404.1)."""
-        key = (str(owner), str(zone))
-        place = self._places.get(key, 0)
-        self._places[key] = place + 1
-        return place
 
     def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:
         active = self.data.get("active_player")
