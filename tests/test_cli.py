@@ -110,14 +110,18 @@ def check_outcome_shape(out: dict[str, Any]) -> None:
         assert set(player) == {"life", "poison", "lost"}
         assert isinstance(player["life"], int) and isinstance(player["lost"], bool)
     for perm in out["permanents"].values():
-        assert set(perm) == {"zone", "power", "toughness", "damage", "counters", "tapped",
-                             "loyalty", "defense", "keywords"}
-        assert perm["zone"] in ("battlefield", "graveyard", "exile")
+        assert set(perm) == {"zone", "object", "power", "toughness", "damage", "counters",
+                             "tapped", "loyalty", "defense", "keywords"}
+        assert perm["zone"] in ("battlefield", "hand", "library", "graveyard", "exile", "stack")
+        assert isinstance(perm["object"], int) and perm["object"] >= 1  # 400.7
         assert isinstance(perm["keywords"], list) and isinstance(perm["counters"], dict)
+    assert set(out["zones"]) == set(out["players"])  # the additions of January 2027
+    for zones in out["zones"].values():
+        assert list(zones) == ["hand", "library", "graveyard", "exile"]
     assert out["steps"][0] == "beginning_of_combat" and out["steps"][-1] == "end_of_combat"
     assert set(out["after_steps"]) <= {"first_strike_damage", "combat_damage"}
     for board in out["after_steps"].values():
-        assert set(board) == {"players", "permanents"}
+        assert set(board) == {"players", "permanents", "zones"}
     for event in out["events"]:
         assert isinstance(event["step"], str) and isinstance(event["kind"], str)
         assert isinstance(event["rule"], str)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from redzone import (
     Action,
     CreateDelayedTrigger,
+    Draw,
     Effect,
     Engine,
     Exile,
@@ -23,6 +24,7 @@ from redzone import (
     GameState,
     Keyword,
     Modification,
+    Move,
     Permanent,
     Player,
     Prevent,
@@ -47,7 +49,8 @@ FROZEN_DATA = st.recursive(
     lambda inner: st.lists(inner, max_size=3).map(tuple)
     | st.dictionaries(IDS, inner, max_size=3).map(FrozenMap), max_leaves=6)
 ACTIONS = st.sampled_from([Tap("x"), Sacrifice("y", player="bob"), Pump("z", 1, -1),
-                           CreateDelayedTrigger("end_step", (Exile("w"),))])
+                           CreateDelayedTrigger("end_step", (Exile("w"),)),
+                           Move("v", "library", position="bottom"), Draw("bob", 2)])
 
 
 def strategy_for(tp: Any) -> st.SearchStrategy[Any]:
@@ -106,6 +109,39 @@ def test_round_trip_of_any_state(state: GameState) -> None:
         assert list(back.combat.attacks) == list(state.combat.attacks)
         assert list(back.combat.blocks) == list(state.combat.blocks)
     assert state_to_dict(back) == data
+
+
+CARD_ZONES = ("battlefield", "hand", "library", "graveyard", "exile")
+MOVES = st.lists(st.tuples(st.integers(0, 5), st.sampled_from(CARD_ZONES),
+                           st.sampled_from(("top", "bottom"))), max_size=8)
+
+
+@settings(max_examples=samples(25, 100), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(("alice", "bob")), st.sampled_from(CARD_ZONES)),
+                min_size=1, max_size=6), MOVES, st.integers(0, 3))
+def test_round_trip_keeps_every_zone_in_order(bare_engine: Engine,
+                                              cards: list[tuple[str, str]],
+                                              moves: list[tuple[int, str, str]],
+                                              draws: int) -> None:
+    """Issue item 1: a saved state round-trips with its zones: after any moves
+    between zones (400.7) and draws (121.1), each player's hand, library (top
+    first) and graveyard (oldest first) and each object's number come back
+    as they were."""
+    state = bare_engine.game(["alice", "bob"], [
+        creature(f"c{i}", owner, 1, 1, zone=zone) for i, (owner, zone) in enumerate(cards)])
+    for i, zone, position in moves:
+        state = bare_engine.perform(state, Move(f"c{i % len(cards)}", zone,
+                                                position=position)).state
+    if draws:
+        state = bare_engine.perform(state, Draw("alice", draws)).state
+    back = state_from_dict(json.loads(json.dumps(state_to_dict(state))))
+    assert back == state
+    for player in ("alice", "bob"):
+        for zone in CARD_ZONES:
+            assert back.zone(player, zone) == state.zone(player, zone)
+    assert {i: p.object for i, p in back.objects.items()} == \
+        {i: p.object for i, p in state.objects.items()}
 
 
 def test_round_trip_of_a_real_combat(bare_engine: Engine) -> None:

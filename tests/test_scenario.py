@@ -356,20 +356,21 @@ def test_the_same_scenario_gives_byte_identical_json() -> None:
 
 def test_outcome_has_the_documented_shape() -> None:
     """Scenario format, the JSON outcome: ok, rules, players, permanents,
-    steps, after_steps for each damage step, events with step/kind/rule."""
+    zones (January 2027 additions), steps, after_steps for each damage step,
+    events with step/kind/rule."""
     out = outcome_json(resolve(loads(BASE)))
-    assert list(out) == ["ok", "rules", "players", "permanents", "steps", "game_over",
-                         "choices", "after_steps", "events"]
+    assert list(out) == ["ok", "rules", "players", "permanents", "zones", "steps",
+                         "game_over", "choices", "after_steps", "events"]
     assert out["game_over"] is None  # 104: the game goes on
     assert out["ok"] is True and out["rules"] == "foundations"
     assert out["players"]["bob"] == {"life": 20, "poison": 0, "lost": False}
-    assert set(out["permanents"]["wurm"]) == {"zone", "power", "toughness", "damage",
-                                              "counters", "tapped", "loyalty", "defense",
-                                              "keywords"}
+    assert set(out["permanents"]["wurm"]) == {"zone", "object", "power", "toughness",
+                                              "damage", "counters", "tapped", "loyalty",
+                                              "defense", "keywords"}
     assert out["steps"] == ["beginning_of_combat", "declare_attackers", "declare_blockers",
                             "combat_damage", "end_of_combat"]
     assert list(out["after_steps"]) == ["combat_damage"]
-    assert set(out["after_steps"]["combat_damage"]) == {"players", "permanents"}
+    assert set(out["after_steps"]["combat_damage"]) == {"players", "permanents", "zones"}
     for event in out["events"]:
         assert {"step", "kind", "rule"} <= set(event)
 
@@ -730,11 +731,13 @@ CONTRACT = {
     "player": {"life", "poison"},
     "permanent": {"id", "name", "controller", "owner", "types", "subtypes", "colors", "power",
                   "toughness", "loyalty", "defense", "protector", "keywords", "damage",
-                  "counters", "tapped", "summoning_sick", "can_block_additional"},
+                  "counters", "tapped", "summoning_sick", "can_block_additional",
+                  "zone"},  # zone: the additions of January 2027
     "combat": {"attacks", "blocks", "order", "assign", "assign_first_strike", "actions"},
     "action": {"pump", "grant", "revoke", "prevent", "remove_from_combat", "leave_battlefield",
                "add_counters", "tap", "untap", "become_blocked", "gain_life", "lose_life",
-               "deal_damage", "create_token", "destroy", "sacrifice"},
+               "deal_damage", "create_token", "destroy", "sacrifice",
+               "move"},  # move: the additions of January 2027
     "effect": {"prevent_all_combat_damage", "double_life_gain", "life_floor", "double_damage",
                "reduce_damage"},
 }
@@ -748,7 +751,7 @@ EXTENSIONS = {
                   "lure", "token"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "enter_attacking", "add_effect", "exile",
-               "regenerate"},
+               "regenerate", "draw", "cast", "play"},
     "effect": {"blocks_if_able", "redirect_damage"},
 }
 

@@ -18,11 +18,11 @@ from redzone._version import __version__ as __version__
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.actions": (
-        "AddCounters", "AddEffect", "BecomeBlocked", "CreateDelayedTrigger", "CreateToken",
-        "DealDamage", "Destroy", "EnterAttacking", "EnterBlocking", "Exile", "GainControl",
-        "GainLife", "Grant",
-        "LeaveBattlefield", "LoseLife", "MakeBlock", "Prevent", "Pump", "Regenerate",
-        "RemoveEffect", "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
+        "AddCounters", "AddEffect", "BecomeBlocked", "Cast", "CreateDelayedTrigger",
+        "CreateToken", "DealDamage", "Destroy", "Draw", "EnterAttacking", "EnterBlocking",
+        "Exile", "GainControl", "GainLife", "Grant", "LeaveBattlefield", "LoseLife",
+        "MakeBlock", "Move", "Play", "Prevent", "Pump", "Regenerate", "RemoveEffect",
+        "RemoveFromCombat", "Revoke", "Sacrifice", "SetState", "Tap", "Untap",
     ),
     "redzone.kernel.combat": ("Duty",),
     "redzone.kernel.editions": ("Edition",),

@@ -32,7 +32,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import as_tuple
-from redzone.kernel.model import ChoiceMade, GameState, Permanent
+from redzone.kernel.model import PLAYER_ZONES, ChoiceMade, GameState, Permanent
 from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 
 #: Exit statuses of ``redzone run`` (scenario format): resolved, illegal
@@ -229,6 +229,7 @@ def check_report(scenario: Scenario) -> CheckReport:
 def _permanent_json(perm: Permanent) -> dict[str, Any]:
     return {
         "zone": perm.zone,
+        "object": perm.object,
         "power": perm.power if perm.base_power is not None else None,
         "toughness": perm.toughness if perm.base_toughness is not None else None,
         "damage": perm.damage,
@@ -241,16 +242,30 @@ def _permanent_json(perm: Permanent) -> dict[str, Any]:
 
 
 def board_json(state: GameState) -> dict[str, Any]:
-    """The ``players`` and ``permanents`` of the JSON outcome for a state, in
-    the scenario's order."""
+    """The ``players``, ``permanents`` and ``zones`` of the JSON outcome for a
+    state, in the scenario's order."""
     board = {
         "players": {p.id: {"life": p.life, "poison": p.poison, "lost": p.lost}
                     for p in state.players.values()},
         "permanents": {p.id: _permanent_json(p) for p in state.objects.values()},
+        "zones": zones_json(state),
     }
     if state.teams:
         board["teams"] = teams_json(state)
     return board
+
+
+def zones_json(state: GameState) -> dict[str, dict[str, list[str]]]:
+    """The ``zones`` of the JSON outcome: each player's ``hand``, ``library``
+    (top first, 401.1), ``graveyard`` (oldest first, 404.1) and ``exile`` (the
+    cards they own there, in the order they were exiled), as ids."""
+    found: dict[tuple[str, str], list[Permanent]] = {}
+    for perm in state.objects.values():
+        if perm.zone in PLAYER_ZONES:
+            found.setdefault((perm.owner, perm.zone), []).append(perm)
+    return {player: {zone: [p.id for p in sorted(found.get((player, zone), ()),
+                                                 key=lambda p: p.position)]
+                     for zone in PLAYER_ZONES} for player in state.players}
 
 
 def teams_json(state: GameState) -> dict[str, Any]:
@@ -286,6 +301,7 @@ def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
         "rules": rules,
         "players": board["players"],
         "permanents": board["permanents"],
+        "zones": board["zones"],
         **({"teams": board["teams"]} if "teams" in board else {}),
         "steps": list(result.steps),
         "game_over": game_over_json(result.state),

@@ -63,6 +63,7 @@ from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
 from redzone.kernel.model import (
     UNLIMITED,
+    ZONES,
     Effect,
     GameState,
     Keyword,
@@ -419,6 +420,13 @@ class _Builder:
                 counters[key] = value
         extra = pdata.get("can_block_additional", 0)
         can_block = UNLIMITED if extra == "any" else self.integer(extra, 0)
+        zone = pdata.get("zone", "battlefield")
+        zone = zone if zone in ZONES else "battlefield"  # (the schema check reports others)
+        if zone != "battlefield" and "owner" in pdata and owner != pdata.get("controller"):
+            self.p.add((*at, "owner"), f"a card in the {zone} is controlled by its owner "
+                                       f"(400.3): owner {owner!r} and controller "
+                                       f"{pdata.get('controller')!r} must be the same")
+            ok = False
         if not ok:
             return None
         try:
@@ -431,6 +439,9 @@ class _Builder:
                         can_block: int) -> Permanent:
         def flag(key: str) -> bool:
             return pdata.get(key, False) is True
+
+        zone = pdata.get("zone", "battlefield")
+        zone = zone if zone in ZONES else "battlefield"
 
         return Permanent(
             id=pid,
@@ -459,6 +470,7 @@ class _Builder:
             must_be_blocked=flag("must_be_blocked"),
             lure=flag("lure"),
             token=flag("token"),
+            zone=zone,  # (its place: as listed, library top first, 401.1)
         )
 
     def turn_order(self) -> tuple[str | None, tuple[str, ...] | None]:

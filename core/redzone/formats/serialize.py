@@ -56,6 +56,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.references import reference_fields
 from redzone.kernel.tx import is_combat_step
+from redzone.kernel.zones import POSITIONS
 
 #: The version of the encoding, written as ``format`` in every dict.
 FORMAT: Final = 1
@@ -97,8 +98,8 @@ NOT_REFERENCES: Final = frozenset({
     # an action's: a shield's or an effect's id is checked as it is performed
     "AddCounters.counters", "CreateDelayedTrigger.kind", "CreateDelayedTrigger.rule",
     "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "GainControl.duration",
-    "Grant.duration",
-    "Grant.keywords", "LeaveBattlefield.zone", "Prevent.amount", "Prevent.duration",
+    "Grant.duration", "Grant.keywords", "LeaveBattlefield.zone", "Move.to", "Move.position",
+    "Prevent.amount", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
     "Revoke.keywords", "SetState.scope"})
 
@@ -107,7 +108,8 @@ NOT_REFERENCES: Final = frozenset({
 #: ``Class.field`` or, for every class (an action's too), by field name: a
 #: value outside it is refused (an unknown shield mode would act as "all").
 ENUMERATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "Permanent.zone": OBJECT_ZONES, "zone": ZONES, "duration": DURATIONS,
+    "Permanent.zone": OBJECT_ZONES, "zone": ZONES, "Move.to": ZONES,
+    "Move.position": POSITIONS, "duration": DURATIONS,
     "when": DELAYED_WHEN, "scope": SCOPES,
     "Shield.mode": SHIELD_MODES, "Choice.kind": CHOICE_KINDS,
 }

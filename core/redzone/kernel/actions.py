@@ -18,12 +18,14 @@ from typing import Any, ClassVar
 
 from attrs import field, frozen
 
+from redzone.kernel import zones as _zones
 from redzone.kernel.answers import shown, type_name
-from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation
+from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
 from redzone.kernel.model import (
+    ZONES,
     Condition,
     DelayedTrigger,
     Effect,
@@ -38,6 +40,7 @@ from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.settle import change_control
 from redzone.kernel.tx import Tx, _make_block, check_duration
+from redzone.kernel.zones import POSITIONS
 
 
 def _tuple(value: Iterable[str]) -> tuple[str, ...]:
@@ -193,6 +196,78 @@ class LeaveBattlefield(Action):
     do: ClassVar[str] = "leave_battlefield"
     target: ObjectId
     zone: str = "graveyard"
+
+
+@frozen
+class Move(Action):
+    """Move an object from its zone to any other (400.7): it becomes a new
+    object (its id stays, its ``object`` number goes up), with none of its
+    counters, damage, effects or combat status; from the battlefield its last
+    known information is kept (603.10a); onto the battlefield it enters under
+    its owner's control and summoning sick (302.6); a token that has left the
+    battlefield stays where it is (111.8).
+
+    :param target: the object, in any zone.
+    :param to: the zone: ``hand``, ``library``, ``graveyard``, ``exile``,
+        ``stack`` or ``battlefield``.
+    :param position: in a library, ``top`` (drawn next, 401.1) or ``bottom``.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "move"
+    target: ObjectId
+    to: str
+    position: str = "top"
+
+
+@frozen
+class Draw(Action):
+    """A player draws cards, one at a time: the top card of their library
+    into their hand (121.1, 121.2). Drawing from an empty library, they lose
+    at the next check of state-based actions (121.4, 704.5b).
+
+    :param player: who draws.
+    :param count: how many cards.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "draw"
+    player: PlayerId
+    count: int = 1
+
+
+@frozen
+class Cast(Action):
+    """Cast a permanent card from its owner's hand, and resolve it: it moves
+    to the stack (601.2a), then becomes a permanent and enters the battlefield
+    under its caster's control (608.3a), summoning sick (302.6). Costs are the
+    embedding's to pay. Without flash (702.8a) only in a main phase of the
+    caster's turn with an empty stack (302.1, 301.1, 303.1, 306.1, 310.1).
+
+    :param card: the card, in its owner's hand.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "cast"
+    card: ObjectId
+
+
+@frozen
+class Play(Action):
+    """Play a land from its owner's hand (305.1, a special action): it enters
+    the battlefield; in a main phase of its owner's turn with an empty stack,
+    one land a turn (305.2).
+
+    :param card: the land card, in its owner's hand.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "play"
+    card: ObjectId
 
 
 @frozen
@@ -655,6 +730,62 @@ def _leave(tx: Tx, a: LeaveBattlefield) -> None:
     tx.move(a.target, a.zone, "400.7")
 
 
+def _move(tx: Tx, a: Move) -> None:
+    state = tx.state
+    if not isinstance(a.target, str) or a.target not in state.objects:
+        raise IllegalActionError(f"move: there is no object {a.target!r}"
+                                 f"{did_you_mean(a.target, state.objects)}", rule="400.1",
+                                 objects=(a.target if isinstance(a.target, str) else "",))
+    if a.to not in ZONES:
+        raise IllegalActionError(f"move: {a.to!r} is not a zone; the zones are "
+                                 f"{', '.join(ZONES)}", rule="400.1", objects=(a.target,))
+    if a.position not in POSITIONS:
+        raise IllegalActionError(f"move: position must be 'top' or 'bottom', not "
+                                 f"{a.position!r}", rule="401.1", objects=(a.target,))
+    if state.objects[a.target].zone not in ZONES:  # ceased, or left the game
+        raise IllegalActionError(f"move: {a.target!r} is no longer in the game "
+                                 f"({state.objects[a.target].zone})", rule="400.1",
+                                 objects=(a.target,))
+    new, events = _zones.move_object(state, a.target, a.to, "400.7", state.step,
+                                     top=a.position == "top")
+    tx._take(new, events)
+
+
+def _draw(tx: Tx, a: Draw) -> None:
+    player = tx.player(a.player, a.do)
+    count = _amount(a.count, a.do, "count")
+    for _ in range(count):
+        state = tx.state
+        if state.players[player].drew_from_empty:
+            break  # (it makes no difference: the player loses at the next check)
+        new, events = _zones.draw(state, player, state.step)
+        tx._take(new, events)
+
+
+def _card(tx: Tx, card: object, doing: str) -> str:
+    objects = tx.state.objects
+    if not isinstance(card, str) or card not in objects:
+        raise IllegalActionError(f"{doing}: there is no card {card!r}"
+                                 f"{did_you_mean(card, objects)}", rule="400.1",
+                                 objects=(card if isinstance(card, str) else "",))
+    return card
+
+
+def _cast(tx: Tx, a: Cast) -> None:
+    card = _card(tx, a.card, a.do)
+    state = tx.state
+    flash = "flash" in state.objects[card].keyword_names  # 702.8a
+    new, events = _zones.cast(state, card, state.step, flash=flash)
+    tx._take(new, events)
+
+
+def _play(tx: Tx, a: Play) -> None:
+    card = _card(tx, a.card, a.do)
+    state = tx.state
+    new, events = _zones.play_land(state, card, state.step)
+    tx._take(new, events)
+
+
 def _destroy(tx: Tx, a: Destroy) -> None:
     tx.permanent(a.target, a.do)
     tx.destroy(a.target, "701.8a", regenerate=a.regenerate)
@@ -871,6 +1002,10 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(AddCounters, _add_counters, "122.1"),
     _spec(RemoveFromCombat, _remove_from_combat, "506.4"),
     _spec(LeaveBattlefield, _leave, "400.7"),
+    _spec(Move, _move, "400.7"),
+    _spec(Draw, _draw, "121.1"),
+    _spec(Cast, _cast, "608.3"),
+    _spec(Play, _play, "305.1"),
     _spec(Destroy, _destroy, "701.8"),
     _spec(Sacrifice, _sacrifice, "701.21"),
     _spec(Exile, _exile, "406.3"),
@@ -923,10 +1058,12 @@ __all__ = [
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",
+    "Cast",
     "CreateDelayedTrigger",
     "CreateToken",
     "DealDamage",
     "Destroy",
+    "Draw",
     "EnterAttacking",
     "EnterBlocking",
     "Exile",
@@ -937,6 +1074,8 @@ __all__ = [
     "LeaveBattlefield",
     "LoseLife",
     "MakeBlock",
+    "Move",
+    "Play",
     "Prevent",
     "Pump",
     "Regenerate",

@@ -471,6 +471,18 @@ def _zone_change(e: Event, n: Namer) -> str:
     return f"{n(e.object)} leaves the battlefield: it {zone_words(e.get('zone'))}"
 
 
+#: Where a card moves from, in words (the ``moved`` events).
+_FROM: Final[Mapping[str, str]] = {"graveyard": "the graveyard", "hand": "its owner's hand",
+                                   "library": "its owner's library", "exile": "exile",
+                                   "stack": "the stack"}
+
+
+def _moved(e: Event, n: Namer) -> str:
+    origin = str(e.get("origin"))
+    return (f"{n(e.object)} {zone_words(e.get('zone'))} from "
+            f"{_FROM.get(origin, 'the ' + origin.replace('_', ' '))}")
+
+
 _UNTIL: Final = {"end_of_turn": " until end of turn", "end_of_combat": " until end of combat",
                  "this_combat": " this combat", "game": "", "while": " for as long as it lasts"}
 
@@ -658,6 +670,11 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("dies", "700.4", "{object} is put into its owner's graveyard", "object",
        tone="rules", leaves=True),
     _k("zone_change", "400.7", _zone_change, "object zone", tone="rules", leaves=True),
+    _k("moved", "400.7", _moved, "object zone origin", tone="rules",
+       summary="a card moves between two zones other than the battlefield: a new object"),
+    _k("draws", "121.1", "{player} draws a card", "player object"),
+    _k("draw_from_empty", "121.4", "{player} attempts to draw from an empty library and "
+       "loses at the next check of state-based actions (704.5b)", "player", tone="harm"),
     _k("ceases_to_exist", "704.5d", "{object}, a token, ceases to exist", "object zone",
        tone="rules"),
     _k("sacrificed", "701.21a", "{player} sacrifices {object}", "player object"),
@@ -681,6 +698,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("effect_ends", "611.2", _effect_ends, "object target effect mode change",
        tone="quiet"),
     _k("enters_battlefield", "110.2", "{object} enters the battlefield", "object player"),
+    _k("cast", "601.2a", "{player} casts {object}", "object player"),
+    _k("play_land", "305.1", "{player} plays {object}", "object player"),
     _k("create", "111.1", "{object}, a token, enters the battlefield", "object player source"),
     _k("trigger", "603.3", _trigger, "source player object ability text"),
     _k("resolve", "608.2", _resolve, "source object ability"),

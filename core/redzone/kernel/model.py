@@ -74,8 +74,13 @@ class Action:
 #: ``can_block_additional`` at or above this value means unlimited.
 UNLIMITED: Final = 1_000_000
 
-#: The zones a permanent's card can be in after combat.
-ZONES: Final = ("battlefield", "graveyard", "exile")
+#: The zones an object can be in (400.1): the battlefield, the stack and
+#: exile, which the players share, and each player's own hand, library and
+#: graveyard.
+ZONES: Final = ("battlefield", "graveyard", "exile", "hand", "library", "stack")
+#: The zones the outcome lists by player (each object under its owner, 400.3),
+#: each in order (:meth:`GameState.zone`).
+PLAYER_ZONES: Final = ("hand", "library", "graveyard", "exile")
 #: What an object's record can show as its zone: one of :data:`ZONES`, a
 #: token that ceased to exist (``"ceased"``, 111.7, 704.5d) or a card whose
 #: owner left the game (``"left_game"``, 800.4a).
@@ -222,6 +227,11 @@ class Player:
     :param lost: whether the player has lost the game (104.3); a player who
         lost has left the game (104.5).
     :param loss_rule: the rule by which the player lost, e.g. ``"704.5a"``.
+    :param drew_from_empty: the player attempted to draw a card from an empty
+        library since state-based actions were last checked (121.4): they
+        lose at the next check (704.5b).
+    :param lands_played: how many lands the player has played this turn
+        (305.2: one, normally).
 
     .. versionadded:: 0.1.0
     """
@@ -231,6 +241,8 @@ class Player:
     poison: int = 0
     lost: bool = False
     loss_rule: str | None = None
+    drew_from_empty: bool = False
+    lands_played: int = 0
 
     def __repr__(self) -> str:
         return _display.player_repr(self)
@@ -283,8 +295,15 @@ class Permanent:
     :param marks: facts noted since state-based actions were last checked,
         named by the plugin that sets them (for example the deathtouch plugin's
         "dealt damage by a source with deathtouch"); cleared after each check.
-    :param zone: ``battlefield``, ``graveyard`` or ``exile``.
+    :param zone: where it is, one of :data:`ZONES` (or ``ceased``,
+        ``left_game``: :data:`OBJECT_ZONES`); a card off the battlefield is
+        controlled by its owner.
     :param token: whether it is a token.
+    :param object: which object the card is (400.7): 1 until it first changes
+        zones, one more each time it does; the id stays the card's.
+    :param position: its place in its zone, lowest first: a library's top
+        card has the lowest (401.1), a graveyard's oldest card too (404.1).
+        Objects with equal positions keep the order they were given in.
 
     .. versionadded:: 0.1.0
     """
@@ -318,6 +337,8 @@ class Permanent:
     marks: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     zone: str = "battlefield"
     token: bool = False
+    object: int = 1
+    position: int = 0
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`): a
@@ -1114,6 +1135,18 @@ class GameState:
         """The players still in the game, in turn order (104.5, 800.4a)."""
         return tuple(p for p in self.turn_order if not self.players[p].lost)
 
+    def zone(self, player: str, zone: str) -> tuple[str, ...]:
+        """The ids of the objects ``player`` owns in ``zone``, in order: a
+        library top first (401.1), a graveyard oldest first (404.1), a hand or
+        exile in the order they arrived.
+
+        :param player: the owner (400.3: a card goes to its owner's zones).
+        :param zone: one of :data:`ZONES`.
+        """
+        found = [p for p in self.objects.values() if p.zone == zone and p.owner == player]
+        found.sort(key=_position)
+        return tuple(p.id for p in found)
+
     def on_battlefield(self, obj: str) -> Permanent | None:
         """The permanent ``obj`` if it is on the battlefield, else ``None``."""
         perm = self.objects._items.get(obj)
@@ -1285,6 +1318,10 @@ class GameState:
 
 
 GameState.__evolve_carry__[STEP_KIND] = tuple(f.name for f in attrs_fields(GameState))
+
+
+def _position(perm: Permanent) -> int:
+    return perm.position
 
 
 def team_life(players: int) -> int:

@@ -77,7 +77,7 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
 _KEPT = frozenset({"id", "controller", "name", "owner", "types", "subtypes", "supertypes",
                    "colors",
                    "base_power", "base_toughness", "printed_keywords", "protector", "zone",
-                   "token"})
+                   "token", "object", "position"})
 _RESET = {f.name: f.default for f in attrs.fields(Permanent)
           if f.name not in _KEPT and f.default is not attrs.NOTHING
           and not isinstance(f.default, attrs.Factory)}  # type: ignore[arg-type]
@@ -85,22 +85,26 @@ assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no
 
 
 def _make_left() -> object:
-    """A function ``left(perm, zone)``: the new object a permanent becomes
-    in ``zone`` (400.7): a copy of its fields with every one it doesn't keep
-    back at its default (already in converted form), its controller its
-    owner, and none of its derived values (they depended on what it lost)."""
+    """A function ``left(perm, zone, position)``: the new object a card
+    becomes in ``zone`` (400.7): a copy of its fields with every one it
+    doesn't keep back at its default (already in converted form), its
+    controller its owner, its object number one more, and none of its derived
+    values (they depended on what it lost)."""
     reset = dict(_RESET)
     reset["_attrs_cached_hash"] = None
     derived = cached_properties(Permanent)
 
-    def left(perm: Permanent, zone: str) -> Permanent:
+    def left(perm: Permanent, zone: str, position: int = 0) -> Permanent:
         d = perm.__dict__.copy()
         d.update(reset)
         for name in derived:
             d.pop(name, None)
         d["zone"] = zone
         d["controller"] = d["owner"]
-        d["own_state_based_actions"] = ()  # off the battlefield: none (704.5)
+        d["object"] = perm.object + 1
+        d["position"] = position
+        if zone != "battlefield":
+            d["own_state_based_actions"] = ()  # off the battlefield: none (704.5)
         new: Permanent = _new(Permanent)
         _set(new, "__dict__", d)
         return new
@@ -113,17 +117,34 @@ _set = object.__setattr__
 _left = _make_left()
 
 
-def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str
-                 ) -> tuple[GameState, list[Event]]:
+def move_to_zone(state: GameState, obj: str, zone: str, rule: str, step: str, *,
+                 top: bool = False) -> tuple[GameState, list[Event]]:
     """Move a permanent from the battlefield to ``zone`` (400.7: it becomes a
-    new object; its last known information is kept in ``state.lki``)."""
-    return move_many_to_zone(state, [(obj, rule)], zone, step)
+    new object; its last known information is kept in ``state.lki``).
+
+    :param top: put it on top of its owner's library (401.1), not at the
+        bottom; in any other zone it is the newest object.
+    """
+    return move_many_to_zone(state, [(obj, rule)], zone, step, top=top)
+
+
+def next_position(state: GameState, owner: str, zone: str, *, top: bool = False) -> int:
+    """The position a card arriving in its ``owner``'s ``zone`` takes: after
+    every card there (the bottom of a library, the newest of a graveyard), or
+    with ``top`` before every one (the top of a library, 401.1; ``top`` means
+    nothing in another zone, where a card arriving is the newest)."""
+    top = top and zone == "library"
+    here = [p.position for p in state.objects.values() if p.zone == zone and p.owner == owner]
+    if not here:
+        return 0
+    return min(here) - 1 if top else max(here) + 1
 
 
 def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: str,
-                      step: str) -> tuple[GameState, list[Event]]:
+                      step: str, *, top: bool = False) -> tuple[GameState, list[Event]]:
     """:func:`move_to_zone` for each ``(object, rule)`` in order, copying the
-    state's maps once instead of once per object."""
+    state's maps once instead of once per object; each arrives after those
+    before it (or, with ``top``, on top of them)."""
     current = state.objects._items
     leaving: dict[str, str] = {}  # object -> rule, in order; each object once
     for obj, rule in moves:
@@ -138,9 +159,15 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     objects = state.objects.thaw()
     lki: dict[str, Permanent] = {}
     events: list[Event] = []
+    places: dict[str, int] = {}
     for obj, rule in leaving.items():
         perm = current[obj]
-        objects[obj] = _left(perm, zone)  # type: ignore[operator]
+        owner = perm.owner
+        if owner not in places:
+            places[owner] = next_position(state, owner, zone, top=top)
+        else:
+            places[owner] += -1 if top and zone == "library" else 1
+        objects[obj] = _left(perm, zone, places[owner])  # type: ignore[operator]
         lki[obj] = perm
         if zone == "graveyard":
             events.append(Event("dies", rule, step, object=obj))
@@ -175,6 +202,9 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
             # five more for each further player.
             found.append(StateBasedAction("lose", "810.8d" if mates else "704.5c",
                                           player=player.id))
+        if player.drew_from_empty:
+            # 704.5b: attempted to draw from an empty library since the last check.
+            found.append(StateBasedAction("lose", "704.5b", player=player.id))
     objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
     perms = objects.values() if dirty is None else [
@@ -202,6 +232,10 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
 
 
 def _clear_marks(state: GameState) -> GameState:
+    drew = {i: _evolve(p, drew_from_empty=False) for i, p in state.players.items()
+            if p.drew_from_empty}
+    if drew:  # (checked now: 704.5b looks only since the last check)
+        state = state.with_players(drew)
     dirty = state.__dict__.get(SBA_DIRTY)
     if dirty is not None and not dirty:
         return state  # (marks are set by changing a permanent: none changed)

@@ -196,6 +196,9 @@ def begin_turn(ctx: Context, state: GameState, active_player: str | None = None,
             new = new.evolve(tapped=False)
         if new is not perm:
             changed[perm.id] = new
+    if any(p.lands_played for p in state.players.values()):  # 305.2: "each turn"
+        state = state.with_players({i: _evolve(p, lands_played=0)
+                                    for i, p in state.players.items() if p.lands_played})
     new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
                         step="main", combat=None, combats=0, plugin_state=slots)
     tx = Tx(ctx, new_state, answers=choices)

@@ -1,0 +1,191 @@
+"""Objects moving between any two zones (400.7) and drawing (121).
+
+The state holds every object in :attr:`~redzone.GameState.objects`, each with
+its ``zone`` and its ``position`` there (:meth:`~redzone.GameState.zone` reads
+a player's hand, library or graveyard in order). A card that changes zones is
+a new object (400.7): its id stays, its ``object`` number goes up by one, and
+it keeps only its printed characteristics (counters, damage, effects and
+combat status don't come along). A permanent's last known information, as it
+last existed on the battlefield, stays in ``state.lki`` for what looks back
+in time (603.10a).
+
+Leaving the battlefield is :func:`redzone.kernel.sba.move_many_to_zone`'s
+(combat, last known information); this module adds the moves that start in
+any other zone, putting a card onto the battlefield among them, and drawing.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from redzone.kernel import sba as _sba
+from redzone.kernel.errors import IllegalActionError
+from redzone.kernel.events import Event
+from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.model import ZONES, GameState, Permanent
+
+#: Where in a library a card is put: ``top`` (it is drawn next, 401.1) or
+#: ``bottom``.
+POSITIONS: Final = ("top", "bottom")
+
+
+def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
+                top: bool = False) -> tuple[GameState, list[Event]]:
+    """Move the object ``obj`` from its zone to ``to`` (400.7).
+
+    From the battlefield it leaves combat and its last known information is
+    kept (:func:`redzone.kernel.sba.move_to_zone`). Onto the battlefield it
+    enters under its owner's control (a card off the battlefield is its
+    owner's), untapped, and it hasn't been controlled continuously since the
+    turn began (302.6). A token that has left the battlefield stays where it
+    is (111.8). Within one zone nothing changes but a library's order: the
+    card is put on top or at the bottom and stays the same object.
+
+    :param obj: an object of the state.
+    :param to: one of :data:`~redzone.kernel.model.ZONES`.
+    :param rule: the rule that moves it.
+    :param step: the step it happens in (the events' label).
+    :param top: put it on top of its owner's library (401.1) rather than at
+        the bottom; other zones take arriving cards last.
+    :returns: the new state and the events.
+    """
+    if to not in ZONES:
+        raise ValueError(f"unknown zone {to!r}: one of {', '.join(ZONES)}")
+    perm = state.objects[obj]
+    source = perm.zone
+    if perm.token and source != "battlefield":
+        return state, []  # 111.8: it can't move to another zone
+    if source == "battlefield":
+        if to == "battlefield":
+            return state, []
+        return _sba.move_to_zone(state, obj, to, rule, step, top=top)
+    if source == to:
+        if to != "library":
+            return state, []
+        place = _sba.next_position(state, perm.owner, to, top=top)
+        return state.with_permanents({obj: _evolve(perm, position=place)}), []
+    place = _sba.next_position(state, perm.owner, to, top=top)
+    new: Permanent = _sba._left(perm, to, place)  # type: ignore[operator]
+    events: list[Event] = []
+    if to == "battlefield":
+        new = _evolve(new, summoning_sick=True)  # 302.6
+        events.append(Event("enters_battlefield", rule, step, object=obj, player=new.controller))
+    else:
+        events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
+    objects = state.objects.set(obj, new)
+    return state.with_objects_left(objects, (obj,)), events
+
+
+def draw(state: GameState, player: str, step: str) -> tuple[GameState, list[Event]]:
+    """``player`` draws a card: the top card of their library is put into
+    their hand (121.1). From an empty library nothing is drawn and the player
+    is marked to lose at the next check of state-based actions (121.4,
+    704.5b).
+
+    :returns: the new state and the events.
+    """
+    library = state.zone(player, "library")
+    if not library:
+        who = state.players[player]
+        state = state.with_players({player: _evolve(who, drew_from_empty=True)})
+        return state, [Event.make("draw_from_empty", "121.4", step, player=player)]
+    top = library[0]
+    state, _moved = move_object(state, top, "hand", "121.1", step)
+    return state, [Event("draws", "121.1", step, player=player, object=top)]
+
+
+#: The main phases (505): where a permanent spell is cast and a land played
+#: without flash (302.1, 305.1, 307.1).
+MAIN_PHASES: Final = frozenset({"main", "precombat_main", "postcombat_main"})
+
+#: The rule that says when a card of each permanent type may be cast (301.1
+#: artifacts, 302.1 creatures, 303.1 enchantments, 306.1 planeswalkers, 310.1
+#: battles): a main phase of the caster's turn, with an empty stack.
+CAST_TIMING: Final = {"creature": "302.1", "artifact": "301.1", "enchantment": "303.1",
+                      "planeswalker": "306.1", "battle": "310.1"}
+
+
+def _in_hand(state: GameState, obj: str, doing: str) -> Permanent:
+    perm = state.objects.get(obj)
+    if perm is None or perm.zone != "hand":
+        where = "no such card" if perm is None else f"it is {perm.zone!r}, not in a hand"
+        done = "cast" if doing == "cast" else "played"
+        raise IllegalActionError(f"{doing}: {obj!r} can't be {done} from its owner's hand: "
+                                 f"{where}", rule="601.2a" if doing == "cast" else "305.1",
+                                 objects=(obj,))
+    return perm
+
+
+def _sorcery_timing(state: GameState, perm: Permanent, doing: str, rule: str) -> None:
+    """A main phase of the owner's turn, with an empty stack."""
+    owner = perm.owner
+    if state.active_player != owner and owner not in state.teammates(state.active_player):
+        raise IllegalActionError(f"{doing}: {owner!r} can't {doing} "
+                                 f"{perm.id!r} during {state.active_player!r}'s turn",
+                                 rule=rule, objects=(perm.id, owner))
+    if state.step not in MAIN_PHASES or state.stack:
+        why = "the stack isn't empty" if state.step in MAIN_PHASES else \
+            f"it is the {state.step.replace('_', ' ')} step, not a main phase"
+        raise IllegalActionError(f"{doing}: {owner!r} can't {doing} "
+                                 f"{perm.id!r} now: {why}", rule=rule,
+                                 objects=(perm.id, owner))
+
+
+def cast(state: GameState, obj: str, step: str, *, flash: bool) -> tuple[GameState, list[Event]]:
+    """Cast the permanent card ``obj`` from its owner's hand and resolve it:
+    the card moves to the stack (601.2a), then, with no targets, becomes a
+    permanent and enters the battlefield under its caster's control (608.3a),
+    summoning sick (302.6). Two zone changes: it is object 3 when it has
+    never moved before (400.7). Costs are the embedding's to pay (601.2f-h).
+
+    :param flash: the card has flash (702.8a): cast any time its owner could
+        cast an instant, else only in a main phase of their turn with an empty
+        stack (:data:`CAST_TIMING`).
+    :raises IllegalActionError: for a card not in a hand (601.2a), a land
+        (305.1: it is played, not cast), a card of no permanent type (608.3),
+        or the wrong time.
+    """
+    perm = _in_hand(state, obj, "cast")
+    if "land" in perm.types:
+        raise IllegalActionError(f"cast: {obj!r} is a land: a land is played, not cast "
+                                 "(play)", rule="305.1", objects=(obj,))
+    rules = [CAST_TIMING[t] for t in sorted(perm.types) if t in CAST_TIMING]
+    if not rules:
+        raise IllegalActionError(f"cast: {obj!r} is no permanent card "
+                                 f"({', '.join(sorted(perm.types)) or 'no types'}): only a "
+                                 "permanent spell becomes a permanent as it resolves",
+                                 rule="608.3", objects=(obj,))
+    if not flash:
+        _sorcery_timing(state, perm, "cast", rules[0])
+    events = [Event("cast", "601.2a", step, object=obj, player=perm.owner)]
+    state, _moved = move_object(state, obj, "stack", "601.2a", step)
+    state, entered = move_object(state, obj, "battlefield", "608.3a", step)
+    return state, events + entered
+
+
+def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Event]]:
+    """Play the land card ``obj`` from its owner's hand (305.1: a special
+    action; it doesn't use the stack): it enters the battlefield under its
+    owner's control. Only in a main phase of the owner's turn with an empty
+    stack, and once a turn (305.2).
+
+    :raises IllegalActionError: for a card not in a hand or not a land
+        (305.1), the wrong time (305.1), or a second land this turn (305.2).
+    """
+    perm = _in_hand(state, obj, "play")
+    if "land" not in perm.types:
+        raise IllegalActionError(f"play: {obj!r} isn't a land", rule="305.1",
+                                 objects=(obj,))
+    _sorcery_timing(state, perm, "play", "305.1")
+    player = state.players[perm.owner]
+    if player.lands_played >= 1:
+        raise IllegalActionError(f"play: {perm.owner!r} has already played a land this "
+                                 "turn", rule="305.2", objects=(obj, perm.owner))
+    state = state.with_players({player.id: _evolve(player, lands_played=player.lands_played
+                                                   + 1)})
+    state, entered = move_object(state, obj, "battlefield", "305.1", step)
+    return state, [Event("play_land", "305.1", step, object=obj, player=perm.owner), *entered]
+
+
+__all__ = ["CAST_TIMING", "MAIN_PHASES", "POSITIONS", "cast", "draw", "move_object",
+           "play_land"]
