@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from redzone.formats.action_fields import action_schema, plugin_kinds
 from redzone.formats.document import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -524,8 +525,8 @@ def _build(document: Document, rules: str | None,
     factory: EngineFactory = engine_factory or Engine
     problems = Problems(document.file, document.lines)
     data = document.data
-    problems.extend(schema_problems(data))
     if not isinstance(data, dict) or size_problem(data) is not None:
+        problems.extend(schema_problems(data))
         raise problems.error()
     edition = "foundations"
     if rules is not None:
@@ -539,6 +540,9 @@ def _build(document: Document, rules: str | None,
         else:
             problems.add(("rules",), _edition_problem(data["rules"]))
     engine = factory(edition)
+    # the plugins' action kinds are the schema's too (their fields by annotation)
+    problems.extend(schema_problems(data, [
+        action_schema(cls) for cls, _plugin in plugin_kinds(engine.hooks.action_specs).values()]))
     # -- card data: `cards = "PATH"` and `card = "NAME"` (redzone.formats.cards) --
     notes: tuple[str, ...] = ()
     if _names_cards(data):  # the card reader is imported only for a scenario that uses it
