@@ -197,6 +197,10 @@ class ActionReader:
                 kwargs[name] = spell
                 continue
             what = FIELD_WHAT.get((do, name), f"the {name} of {do!r}")
+            if isinstance(value, list):  # a list of ids (a tuple or frozenset field)
+                for j, item in enumerate(value):
+                    ok = board.ref((*at, name, j), item, BOARD_KINDS[kind], what) and ok
+                continue
             ok = board.ref((*at, name), value, BOARD_KINDS[kind], what) and ok
         if do in ("grant", "revoke"):
             for j, text in enumerate(items(adata.get("keywords"))):
