@@ -29,7 +29,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Protocol
 
 from attrs import field, frozen
 
@@ -37,13 +37,16 @@ from redzone.kernel.errors import IllegalActionError, PluginLoadError, did_you_m
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map
 from redzone.kernel.hooktypes import Action, ActivatedAbility
+from redzone.kernel.model import GameState
 from redzone.kernel.references import ObjectId, PlayerId, Ref
+from redzone.kernel.results import Outcome
 
-if TYPE_CHECKING:
-    from redzone.kernel._calling import Impl
-    from redzone.kernel.engine import Outcome
-    from redzone.kernel.model import GameState
-    from redzone.kernel.tx import Tx
+# The working copy (redzone.kernel.tx.Tx) and the engine are above this module
+# (the engine's plugins load the abilities declared here): typed by what is used.
+
+
+class _Performs(Protocol):
+    def perform(self, state: GameState, action: Action, *, choices: Any = None) -> Outcome: ...
 
 #: The rule an activation at the wrong time or with an unmet restriction breaks.
 RULE = "602.5"
@@ -70,11 +73,13 @@ class Activate(Action):
     player: PlayerId | None = None
 
 
-def load_abilities(declared: Iterable[tuple[Impl, Sequence[ActivatedAbility]]]
+def load_abilities(declared: Iterable[tuple[Any, Sequence[ActivatedAbility]]]
                    ) -> dict[str, tuple[ActivatedAbility, str]]:
     """The abilities ``redzone_activated_abilities`` declared, by name, with
     their plugin.
 
+    :param declared: each implementation (with its ``plugin``'s name and
+        distribution) and the abilities it declares.
     :raises PluginLoadError: when two plugins declare one name.
     """
     found: dict[str, tuple[ActivatedAbility, str]] = {}
@@ -171,7 +176,7 @@ def check(state: GameState, ability: ActivatedAbility, a: Activate) -> None:
                           *(v for v in a.cost.values() if isinstance(v, str)))
 
 
-def activate_action(tx: Tx, action: Action) -> None:
+def activate_action(tx: Any, action: Action) -> None:
     """Perform an :class:`Activate`: the checks, the ``activate`` event, then
     the ability's ``perform`` (its cost, then its effect)."""
     assert isinstance(action, Activate)
@@ -210,7 +215,7 @@ def activate_action(tx: Tx, action: Action) -> None:
 class Activations:
     """:class:`~redzone.Engine`'s activation command (a part of it)."""
 
-    def activate(self, state: GameState, source: str, ability: str,
+    def activate(self: _Performs, state: GameState, source: str, ability: str,
                  cost: Mapping[str, Any] | None = None, *, player: str | None = None,
                  choices: Any = None) -> Outcome:
         """Activate the activated ability ``ability`` of ``source`` (602.2):
@@ -225,9 +230,6 @@ class Activations:
 
         .. versionadded:: 0.1.0
         """
-        from redzone.kernel.engine import Engine
-
-        assert isinstance(self, Engine)
         return self.perform(state, Activate(source, ability, cost or {}, player),
                             choices=choices)
 

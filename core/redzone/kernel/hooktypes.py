@@ -420,8 +420,8 @@ class ActionSpec:
 
 @frozen
 class ActivatedAbility:
-    """An activated ability a keyword plugin declares (602.1): "[Cost]:
-    [Effect.] [Activation instructions.]"
+    """An activated ability a keyword plugin declares (602.1), written
+    ``[Cost]: [Effect.] [Activation instructions.]``.
 
     The ability belongs to every object with the keyword ``name``; the
     object's controller (its owner, off the battlefield) activates it
