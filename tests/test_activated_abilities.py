@@ -279,3 +279,20 @@ def test_a_files_unknown_ability_or_cost_choice_is_a_bad_scenario() -> None:
             loads(text, file="spur.toml", engine_factory=_engine)
         found = [(p.key, p.line, p.detail) for p in info.value.problems]
         assert any(k == key and line is not None and words in m for k, line, m in found), found
+
+
+@pytest.mark.parametrize("bad", [
+    {"name": ""}, {"rule": 602}, {"perform": "pay"}, {"cost": {3: ObjectId}},
+    {"timing": ("declare_blockers", "")}, {"zones": ()}, {"restrictions": "no"}])
+def test_a_malformed_declaration_is_a_load_error_naming_the_plugin(bad: dict[str, object]
+                                                                     ) -> None:
+    """An ability whose values aren't what the hook documents fails the
+    engine as it loads, naming the plugin, not at its first activation."""
+    values: dict[str, object] = {"name": "spur", "rule": "602.1", "perform": _spur}
+    values.update(bad)
+    ability = ActivatedAbility(**values)  # type: ignore[arg-type]
+    plugin = SimpleNamespace(__name__="sloppy", redzone_activated_abilities=hookimpl(
+        lambda: [ability]))
+    with pytest.raises(PluginLoadError) as info:
+        Engine(plugins=[plugin])
+    assert info.value.plugin == "sloppy"

@@ -85,10 +85,11 @@ def load_abilities(declared: Iterable[tuple[Any, Sequence[ActivatedAbility]]]
     found: dict[str, tuple[ActivatedAbility, str]] = {}
     for impl, abilities in declared:
         for ability in abilities:
-            if not callable(ability.perform):
+            problem = _declaration_problem(ability)
+            if problem is not None:
                 raise PluginLoadError(
-                    f"plugin {impl.plugin.name!r} declares the ability {ability.name!r} without "
-                    "a callable 'perform'", plugin=impl.plugin.name,
+                    f"plugin {impl.plugin.name!r} declares the activated ability "
+                    f"{ability.name!r} {problem}", plugin=impl.plugin.name,
                     distribution=impl.plugin.distribution)
             if ability.name in found:
                 raise PluginLoadError(
@@ -97,6 +98,24 @@ def load_abilities(declared: Iterable[tuple[Any, Sequence[ActivatedAbility]]]
                     plugin=impl.plugin.name, distribution=impl.plugin.distribution)
             found[ability.name] = (ability, impl.plugin.name)
     return dict(sorted(found.items()))
+
+
+def _declaration_problem(ability: ActivatedAbility) -> str | None:
+    """What is wrong with a declared ability's values, or ``None``."""
+    def words(values: Any) -> bool:
+        return all(type(v) is str and v for v in values)
+
+    if type(ability.name) is not str or not ability.name or type(ability.rule) is not str:
+        return "with a name or rule that isn't a non-empty string"
+    if not callable(ability.perform):
+        return "without a callable 'perform'"
+    if ability.restrictions is not None and not callable(ability.restrictions):
+        return "with 'restrictions' that isn't callable"
+    if not words(ability.cost):
+        return "with a cost's choice key that isn't a non-empty string"
+    if not words(ability.timing) or not words(ability.zones) or not ability.zones:
+        return "with a step of 'timing' or a zone of 'zones' that isn't a non-empty string"
+    return None
 
 
 def _refuse(a: Activate, why: str, rule: str, *ids: str) -> IllegalActionError:
