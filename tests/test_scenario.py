@@ -734,7 +734,8 @@ CONTRACT = {
     "combat": {"attacks", "blocks", "order", "assign", "assign_first_strike", "actions"},
     "action": {"pump", "grant", "revoke", "prevent", "remove_from_combat", "leave_battlefield",
                "add_counters", "tap", "untap", "become_blocked", "gain_life", "lose_life",
-               "deal_damage", "create_token", "destroy", "sacrifice"},
+               "deal_damage", "create_token", "destroy", "sacrifice",
+               "activate"},  # the Additions of January 2027 (602)
     "effect": {"prevent_all_combat_damage", "double_life_gain", "life_floor", "double_damage",
                "reduce_damage"},
 }
@@ -802,10 +803,13 @@ def test_the_schema_is_a_valid_json_schema_accepting_the_examples() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     import tomllib
 
-    from redzone import examples
+    from redzone import Engine, examples
 
     jsonschema.Draft202012Validator.check_schema(sc.schema())
-    validator = jsonschema.Draft202012Validator(sc.schema())
+    # as a file is read: with the loaded plugins' action kinds (enlist's)
+    full = sc.scenario_schema(Engine())
+    jsonschema.Draft202012Validator.check_schema(full)
+    validator = jsonschema.Draft202012Validator(full)
     for name in examples.names():
         validator.validate(tomllib.loads(examples.path(name).read_text()))
 

@@ -55,6 +55,7 @@ from redzone.formats.validator import (
     schema_text,
     suggest,
     suggestions_left,
+    with_actions,
 )
 from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
@@ -541,8 +542,7 @@ def _build(document: Document, rules: str | None,
             problems.add(("rules",), _edition_problem(data["rules"]))
     engine = factory(edition)
     # the plugins' action kinds are the schema's too (their fields by annotation)
-    problems.extend(schema_problems(data, [
-        action_schema(cls) for cls, _plugin in plugin_kinds(engine.hooks.action_specs).values()]))
+    problems.extend(schema_problems(data, plugin_action_schemas(engine)))
     # -- card data: `cards = "PATH"` and `card = "NAME"` (redzone.formats.cards) --
     notes: tuple[str, ...] = ()
     if _names_cards(data):  # the card reader is imported only for a scenario that uses it
@@ -591,6 +591,18 @@ def _build(document: Document, rules: str | None,
     )
 
 
+def plugin_action_schemas(engine: Engine) -> list[dict[str, Any]]:
+    """The schema branches of the action kinds ``engine``'s plugins declare
+    (:func:`redzone.formats.action_fields.action_schema`)."""
+    return [action_schema(cls) for cls, _plugin in plugin_kinds(engine.hooks.action_specs).values()]
+
+
+def scenario_schema(engine: Engine) -> dict[str, Any]:
+    """The JSON Schema a file is checked against with ``engine``: the shipped
+    one, its ``action`` union with the plugins' kinds added."""
+    return with_actions(plugin_action_schemas(engine))
+
+
 def load(path: str | os.PathLike[str], *, rules: str | None = None,
          engine_factory: EngineFactory | None = None) -> Scenario:
     """Read, validate and build the scenario in a file.
@@ -636,7 +648,9 @@ __all__ = [
     "load",
     "loads",
     "parse_text",
+    "plugin_action_schemas",
     "read_document",
+    "scenario_schema",
     "schema",
     "schema_problems",
     "schema_text",

@@ -95,7 +95,8 @@ NOT_REFERENCES: Final = frozenset({
     "StackObject.id", "StackObject.name", "StackObject.colors", "StackObject.types",
     "Damage.step", "GameState.teams", *(f"Combat.{f.name}" for f in attrs.fields(Combat)),
     # an action's: a shield's or an effect's id is checked as it is performed
-    "AddCounters.counters", "CreateDelayedTrigger.kind", "CreateDelayedTrigger.rule",
+    "AddCounters.counters", "Activate.ability", "CreateDelayedTrigger.kind",
+    "CreateDelayedTrigger.rule",
     "CreateDelayedTrigger.text", "CreateDelayedTrigger.when", "Grant.duration",
     "Grant.keywords", "LeaveBattlefield.zone", "Prevent.amount", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
@@ -119,7 +120,7 @@ OPEN_STRINGS: Final = frozenset({
     "rules", "keyword_set", "id", "loss_rule", "name", "types", "subtypes", "supertypes",
     "colors", "marks", "text", "args", "remove_keywords", "kind", "rule", "plugin", "choices",
     "options", "default", "key", "step", "teams", "keywords", "effect", "shield",
-    "AddCounters.counters", "Prevent.amount",
+    "AddCounters.counters", "Prevent.amount", "Activate.ability",
     "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
     *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
 

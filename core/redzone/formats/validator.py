@@ -345,13 +345,20 @@ def schema_problems(data: Any, actions: Sequence[Mapping[str, Any]] = ()
     too_big = size_problem(data)
     if too_big is not None:
         return [((), too_big)]
+    root = with_actions(actions)
+    _Validator(root).validate(data, root, (), out)
+    return out
+
+
+def with_actions(actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The shipped schema with ``actions`` added to its ``action`` union
+    (the schema itself when there are none)."""
     root = schema()
     if actions:
         defs = dict(root["$defs"])
         defs["action"] = {"oneOf": [*defs["action"]["oneOf"], *actions]}
         root = {**root, "$defs": defs}
-    _Validator(root).validate(data, root, (), out)
-    return out
+    return root
 
 
 def value_problems(value: Any, sch: Mapping[str, Any], path: Path) -> list[tuple[Path, str]]:
