@@ -12,7 +12,7 @@ the rule it breaks.
 The checks, in order (each an :class:`~redzone.IllegalActionError`):
 
 1. the ability is declared (602.1) and its source exists and has the
-   keyword (113.3b: the keyword gives the object the ability);
+   keyword (602.1, 702.1: the keyword is the ability);
 2. the source is in a zone the ability functions from (113.6);
 3. the player is the source's controller, its owner off the battlefield
    (602.2);
