@@ -424,7 +424,8 @@ def test_every_hook_has_a_trigger() -> None:
 
     hooks = {n for n in dir(hookspecs) if n.startswith("redzone_")}
     assert hooks - set(TRIGGERS) == {"redzone_keywords", "redzone_actions",
-                                     "redzone_damage_steps", "redzone_event_kinds"}
+                                     "redzone_damage_steps", "redzone_event_kinds",
+                                     "redzone_activated_abilities"}
 
 
 @pytest.mark.parametrize("hook", sorted(TRIGGERS))

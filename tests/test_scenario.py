@@ -737,7 +737,7 @@ CONTRACT = {
     "action": {"pump", "grant", "revoke", "prevent", "remove_from_combat", "leave_battlefield",
                "add_counters", "tap", "untap", "become_blocked", "gain_life", "lose_life",
                "deal_damage", "create_token", "destroy", "sacrifice",
-               "move"},  # move: the additions of January 2027
+               "move", "activate"},  # the additions of January 2027 (400.7, 602)
     "effect": {"prevent_all_combat_damage", "double_life_gain", "life_floor", "double_damage",
                "reduce_damage"},
 }
@@ -806,10 +806,13 @@ def test_the_schema_is_a_valid_json_schema_accepting_the_examples() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     import tomllib
 
-    from redzone import examples
+    from redzone import Engine, examples
 
     jsonschema.Draft202012Validator.check_schema(sc.schema())
-    validator = jsonschema.Draft202012Validator(sc.schema())
+    # as a file is read: with the loaded plugins' action kinds (enlist's)
+    full = sc.scenario_schema(Engine())
+    jsonschema.Draft202012Validator.check_schema(full)
+    validator = jsonschema.Draft202012Validator(full)
     for name in examples.names():
         validator.validate(tomllib.loads(examples.path(name).read_text()))
 

@@ -17,6 +17,7 @@ from redzone._version import __version__ as __version__
 #: (a test checks that the stub is the one the table generates).
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
+    "redzone.kernel.abilities": ("Activate",),
     "redzone.kernel.actions": (
         "AddCounters", "AddEffect", "BecomeBlocked", "Cast", "CreateDelayedTrigger",
         "CreateToken", "DealDamage", "Destroy", "Draw", "EnterAttacking", "EnterBlocking",
@@ -36,9 +37,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.events": ("Event", "EventKind"),
     "redzone.kernel.frozen": ("FrozenMap",),
     "redzone.kernel.hooktypes": (
-        "REGULAR_DAMAGE_STEP", "Action", "ActionSpec", "Damage", "DamageModifier", "DamageStep",
-        "DestructionReplacement", "KeywordSpec", "Prevention", "Redirection", "Result",
-        "ResultReplacement", "SourceAssignment", "StateBasedAction",
+        "REGULAR_DAMAGE_STEP", "Action", "ActionSpec", "ActivatedAbility", "Damage",
+        "DamageModifier", "DamageStep", "DestructionReplacement", "KeywordSpec", "Prevention",
+        "Redirection", "Result", "ResultReplacement", "SourceAssignment", "StateBasedAction",
     ),
     "redzone.kernel.model": (
         "UNLIMITED", "Choice", "ChoiceMade", "Combat", "Condition", "DelayedTrigger", "Effect",

@@ -5,6 +5,7 @@ don't edit."""
 from redzone._version import __version__ as __version__
 from redzone.compilation import compiled
 from redzone.execution.simulation import simulate
+from redzone.kernel.abilities import Activate
 from redzone.kernel.actions import (
     AddCounters,
     AddEffect,
@@ -62,6 +63,7 @@ from redzone.kernel.hooktypes import (
     REGULAR_DAMAGE_STEP,
     Action,
     ActionSpec,
+    ActivatedAbility,
     Damage,
     DamageModifier,
     DamageStep,
@@ -106,6 +108,8 @@ __all__ = [
     "UNLIMITED",
     "Action",
     "ActionSpec",
+    "Activate",
+    "ActivatedAbility",
     "AddCounters",
     "AddEffect",
     "AnyId",

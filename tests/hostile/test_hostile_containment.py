@@ -444,6 +444,7 @@ COMMANDS: dict[str, Callable[[Engine, GameState], Any]] = {
     "resolve_trigger": lambda e, s: e.resolve_trigger(s),
     "remove_trigger": lambda e, s: e.remove_trigger(s, "t1"),
     "resolve": lambda e, s: e.resolve(s, {}),
+    "activate": lambda e, s: e.activate(s, "ogre", "ninjutsu"),
 }
 
 

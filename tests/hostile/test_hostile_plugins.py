@@ -474,7 +474,8 @@ EXAMPLES = int(os.environ.get("REDZONE_PLUGIN_FUZZ_EXAMPLES",
 #: The load-time hooks take no state; a wrong declaration there is a load
 #: error, tested with the other load-time faults above.
 HOOKS = sorted(n for n in dir(hookspecs) if n.startswith("redzone_") and n not in (
-    "redzone_keywords", "redzone_actions", "redzone_damage_steps", "redzone_event_kinds"))
+    "redzone_keywords", "redzone_actions", "redzone_damage_steps", "redzone_event_kinds",
+    "redzone_activated_abilities"))
 
 
 def _wrong_values() -> st.SearchStrategy[Any]:

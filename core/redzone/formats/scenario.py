@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
+from redzone.formats.action_fields import action_schema, plugin_kinds
 from redzone.formats.document import (
     MAX_BYTES,
     MAX_DEPTH,
@@ -55,6 +56,7 @@ from redzone.formats.validator import (
     schema_text,
     suggest,
     suggestions_left,
+    with_actions,
 )
 from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
@@ -598,8 +600,8 @@ def _build(document: Document, rules: str | None,
     factory: EngineFactory = engine_factory or Engine
     problems = Problems(document.file, document.lines)
     data = document.data
-    problems.extend(schema_problems(data))
     if not isinstance(data, dict) or size_problem(data) is not None:
+        problems.extend(schema_problems(data))
         raise problems.error()
     edition = "foundations"
     if rules is not None:
@@ -613,6 +615,8 @@ def _build(document: Document, rules: str | None,
         else:
             problems.add(("rules",), _edition_problem(data["rules"]))
     engine = factory(edition)
+    # the plugins' action kinds are the schema's too (their fields by annotation)
+    problems.extend(schema_problems(data, plugin_action_schemas(engine)))
     # -- card data: `cards = "PATH"` and `card = "NAME"` (redzone.formats.cards) --
     notes: tuple[str, ...] = ()
     if _names_cards(data):  # the card reader is imported only for a scenario that uses it
@@ -661,6 +665,18 @@ def _build(document: Document, rules: str | None,
     )
 
 
+def plugin_action_schemas(engine: Engine) -> list[dict[str, Any]]:
+    """The schema branches of the action kinds ``engine``'s plugins declare
+    (:func:`redzone.formats.action_fields.action_schema`)."""
+    return [action_schema(cls) for cls, _plugin in plugin_kinds(engine.hooks.action_specs).values()]
+
+
+def scenario_schema(engine: Engine) -> dict[str, Any]:
+    """The JSON Schema a file is checked against with ``engine``: the shipped
+    one, its ``action`` union with the plugins' kinds added."""
+    return with_actions(plugin_action_schemas(engine))
+
+
 def load(path: str | os.PathLike[str], *, rules: str | None = None,
          engine_factory: EngineFactory | None = None) -> Scenario:
     """Read, validate and build the scenario in a file.
@@ -706,7 +722,9 @@ __all__ = [
     "load",
     "loads",
     "parse_text",
+    "plugin_action_schemas",
     "read_document",
+    "scenario_schema",
     "schema",
     "schema_problems",
     "schema_text",

@@ -16,7 +16,16 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
+from redzone.formats.action_fields import (
+    action_fields,
+    convert,
+    field_schema,
+    plugin_kinds,
+    ref_kind,
+    type_text,
+)
 from redzone.formats.document import Path, Problems
+from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.engine import Engine
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject
@@ -115,17 +124,44 @@ class ActionReader:
                                  f"{', '.join(self.steps)} (a combat damage step of a plugin "
                                  "needs that plugin loaded)")
                 continue
-            if not isinstance(do, str) or do not in ACTIONS or not isinstance(after, str):
+            if not isinstance(do, str) or do not in self.kinds or not isinstance(after, str):
                 continue
             kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
             if not self.fields(at, do, adata, kwargs):
                 continue
+            if do not in ACTIONS:
+                if not self.writable(at, do, adata):
+                    continue
+                kwargs = convert(self.kinds[do], kwargs)
             try:
-                action = ACTIONS[do](**kwargs)
+                action = self.kinds[do](**kwargs)
             except (TypeError, ValueError):
                 continue  # wrong keys or types: the schema check has reported them
             out.append((after, action))
         return tuple(out)
+
+    @functools.cached_property
+    def kinds(self) -> dict[str, type[Action]]:
+        """The action kinds a file may name: the kernel's that the format
+        lists, and every kind the engine's plugins declare."""
+        found = dict(ACTIONS)
+        found.update((do, cls) for do, (cls, _plugin)
+                     in plugin_kinds(self.board.engine.hooks.action_specs).items())
+        return found
+
+    def writable(self, at: Path, do: str, adata: dict[str, Any]) -> bool:
+        """Whether every field of the plugin's kind ``do`` that is required or
+        given can be written in a file; else a problem naming the field."""
+        ok = True
+        plugin = self.board.engine.hooks.action_specs[do][1]
+        for f in action_fields(self.kinds[do]):
+            if f.schema is None and (f.required or f.name in adata):
+                self.board.p.add((*at, f.name) if f.name in adata else (*at, "do"),
+                                 f"the action {do!r} (plugin {plugin!r}) can't be written in a "
+                                 f"scenario file: its field {f.name!r} holds "
+                                 f"{type_text(f.annotation)}, which a file can't write")
+                ok = False
+        return ok
 
     def fields(self, at: Path, do: str, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
         """Check the action ``do`` at ``at``: each reference field it gives
@@ -146,11 +182,13 @@ class ActionReader:
             ok = perm is not None and ok
             kwargs[key] = perm.evolve(token=True) if perm is not None and key == "token" \
                 else perm
+        elif do == "activate":
+            ok = self.activation(at, adata, kwargs) and ok
         elif do == "add_effect":
             effect = self.effect((*at, "effect"), adata.get("effect"))
             ok = effect is not None and ok
             kwargs["effect"] = effect
-        for name, kind in reference_fields(ACTIONS[do]).items():
+        for name, kind in reference_fields(self.kinds[do]).items():
             if name not in adata:
                 continue  # a required one: the schema check has reported it
             value = adata[name]
@@ -160,10 +198,65 @@ class ActionReader:
                 kwargs[name] = spell
                 continue
             what = FIELD_WHAT.get((do, name), f"the {name} of {do!r}")
+            if isinstance(value, list):  # a list of ids (a tuple or frozenset field)
+                for j, item in enumerate(value):
+                    ok = board.ref((*at, name, j), item, BOARD_KINDS[kind], what) and ok
+                continue
             ok = board.ref((*at, name), value, BOARD_KINDS[kind], what) and ok
         if do in ("grant", "revoke"):
             for j, text in enumerate(items(adata.get("keywords"))):
                 ok = board.keyword((*at, "keywords", j), text) is not None and ok
+        return ok
+
+    def activation(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
+        """Check an ``activate`` action's ``ability`` (a declared one) and its
+        ``cost``: the keys the ability documents, each of its type, each id
+        naming what its kind allows (602.2b); its ``cost`` made ready in
+        ``kwargs``. When it may be activated is the rules' to say, as it runs."""
+        board = self.board
+        name = adata.get("ability")
+        declared = board.engine.hooks.activated_abilities
+        if not isinstance(name, str):
+            return False  # the schema check has reported it
+        if name not in declared:
+            board.p.add((*at, "ability"), f"unknown activated ability {name!r}"
+                        f"{suggest(name, declared)}; the loaded plugins' abilities: "
+                        f"{', '.join(declared) or 'none'}")
+            return False
+        ability, plugin = declared[name]
+        cost = table(adata.get("cost"))
+        ok = True
+        for key in cost:
+            if key not in ability.cost:
+                board.p.add((*at, "cost", key),
+                            f"unknown choice {key!r} of the cost of {name!r} (plugin {plugin!r})"
+                            f"{suggest(key, ability.cost)}; its choices: "
+                            f"{', '.join(ability.cost) or 'none'}")
+                ok = False
+        ready: dict[str, Any] = {}
+        for key, tp in ability.cost.items():
+            path: Path = (*at, "cost", key)
+            if key not in cost:
+                board.p.add((*at, "cost"), f"the cost of {name!r} needs the choice {key!r} "
+                            f"({type_text(tp)}), 602.2b")
+                ok = False
+                continue
+            sch = field_schema(tp)
+            problems = value_problems(cost[key], sch, path) if sch is not None else []
+            board.p.extend(problems)
+            if problems:
+                ok = False
+                continue
+            kind = ref_kind(tp)
+            value = cost[key]
+            values = value if isinstance(value, list) else [value]
+            if kind is not None:
+                for j, v in enumerate(values):
+                    where = (*path, j) if isinstance(value, list) else path
+                    ok = board.ref(where, v, BOARD_KINDS[kind],
+                                   f"the {key!r} of the cost of {name!r}") and ok
+            ready[key] = tuple(value) if isinstance(value, list) else value
+        kwargs["cost"] = ready
         return ok
 
     def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:

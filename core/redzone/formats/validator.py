@@ -328,18 +328,45 @@ class _Validator:
         return None
 
 
-def schema_problems(data: Any) -> list[tuple[Path, str]]:
+def schema_problems(data: Any, actions: Sequence[Mapping[str, Any]] = ()
+                    ) -> list[tuple[Path, str]]:
     """Every way ``data`` breaks the schema, as (key path, message) pairs.
 
     A document too large to check (:func:`size_problem`) gives that one
-    problem."""
+    problem.
+
+    :param actions: more branches of the ``action`` union: the action kinds
+        the engine's plugins declare
+        (:func:`redzone.formats.action_fields.action_schema`).
+    """
     out: list[tuple[Path, str]] = []
     if not isinstance(data, dict):
         return [((), f"a scenario must be a table (a JSON object), not {_describe_value(data)}")]
     too_big = size_problem(data)
     if too_big is not None:
         return [((), too_big)]
-    _Validator(schema()).validate(data, schema(), (), out)
+    root = with_actions(actions)
+    _Validator(root).validate(data, root, (), out)
+    return out
+
+
+def with_actions(actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The shipped schema with ``actions`` added to its ``action`` union
+    (the schema itself when there are none)."""
+    root = schema()
+    if actions:
+        defs = dict(root["$defs"])
+        defs["action"] = {"oneOf": [*defs["action"]["oneOf"], *actions]}
+        root = {**root, "$defs": defs}
+    return root
+
+
+def value_problems(value: Any, sch: Mapping[str, Any], path: Path) -> list[tuple[Path, str]]:
+    """Every way ``value`` (at ``path``) breaks the schema ``sch``, whose
+    ``$ref`` name the shipped schema's definitions (a cost's choice of an
+    activated ability, :mod:`redzone.formats.action_fields`)."""
+    out: list[tuple[Path, str]] = []
+    _Validator(schema()).validate(value, sch, path, out)
     return out
 
 

@@ -481,8 +481,10 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
              "distribution": k.distribution, "version": k.version,
              "summary": k.spec.summary} for k in engine.keywords()]
+    actions, abilities = _plugin_actions(engine)
     if as_json:
-        click.echo(dumps({"rules": engine.rules, "keywords": rows}), nl=False)
+        click.echo(dumps({"rules": engine.rules, "keywords": rows, "actions": actions,
+                          "abilities": abilities}), nl=False)
         ctx.exit(EXIT_OK)
     _echo(f"Rules edition in force: {engine.rules} ({engine.edition.title}); "
           f"rules cited: {'; '.join(engine.edition.rules)}")
@@ -493,7 +495,39 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     _echo("  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True)))
     for row in cells:
         _echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    if actions:
+        _echo("\nAction kinds of plugins (a scenario file's `do = \"KIND\"`, with these keys):")
+        for a in actions:
+            keys = ", ".join(f"{f['name']}: {f['type']}" + ("" if f["required"] else " (optional)")
+                             for f in a["fields"])
+            _echo(visible(f"  {a['do']} ({a['rule']}, plugin {a['plugin']}): {keys or 'no keys'}"))
+    if abilities:
+        _echo("\nActivated abilities (`do = \"activate\"`, `ability = \"NAME\"`, `cost = {...}`):")
+        for b in abilities:
+            cost = ", ".join(f"{c['name']}: {c['type']}" for c in b["cost"])
+            when = f"; only in {', '.join(b['timing'])}" if b["timing"] else ""
+            _echo(visible(f"  {b['ability']} ({b['rule']}, plugin {b['plugin']}): cost "
+                          f"{{{cost}}}; from the {' or '.join(b['zones'])}{when}"))
     ctx.exit(EXIT_OK)
+
+
+def _plugin_actions(engine: Engine) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The action kinds plugins declare, with their keys, and the activated
+    abilities, with their cost's choices, as ``redzone keywords`` lists them."""
+    from redzone.formats.action_fields import action_fields, plugin_kinds, type_text
+
+    actions = [{"do": do, "rule": engine.hooks.action_specs[do][0].rule, "plugin": plugin,
+                "summary": engine.hooks.action_specs[do][0].summary
+                or ((cls.__doc__ or "").strip().splitlines() or [""])[0],
+                "fields": [{"name": f.name, "type": type_text(f.annotation),
+                            "required": f.required, "writable": f.schema is not None}
+                           for f in action_fields(cls)]}
+               for do, (cls, plugin) in plugin_kinds(engine.hooks.action_specs).items()]
+    abilities = [{"ability": name, "rule": a.rule, "plugin": plugin, "summary": a.summary,
+                  "cost": [{"name": k, "type": type_text(tp)} for k, tp in a.cost.items()],
+                  "timing": list(a.timing), "zones": list(a.zones)}
+                 for name, (a, plugin) in engine.hooks.activated_abilities.items()]
+    return actions, abilities
 
 
 @cli.command()

@@ -38,7 +38,7 @@ from redzone.kernel.answers import shown
 #: stack resolves whatever its source has become, 113.7a).
 _UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
                              "redzone_condition_holds", "redzone_damage_steps",
-                             "redzone_event_kinds"})
+                             "redzone_event_kinds", "redzone_activated_abilities"})
 
 #: The state gates of the kernel's own plugin modules, by module name: each
 #: of the module's hooks reads only these fields of the state (a collection

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from attrs import field, frozen
 
 from redzone.kernel import zones as _zones
+from redzone.kernel.abilities import Activate, activate_action
 from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
@@ -1026,6 +1027,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(MakeBlock, _make_block_action, "509.6"),
     _spec(EnterBlocking, _enter_blocking, "509.4"),
     _spec(EnterAttacking, _enter_attacking, "508.4"),
+    _spec(Activate, activate_action, "602.2"),
 )
 
 #: The kernel's action classes by their scenario name.

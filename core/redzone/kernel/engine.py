@@ -24,6 +24,7 @@ from redzone.kernel import restrictions as _restrictions
 from redzone.kernel import steps as _steps
 from redzone.kernel import turn as _turn
 from redzone.kernel import validate as _validate
+from redzone.kernel.abilities import Activations
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
 from redzone.kernel.context import Context
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
@@ -59,7 +60,7 @@ Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
 
 
-class Engine(_decisions.Decisions):
+class Engine(_decisions.Decisions, Activations):
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another

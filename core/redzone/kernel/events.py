@@ -703,6 +703,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("create", "111.1", "{object}, a token, enters the battlefield", "object player source"),
     _k("trigger", "603.3", _trigger, "source player object ability text"),
     _k("resolve", "608.2", _resolve, "source object ability"),
+    _k("activate", "602.2", "{player} activates the {ability} ability of {source}",
+       "player source ability", summary="a player activates an ability and pays its cost"),
     _k("skipped", "608.2b", "part of a triggered ability does nothing: {detail}",
        "object detail", tone="quiet"),
     _k("removed_from_stack", "603.3d", _removed_from_stack,

@@ -28,6 +28,7 @@ from redzone.kernel.errors import Violation
 from redzone.kernel.events import Event, EventKind
 from redzone.kernel.hooktypes import (
     ActionSpec,
+    ActivatedAbility,
     Damage,
     DamageModifier,
     DamageStep,
@@ -89,6 +90,33 @@ def redzone_actions() -> Iterable[ActionSpec]:
 
     Combined: concatenated; two plugins declaring the same ``do`` name, or
     one that the kernel declares, is a load error naming both.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_activated_abilities() -> Iterable[ActivatedAbility]:
+    """Declare the activated abilities this plugin's keywords give.
+
+    Rules: 602.1, 602.2, 602.5
+
+    An ability is named after its keyword (ninjutsu's is ``"ninjutsu"``):
+    every object with that keyword has it. The kernel activates it for
+    :meth:`redzone.Engine.activate` and a scenario file's ``do = "activate"``
+    (the :class:`~redzone.kernel.abilities.Activate` action): it refuses an
+    activation from the wrong zone (113.6), by a player who doesn't control
+    the source (602.2), outside the ability's steps, with a cost's choice
+    missing, unknown, of the wrong type or naming what isn't there, or that
+    the ability's ``restrictions`` refuse (602.5), each naming its rule and
+    changing nothing; else it records the ``activate`` event and calls the
+    ability's ``perform``, which pays the cost and does the effect.
+
+    :returns: the :class:`~redzone.ActivatedAbility` of each ability.
+
+    Combined: concatenated; two plugins declaring the same name is a load
+    error naming both.
 
     .. versionadded:: 0.1.0
     """

@@ -419,6 +419,56 @@ class ActionSpec:
 
 
 @frozen
+class ActivatedAbility:
+    """An activated ability a keyword plugin declares (602.1), written
+    ``[Cost]: [Effect.] [Activation instructions.]``.
+
+    The ability belongs to every object with the keyword ``name``; the
+    object's controller (its owner, off the battlefield) activates it
+    (602.2) with :meth:`redzone.Engine.activate` or a scenario file's
+    ``do = "activate"``. The kernel refuses an activation, changing nothing,
+    when its source isn't in one of ``zones`` (113.6), it is not one of
+    ``timing``'s steps, a cost's choice is missing, unknown or of the wrong
+    type or names what isn't there, or ``restrictions`` says why it can't
+    be (602.5); then ``perform`` pays the cost (602.2h) and does what the
+    ability does as it resolves (608.2), both players passing priority in
+    between (the one command is the activation and the resolution).
+
+    :param name: the keyword whose ability it is (``"ninjutsu"``).
+    :param rule: the keyword's rule (``"702.49a"``).
+    :param perform: pays the cost and does the effect on the command's
+        working copy (a :class:`~redzone.kernel.tx.Tx`), given the
+        :class:`~redzone.kernel.abilities.Activate` action; it raises
+        :class:`~redzone.IllegalActionError` for a cost it can't pay.
+    :param cost: the cost's choices the player makes (602.2b), by key, each
+        with its annotation as an action's field has one (``ObjectId``,
+        ``int``, ``tuple[ObjectId, ...]``): ``{"return": ObjectId}``. Every
+        key must be given.
+    :param timing: the steps it may be activated in (``("declare_blockers",)``);
+        empty: any time its controller has priority (602.2).
+    :param zones: the zones its source functions from (113.6: the
+        battlefield, unless the ability says otherwise: ninjutsu's is the hand).
+    :param restrictions: why the activation can't be, or ``None`` when it
+        can: given the state and the activation, before anything is paid
+        (602.5: "activate only while that creature is unblocked"). Its reason
+        is refused with ``rule``.
+    :param summary: one line for listings.
+
+    .. versionadded:: 0.1.0
+    """
+
+    name: str
+    rule: str
+    perform: Callable[[Any, Action], None] = field(eq=False)
+    cost: FrozenMap[str, Any] = field(default=EMPTY, converter=as_map, eq=False)
+    timing: tuple[str, ...] = field(default=(), converter=as_tuple)
+    zones: tuple[str, ...] = field(default=("battlefield",), converter=as_tuple)
+    restrictions: Callable[[GameState, Action], str | None] | None = field(default=None,
+                                                                           eq=False)
+    summary: str = ""
+
+
+@frozen
 class DestructionReplacement:
     """An effect that replaces a permanent's destruction (614.8, 701.19).
 

@@ -28,6 +28,7 @@ from typing import Any, Final, TypeVar
 import pluggy
 
 from redzone.kernel import _calling, _checks, _gates, _loading, _verify
+from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
 from redzone.kernel._loading import (
@@ -53,6 +54,7 @@ from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     Action,
     ActionSpec,
+    ActivatedAbility,
     Damage,
     DamageModifier,
     DamageStep,
@@ -130,6 +132,8 @@ class Hooks:
         self._keywords = _loading.Keywords(self.keyword_infos, unknown_keywords)
         self.action_specs = self._check.action_specs = _loading.load_actions(
             self._declared("redzone_actions", ActionSpec))
+        self.activated_abilities = _abilities.load_abilities(
+            self._declared("redzone_activated_abilities", ActivatedAbility))
         self.damage_step_specs = _loading.load_damage_steps(
             self._declared("redzone_damage_steps", DamageStep))
         self.event_kinds = _loading.load_event_kinds(

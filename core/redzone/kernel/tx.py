@@ -868,6 +868,8 @@ def _matches(value: Any, hint: Any) -> bool:
             return all(_matches(v, args[0]) for v in value)
         return len(args) == len(value) and all(_matches(v, a) for v, a in zip(value, args,
                                                                               strict=True))
+    if origin is typing.Literal:
+        return any(type(value) is type(v) and value == v for v in typing.get_args(hint))
     if origin is not None:
         return isinstance(value, origin)
     if isinstance(hint, type):
