@@ -95,7 +95,7 @@ def test_every_card_kind_is_played(game: duel.Game) -> None:
     assert any(e.kind == "prevented" for e in game.events)  # the Fog
     assert any(e.kind == "destroyed" and e.rule == "701.8a" for e in game.events)
     warriors = [e.object for e in game.events if e.kind == "enters_battlefield"
-                and "warrior" in (e.object or "")]
+                and ".mobilize." in (e.object or "")]
     sacrificed = {e.object for e in game.events if e.kind == "sacrificed"}
     assert warriors and set(warriors) <= sacrificed | {
         p.id for p in game.state.battlefield}
@@ -107,7 +107,7 @@ def test_513_mobilize_warriors_do_not_survive_a_turn(game: duel.Game) -> None:
     cleanup no Warrior token remains."""
     for label, state, _ in game.snapshots:
         if label.endswith(" end"):
-            assert not [p for p in state.battlefield if "warrior" in p.id], label
+            assert not [p for p in state.battlefield if ".mobilize." in p.id], label
 
 
 def test_the_same_seed_plays_the_same_game(game: duel.Game) -> None:

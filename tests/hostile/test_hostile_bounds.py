@@ -287,7 +287,7 @@ def _turns(engine: Engine, state: GameState, turns: int) -> list[int]:
         if state.active_player == "alice":
             state = engine.resolve(state, {"captain": "bob"}, {}, through="cleanup").state
             # 111.7, 704.5d: within the turn, they are reported as ceased.
-            assert {p.zone for i, p in state.objects.items() if "warrior" in i} == {"ceased"}
+            assert {p.zone for i, p in state.objects.items() if ".mobilize." in i} == {"ceased"}
         else:
             state = engine.end_turn(state).state
         state = engine.begin_turn(state).state
