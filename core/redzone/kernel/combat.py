@@ -176,8 +176,11 @@ def _suggested(state: GameState, found: list[Violation]) -> list[Violation]:
     out: list[Violation] = []
     for v in found:
         if left and v.rule in _UNKNOWN_ID_RULES:
-            unknown = [o for o in v.objects
-                       if type(o) is str and o not in state.objects and o not in state.players]
+            # (read as objects: a malformed declaration puts non-ids there,
+            # which compiled code would refuse as the str the type says)
+            named: tuple[object, ...] = v.objects
+            unknown = [o for o in named
+                       if isinstance(o, str) and o not in state.objects and o not in state.players]
             if unknown:
                 left -= 1
                 hint = did_you_mean(unknown[0], [*state.objects, *state.players])
