@@ -72,14 +72,15 @@ def test_a_result_replacement_over_the_time_limit_is_named() -> None:
     """Guarantee 9: a result replacement's ``replace`` is plugin code the one
     call loop runs, so the engine's time limit holds for it as for a hook
     call, and the fault names the plugin and the replacement."""
-    engine = Engine(plugins=[_slow_replacement(0.05)], hook_timeout=0.01)
+    # (a limit loading every built-in plugin stays well within on a loaded machine)
+    engine = Engine(plugins=[_slow_replacement(0.6)], hook_timeout=0.25)
     state = engine.declare_blockers(_attacked(engine), {}).state
     with pytest.raises(PluginError) as info:
         engine.combat_damage(state)
     error = info.value
     assert (error.plugin, error.hook) == ("sloth", "redzone_result_replacements")
     assert "replacement 'slow' took" in str(error)
-    assert "over the engine's limit of 0.01 s" in str(error)
+    assert "over the engine's limit of 0.25 s" in str(error)
 
 
 def test_the_production_loop_is_not_wrapped() -> None:
