@@ -163,7 +163,7 @@ def test_teams_share_one_life_total_in_json_board_and_report() -> None:
     console = Console(width=200, color_system=None, record=True)
     console.print(board_table(res))
     board = console.export_text()
-    assert re.search(r"team blue\s*│\s*30 life \(shared\)\s*│.*│\s*28 life \(shared\)", board)
+    assert re.search(r"team blue\s*│\s*30 life, shared\s*│.*│\s*28 life, shared", board)
     page = parse(render_html(res))
     after = [a for a in page.having("span", "team") if a["data-team"] == "blue"]
     # before, after first strike, after the regular step, after combat

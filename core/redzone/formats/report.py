@@ -346,21 +346,11 @@ def _board_svg(state: GameState, caption: str, *, attacks: Mapping[str, str | No
         teams = "<p class='teams'>" + " · ".join(
             f"<span class='team' data-team='{_e(team)}' "
             f"data-life='{state.players[members[0]].life}'>team <b>{_e(team)}</b> "
-            f"({_e(', '.join(members))}): {_e(_team_life(state, members))}</span>"
+            f"({_e(', '.join(members))}): {_e(display.team_text(state, members))}</span>"
             for team, members in state.teams.items()) + (
             " <span class='rule'>810.4</span></p>")
     return (f"<figure class='board' id='{board_id}'><figcaption>{_e(caption)}</figcaption>"
             f"{teams}{''.join(svgs)}</figure>")
-
-
-def _team_life(state: GameState, members: Sequence[str]) -> str:
-    first = state.players[members[0]]
-    bits = [f"{first.life} life, shared"]
-    if first.poison:
-        bits.append(f"{first.poison} poison")
-    if any(state.players[m].lost for m in members):
-        bits.append("lost (810.8a)")
-    return ", ".join(bits)
 
 
 def _svg(state: GameState, rows: Sequence[tuple[str, Sequence[Permanent]]], layout: _Layout,

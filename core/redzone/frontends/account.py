@@ -27,6 +27,7 @@ from redzone.formats.outcome import (
 )
 from redzone.formats.scenario import Scenario, ScenarioProblems
 from redzone.frontends.terminal import Text
+from redzone.kernel import display
 from redzone.kernel import events as _events
 from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
@@ -141,11 +142,8 @@ def render_board(console: Console, state: GameState, title: str) -> None:
     its shared life total (810.4, 810.9) and poison counters (810.10)."""
     _line(console, (title, "bold underline"))
     for team, members in state.teams.items():
-        first = state.players[members[0]]
-        shared = f"{first.life} life" + (
-            f", {_plural(first.poison, 'poison counter')}" if first.poison else "")
-        _line(console, "  team ", (team, HEAD), f" ({', '.join(members)}): {shared}, shared",
-              rule="810.4")
+        _line(console, "  team ", (team, HEAD),
+              f" ({', '.join(members)}): {display.team_text(state, members)}", rule="810.4")
     for player in state.players.values():
         text = Text("  ")
         text.append(player.id, style=HEAD)

@@ -15,7 +15,6 @@ from rich.table import Table
 from redzone.formats.outcome import Resolution
 from redzone.frontends.terminal import Text
 from redzone.kernel import display
-from redzone.kernel.model import GameState
 
 
 def board_table(res: Resolution) -> Table:
@@ -35,8 +34,8 @@ def board_table(res: Resolution) -> Table:
         table.add_column(column, overflow="fold")
     for team, members in before.teams.items():
         # 810.4, 810.9: the team's one shared life total (each member shows it).
-        was = _shared(before, members)
-        now = _shared(after, members) if after is not None else "-"
+        was = display.team_text(before, members)
+        now = display.team_text(after, members) if after is not None else "-"
         table.add_row(Text(f"team {team}", style="bold"), was, f"{', '.join(members)} [810.4]",
                       now)
     for pid, player in before.players.items():
@@ -72,18 +71,6 @@ def board_table(res: Resolution) -> Table:
         for v in res.error.violations:
             table.add_row(Text("  !", style="bold red"), Text(f"[{v.rule}] {v.message}"), "", "")
     return table
-
-
-def _shared(state: GameState, members: tuple[str, ...]) -> str:
-    """A team's shared life total and poison counters (810.4, 810.10), and
-    whether it lost (810.8a: its players lose together)."""
-    first = state.players[members[0]]
-    bits = [f"{first.life} life"]
-    if first.poison:
-        bits.append(f"{first.poison} poison")
-    if any(state.players[m].lost for m in members):
-        bits.append("lost")
-    return ", ".join(bits) + " (shared)"
 
 
 def render_compact_board(console: Console, res: Resolution) -> None:

@@ -247,6 +247,19 @@ def permanent_summary(perm: _Permanent) -> str:
     return " ".join(bits)
 
 
+def team_text(state: _GameState, members: Sequence[str]) -> str:
+    """A team's shared life total and poison counters (810.4, 810.10), and
+    whether it lost (810.8a: its players lose together):
+    ``30 life, shared; 3 poison counters``."""
+    first = state.players[members[0]]
+    bits = [f"{first.life} life, shared"]
+    if first.poison:
+        bits.append(f"{first.poison} poison counter{'' if first.poison == 1 else 's'}")
+    if any(state.players[m].lost for m in members):
+        bits.append("lost (810.8a)")
+    return "; ".join(bits)
+
+
 def permanent_status(perm: _Permanent) -> list[str]:
     """What is marked on a permanent: damage, counters, tapped, its zone."""
     out = []
@@ -454,6 +467,7 @@ __all__ = [
     "state_html",
     "state_repr",
     "state_text",
+    "team_text",
     "visible",
     "zone_text",
 ]
