@@ -212,6 +212,9 @@ class Move(Action):
     :param to: the zone: ``hand``, ``library``, ``graveyard``, ``exile``,
         ``stack`` or ``battlefield``.
     :param position: in a library, ``top`` (drawn next, 401.1) or ``bottom``.
+    :param counters: counter kind -> how many it enters the battlefield with
+        ("return it to the battlefield with a -1/-1 counter on it",
+        614.1c); only for a move onto the battlefield.
 
     .. versionadded:: 0.1.0
     """
@@ -220,6 +223,7 @@ class Move(Action):
     target: ObjectId
     to: str
     position: str = "top"
+    counters: tuple[tuple[str, int], ...] = field(default=(), converter=_counters)
 
 
 @frozen
@@ -747,8 +751,24 @@ def _move(tx: Tx, a: Move) -> None:
         raise IllegalActionError(f"move: {a.target!r} is no longer in the game "
                                  f"({state.objects[a.target].zone})", rule="400.1",
                                  objects=(a.target,))
+    if a.counters and a.to != "battlefield":
+        raise IllegalActionError(f"move: only an object put onto the battlefield enters with "
+                                 f"counters, not one put into the {a.to}", rule="614.1c",
+                                 objects=(a.target,))
+    for kind, n in a.counters:
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            raise IllegalActionError(f"move: {n!r} {kind} counters is not a positive whole "
+                                     "number", rule="122.1", objects=(a.target,))
     new, events = _zones.move_object(state, a.target, a.to, "400.7", state.step,
                                      top=a.position == "top")
+    entered = new.objects[a.target]
+    if a.counters and entered.zone == "battlefield" and entered is not state.objects[a.target]:
+        # 614.1c: it enters with them (not put on it after it entered).
+        counters = entered.counters.thaw()
+        for kind, n in a.counters:
+            counters[kind] = counters.get(kind, 0) + n
+            events.append(Event("counters", "614.1c", target=a.target, counter=kind, amount=n))
+        new = new.with_permanents({a.target: entered.evolve(counters=counters)})
     tx._take(new, events)
 
 
