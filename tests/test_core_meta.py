@@ -191,12 +191,13 @@ def _keyword_modules() -> list[Path]:
 
 #: "Name (CR 702.N)." (a keyword defined by a subrule, such as trample over
 #: planeswalkers, 702.19c, gives its letter too).
-HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR 702\.\d+[a-z]?\)\.$")
+HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR (702\.\d+[a-z]?|207\.2c)\)\.$")
 
 
 @pytest.mark.parametrize("path", _keyword_modules(), ids=lambda p: p.stem)
 def test_keyword_module_heading(path: Path) -> None:
-    """DESIGN: every keyword module's docstring starts "Name (CR 702.N)."."""
+    """DESIGN: every keyword module's docstring starts "Name (CR 702.N)." (an
+    ability word's: "Name (CR 207.2c).")."""
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
     first = doc.splitlines()[0] if doc else ""
     assert HEADING.match(first), f"{path.name}: first docstring line is {first!r}"
@@ -206,8 +207,9 @@ def test_heading_pattern_can_fail() -> None:
     """The heading pattern rejects near misses."""
     assert HEADING.match("First strike (CR 702.7).")
     assert HEADING.match("Trample over planeswalkers (CR 702.19c).")
+    assert HEADING.match("Battalion (CR 207.2c).")
     for bad in ("First strike (CR 702.7)", "first strike (CR 702.7).", "Flying (702.9).",
-                "Flying (CR 120.3).", "Flying.", "Flying (CR 702.9ab)."):
+                "Flying (CR 120.3).", "Flying (CR 207.2).", "Flying.", "Flying (CR 702.9ab)."):
         assert not HEADING.match(bad)
 
 

@@ -261,7 +261,8 @@ def _check_numbers(text: str, form: str, args: tuple[str, ...],
             raise UnknownKeywordError(text, reason=reason)
 
 
-_FILLERS: Final = {"number": "1", "colour": "red", "word": "x", "words": "x", "quality": "x"}
+_FILLERS: Final = {"number": "1", "colour": "red", "word": "x", "words": "x", "quality": "x",
+                   "cost": "{1}"}
 
 
 def _fill(form: str, value: str | None) -> str:

@@ -41,6 +41,7 @@ from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.settle import change_control
 from redzone.kernel.tx import Tx, _make_block, check_duration
+from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
 
 
@@ -212,6 +213,17 @@ class Move(Action):
     :param to: the zone: ``hand``, ``library``, ``graveyard``, ``exile``,
         ``stack`` or ``battlefield``.
     :param position: in a library, ``top`` (drawn next, 401.1) or ``bottom``.
+    :param counters: counter kind -> how many it enters the battlefield with
+        ("return it to the battlefield with a -1/-1 counter on it",
+        614.1c); only for a move onto the battlefield.
+    :param tapped: onto the battlefield, it enters tapped (not "becomes
+        tapped": nothing that triggers on tapping triggers).
+    :param attacking: onto the battlefield, it enters attacking this player,
+        planeswalker or battle (508.4, 702.49a "put onto the battlefield
+        tapped and attacking"): it was never declared, so "whenever ...
+        attacks" doesn't trigger (508.4c); after blockers are declared it is
+        unblocked (508.4d); if it can't attack that, it enters but isn't
+        attacking (508.4a).
 
     .. versionadded:: 0.1.0
     """
@@ -220,6 +232,9 @@ class Move(Action):
     target: ObjectId
     to: str
     position: str = "top"
+    counters: tuple[tuple[str, int], ...] = field(default=(), converter=_counters)
+    tapped: bool = False
+    attacking: PlayerOrObjectId | None = None
 
 
 @frozen
@@ -747,9 +762,33 @@ def _move(tx: Tx, a: Move) -> None:
         raise IllegalActionError(f"move: {a.target!r} is no longer in the game "
                                  f"({state.objects[a.target].zone})", rule="400.1",
                                  objects=(a.target,))
+    entering = [what for what, given in (("counters", a.counters), ("tapped", a.tapped),
+                                         ("attacking", a.attacking is not None)) if given]
+    if entering and a.to != "battlefield":
+        raise IllegalActionError(f"move: only an object put onto the battlefield enters with "
+                                 f"{' or '.join(entering)}, not one put into the {a.to}",
+                                 rule="614.1c" if "counters" in entering else "508.4",
+                                 objects=(a.target,))
+    for kind, n in a.counters:
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            raise IllegalActionError(f"move: {n!r} {kind} counters is not a positive whole "
+                                     "number", rule="122.1", objects=(a.target,))
     new, events = _zones.move_object(state, a.target, a.to, "400.7", state.step,
                                      top=a.position == "top")
+    entered = new.objects[a.target]
+    if a.counters and entered.zone == "battlefield" and entered is not state.objects[a.target]:
+        # 614.1c: it enters with them (not put on it after it entered).
+        counters = entered.counters.thaw()
+        for kind, n in a.counters:
+            counters[kind] = counters.get(kind, 0) + n
+            events.append(Event("counters", "614.1c", target=a.target, counter=kind, amount=n))
+        new = new.with_permanents({a.target: entered.evolve(counters=counters)})
+    if a.tapped and entered.zone == "battlefield" and entered is not state.objects[a.target]:
+        new = new.with_permanents({a.target: new.objects[a.target].evolve(tapped=True)})
     tx._take(new, events)
+    if a.attacking is not None and new.objects[a.target].zone == "battlefield" \
+            and entered is not state.objects[a.target]:
+        _attacks_on_entering(tx, new.objects[a.target], a.attacking, False)
 
 
 def _draw(tx: Tx, a: Draw) -> None:

@@ -40,6 +40,9 @@ SLOTS: Final[dict[str, str]] = {
     "words": r"([a-z][a-z'-]{0,39}(?: [a-z][a-z'-]{0,39})?)",
     # Free text (a quality: "white and from blue", "other legends").
     "quality": r"([a-z0-9][a-z0-9',/+ -]{0,79})",
+    # A mana cost, mana symbols in braces (107.4, 202.1): "{1}{u}", "{x}{r}{r}",
+    # "{w/u}", "{2/b}", "{g/p}", "{c}", "{s}".
+    "cost": r"((?:\{(?:[0-9]{1,2}|[wubrgcsx]|[wubrg2]/[wubrgp])\}){1,12})",
 }
 _LITERAL = re.compile(r"[a-z0-9 '/+,-]+")
 _SLOT = re.compile(r"\{([a-z]+)\}")
@@ -96,7 +99,9 @@ class KeywordSpec:
         parameters in braces, which become :attr:`~redzone.Keyword.args`:
         ``{number}`` (ASCII digits, 0 to :attr:`most`),
         ``{colour}``, ``{word}``, ``{words}`` (one or two words, such as a
-        land type with its supertype) and ``{quality}`` (free text). For
+        land type with its supertype), ``{quality}`` (free text) and
+        ``{cost}`` (a mana cost in mana symbols, 107.4: ``ninjutsu {cost}``
+        reads ``ninjutsu {1}{u}``). For
         example ``"toxic {number}"``, ``"{words}walk"``,
         ``"protection from {quality}"``. Defaults to the name itself. redzone
         builds the parser; a plugin never gives a regular expression.

@@ -747,6 +747,10 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
                     continue
                 # a creature destroyed by this step's damage: as it last was (608.2h)
                 after = out.state.last_known(perm.id)
+                if after.object != perm.object:
+                    # it died and came back: a new object (400.7); the
+                    # damage was marked on the one that died, as it last was
+                    after = out.state.lki.get(perm.id, after)
                 if after.zone != "battlefield":
                     continue
                 grown = after.damage - perm.damage
