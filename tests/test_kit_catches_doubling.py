@@ -63,3 +63,26 @@ def test_614_1a_a_keyword_doubling_its_own_damage_passes() -> None:
     """614.1a, 702.1: a keyword that doubles the damage its own object deals
     changes only damage its object is involved in: the kit passes it."""
     check_conformance(_OwnDoubling(), invariants=["damage-conserved"], max_examples=30)
+
+
+def test_310_8_generated_boards_attack_battles_and_planeswalkers_legally() -> None:
+    """310.8, 506.2, 508.1b: the kit's boards include a Siege battle its
+    controller attacks, protected by the defending player, and a planeswalker,
+    each attacked in a legal declaration."""
+    from hypothesis import find, settings
+    from redzone import Engine
+    from redzone.testing.conformance import cases, legalize
+
+    engine = Engine()
+    quick = settings(max_examples=2000, database=None)
+    for target in ("siege", "pw"):
+        def attacked(c: Any, t: str = target) -> bool:
+            legal = legalize(engine, c)
+            return legal is not None and t in legal.attacks.values()
+
+        case = find(cases(engine, ["flying"]), attacked, settings=quick)
+        legal = legalize(engine, case)
+        assert legal is not None and target in legal.attacks.values()
+        perm = legal.state.objects[target]
+        assert ("battle" in perm.types and perm.protector == "bob") if target == "siege" \
+            else "planeswalker" in perm.types

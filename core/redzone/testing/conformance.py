@@ -2,7 +2,7 @@
 
 A keyword author runs it against their plugin; hypothesis generates boards
 (two players, a few creatures with the plugin's keywords mixed with every
-other loaded keyword, marked damage, a planeswalker now and then) and
+other loaded keyword, marked damage, a planeswalker and a Siege battle now and then) and
 declarations, and each invariant is checked on each of them:
 
 ``keyword-metadata``
@@ -164,10 +164,12 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
           max_blockers: int = 3, players: int = 2) -> Case:
     """A hypothesis strategy for boards and declarations.
 
-    Alice attacks Bob (or Bob's planeswalker); with ``players`` above 2
-    (up to 4: a multiplayer game, 802), each attacker attacks one of the
-    opponents or their planeswalkers, and each opponent's creatures block
-    the attackers attacking that player. Creatures often carry one of
+    Alice attacks Bob (or Bob's planeswalker, or a Siege battle Alice
+    controls and Bob protects, 310.8); with ``players`` above 2 (up to 4: a
+    multiplayer game, 802), each attacker attacks one of the opponents, their
+    planeswalkers or a battle one of them protects, and each opponent's
+    creatures block the attackers attacking that player or what they
+    protect. Creatures often carry one of
     ``keywords`` and sometimes one of ``others``; some have damage marked,
     some are tapped or summoning sick, so declarations are sometimes illegal.
     Assignments, when drawn, are arbitrary (mostly illegal).
@@ -210,6 +212,15 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
                                       counters={"loyalty": draw(st.integers(1, 5))}))
         targets.append("pw")
         defending["pw"] = owner
+    if draw(st.integers(0, 3)) == 0:
+        # A Siege alice controls, protected by an opponent: alice may attack
+        # it and its protector's creatures block (310.8, 506.2, 508.1b).
+        protector = draw(st.sampled_from(opponents))
+        perms.append(engine.permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
+                                      counters={"defense": draw(st.integers(1, 5))},
+                                      protector=protector))
+        targets.append("siege")
+        defending["siege"] = protector
     blockers = []
     for i in range(n_blk):
         # Two players: b1, b2 ... as before; more: each opponent's own.
