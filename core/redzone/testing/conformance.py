@@ -2,7 +2,7 @@
 
 A keyword author runs it against their plugin; hypothesis generates boards
 (two players, a few creatures with the plugin's keywords mixed with every
-other loaded keyword, marked damage, a planeswalker now and then) and
+other loaded keyword, marked damage, a planeswalker and a Siege battle now and then) and
 declarations, and each invariant is checked on each of them:
 
 ``keyword-metadata``
@@ -73,7 +73,9 @@ INVARIANTS: Final[Mapping[str, str]] = {
     "illegal-command-leaves-state-unchanged":
         "a rejected command leaves the state unchanged and agrees with its query (733)",
     "order-independent": "results don't depend on plugin registration order",
-    "damage-conserved": "damage assigned = damage dealt + damage prevented (510.1a, 120.4)",
+    "damage-conserved": "damage assigned = damage dealt + damage prevented (510.1a, 120.4); "
+                        "a keyword changes only the damage its own object assigns, deals or "
+                        "is dealt (702.1, 614.1a)",
     "events-accounted-for": "every change to the state is accounted for by an event",
     "default-assignment-legal": "the default damage assignment is legal (510.1e)",
 }
@@ -162,10 +164,12 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
           max_blockers: int = 3, players: int = 2) -> Case:
     """A hypothesis strategy for boards and declarations.
 
-    Alice attacks Bob (or Bob's planeswalker); with ``players`` above 2
-    (up to 4: a multiplayer game, 802), each attacker attacks one of the
-    opponents or their planeswalkers, and each opponent's creatures block
-    the attackers attacking that player. Creatures often carry one of
+    Alice attacks Bob (or Bob's planeswalker, or a Siege battle Alice
+    controls and Bob protects, 310.8); with ``players`` above 2 (up to 4: a
+    multiplayer game, 802), each attacker attacks one of the opponents, their
+    planeswalkers or a battle one of them protects, and each opponent's
+    creatures block the attackers attacking that player or what they
+    protect. Creatures often carry one of
     ``keywords`` and sometimes one of ``others``; some have damage marked,
     some are tapped or summoning sick, so declarations are sometimes illegal.
     Assignments, when drawn, are arbitrary (mostly illegal).
@@ -208,6 +212,15 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
                                       counters={"loyalty": draw(st.integers(1, 5))}))
         targets.append("pw")
         defending["pw"] = owner
+    if draw(st.integers(0, 3)) == 0:
+        # A Siege alice controls, protected by an opponent: alice may attack
+        # it and its protector's creatures block (310.8, 506.2, 508.1b).
+        protector = draw(st.sampled_from(opponents))
+        perms.append(engine.permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
+                                      counters={"defense": draw(st.integers(1, 5))},
+                                      protector=protector))
+        targets.append("siege")
+        defending["siege"] = protector
     blockers = []
     for i in range(n_blk):
         # Two players: b1, b2 ... as before; more: each opponent's own.
@@ -326,6 +339,26 @@ class Subject:
         shuffled = list(range(n))
         random.Random(n).shuffle(shuffled)
         return (self.engine_in_order(range(n - 1, -1, -1)), self.engine_in_order(shuffled))
+
+    @cached_property
+    def keyword_names(self) -> frozenset[str]:
+        """The names of the keywords the plugins under test declare."""
+        return frozenset(k.spec.name for k in self.engine.keywords() if k.plugin in self.names)
+
+    @cached_property
+    def engine_without(self) -> Engine:
+        """An engine with the other plugins only: what they do without the
+        plugins under test."""
+        return Engine(self.rules, discover=False,
+                      plugins=[i for i in self.infos if i.name not in self.names])
+
+    def involves(self, state: GameState, *ids: str) -> bool:
+        """Whether one of the objects ``ids`` has (or, gone, last had) a
+        keyword of the plugins under test: what such a keyword may change
+        (702.1: a keyword is an ability of the object that has it)."""
+        names = self.keyword_names
+        return any(i in state.objects and not names.isdisjoint(state.last_known(i).keyword_names)
+                   for i in ids)
 
     @cached_property
     def keywords(self) -> tuple[str, ...]:
@@ -707,7 +740,21 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
             if e.kind == "assign":
                 assigned[e.source or ""] += e.amount or 0
                 pending[(e.source or "", e.target or "")] += e.amount or 0
+        others_power: dict[str, int] | None = None
         for duty in duties:
+            printed = state.last_known(duty.source).power
+            if duty.power != printed and not subject.involves(state, duty.source):
+                # 510.1a, 702.1: the amount it assigns changed by an ability
+                # of another object: not the plugins' under test to change
+                if others_power is None:
+                    others_power = {d.source: d.power for d in
+                                    subject.engine_without.damage_duties(state)[1]}
+                if others_power.get(duty.source, printed) != duty.power:
+                    raise subject.fail(name, f"{duty.source} assigns {duty.power} combat damage "
+                                       f"in {nxt}, though its power is {printed} and it has "
+                                       f"none of the keywords {sorted(subject.keyword_names)}: "
+                                       "a keyword changes only what its own object does "
+                                       "(510.1a, 702.1)", legal)
             expected = duty.power if duty.power > 0 and (
                 duty.recipients or duty.unblocked) else 0
             if assigned[duty.source] != expected:
@@ -736,6 +783,22 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
                 left = amount - prevented[(src, dst)]
                 if left > 0 and engine.hooks.modify_damage(
                         state, Damage(src, dst, left, True, out.state.step)):
+                    if subject.involves(state, src, dst):
+                        continue  # (614.1a: its keyword's own object's damage)
+                    # 614.1a, 702.1: damage between objects without the keywords
+                    # under test is modified only as the other plugins modify it
+                    expected = left
+                    for mod in subject.engine_without.hooks.modify_damage(
+                            state, Damage(src, dst, left, True, out.state.step)):
+                        expected = expected * mod.multiply + mod.add
+                    if dealt[(src, dst)] != max(expected, 0):
+                        raise subject.fail(
+                            name, f"{src} was assigned to deal {amount} damage to {dst} in "
+                            f"{out.state.step} and {prevented[(src, dst)]} was prevented, but "
+                            f"{dealt[(src, dst)]} was dealt, changed by a replacement (614.1a) "
+                            f"though neither has one of the keywords "
+                            f"{sorted(subject.keyword_names)}: a keyword changes only damage "
+                            "its own object deals or is dealt (702.1, 120.4)", legal)
                     continue
                 if dealt[(src, dst)] + prevented[(src, dst)] != amount:
                     raise subject.fail(name, f"{src} was assigned to deal {amount} damage to "
