@@ -381,3 +381,78 @@ def test_saved_state_round_trips_with_zones(engine: Engine) -> None:
     assert back.zone("alice", "library") == ("bear", "a")
     assert back.zone("alice", "graveyard") == ("b",)
     assert back.objects["bear"].object == 2
+
+
+# -- more of 400-406: where a card goes, and what comes back -------------------------
+
+
+def test_400_3_a_card_goes_to_its_owners_zone(engine: Engine) -> None:
+    """400.3, 404.1: bob controls alice's creature when it dies: it goes to
+    alice's graveyard (its owner's), not bob's; moved to a hand, alice's."""
+    from redzone import GainControl
+
+    state = board(engine, creature("bear", "alice", 2, 2), creature("wolf", "alice", 2, 2))
+    state = engine.perform(state, GainControl("bear", "bob")).state
+    state = engine.perform(state, GainControl("wolf", "bob")).state
+    state = engine.perform(state, Destroy("bear")).state
+    assert state.zone("alice", "graveyard") == ("bear",) and state.zone("bob", "graveyard") == ()
+    state = engine.perform(state, Move("wolf", "hand")).state
+    assert state.zone("alice", "hand") == ("wolf",)
+    assert state.objects["wolf"].controller == "alice"  # 400.7: no effect comes along
+
+
+def test_704_5d_a_token_put_into_a_graveyard_ceases_to_exist(engine: Engine) -> None:
+    """111.7, 704.5d: a destroyed token goes to the graveyard (its "dies"
+    triggers see it, 700.4) and then ceases to exist: it is in no zone a player
+    can see, and a move can't bring it back (111.8, 400.1)."""
+    token = creature("soldier", "alice", 1, 1).evolve(token=True)
+    out = engine.perform(board(engine, token), Destroy("soldier"))
+    kinds = [e.kind for e in out.events if e.object == "soldier"]
+    assert "dies" in kinds
+    assert out.state.objects["soldier"].zone not in ("battlefield", "graveyard")
+    assert "soldier" not in out.state.zone("alice", "graveyard")
+    with pytest.raises(IllegalActionError, match="no longer in the game"):
+        engine.perform(out.state, Move("soldier", "battlefield"))
+
+
+def test_302_6_a_creature_whose_control_changed_this_turn_cant_attack(engine: Engine) -> None:
+    """302.6, 508.1a: bob gains control of alice's bear during his turn: he
+    hasn't controlled it continuously since his turn began, so it can't
+    attack (no haste)."""
+    from redzone import GainControl
+
+    state = engine.game(["bob", "alice"], [creature("bear", "alice", 2, 2)])
+    state = engine.perform(state, GainControl("bear", "bob")).state
+    state = engine.begin_combat(state).state
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"bear": "alice"})
+    assert "302.6" in {v.rule for v in info.value.violations}
+
+
+def test_400_7_exiled_and_returned_it_is_a_third_object(engine: Engine) -> None:
+    """400.7, 406.3: exiled, then returned, it is object 3: untapped, no
+    counters, no damage, no effects, summoning sick (302.6); last known
+    information (603.10a) is the permanent as it last was on the battlefield."""
+    state = board(engine, creature("bear", "alice", 2, 2))
+    state = engine.perform(state, [AddCounters("bear", {"+1/+1": 2}), Pump("bear", 1, 1),
+                                   Tap("bear")]).state
+    state = engine.perform(state, Move("bear", "exile")).state
+    assert state.zone("alice", "exile") == ("bear",)
+    assert state.last_known("bear").power == 5  # as it last was: 2 + 2 + 1
+    state = engine.perform(state, Move("bear", "battlefield")).state
+    bear = state.objects["bear"]
+    assert bear.object == 3 and not bear.tapped and bear.summoning_sick
+    assert not bear.counters and not bear.modifications and (bear.power, bear.toughness) == (2, 2)
+
+
+def test_401_2_a_library_keeps_its_order_when_a_card_moves_out_of_it(engine: Engine) -> None:
+    """401.1, 401.2: a card taken from the middle of a library leaves the
+    others in their order; put on the bottom, it is drawn last."""
+    state = board(engine, card("a", "alice", "library"), card("b", "alice", "library"),
+                  card("c", "alice", "library"))
+    state = engine.perform(state, Move("b", "exile")).state
+    assert state.zone("alice", "library") == ("a", "c")
+    state = engine.perform(state, Move("b", "library", position="bottom")).state
+    assert state.zone("alice", "library") == ("a", "c", "b")
+    state = engine.perform(state, Draw("alice", 3)).state
+    assert state.zone("alice", "hand") == ("a", "c", "b")
