@@ -202,29 +202,3 @@ def test_lethal_amounts_are_the_plugins_when_one_answers_702_2c(engine: Engine) 
     rec = _by_source(result.damage_steps[0])
     assert dict(rec["dt"].lethal) == {"b1": 1} and dict(rec["dt"].amounts) == {"b1": 1, "bob": 2}
     assert dict(rec["bear"].lethal) == {"b2": 2}
-
-
-def test_a_record_is_a_value_whether_or_not_its_assignments_were_read(
-        engine: Engine, striker_board: GameState) -> None:
-    """510.1, 702.19b: a record's assignments, made when first read, are the
-    same whenever they are read; equality, hashing, ``repr`` and pickling see
-    them; the record can't be changed."""
-    import pickle
-
-    def regular() -> DamageStepRecord:
-        return engine.resolve(striker_board, ATTACKS, BLOCKS,
-                              assign={"ds": {"ox": 2, "bob": 1}},
-                              assign_first_strike={"ds": {"ox": 3}}).damage_steps[1]
-
-    unread, read = regular(), regular()
-    assert dict(_by_source(read)["ds"].lethal) == {"ox": 2}  # 3 marked in the first step
-    assert unread == read and hash(unread) == hash(read)  # (reads unread's too)
-    fresh = regular()
-    copy = pickle.loads(pickle.dumps(fresh))  # pickling reads them: no function travels
-    assert copy == read and copy.assignments == read.assignments
-    assert repr(regular()) == repr(read)
-    assert repr(read).count("AssignmentRecord(") == len(read.assignments) == 5
-    other = DamageStepRecord(read.step, read.label, read.assignments[:1], read.unused)
-    assert other != read
-    with pytest.raises(AttributeError, match="immutable"):
-        read.step = "combat_damage#2"  # type: ignore[misc]

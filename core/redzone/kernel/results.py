@@ -9,8 +9,6 @@ and the errors that carry one (an illegal command's ``partial`` result).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-
 from attrs import field, frozen
 
 from redzone.kernel import display as _display
@@ -62,19 +60,13 @@ class AssignmentRecord:
     lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
 
 
+@frozen
 class DamageStepRecord:
     """What one combat damage step computed for its assignment (510.1;
     702.19, 702.4b: a first-strike step and the regular one are two
     records): each creature's duty, amounts and lethal damage, the given
     entries apart from the default policy's, and the given entries the step
     left unused.
-
-    An immutable value. The kernel makes it from what the step computed and
-    works out :attr:`assignments` when they are first read, from the state
-    the step began in and by the same functions the assignment was checked
-    with (:func:`~redzone.kernel.combat.lethal_map`): a caller that never
-    reads them doesn't pay for their lethal amounts. Equality, hashing,
-    ``repr`` and pickling see the assignments.
 
     :param step: the step's name (``first_strike_damage``, ``combat_damage``...).
     :param label: the name its events carry (``combat_damage#2`` in a
@@ -83,69 +75,12 @@ class DamageStepRecord:
     :param unused: the given entries the step left unused, by creature, with
         why and the rule (a note): it was no longer in combat (506.4), or had
         nothing left to assign to (510.1b-d).
-
-    .. versionadded:: 0.1.0
     """
-
-    __slots__ = ("_assignments", "_compute", "label", "step", "unused")
 
     step: str
     label: str
-    unused: FrozenMap[str, str]
-    _assignments: tuple[AssignmentRecord, ...] | None
-    _compute: Callable[[], Iterable[AssignmentRecord]] | None
-
-    def __init__(self, step: str, label: str,
-                 assignments: Iterable[AssignmentRecord] = (),
-                 unused: Mapping[str, str] | None = None, *,
-                 compute: Callable[[], Iterable[AssignmentRecord]] | None = None) -> None:
-        """:param compute: instead of ``assignments``: makes them, when first read."""
-        setter = object.__setattr__
-        setter(self, "step", step)
-        setter(self, "label", label)
-        setter(self, "unused", as_map(unused) if unused else _NO_UNUSED)
-        setter(self, "_assignments", None if compute is not None else as_tuple(assignments))
-        setter(self, "_compute", compute)
-
-    @property
-    def assignments(self) -> tuple[AssignmentRecord, ...]:
-        """Every assigning creature's record, in duty order."""
-        done = self._assignments
-        if done is None:
-            compute = self._compute
-            assert compute is not None
-            done = as_tuple(compute())
-            object.__setattr__(self, "_assignments", done)
-            object.__setattr__(self, "_compute", None)  # (what it held can go)
-        return done
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"DamageStepRecord is immutable: can't set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"DamageStepRecord is immutable: can't delete {name!r}")
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.step, self.label, self.assignments, self.unused)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not DamageStepRecord:
-            return NotImplemented
-        assert isinstance(other, DamageStepRecord)
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (DamageStepRecord, (self.step, self.label, self.assignments, self.unused))
-
-    def __repr__(self) -> str:
-        return (f"DamageStepRecord(step={self.step!r}, label={self.label!r}, "
-                f"assignments={self.assignments!r}, unused={self.unused!r})")
-
-
-_NO_UNUSED: FrozenMap[str, str] = FrozenMap()
+    assignments: tuple[AssignmentRecord, ...] = field(converter=as_tuple)
+    unused: FrozenMap[str, str] = field(factory=FrozenMap)
 
 
 @frozen

@@ -546,45 +546,38 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     and its unused entries; plus the lethal damage each creature had to
     consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_map`,
     as the assignment is checked), only for creatures assigning to creatures.
-    The creatures' records are made when the record's ``assignments`` are
-    first read, from these same inputs (none of which changes afterwards:
-    the state is immutable, and the step keeps no reference to the rest).
 
     :param given: the creatures whose assignment the caller gave.
     """
     hooks = ctx.hooks
-
-    def assignments() -> tuple[AssignmentRecord, ...]:
-        by: dict[str, list[tuple[str, int]]] | None = None
-        earlier: dict[str, int] = {}
-        records = []
-        last = len(duties) - 1
-        for i, duty in enumerate(duties):
-            amounts = full.get(duty.source, {})
-            if duty.creatures:
-                if by is None:
-                    by = _combat.assigned_to(full)
-                lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                            full=full, by=by))
-                before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {}))
-            else:
-                lethal = before = _NO_LETHAL
-            if i < last:
-                unchecked: Mapping[str, object] = amounts  # (malformed ones are violations)
-                for r, n in unchecked.items():
-                    if isinstance(n, int) and n > 0:
-                        earlier[r] = earlier.get(r, 0) + n
-            records.append(AssignmentRecord(
-                step, duty.source, duty.power, FrozenMap(amounts), duty.source in given,
-                duty.creatures, duty.attacked, lethal, duty.is_attacker, duty.blocked,
-                duty.additional, duty.divider, before))
-        return tuple(records)
-
-    return DamageStepRecord(step, step_label(state, step), unused=FrozenMap(
-        (source, str(why)) for source, why in unused.items()) if unused else None,
-        compute=assignments)
+    by: dict[str, list[tuple[str, int]]] | None = None
+    earlier: dict[str, int] = {}
+    records = []
+    last = len(duties) - 1
+    for i, duty in enumerate(duties):
+        amounts = full.get(duty.source, {})
+        if duty.creatures:
+            if by is None:
+                by = _combat.assigned_to(full)
+            lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
+                                                        full=full, by=by))
+            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {}))
+        else:
+            lethal = before = _NO_LETHAL
+        if i < last:
+            unchecked: Mapping[str, object] = amounts  # (malformed ones are violations)
+            for r, n in unchecked.items():
+                if isinstance(n, int) and n > 0:
+                    earlier[r] = earlier.get(r, 0) + n
+        records.append(AssignmentRecord(
+            step, duty.source, duty.power, FrozenMap(amounts), duty.source in given,
+            duty.creatures, duty.attacked, lethal, duty.is_attacker, duty.blocked,
+            duty.additional, duty.divider, before))
+    return DamageStepRecord(step, step_label(state, step), tuple(records), FrozenMap(
+        (source, str(why)) for source, why in unused.items()) if unused else _NO_UNUSED)
 
 
+_NO_UNUSED: FrozenMap[str, str] = FrozenMap()
 
 
 # -- 511 ------------------------------------------------------------------------------
