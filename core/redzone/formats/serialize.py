@@ -99,7 +99,7 @@ NOT_REFERENCES: Final = frozenset({
     "AddCounters.counters", "Activate.ability", "CreateDelayedTrigger.kind",
     "CreateDelayedTrigger.rule", "CreateDelayedTrigger.text", "CreateDelayedTrigger.when",
     "GainControl.duration", "Grant.duration", "Grant.keywords", "LeaveBattlefield.zone",
-    "Move.to", "Move.position", "Prevent.amount", "Prevent.duration",
+    "Move.to", "Move.position", "Move.counters", "Prevent.amount", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
     "Revoke.keywords", "SetState.scope"})
 
@@ -122,7 +122,7 @@ OPEN_STRINGS: Final = frozenset({
     "rules", "keyword_set", "id", "loss_rule", "name", "types", "subtypes", "supertypes",
     "colors", "marks", "text", "args", "remove_keywords", "kind", "rule", "plugin", "choices",
     "options", "default", "key", "step", "teams", "keywords", "effect", "shield",
-    "AddCounters.counters", "Prevent.amount", "Activate.ability",
+    "AddCounters.counters", "Move.counters", "Prevent.amount", "Activate.ability",
     "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
     *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
 
