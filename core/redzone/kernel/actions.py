@@ -17,14 +17,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 
 from redzone.kernel import zones as _zones
 from redzone.kernel.abilities import Activate, activate_action
 from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
+from redzone.kernel.frozen import as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
+from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     ZONES,
     Condition,
@@ -86,6 +89,55 @@ class Pump(Action):
     target: ObjectId
     power: int = 0
     toughness: int = 0
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
+
+
+@frozen
+class AddContinuous(Action):
+    """A continuous effect that modifies characteristics starts (611.2, 613):
+    applied by the layer system (:mod:`redzone.kernel.layers`).
+
+    Its keys are :class:`~redzone.kernel.layers.ContinuousEffect`'s (what it
+    applies to: ``affects`` ids or the ``affects_*`` filter; what it does in
+    each layer: ``copy_of`` 1, ``text_from``/``text_to`` 3, ``set_types``
+    ... 4, ``set_colors``/``add_colors`` 5, ``add_keywords``/
+    ``remove_keywords``/``lose_all_abilities`` 6, ``set_power``/
+    ``set_toughness`` 7b (7a with ``cda``), ``power``/``toughness`` 7c,
+    ``switch`` 7d), with keywords as printed (``"protection from red"``).
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "continuous"
+    affects: tuple[ObjectId, ...] = field(default=(), converter=as_tuple)
+    affects_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_controller: PlayerId | None = None
+    affects_keyword: str | None = None
+    copy_of: ObjectId | None = None
+    text_from: str = ""
+    text_to: str = ""
+    set_types: tuple[str, ...] | None = None
+    add_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    set_subtypes: tuple[str, ...] | None = None
+    add_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    set_colors: tuple[str, ...] | None = None
+    add_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
+    add_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
+    lose_all_abilities: bool = False
+    cda: bool = False
+    set_power: int | None = None
+    set_toughness: int | None = None
+    power: int = 0
+    toughness: int = 0
+    switch: bool = False
+    locked: bool = False
+    source: SourceId | None = None
     duration: str = "end_of_turn"
     condition: Condition | None = None
 
@@ -678,6 +730,23 @@ def _revoke(tx: Tx, a: Revoke) -> None:
                        duration=a.duration))
 
 
+def _add_continuous(tx: Tx, a: AddContinuous) -> None:
+    values = {f.name: getattr(a, f.name) for f in attrs_fields(AddContinuous)}
+    values["add_keywords"] = tuple(tx.hooks.parse_keyword(k) for k in a.add_keywords)
+    values["remove_keywords"] = tuple(tx.hooks.parse_keyword(k).name
+                                      for k in a.remove_keywords)
+    for key in ("set_types", "set_subtypes", "set_colors"):
+        if values[key] is not None:
+            values[key] = tuple(values[key])
+    effect = ContinuousEffect(**values)
+    if not effect.layers():
+        raise IllegalActionError("continuous: the effect changes nothing: give what it "
+                                 "does in some layer (613.1)", rule="613.1")
+    for obj in (*a.affects, *((a.copy_of,) if a.copy_of else ())):
+        tx.permanent(obj, a.do)
+    tx.add_continuous(effect)
+
+
 def _gain_control(tx: Tx, a: GainControl) -> None:
     perm = tx.permanent(a.target, a.do)
     player = tx.state.players.get(a.player)
@@ -1000,6 +1069,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(Grant, _grant, "613.1f"),
     _spec(Revoke, _revoke, "613.1f"),
     _spec(GainControl, _gain_control, "613.1b"),
+    _spec(AddContinuous, _add_continuous, "613.1"),
     _spec(AddCounters, _add_counters, "122.1"),
     _spec(RemoveFromCombat, _remove_from_combat, "506.4"),
     _spec(LeaveBattlefield, _leave, "400.7"),
@@ -1057,6 +1127,7 @@ __all__ = [
     "ACTIONS",
     "CORE_SPECS",
     "Action",
+    "AddContinuous",
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",

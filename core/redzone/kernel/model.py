@@ -22,6 +22,8 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from redzone.kernel import display as _display
+from redzone.kernel import layers as _layers
+from redzone.kernel.layers import ContinuousEffect, Layered
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
@@ -202,6 +204,9 @@ class Modification:
     :param control_from: for a control-changing effect, the player who
         controlled the permanent before it: when the last of them ends, the
         permanent returns to the first one's.
+    :param timestamp: given by the kernel as it starts, from the state's
+        one counter of continuous effects (613.7a): its place among them in
+        layer 6.
 
     .. versionadded:: 0.1.0
     """
@@ -215,6 +220,11 @@ class Modification:
     condition: Condition | None = None
     controller: PlayerId | None = None
     control_from: PlayerId | None = None
+    timestamp: int = 0
+
+
+# The layer module's annotations name these (read by typing.get_type_hints).
+_layers.__dict__.update(Keyword=Keyword, Condition=Condition, Modification=Modification)
 
 
 @frozen(slots=False)
@@ -304,6 +314,10 @@ class Permanent:
     :param position: its place in its zone, lowest first: a library's top
         card has the lowest (401.1), a graveyard's oldest card too (404.1).
         Objects with equal positions keep the order they were given in.
+    :param layered: set by the kernel while continuous effects of
+        ``GameState.continuous`` apply to it (:mod:`redzone.kernel.layers`):
+        its own characteristics (the fields then hold the values of layers
+        1-5) and the effects of layers 6-7 that apply to it.
 
     .. versionadded:: 0.1.0
     """
@@ -339,17 +353,18 @@ class Permanent:
     token: bool = False
     object: int = 1
     position: int = 0
+    layered: Layered | None = None
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`): a
     #: permanent tapped or dealt damage keeps its characteristics.
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
-        "keywords": ("printed_keywords", "modifications"),
-        "keyword_names": ("printed_keywords", "modifications"),
-        "power": ("base_power", "counters", "modifications"),
-        "toughness": ("base_toughness", "counters", "modifications"),
+        "keywords": ("printed_keywords", "modifications", "layered"),
+        "keyword_names": ("printed_keywords", "modifications", "layered"),
+        "power": ("base_power", "counters", "modifications", "layered"),
+        "toughness": ("base_toughness", "counters", "modifications", "layered"),
         "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
-                                    "modifications", "damage"),
+                                    "modifications", "damage", "layered"),
         "flags": FLAG_FIELDS,
         "has_conditional": ("modifications", "zone"),
     }
@@ -365,8 +380,15 @@ class Permanent:
     # -- current characteristics: computed here and nowhere else ---------------
 
     @derived
+    def _layer_values(self) -> tuple[tuple[Keyword, ...], int | None, int | None]:
+        return _layers.finish(self)
+
+    @derived
     def keywords(self) -> tuple[Keyword, ...]:
-        """Current keyword instances: printed, then each modification in order."""
+        """Current keyword instances: printed, then each modification in order
+        (layer 6, 613.1f; with continuous effects: :func:`redzone.kernel.layers.finish`)."""
+        if self.layered is not None:
+            return self._layer_values[0]
         current = list(self.printed_keywords)
         for mod in self.modifications:
             if mod.remove_keywords:
@@ -395,7 +417,7 @@ class Permanent:
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""
-        if not self.modifications:  # the common case: no need to build the caches
+        if not self.modifications and self.layered is None:  # the common case: no caches
             for k in self.printed_keywords:  # noqa: SIM110 - a loop is faster than any()
                 if k.name == name:
                     return True
@@ -408,7 +430,10 @@ class Permanent:
 
     @derived
     def power(self) -> int:
-        """Current power: printed, counters (613.4c), then effects (613.4b)."""
+        """Current power: printed, counters (613.4c), then effects (613.4b);
+        with continuous effects, layers 7a-7d (:func:`redzone.kernel.layers.finish`)."""
+        if self.layered is not None:
+            return self._layer_values[1] or 0
         if self.base_power is None:
             return 0
         c = self.counters
@@ -421,7 +446,9 @@ class Permanent:
 
     @derived
     def toughness(self) -> int:
-        """Current toughness: printed, counters, then effects."""
+        """Current toughness: printed, counters, then effects (as :attr:`power`)."""
+        if self.layered is not None:
+            return self._layer_values[2] or 0
         if self.base_toughness is None:
             return 0
         c = self.counters
@@ -994,6 +1021,10 @@ class GameState:
     :param keyword_set: the names of the keywords the engine that made the
         state knew (empty when it was built without an engine); an engine
         that lacks one of them refuses the state.
+    :param continuous: continuous effects that modify characteristics,
+        applied by the layer system (613; :mod:`redzone.kernel.layers`).
+    :param timestamp: the last timestamp given to a continuous effect or a
+        modification (613.7a).
 
     .. versionadded:: 0.1.0
     """
@@ -1019,12 +1050,14 @@ class GameState:
     created: int = 0
     teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    continuous: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
+    timestamp: int = 0
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki", "sources"),
-        "conditions": ("objects", "effects", "shields"),
+        "conditions": ("objects", "effects", "shields", "continuous"),
         "object_flags": ("objects",),
         "conditional": ("objects",),
         # Not a derived value but a note: the permanents changed since the
@@ -1057,6 +1090,7 @@ class GameState:
         modification of a permanent on the battlefield (611.2b): what the
         kernel checks as each command settles."""
         found = [e.condition for e in self.effects if e.condition is not None]
+        found += [e.condition for e in self.continuous if e.condition is not None]
         found += [s.condition for s in self.shields if s.condition is not None]
         objects = self.objects
         for obj in sorted(self.conditional):
@@ -1079,10 +1113,10 @@ class GameState:
         their keywords is in it."""
         names: set[str] = set()
         for perm in self.objects.values():
-            if perm.printed_keywords or perm.modifications:
+            if perm.printed_keywords or perm.modifications or perm.layered:
                 names.update(perm.keyword_names)
         for perm in self.lki.values():
-            if perm.printed_keywords or perm.modifications:
+            if perm.printed_keywords or perm.modifications or perm.layered:
                 names.update(perm.keyword_names)
         for spell in self.sources.values():
             names.update(spell.keyword_names)
@@ -1254,7 +1288,8 @@ class GameState:
             for i, p in changed.items():
                 old = objects.get(i)
                 if old is None or p.printed_keywords is not old.printed_keywords \
-                        or p.modifications is not old.modifications:
+                        or p.modifications is not old.modifications \
+                        or p.layered is not old.layered:
                     break
             else:
                 new.__dict__[HONOURED] = honoured  # the same keyword records
@@ -1276,7 +1311,7 @@ class GameState:
         if present is None:
             return new
         added = [p.keyword_names for p in changed.values()
-                 if p.printed_keywords or p.modifications]
+                 if p.printed_keywords or p.modifications or p.layered]
         new.__dict__["keyword_names_present"] = present.union(*added) if added else present
         return new
 
@@ -1317,6 +1352,7 @@ class GameState:
         return _display.state_html(self)
 
 
+_layers.__dict__.update(Permanent=Permanent, GameState=GameState)
 GameState.__evolve_carry__[STEP_KIND] = tuple(f.name for f in attrs_fields(GameState))
 
 

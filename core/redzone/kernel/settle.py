@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
@@ -76,6 +77,8 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     while True:
         if tx.state.conditions:
             _end_conditional(tx)
+        if tx.state.continuous:
+            apply_layers(tx)
         perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:
             break
@@ -306,6 +309,13 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
                                      target=shield.to, effect="shield", mode=shield.mode))
         else:
             shields.append(shield)
+    continuous = []
+    for ce in state.continuous:
+        if ends(ce.duration, ce.condition):
+            events.append(Event.make("effect_ends", rule, object=ce.id, source=ce.source,
+                                     effect="continuous"))
+        else:
+            continuous.append(ce)
     changed: dict[str, Permanent] = {}
     control: dict[str, str] = {}
     for perm in state.objects.values():
@@ -331,9 +341,33 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
     new = state.with_permanents(changed)
     if len(effects) != len(state.effects) or len(shields) != len(state.shields):
         new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
+    if len(continuous) != len(state.continuous):
+        new = _evolve(new, continuous=tuple(continuous))
     tx._take(new, events)
+    if len(continuous) != len(state.continuous):
+        apply_layers(tx)  # (the last one may have ended: the own values come back)
     for obj, player in control.items():
         change_control(tx, obj, player, "611.2")
+
+
+def apply_layers(tx: Tx) -> None:
+    """Apply the layer system (613) to the board: each permanent's layered
+    characteristics are written into it (:func:`redzone.kernel.layers.baked`);
+    an attacking or blocking creature that stopped being a creature is
+    removed from combat (506.4)."""
+    changed = _layers.baked(tx.state)
+    if not changed:
+        return
+    tx.put(*changed.values())
+    combat = tx.state.combat
+    if combat is None:
+        return
+    for obj in changed:
+        if combat.in_combat(obj) and not tx.state.objects[obj].is_creature:
+            tx.remove_from_combat(obj, "506.4")
+            combat = tx.state.combat
+            if combat is None:
+                return
 
 
 def change_control(tx: Tx, target: str, player: str, rule: str) -> None:

@@ -36,6 +36,8 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
+from redzone.kernel import layers as _layers
+from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     DELAYED_WHEN,
     DURATIONS,
@@ -403,6 +405,9 @@ class Tx:
             raise _bound_error(self, "modifications", MAX_MODIFICATIONS,
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
+        stamp = self.state.timestamp + 1  # 613.7a: the kernel's one counter
+        self.state = _evolve(self.state, timestamp=stamp)
+        modification = _evolve(modification, timestamp=stamp)
         self.put(perm.evolve(modifications=(*perm.modifications, modification)))
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
@@ -541,6 +546,34 @@ class Tx:
             n += 1
         self.state = _evolve(self.state, created=n)
         return f"{prefix}{n}"
+
+    def add_continuous(self, effect: ContinuousEffect) -> str:
+        """A continuous effect that modifies characteristics starts to apply
+        (611.2, 613): it gets the next timestamp (613.7a) and an id; one from
+        a resolving spell or ability (``locked``) has the set of objects it
+        affects fixed now (611.2c). The layers are applied as the command
+        settles.
+
+        :returns: its id.
+        """
+        check_duration(self, effect.duration, effect.condition, "continuous")
+        stamp = self.state.timestamp + 1
+        self.state = _evolve(self.state, timestamp=stamp)
+        taken = {e.id for e in self.state.continuous}
+        if effect.id and effect.id in taken:
+            raise IllegalActionError(f"continuous: an effect {effect.id!r} already applies",
+                                     rule="611.2", objects=(effect.id,))
+        ident = effect.id or next(f"c{n}" for n in range(stamp, stamp + len(taken) + 2)
+                                  if f"c{n}" not in taken)
+        changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
+        if effect.locked and not effect.affects:
+            chars, _ = _layers.characteristics(self.state)
+            changes["affects"] = tuple(sorted(_layers.affected(effect, chars)))
+        effect = _evolve(effect, **changes)
+        self.state = _evolve(self.state, continuous=(*self.state.continuous, effect))
+        self.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
+                             layers=effect.layers(), affects=effect.affects or None))
+        return ident
 
     def add_effect(self, effect: Effect) -> str:
         """A continuous effect starts to apply (611.2).
