@@ -568,7 +568,8 @@ class Tx:
         changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
         if effect.locked and not effect.affects:
             chars, _ = _layers.characteristics(self.state)
-            changes["affects"] = tuple(sorted(_layers.affected(effect, chars)))
+            changes["affects"] = tuple(sorted(_layers.affected(
+                _evolve(effect, locked=False), chars)))
         effect = _evolve(effect, **changes)
         self.state = _evolve(self.state, continuous=(*self.state.continuous, effect))
         self.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
