@@ -7,7 +7,6 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from redzone import Engine, GainControl, Pump, new_game
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.actions import AddContinuous

@@ -19,7 +19,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.abilities": ("Activate",),
     "redzone.kernel.actions": (
-        "AddCounters", "AddEffect", "BecomeBlocked", "Cast", "CreateDelayedTrigger",
+        "AddContinuous", "AddCounters", "AddEffect", "BecomeBlocked", "Cast", "CreateDelayedTrigger",
         "CreateToken", "DealDamage", "Destroy", "Draw", "EnterAttacking", "EnterBlocking",
         "Exile", "GainControl", "GainLife", "Grant", "LeaveBattlefield", "LoseLife",
         "MakeBlock", "Move", "Play", "Prevent", "Pump", "Regenerate", "RemoveEffect",
@@ -46,6 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "GameOver", "GameState", "Keyword", "Modification", "Permanent", "Player", "PluginState",
         "Shield", "StackObject", "Trigger", "creature", "new_game",
     ),
+    "redzone.kernel.layers": ("ContinuousEffect",),
     "redzone.kernel.plugins": ("hookimpl",),
     "redzone.kernel.references": ("AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),

@@ -7,6 +7,7 @@ from redzone.compilation import compiled
 from redzone.execution.simulation import simulate
 from redzone.kernel.abilities import Activate
 from redzone.kernel.actions import (
+    AddContinuous,
     AddCounters,
     AddEffect,
     BecomeBlocked,
@@ -76,6 +77,7 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
+from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     UNLIMITED,
     Choice,
@@ -110,6 +112,7 @@ __all__ = [
     "ActionSpec",
     "Activate",
     "ActivatedAbility",
+    "AddContinuous",
     "AddCounters",
     "AddEffect",
     "AnyId",
@@ -122,6 +125,7 @@ __all__ = [
     "Combat",
     "CombatResult",
     "Condition",
+    "ContinuousEffect",
     "CreateDelayedTrigger",
     "CreateToken",
     "Damage",

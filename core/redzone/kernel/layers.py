@@ -232,9 +232,12 @@ def finish(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int | None
     c = perm.counters
     if c is not EMPTY:
         dp = dt = c.get("+1/+1", 0) - c.get("-1/-1", 0)
-    for item in (*mods, *effects):
-        dp += item.power
-        dt += item.toughness
+    for mod in mods:
+        dp += mod.power
+        dt += mod.toughness
+    for e in effects:
+        dp += e.power
+        dt += e.toughness
     if p is not None:
         p += dp
     if t is not None:

@@ -23,9 +23,9 @@ from attrs import fields as attrs_fields
 
 from redzone.kernel import display as _display
 from redzone.kernel import layers as _layers
-from redzone.kernel.layers import ContinuousEffect, Layered
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.layers import ContinuousEffect, Layered
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 
 # ---------------------------------------------------------------------------
@@ -1090,7 +1090,8 @@ class GameState:
         modification of a permanent on the battlefield (611.2b): what the
         kernel checks as each command settles."""
         found = [e.condition for e in self.effects if e.condition is not None]
-        found += [e.condition for e in self.continuous if e.condition is not None]
+        if self.continuous:
+            found += [e.condition for e in self.continuous if e.condition is not None]
         found += [s.condition for s in self.shields if s.condition is not None]
         objects = self.objects
         for obj in sorted(self.conditional):

@@ -75,9 +75,11 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
     hooks = tx.hooks
     while True:
-        if tx.state.conditions:
+        state = tx.state
+        if state.conditions:
             _end_conditional(tx)
-        if tx.state.continuous:
+            state = tx.state
+        if state.continuous:  # the layer system (613), only when effects apply
             apply_layers(tx)
         perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:

@@ -27,6 +27,7 @@ from typing import Any, Union
 import attrs
 
 from redzone.kernel import damage as _damage
+from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
@@ -36,7 +37,6 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
-from redzone.kernel import layers as _layers
 from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     DELAYED_WHEN,
