@@ -269,3 +269,31 @@ def test_613_timestamps_from_one_counter() -> None:
     stamps = [m.timestamp for m in state.objects["bear"].modifications]
     assert stamps == [1, 3] and state.continuous[0].timestamp == 2
     assert list(itertools.accumulate(stamps))[-1] == 4
+
+
+def test_400_7_card_leaving_has_its_own_characteristics() -> None:
+    """400.7, 613.1d: a land made a creature that dies is a land card in the
+    graveyard (a new object: no effect applies to it); its last known
+    information is the creature it was."""
+    land = engine.permanent("land", "alice", types=("land",), subtypes=("Forest",))
+    state = _do(_board(land), AddContinuous(affects_subtypes=("Forest",),
+                                            add_types=("creature",), set_power=1,
+                                            set_toughness=1),
+                AddContinuous(affects=("land",), toughness=-1))
+    card = state.objects["land"]
+    assert card.zone == "graveyard" and card.types == frozenset({"land"})
+    assert card.layered is None and state.lki["land"].is_creature
+
+
+def test_613_outcome_json_shows_layered_types() -> None:
+    """613.1d: the JSON outcome shows the types a continuous effect gave,
+    and the power of a land that became a creature (613.4b)."""
+    from redzone.formats.outcome import board_json
+
+    land = engine.permanent("land", "alice", types=("land",), subtypes=("Forest",))
+    state = _do(_board(land), AddContinuous(affects=("land",), add_types=("creature",),
+                                            set_power=3, set_toughness=3))
+    entry = board_json(state)["permanents"]["land"]
+    assert entry["types"] == ["creature", "land"] and entry["power"] == 3
+    plain = board_json(_board(land))["permanents"]["land"]
+    assert "types" not in plain and plain["power"] is None

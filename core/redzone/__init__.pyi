@@ -77,13 +77,13 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     UNLIMITED,
     Choice,
     ChoiceMade,
     Combat,
     Condition,
+    ContinuousEffect,
     DelayedTrigger,
     Effect,
     GameOver,

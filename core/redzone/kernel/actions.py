@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
+from redzone.kernel import layers as _layers
 from redzone.kernel import zones as _zones
 from redzone.kernel.abilities import Activate, activate_action
 from redzone.kernel.answers import shown, type_name
@@ -27,10 +28,10 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
-from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     ZONES,
     Condition,
+    ContinuousEffect,
     DelayedTrigger,
     Effect,
     GameState,
@@ -93,12 +94,16 @@ class Pump(Action):
     condition: Condition | None = None
 
 
+def _optional_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
 @frozen
 class AddContinuous(Action):
     """A continuous effect that modifies characteristics starts (611.2, 613):
     applied by the layer system (:mod:`redzone.kernel.layers`).
 
-    Its keys are :class:`~redzone.kernel.layers.ContinuousEffect`'s (what it
+    Its keys are :class:`~redzone.ContinuousEffect`'s (what it
     applies to: ``affects`` ids or the ``affects_*`` filter; what it does in
     each layer: ``copy_of`` 1, ``text_from``/``text_to`` 3, ``set_types``
     ... 4, ``set_colors``/``add_colors`` 5, ``add_keywords``/
@@ -119,13 +124,13 @@ class AddContinuous(Action):
     copy_of: ObjectId | None = None
     text_from: str = ""
     text_to: str = ""
-    set_types: tuple[str, ...] | None = None
+    set_types: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
     add_types: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_types: tuple[str, ...] = field(default=(), converter=as_tuple)
-    set_subtypes: tuple[str, ...] | None = None
+    set_subtypes: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
     add_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
-    set_colors: tuple[str, ...] | None = None
+    set_colors: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
     add_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
     add_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
@@ -735,16 +740,39 @@ def _add_continuous(tx: Tx, a: AddContinuous) -> None:
     values["add_keywords"] = tuple(tx.hooks.parse_keyword(k) for k in a.add_keywords)
     values["remove_keywords"] = tuple(tx.hooks.parse_keyword(k).name
                                       for k in a.remove_keywords)
-    for key in ("set_types", "set_subtypes", "set_colors"):
-        if values[key] is not None:
-            values[key] = tuple(values[key])
     effect = ContinuousEffect(**values)
     if not effect.layers():
         raise IllegalActionError("continuous: the effect changes nothing: give what it "
                                  "does in some layer (613.1)", rule="613.1")
     for obj in (*a.affects, *((a.copy_of,) if a.copy_of else ())):
         tx.permanent(obj, a.do)
-    tx.add_continuous(effect)
+    _start_continuous(tx, effect)
+
+
+def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
+    """A continuous effect that modifies characteristics starts to apply
+    (611.2, 613): it gets the next timestamp (613.7a) and an id; one from a
+    resolving spell or ability (``locked``) has the set of objects it
+    affects fixed now (611.2c). The layers are applied as the command
+    settles."""
+    check_duration(tx, effect.duration, effect.condition, "continuous")
+    stamp = tx.state.timestamp + 1
+    taken = {e.id for e in tx.state.continuous}
+    if effect.id and effect.id in taken:
+        raise IllegalActionError(f"continuous: an effect {effect.id!r} already applies",
+                                 rule="611.2", objects=(effect.id,))
+    ident = effect.id or next(f"c{n}" for n in range(stamp, stamp + len(taken) + 2)
+                              if f"c{n}" not in taken)
+    changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
+    if effect.locked and not effect.affects:
+        chars, _ = _layers.characteristics(tx.state)
+        changes["affects"] = tuple(sorted(_layers.affected(
+            _evolve(effect, locked=False), chars)))
+    effect = _evolve(effect, **changes)
+    tx.state = _evolve(tx.state, timestamp=stamp, continuous=(*tx.state.continuous, effect))
+    tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
+                       layers=effect.layers(), affects=effect.affects or None))
+    return ident
 
 
 def _gain_control(tx: Tx, a: GainControl) -> None:

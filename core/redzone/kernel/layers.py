@@ -1,7 +1,7 @@
 """The layer system (613): an object's characteristics from its copiable
 values and the continuous effects that apply to it.
 
-A :class:`ContinuousEffect` is data: what it applies to (a declarative
+A :class:`~redzone.kernel.model.ContinuousEffect` is data: what it applies to (a declarative
 filter, or a set of objects fixed as it began, 611.2c) and what it does in
 each layer it has a part in (613.1a-g, 613.4a-d; 613.6). The state keeps them
 in ``GameState.continuous``, each with a timestamp from the state's one
@@ -12,16 +12,17 @@ What is computed when:
 
 * a board with no continuous effect (the common case) never comes here: a
   permanent's keywords, power and toughness are derived from its own fields
-  and modifications (:func:`finish`, its fast path);
+  and modifications (:func:`~redzone.kernel.model.layer_values` is not
+  even asked);
 * as a command settles while some continuous effect applies (or the last
-  one just ended), :func:`bake` works out every object's characteristics
+  one just ended), :func:`baked` works out every object's characteristics
   layer by layer, in timestamp and dependency order (613.7-613.8), writes
   the results of layers 1 and 3-5 into the permanents' fields (keeping the
   copiable values in ``Permanent.layered.printed``) and the effects of
   layers 6 and 7 that apply to each into ``Permanent.layered.effects``, so
-  that the permanent's own keyword and P/T derivation (:func:`finish`)
-  stays one function, exact when its counters or modifications change
-  before the next settle.
+  that the permanent's own keyword and P/T derivation
+  (:func:`~redzone.kernel.model.layer_values`) stays one function, exact
+  when its counters or modifications change before the next settle.
 
 Layer 2 (control) is :class:`~redzone.GainControl`'s (a modification:
 the latest wins, 613.1b, and the permanent is removed from combat, 506.4).
@@ -29,171 +30,20 @@ the latest wins, 613.1b, and the permanent is removed from combat, 506.4).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import Any, Final
 
-from attrs import field, frozen
-
-from redzone.kernel.frozen import EMPTY, as_tuple
-from redzone.kernel.references import ObjectId, PlayerId, SourceId
-
-if TYPE_CHECKING:
-    from redzone.kernel.model import Condition, GameState, Keyword, Modification, Permanent
-
-#: The layers and sublayers in the order they apply (613.1, 613.4).
-LAYERS: Final = ("1", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
-
-
-def _strs(value: Iterable[str]) -> tuple[str, ...]:
-    return tuple(value)
-
-
-@frozen
-class ContinuousEffect:
-    """A continuous effect that modifies characteristics (611, 613).
-
-    What it applies to: every permanent on the battlefield that matches all
-    of the ``affects*`` criteria given (none given: every permanent); with
-    ``locked`` (an effect from a resolving spell or ability, 611.2c) the set
-    is fixed as it begins and only those objects (``affects``) are affected.
-
-    :param affects: these objects only (ids).
-    :param affects_types: ... that have every one of these card types.
-    :param affects_subtypes: ... that have one of these subtypes.
-    :param affects_colors: ... that are one of these colors.
-    :param affects_controller: ... that this player controls.
-    :param affects_keyword: ... that have a keyword of this name.
-    :param copy_of: layer 1: becomes a copy of this object (its copiable
-        values, 707.2).
-    :param text_from: layer 3: every instance of this word in its text
-        (keyword abilities' words: colors, basic land types) ...
-    :param text_to: ... becomes this word (612.2).
-    :param set_types: layer 4: its card types become these (205.1a:
-        replacing the old ones, and with them the subtypes that no longer
-        fit are gone unless ``add_subtypes`` names them).
-    :param add_types: layer 4: card types it gains ("in addition", 205.1b).
-    :param remove_types: layer 4: card types it loses.
-    :param set_subtypes: layer 4: its subtypes become these ("is a Forest").
-    :param add_subtypes: layer 4: subtypes it gains.
-    :param remove_subtypes: layer 4: subtypes it loses.
-    :param set_colors: layer 5: its colors become these (``("colorless",)``
-        -> none; 105.2).
-    :param add_colors: layer 5: colors it gains.
-    :param add_keywords: layer 6: keyword instances it gains.
-    :param remove_keywords: layer 6: keyword names it loses.
-    :param lose_all_abilities: layer 6: it loses all abilities.
-    :param cda: its ``set_power``/``set_toughness`` come from a
-        characteristic-defining ability (layer 7a, 604.3), not 7b.
-    :param set_power: layer 7b (or 7a): base power becomes this.
-    :param set_toughness: layer 7b (or 7a): base toughness becomes this.
-    :param power: layer 7c: added to power.
-    :param toughness: layer 7c: added to toughness.
-    :param switch: layer 7d: power and toughness are switched (613.4d).
-    :param locked: the affected set was fixed as it began (611.2c).
-    :param source: what created it, for the account.
-    :param duration: how long it lasts (611.2).
-    :param condition: for ``duration="while"``, the condition (611.2b).
-    :param id: given by the kernel as it starts (``"c1"`` ...).
-    :param timestamp: given by the kernel as it starts (613.7a).
-
-    .. versionadded:: 0.1.0
-    """
-
-    affects: tuple[ObjectId, ...] = field(default=(), converter=as_tuple)
-    affects_types: tuple[str, ...] = field(default=(), converter=_strs)
-    affects_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
-    affects_colors: tuple[str, ...] = field(default=(), converter=_strs)
-    affects_controller: PlayerId | None = None
-    affects_keyword: str | None = None
-    copy_of: ObjectId | None = None
-    text_from: str = ""
-    text_to: str = ""
-    set_types: tuple[str, ...] | None = None
-    add_types: tuple[str, ...] = field(default=(), converter=_strs)
-    remove_types: tuple[str, ...] = field(default=(), converter=_strs)
-    set_subtypes: tuple[str, ...] | None = None
-    add_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
-    remove_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
-    set_colors: tuple[str, ...] | None = None
-    add_colors: tuple[str, ...] = field(default=(), converter=_strs)
-    add_keywords: tuple[Keyword, ...] = field(default=(), converter=as_tuple)
-    remove_keywords: tuple[str, ...] = field(default=(), converter=_strs)
-    lose_all_abilities: bool = False
-    cda: bool = False
-    set_power: int | None = None
-    set_toughness: int | None = None
-    power: int = 0
-    toughness: int = 0
-    switch: bool = False
-    locked: bool = False
-    source: SourceId | None = None
-    duration: str = "game"
-    condition: Condition | None = None
-    id: str = ""
-    timestamp: int = 0
-
-    def layers(self) -> tuple[str, ...]:
-        """The layers it has a part in (613.6), in order."""
-        return tuple(layer for layer in LAYERS if _has_part(self, layer))
-
-
-def _has_part(e: ContinuousEffect | Modification, layer: str) -> bool:
-    if not isinstance(e, ContinuousEffect):  # a modification: layers 6 and 7c
-        return (layer == "6" and bool(e.add_keywords or e.remove_keywords)) or (
-            layer == "7c" and bool(e.power or e.toughness))
-    if layer == "1":
-        return e.copy_of is not None
-    if layer == "3":
-        return bool(e.text_from and e.text_to)
-    if layer == "4":
-        return e.set_types is not None or e.set_subtypes is not None or bool(
-            e.add_types or e.remove_types or e.add_subtypes or e.remove_subtypes)
-    if layer == "5":
-        return e.set_colors is not None or bool(e.add_colors)
-    if layer == "6":
-        return e.lose_all_abilities or bool(e.add_keywords or e.remove_keywords)
-    if layer == "7a":
-        return e.cda and (e.set_power is not None or e.set_toughness is not None)
-    if layer == "7b":
-        return not e.cda and (e.set_power is not None or e.set_toughness is not None)
-    if layer == "7c":
-        return bool(e.power or e.toughness)
-    return layer == "7d" and e.switch
-
-
-@frozen
-class Printed:
-    """A permanent's own characteristics as its card (or token) gives them,
-    kept while layered values stand in its fields (the copiable values
-    before copy effects, 707.2).
-
-    .. versionadded:: 0.1.0
-    """
-
-    name: str
-    types: frozenset[str]
-    subtypes: tuple[str, ...]
-    supertypes: frozenset[str]
-    colors: frozenset[str]
-    base_power: int | None
-    base_toughness: int | None
-    printed_keywords: tuple[Keyword, ...]
-
-
-@frozen
-class Layered:
-    """What the layer system found for one permanent as the last command
-    settled (:func:`bake`).
-
-    :param printed: its own characteristics, before any effect.
-    :param effects: the continuous effects with a part in layer 6 or 7 that
-        apply to it, in the order they apply.
-
-    .. versionadded:: 0.1.0
-    """
-
-    printed: Printed
-    effects: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
+from redzone.kernel.model import (
+    LAYERS,
+    ContinuousEffect,
+    GameState,
+    Keyword,
+    Layered,
+    Modification,
+    Permanent,
+    Printed,
+    has_part,
+)
 
 
 def printed_of(perm: Permanent) -> Printed:
@@ -202,65 +52,6 @@ def printed_of(perm: Permanent) -> Printed:
         return perm.layered.printed
     return Printed(perm.name, perm.types, perm.subtypes, perm.supertypes, perm.colors,
                    perm.base_power, perm.base_toughness, perm.printed_keywords)
-
-
-# -- layers 6 and 7 of one permanent: the only derivation of keywords and P/T -----------
-
-
-def finish(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int | None]:
-    """A permanent's keywords, power and toughness: layer 6 then 7a-7d
-    (613.1f-g, 613.4) from its fields (layers 1-5 already applied), its
-    modifications and its baked continuous effects, in timestamp order
-    within each layer (613.7); counters in 7c (613.4c)."""
-    mods = perm.modifications
-    effects = perm.layered.effects if perm.layered is not None else ()
-    kws = list(perm.printed_keywords)
-    for item in _merged(mods, [e for e in effects if _has_part(e, "6")]):
-        if isinstance(item, ContinuousEffect) and item.lose_all_abilities:
-            kws = []
-        if item.remove_keywords:
-            gone = set(item.remove_keywords)
-            kws = [k for k in kws if k.name not in gone]
-        kws.extend(item.add_keywords)
-    p, t = perm.base_power, perm.base_toughness
-    for sub in ("7a", "7b"):
-        for e in effects:
-            if _has_part(e, sub):
-                p = e.set_power if e.set_power is not None else p
-                t = e.set_toughness if e.set_toughness is not None else t
-    dp = dt = 0
-    c = perm.counters
-    if c is not EMPTY:
-        dp = dt = c.get("+1/+1", 0) - c.get("-1/-1", 0)
-    for mod in mods:
-        dp += mod.power
-        dt += mod.toughness
-    for e in effects:
-        dp += e.power
-        dt += e.toughness
-    if p is not None:
-        p += dp
-    if t is not None:
-        t += dt
-    for e in effects:
-        if e.switch:
-            p, t = t, p
-    return tuple(kws), p, t
-
-
-def _merged(mods: Sequence[Modification],
-            effects: Sequence[ContinuousEffect]) -> list[Any]:
-    """Modifications and effects merged by timestamp, each keeping its own
-    order (the effects' is their dependency order, 613.8)."""
-    out: list[Any] = []
-    i = 0
-    for e in effects:
-        while i < len(mods) and mods[i].timestamp < e.timestamp:
-            out.append(mods[i])
-            i += 1
-        out.append(e)
-    out.extend(mods[i:])
-    return out
 
 
 # -- the whole board: layers, timestamps and dependencies (613.1, 613.7, 613.8) ----------
@@ -323,9 +114,7 @@ def reword(k: Keyword, old: str, new: str) -> Keyword:
     old, new = old.lower(), new.lower()
     if old not in k.text and not any(old in a for a in k.args):
         return k
-    from redzone.kernel.model import Keyword as _Keyword
-
-    return _Keyword(k.name, k.text.replace(old, new), tuple(a.replace(old, new) for a in k.args))
+    return Keyword(k.name, k.text.replace(old, new), tuple(a.replace(old, new) for a in k.args))
 
 
 _COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_power",
@@ -435,12 +224,12 @@ def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousE
     effects = state.continuous
     copiable = chars
     for layer in LAYERS:
-        part = [e for e in effects if _has_part(e, layer)]
+        part = [e for e in effects if has_part(e, layer)]
         if layer == "1":
             copiable = {i: c.clone() for i, c in chars.items()}
         if layer == "6" and part:
             part += [_as_effect(p.id, m) for p in perms for m in p.modifications
-                     if _has_part(m, "6")]
+                     if has_part(m, "6")]
         if not part:
             continue
         if layer in ("1", "3", "4", "5", "6"):

@@ -27,7 +27,6 @@ from typing import Any, Union
 import attrs
 
 from redzone.kernel import damage as _damage
-from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
@@ -37,7 +36,6 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
-from redzone.kernel.layers import ContinuousEffect
 from redzone.kernel.model import (
     DELAYED_WHEN,
     DURATIONS,
@@ -546,35 +544,6 @@ class Tx:
             n += 1
         self.state = _evolve(self.state, created=n)
         return f"{prefix}{n}"
-
-    def add_continuous(self, effect: ContinuousEffect) -> str:
-        """A continuous effect that modifies characteristics starts to apply
-        (611.2, 613): it gets the next timestamp (613.7a) and an id; one from
-        a resolving spell or ability (``locked``) has the set of objects it
-        affects fixed now (611.2c). The layers are applied as the command
-        settles.
-
-        :returns: its id.
-        """
-        check_duration(self, effect.duration, effect.condition, "continuous")
-        stamp = self.state.timestamp + 1
-        self.state = _evolve(self.state, timestamp=stamp)
-        taken = {e.id for e in self.state.continuous}
-        if effect.id and effect.id in taken:
-            raise IllegalActionError(f"continuous: an effect {effect.id!r} already applies",
-                                     rule="611.2", objects=(effect.id,))
-        ident = effect.id or next(f"c{n}" for n in range(stamp, stamp + len(taken) + 2)
-                                  if f"c{n}" not in taken)
-        changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
-        if effect.locked and not effect.affects:
-            chars, _ = _layers.characteristics(self.state)
-            changes["affects"] = tuple(sorted(_layers.affected(
-                _evolve(effect, locked=False), chars)))
-        effect = _evolve(effect, **changes)
-        self.state = _evolve(self.state, continuous=(*self.state.continuous, effect))
-        self.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
-                             layers=effect.layers(), affects=effect.affects or None))
-        return ident
 
     def add_effect(self, effect: Effect) -> str:
         """A continuous effect starts to apply (611.2).
