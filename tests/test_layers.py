@@ -297,3 +297,37 @@ def test_613_outcome_json_shows_layered_types() -> None:
     assert entry["types"] == ["creature", "land"] and entry["power"] == 3
     plain = board_json(_board(land))["permanents"]["land"]
     assert "types" not in plain and plain["power"] is None
+
+
+def test_612_2_text_change_turns_swampwalk_into_islandwalk() -> None:
+    """612.2, 613.1c, 702.14c: changing "Swamp" to "Island" in a creature's
+    text turns its swampwalk into islandwalk: it can't be blocked by a
+    player who controls an Island."""
+    walker = engine.creature("walker", "alice", 2, 2, "swampwalk")
+    island = engine.permanent("island", "bob", types=("land",), subtypes=("Island",))
+    wall = engine.creature("wall", "bob", 0, 4)
+    state = engine.begin_combat(_board(walker, island, wall)).state
+    state = engine.declare_attackers(state, {"walker": "bob"}).state
+    assert not engine.block_violations(state, {"wall": "walker"})
+    state = _do(state, AddContinuous(affects=("walker",), text_from="Swamp",
+                                     text_to="Island"))
+    assert [k.text for k in state.objects["walker"].keywords] == ["islandwalk"]
+    assert engine.block_violations(state, {"wall": "walker"})
+
+
+def test_611_2_removing_a_continuous_effect_relayers() -> None:
+    """611.2, 613.1: when a continuous effect ends (``remove_effect``), the
+    layers are applied again without it: the Forest is no creature again,
+    the other effect still applies."""
+    from redzone import RemoveEffect
+
+    land = engine.permanent("land", "alice", types=("land",), subtypes=("Forest",))
+    state = _do(_board(land), AddContinuous(affects=("land",), add_types=("creature",),
+                                            set_power=2, set_toughness=2),
+                AddContinuous(affects=("land",), add_colors=("green",)))
+    first, second = (e.id for e in state.continuous)
+    state = _do(state, RemoveEffect(first))
+    assert not state.objects["land"].is_creature
+    assert state.objects["land"].colors == frozenset({"green"})
+    state = _do(state, RemoveEffect(second))
+    assert state.objects["land"].layered is None and not state.continuous

@@ -43,7 +43,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
-from redzone.kernel.settle import change_control
+from redzone.kernel.settle import change_control, end_effects
 from redzone.kernel.tx import Tx, _make_block, check_duration
 from redzone.kernel.zones import POSITIONS
 
@@ -563,7 +563,8 @@ class AddEffect(Action):
 class RemoveEffect(Action):
     """A continuous effect ends now (611.2).
 
-    :param effect: the id of the effect (``state.effects``).
+    :param effect: the id of the effect (``state.effects``, or
+        ``state.continuous``: the layers are applied again without it).
 
     .. versionadded:: 0.1.0
     """
@@ -1037,8 +1038,12 @@ def _add_effect(tx: Tx, a: AddEffect) -> None:
 
 
 def _remove_effect(tx: Tx, a: RemoveEffect) -> None:
+    if any(e.id == a.effect for e in tx.state.continuous):  # one of the layer system's
+        end_effects(tx, lambda _duration, _condition: False, "611.2", removed=a.effect)
+        return
     if not tx.remove_effect(a.effect):
-        ids = ", ".join(e.id for e in tx.state.effects) or "none"
+        ids = ", ".join([*(e.id for e in tx.state.effects),
+                         *(e.id for e in tx.state.continuous)]) or "none"
         raise IllegalActionError(f"remove_effect: there is no effect {a.effect!r} (effects: "
                                  f"{ids})", rule="611.2", objects=(a.effect,))
 

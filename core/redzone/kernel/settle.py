@@ -289,10 +289,11 @@ def _end_conditional(tx: Tx) -> None:
                 and condition is not None and not _holds(tx, condition), "611.2b")
 
 
-def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
+def end_effects(tx: Tx, ends: Ends, rule: str, *, removed: str | None = None) -> None:
     """End every effect, shield and modification for which
     ``ends(duration, condition)`` is true, with an ``effect_ends`` event
-    for each (611.2, 514.2, 511.3)."""
+    for each (611.2, 514.2, 511.3); and the continuous effect with the id
+    ``removed``, if given."""
     state = tx.state
     events: list[Event] = []
     effects = []
@@ -313,7 +314,7 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
             shields.append(shield)
     continuous = []
     for ce in state.continuous:
-        if ends(ce.duration, ce.condition):
+        if ce.id == removed or ends(ce.duration, ce.condition):
             events.append(Event.make("effect_ends", rule, object=ce.id, source=ce.source,
                                      effect="continuous"))
         else:
