@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GainControl, Pump, new_game
@@ -261,14 +259,19 @@ def test_continuous_effects_round_trip_through_serialize() -> None:
         assert again.objects[obj].power == state.objects[obj].power
 
 
-def test_613_timestamps_from_one_counter() -> None:
-    """613.7a: continuous effects and modifications take timestamps from the
-    state's one counter, in the order they began."""
-    state = _do(_board(engine.creature("bear", "alice", 2, 2)), Pump("bear", 1, 1),
-                AddContinuous(affects=("bear",), power=1), Pump("bear", 1, 1))
+def test_613_7_modifications_and_effects_share_one_timestamp_order() -> None:
+    """613.7a, 613.1f: a granted keyword (a modification) and a "loses all
+    abilities" effect apply in the order they began: flying granted before
+    is lost, vigilance granted after stays."""
+    from redzone import Grant
+
+    bear = engine.creature("bear", "alice", 2, 2)
+    state = _do(_board(bear), Grant("bear", ("flying",)),
+                AddContinuous(affects_types=("creature",), lose_all_abilities=True),
+                Grant("bear", ("vigilance",)))
+    assert state.objects["bear"].keyword_names == frozenset({"vigilance"})
     stamps = [m.timestamp for m in state.objects["bear"].modifications]
-    assert stamps == [1, 3] and state.continuous[0].timestamp == 2
-    assert list(itertools.accumulate(stamps))[-1] == 4
+    assert stamps == [0, 1] and state.continuous[0].timestamp == 1
 
 
 def test_400_7_card_leaving_has_its_own_characteristics() -> None:

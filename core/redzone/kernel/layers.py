@@ -1,12 +1,13 @@
 """The layer system (613): an object's characteristics from its copiable
 values and the continuous effects that apply to it.
 
-A :class:`~redzone.kernel.model.ContinuousEffect` is data: what it applies to (a declarative
-filter, or a set of objects fixed as it began, 611.2c) and what it does in
+A :class:`~redzone.kernel.model.ContinuousEffect` is data: what it applies
+to (a declarative filter, or a set of objects fixed as it began, 611.2c) and what it does in
 each layer it has a part in (613.1a-g, 613.4a-d; 613.6). The state keeps them
-in ``GameState.continuous``, each with a timestamp from the state's one
-counter (``GameState.timestamp``, 613.7), which per-permanent modifications
-(:class:`~redzone.kernel.model.Modification`) take theirs from too.
+in ``GameState.continuous``, each with the next timestamp of the state's
+one counter (``GameState.timestamp``, 613.7a); a per-permanent modification
+(:class:`~redzone.kernel.model.Modification`) takes the counter as it
+stands (after the latest effect, before the next).
 
 What is computed when:
 

@@ -202,9 +202,10 @@ class Modification:
     :param control_from: for a control-changing effect, the player who
         controlled the permanent before it: when the last of them ends, the
         permanent returns to the first one's.
-    :param timestamp: given by the kernel as it starts, from the state's
-        one counter of continuous effects (613.7a): its place among them in
-        layer 6.
+    :param timestamp: given by the kernel as it starts (613.7a): the
+        state's counter (``GameState.timestamp``) as it stands, the timestamp
+        of the latest continuous effect; it is later than that one and earlier
+        than the next (which takes one more), its place among them in layer 6.
 
     .. versionadded:: 0.1.0
     """
@@ -1240,8 +1241,9 @@ class GameState:
         that lacks one of them refuses the state.
     :param continuous: continuous effects that modify characteristics,
         applied by the layer system (613; :mod:`redzone.kernel.layers`).
-    :param timestamp: the last timestamp given to a continuous effect or a
-        modification (613.7a).
+    :param timestamp: the timestamp of the latest continuous effect
+        (613.7a): the kernel's one counter, which each modification reads as
+        it starts (it comes after that effect).
 
     .. versionadded:: 0.1.0
     """
