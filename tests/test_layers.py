@@ -334,3 +334,19 @@ def test_611_2_removing_a_continuous_effect_relayers() -> None:
     assert state.objects["land"].colors == frozenset({"green"})
     state = _do(state, RemoveEffect(second))
     assert state.objects["land"].layered is None and not state.continuous
+
+
+def test_707_3_copy_of_a_copy_depends_on_the_first_copy() -> None:
+    """707.3, 613.8a: a copy of an object that is itself a copy takes the
+    values the first copy effect gave it; the second copy effect depends on
+    the first (applying it changes what the second copies), so it applies
+    after it even with an earlier timestamp."""
+    angel = engine.creature("angel", "bob", 4, 4, "flying")
+    bear = engine.creature("bear", "alice", 2, 2)
+    clone = engine.creature("clone", "alice", 0, 0)
+    state = _do(_board(angel, bear, clone), AddContinuous(affects=("clone",), copy_of="bear"),
+                AddContinuous(affects=("bear",), copy_of="angel"))
+    for obj in ("bear", "clone"):
+        copy = state.objects[obj]
+        assert (copy.name, copy.power, copy.toughness) == ("angel", 4, 4)
+        assert copy.has("flying")

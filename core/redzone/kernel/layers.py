@@ -122,15 +122,17 @@ _COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_pow
                   "base_toughness", "keywords")
 
 
-def _apply(effect: ContinuousEffect, layer: str, chars: Board, copiable: Board) -> frozenset[str]:
+def _apply(effect: ContinuousEffect, layer: str, chars: Board) -> frozenset[str]:
     """Apply ``effect``'s part in ``layer`` to every object it applies to
     (changing ``chars``); returns those objects."""
     hit = affected(effect, chars)
     for i in hit:
         c = chars[i]
         if layer == "1":
-            src = copiable.get(effect.copy_of or "")
-            if src is not None:  # 707.2: the copiable values, not its controller
+            # 707.2-707.3: its copiable values: as printed, with the copy
+            # effects applied to it so far (not its controller, nor later layers)
+            src = chars.get(effect.copy_of or "")
+            if src is not None and src is not c:
                 for name in _COPIED:
                     value = getattr(src, name)
                     setattr(c, name, value.copy() if isinstance(value, (set, list)) else value)
@@ -165,8 +167,7 @@ def _state(c: _Chars) -> tuple[Any, ...]:
             frozenset(c.colors), c.base_power, c.base_toughness, tuple(c.keywords))
 
 
-def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board,
-               copiable: Board) -> bool:
+def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board) -> bool:
     """Whether ``a`` depends on ``b`` in ``layer`` (613.8a): both apply in
     it, neither or both come from characteristic-defining abilities, and
     applying ``b`` would change what ``a`` applies to or what it does to
@@ -174,7 +175,7 @@ def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Boar
     if a is b or a.cda != b.cda:
         return False
     trial = {i: c.clone() for i, c in chars.items()}
-    _apply(b, layer, trial, copiable)
+    _apply(b, layer, trial)
     if affected(a, chars) != affected(a, trial):
         return True
     if layer == "1" and a.copy_of is not None and a.copy_of in chars:
@@ -183,8 +184,8 @@ def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Boar
     return False
 
 
-def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
-            copiable: Board) -> list[tuple[ContinuousEffect, frozenset[str]]]:
+def ordered(effects: Sequence[ContinuousEffect], layer: str,
+            chars: Board) -> list[tuple[ContinuousEffect, frozenset[str]]]:
     """Apply the effects of one layer, changing ``chars``: each time the one
     with the earliest timestamp among those that depend on no other still to
     apply (613.7, 613.8a), deciding again after each (613.8c); when every one
@@ -196,10 +197,10 @@ def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
         pick = left[0]
         if len(left) > 1:
             for a in left:
-                if not any(depends_on(a, b, layer, chars, copiable) for b in left if b is not a):
+                if not any(depends_on(a, b, layer, chars) for b in left if b is not a):
                     pick = a
                     break
-        done.append((pick, _apply(pick, layer, chars, copiable)))
+        done.append((pick, _apply(pick, layer, chars)))
         left.remove(pick)
     return done
 
@@ -223,18 +224,15 @@ def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousE
     chars: Board = {p.id: _Chars(p, printed_of(p)) for p in perms}
     late: dict[str, list[ContinuousEffect]] = {p.id: [] for p in perms}
     effects = state.continuous
-    copiable = chars
     for layer in LAYERS:
         part = [e for e in effects if has_part(e, layer)]
-        if layer == "1":
-            copiable = {i: c.clone() for i, c in chars.items()}
         if layer == "6" and part:
             part += [_as_effect(p.id, m) for p in perms for m in p.modifications
                      if has_part(m, "6")]
         if not part:
             continue
         if layer in ("1", "3", "4", "5", "6"):
-            for e, hit in ordered(part, layer, chars, copiable):
+            for e, hit in ordered(part, layer, chars):
                 if layer == "6" and e.source != _MODIFICATION:
                     for i in hit:
                         late[i].append(e)
