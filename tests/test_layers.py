@@ -350,3 +350,17 @@ def test_707_3_copy_of_a_copy_depends_on_the_first_copy() -> None:
         copy = state.objects[obj]
         assert (copy.name, copy.power, copy.toughness) == ("angel", 4, 4)
         assert copy.has("flying")
+
+
+def test_613_1_layer_6_decides_what_a_layer_7c_effect_applies_to() -> None:
+    """613.1f-g: abilities (layer 6) are settled before power and toughness
+    (layer 7): "creatures with flying get +1/+1" doesn't apply to a bird
+    that lost flying, even when the pump began later; it applies to a bear
+    that gained flying."""
+    bird = engine.creature("bird", "alice", 1, 1, "flying")
+    bear = engine.creature("bear", "alice", 2, 2)
+    state = _do(_board(bird, bear),
+                AddContinuous(affects=("bird",), remove_keywords=("flying",)),
+                AddContinuous(affects=("bear",), add_keywords=("flying",)),
+                AddContinuous(affects_keyword="flying", power=1, toughness=1))
+    assert state.objects["bird"].power == 1 and state.objects["bear"].power == 3
