@@ -7,6 +7,7 @@ from redzone.compilation import compiled
 from redzone.execution.simulation import simulate
 from redzone.kernel.abilities import Activate
 from redzone.kernel.actions import (
+    AddContinuous,
     AddCounters,
     AddEffect,
     BecomeBlocked,
@@ -82,6 +83,7 @@ from redzone.kernel.model import (
     ChoiceMade,
     Combat,
     Condition,
+    ContinuousEffect,
     DelayedTrigger,
     Effect,
     GameOver,
@@ -110,6 +112,7 @@ __all__ = [
     "ActionSpec",
     "Activate",
     "ActivatedAbility",
+    "AddContinuous",
     "AddCounters",
     "AddEffect",
     "AnyId",
@@ -122,6 +125,7 @@ __all__ = [
     "Combat",
     "CombatResult",
     "Condition",
+    "ContinuousEffect",
     "CreateDelayedTrigger",
     "CreateToken",
     "Damage",

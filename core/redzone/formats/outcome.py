@@ -227,11 +227,14 @@ def check_report(scenario: Scenario) -> CheckReport:
 
 
 def _permanent_json(perm: Permanent) -> dict[str, Any]:
-    return {
+    # A permanent a continuous effect made a creature has power and toughness
+    # (613.4b) though its card has none.
+    layered = perm.layered is not None and perm.is_creature
+    out = {
         "zone": perm.zone,
         "object": perm.object,
-        "power": perm.power if perm.base_power is not None else None,
-        "toughness": perm.toughness if perm.base_toughness is not None else None,
+        "power": perm.power if perm.base_power is not None or layered else None,
+        "toughness": perm.toughness if perm.base_toughness is not None or layered else None,
         "damage": perm.damage,
         "counters": dict(sorted(perm.counters.items())),
         "tapped": perm.tapped,
@@ -239,6 +242,10 @@ def _permanent_json(perm: Permanent) -> dict[str, Any]:
         "defense": perm.defense,
         "keywords": [k.text for k in perm.keywords],
     }
+    if perm.layered is not None:  # characteristics continuous effects changed (613)
+        out.update(name=perm.name, types=sorted(perm.types), subtypes=list(perm.subtypes),
+                   colors=sorted(perm.colors))
+    return out
 
 
 def board_json(state: GameState) -> dict[str, Any]:

@@ -73,6 +73,14 @@ class StateFormatError(RulesError, ValueError):
         super().__init__(f"{path or '<state>'}: {message}")
 
 
+#: The string fields of a continuous effect (and the action that starts one)
+#: that hold words of the layer system (613): types, subtypes, colors, keyword
+#: names and text words; open strings, as a permanent's are.
+_LAYER_WORDS: Final = ("affects_types", "affects_subtypes", "affects_colors",
+                       "affects_keyword", "text_from", "text_to", "set_types", "add_types",
+                       "remove_types", "set_subtypes", "add_subtypes", "remove_subtypes",
+                       "set_colors", "add_colors")
+
 #: The string fields of the model that name no id of the state (names,
 #: texts, kinds, rules, steps, keys), and the fields whose ids are checked
 #: elsewhere: the maps' own ids against their keys, the combat's with the
@@ -101,7 +109,13 @@ NOT_REFERENCES: Final = frozenset({
     "GainControl.duration", "Grant.duration", "Grant.keywords", "LeaveBattlefield.zone",
     "Move.to", "Move.position", "Move.counters", "Prevent.amount", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
-    "Revoke.keywords", "SetState.scope"})
+    "Revoke.keywords", "SetState.scope",
+    # the layer system's (613): words, types, colors and keyword names, not ids
+    *(f"{cls}.{name}" for cls in ("ContinuousEffect", "AddContinuous")
+      for name in _LAYER_WORDS), "ContinuousEffect.remove_keywords",
+    "ContinuousEffect.duration", "ContinuousEffect.id", "AddContinuous.add_keywords",
+    "AddContinuous.remove_keywords", "AddContinuous.duration",
+    *(f"Printed.{name}" for name in ("name", "types", "subtypes", "supertypes", "colors"))})
 
 
 #: The fields of the model whose values are an enumeration of the model, by
@@ -124,6 +138,7 @@ OPEN_STRINGS: Final = frozenset({
     "options", "default", "key", "step", "teams", "keywords", "effect", "shield",
     "AddCounters.counters", "Move.counters", "Prevent.amount", "Activate.ability",
     "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
+    *_LAYER_WORDS, "add_keywords",
     *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
 
 #: The bounds of the model's counts, by ``Class.field`` (a map's: of its

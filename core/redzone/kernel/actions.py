@@ -17,17 +17,21 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 
+from redzone.kernel import layers as _layers
 from redzone.kernel import zones as _zones
 from redzone.kernel.abilities import Activate, activate_action
 from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
+from redzone.kernel.frozen import as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
 from redzone.kernel.model import (
     ZONES,
     Condition,
+    ContinuousEffect,
     DelayedTrigger,
     Effect,
     GameState,
@@ -39,7 +43,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
-from redzone.kernel.settle import change_control
+from redzone.kernel.settle import change_control, end_effects
 from redzone.kernel.tx import Tx, _make_block, check_duration
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
@@ -87,6 +91,59 @@ class Pump(Action):
     target: ObjectId
     power: int = 0
     toughness: int = 0
+    duration: str = "end_of_turn"
+    condition: Condition | None = None
+
+
+def _optional_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+@frozen
+class AddContinuous(Action):
+    """A continuous effect that modifies characteristics starts (611.2, 613):
+    applied by the layer system (:mod:`redzone.kernel.layers`).
+
+    Its keys are :class:`~redzone.ContinuousEffect`'s (what it
+    applies to: ``affects`` ids or the ``affects_*`` filter; what it does in
+    each layer: ``copy_of`` 1, ``text_from``/``text_to`` 3, ``set_types``
+    ... 4, ``set_colors``/``add_colors`` 5, ``add_keywords``/
+    ``remove_keywords``/``lose_all_abilities`` 6, ``set_power``/
+    ``set_toughness`` 7b (7a with ``cda``), ``power``/``toughness`` 7c,
+    ``switch`` 7d), with keywords as printed (``"protection from red"``).
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "continuous"
+    affects: tuple[ObjectId, ...] = field(default=(), converter=as_tuple)
+    affects_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
+    affects_controller: PlayerId | None = None
+    affects_keyword: str | None = None
+    copy_of: ObjectId | None = None
+    text_from: str = ""
+    text_to: str = ""
+    set_types: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    add_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_types: tuple[str, ...] = field(default=(), converter=as_tuple)
+    set_subtypes: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    add_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
+    set_colors: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    add_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
+    add_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
+    remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
+    lose_all_abilities: bool = False
+    cda: bool = False
+    set_power: int | None = None
+    set_toughness: int | None = None
+    power: int = 0
+    toughness: int = 0
+    switch: bool = False
+    locked: bool = False
+    source: SourceId | None = None
     duration: str = "end_of_turn"
     condition: Condition | None = None
 
@@ -521,7 +578,8 @@ class AddEffect(Action):
 class RemoveEffect(Action):
     """A continuous effect ends now (611.2).
 
-    :param effect: the id of the effect (``state.effects``).
+    :param effect: the id of the effect (``state.effects``, or
+        ``state.continuous``: the layers are applied again without it).
 
     .. versionadded:: 0.1.0
     """
@@ -691,6 +749,46 @@ def _revoke(tx: Tx, a: Revoke) -> None:
                                        condition=a.condition), a.do)
     tx.emit(Event.make("revoke", "613.1f", target=a.target, keywords=names,
                        duration=a.duration))
+
+
+def _add_continuous(tx: Tx, a: AddContinuous) -> None:
+    values = {f.name: getattr(a, f.name) for f in attrs_fields(AddContinuous)}
+    values["add_keywords"] = tuple(tx.hooks.parse_keyword(k) for k in a.add_keywords)
+    values["remove_keywords"] = tuple(tx.hooks.parse_keyword(k).name
+                                      for k in a.remove_keywords)
+    effect = ContinuousEffect(**values)
+    if not effect.layers():
+        raise IllegalActionError("continuous: the effect changes nothing: give what it "
+                                 "does in some layer (613.1)", rule="613.1")
+    for obj in (*a.affects, *((a.copy_of,) if a.copy_of else ())):
+        tx.permanent(obj, a.do)
+    _start_continuous(tx, effect)
+
+
+def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
+    """A continuous effect that modifies characteristics starts to apply
+    (611.2, 613): it gets the next timestamp (613.7a) and an id; one from a
+    resolving spell or ability (``locked``) has the set of objects it
+    affects fixed now (611.2c). The layers are applied as the command
+    settles."""
+    check_duration(tx, effect.duration, effect.condition, "continuous")
+    stamp = tx.state.timestamp + 1
+    taken = {e.id for e in tx.state.continuous}
+    if effect.id and effect.id in taken:
+        raise IllegalActionError(f"continuous: an effect {effect.id!r} already applies",
+                                 rule="611.2", objects=(effect.id,))
+    ident = effect.id or next(f"c{n}" for n in range(stamp, stamp + len(taken) + 2)
+                              if f"c{n}" not in taken)
+    changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
+    if effect.locked and not effect.affects:
+        chars, _ = _layers.characteristics(tx.state)
+        changes["affects"] = tuple(sorted(_layers.affected(
+            _evolve(effect, locked=False), chars)))
+    effect = _evolve(effect, **changes)
+    tx.state = _evolve(tx.state, timestamp=stamp, continuous=(*tx.state.continuous, effect))
+    tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
+                       layers=effect.layers(), affects=effect.affects or None))
+    return ident
 
 
 def _gain_control(tx: Tx, a: GainControl) -> None:
@@ -979,8 +1077,12 @@ def _add_effect(tx: Tx, a: AddEffect) -> None:
 
 
 def _remove_effect(tx: Tx, a: RemoveEffect) -> None:
+    if any(e.id == a.effect for e in tx.state.continuous):  # one of the layer system's
+        end_effects(tx, lambda _duration, _condition: False, "611.2", removed=a.effect)
+        return
     if not tx.remove_effect(a.effect):
-        ids = ", ".join(e.id for e in tx.state.effects) or "none"
+        ids = ", ".join([*(e.id for e in tx.state.effects),
+                         *(e.id for e in tx.state.continuous)]) or "none"
         raise IllegalActionError(f"remove_effect: there is no effect {a.effect!r} (effects: "
                                  f"{ids})", rule="611.2", objects=(a.effect,))
 
@@ -1039,6 +1141,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(Grant, _grant, "613.1f"),
     _spec(Revoke, _revoke, "613.1f"),
     _spec(GainControl, _gain_control, "613.1b"),
+    _spec(AddContinuous, _add_continuous, "613.1"),
     _spec(AddCounters, _add_counters, "122.1"),
     _spec(RemoveFromCombat, _remove_from_combat, "506.4"),
     _spec(LeaveBattlefield, _leave, "400.7"),
@@ -1096,6 +1199,7 @@ __all__ = [
     "ACTIONS",
     "CORE_SPECS",
     "Action",
+    "AddContinuous",
     "AddCounters",
     "AddEffect",
     "BecomeBlocked",

@@ -522,6 +522,13 @@ def _shield(e: Event, n: Namer) -> str:
     return f"a prevention shield: prevent {what}: {amount}"
 
 
+def _continuous(e: Event, n: Namer) -> str:
+    affects = e.get("affects")
+    what = f" on {and_list(n(a) for a in affects)}" if affects else ""
+    return (f"a continuous effect begins{what} (layer {', '.join(e.get('layers', ()))}: "
+            "613.1)")
+
+
 def _band(e: Event, n: Namer) -> str:
     return f"{and_list(n(m) for m in e.get('band', ()))} attack as a band"
 
@@ -686,6 +693,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("game_over", "104.2a", _game_over, "winners draw team", ids="winners", tone="loss"),
     _k("control", "613.1b", "{player} gains control of {object}", "object player previous",
        summary="a permanent's controller changes (layer 2); it leaves combat (506.4)"),
+    _k("continuous", "613.1", _continuous, "object source layers affects", ids="affects",
+       summary="an effect that changes characteristics starts: the layer system applies it"),
     _k("pump", "611.2", _pump, "target power toughness duration until"),
     _k("grant", "613.1f", _keywords("gains"), "target keywords duration"),
     _k("revoke", "613.1f", _keywords("loses"), "target keywords duration"),

@@ -15,7 +15,7 @@ layers 6 and 7c-d, which is all combat needs).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
@@ -202,6 +202,10 @@ class Modification:
     :param control_from: for a control-changing effect, the player who
         controlled the permanent before it: when the last of them ends, the
         permanent returns to the first one's.
+    :param timestamp: given by the kernel as it starts (613.7a): the
+        state's counter (``GameState.timestamp``) as it stands, the timestamp
+        of the latest continuous effect; it is later than that one and earlier
+        than the next (which takes one more), its place among them in layer 6.
 
     .. versionadded:: 0.1.0
     """
@@ -215,6 +219,230 @@ class Modification:
     condition: Condition | None = None
     controller: PlayerId | None = None
     control_from: PlayerId | None = None
+    timestamp: int = 0
+
+
+# ---------------------------------------------------------------------------
+# Continuous effects that modify characteristics (613): the board-wide
+# application is redzone.kernel.layers'; one permanent's layers 6-7 are here
+# ---------------------------------------------------------------------------
+
+
+#: The layers and sublayers in the order they apply (613.1, 613.4).
+LAYERS: Final = ("1", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
+
+
+def _strs(value: Iterable[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+@frozen
+class ContinuousEffect:
+    """A continuous effect that modifies characteristics (611, 613).
+
+    What it applies to: every permanent on the battlefield that matches all
+    of the ``affects*`` criteria given (none given: every permanent); with
+    ``locked`` (an effect from a resolving spell or ability, 611.2c) the set
+    is fixed as it begins and only those objects (``affects``) are affected.
+
+    :param affects: these objects only (ids).
+    :param affects_types: ... that have every one of these card types.
+    :param affects_subtypes: ... that have one of these subtypes.
+    :param affects_colors: ... that are one of these colors.
+    :param affects_controller: ... that this player controls.
+    :param affects_keyword: ... that have a keyword of this name.
+    :param copy_of: layer 1: becomes a copy of this object (its copiable
+        values, 707.2).
+    :param text_from: layer 3: every instance of this word in its text
+        (keyword abilities' words: colors, basic land types) ...
+    :param text_to: ... becomes this word (612.2).
+    :param set_types: layer 4: its card types become these (205.1a:
+        replacing the old ones, and with them the subtypes that no longer
+        fit are gone unless ``add_subtypes`` names them).
+    :param add_types: layer 4: card types it gains ("in addition", 205.1b).
+    :param remove_types: layer 4: card types it loses.
+    :param set_subtypes: layer 4: its subtypes become these ("is a Forest").
+    :param add_subtypes: layer 4: subtypes it gains.
+    :param remove_subtypes: layer 4: subtypes it loses.
+    :param set_colors: layer 5: its colors become these (``("colorless",)``
+        -> none; 105.2).
+    :param add_colors: layer 5: colors it gains.
+    :param add_keywords: layer 6: keyword instances it gains.
+    :param remove_keywords: layer 6: keyword names it loses.
+    :param lose_all_abilities: layer 6: it loses all abilities.
+    :param cda: its ``set_power``/``set_toughness`` come from a
+        characteristic-defining ability (layer 7a, 604.3), not 7b.
+    :param set_power: layer 7b (or 7a): base power becomes this.
+    :param set_toughness: layer 7b (or 7a): base toughness becomes this.
+    :param power: layer 7c: added to power.
+    :param toughness: layer 7c: added to toughness.
+    :param switch: layer 7d: power and toughness are switched (613.4d).
+    :param locked: the affected set was fixed as it began (611.2c).
+    :param source: what created it, for the account.
+    :param duration: how long it lasts (611.2).
+    :param condition: for ``duration="while"``, the condition (611.2b).
+    :param id: given by the kernel as it starts (``"c1"`` ...).
+    :param timestamp: given by the kernel as it starts (613.7a).
+
+    .. versionadded:: 0.1.0
+    """
+
+    affects: tuple[ObjectId, ...] = field(default=(), converter=as_tuple)
+    affects_types: tuple[str, ...] = field(default=(), converter=_strs)
+    affects_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
+    affects_colors: tuple[str, ...] = field(default=(), converter=_strs)
+    affects_controller: PlayerId | None = None
+    affects_keyword: str | None = None
+    copy_of: ObjectId | None = None
+    text_from: str = ""
+    text_to: str = ""
+    set_types: tuple[str, ...] | None = None
+    add_types: tuple[str, ...] = field(default=(), converter=_strs)
+    remove_types: tuple[str, ...] = field(default=(), converter=_strs)
+    set_subtypes: tuple[str, ...] | None = None
+    add_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
+    remove_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
+    set_colors: tuple[str, ...] | None = None
+    add_colors: tuple[str, ...] = field(default=(), converter=_strs)
+    add_keywords: tuple[Keyword, ...] = field(default=(), converter=as_tuple)
+    remove_keywords: tuple[str, ...] = field(default=(), converter=_strs)
+    lose_all_abilities: bool = False
+    cda: bool = False
+    set_power: int | None = None
+    set_toughness: int | None = None
+    power: int = 0
+    toughness: int = 0
+    switch: bool = False
+    locked: bool = False
+    source: SourceId | None = None
+    duration: str = "game"
+    condition: Condition | None = None
+    id: str = ""
+    timestamp: int = 0
+
+    def layers(self) -> tuple[str, ...]:
+        """The layers it has a part in (613.6), in order."""
+        return tuple(layer for layer in LAYERS if has_part(self, layer))
+
+
+def has_part(e: ContinuousEffect | Modification, layer: str) -> bool:
+    """Whether a continuous effect (or a modification) has a part in
+    ``layer`` (613.6)."""
+    if not isinstance(e, ContinuousEffect):  # a modification: layers 6 and 7c
+        return (layer == "6" and bool(e.add_keywords or e.remove_keywords)) or (
+            layer == "7c" and bool(e.power or e.toughness))
+    if layer == "1":
+        return e.copy_of is not None
+    if layer == "3":
+        return bool(e.text_from and e.text_to)
+    if layer == "4":
+        return e.set_types is not None or e.set_subtypes is not None or bool(
+            e.add_types or e.remove_types or e.add_subtypes or e.remove_subtypes)
+    if layer == "5":
+        return e.set_colors is not None or bool(e.add_colors)
+    if layer == "6":
+        return e.lose_all_abilities or bool(e.add_keywords or e.remove_keywords)
+    if layer == "7a":
+        return e.cda and (e.set_power is not None or e.set_toughness is not None)
+    if layer == "7b":
+        return not e.cda and (e.set_power is not None or e.set_toughness is not None)
+    if layer == "7c":
+        return bool(e.power or e.toughness)
+    return layer == "7d" and e.switch
+
+
+@frozen
+class Printed:
+    """A permanent's own characteristics as its card (or token) gives them,
+    kept while layered values stand in its fields (the copiable values
+    before copy effects, 707.2).
+
+    .. versionadded:: 0.1.0
+    """
+
+    name: str
+    types: frozenset[str]
+    subtypes: tuple[str, ...]
+    supertypes: frozenset[str]
+    colors: frozenset[str]
+    base_power: int | None
+    base_toughness: int | None
+    printed_keywords: tuple[Keyword, ...]
+
+
+@frozen
+class Layered:
+    """What the layer system found for one permanent as the last command
+    settled (:func:`redzone.kernel.layers.baked`).
+
+    :param printed: its own characteristics, before any effect.
+    :param effects: the continuous effects with a part in layer 6 or 7 that
+        apply to it, in the order they apply.
+
+    .. versionadded:: 0.1.0
+    """
+
+    printed: Printed
+    effects: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
+
+
+# -- layers 6 and 7 of one permanent: the only derivation of keywords and P/T -----------
+
+
+def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int | None]:
+    """A permanent's keywords, power and toughness: layer 6 then 7a-7d
+    (613.1f-g, 613.4) from its fields (layers 1-5 already applied), its
+    modifications and its baked continuous effects, in timestamp order
+    within each layer (613.7); counters in 7c (613.4c)."""
+    mods = perm.modifications
+    effects = perm.layered.effects if perm.layered is not None else ()
+    kws = list(perm.printed_keywords)
+    for item in _merged(mods, [e for e in effects if has_part(e, "6")]):
+        if isinstance(item, ContinuousEffect) and item.lose_all_abilities:
+            kws = []
+        if item.remove_keywords:
+            gone = set(item.remove_keywords)
+            kws = [k for k in kws if k.name not in gone]
+        kws.extend(item.add_keywords)
+    p, t = perm.base_power, perm.base_toughness
+    for sub in ("7a", "7b"):
+        for e in effects:
+            if has_part(e, sub):
+                p = e.set_power if e.set_power is not None else p
+                t = e.set_toughness if e.set_toughness is not None else t
+    dp = dt = 0
+    c = perm.counters
+    if c is not EMPTY:
+        dp = dt = c.get("+1/+1", 0) - c.get("-1/-1", 0)
+    for mod in mods:
+        dp += mod.power
+        dt += mod.toughness
+    for e in effects:
+        dp += e.power
+        dt += e.toughness
+    if p is not None:
+        p += dp
+    if t is not None:
+        t += dt
+    for e in effects:
+        if e.switch:
+            p, t = t, p
+    return tuple(kws), p, t
+
+
+def _merged(mods: Sequence[Modification],
+            effects: Sequence[ContinuousEffect]) -> list[Any]:
+    """Modifications and effects merged by timestamp, each keeping its own
+    order (the effects' is their dependency order, 613.8)."""
+    out: list[Any] = []
+    i = 0
+    for e in effects:
+        while i < len(mods) and mods[i].timestamp < e.timestamp:
+            out.append(mods[i])
+            i += 1
+        out.append(e)
+    out.extend(mods[i:])
+    return out
 
 
 @frozen(slots=False)
@@ -304,6 +532,10 @@ class Permanent:
     :param position: its place in its zone, lowest first: a library's top
         card has the lowest (401.1), a graveyard's oldest card too (404.1).
         Objects with equal positions keep the order they were given in.
+    :param layered: set by the kernel while continuous effects of
+        ``GameState.continuous`` apply to it (:mod:`redzone.kernel.layers`):
+        its own characteristics (the fields then hold the values of layers
+        1-5) and the effects of layers 6-7 that apply to it.
 
     .. versionadded:: 0.1.0
     """
@@ -339,17 +571,18 @@ class Permanent:
     token: bool = False
     object: int = 1
     position: int = 0
+    layered: Layered | None = None
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`): a
     #: permanent tapped or dealt damage keeps its characteristics.
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
-        "keywords": ("printed_keywords", "modifications"),
-        "keyword_names": ("printed_keywords", "modifications"),
-        "power": ("base_power", "counters", "modifications"),
-        "toughness": ("base_toughness", "counters", "modifications"),
+        "keywords": ("printed_keywords", "modifications", "layered"),
+        "keyword_names": ("printed_keywords", "modifications", "layered"),
+        "power": ("base_power", "counters", "modifications", "layered"),
+        "toughness": ("base_toughness", "counters", "modifications", "layered"),
         "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
-                                    "modifications", "damage"),
+                                    "modifications", "damage", "layered"),
         "flags": FLAG_FIELDS,
         "has_conditional": ("modifications", "zone"),
     }
@@ -365,8 +598,15 @@ class Permanent:
     # -- current characteristics: computed here and nowhere else ---------------
 
     @derived
+    def _layer_values(self) -> tuple[tuple[Keyword, ...], int | None, int | None]:
+        return layer_values(self)
+
+    @derived
     def keywords(self) -> tuple[Keyword, ...]:
-        """Current keyword instances: printed, then each modification in order."""
+        """Current keyword instances: printed, then each modification in order
+        (layer 6, 613.1f; with continuous effects: :func:`layer_values`)."""
+        if self.layered is not None:
+            return self._layer_values[0]
         current = list(self.printed_keywords)
         for mod in self.modifications:
             if mod.remove_keywords:
@@ -395,7 +635,7 @@ class Permanent:
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""
-        if not self.modifications:  # the common case: no need to build the caches
+        if not self.modifications and self.layered is None:  # the common case: no caches
             for k in self.printed_keywords:  # noqa: SIM110 - a loop is faster than any()
                 if k.name == name:
                     return True
@@ -408,7 +648,10 @@ class Permanent:
 
     @derived
     def power(self) -> int:
-        """Current power: printed, counters (613.4c), then effects (613.4b)."""
+        """Current power: printed, counters (613.4c), then effects (613.4b);
+        with continuous effects, layers 7a-7d (:func:`layer_values`)."""
+        if self.layered is not None:
+            return self._layer_values[1] or 0
         if self.base_power is None:
             return 0
         c = self.counters
@@ -421,7 +664,9 @@ class Permanent:
 
     @derived
     def toughness(self) -> int:
-        """Current toughness: printed, counters, then effects."""
+        """Current toughness: printed, counters, then effects (as :attr:`power`)."""
+        if self.layered is not None:
+            return self._layer_values[2] or 0
         if self.base_toughness is None:
             return 0
         c = self.counters
@@ -994,6 +1239,11 @@ class GameState:
     :param keyword_set: the names of the keywords the engine that made the
         state knew (empty when it was built without an engine); an engine
         that lacks one of them refuses the state.
+    :param continuous: continuous effects that modify characteristics,
+        applied by the layer system (613; :mod:`redzone.kernel.layers`).
+    :param timestamp: the timestamp of the latest continuous effect
+        (613.7a): the kernel's one counter, which each modification reads as
+        it starts (it comes after that effect).
 
     .. versionadded:: 0.1.0
     """
@@ -1019,12 +1269,14 @@ class GameState:
     created: int = 0
     teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
     keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    continuous: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
+    timestamp: int = 0
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki", "sources"),
-        "conditions": ("objects", "effects", "shields"),
+        "conditions": ("objects", "effects", "shields", "continuous"),
         "object_flags": ("objects",),
         "conditional": ("objects",),
         # Not a derived value but a note: the permanents changed since the
@@ -1057,6 +1309,8 @@ class GameState:
         modification of a permanent on the battlefield (611.2b): what the
         kernel checks as each command settles."""
         found = [e.condition for e in self.effects if e.condition is not None]
+        if self.continuous:
+            found += [e.condition for e in self.continuous if e.condition is not None]
         found += [s.condition for s in self.shields if s.condition is not None]
         objects = self.objects
         for obj in sorted(self.conditional):
@@ -1079,10 +1333,10 @@ class GameState:
         their keywords is in it."""
         names: set[str] = set()
         for perm in self.objects.values():
-            if perm.printed_keywords or perm.modifications:
+            if perm.printed_keywords or perm.modifications or perm.layered:
                 names.update(perm.keyword_names)
         for perm in self.lki.values():
-            if perm.printed_keywords or perm.modifications:
+            if perm.printed_keywords or perm.modifications or perm.layered:
                 names.update(perm.keyword_names)
         for spell in self.sources.values():
             names.update(spell.keyword_names)
@@ -1254,7 +1508,8 @@ class GameState:
             for i, p in changed.items():
                 old = objects.get(i)
                 if old is None or p.printed_keywords is not old.printed_keywords \
-                        or p.modifications is not old.modifications:
+                        or p.modifications is not old.modifications \
+                        or p.layered is not old.layered:
                     break
             else:
                 new.__dict__[HONOURED] = honoured  # the same keyword records
@@ -1276,7 +1531,7 @@ class GameState:
         if present is None:
             return new
         added = [p.keyword_names for p in changed.values()
-                 if p.printed_keywords or p.modifications]
+                 if p.printed_keywords or p.modifications or p.layered]
         new.__dict__["keyword_names_present"] = present.union(*added) if added else present
         return new
 

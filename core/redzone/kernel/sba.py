@@ -19,7 +19,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
-from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent
+from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent, Printed
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -93,10 +93,15 @@ def _make_left() -> object:
     reset = dict(_RESET)
     reset["_attrs_cached_hash"] = None
     derived = cached_properties(Permanent)
+    printed = tuple(f.name for f in attrs.fields(Printed))
 
     def left(perm: Permanent, zone: str, position: int = 0) -> Permanent:
         d = perm.__dict__.copy()
         d.update(reset)
+        layered = perm.layered
+        if layered is not None:  # its own characteristics, not the layers' (400.7, 613)
+            for name in printed:
+                d[name] = getattr(layered.printed, name)
         for name in derived:
             d.pop(name, None)
         d["zone"] = zone

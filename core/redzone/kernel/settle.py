@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
@@ -74,8 +75,12 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
     hooks = tx.hooks
     while True:
-        if tx.state.conditions:
+        state = tx.state
+        if state.conditions:
             _end_conditional(tx)
+            state = tx.state
+        if state.continuous:  # the layer system (613), only when effects apply
+            apply_layers(tx)
         perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:
             break
@@ -284,10 +289,11 @@ def _end_conditional(tx: Tx) -> None:
                 and condition is not None and not _holds(tx, condition), "611.2b")
 
 
-def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
+def end_effects(tx: Tx, ends: Ends, rule: str, *, removed: str | None = None) -> None:
     """End every effect, shield and modification for which
     ``ends(duration, condition)`` is true, with an ``effect_ends`` event
-    for each (611.2, 514.2, 511.3)."""
+    for each (611.2, 514.2, 511.3); and the continuous effect with the id
+    ``removed``, if given."""
     state = tx.state
     events: list[Event] = []
     effects = []
@@ -306,6 +312,13 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
                                      target=shield.to, effect="shield", mode=shield.mode))
         else:
             shields.append(shield)
+    continuous = []
+    for ce in state.continuous:
+        if ce.id == removed or ends(ce.duration, ce.condition):
+            events.append(Event.make("effect_ends", rule, object=ce.id, source=ce.source,
+                                     effect="continuous"))
+        else:
+            continuous.append(ce)
     changed: dict[str, Permanent] = {}
     control: dict[str, str] = {}
     for perm in state.objects.values():
@@ -331,9 +344,33 @@ def end_effects(tx: Tx, ends: Ends, rule: str) -> None:
     new = state.with_permanents(changed)
     if len(effects) != len(state.effects) or len(shields) != len(state.shields):
         new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
+    if len(continuous) != len(state.continuous):
+        new = _evolve(new, continuous=tuple(continuous))
     tx._take(new, events)
+    if len(continuous) != len(state.continuous):
+        apply_layers(tx)  # (the last one may have ended: the own values come back)
     for obj, player in control.items():
         change_control(tx, obj, player, "611.2")
+
+
+def apply_layers(tx: Tx) -> None:
+    """Apply the layer system (613) to the board: each permanent's layered
+    characteristics are written into it (:func:`redzone.kernel.layers.baked`);
+    an attacking or blocking creature that stopped being a creature is
+    removed from combat (506.4)."""
+    changed = _layers.baked(tx.state)
+    if not changed:
+        return
+    tx.put(*changed.values())
+    combat = tx.state.combat
+    if combat is None:
+        return
+    for obj in changed:
+        if combat.in_combat(obj) and not tx.state.objects[obj].is_creature:
+            tx.remove_from_combat(obj, "506.4")
+            combat = tx.state.combat
+            if combat is None:
+                return
 
 
 def change_control(tx: Tx, target: str, player: str, rule: str) -> None:

@@ -398,11 +398,15 @@ class Tx:
 
     def modify(self, obj: str, modification: Modification) -> None:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
-        perm = self.state.objects[obj]
+        state = self.state
+        perm = state.objects[obj]
         if len(perm.modifications) >= MAX_MODIFICATIONS:
             raise _bound_error(self, "modifications", MAX_MODIFICATIONS,
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
+        stamp = state.timestamp
+        if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
+            modification = _evolve(modification, timestamp=stamp)
         self.put(perm.evolve(modifications=(*perm.modifications, modification)))
 
     def move(self, obj: str, zone: str, rule: str) -> bool:

@@ -1,0 +1,269 @@
+"""The layer system (613): an object's characteristics from its copiable
+values and the continuous effects that apply to it.
+
+A :class:`~redzone.kernel.model.ContinuousEffect` is data: what it applies
+to (a declarative filter, or a set of objects fixed as it began, 611.2c) and what it does in
+each layer it has a part in (613.1a-g, 613.4a-d; 613.6). The state keeps them
+in ``GameState.continuous``, each with the next timestamp of the state's
+one counter (``GameState.timestamp``, 613.7a); a per-permanent modification
+(:class:`~redzone.kernel.model.Modification`) takes the counter as it
+stands (after the latest effect, before the next).
+
+What is computed when:
+
+* a board with no continuous effect (the common case) never comes here: a
+  permanent's keywords, power and toughness are derived from its own fields
+  and modifications (:func:`~redzone.kernel.model.layer_values` is not
+  even asked);
+* as a command settles while some continuous effect applies (or the last
+  one just ended), :func:`baked` works out every object's characteristics
+  layer by layer, in timestamp and dependency order (613.7-613.8), writes
+  the results of layers 1 and 3-5 into the permanents' fields (keeping the
+  copiable values in ``Permanent.layered.printed``) and the effects of
+  layers 6 and 7 that apply to each into ``Permanent.layered.effects``, so
+  that the permanent's own keyword and P/T derivation
+  (:func:`~redzone.kernel.model.layer_values`) stays one function, exact
+  when its counters or modifications change before the next settle.
+
+Layer 2 (control) is :class:`~redzone.GainControl`'s (a modification:
+the latest wins, 613.1b, and the permanent is removed from combat, 506.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from redzone.kernel.model import (
+    LAYERS,
+    ContinuousEffect,
+    GameState,
+    Keyword,
+    Layered,
+    Modification,
+    Permanent,
+    Printed,
+    has_part,
+)
+
+
+def printed_of(perm: Permanent) -> Printed:
+    """The permanent's own characteristics (before any continuous effect)."""
+    if perm.layered is not None:
+        return perm.layered.printed
+    return Printed(perm.name, perm.types, perm.subtypes, perm.supertypes, perm.colors,
+                   perm.base_power, perm.base_toughness, perm.printed_keywords)
+
+
+# -- the whole board: layers, timestamps and dependencies (613.1, 613.7, 613.8) ----------
+
+
+class _Chars:
+    """One object's characteristics while the layers are applied."""
+
+    __slots__ = ("base_power", "base_toughness", "colors", "controller", "id", "keywords",
+                 "name", "subtypes", "supertypes", "types")
+
+    def __init__(self, perm: Permanent, printed: Printed) -> None:
+        self.id = perm.id
+        self.controller = perm.controller
+        self.name = printed.name
+        self.types = set(printed.types)
+        self.subtypes = list(printed.subtypes)
+        self.supertypes = set(printed.supertypes)
+        self.colors = set(printed.colors)
+        self.base_power = printed.base_power
+        self.base_toughness = printed.base_toughness
+        self.keywords: list[Keyword] = list(printed.printed_keywords)
+
+    def clone(self) -> _Chars:
+        new = object.__new__(_Chars)
+        for name in _Chars.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value.copy() if isinstance(value, (set, list)) else value)
+        return new
+
+
+Board = dict[str, _Chars]
+
+
+def affected(effect: ContinuousEffect, chars: Board) -> frozenset[str]:
+    """The objects ``effect`` applies to, read from the characteristics so
+    far (a locked set, 611.2c, or given ids: those still there)."""
+    if effect.affects or effect.locked:
+        return frozenset(i for i in effect.affects if i in chars)
+    return frozenset(i for i, c in chars.items() if _matches(effect, c))
+
+
+def _matches(e: ContinuousEffect, c: _Chars) -> bool:
+    if e.affects_types and not c.types.issuperset(e.affects_types):
+        return False
+    if e.affects_subtypes and not any(s in c.subtypes for s in e.affects_subtypes):
+        return False
+    if e.affects_colors and not c.colors.intersection(e.affects_colors):
+        return False
+    if e.affects_controller is not None and c.controller != e.affects_controller:
+        return False
+    return e.affects_keyword is None or any(k.name == e.affects_keyword for k in c.keywords)
+
+
+def reword(k: Keyword, old: str, new: str) -> Keyword:
+    """A keyword instance with the word ``old`` in its text changed to
+    ``new`` (612.2: a color word or a basic land type word; ``swampwalk``
+    becomes ``islandwalk``, ``protection from red`` ``protection from
+    blue``)."""
+    old, new = old.lower(), new.lower()
+    if old not in k.text and not any(old in a for a in k.args):
+        return k
+    return Keyword(k.name, k.text.replace(old, new), tuple(a.replace(old, new) for a in k.args))
+
+
+_COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_power",
+                  "base_toughness", "keywords")
+
+
+def _apply(effect: ContinuousEffect, layer: str, chars: Board) -> frozenset[str]:
+    """Apply ``effect``'s part in ``layer`` to every object it applies to
+    (changing ``chars``); returns those objects."""
+    hit = affected(effect, chars)
+    for i in hit:
+        c = chars[i]
+        if layer == "1":
+            # 707.2-707.3: its copiable values: as printed, with the copy
+            # effects applied to it so far (not its controller, nor later layers)
+            src = chars.get(effect.copy_of or "")
+            if src is not None and src is not c:
+                for name in _COPIED:
+                    value = getattr(src, name)
+                    setattr(c, name, value.copy() if isinstance(value, (set, list)) else value)
+        elif layer == "3":
+            c.keywords = [reword(k, effect.text_from, effect.text_to) for k in c.keywords]
+        elif layer == "4":
+            if effect.set_types is not None:
+                c.types = set(effect.set_types)
+                if effect.set_subtypes is None:
+                    c.subtypes = []
+            c.types.update(effect.add_types)
+            c.types.difference_update(effect.remove_types)
+            if effect.set_subtypes is not None:
+                c.subtypes = list(effect.set_subtypes)
+            c.subtypes += [s for s in effect.add_subtypes if s not in c.subtypes]
+            c.subtypes = [s for s in c.subtypes if s not in effect.remove_subtypes]
+        elif layer == "5":
+            if effect.set_colors is not None:
+                c.colors = {x for x in effect.set_colors if x != "colorless"}
+            c.colors.update(effect.add_colors)
+        elif layer == "6":
+            if effect.lose_all_abilities:
+                c.keywords = []
+            gone = set(effect.remove_keywords)
+            c.keywords = [k for k in c.keywords if k.name not in gone]
+            c.keywords.extend(effect.add_keywords)
+    return hit
+
+
+def _state(c: _Chars) -> tuple[Any, ...]:
+    return (c.name, frozenset(c.types), tuple(c.subtypes), frozenset(c.supertypes),
+            frozenset(c.colors), c.base_power, c.base_toughness, tuple(c.keywords))
+
+
+def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board) -> bool:
+    """Whether ``a`` depends on ``b`` in ``layer`` (613.8a): both apply in
+    it, neither or both come from characteristic-defining abilities, and
+    applying ``b`` would change what ``a`` applies to or what it does to
+    the things it applies to (for a copy effect: the values it copies)."""
+    if a is b or a.cda != b.cda:
+        return False
+    trial = {i: c.clone() for i, c in chars.items()}
+    _apply(b, layer, trial)
+    if affected(a, chars) != affected(a, trial):
+        return True
+    if layer == "1" and a.copy_of is not None and a.copy_of in chars:
+        # what it does: the copiable values it copies (707.2, 613.2)
+        return _state(trial[a.copy_of]) != _state(chars[a.copy_of])
+    return False
+
+
+def ordered(effects: Sequence[ContinuousEffect], layer: str,
+            chars: Board) -> list[tuple[ContinuousEffect, frozenset[str]]]:
+    """Apply the effects of one layer, changing ``chars``: each time the one
+    with the earliest timestamp among those that depend on no other still to
+    apply (613.7, 613.8a), deciding again after each (613.8c); when every one
+    left is in a dependency loop, the earliest timestamp (613.8b). Returns
+    each effect as it applied, with the objects it applied to."""
+    left = sorted(effects, key=lambda e: e.timestamp)
+    done: list[tuple[ContinuousEffect, frozenset[str]]] = []
+    while left:
+        pick = left[0]
+        if len(left) > 1:
+            for a in left:
+                if not any(depends_on(a, b, layer, chars) for b in left if b is not a):
+                    pick = a
+                    break
+        done.append((pick, _apply(pick, layer, chars)))
+        left.remove(pick)
+    return done
+
+
+#: The source a modification has as an effect of layer 6 here.
+_MODIFICATION: Final = "\x00modification"
+
+
+def _as_effect(obj: str, mod: Modification) -> ContinuousEffect:
+    return ContinuousEffect(affects=(obj,), add_keywords=mod.add_keywords,
+                            remove_keywords=mod.remove_keywords, source=_MODIFICATION,
+                            timestamp=mod.timestamp)
+
+
+def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousEffect]]]:
+    """Every battlefield permanent's characteristics through layer 6
+    (613.1a-f), and the continuous effects with a part in layer 6 or 7 that
+    apply to each, in the order they apply (layer 7's affected sets are
+    read after layer 6: 613.1g)."""
+    perms = [p for p in state.objects.values() if p.zone == "battlefield"]
+    chars: Board = {p.id: _Chars(p, printed_of(p)) for p in perms}
+    late: dict[str, list[ContinuousEffect]] = {p.id: [] for p in perms}
+    effects = state.continuous
+    for layer in LAYERS:
+        part = [e for e in effects if has_part(e, layer)]
+        if layer == "6" and part:
+            part += [_as_effect(p.id, m) for p in perms for m in p.modifications
+                     if has_part(m, "6")]
+        if not part:
+            continue
+        if layer in ("1", "3", "4", "5", "6"):
+            for e, hit in ordered(part, layer, chars):
+                if layer == "6" and e.source != _MODIFICATION:
+                    for i in hit:
+                        late[i].append(e)
+        else:  # layer 7: nothing here changes what another applies to
+            for e in sorted(part, key=lambda x: x.timestamp):
+                for i in affected(e, chars):
+                    if e not in late[i]:
+                        late[i].append(e)
+    return chars, late
+
+
+def baked(state: GameState) -> dict[str, Permanent]:
+    """The permanents whose layered values change: layers 1 and 3-5 written
+    into their fields, their copiable values kept in ``layered.printed``,
+    the layer 6-7 effects that apply to each in ``layered.effects``; a
+    permanent no effect applies to any more gets its own values back."""
+    chars, late = characteristics(state)
+    changed: dict[str, Permanent] = {}
+    for obj, c in chars.items():
+        perm = state.objects[obj]
+        printed = printed_of(perm)
+        values = dict(zip(_COPIED, _state(c), strict=True))
+        values["printed_keywords"] = values.pop("keywords")
+        same = values == {"name": printed.name, "types": printed.types,
+                          "subtypes": printed.subtypes, "supertypes": printed.supertypes,
+                          "colors": printed.colors, "base_power": printed.base_power,
+                          "base_toughness": printed.base_toughness,
+                          "printed_keywords": printed.printed_keywords}
+        layered = None if same and not late[obj] else Layered(printed, tuple(late[obj]))
+        if layered == perm.layered and all(
+                getattr(perm, k) == v for k, v in values.items()):
+            continue
+        changed[obj] = perm.evolve(layered=layered, **values)
+    return changed
