@@ -333,6 +333,8 @@ TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
         s, {"orc": "bob"}), "beginning_of_combat"),
     "redzone_attacks_without_tapping": (lambda e, s: s, lambda e, s: e.declare_attackers(
         s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_keeps_tapped": (lambda e, s: e.resolve(s, {"orc": "bob"}, through="cleanup").state,
+                             lambda e, s: e.untap_step(s, "alice"), "untap"),
     "redzone_block_violations": (_to_blocks, lambda e, s: e.declare_blockers(
         s, {"bear": "orc"}), "declare_attackers"),
     "redzone_blocked_by_violations": (_to_blocks, lambda e, s: e.declare_blockers(

@@ -60,7 +60,7 @@ Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
 
 
-class Engine(_decisions.Decisions, Activations):
+class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another
@@ -381,37 +381,6 @@ class Engine(_decisions.Decisions, Activations):
         """End the combat phase: everything is removed from combat and "until
         end of combat" effects end (511.3)."""
         return _asked(_steps.finish(self.context, state, choices=choices), choices)
-
-    def end_step(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The end step (513): "at the beginning of the end step" abilities
-        and delayed triggers trigger."""
-        return _asked(_turn.end_step(self.context, state, choices=choices), choices)
-
-    def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The cleanup step (514): damage is removed, "until end of turn" and
-        "this turn" effects end (514.2), then state-based actions; another
-        cleanup step follows while something happens (514.3a)."""
-        return _asked(_turn.cleanup(self.context, state, choices=choices), choices)
-
-    def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The end step and the cleanup step (513, 514), from the last main
-        phase of the turn."""
-        _validate.choices(choices)
-        shared = _decisions.Shared(choices or {})
-        return _asked(_turn.end_turn(self.context, state, choices=shared, resolve=lambda s:
-                                     self.resolve_trigger(s, answers=shared)), choices)
-
-    def begin_turn(self, state: GameState, active_player: str | None = None, *,
-                   untap: bool = True, choices: Answers = None) -> Outcome:
-        """Begin the next turn (302.6, 502.3): see :func:`redzone.kernel.turn.begin_turn`.
-
-        :param active_player: whose turn; default: the next player in turn order.
-        :param untap: run the untap step (502.3).
-        :raises IllegalActionError: when the turn isn't over, the game is
-            over (104.2a) or the player has left the game (800.4k).
-        """
-        return _asked(_turn.begin_turn(self.context, state, active_player, untap=untap,
-                                       choices=choices), choices)
 
     def perform(self, state: GameState, action: Action | Sequence[Action], *,
                 choices: Answers = None) -> Outcome:
