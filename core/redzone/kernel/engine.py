@@ -10,7 +10,7 @@ command on a copy and raises what it raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from attrs import frozen
@@ -457,6 +457,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         additional_combats: Iterable[CombatPlan] = (),
         through: str = "end_of_combat",
         choices: Answers = None,
+        turns: Iterable[TurnPlan] = (),
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations, and optionally
         the turn's additional combats and the rest of the turn.
@@ -480,6 +481,11 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
             (500.8, 505.1a); their steps are named ``declare_attackers#2`` ...
         :param through: ``"end_of_combat"`` (stop after the combat phase) or
             ``"cleanup"`` (run the end step and the cleanup step, 513-514).
+        :param turns: whole turns after this one, in turn order (500.1):
+            each its beginning phase (502-504), main phases, combats, end step
+            and cleanup; their steps are named ``declare_attackers@2`` ...
+            (``declare_attackers#2@3`` for a third turn's second combat).
+            With turns, this turn runs through its cleanup step.
         :param choices: answers to every choice met on the way, by key
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
@@ -498,7 +504,8 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
                                   actions=_validate.step_actions(actions), order=order,
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
-        return _Run(self, state, choices).run(plans, through)
+        more = _turn_plans(turns)
+        return _Run(self, state, choices).run(plans, "cleanup" if more else through, more)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -553,6 +560,25 @@ class CombatPlan:
     bands: tuple[tuple[str, ...], ...] = ()
 
 
+@frozen
+class TurnPlan:
+    """One whole turn after the first, for :meth:`Engine.resolve` (500.1).
+
+    :param combat: its combat phase; its ``actions`` may also be after
+        ``"untap"``, ``"upkeep"``, ``"draw"``, ``"precombat_main"``,
+        ``"postcombat_main"`` and ``"end_step"``.
+    :param additional_combats: further combat phases of that turn (500.8).
+    :param active_player: whose turn; default: the next player (team) in
+        turn order (805.4).
+
+    .. versionadded:: 0.1.0
+    """
+
+    combat: CombatPlan
+    additional_combats: tuple[CombatPlan, ...] = ()
+    active_player: str | None = None
+
+
 class _Run:
     """One :meth:`Engine.resolve`: the commands in order, their windows, and
     the end of the game."""
@@ -578,12 +604,15 @@ class _Run:
         #: The command being given (its name, its state, the action), until
         #: its outcome is taken: what a rejected command's error says.
         self.doing: tuple[str, GameState, Action | None] | None = None
+        #: The suffix of this turn's step labels: ``@2`` for the second.
+        self.suffix = ""
 
     @property
     def over(self) -> bool:
         return self.state.game_over is not None
 
-    def run(self, plans: Sequence[CombatPlan], through: str) -> CombatResult:
+    def run(self, plans: Sequence[CombatPlan], through: str,
+            turns: Sequence[TurnPlan] = ()) -> CombatResult:
         """Run the combat phases of ``plans`` and, ``through="cleanup"``, the
         rest of the turn; what the run did.
 
@@ -592,12 +621,17 @@ class _Run:
         """
         before = self.state
         try:
-            for plan in plans:
+            self.turn(plans, through, first=True)
+            for n, plan in enumerate(turns, start=2):
                 if self.over:
                     break
-                self.combat(plan)
-            if through == "cleanup" and not self.over:
-                self.rest_of_turn()
+                self.suffix = f"@{n}"
+                self.pending = {}
+                self.sort(plan.combat.actions)
+                if not self.beginning(plan.active_player):
+                    self.leftover()
+                    break
+                self.turn((plan.combat, *plan.additional_combats), "cleanup")
             self.check_pending()
         except IllegalActionError as exc:
             # 510.1e, 733: the game returns to the moment before the rejected
@@ -607,6 +641,49 @@ class _Run:
                 exc.command, exc.state, exc.action = self.doing
             raise
         return self.result(before)
+
+    def turn(self, plans: Sequence[CombatPlan], through: str, first: bool = False) -> None:
+        """A turn's combats (its precombat main phase's window first) and,
+        ``through="cleanup"``, the rest of it."""
+        if first:
+            self.pending = {}
+            self.sort(plans[0].actions if plans else ())
+        if not self.window("precombat_main"):
+            return self.leftover()
+        for i, plan in enumerate(plans):
+            if self.over:
+                break
+            self.combat(plan, sorted_=i == 0)
+        if through == "cleanup" and not self.over:
+            self.rest_of_turn()
+        return None
+
+    def sort(self, actions: Iterable[tuple[str, Action]]) -> None:
+        """Keep a turn's actions for their windows (those after the combat
+        phases until the end of the turn is run)."""
+        for after, action in actions:
+            wanted = self.later if after in _AFTER_COMBAT else self.pending
+            wanted.setdefault(after, []).append(action)
+
+    def beginning(self, active: str | None) -> bool:
+        """The next turn's beginning phase (502-504), a window after each
+        step, to the precombat main phase; ``False`` once the game is over."""
+        engine = self.engine
+        commands: tuple[tuple[str, Callable[[GameState], Outcome]], ...] = (
+            ("untap", lambda s: engine.untap_step(s, active, choices=self.choices)),
+            ("upkeep", lambda s: engine.upkeep(s, choices=self.choices)),
+            ("draw", lambda s: engine.draw_step(s, choices=self.choices)),
+            ("precombat_main", lambda s: engine.precombat_main(s, choices=self.choices)))
+        for step, command in commands:
+            self.doing = (step, self.state, None)
+            out = command(self.state)
+            if not self.take(out, None if step == "precombat_main" else step):
+                return False
+            if step != "precombat_main":
+                self.after_steps[step + self.suffix] = self.state
+                if not self.window(step):
+                    return False
+        return True
 
     def result(self, before: GameState) -> CombatResult:
         """What the run did so far."""
@@ -623,7 +700,7 @@ class _Run:
         if out.damage_steps:
             self.damage.extend(out.damage_steps)
         if step is not None:
-            self.steps.append(step)
+            self.steps.append(step + self.suffix)
         return not self.over
 
     def window(self, step: str) -> bool:
@@ -638,12 +715,11 @@ class _Run:
                 return False
         return True
 
-    def combat(self, plan: CombatPlan) -> None:
+    def combat(self, plan: CombatPlan, *, sorted_: bool = False) -> None:
         engine = self.engine
-        self.pending = {}
-        for after, action in plan.actions:
-            wanted = self.later if after in _AFTER_COMBAT else self.pending
-            wanted.setdefault(after, []).append(action)
+        if not sorted_:
+            self.pending = {}
+            self.sort(plan.actions)
         self.doing = ("begin_combat", self.state, None)
         out = engine.begin_combat(self.state, choices=self.choices)
         label = step_label(out.state, "beginning_of_combat")
@@ -670,7 +746,7 @@ class _Run:
                 label = step_label(out.state)
                 going = self.take(out, label)
                 if not out.state.step.endswith(ASSIGNED):
-                    self.after_steps[label] = out.state
+                    self.after_steps[label + self.suffix] = out.state
                 if not going or not self.window(out.state.step):
                     return self.leftover()
         else:
@@ -684,7 +760,8 @@ class _Run:
             return self.leftover()
         if self.pending:
             raise IllegalActionError(
-                f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
+                f"actions after steps that did not happen: "
+                f"{', '.join(sorted(k + self.suffix for k in self.pending))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
         self.doing = ("finish", self.state, None)
         self.take(engine.finish(self.state, choices=self.choices))
@@ -698,19 +775,22 @@ class _Run:
     def rest_of_turn(self) -> None:
         engine = self.engine
         self.pending, self.later = self.later, {}
+        if not self.window("postcombat_main"):
+            self.leftover()
+            return
         self.doing = ("end_step", self.state, None)
         out = engine.end_step(self.state, choices=self.choices)
         if not self.take(out, "end_step"):
             self.leftover()
             return
-        self.after_steps["end_step"] = self.state
+        self.after_steps["end_step" + self.suffix] = self.state
         if not self.window("end_step"):
             self.leftover()
             return
         self.doing = ("cleanup", self.state, None)
         out = engine.cleanup(self.state, choices=self.choices)
         self.take(out, "cleanup")
-        self.after_steps["cleanup"] = self.state
+        self.after_steps["cleanup" + self.suffix] = self.state
 
     def check_pending(self) -> None:
         asked = {m.key for m in self.made}
@@ -726,7 +806,20 @@ class _Run:
 
 #: The steps after the combat phases that ``resolve(..., through="cleanup")``
 #: has a window in.
-_AFTER_COMBAT: Final = frozenset({"end_step"})
+_AFTER_COMBAT: Final = frozenset({"postcombat_main", "end_step"})
+
+
+def _turn_plans(turns: Iterable[TurnPlan]) -> list[TurnPlan]:
+    """The turns :meth:`Engine.resolve` is given, checked like its combats.
+
+    :raises BadQueryError: for a turn that is no :class:`TurnPlan`."""
+    plans = list(turns)
+    for i, plan in enumerate(plans):
+        if not isinstance(plan, TurnPlan):
+            raise BadQueryError(f"turns[{i}] is {type(plan).__name__}, where a TurnPlan "
+                                "was expected", rule="500.1")
+        _plans(plan.combat, plan.additional_combats, "cleanup")
+    return plans
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:
