@@ -347,6 +347,7 @@ _DECISIONS: Final[dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "actions": (_sequence, ()),
     "bands": (lambda v: tuple(_sequence(b) for b in _sequence(v)), ()),
     "additional_combats": (_sequence, ()),
+    "turns": (_sequence, ()),
     "through": (lambda v: v, "end_of_combat"),
     "choices": (lambda v: FrozenMap((k, (c,) if isinstance(c, str) else _sequence(c))
                                     for k, c in _mapping(v).items()), FrozenMap()),

@@ -1,0 +1,132 @@
+"""More turns: the beginning phase (502-504), durations that belong to a
+player, shared team turns (805.4) and [[turns]] in scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from redzone import AddEffect, Effect, Engine, IllegalActionError, Pump
+from redzone.formats.outcome import run_file
+from redzone.kernel.engine import CombatPlan, TurnPlan
+from redzone.kernel.frozen import evolve
+from redzone.kernel.model import DelayedTrigger
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "core" / "redzone" / "examples"
+
+
+@pytest.fixture
+def engine() -> Engine:
+    return Engine()
+
+
+def _after_turn(engine: Engine, *perms: object) -> object:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True),
+                                           c("bear", "bob", 2, 2, tapped=True), *perms])
+    return engine.resolve(state, {}, through="cleanup").state
+
+
+def test_502_3_a_doesnt_untap_effect_keeps_a_permanent_tapped_once(engine: Engine) -> None:
+    """502.3, 701.43a: redzone_keeps_tapped (the kernel's doesnt_untap effect
+    lasting next_untap_step) keeps the bear tapped in bob's next untap step
+    only; the effect ends as that step ends."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("doesnt_untap", player="bob", to="bear",
+                                                   duration="next_untap_step"))).state
+    out = engine.untap_step(state)
+    assert out.state.active_player == "bob" and out.state.objects["bear"].tapped
+    assert not out.state.effects
+    assert [e.object for e in out.events if e.kind == "untap"] == []
+
+
+def test_502_3_alice_untap_step_does_not_end_bobs_effect(engine: Engine) -> None:
+    """502.3: an effect for bob's next untap step survives alice's."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("doesnt_untap", player="bob", to="bear",
+                                                   duration="next_untap_step"))).state
+    out = engine.untap_step(state, "alice")
+    assert len(out.state.effects) == 1 and out.state.objects["bear"].tapped
+    assert not out.state.objects["orc"].tapped
+
+
+def test_611_2a_until_your_next_turn_ends_as_that_players_turn_begins(engine: Engine) -> None:
+    """500.4/611.2a: "until your next turn" (alice's) lasts through bob's turn
+    and ends as alice's next turn begins."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("double_damage", player="alice",
+                                                   duration="until_your_next_turn"))).state
+    bobs = engine.begin_turn(state, draw=False).state
+    assert len(bobs.effects) == 1
+    alices = engine.begin_turn(engine.end_turn(bobs).state, draw=False)
+    assert not alices.state.effects
+    assert any(e.kind == "effect_ends" and e.rule == "500.4" for e in alices.events)
+
+
+def test_503_1a_an_upkeep_delayed_trigger(engine: Engine) -> None:
+    """503.1a: a delayed trigger "at the beginning of the next upkeep" fires
+    in the upkeep and resolves (auto_triggers)."""
+    state = _after_turn(engine)
+    state = evolve(state, delayed=(DelayedTrigger("upkeep", "grow", "orc", "alice",
+                                                  actions=(Pump("orc", 1, 1),)),))
+    out = engine.begin_turn(state, through="upkeep")
+    assert out.state.step == "upkeep" and not out.state.delayed
+    assert out.state.objects["orc"].power == 3
+
+
+def test_504_1_the_active_player_draws_and_704_5b_empty_library_loses(engine: Engine) -> None:
+    """504.1: bob draws his library's top card; with an empty library he loses
+    at the next state-based check (704.5b)."""
+    c = engine.creature
+    cub = c("cub", "bob", 2, 2).evolve(zone="library")
+    state = _after_turn(engine, cub)
+    out = engine.begin_turn(state)
+    assert out.state.objects["cub"].zone == "hand" and out.state.step == "main"
+    empty = engine.begin_turn(_after_turn(engine))
+    assert empty.state.game_over is not None and empty.state.game_over.losers == ("bob",)
+    assert empty.state.players["bob"].loss_rule == "704.5b"
+
+
+def test_103_8a_draw_false_skips_the_draw(engine: Engine) -> None:
+    """103.8a: the draw can be skipped (the first player's first turn)."""
+    out = engine.begin_turn(_after_turn(engine), draw=False)
+    assert out.state.game_over is None and out.state.step == "main"
+
+
+def test_500_1_steps_in_order_and_refused_out_of_order(engine: Engine) -> None:
+    """500.1/501.1: upkeep follows the untap step, the draw step the upkeep;
+    one out of order is refused and changes nothing."""
+    state = _after_turn(engine)
+    with pytest.raises(IllegalActionError):
+        engine.upkeep(state)
+    with pytest.raises(IllegalActionError):
+        engine.begin_turn(state, through="combat")
+    untapped = engine.untap_step(state).state
+    with pytest.raises(IllegalActionError):
+        engine.draw_step(untapped)
+    assert engine.next_step(untapped) == "upkeep"
+
+
+def test_resolve_turns_label_steps_with_at_n(engine: Engine) -> None:
+    """500.1: the second turn's steps are labelled @2; its beginning phase
+    runs before its combat."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2), c("bear", "bob", 2, 2),
+                                           c("cub", "bob", 1, 1).evolve(zone="library")])
+    result = engine.resolve(state, {"orc": "bob"}, turns=[TurnPlan(CombatPlan({"bear": "alice"}))])
+    assert result.steps[7:] == ("untap@2", "upkeep@2", "draw@2", "beginning_of_combat@2",
+                                "declare_attackers@2", "declare_blockers@2",
+                                "combat_damage@2", "end_of_combat@2", "end_step@2",
+                                "cleanup@2")
+    assert "combat_damage@2" in result.after_steps and "cleanup@2" in result.after_steps
+    assert result.state.players["alice"].life == 18
+
+
+def test_files_turns_and_exert_example() -> None:
+    """701.43a through a file: the exerted tiger stays tapped in alice's next
+    untap step; the bear untaps (502.3)."""
+    out = run_file(EXAMPLES / "exert.toml")
+    data = out if isinstance(out, dict) else out.to_json()
+    assert data["permanents"]["tiger"]["tapped"] is True
+    assert data["permanents"]["bear"]["tapped"] is False
+    assert "untap@3" in data["steps"]
