@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redzone import AddEffect, Effect, Engine, IllegalActionError, Pump
 from redzone.formats.outcome import run_file
+from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.engine import CombatPlan, TurnPlan
 from redzone.kernel.frozen import evolve
 from redzone.kernel.model import DelayedTrigger
@@ -130,3 +133,65 @@ def test_files_turns_and_exert_example() -> None:
     assert data["permanents"]["tiger"]["tapped"] is True
     assert data["permanents"]["bear"]["tapped"] is False
     assert "untap@3" in data["steps"]
+
+
+def test_805_4_the_next_team_untaps_and_each_of_its_players_draws(engine: Engine) -> None:
+    """805.4, 810.2, 504.1: in shared team turns the next team is active; both
+    of its players' permanents untap (502.3) and each of them draws (504.1);
+    the other team's stay tapped and draw nothing."""
+    c = engine.creature
+    teams = {"red": ["alice", "carol"], "blue": ["bob", "dave"]}
+    state = engine.game(["alice", "bob", "carol", "dave"], [
+        c("orc", "alice", 2, 2, tapped=True), c("bear", "bob", 2, 2, tapped=True),
+        c("wolf", "dave", 2, 2, tapped=True),
+        c("b1", "bob", 1, 1).evolve(zone="library"), c("d1", "dave", 1, 1).evolve(zone="library"),
+        c("c1", "carol", 1, 1).evolve(zone="library")],
+        teams=teams, turn_order=["alice", "bob", "carol", "dave"])
+    out = engine.begin_turn(engine.resolve(state, {}, through="cleanup").state)
+    after = out.state
+    assert after.active_player == "bob" and after.game_over is None
+    assert not after.objects["bear"].tapped and not after.objects["wolf"].tapped
+    assert after.objects["orc"].tapped
+    assert {o: after.objects[o].zone for o in ("b1", "d1", "c1")} == {
+        "b1": "hand", "d1": "hand", "c1": "library"}
+
+
+def test_turns_errors_name_the_problem(tmp_path: Path) -> None:
+    """Bad input: an unknown step after which a turn's action happens is a bad
+    scenario naming the key; a turn that is no TurnPlan is a bad query."""
+    from redzone import BadQueryError, ScenarioError
+    from redzone.formats.scenario import load
+    bad = tmp_path / "bad.toml"
+    bad.write_text('active_player = "alice"\n[players.alice]\n[players.bob]\n'
+                   '[combat]\nattacks = {}\n[[turns]]\nattacks = {}\n'
+                   '[[turns.actions]]\nafter = "upkep"\ndo = "gain_life"\nplayer = "bob"\n'
+                   'amount = 1\n')
+    with pytest.raises(ScenarioError) as info:
+        load(bad)
+    assert "turns[0].actions[0].after" in str(info.value) and "upkeep" in str(info.value)
+    engine = Engine()
+    state = engine.game(["alice", "bob"], [])
+    with pytest.raises(BadQueryError, match="TurnPlan"):
+        engine.resolve(state, {}, turns=[CombatPlan({})])  # type: ignore[list-item]
+
+
+@settings(max_examples=15, deadline=None)
+@given(turns=st.integers(min_value=1, max_value=3), exert_it=st.booleans())
+def test_a_state_after_turns_round_trips_and_exert_holds(turns: int, exert_it: bool) -> None:
+    """Invariant: after any number of turns the state serialises and reads
+    back equal; an exerted attacker is tapped after alice's next untap step
+    exactly when it was exerted (701.43a) and the game goes on while every
+    library has a card for each draw (504.1)."""
+    engine = Engine()
+    c = engine.creature
+    library = [c(f"card{i}", p, 1, 1).evolve(zone="library")
+               for i, p in enumerate(["bob", "alice"] * 2)]
+    state = engine.game(["alice", "bob"], [c("tiger", "alice", 3, 3, "exert"), *library])
+    result = engine.resolve(state, {"tiger": "bob"},
+                            choices={"exert:tiger": "yes" if exert_it else "no"},
+                            turns=[TurnPlan(CombatPlan({})) for _ in range(turns)])
+    after = result.state
+    assert after.game_over is None
+    assert state_from_dict(state_to_dict(after)) == after
+    if turns >= 2:
+        assert after.objects["tiger"].tapped is exert_it
