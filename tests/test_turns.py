@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from redzone import AddEffect, Effect, Engine, IllegalActionError, Pump
+from redzone import AddEffect, Effect, Engine, GameState, IllegalActionError, Permanent, Pump
 from redzone.formats.outcome import run_file
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.engine import CombatPlan, TurnPlan
@@ -23,7 +23,7 @@ def engine() -> Engine:
     return Engine()
 
 
-def _after_turn(engine: Engine, *perms: object) -> object:
+def _after_turn(engine: Engine, *perms: Permanent) -> GameState:
     c = engine.creature
     state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True),
                                            c("bear", "bob", 2, 2, tapped=True), *perms])
