@@ -190,8 +190,9 @@ def _keyword_modules() -> list[Path]:
 
 
 #: "Name (CR 702.N)." (a keyword defined by a subrule, such as trample over
-#: planeswalkers, 702.19c, gives its letter too).
-HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR 702\.\d+[a-z]?\)\.$")
+#: planeswalkers, 702.19c, gives its letter too; a keyword action such as
+#: exert is "Name (CR 701.N).").
+HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR 70[12]\.\d+[a-z]?\)\.$")
 
 
 @pytest.mark.parametrize("path", _keyword_modules(), ids=lambda p: p.stem)
@@ -206,8 +207,10 @@ def test_heading_pattern_can_fail() -> None:
     """The heading pattern rejects near misses."""
     assert HEADING.match("First strike (CR 702.7).")
     assert HEADING.match("Trample over planeswalkers (CR 702.19c).")
+    assert HEADING.match("Exert (CR 701.43).")
     for bad in ("First strike (CR 702.7)", "first strike (CR 702.7).", "Flying (702.9).",
-                "Flying (CR 120.3).", "Flying.", "Flying (CR 702.9ab)."):
+                "Flying (CR 120.3).", "Flying.", "Flying (CR 702.9ab).",
+                "Exert (CR 703.43)."):
         assert not HEADING.match(bad)
 
 
