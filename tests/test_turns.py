@@ -128,8 +128,7 @@ def test_resolve_turns_label_steps_with_at_n(engine: Engine) -> None:
 def test_files_turns_and_exert_example() -> None:
     """701.43a through a file: the exerted tiger stays tapped in alice's next
     untap step; the bear untaps (502.3)."""
-    out = run_file(EXAMPLES / "exert.toml")
-    data = out if isinstance(out, dict) else out.to_json()
+    data = run_file(EXAMPLES / "exert.toml")
     assert data["permanents"]["tiger"]["tapped"] is True
     assert data["permanents"]["bear"]["tapped"] is False
     assert "untap@3" in data["steps"]
@@ -195,3 +194,41 @@ def test_a_state_after_turns_round_trips_and_exert_holds(turns: int, exert_it: b
     assert state_from_dict(state_to_dict(after)) == after
     if turns >= 2:
         assert after.objects["tiger"].tapped is exert_it
+
+
+def test_103_8a_the_first_player_skips_the_first_draw_in_a_two_player_game(
+        engine: Engine) -> None:
+    """103.8a: with first_turn the board's turn runs its beginning phase: the
+    tapped orc untaps (502.3) and alice, first in a two-player game, doesn't
+    draw (an empty library costs her nothing); 103.8c: with three players she
+    draws."""
+    c = engine.creature
+    two = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True)])
+    result = engine.resolve(two, {"orc": "bob"}, first_turn=True)
+    assert result.steps[:4] == ("untap", "upkeep", "draw", "beginning_of_combat")
+    assert result.state.game_over is None and result.state.players["bob"].life == 18
+    assert not any(e.kind == "draw" for e in result.events)
+    three = engine.game(["alice", "bob", "carol"], [
+        c("orc", "alice", 2, 2), c("kit", "alice", 1, 1).evolve(zone="library")])
+    drawn = engine.resolve(three, {}, first_turn=True).state
+    assert drawn.objects["kit"].zone == "hand"
+    assert engine.resolve(three, {}).state.objects["kit"].zone == "library"
+
+
+def test_first_turn_from_a_file(tmp_path: Path) -> None:
+    """103.8a through a file: first_turn = true runs the beginning phase and
+    skips the draw; a value that is no boolean is a bad scenario naming it."""
+    from redzone import ScenarioError
+    from redzone.formats.scenario import load
+    text = ('active_player = "alice"\nfirst_turn = true\n[players.alice]\n[players.bob]\n'
+            '[[permanents]]\nid = "orc"\ncontroller = "alice"\npower = 2\ntoughness = 2\n'
+            'tapped = true\n[combat]\nattacks = { orc = "bob" }\n')
+    good = tmp_path / "first.toml"
+    good.write_text(text)
+    data = run_file(good)
+    assert data["steps"][:3] == ["untap", "upkeep", "draw"]
+    assert data["players"]["bob"]["life"] == 18 and data["game_over"] is None
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("first_turn = true", 'first_turn = "yes"'))
+    with pytest.raises(ScenarioError, match="first_turn"):
+        load(bad)

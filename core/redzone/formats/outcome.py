@@ -123,7 +123,7 @@ def resolve(scenario: Scenario) -> Resolution:
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
             actions=scenario.actions, order=scenario.order, bands=scenario.bands,
             additional_combats=scenario.additional_combats, through=scenario.through,
-            choices=scenario.choices, turns=scenario.turns)
+            choices=scenario.choices, turns=scenario.turns, first_turn=scenario.first_turn)
     except IllegalActionError as exc:
         partial = exc.partial
         steps = partial.damage_steps if partial is not None else ()

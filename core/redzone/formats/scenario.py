@@ -123,6 +123,8 @@ class Scenario:
         702.22c), in file order.
     :param additional_combats: the turn's further combat phases (500.8).
     :param turns: whole turns after the first (``[[turns]]``, 500.1).
+    :param first_turn: the board is the game's first turn, at its start
+        (``first_turn = true``, 103.8a).
     :param through: ``end_of_combat`` or ``cleanup`` (the end step and the
         cleanup step too, 513-514).
     :param choices: answers to the decisions the combat meets, by key
@@ -145,6 +147,7 @@ class Scenario:
     bands: tuple[tuple[str, ...], ...] = ()
     additional_combats: tuple[CombatPlan, ...] = ()
     turns: tuple[TurnPlan, ...] = ()
+    first_turn: bool = False
     through: str = "end_of_combat"
     choices: FrozenMap[str, tuple[str, ...]] = EMPTY
     #: Notes about the scenario that are not problems (card abilities that are
@@ -676,6 +679,7 @@ def _build(document: Document, rules: str | None,
         bands=combat["bands"],
         additional_combats=additional,
         turns=turns,
+        first_turn=data.get("first_turn", False) is True,
         through=data.get("through", "end_of_combat"),
         choices=FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
                           for k, v in b.table(data.get("choices")).items()),

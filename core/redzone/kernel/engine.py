@@ -458,6 +458,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         through: str = "end_of_combat",
         choices: Answers = None,
         turns: Iterable[TurnPlan] = (),
+        first_turn: bool = False,
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations, and optionally
         the turn's additional combats and the rest of the turn.
@@ -486,6 +487,10 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
             and cleanup; their steps are named ``declare_attackers@2`` ...
             (``declare_attackers#2@3`` for a third turn's second combat).
             With turns, this turn runs through its cleanup step.
+        :param first_turn: ``state`` is the game's first turn, at its start:
+            its beginning phase runs first (steps ``untap``, ``upkeep``,
+            ``draw``); its player doesn't draw in a two-player or two-team
+            game (103.8a, 810.6).
         :param choices: answers to every choice met on the way, by key
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
@@ -505,7 +510,8 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
         more = _turn_plans(turns)
-        return _Run(self, state, choices).run(plans, "cleanup" if more else through, more)
+        return _Run(self, state, choices).run(plans, "cleanup" if more else through, more,
+                                              first_turn=first_turn is True)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -612,7 +618,7 @@ class _Run:
         return self.state.game_over is not None
 
     def run(self, plans: Sequence[CombatPlan], through: str,
-            turns: Sequence[TurnPlan] = ()) -> CombatResult:
+            turns: Sequence[TurnPlan] = (), *, first_turn: bool = False) -> CombatResult:
         """Run the combat phases of ``plans`` and, ``through="cleanup"``, the
         rest of the turn; what the run did.
 
@@ -621,7 +627,12 @@ class _Run:
         """
         before = self.state
         try:
-            self.turn(plans, through, first=True)
+            self.pending = {}
+            self.sort(plans[0].actions if plans else ())
+            if first_turn and not self.beginning(None, first=True):
+                self.leftover()
+                return self.result(before)
+            self.turn(plans, through)
             for n, plan in enumerate(turns, start=2):
                 if self.over:
                     break
@@ -642,12 +653,9 @@ class _Run:
             raise
         return self.result(before)
 
-    def turn(self, plans: Sequence[CombatPlan], through: str, first: bool = False) -> None:
+    def turn(self, plans: Sequence[CombatPlan], through: str) -> None:
         """A turn's combats (its precombat main phase's window first) and,
         ``through="cleanup"``, the rest of it."""
-        if first:
-            self.pending = {}
-            self.sort(plans[0].actions if plans else ())
         if not self.window("precombat_main"):
             return self.leftover()
         for i, plan in enumerate(plans):
@@ -665,14 +673,19 @@ class _Run:
             wanted = self.later if after in _AFTER_COMBAT else self.pending
             wanted.setdefault(after, []).append(action)
 
-    def beginning(self, active: str | None) -> bool:
-        """The next turn's beginning phase (502-504), a window after each
-        step, to the precombat main phase; ``False`` once the game is over."""
+    def beginning(self, active: str | None, *, first: bool = False) -> bool:
+        """The next turn's beginning phase (502-504), or with ``first`` this
+        one's, a window after each step, to the precombat main phase;
+        ``False`` once the game is over."""
         engine = self.engine
+        draw = not first or _turn.first_turn_draws(self.state)
+        untap: Callable[[GameState], Outcome] = (
+            (lambda s: _turn.first_untap_step(engine.context, s, choices=self.choices))
+            if first else (lambda s: engine.untap_step(s, active, choices=self.choices)))
         commands: tuple[tuple[str, Callable[[GameState], Outcome]], ...] = (
-            ("untap", lambda s: engine.untap_step(s, active, choices=self.choices)),
+            ("untap", untap),
             ("upkeep", lambda s: engine.upkeep(s, choices=self.choices)),
-            ("draw", lambda s: engine.draw_step(s, choices=self.choices)),
+            ("draw", lambda s: engine.draw_step(s, draw=draw, choices=self.choices)),
             ("precombat_main", lambda s: engine.precombat_main(s, choices=self.choices)))
         for step, command in commands:
             self.doing = (step, self.state, None)

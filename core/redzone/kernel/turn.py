@@ -213,9 +213,40 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     turn = state.turn + 1
     new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
                         step="untap", combat=None, combats=0, plugin_state=slots)
+    return _untap(ctx, new_state, untap=untap, choices=choices)
+
+
+def first_untap_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+    """The untap step of the turn ``state`` stands in, from its beginning: a
+    board set up as the game's first turn (103.8a) runs its beginning phase
+    before its first combat, as :func:`untap_step` does for the next turn.
+
+    :raises IllegalActionError: unless ``state`` is in a precombat main
+        phase before any combat, with an empty stack.
+    """
+    ctx.check(state)
+    check_game_on(state, "begin the turn")
+    check_stack_empty(state, "begin the turn")
+    if state.step != "main" or state.combats or state.combat is not None:
+        raise IllegalActionError(f"can't run this turn's beginning phase: the game is at "
+                                 f"{state.step!r}, past it (500.1)", rule="500.1")
+    return _untap(ctx, _evolve(state, step="untap"), untap=True, choices=choices)
+
+
+def first_turn_draws(state: GameState) -> bool:
+    """Whether the player (team) who plays first draws in their first turn:
+    not in a two-player game (103.8a) nor a Two-Headed Giant game (two teams,
+    810.6); yes in a game of more sides (103.8c)."""
+    sides = {frozenset({p, *state.teammates(p)}) for p in state.turn_order}
+    return len(sides) > 2
+
+
+def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers) -> Outcome:
+    """The untap step of the turn ``new_state`` has begun (502)."""
+    active_player = new_state.active_player
     team = frozenset(active_team(new_state))  # shared team turns (805.4)
     tx = Tx(ctx, new_state, answers=choices)
-    tx.emit(Event("turn", "500.1", "untap", player=active_player, amount=turn))
+    tx.emit(Event("turn", "500.1", "untap", player=active_player, amount=new_state.turn))
     end_effects(tx, lambda duration, condition: False, "500.4",
                 owned=lambda duration, player: duration == "until_your_next_turn"
                 and player in team)
@@ -441,4 +472,5 @@ class TurnCommands:
 
 
 __all__ = ["BEGINNING", "TurnCommands", "active_team", "begin_turn", "cleanup", "draw_step",
-           "end_step", "end_turn", "precombat_main", "untap_step", "upkeep"]
+           "end_step", "end_turn", "first_turn_draws", "first_untap_step", "precombat_main",
+           "untap_step", "upkeep"]
