@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from attrs import frozen
-
 from redzone.kernel import actions as _actions
 from redzone.kernel import combat as _combat
 from redzone.kernel import decisions as _decisions
@@ -42,6 +40,7 @@ from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, DamageStep
 from redzone.kernel.model import ChoiceMade, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.plans import CombatPlan, TurnPlan
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
@@ -541,48 +540,6 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
     def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
         """Whether a declaration of blockers is legal (509.1a-c)."""
         return _enumerate.is_legal_block(self.hooks, state, blocks)
-
-
-@frozen
-class CombatPlan:
-    """The declarations of one combat phase, for :meth:`Engine.resolve`.
-
-    :param attacks: attacking creature -> what it attacks.
-    :param blocks: blocking creature -> attacker(s) it blocks.
-    :param assign: assignments used in each damage step.
-    :param assign_first_strike: overrides ``assign`` in the combat damage
-        steps before the regular one.
-    :param actions: ``(step, action)`` pairs for this combat's windows.
-    :param order: damage assignment orders (2009-2024 editions).
-    :param bands: attacking bands (508.1e).
-    """
-
-    attacks: Mapping[str, str]
-    blocks: Mapping[str, str | Sequence[str]] | None = None
-    assign: Assignment | None = None
-    assign_first_strike: Assignment | None = None
-    actions: tuple[tuple[str, Action], ...] = ()
-    order: Mapping[str, Sequence[str]] | None = None
-    bands: tuple[tuple[str, ...], ...] = ()
-
-
-@frozen
-class TurnPlan:
-    """One whole turn after the first, for :meth:`Engine.resolve` (500.1).
-
-    :param combat: its combat phase; its ``actions`` may also be after
-        ``"untap"``, ``"upkeep"``, ``"draw"``, ``"precombat_main"``,
-        ``"postcombat_main"`` and ``"end_step"``.
-    :param additional_combats: further combat phases of that turn (500.8).
-    :param active_player: whose turn; default: the next player (team) in
-        turn order (805.4).
-
-    .. versionadded:: 0.1.0
-    """
-
-    combat: CombatPlan
-    additional_combats: tuple[CombatPlan, ...] = ()
-    active_player: str | None = None
 
 
 class _Run:
