@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import redzone_keywords.exert as exert
 from redzone import Engine, GameState
-from redzone.kernel.engine import CombatPlan, TurnPlan
+from redzone.kernel.plans import CombatPlan, TurnPlan
 from redzone.testing import KeywordConformance
 
 

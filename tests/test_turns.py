@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from redzone import AddEffect, Effect, Engine, GameState, IllegalActionError, Permanent, Pump
 from redzone.formats.outcome import run_file
 from redzone.formats.serialize import state_from_dict, state_to_dict
-from redzone.kernel.engine import CombatPlan, TurnPlan
 from redzone.kernel.frozen import evolve
 from redzone.kernel.model import DelayedTrigger
+from redzone.kernel.plans import CombatPlan, TurnPlan
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "core" / "redzone" / "examples"
 

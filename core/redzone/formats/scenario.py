@@ -60,7 +60,7 @@ from redzone.formats.validator import (
 )
 from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
-from redzone.kernel.engine import CombatPlan, Engine, TurnPlan
+from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
 from redzone.kernel.model import (
@@ -74,6 +74,7 @@ from redzone.kernel.model import (
     new_game,
     team_life,
 )
+from redzone.kernel.plans import TurnPlan
 
 #: The actions that put a new permanent onto the battlefield, and the key of
 #: the permanent they describe.
