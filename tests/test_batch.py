@@ -479,7 +479,7 @@ def test_a_job_travels_with_every_decision_of_its_scenario(eng: Engine) -> None:
                  "actions": [("end_step", GainLife("alice", 2))],
                  "additional_combats": [CombatPlan({})], "choices": {}}
     assert set(decisions) | {"blocks", "assign", "assign_first_strike", "order",
-                             "bands"} == rzjobs._DECISION_KEYS
+                             "bands", "turns", "first_turn"} == rzjobs._DECISION_KEYS
     import redzone.examples as examples
 
     scenario = evolve(load(Path(examples.__file__).parent / "trample-blocker.toml"),

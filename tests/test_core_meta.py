@@ -190,8 +190,10 @@ def _keyword_modules() -> list[Path]:
 
 
 #: "Name (CR 702.N)." (a keyword defined by a subrule, such as trample over
-#: planeswalkers, 702.19c, gives its letter too).
-HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR (702\.\d+[a-z]?|207\.2c)\)\.$")
+#: planeswalkers, 702.19c, gives its letter too; a keyword action such as
+#: exert is "Name (CR 701.N).", an ability word such as battalion
+#: "Name (CR 207.2c).").
+HEADING = re.compile(r"^[A-Z][A-Za-z' -]* \(CR (70[12]\.\d+[a-z]?|207\.2c)\)\.$")
 
 
 @pytest.mark.parametrize("path", _keyword_modules(), ids=lambda p: p.stem)
@@ -208,8 +210,10 @@ def test_heading_pattern_can_fail() -> None:
     assert HEADING.match("First strike (CR 702.7).")
     assert HEADING.match("Trample over planeswalkers (CR 702.19c).")
     assert HEADING.match("Battalion (CR 207.2c).")
+    assert HEADING.match("Exert (CR 701.43).")
     for bad in ("First strike (CR 702.7)", "first strike (CR 702.7).", "Flying (702.9).",
-                "Flying (CR 120.3).", "Flying (CR 207.2).", "Flying.", "Flying (CR 702.9ab)."):
+                "Flying (CR 120.3).", "Flying (CR 207.2).", "Flying.", "Flying (CR 702.9ab).",
+                "Exert (CR 703.43)."):
         assert not HEADING.match(bad)
 
 

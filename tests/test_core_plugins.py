@@ -173,8 +173,8 @@ def test_engine_discovers_the_builtin_keywords() -> None:
     assert infos and all(i.distribution == BUILTIN_DISTRIBUTION for i in infos)
     for info in engine.keywords():
         assert info.distribution == BUILTIN_DISTRIBUTION
-        # a keyword's rule (702), or an ability word's (207.2c: battalion)
-        assert info.spec.rule.startswith("702.") or info.spec.rule == "207.2c"
+        # keywords (702), keyword actions (701: exert), ability words (207.2c: battalion)
+        assert info.spec.rule.startswith(("702.", "701.")) or info.spec.rule == "207.2c"
     names = [i.name for i in infos]
     assert Engine(block=[names[0]]).plugin_infos.keys() == set(engine.plugin_infos) - {names[0]}
     assert set(Engine(allow=[names[0]]).plugin_infos) == {names[0], *CORE_PLUGINS}
@@ -334,6 +334,8 @@ TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
         s, {"orc": "bob"}), "beginning_of_combat"),
     "redzone_attacks_without_tapping": (lambda e, s: s, lambda e, s: e.declare_attackers(
         s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_keeps_tapped": (lambda e, s: e.resolve(s, {"orc": "bob"}, through="cleanup").state,
+                             lambda e, s: e.untap_step(s, "alice"), "untap"),
     "redzone_block_violations": (_to_blocks, lambda e, s: e.declare_blockers(
         s, {"bear": "orc"}), "declare_attackers"),
     "redzone_blocked_by_violations": (_to_blocks, lambda e, s: e.declare_blockers(

@@ -266,7 +266,7 @@ def test_305_2_one_land_a_turn(engine: Engine) -> None:
     assert info.value.rule == "305.1"
     later = out.state
     for _ in range(2):  # bob's turn, then alice's again
-        later = engine.begin_turn(engine.end_turn(later).state).state
+        later = engine.begin_turn(engine.end_turn(later).state, draw=False).state
     assert later.active_player == "alice"
     assert engine.perform(later, Play("island")).state.objects["island"].zone == "battlefield"
 

@@ -80,12 +80,13 @@ def test_hooks_appear_in_groups_of_the_step_they_serve() -> None:
 @pytest.mark.parametrize("name", BUILTINS)
 def test_every_builtin_keyword_has_its_generated_page(name: str) -> None:
     """A page per built-in keyword plugin, from a module docstring whose first
-    line is 'Name (CR 702.N).' (an ability word's: 'Name (CR 207.2c).') and
+    line is 'Name (CR 702.N).' ('Name (CR 701.N).' for a keyword action such
+    as exert, 'Name (CR 207.2c).' for an ability word such as battalion) and
     which says more than that."""
     plugin = next(p for p in gen.builtin_plugins() if p.name == name)
     doc = inspect.getdoc(plugin.module) or ""
     first = doc.splitlines()[0] if doc else ""
-    assert re.fullmatch(r"[A-Z][^()]* \(CR (702\.\d+[a-z]?|207\.2c)\)\.", first), (
+    assert re.fullmatch(r"[A-Z][^()]* \(CR (70[12]\.\d+[a-z]?|207\.2c)\)\.", first), (
         f"{name}: the module docstring's first line should be 'Name (CR 702.N).', "
         f"not {first!r}")
     assert plugin.body, f"{name}: the module docstring has nothing after its first line"

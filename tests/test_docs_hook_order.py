@@ -63,10 +63,10 @@ def test_the_combat_diagram_lists_the_hooks_in_hookspecs_order() -> None:
 
 def test_the_reference_groups_follow_a_combats_course() -> None:
     """The banners of hookspecs.py, in order: declarations as the engine is
-    made, then 508, 509, 510, 120.4, 704 and 603 after every action, 511."""
+    made, then the untap step (502), 508, 509, 510, 120.4, 704 and 603 after every action, 511."""
     groups = list(dict.fromkeys(gen.hook_groups(inspect.getsource(hookspecs)).values()))
     rules = [m.group(1) if (m := re.search(r"\((\d{3})", g)) else g for g in groups]
-    assert rules == ["702", "508", "509", "510", "120", "611", "120", "511"], groups
+    assert rules == ["702", "502", "508", "509", "510", "120", "611", "120", "511"], groups
 
 
 #: Examples whose combats have one damage step and deal no noncombat damage

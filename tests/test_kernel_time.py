@@ -210,7 +210,7 @@ def test_513_2_created_during_the_end_step_waits_for_the_next_one(engine: Engine
         "end_step", (Sacrifice("elf"),), source="elf", controller="alice")).state
     state = engine.cleanup(state).state
     assert state.objects["elf"].zone == "battlefield" and len(state.delayed) == 1
-    state = engine.begin_turn(state).state
+    state = engine.begin_turn(state, draw=False).state
     state = engine.end_step(to_main2(engine, state)).state
     assert state.objects["elf"].zone == "graveyard"
 
@@ -248,7 +248,7 @@ def test_plugin_state_is_recorded_scoped_and_serialised() -> None:
     assert state.slot("per_combat") is None  # ... and clears a "combat" one
     state = engine.end_turn(engine.finish(engine.end_of_combat(
         engine.declare_attackers(state, {}).state).state).state).state
-    assert engine.begin_turn(state).state.slot("counter") is None
+    assert engine.begin_turn(state, draw=False).state.slot("counter") is None
 
     bad = Engine(discover=False, plugins=[plugin(
         "floaty", redzone_record=lambda: PluginState(0.5))])
@@ -266,17 +266,18 @@ def test_302_6_and_502_3_begin_turn(engine: Engine) -> None:
         creature("orc", "alice", 2, 2, tapped=True),
         creature("bear", "bob", 2, 2, tapped=True, summoning_sick=True)])
     with pytest.raises(IllegalActionError) as info:
-        engine.begin_turn(state)
+        engine.begin_turn(state, draw=False)
     assert info.value.rule == "500.1"
     state = engine.end_turn(to_main2(engine, state)).state
-    out = engine.begin_turn(state)
+    out = engine.begin_turn(state, draw=False)
     after = out.state
     assert (after.turn, after.active_player, after.step, after.combats) == (2, "bob", "main", 0)
     assert not after.objects["bear"].tapped and not after.objects["bear"].summoning_sick
     assert after.objects["orc"].tapped
-    assert [(e.kind, e.rule) for e in out.events] == [("turn", "500.1"), ("step", "502.1"),
-                                                      ("untap", "502.3")]
-    assert engine.begin_turn(state, "alice", untap=False).state.objects["orc"].tapped
+    assert [(e.kind, e.rule) for e in out.events] == [
+        ("turn", "500.1"), ("step", "502.1"), ("untap", "502.3"), ("step", "503.1"),
+        ("step", "504.1"), ("step", "505.1")]
+    assert engine.begin_turn(state, "alice", untap=False, draw=False).state.objects["orc"].tapped
 
 
 def test_500_8_an_additional_combat_phase(engine: Engine) -> None:
@@ -361,7 +362,7 @@ PLAN: list[tuple[str, Callable[[Engine, GameState], Any]]] = [
     ("additional_combat", lambda e, s: e.begin_combat(s)),
     ("end_step", lambda e, s: e.end_step(s)),
     ("cleanup", lambda e, s: e.cleanup(s)),
-    ("begin_turn", lambda e, s: e.begin_turn(s)),
+    ("begin_turn", lambda e, s: e.begin_turn(s, draw=False)),
 ]
 
 
@@ -409,7 +410,7 @@ def test_turns_round_trip_and_leave_no_effect_behind(turns: int, pumps: list[int
         if state.game_over is not None:
             break  # 104.2a: the game ended in combat; no cleanup step follows
         assert all(not p.modifications and not p.damage for p in state.battlefield)
-        state = engine.begin_turn(state).state
+        state = engine.begin_turn(state, draw=False).state
 
 
 def _scratch_conditions(state: GameState) -> list[Condition]:

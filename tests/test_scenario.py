@@ -727,7 +727,7 @@ def test_not_a_table_at_the_top() -> None:
 #: The keys of the contract's first version (the scenario format specification).
 CONTRACT = {
     "top": {"rules", "active_player", "turn_order", "players", "permanents", "combat",
-            "effects", "through", "additional_combats"},
+            "effects", "through", "additional_combats", "turns", "first_turn"},
     "player": {"life", "poison"},
     "permanent": {"id", "name", "controller", "owner", "types", "subtypes", "colors", "power",
                   "toughness", "loyalty", "defense", "protector", "keywords", "damage",

@@ -97,7 +97,7 @@ def test_805_the_next_turn_is_the_other_teams(engine: Engine) -> None:
                                                                    tapped=True,
                                                                    summoning_sick=True))
     state = engine.resolve(state, {}, through="cleanup").state
-    after = engine.begin_turn(state).state
+    after = engine.begin_turn(state, draw=False).state
     assert after.active_player == "bob"
     assert not after.objects["wolf"].tapped and not after.objects["wolf"].summoning_sick
     assert after.is_attacking_player("dave") and not after.is_attacking_player("alice")

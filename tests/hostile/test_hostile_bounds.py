@@ -290,7 +290,7 @@ def _turns(engine: Engine, state: GameState, turns: int) -> list[int]:
             assert {p.zone for i, p in state.objects.items() if ".mobilize." in i} == {"ceased"}
         else:
             state = engine.end_turn(state).state
-        state = engine.begin_turn(state).state
+        state = engine.begin_turn(state, draw=False).state
         sizes.append(len(state.objects) + len(state.lki))
     return sizes
 

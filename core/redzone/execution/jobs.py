@@ -326,6 +326,12 @@ def _sequence(value: Any) -> tuple[Any, ...]:
     return tuple(value)
 
 
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"true or false is wanted, got {type(value).__name__}")
+    return value
+
+
 def _blocks(value: Any) -> FrozenMap[str, tuple[str, ...]]:
     return FrozenMap((b, a) for b, a in normalise_blocks(_mapping(value)).items() if a)
 
@@ -347,6 +353,8 @@ _DECISIONS: Final[dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "actions": (_sequence, ()),
     "bands": (lambda v: tuple(_sequence(b) for b in _sequence(v)), ()),
     "additional_combats": (_sequence, ()),
+    "turns": (_sequence, ()),
+    "first_turn": (_flag, False),
     "through": (lambda v: v, "end_of_combat"),
     "choices": (lambda v: FrozenMap((k, (c,) if isinstance(c, str) else _sequence(c))
                                     for k, c in _mapping(v).items()), FrozenMap()),

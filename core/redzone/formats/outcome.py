@@ -123,7 +123,7 @@ def resolve(scenario: Scenario) -> Resolution:
             assign=scenario.assign, assign_first_strike=scenario.assign_first_strike,
             actions=scenario.actions, order=scenario.order, bands=scenario.bands,
             additional_combats=scenario.additional_combats, through=scenario.through,
-            choices=scenario.choices)
+            choices=scenario.choices, turns=scenario.turns, first_turn=scenario.first_turn)
     except IllegalActionError as exc:
         partial = exc.partial
         steps = partial.damage_steps if partial is not None else ()
@@ -150,6 +150,7 @@ def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, 
     engine = scenario.engine
     plans: list[tuple[object, object]] = [(scenario.assign, scenario.assign_first_strike)]
     plans += [(p.assign, p.assign_first_strike) for p in scenario.additional_combats]
+    plans += [(t.combat.assign, t.combat.assign_first_strike) for t in scenario.turns]
     first = scenario.state.combats + 1  # the number of the scenario's first combat
     noted: set[tuple[int, bool, str]] = set()
     out = []

@@ -74,6 +74,7 @@ from redzone.kernel.model import (
     new_game,
     team_life,
 )
+from redzone.kernel.plans import TurnPlan
 
 #: The actions that put a new permanent onto the battlefield, and the key of
 #: the permanent they describe.
@@ -122,6 +123,9 @@ class Scenario:
     :param bands: attacking bands declared with the attackers (508.1e,
         702.22c), in file order.
     :param additional_combats: the turn's further combat phases (500.8).
+    :param turns: whole turns after the first (``[[turns]]``, 500.1).
+    :param first_turn: the board is the game's first turn, at its start
+        (``first_turn = true``, 103.8a).
     :param through: ``end_of_combat`` or ``cleanup`` (the end step and the
         cleanup step too, 513-514).
     :param choices: answers to the decisions the combat meets, by key
@@ -143,6 +147,8 @@ class Scenario:
     lines: FrozenMap[Path, int] = field(default=EMPTY, eq=False, repr=False)
     bands: tuple[tuple[str, ...], ...] = ()
     additional_combats: tuple[CombatPlan, ...] = ()
+    turns: tuple[TurnPlan, ...] = ()
+    first_turn: bool = False
     through: str = "end_of_combat"
     choices: FrozenMap[str, tuple[str, ...]] = EMPTY
     #: Notes about the scenario that are not problems (card abilities that are
@@ -326,6 +332,8 @@ class _Builder:
                                                    self.table(self.data.get("combat")))]
         for k, cdata in enumerate(self.items(self.data.get("additional_combats"))):
             out.append((("additional_combats", k), self.table(cdata)))
+        for k, cdata in enumerate(self.items(self.data.get("turns"))):
+            out.append((("turns", k), self.table(cdata)))
         return out
 
     def _register_entering(self) -> None:
@@ -495,8 +503,7 @@ class _Builder:
         return active, order
 
     def combat(self, at: Path = ("combat",), index: int = 0) -> dict[str, Any]:
-        combat = self.table(self.data.get("combat")) if index == 0 else self.table(
-            self.items(self.data.get("additional_combats"))[index - 1])
+        combat = self.combat_tables()[index][1]
         self.combat_index = index
         A, B = "declare_attackers", "declare_blockers"
         attacks: dict[str, str] = {}
@@ -556,6 +563,19 @@ class _Builder:
                                     assign_first_strike=c["assign_first_strike"],
                                     actions=c["actions"], order=FrozenMap(c["order"]),
                                     bands=c["bands"]))
+        self.combat_index = 0
+        return tuple(plans)
+
+    def turns(self) -> tuple[TurnPlan, ...]:
+        """Each ``[[turns]]``: a whole turn after the first (500.1)."""
+        plans = []
+        first = 1 + len(self.items(self.data.get("additional_combats")))
+        for k in range(len(self.items(self.data.get("turns")))):
+            c = self.combat(("turns", k), first + k)
+            plans.append(TurnPlan(CombatPlan(
+                FrozenMap(c["attacks"]), FrozenMap(c["blocks"]), assign=c["assign"],
+                assign_first_strike=c["assign_first_strike"], actions=c["actions"],
+                order=FrozenMap(c["order"]), bands=c["bands"])))
         self.combat_index = 0
         return tuple(plans)
 
@@ -631,6 +651,7 @@ def _build(document: Document, rules: str | None,
     teams = b.teams()
     combat = b.combat()
     additional = b.additional_combats()
+    turns = b.turns()
     effects = b.reader.effects(data.get("effects"))
     if problems or active is None:
         if not problems:  # pragma: no cover - the schema requires active_player
@@ -658,6 +679,8 @@ def _build(document: Document, rules: str | None,
         lines=document.lines,
         bands=combat["bands"],
         additional_combats=additional,
+        turns=turns,
+        first_turn=data.get("first_turn", False) is True,
         through=data.get("through", "end_of_combat"),
         choices=FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
                           for k, v in b.table(data.get("choices")).items()),

@@ -33,9 +33,11 @@ from redzone.kernel.references import reference_fields
 
 #: The steps an action's ``after`` may name without any plugin (the scenario
 #: format's list); plugins' combat damage steps come on top.
-BUILTIN_STEPS: Final = ("beginning_of_combat", "declare_attackers", "declare_blockers",
+BUILTIN_STEPS: Final = ("untap", "upkeep", "draw", "precombat_main",
+                        "beginning_of_combat", "declare_attackers", "declare_blockers",
                         "first_strike_damage_assigned", "first_strike_damage",
-                        "combat_damage_assigned", "combat_damage", "end_of_combat", "end_step")
+                        "combat_damage_assigned", "combat_damage", "end_of_combat",
+                        "postcombat_main", "end_step")
 
 #: What a reference kind of an action's field may name on a scenario's board:
 #: its players and permanents (a spell or ability that deals damage is

@@ -14,6 +14,9 @@ This module is an ordinary plugin that every engine registers: it reads
   damage can't reduce their life below 1 (614.1a).
 - ``redirect_damage`` (``player``, ``to``; Pariah): damage that would be dealt
   to that player is dealt to ``to`` instead (614.9).
+- ``doesnt_untap`` (``to``): that permanent doesn't untap during its
+  controller's untap step (502.3); with ``duration = "next_untap_step"``,
+  during the next one only (701.43a: exert).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from redzone.kernel.plugins import hookimpl
 
 KINDS = frozenset(
     {"prevent_all_combat_damage", "reduce_damage", "double_damage", "double_life_gain",
-     "life_floor", "redirect_damage"}
+     "life_floor", "redirect_damage", "doesnt_untap"}
 )
 
 
@@ -45,6 +48,11 @@ def _label(effect: Effect, i: int) -> str:
     """What tells an effect apart from another of its kind in its name (the
     names order the effects and are shown in the events)."""
     return effect.id or f"#{i + 1}"
+
+
+@hookimpl
+def redzone_keeps_tapped(state: GameState, permanent: str) -> bool | None:
+    return any(e.kind == "doesnt_untap" and e.to == permanent for e in state.effects) or None
 
 
 @hookimpl

@@ -10,10 +10,8 @@ command on a copy and raises what it raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
-
-from attrs import frozen
 
 from redzone.kernel import actions as _actions
 from redzone.kernel import combat as _combat
@@ -42,6 +40,7 @@ from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, DamageStep
 from redzone.kernel.model import ChoiceMade, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.plans import CombatPlan, TurnPlan
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
     Hooks,
@@ -60,7 +59,7 @@ Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
 
 
-class Engine(_decisions.Decisions, Activations):
+class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another
@@ -382,37 +381,6 @@ class Engine(_decisions.Decisions, Activations):
         end of combat" effects end (511.3)."""
         return _asked(_steps.finish(self.context, state, choices=choices), choices)
 
-    def end_step(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The end step (513): "at the beginning of the end step" abilities
-        and delayed triggers trigger."""
-        return _asked(_turn.end_step(self.context, state, choices=choices), choices)
-
-    def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The cleanup step (514): damage is removed, "until end of turn" and
-        "this turn" effects end (514.2), then state-based actions; another
-        cleanup step follows while something happens (514.3a)."""
-        return _asked(_turn.cleanup(self.context, state, choices=choices), choices)
-
-    def end_turn(self, state: GameState, *, choices: Answers = None) -> Outcome:
-        """The end step and the cleanup step (513, 514), from the last main
-        phase of the turn."""
-        _validate.choices(choices)
-        shared = _decisions.Shared(choices or {})
-        return _asked(_turn.end_turn(self.context, state, choices=shared, resolve=lambda s:
-                                     self.resolve_trigger(s, answers=shared)), choices)
-
-    def begin_turn(self, state: GameState, active_player: str | None = None, *,
-                   untap: bool = True, choices: Answers = None) -> Outcome:
-        """Begin the next turn (302.6, 502.3): see :func:`redzone.kernel.turn.begin_turn`.
-
-        :param active_player: whose turn; default: the next player in turn order.
-        :param untap: run the untap step (502.3).
-        :raises IllegalActionError: when the turn isn't over, the game is
-            over (104.2a) or the player has left the game (800.4k).
-        """
-        return _asked(_turn.begin_turn(self.context, state, active_player, untap=untap,
-                                       choices=choices), choices)
-
     def perform(self, state: GameState, action: Action | Sequence[Action], *,
                 choices: Answers = None) -> Outcome:
         """Apply an action in a priority window, or a spell's or ability's
@@ -488,6 +456,8 @@ class Engine(_decisions.Decisions, Activations):
         additional_combats: Iterable[CombatPlan] = (),
         through: str = "end_of_combat",
         choices: Answers = None,
+        turns: Iterable[TurnPlan] = (),
+        first_turn: bool = False,
     ) -> CombatResult:
         """Resolve a whole combat phase from its declarations, and optionally
         the turn's additional combats and the rest of the turn.
@@ -511,6 +481,15 @@ class Engine(_decisions.Decisions, Activations):
             (500.8, 505.1a); their steps are named ``declare_attackers#2`` ...
         :param through: ``"end_of_combat"`` (stop after the combat phase) or
             ``"cleanup"`` (run the end step and the cleanup step, 513-514).
+        :param turns: whole turns after this one, in turn order (500.1):
+            each its beginning phase (502-504), main phases, combats, end step
+            and cleanup; their steps are named ``declare_attackers@2`` ...
+            (``declare_attackers#2@3`` for a third turn's second combat).
+            With turns, this turn runs through its cleanup step.
+        :param first_turn: ``state`` is the game's first turn, at its start:
+            its beginning phase runs first (steps ``untap``, ``upkeep``,
+            ``draw``); its player doesn't draw in a two-player or two-team
+            game (103.8a, 810.6).
         :param choices: answers to every choice met on the way, by key
             (:class:`~redzone.Choice`); a key no choice asked for is an error
             (a misspelt key would otherwise be silently ignored).
@@ -529,7 +508,9 @@ class Engine(_decisions.Decisions, Activations):
                                   actions=_validate.step_actions(actions), order=order,
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
-        return _Run(self, state, choices).run(plans, through)
+        more = _turn_plans(turns)
+        return _Run(self, state, choices).run(plans, "cleanup" if more else through, more,
+                                              first_turn=first_turn is True)
 
     # -- legal declarations, enumerated (redzone.kernel.enumerate) ---------------------
 
@@ -561,29 +542,6 @@ class Engine(_decisions.Decisions, Activations):
         return _enumerate.is_legal_block(self.hooks, state, blocks)
 
 
-@frozen
-class CombatPlan:
-    """The declarations of one combat phase, for :meth:`Engine.resolve`.
-
-    :param attacks: attacking creature -> what it attacks.
-    :param blocks: blocking creature -> attacker(s) it blocks.
-    :param assign: assignments used in each damage step.
-    :param assign_first_strike: overrides ``assign`` in the combat damage
-        steps before the regular one.
-    :param actions: ``(step, action)`` pairs for this combat's windows.
-    :param order: damage assignment orders (2009-2024 editions).
-    :param bands: attacking bands (508.1e).
-    """
-
-    attacks: Mapping[str, str]
-    blocks: Mapping[str, str | Sequence[str]] | None = None
-    assign: Assignment | None = None
-    assign_first_strike: Assignment | None = None
-    actions: tuple[tuple[str, Action], ...] = ()
-    order: Mapping[str, Sequence[str]] | None = None
-    bands: tuple[tuple[str, ...], ...] = ()
-
-
 class _Run:
     """One :meth:`Engine.resolve`: the commands in order, their windows, and
     the end of the game."""
@@ -609,12 +567,15 @@ class _Run:
         #: The command being given (its name, its state, the action), until
         #: its outcome is taken: what a rejected command's error says.
         self.doing: tuple[str, GameState, Action | None] | None = None
+        #: The suffix of this turn's step labels: ``@2`` for the second.
+        self.suffix = ""
 
     @property
     def over(self) -> bool:
         return self.state.game_over is not None
 
-    def run(self, plans: Sequence[CombatPlan], through: str) -> CombatResult:
+    def run(self, plans: Sequence[CombatPlan], through: str,
+            turns: Sequence[TurnPlan] = (), *, first_turn: bool = False) -> CombatResult:
         """Run the combat phases of ``plans`` and, ``through="cleanup"``, the
         rest of the turn; what the run did.
 
@@ -623,12 +584,22 @@ class _Run:
         """
         before = self.state
         try:
-            for plan in plans:
+            self.pending = {}
+            self.sort(plans[0].actions if plans else ())
+            if first_turn and not self.beginning(None, first=True):
+                self.leftover()
+                return self.result(before)
+            self.turn(plans, through)
+            for n, plan in enumerate(turns, start=2):
                 if self.over:
                     break
-                self.combat(plan)
-            if through == "cleanup" and not self.over:
-                self.rest_of_turn()
+                self.suffix = f"@{n}"
+                self.pending = {}
+                self.sort(plan.combat.actions)
+                if not self.beginning(plan.active_player):
+                    self.leftover()
+                    break
+                self.turn((plan.combat, *plan.additional_combats), "cleanup")
             self.check_pending()
         except IllegalActionError as exc:
             # 510.1e, 733: the game returns to the moment before the rejected
@@ -638,6 +609,51 @@ class _Run:
                 exc.command, exc.state, exc.action = self.doing
             raise
         return self.result(before)
+
+    def turn(self, plans: Sequence[CombatPlan], through: str) -> None:
+        """A turn's combats (its precombat main phase's window first) and,
+        ``through="cleanup"``, the rest of it."""
+        if not self.window("precombat_main"):
+            return self.leftover()
+        for i, plan in enumerate(plans):
+            if self.over:
+                break
+            self.combat(plan, sorted_=i == 0)
+        if through == "cleanup" and not self.over:
+            self.rest_of_turn()
+        return None
+
+    def sort(self, actions: Iterable[tuple[str, Action]]) -> None:
+        """Keep a turn's actions for their windows (those after the combat
+        phases until the end of the turn is run)."""
+        for after, action in actions:
+            wanted = self.later if after in _AFTER_COMBAT else self.pending
+            wanted.setdefault(after, []).append(action)
+
+    def beginning(self, active: str | None, *, first: bool = False) -> bool:
+        """The next turn's beginning phase (502-504), or with ``first`` this
+        one's, a window after each step, to the precombat main phase;
+        ``False`` once the game is over."""
+        engine = self.engine
+        draw = not first or _turn.first_turn_draws(self.state)
+        untap: Callable[[GameState], Outcome] = (
+            (lambda s: _turn.first_untap_step(engine.context, s, choices=self.choices))
+            if first else (lambda s: engine.untap_step(s, active, choices=self.choices)))
+        commands: tuple[tuple[str, Callable[[GameState], Outcome]], ...] = (
+            ("untap", untap),
+            ("upkeep", lambda s: engine.upkeep(s, choices=self.choices)),
+            ("draw", lambda s: engine.draw_step(s, draw=draw, choices=self.choices)),
+            ("precombat_main", lambda s: engine.precombat_main(s, choices=self.choices)))
+        for step, command in commands:
+            self.doing = (step, self.state, None)
+            out = command(self.state)
+            if not self.take(out, None if step == "precombat_main" else step):
+                return False
+            if step != "precombat_main":
+                self.after_steps[step + self.suffix] = self.state
+                if not self.window(step):
+                    return False
+        return True
 
     def result(self, before: GameState) -> CombatResult:
         """What the run did so far."""
@@ -654,7 +670,7 @@ class _Run:
         if out.damage_steps:
             self.damage.extend(out.damage_steps)
         if step is not None:
-            self.steps.append(step)
+            self.steps.append(step + self.suffix)
         return not self.over
 
     def window(self, step: str) -> bool:
@@ -669,12 +685,11 @@ class _Run:
                 return False
         return True
 
-    def combat(self, plan: CombatPlan) -> None:
+    def combat(self, plan: CombatPlan, *, sorted_: bool = False) -> None:
         engine = self.engine
-        self.pending = {}
-        for after, action in plan.actions:
-            wanted = self.later if after in _AFTER_COMBAT else self.pending
-            wanted.setdefault(after, []).append(action)
+        if not sorted_:
+            self.pending = {}
+            self.sort(plan.actions)
         self.doing = ("begin_combat", self.state, None)
         out = engine.begin_combat(self.state, choices=self.choices)
         label = step_label(out.state, "beginning_of_combat")
@@ -701,7 +716,7 @@ class _Run:
                 label = step_label(out.state)
                 going = self.take(out, label)
                 if not out.state.step.endswith(ASSIGNED):
-                    self.after_steps[label] = out.state
+                    self.after_steps[label + self.suffix] = out.state
                 if not going or not self.window(out.state.step):
                     return self.leftover()
         else:
@@ -715,7 +730,8 @@ class _Run:
             return self.leftover()
         if self.pending:
             raise IllegalActionError(
-                f"actions after steps that did not happen: {', '.join(sorted(self.pending))} "
+                f"actions after steps that did not happen: "
+                f"{', '.join(sorted(k + self.suffix for k in self.pending))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
         self.doing = ("finish", self.state, None)
         self.take(engine.finish(self.state, choices=self.choices))
@@ -729,19 +745,22 @@ class _Run:
     def rest_of_turn(self) -> None:
         engine = self.engine
         self.pending, self.later = self.later, {}
+        if not self.window("postcombat_main"):
+            self.leftover()
+            return
         self.doing = ("end_step", self.state, None)
         out = engine.end_step(self.state, choices=self.choices)
         if not self.take(out, "end_step"):
             self.leftover()
             return
-        self.after_steps["end_step"] = self.state
+        self.after_steps["end_step" + self.suffix] = self.state
         if not self.window("end_step"):
             self.leftover()
             return
         self.doing = ("cleanup", self.state, None)
         out = engine.cleanup(self.state, choices=self.choices)
         self.take(out, "cleanup")
-        self.after_steps["cleanup"] = self.state
+        self.after_steps["cleanup" + self.suffix] = self.state
 
     def check_pending(self) -> None:
         asked = {m.key for m in self.made}
@@ -757,7 +776,20 @@ class _Run:
 
 #: The steps after the combat phases that ``resolve(..., through="cleanup")``
 #: has a window in.
-_AFTER_COMBAT: Final = frozenset({"end_step"})
+_AFTER_COMBAT: Final = frozenset({"postcombat_main", "end_step"})
+
+
+def _turn_plans(turns: Iterable[TurnPlan]) -> list[TurnPlan]:
+    """The turns :meth:`Engine.resolve` is given, checked like its combats.
+
+    :raises BadQueryError: for a turn that is no :class:`TurnPlan`."""
+    plans = list(turns)
+    for i, plan in enumerate(plans):
+        if not isinstance(plan, TurnPlan):
+            raise BadQueryError(f"turns[{i}] is {type(plan).__name__}, where a TurnPlan "
+                                "was expected", rule="500.1")
+        _plans(plan.combat, plan.additional_combats, "cleanup")
+    return plans
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:

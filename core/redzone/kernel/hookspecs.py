@@ -177,6 +177,35 @@ def redzone_event_kinds() -> Iterable[EventKind]:
 
 
 # ---------------------------------------------------------------------------
+# Beginning phase (502, 503, 504)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def redzone_keeps_tapped(state: GameState, permanent: str) -> bool | None:
+    """Whether this permanent doesn't untap during its controller's untap
+    step ("doesn't untap during your untap step"; an exerted creature).
+
+    Rules: 502.3, 701.43
+
+    Asked in the untap step, for each tapped permanent the active player
+    (in shared team turns, a player of the active team) controls, before
+    they all untap at once. The kernel answers ``True`` itself for a
+    permanent that a ``doesnt_untap`` :class:`~redzone.Effect` applies to
+    (``to``), such as one lasting until ``next_untap_step``.
+
+    :param state: the state in the untap step, before anything untaps.
+    :param permanent: the tapped permanent's id.
+    :returns: ``True`` if it stays tapped.
+
+    Combined: any ``True``.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------
 # Declare attackers step (508, 302.6)
 # ---------------------------------------------------------------------------
 

@@ -96,8 +96,16 @@ COLORS: Final = ("white", "blue", "black", "red", "green")
 #: 514.2), ``end_of_combat`` ("until end of combat") and ``this_combat`` (both
 #: end as the end of combat step ends, 511.3), ``while`` ("for as long as": ends
 #: the moment its :class:`Condition` stops holding, 611.2b) and ``game`` (no
-#: stated duration: the rest of the game, 611.2a).
-DURATIONS: Final = ("end_of_turn", "end_of_combat", "this_combat", "while", "game")
+#: stated duration: the rest of the game, 611.2a); and two that belong to a
+#: player (:func:`redzone.kernel.settle.whose`): ``until_your_next_turn``
+#: (ends as that player's next turn begins, before its untap step: 500.4,
+#: 611.2a) and ``next_untap_step`` ("during your next untap step": ends as
+#: that player's next untap step ends, 502.3, 701.43a).
+DURATIONS: Final = ("end_of_turn", "end_of_combat", "this_combat", "while", "game",
+                    "until_your_next_turn", "next_untap_step")
+#: The durations that end at a moment of one player's turn (whose:
+#: :func:`redzone.kernel.settle.whose`).
+PLAYER_DURATIONS: Final = frozenset({"until_your_next_turn", "next_untap_step"})
 #: The lifetimes of a plugin's own state (:class:`PluginState`).
 SCOPES: Final = ("game", "turn", "combat")
 
@@ -1032,8 +1040,9 @@ class Trigger:
 #: beginning of the next end of combat step, 511.2), ``end_step`` (at the
 #: beginning of the next end step, 513.2), ``cleanup`` (at the beginning of the
 #: next cleanup step, 514.3a), ``leaves`` (when ``object`` leaves the
-#: battlefield, 603.6c).
-DELAYED_WHEN: Final = ("end_of_combat", "end_step", "cleanup", "leaves")
+#: battlefield, 603.6c), ``upkeep`` (at the beginning of the next upkeep,
+#: 503.1a).
+DELAYED_WHEN: Final = ("end_of_combat", "end_step", "cleanup", "leaves", "upkeep")
 
 
 @frozen

@@ -298,6 +298,10 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_can_band`: any ``True``."""
         return self._any("redzone_can_band", state, band)
 
+    def keeps_tapped(self, state: GameState, permanent: str) -> bool:
+        """:func:`~redzone.kernel.hookspecs.redzone_keeps_tapped`: any ``True``."""
+        return self._any("redzone_keeps_tapped", state, permanent)
+
     def attacks_without_tapping(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.kernel.hookspecs.redzone_attacks_without_tapping`: any ``True``."""
         return self._any("redzone_attacks_without_tapping", state, attacker)

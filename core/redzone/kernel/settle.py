@@ -28,10 +28,12 @@ from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import (
     CHOICE_KINDS,
+    PLAYER_DURATIONS,
     SBA_DIRTY,
     Choice,
     Condition,
     DelayedTrigger,
+    Effect,
     GameOver,
     Modification,
     Permanent,
@@ -42,6 +44,9 @@ from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
 Ends = Callable[[str, Condition | None], bool]
+#: Which effects of a player's duration (:data:`~redzone.kernel.model.PLAYER_DURATIONS`)
+#: end: ``owned(duration, player)``, ``player`` being :func:`whose` they are.
+Owned = Callable[[str, "str | None"], bool]
 
 
 def commit(tx: Tx, *, extra: Sequence[Trigger] = ()) -> Outcome:
@@ -289,16 +294,55 @@ def _end_conditional(tx: Tx) -> None:
                 and condition is not None and not _holds(tx, condition), "611.2b")
 
 
-def end_effects(tx: Tx, ends: Ends, rule: str, *, removed: str | None = None) -> None:
+def whose(state: Any, item: Any, permanent: Permanent | None = None) -> str | None:
+    """The player a duration of :data:`~redzone.kernel.model.PLAYER_DURATIONS`
+    belongs to ("until *your* next turn", "during *its controller's* next
+    untap step"): the player its condition names, else an effect's
+    ``player``, else the player it protects or the controller of the object
+    it applies to (``to``), else the controller of its ``source``; for a
+    modification, the controller of its source, else the permanent's
+    controller."""
+    condition = getattr(item, "condition", None)
+    if condition is not None and condition.player is not None:
+        return str(condition.player)
+    if isinstance(item, Effect) and item.player is not None:
+        return item.player
+    objects = state.objects
+    source = getattr(item, "source", None)
+    if permanent is not None:  # a modification
+        if source is not None and source in objects:
+            return str(objects[source].controller)
+        return permanent.controller
+    to = getattr(item, "to", None)
+    if to is not None and to in state.players:
+        return str(to)
+    for ref in (to, source):
+        if ref is not None and ref in objects:
+            return str(objects[ref].controller)
+    return None
+
+
+def end_effects(tx: Tx, ends: Ends, rule: str, *, owned: Owned | None = None,
+                removed: str | None = None) -> None:
     """End every effect, shield and modification for which
     ``ends(duration, condition)`` is true, with an ``effect_ends`` event
     for each (611.2, 514.2, 511.3); and the continuous effect with the id
-    ``removed``, if given."""
+    ``removed``, if given.
+
+    :param owned: for those whose duration belongs to a player
+        (:data:`~redzone.kernel.model.PLAYER_DURATIONS`), whether it ends
+        now: ``owned(duration, whose(...))``; without it they go on."""
     state = tx.state
+
+    def ends_now(item: Any, perm: Permanent | None = None) -> bool:
+        if item.duration in PLAYER_DURATIONS:
+            return owned is not None and owned(item.duration, whose(state, item, perm))
+        return ends(item.duration, item.condition)
+
     events: list[Event] = []
     effects = []
     for effect in state.effects:
-        if ends(effect.duration, effect.condition):
+        if ends_now(effect):
             events.append(Event.make("effect_ends", rule, object=effect.id or None,
                                      target=effect.to, source=effect.source,
                                      player=effect.player, amount=effect.amount,
@@ -307,14 +351,14 @@ def end_effects(tx: Tx, ends: Ends, rule: str, *, removed: str | None = None) ->
             effects.append(effect)
     shields = []
     for shield in state.shields:
-        if ends(shield.duration, shield.condition):
+        if ends_now(shield):
             events.append(Event.make("effect_ends", rule, object=shield.id,
                                      target=shield.to, effect="shield", mode=shield.mode))
         else:
             shields.append(shield)
     continuous = []
     for ce in state.continuous:
-        if ce.id == removed or ends(ce.duration, ce.condition):
+        if ce.id == removed or ends_now(ce):
             events.append(Event.make("effect_ends", rule, object=ce.id, source=ce.source,
                                      effect="continuous"))
         else:
@@ -324,7 +368,7 @@ def end_effects(tx: Tx, ends: Ends, rule: str, *, removed: str | None = None) ->
     for perm in state.objects.values():
         if not perm.modifications:
             continue
-        kept = tuple(m for m in perm.modifications if not ends(m.duration, m.condition))
+        kept = tuple(m for m in perm.modifications if not ends_now(m, perm))
         if len(kept) != len(perm.modifications):
             changed[perm.id] = perm.evolve(modifications=kept)
             controls = [m for m in perm.modifications if m.controller is not None]
@@ -633,4 +677,4 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
 
 __all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "outcome",
            "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
-           "state_based_actions"]
+           "state_based_actions", "whose"]

@@ -10,7 +10,7 @@ triggers. :class:`~redzone.Engine` delegates its step methods here.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, cast, overload
+from typing import Any, Final, cast, overload
 
 from redzone.kernel import combat as _combat
 from redzone.kernel import validate as _validate
@@ -93,6 +93,10 @@ def expect(ctx: Context, state: GameState, step: str, doing: str, *,
             f"{nxt!r}", rule="506.1")
 
 
+#: The beginning phase's steps and what follows each (501.1, 500.1).
+_BEGINNING_NEXT: Final[Mapping[str, str]] = {"untap": "upkeep", "upkeep": "draw", "draw": "main"}
+
+
 def next_step(ctx: Context, state: GameState) -> str | None:
     """The step the combat goes to next (506.1, 508.8); ``None`` after the
     combat phase (from a main phase, :meth:`Engine.begin_combat` starts an
@@ -102,6 +106,8 @@ def next_step(ctx: Context, state: GameState) -> str | None:
     if state.game_over is not None:
         return None
     step = state.step
+    if step in _BEGINNING_NEXT:
+        return _BEGINNING_NEXT[step]
     if step == "main":
         return "beginning_of_combat"
     if step == "beginning_of_combat":

@@ -1,5 +1,5 @@
-"""The turn around combat: the end step, the cleanup step and the next turn
-(302.6, 502, 513, 514).
+"""The turn around combat: the end step, the cleanup step and the next
+turn's beginning phase (302.6, 500-504, 513, 514).
 
 :class:`~redzone.Engine` delegates :meth:`~redzone.Engine.end_step`,
 :meth:`~redzone.Engine.cleanup`, :meth:`~redzone.Engine.end_turn` and
@@ -9,16 +9,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
+from redzone.kernel.actions import Draw
 from redzone.kernel.context import Context
+from redzone.kernel.decisions import Shared
+from redzone.kernel.decisions import only_asked as _asked
 from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.model import ChoiceMade, Effect, GameState, Shield
-from redzone.kernel.settle import commit, end_effects, fire_delayed, settle
+from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
+from redzone.kernel.validate import choices as _validate_choices
 
 #: How many cleanup steps one turn may have (514.3a repeats the step while
 #: something happens in it); a board that loops past this is refused.
@@ -146,17 +151,48 @@ def _without_ceased(state: GameState) -> GameState:
     return _evolve(state, objects=FrozenMap(objects), lki=FrozenMap(lki))
 
 
-def begin_turn(ctx: Context, state: GameState, active_player: str | None = None, *,
-               untap: bool = True, choices: Answers = None) -> Outcome:
-    """Begin the next turn (500, 502, 302.6).
+def _next_active(state: GameState, active_player: str | None) -> str:
+    """Whose turn begins: ``active_player``, checked, or the next player in
+    turn order still in the game who isn't the active one's teammate (800.4k;
+    in shared team turns, the next team: 805.4, 810.2)."""
+    if active_player is None:
+        order = state.turn_order
+        i = order.index(state.active_player)
+        mates = state.teammates(state.active_player)
+        return next((p for p in (*order[i + 1:], *order[:i + 1])
+                     if not state.players[p].lost and p not in mates), state.active_player)
+    if active_player not in state.players:
+        raise IllegalActionError(f"begin_turn: there is no player {active_player!r}",
+                                 rule="102.1", objects=(active_player,))
+    if state.players[active_player].lost:
+        raise IllegalActionError(f"begin_turn: {active_player!r} has left the game, so their "
+                                 "turn doesn't begin", rule="800.4k", objects=(active_player,))
+    return active_player
 
-    The new active player's permanents are no longer summoning sick: that
-    player has controlled them continuously since the turn began (302.6).
-    The untap step untaps them (502.3) unless ``untap`` is false. Per-turn
-    and per-combat plugin state is cleared.
+
+def active_team(state: GameState) -> tuple[str, ...]:
+    """The active player and, in shared team turns, their teammates (805.4),
+    in turn order, those still in the game."""
+    team = {state.active_player, *state.teammates(state.active_player)}
+    return tuple(p for p in state.turn_order if p in team and not state.players[p].lost)
+
+
+def untap_step(ctx: Context, state: GameState, active_player: str | None = None, *,
+               untap: bool = True, choices: Answers = None) -> Outcome:
+    """Begin the next turn (500.1) with its untap step (502).
+
+    As the turn begins, effects that last "until your next turn" of the new
+    active player (team) end (500.4, 611.2a). The active team's permanents
+    are no longer summoning sick (302.6). Then its tapped permanents untap
+    at once, but those a plugin keeps tapped
+    (:func:`~redzone.kernel.hookspecs.redzone_keeps_tapped`, 502.3); as the
+    step ends, effects lasting during the team's "next untap step" end.
+    No player gets priority (502.4): what triggers waits on the stack for
+    the upkeep. Per-turn and per-combat plugin state is cleared.
 
     :param active_player: whose turn it is; default: the next player in turn
-        order still in the game (800.4k).
+        order still in the game who isn't a teammate of the last one (800.4k).
+    :param untap: untap the permanents (502.3); ``False`` skips it.
     :raises IllegalActionError: when the turn isn't over (the cleanup step
         hasn't happened), the game is over, or the player has left the game.
     """
@@ -167,49 +203,274 @@ def begin_turn(ctx: Context, state: GameState, active_player: str | None = None,
         raise IllegalActionError(f"can't begin a turn now: the game is at {state.step!r}; a "
                                  "turn begins after the last one's cleanup step (514)",
                                  rule="500.1")
-    order = state.turn_order
-    if active_player is None:
-        i = order.index(state.active_player)
-        mates = state.teammates(state.active_player)
-        active_player = next((p for p in (*order[i + 1:], *order[:i + 1])
-                              if not state.players[p].lost and p not in mates),
-                             state.active_player)
-    elif active_player not in state.players:
-        raise IllegalActionError(f"begin_turn: there is no player {active_player!r}",
-                                 rule="102.1", objects=(active_player,))
-    elif state.players[active_player].lost:
-        raise IllegalActionError(f"begin_turn: {active_player!r} has left the game, so their "
-                                 "turn doesn't begin", rule="800.4k", objects=(active_player,))
+    active_player = _next_active(state, active_player)
     slots = state.plugin_state
     if any(entry.scope != "game" for entry in slots.values()):
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope == "game")
+    if any(p.lands_played for p in state.players.values()):  # 305.2: "each turn"
+        state = state.with_players({i: _evolve(p, lands_played=0)
+                                    for i, p in state.players.items() if p.lands_played})
     turn = state.turn + 1
+    new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
+                        step="untap", combat=None, combats=0, plugin_state=slots)
+    return _untap(ctx, new_state, untap=untap, choices=choices)
+
+
+def first_untap_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+    """The untap step of the turn ``state`` stands in, from its beginning: a
+    board set up as the game's first turn (103.8a) runs its beginning phase
+    before its first combat, as :func:`untap_step` does for the next turn.
+
+    :raises IllegalActionError: unless ``state`` is in a precombat main
+        phase before any combat, with an empty stack.
+    """
+    ctx.check(state)
+    check_game_on(state, "begin the turn")
+    check_stack_empty(state, "begin the turn")
+    if state.step != "main" or state.combats or state.combat is not None:
+        raise IllegalActionError(f"can't run this turn's beginning phase: the game is at "
+                                 f"{state.step!r}, past it (500.1)", rule="500.1")
+    return _untap(ctx, _evolve(state, step="untap"), untap=True, choices=choices)
+
+
+def first_turn_draws(state: GameState) -> bool:
+    """Whether the player (team) who plays first draws in their first turn:
+    not in a two-player game (103.8a) nor a Two-Headed Giant game (two teams,
+    810.6); yes in a game of more sides (103.8c)."""
+    sides = {frozenset({p, *state.teammates(p)}) for p in state.turn_order}
+    return len(sides) > 2
+
+
+def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers) -> Outcome:
+    """The untap step of the turn ``new_state`` has begun (502)."""
+    active_player = new_state.active_player
+    team = frozenset(active_team(new_state))  # shared team turns (805.4)
+    tx = Tx(ctx, new_state, answers=choices)
+    tx.emit(Event("turn", "500.1", "untap", player=active_player, amount=new_state.turn))
+    end_effects(tx, lambda duration, condition: False, "500.4",
+                owned=lambda duration, player: duration == "until_your_next_turn"
+                and player in team)
+    tx.emit(Event("step", "502.1", "untap"))
+    before = tx.state
+    silent = "redzone_keeps_tapped" in tx.hooks.silent(before)
     changed = {}
-    team = {active_player, *state.teammates(active_player)}  # shared team turns (805)
-    for perm in state.objects.values():
+    untapped = []
+    for perm in before.objects.values():
         if perm.zone != "battlefield" or perm.controller not in team:
             continue
         new = perm
         if perm.summoning_sick:
             new = new.evolve(summoning_sick=False)
-        if untap and perm.tapped:
+        if untap and perm.tapped and (silent or not tx.hooks.keeps_tapped(before, perm.id)):
             new = new.evolve(tapped=False)
+            untapped.append(perm.id)
         if new is not perm:
             changed[perm.id] = new
-    if any(p.lands_played for p in state.players.values()):  # 305.2: "each turn"
-        state = state.with_players({i: _evolve(p, lands_played=0)
-                                    for i, p in state.players.items() if p.lands_played})
-    new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
-                        step="main", combat=None, combats=0, plugin_state=slots)
-    tx = Tx(ctx, new_state, answers=choices)
-    tx.emit(Event("turn", "500.1", "main", player=active_player, amount=turn))
-    if untap:
-        tx.emit(Event("step", "502.1", "untap"))
-        for obj, perm in changed.items():
-            if state.objects[obj].tapped and not perm.tapped:
-                tx.emit(Event("untap", "502.3", "untap", object=obj))
     tx.state = tx.state.with_permanents(changed)
+    for obj in untapped:
+        tx.emit(Event("untap", "502.3", "untap", object=obj))
+    end_effects(tx, lambda duration, condition: False, "502.3",
+                owned=lambda duration, player: duration == "next_untap_step" and player in team)
+    settle(tx, resolve=False)  # 502.4: held until a player would get priority
+    return outcome(tx)
+
+
+def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+    """The upkeep step (503): "at the beginning of upkeep" abilities and
+    delayed triggers trigger; they, and what triggered in the untap step,
+    go on the stack (503.1a) and, with ``auto_triggers``, resolve."""
+    ctx.check(state)
+    check_game_on(state, "begin the upkeep step")
+    if state.step != "untap":
+        raise IllegalActionError(f"can't begin the upkeep step now: the game is at "
+                                 f"{state.step!r}; it follows the untap step (501.1)",
+                                 rule="501.1")
+    tx = Tx(ctx, _evolve(state, step="upkeep"), answers=choices)
+    tx.emit(Event("step", "503.1", "upkeep"))
+    return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "upkeep"))
+
+
+def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
+              choices: Answers = None) -> Outcome:
+    """The draw step (504): the active player draws a card (504.1); in
+    shared team turns each player of the active team does (805.4). One who
+    draws from an empty library loses at the state-based check that follows
+    (704.5b).
+
+    :param draw: ``False`` skips the draw, as the player (team) who plays
+        first does in the first turn of a two-player (Two-Headed Giant) game
+        (103.8a, 810.6).
+    """
+    ctx.check(state)
+    check_game_on(state, "begin the draw step")
+    check_stack_empty(state, "begin the draw step")
+    if state.step != "upkeep":
+        raise IllegalActionError(f"can't begin the draw step now: the game is at "
+                                 f"{state.step!r}; it follows the upkeep step (501.1)",
+                                 rule="501.1")
+    tx = Tx(ctx, _evolve(state, step="draw"), answers=choices)
+    tx.emit(Event("step", "504.1", "draw"))
+    if draw:
+        for player in active_team(tx.state):
+            tx.perform(Draw(player))
     return commit(tx)
 
 
-__all__ = ["begin_turn", "cleanup", "end_step", "end_turn"]
+def precombat_main(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+    """The precombat main phase begins (505.1), after the draw step."""
+    ctx.check(state)
+    check_game_on(state, "begin the precombat main phase")
+    check_stack_empty(state, "begin the precombat main phase")
+    if state.step != "draw":
+        raise IllegalActionError(f"can't begin the precombat main phase now: the game is "
+                                 f"at {state.step!r}; it follows the draw step (500.1)",
+                                 rule="500.1")
+    tx = Tx(ctx, _evolve(state, step="main"), answers=choices)
+    tx.emit(Event("step", "505.1", "main"))
+    return commit(tx)
+
+
+#: The beginning phase's steps and the precombat main phase, in order, as
+#: :func:`begin_turn` runs them (``through`` names where it stops).
+BEGINNING: tuple[str, ...] = ("untap", "upkeep", "draw", "precombat_main")
+
+
+def begin_turn(ctx: Context, state: GameState, active_player: str | None = None, *,
+               untap: bool = True, draw: bool = True, through: str = "precombat_main",
+               choices: Answers = None,
+               resolve: Callable[[GameState], Outcome] | None = None) -> Outcome:
+    """Begin the next turn (500.1): the untap step (502), the upkeep (503)
+    and the draw step (504), to the precombat main phase (505), or only
+    ``through`` one of them.
+
+    :param active_player: whose turn it is; default: the next player (team)
+        in turn order still in the game (800.4k, 805.4).
+    :param untap: untap permanents in the untap step (502.3).
+    :param draw: draw in the draw step (504.1; ``False``: 103.8a).
+    :param through: the last of :data:`BEGINNING` to run.
+    :param resolve: resolves the trigger on top of the stack, for what is
+        left on it after the upkeep with ``auto_triggers`` off.
+    :raises IllegalActionError: when the turn isn't over (the cleanup step
+        hasn't happened), the game is over, the player has left the game, or
+        ``through`` is none of :data:`BEGINNING`.
+    """
+    if through not in BEGINNING:
+        raise IllegalActionError(f"begin_turn: through must be one of "
+                                 f"{', '.join(BEGINNING)}, not {through!r}", rule="500.1")
+    out = untap_step(ctx, state, active_player, untap=untap, choices=choices)
+    events = list(out.events)
+    made = list(out.choices)
+    commands: list[Callable[[GameState], Outcome]] = [
+        lambda s: upkeep(ctx, s, choices=choices),
+        lambda s: draw_step(ctx, s, draw=draw, choices=choices),
+        lambda s: precombat_main(ctx, s, choices=choices)]
+    for command in commands[:BEGINNING.index(through)]:
+        state = out.state
+        while state.stack and state.step != "untap" and resolve is not None:
+            more = resolve(state)
+            state = more.state
+            events.extend(more.events)
+            made.extend(more.choices)
+        if state.game_over is not None:
+            return Outcome(state, events, made)
+        out = command(state)
+        events.extend(out.events)
+        made.extend(out.choices)
+    return Outcome(out.state, events, made)
+
+
+class _Engine(Protocol):
+    @property
+    def context(self) -> Context: ...
+
+    def resolve_trigger(self, state: GameState, trigger_id: str | None = None, *,
+                        answers: Answers = None) -> Outcome: ...
+
+
+class TurnCommands:
+    """:class:`~redzone.Engine`'s commands of the turn outside combat (a
+    part of it): the beginning phase (500-504) and the ending phase (513,
+    514)."""
+
+    def untap_step(self: _Engine, state: GameState, active_player: str | None = None, *,
+                   untap: bool = True, choices: Answers = None) -> Outcome:
+        """Begin the next turn with its untap step (500.1, 502): see
+        :func:`redzone.kernel.turn.untap_step`.
+
+        .. versionadded:: 0.1.0
+        """
+        return _asked(untap_step(self.context, state, active_player, untap=untap,
+                                 choices=choices), choices)
+
+    def upkeep(self: _Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+        """The upkeep step (503): "at the beginning of upkeep" abilities and
+        delayed triggers trigger.
+
+        .. versionadded:: 0.1.0
+        """
+        return _asked(upkeep(self.context, state, choices=choices), choices)
+
+    def draw_step(self: _Engine, state: GameState, *, draw: bool = True,
+                  choices: Answers = None) -> Outcome:
+        """The draw step (504.1): the active player (each player of the
+        active team) draws; ``draw=False`` skips it (103.8a).
+
+        .. versionadded:: 0.1.0
+        """
+        return _asked(draw_step(self.context, state, draw=draw, choices=choices), choices)
+
+    def precombat_main(self: _Engine, state: GameState, *,
+                       choices: Answers = None) -> Outcome:
+        """The precombat main phase begins (505.1), after the draw step.
+
+        .. versionadded:: 0.1.0
+        """
+        return _asked(precombat_main(self.context, state, choices=choices), choices)
+
+    def begin_turn(self: _Engine, state: GameState, active_player: str | None = None, *,
+                   untap: bool = True, draw: bool = True, through: str = "precombat_main",
+                   choices: Answers = None) -> Outcome:
+        """Begin the next turn: its beginning phase (untap, upkeep, draw:
+        502-504) to the precombat main phase, or ``through`` one of
+        :data:`~redzone.kernel.turn.BEGINNING`: see
+        :func:`redzone.kernel.turn.begin_turn`.
+
+        :param active_player: whose turn; default: the next player (team)
+            in turn order.
+        :param untap: untap in the untap step (502.3).
+        :param draw: draw in the draw step (504.1; ``False``: 103.8a).
+        :param through: where to stop: ``"untap"``, ``"upkeep"``, ``"draw"``
+            or ``"precombat_main"``.
+        :raises IllegalActionError: when the turn isn't over, the game is
+            over (104.2a) or the player has left the game (800.4k).
+        """
+        _validate_choices(choices)
+        shared = Shared(choices or {})
+        return _asked(begin_turn(self.context, state, active_player, untap=untap, draw=draw,
+                                 through=through, choices=shared,
+                                 resolve=lambda s: self.resolve_trigger(s, answers=shared)),
+                      choices)
+
+    def end_step(self: _Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+        """The end step (513): "at the beginning of the end step" abilities
+        and delayed triggers trigger."""
+        return _asked(end_step(self.context, state, choices=choices), choices)
+
+    def cleanup(self: _Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+        """The cleanup step (514): damage is removed, "until end of turn" and
+        "this turn" effects end (514.2), then state-based actions; another
+        cleanup step follows while something happens (514.3a)."""
+        return _asked(cleanup(self.context, state, choices=choices), choices)
+
+    def end_turn(self: _Engine, state: GameState, *, choices: Answers = None) -> Outcome:
+        """The end step and the cleanup step (513, 514), from the last main
+        phase of the turn."""
+        _validate_choices(choices)
+        shared = Shared(choices or {})
+        return _asked(end_turn(self.context, state, choices=shared, resolve=lambda s:
+                               self.resolve_trigger(s, answers=shared)), choices)
+
+
+__all__ = ["BEGINNING", "TurnCommands", "active_team", "begin_turn", "cleanup", "draw_step",
+           "end_step", "end_turn", "first_turn_draws", "first_untap_step", "precombat_main",
+           "untap_step", "upkeep"]

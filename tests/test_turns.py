@@ -1,0 +1,234 @@
+"""More turns: the beginning phase (502-504), durations that belong to a
+player, shared team turns (805.4) and [[turns]] in scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from redzone import AddEffect, Effect, Engine, GameState, IllegalActionError, Permanent, Pump
+from redzone.formats.outcome import run_file
+from redzone.formats.serialize import state_from_dict, state_to_dict
+from redzone.kernel.frozen import evolve
+from redzone.kernel.model import DelayedTrigger
+from redzone.kernel.plans import CombatPlan, TurnPlan
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "core" / "redzone" / "examples"
+
+
+@pytest.fixture
+def engine() -> Engine:
+    return Engine()
+
+
+def _after_turn(engine: Engine, *perms: Permanent) -> GameState:
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True),
+                                           c("bear", "bob", 2, 2, tapped=True), *perms])
+    return engine.resolve(state, {}, through="cleanup").state
+
+
+def test_502_3_a_doesnt_untap_effect_keeps_a_permanent_tapped_once(engine: Engine) -> None:
+    """502.3, 701.43a: redzone_keeps_tapped (the kernel's doesnt_untap effect
+    lasting next_untap_step) keeps the bear tapped in bob's next untap step
+    only; the effect ends as that step ends."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("doesnt_untap", player="bob", to="bear",
+                                                   duration="next_untap_step"))).state
+    out = engine.untap_step(state)
+    assert out.state.active_player == "bob" and out.state.objects["bear"].tapped
+    assert not out.state.effects
+    assert [e.object for e in out.events if e.kind == "untap"] == []
+
+
+def test_502_3_alice_untap_step_does_not_end_bobs_effect(engine: Engine) -> None:
+    """502.3: an effect for bob's next untap step survives alice's."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("doesnt_untap", player="bob", to="bear",
+                                                   duration="next_untap_step"))).state
+    out = engine.untap_step(state, "alice")
+    assert len(out.state.effects) == 1 and out.state.objects["bear"].tapped
+    assert not out.state.objects["orc"].tapped
+
+
+def test_611_2a_until_your_next_turn_ends_as_that_players_turn_begins(engine: Engine) -> None:
+    """500.4/611.2a: "until your next turn" (alice's) lasts through bob's turn
+    and ends as alice's next turn begins."""
+    state = _after_turn(engine)
+    state = engine.perform(state, AddEffect(Effect("double_damage", player="alice",
+                                                   duration="until_your_next_turn"))).state
+    bobs = engine.begin_turn(state, draw=False).state
+    assert len(bobs.effects) == 1
+    alices = engine.begin_turn(engine.end_turn(bobs).state, draw=False)
+    assert not alices.state.effects
+    assert any(e.kind == "effect_ends" and e.rule == "500.4" for e in alices.events)
+
+
+def test_503_1a_an_upkeep_delayed_trigger(engine: Engine) -> None:
+    """503.1a: a delayed trigger "at the beginning of the next upkeep" fires
+    in the upkeep and resolves (auto_triggers)."""
+    state = _after_turn(engine)
+    state = evolve(state, delayed=(DelayedTrigger("upkeep", "grow", "orc", "alice",
+                                                  actions=(Pump("orc", 1, 1),)),))
+    out = engine.begin_turn(state, through="upkeep")
+    assert out.state.step == "upkeep" and not out.state.delayed
+    assert out.state.objects["orc"].power == 3
+
+
+def test_504_1_the_active_player_draws_and_704_5b_empty_library_loses(engine: Engine) -> None:
+    """504.1: bob draws his library's top card; with an empty library he loses
+    at the next state-based check (704.5b)."""
+    c = engine.creature
+    cub = c("cub", "bob", 2, 2).evolve(zone="library")
+    state = _after_turn(engine, cub)
+    out = engine.begin_turn(state)
+    assert out.state.objects["cub"].zone == "hand" and out.state.step == "main"
+    empty = engine.begin_turn(_after_turn(engine))
+    assert empty.state.game_over is not None and empty.state.game_over.losers == ("bob",)
+    assert empty.state.players["bob"].loss_rule == "704.5b"
+
+
+def test_103_8a_draw_false_skips_the_draw(engine: Engine) -> None:
+    """103.8a: the draw can be skipped (the first player's first turn)."""
+    out = engine.begin_turn(_after_turn(engine), draw=False)
+    assert out.state.game_over is None and out.state.step == "main"
+
+
+def test_500_1_steps_in_order_and_refused_out_of_order(engine: Engine) -> None:
+    """500.1/501.1: upkeep follows the untap step, the draw step the upkeep;
+    one out of order is refused and changes nothing."""
+    state = _after_turn(engine)
+    with pytest.raises(IllegalActionError):
+        engine.upkeep(state)
+    with pytest.raises(IllegalActionError):
+        engine.begin_turn(state, through="combat")
+    untapped = engine.untap_step(state).state
+    with pytest.raises(IllegalActionError):
+        engine.draw_step(untapped)
+    assert engine.next_step(untapped) == "upkeep"
+
+
+def test_resolve_turns_label_steps_with_at_n(engine: Engine) -> None:
+    """500.1: the second turn's steps are labelled @2; its beginning phase
+    runs before its combat."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2), c("bear", "bob", 2, 2),
+                                           c("cub", "bob", 1, 1).evolve(zone="library")])
+    result = engine.resolve(state, {"orc": "bob"}, turns=[TurnPlan(CombatPlan({"bear": "alice"}))])
+    assert result.steps[7:] == ("untap@2", "upkeep@2", "draw@2", "beginning_of_combat@2",
+                                "declare_attackers@2", "declare_blockers@2",
+                                "combat_damage@2", "end_of_combat@2", "end_step@2",
+                                "cleanup@2")
+    assert "combat_damage@2" in result.after_steps and "cleanup@2" in result.after_steps
+    assert result.state.players["alice"].life == 18
+
+
+def test_files_turns_and_exert_example() -> None:
+    """701.43a through a file: the exerted tiger stays tapped in alice's next
+    untap step; the bear untaps (502.3)."""
+    data = run_file(EXAMPLES / "exert.toml")
+    assert data["permanents"]["tiger"]["tapped"] is True
+    assert data["permanents"]["bear"]["tapped"] is False
+    assert "untap@3" in data["steps"]
+
+
+def test_805_4_the_next_team_untaps_and_each_of_its_players_draws(engine: Engine) -> None:
+    """805.4, 810.2, 504.1: in shared team turns the next team is active; both
+    of its players' permanents untap (502.3) and each of them draws (504.1);
+    the other team's stay tapped and draw nothing."""
+    c = engine.creature
+    teams = {"red": ["alice", "carol"], "blue": ["bob", "dave"]}
+    state = engine.game(["alice", "bob", "carol", "dave"], [
+        c("orc", "alice", 2, 2, tapped=True), c("bear", "bob", 2, 2, tapped=True),
+        c("wolf", "dave", 2, 2, tapped=True),
+        c("b1", "bob", 1, 1).evolve(zone="library"), c("d1", "dave", 1, 1).evolve(zone="library"),
+        c("c1", "carol", 1, 1).evolve(zone="library")],
+        teams=teams, turn_order=["alice", "bob", "carol", "dave"])
+    out = engine.begin_turn(engine.resolve(state, {}, through="cleanup").state)
+    after = out.state
+    assert after.active_player == "bob" and after.game_over is None
+    assert not after.objects["bear"].tapped and not after.objects["wolf"].tapped
+    assert after.objects["orc"].tapped
+    assert {o: after.objects[o].zone for o in ("b1", "d1", "c1")} == {
+        "b1": "hand", "d1": "hand", "c1": "library"}
+
+
+def test_turns_errors_name_the_problem(tmp_path: Path) -> None:
+    """Bad input: an unknown step after which a turn's action happens is a bad
+    scenario naming the key; a turn that is no TurnPlan is a bad query."""
+    from redzone import BadQueryError, ScenarioError
+    from redzone.formats.scenario import load
+    bad = tmp_path / "bad.toml"
+    bad.write_text('active_player = "alice"\n[players.alice]\n[players.bob]\n'
+                   '[combat]\nattacks = {}\n[[turns]]\nattacks = {}\n'
+                   '[[turns.actions]]\nafter = "upkep"\ndo = "gain_life"\nplayer = "bob"\n'
+                   'amount = 1\n')
+    with pytest.raises(ScenarioError) as info:
+        load(bad)
+    assert "turns[0].actions[0].after" in str(info.value) and "upkeep" in str(info.value)
+    engine = Engine()
+    state = engine.game(["alice", "bob"], [])
+    with pytest.raises(BadQueryError, match="TurnPlan"):
+        engine.resolve(state, {}, turns=[CombatPlan({})])  # type: ignore[list-item]
+
+
+@settings(max_examples=15, deadline=None)
+@given(turns=st.integers(min_value=1, max_value=3), exert_it=st.booleans())
+def test_a_state_after_turns_round_trips_and_exert_holds(turns: int, exert_it: bool) -> None:
+    """Invariant: after any number of turns the state serialises and reads
+    back equal; an exerted attacker is tapped after alice's next untap step
+    exactly when it was exerted (701.43a) and the game goes on while every
+    library has a card for each draw (504.1)."""
+    engine = Engine()
+    c = engine.creature
+    library = [c(f"card{i}", p, 1, 1).evolve(zone="library")
+               for i, p in enumerate(["bob", "alice"] * 2)]
+    state = engine.game(["alice", "bob"], [c("tiger", "alice", 3, 3, "exert"), *library])
+    result = engine.resolve(state, {"tiger": "bob"},
+                            choices={"exert:tiger": "yes" if exert_it else "no"},
+                            turns=[TurnPlan(CombatPlan({})) for _ in range(turns)])
+    after = result.state
+    assert after.game_over is None
+    assert state_from_dict(state_to_dict(after)) == after
+    if turns >= 2:
+        assert after.objects["tiger"].tapped is exert_it
+
+
+def test_103_8a_the_first_player_skips_the_first_draw_in_a_two_player_game(
+        engine: Engine) -> None:
+    """103.8a: with first_turn the board's turn runs its beginning phase: the
+    tapped orc untaps (502.3) and alice, first in a two-player game, doesn't
+    draw (an empty library costs her nothing); 103.8c: with three players she
+    draws."""
+    c = engine.creature
+    two = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True)])
+    result = engine.resolve(two, {"orc": "bob"}, first_turn=True)
+    assert result.steps[:4] == ("untap", "upkeep", "draw", "beginning_of_combat")
+    assert result.state.game_over is None and result.state.players["bob"].life == 18
+    assert not any(e.kind == "draw" for e in result.events)
+    three = engine.game(["alice", "bob", "carol"], [
+        c("orc", "alice", 2, 2), c("kit", "alice", 1, 1).evolve(zone="library")])
+    drawn = engine.resolve(three, {}, first_turn=True).state
+    assert drawn.objects["kit"].zone == "hand"
+    assert engine.resolve(three, {}).state.objects["kit"].zone == "library"
+
+
+def test_first_turn_from_a_file(tmp_path: Path) -> None:
+    """103.8a through a file: first_turn = true runs the beginning phase and
+    skips the draw; a value that is no boolean is a bad scenario naming it."""
+    from redzone import ScenarioError
+    from redzone.formats.scenario import load
+    text = ('active_player = "alice"\nfirst_turn = true\n[players.alice]\n[players.bob]\n'
+            '[[permanents]]\nid = "orc"\ncontroller = "alice"\npower = 2\ntoughness = 2\n'
+            'tapped = true\n[combat]\nattacks = { orc = "bob" }\n')
+    good = tmp_path / "first.toml"
+    good.write_text(text)
+    data = run_file(good)
+    assert data["steps"][:3] == ["untap", "upkeep", "draw"]
+    assert data["players"]["bob"]["life"] == 18 and data["game_over"] is None
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("first_turn = true", 'first_turn = "yes"'))
+    with pytest.raises(ScenarioError, match="first_turn"):
+        load(bad)
