@@ -167,10 +167,11 @@ def test_the_game_uses_only_redzones_actions_and_events(game: duel.Game) -> None
     assert mine == []
     assert game.engine.plugin_infos == duel.new_engine().plugin_infos == \
         duel.Engine().plugin_infos
-    kinds = {e.kind for e in game.events}
-    owners = {kind: declared_by(kind) for kind in kinds}
-    assert all(owner == "redzone" or (owner or "").startswith("redzone_keywords")
-               for owner in owners.values()), owners
+    keywords = {f"plugin {name!r}" for name, info in game.engine.plugin_infos.items()
+                if info.module.__name__.startswith("redzone_keywords.")}
+    owners = {e.kind: declared_by(e.kind) for e in game.events}
+    assert all(owner == "redzone" or owner in keywords for owner in owners.values()), owners
+    assert "plugin 'enlist'" in owners.values()  # a keyword's own kind is there too
     assert game.state.plugin_state == duel.Engine().game(list(duel.PLAYERS)).plugin_state
 
 
@@ -235,3 +236,40 @@ def test_an_illegal_cast_changes_nothing(game: duel.Game) -> None:
     with pytest.raises(IllegalActionError):
         game.engine.perform(moved, Cast(instant, effects=(duel.Destroy("nobody"),)))
     assert moved.objects[instant].zone == "hand"
+
+
+def test_702_154a_enlist_is_listed_in_advance_and_answered_by_key(game: duel.Game) -> None:
+    """702.154a, 508.1g: enlist's optional cost is found with
+    Engine.choices_for before the declaration and answered by its key: the
+    game enlists a creature that didn't attack, which becomes tapped, and the
+    enlisting creature gets +X/+0 (702.154c)."""
+    enlisted = [e for e in game.events if e.kind == "enlisted"]
+    assert enlisted
+    (state,) = [s for label, s, seen in game.snapshots if label.endswith("declare attackers")
+                and any(e.kind == "enlisted" for e in game.events[:seen])][:1]
+    event = enlisted[0]
+    assert state.objects[event.object].tapped
+    assert state.combat is not None and not state.combat.in_combat(event.object)
+    assert state.combat.is_attacking(event.source)
+    helper = game.snapshots[0][1].objects[event.object]
+    assert state.objects[event.source].power == \
+        state.objects[event.source].base_power + helper.power  # X: its power (702.154c)
+
+
+def test_702_86a_a_sacrifice_is_answered_from_the_offered_choice() -> None:
+    """702.86a, 608.2d: annihilator's sacrifice is a Choice listed before the
+    attack; the game answers it by the offered key, with as many of the
+    offered permanents as it asks, the least valuable first (the land)."""
+    engine = duel.new_engine()
+    c = engine.creature
+    state = engine.game(list(duel.PLAYERS), [
+        c("eldrazi", "alice", 10, 10, "annihilator 1"), c("bear", "bob", 2, 2),
+        engine.permanent("land", "bob", types=["land"])])
+    game = duel.Game(start=state)
+    answers = game.answers("declare_attackers", {"eldrazi": "bob"})
+    (choice,) = [c for c in engine.choices_for(state, "declare_attackers", {"eldrazi": "bob"})
+                 if c.rule == "702.86a"]
+    assert answers == {choice.key: ("land",)}
+    out = engine.declare_attackers(state, {"eldrazi": "bob"}, choices=answers)
+    assert out.state.objects["land"].zone == "graveyard"
+    assert out.state.objects["bear"].zone == "battlefield"

@@ -24,7 +24,13 @@ hand with the kernel's :class:`~redzone.Cast`:
   of turn (615.1, 514.2);
 * Murder: :class:`~redzone.Destroy` (701.8);
 * Raise the Alarm: two :class:`~redzone.CreateToken` 1/1 Soldiers (111.2);
-* Voice of Victory has mobilize 2 (702.181), Rotting Zombie decayed (702.147).
+* Voice of Victory has mobilize 2 (702.181), Rotting Zombie decayed (702.147),
+  Coalition Skyknight enlist (702.154).
+
+What a command will ask the players (enlist's optional cost, 702.154a; a
+sacrifice such as annihilator's, 702.86a; the order of triggers) is listed
+before the command with :meth:`~redzone.Engine.choices_for` and answered by
+each :class:`~redzone.Choice`'s key (:meth:`Game.answers`).
 
 If a cast is illegal (an effect naming what is gone, a creature outside a main
 phase), nothing happens. Mana is simplified: in every turn each player has one
@@ -57,6 +63,7 @@ from redzone import (
     Action,
     AddEffect,
     Cast,
+    Choice,
     CreateToken,
     DealDamage,
     Destroy,
@@ -73,7 +80,7 @@ from redzone import (
 
 PLAYERS = ("alice", "bob")
 #: The seed of the game the documentation shows (it uses every card kind).
-SEED = 13
+SEED = 24
 MAX_TURNS = 20
 HAND = 5
 
@@ -118,6 +125,7 @@ CARDS: dict[str, Card] = {c.name: c for c in (
     Card("Youthful Knight", 2, 2, 1, ("first strike",), ("white",)),
     Card("Hill Giant", 4, 3, 3, (), ("red",)),
     Card("Serra Angel", 5, 4, 4, ("flying", "vigilance"), ("white",)),
+    Card("Coalition Skyknight", 4, 2, 2, ("flying", "enlist"), ("white",)),
     Card("Giant Growth", 1, colors=("green",)),
     Card("Lightning Bolt", 1, colors=("red",)),
     Card("Fog", 1, colors=("green",)),
@@ -129,7 +137,8 @@ DECKS: dict[str, tuple[tuple[str, int], ...]] = {
     "alice": (("Raging Goblin", 2), ("Goblin Piker", 2), ("Grizzly Bears", 3),
               ("Voice of Victory", 2), ("Trained Armodon", 2), ("Craw Wurm", 2),
               ("Lightning Bolt", 4), ("Giant Growth", 3)),
-    "bob": (("Savannah Lions", 3), ("Rotting Zombie", 2), ("Youthful Knight", 3),
+    "bob": (("Savannah Lions", 3), ("Rotting Zombie", 2), ("Youthful Knight", 2),
+            ("Coalition Skyknight", 1),
             ("Hill Giant", 2), ("Serra Angel", 2), ("Fog", 2), ("Murder", 3),
             ("Raise the Alarm", 3)),
 }
@@ -277,6 +286,39 @@ class Game:
                         + (f" on {_target(action)}" if _target(action) else ""))
         return True
 
+    def answers(self, command: str, *args: Any) -> dict[str, tuple[str, ...]]:
+        """Every choice ``command`` will ask, listed in advance with
+        :meth:`~redzone.Engine.choices_for` (601.2), answered by its key: one
+        answer may bring up the next (what enlisting taps), so the listing is
+        asked again with the answers so far until nothing new is asked."""
+        answers: dict[str, tuple[str, ...]] = {}
+        while True:
+            asked = [c for c in self.engine.choices_for(self.state, command, *args,
+                                                        choices=answers)
+                     if c.key not in answers]
+            if not asked:
+                return answers
+            for choice in asked:
+                answers[choice.key] = self.choose(choice)
+
+    def choose(self, choice: Choice) -> tuple[str, ...]:
+        """The policy for a choice, from what it offers: an optional cost
+        that taps a creature (enlist, 702.154a) is paid with the strongest one
+        offered; a choice of permanents a player must make
+        (annihilator's sacrifice, 702.86a) takes the least valuable ones; any
+        other choice takes redzone's default."""
+        state = self.state
+        perms = [state.objects[o] for o in choice.options if o in state.objects]
+        if choice.kind == "cost" and choice.min == 0 and perms and len(perms) == len(
+                choice.options):
+            best = max(perms, key=lambda p: (p.power, p.id))
+            return (best.id,) if best.power > 0 else ()
+        if choice.min > 0 and perms and len(perms) == len(choice.options):
+            cheapest = sorted(perms, key=lambda p: (p.is_creature, p.power + p.toughness,
+                                                    p.id))
+            return tuple(p.id for p in cheapest[:choice.min])
+        return tuple(choice.default)
+
     def rng(self, player: str, moment: str) -> random.Random:
         return random.Random(f"{self.seed}:{self.state.turn}:{player}:{moment}")
 
@@ -364,11 +406,21 @@ class Game:
         rng = self.rng(me, "attack")
         attacks = {p.id: foe for p in mine if p.power > 0 and (
             ahead or p.toughness > biggest or rng.random() < 0.5)}
+        for enlister in [p for p in mine if p.id in attacks and "enlist" in p.keyword_names]:
+            # Enlist (702.154a) taps a creature that doesn't attack: sometimes
+            # the strongest other attacker stays home to lend its power.
+            others = [p for p in mine if p.id in attacks and p.id != enlister.id]
+            if others and rng.random() < 0.5:
+                del attacks[max(others, key=lambda p: (p.power, p.id)).id]
         self.log.append(f"  {me} attacks with {', '.join(sorted(attacks)) or 'nothing'}")
-        self.do("declare attackers", lambda s: engine.declare_attackers(s, attacks))
+        chosen = self.answers("declare_attackers", attacks) if attacks else {}
+        self.do("declare attackers", lambda s: engine.declare_attackers(s, attacks,
+                                                                        choices=chosen))
         if engine.next_step(self.state) == "declare_blockers":
             blocks = self.blocks(foe)
-            self.do("declare blockers", lambda s: engine.declare_blockers(s, blocks))
+            answered = self.answers("declare_blockers", blocks)
+            self.do("declare blockers", lambda s: engine.declare_blockers(s, blocks,
+                                                                          choices=answered))
             self.tricks(me, foe, pool)
             while not self.over and engine.next_step(self.state) in (
                     "first_strike_damage", "combat_damage"):
