@@ -313,19 +313,33 @@ class Draw(Action):
 
 @frozen
 class Cast(Action):
-    """Cast a permanent card from its owner's hand, and resolve it: it moves
-    to the stack (601.2a), then becomes a permanent and enters the battlefield
-    under its caster's control (608.3a), summoning sick (302.6). Costs are the
-    embedding's to pay. Without flash (702.8a) only in a main phase of the
-    caster's turn with an empty stack (302.1, 301.1, 303.1, 306.1, 310.1).
+    """Cast a card from its owner's hand, and resolve it; it moves to the
+    stack first (601.2a). Costs and targets are the embedding's to pay and
+    check (601.2c, 601.2f-h, 608.2b).
+
+    A permanent card then becomes a permanent and enters the battlefield
+    under its caster's control (608.3a), summoning sick (302.6); without
+    flash (702.8a) it is cast only in a main phase of the caster's turn with
+    an empty stack (302.1, 301.1, 303.1, 306.1, 310.1).
+
+    An instant or sorcery card resolves by its ``effects``, performed in
+    order as its controller follows its instructions (608.2c), then it is
+    put into its owner's graveyard (608.2n); its id names it as the source
+    of what it does (a :class:`DealDamage` from it, 120.3). An instant is
+    cast any time its owner has priority (117.1a, 304.1), a sorcery only in
+    a main phase of its owner's turn with an empty stack (307.1). If any
+    effect is illegal, the whole cast is refused.
 
     :param card: the card, in its owner's hand.
+    :param effects: an instant's or sorcery's effects, as actions; a
+        permanent card has none (608.3).
 
     .. versionadded:: 0.1.0
     """
 
     do: ClassVar[str] = "cast"
     card: ObjectId
+    effects: tuple[Action, ...] = field(default=(), converter=_actions)
 
 
 @frozen
@@ -912,8 +926,27 @@ def _card(tx: Tx, card: object, doing: str) -> str:
 def _cast(tx: Tx, a: Cast) -> None:
     card = _card(tx, a.card, a.do)
     state = tx.state
-    flash = "flash" in state.objects[card].keyword_names  # 702.8a
-    new, events = _zones.cast(state, card, state.step, flash=flash)
+    perm = state.objects[card]
+    flash = "flash" in perm.keyword_names  # 702.8a
+    if not perm.types & _zones.SPELL_TYPES:
+        if a.effects:
+            raise IllegalActionError(f"cast: {card!r} is a permanent card: it resolves by "
+                                     "entering the battlefield, with no effects of its own "
+                                     "(give effects to an instant or sorcery)", rule="608.3",
+                                     objects=(card,))
+        new, events = _zones.cast(state, card, state.step, flash=flash)
+        tx._take(new, events)
+        return
+    new, events = _zones.cast_spell(state, card, state.step, flash=flash)
+    tx._take(new, events)
+    source, controller = tx.source, tx.controller
+    tx.source, tx.controller = card, perm.owner  # 603.7d-e: what it creates is its
+    try:
+        for effect in a.effects:  # 608.2c: in the order written
+            tx.perform(effect)
+    finally:
+        tx.source, tx.controller = source, controller
+    new, events = _zones.spell_resolved(tx.state, card, tx.state.step)
     tx._take(new, events)
 
 
@@ -1147,7 +1180,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(LeaveBattlefield, _leave, "400.7"),
     _spec(Move, _move, "400.7"),
     _spec(Draw, _draw, "121.1"),
-    _spec(Cast, _cast, "608.3"),
+    _spec(Cast, _cast, "601.2a"),
     _spec(Play, _play, "305.1"),
     _spec(Destroy, _destroy, "701.8"),
     _spec(Sacrifice, _sacrifice, "701.21"),

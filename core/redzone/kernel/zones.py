@@ -11,7 +11,9 @@ in time (603.10a).
 
 Leaving the battlefield is :func:`redzone.kernel.sba.move_many_to_zone`'s
 (combat, last known information); this module adds the moves that start in
-any other zone, putting a card onto the battlefield among them, and drawing.
+any other zone, putting a card onto the battlefield among them, casting
+(a permanent spell, or an instant or sorcery whose effects the kernel's
+:class:`~redzone.Cast` performs as it resolves), and drawing.
 """
 
 from __future__ import annotations
@@ -163,6 +165,52 @@ def cast(state: GameState, obj: str, step: str, *, flash: bool) -> tuple[GameSta
     return state, events + entered
 
 
+#: The card types of a spell that resolves by following its instructions and
+#: then goes to its owner's graveyard (608.2, 608.2n): it never becomes a
+#: permanent (304.4, 307.4).
+SPELL_TYPES: Final = frozenset({"instant", "sorcery"})
+
+#: The steps in which no player gets priority, so no instant is cast (117.3a:
+#: none in the untap step, 502.4; usually none in the cleanup step, 514.3).
+NO_PRIORITY: Final = frozenset({"untap", "cleanup"})
+
+
+def cast_spell(state: GameState, obj: str, step: str, *,
+               flash: bool) -> tuple[GameState, list[Event]]:
+    """Cast the instant or sorcery card ``obj`` from its owner's hand: it
+    moves to the stack (601.2a), where it is until it has resolved
+    (:func:`spell_resolved`). An instant (or a sorcery with flash, 702.8a) is
+    cast any time its owner has priority (117.1a, 304.1), so not in the untap
+    or cleanup step (:data:`NO_PRIORITY`); a sorcery only in a main phase of
+    its owner's turn with an empty stack (307.1).
+
+    :raises IllegalActionError: for a card not in a hand (601.2a) or the
+        wrong time.
+    """
+    perm = _in_hand(state, obj, "cast")
+    if "instant" not in perm.types and not flash:
+        _sorcery_timing(state, perm, "cast", "307.1")
+    elif state.step in NO_PRIORITY:
+        raise IllegalActionError(f"cast: {perm.owner!r} can't cast {obj!r} in the "
+                                 f"{state.step} step: no player gets priority then",
+                                 rule="117.3a", objects=(obj, perm.owner))
+    events = [Event("cast", "601.2a", step, object=obj, player=perm.owner)]
+    state, _moved = move_object(state, obj, "stack", "601.2a", step)
+    return state, events
+
+
+def spell_resolved(state: GameState, obj: str, step: str) -> tuple[GameState, list[Event]]:
+    """The final part of an instant or sorcery spell's resolution: it is put
+    into its owner's graveyard (608.2n), unless it already left the stack as
+    it resolved (608.2m).
+
+    :returns: the new state and the events.
+    """
+    if state.objects[obj].zone != "stack":
+        return state, []
+    return move_object(state, obj, "graveyard", "608.2n", step)
+
+
 def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Event]]:
     """Play the land card ``obj`` from its owner's hand (305.1: a special
     action; it doesn't use the stack): it enters the battlefield under its
@@ -187,5 +235,5 @@ def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Ev
     return state, [Event("play_land", "305.1", step, object=obj, player=perm.owner), *entered]
 
 
-__all__ = ["CAST_TIMING", "MAIN_PHASES", "POSITIONS", "cast", "draw", "move_object",
-           "play_land"]
+__all__ = ["CAST_TIMING", "MAIN_PHASES", "NO_PRIORITY", "POSITIONS", "SPELL_TYPES", "cast",
+           "cast_spell", "draw", "move_object", "play_land", "spell_resolved"]

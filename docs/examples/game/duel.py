@@ -1,31 +1,44 @@
 """A whole two-player game on redzone: twenty turns at most, until one player wins.
 
 Everything the game knows lives in redzone's :class:`~redzone.GameState`:
-the battlefield, life totals, the turn, and, in the slot of this module's
-plugin (``duel``), each player's library and hand. Between two commands
-nothing else is kept, so a state at the beginning of a turn can be
-serialised, stored, and played on from (``Game(seed, start=state)``).
+the cards in each zone (every card an object with its owner: the libraries,
+top first, the hands, the battlefield, the graveyards, 400.1), life totals and
+the turn. Between two commands nothing else is kept, so a state at the
+beginning of a turn can be serialised, stored, and played on from
+(``Game(seed, start=state)``). The game declares no action kind and no plugin
+of its own: every command is redzone's.
 
-The cards are data (:data:`CARDS`); what a card does is a list of redzone
-actions:
+The cards are data (:data:`CARDS`), put into their owners' libraries in the
+order the seed shuffles them (:func:`new_game`); each player draws an opening
+hand with the kernel's :class:`~redzone.Draw`. A card is cast from its owner's
+hand with the kernel's :class:`~redzone.Cast`:
 
-* a creature spell puts the creature onto the battlefield (608.3);
+* a creature card goes to the stack and enters the battlefield (601.2a,
+  608.3a), a new object each time it changes zones (400.7);
+* an instant's effects are performed in order as it resolves, as one command
+  (608.2c), then it goes to its owner's graveyard (608.2n):
 * Giant Growth: :class:`~redzone.Pump` +3/+3 until end of turn (611.2);
 * Lightning Bolt: :class:`~redzone.DealDamage` of 3 whose source is the
-  spell, a :class:`~redzone.StackObject` (120.3, 609.7);
+  spell, the card on the stack (120.3, 609.7);
 * Fog: an :class:`~redzone.Effect` ``prevent_all_combat_damage`` until end
   of turn (615.1, 514.2);
 * Murder: :class:`~redzone.Destroy` (701.8);
 * Raise the Alarm: two :class:`~redzone.CreateToken` 1/1 Soldiers (111.2);
-* Voice of Victory has mobilize 2 (702.181), Rotting Zombie decayed (702.147).
+* Voice of Victory has mobilize 2 (702.181), Rotting Zombie decayed (702.147),
+  Coalition Skyknight enlist (702.154).
 
-Casting is this plugin's own action kind, :class:`Cast`: it takes the card
-out of its player's hand and performs the card's actions, as one command
-(if any of them is illegal, nothing happens). Mana is simplified: in every
-turn each player has one mana per turn they have begun, at most five.
+What a command will ask the players (enlist's optional cost, 702.154a; a
+sacrifice such as annihilator's, 702.86a; the order of triggers) is listed
+before the command with :meth:`~redzone.Engine.choices_for` and answered by
+each :class:`~redzone.Choice`'s key (:meth:`Game.answers`).
 
-Each turn: ``begin_turn`` (untap, 502.3), a draw (504.1; not on the first
-turn for the starting player), the precombat main phase, a combat phase with the step API
+If a cast is illegal (an effect naming what is gone, a creature outside a main
+phase), nothing happens. Mana is simplified: in every turn each player has one
+mana per turn they have begun, at most five.
+
+Each turn: ``begin_turn`` (untap, 502.3), the draw (504.1, the kernel's
+``Draw`` in :func:`draw_step`; not on the first turn for the starting player,
+103.8a), the precombat main phase, a combat phase with the step API
 (``begin_combat``, ``declare_attackers``, ``declare_blockers``,
 ``combat_damage``, ``end_of_combat``, ``finish``), the postcombat main phase
 and ``end_turn`` (end step and cleanup, 513-514). The game ends when a player
@@ -43,15 +56,18 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-from attrs import field, frozen
+from attrs import frozen
 from redzone import (
-    ActionSpec,
+    Action,
     AddEffect,
+    Cast,
+    Choice,
     CreateToken,
     DealDamage,
     Destroy,
+    Draw,
     Effect,
     Engine,
     Event,
@@ -60,16 +76,11 @@ from redzone import (
     Outcome,
     Permanent,
     Pump,
-    StackObject,
-    Tx,
-    hookimpl,
 )
-from redzone.kernel.actions import Action
 
-PLUGIN = "duel"
 PLAYERS = ("alice", "bob")
 #: The seed of the game the documentation shows (it uses every card kind).
-SEED = 13
+SEED = 24
 MAX_TURNS = 20
 HAND = 5
 
@@ -114,6 +125,7 @@ CARDS: dict[str, Card] = {c.name: c for c in (
     Card("Youthful Knight", 2, 2, 1, ("first strike",), ("white",)),
     Card("Hill Giant", 4, 3, 3, (), ("red",)),
     Card("Serra Angel", 5, 4, 4, ("flying", "vigilance"), ("white",)),
+    Card("Coalition Skyknight", 4, 2, 2, ("flying", "enlist"), ("white",)),
     Card("Giant Growth", 1, colors=("green",)),
     Card("Lightning Bolt", 1, colors=("red",)),
     Card("Fog", 1, colors=("green",)),
@@ -125,7 +137,8 @@ DECKS: dict[str, tuple[tuple[str, int], ...]] = {
     "alice": (("Raging Goblin", 2), ("Goblin Piker", 2), ("Grizzly Bears", 3),
               ("Voice of Victory", 2), ("Trained Armodon", 2), ("Craw Wurm", 2),
               ("Lightning Bolt", 4), ("Giant Growth", 3)),
-    "bob": (("Savannah Lions", 3), ("Rotting Zombie", 2), ("Youthful Knight", 3),
+    "bob": (("Savannah Lions", 3), ("Rotting Zombie", 2), ("Youthful Knight", 2),
+            ("Coalition Skyknight", 1),
             ("Hill Giant", 2), ("Serra Angel", 2), ("Fog", 2), ("Murder", 3),
             ("Raise the Alarm", 3)),
 }
@@ -145,112 +158,46 @@ def library(player: str, seed: int) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------
-# The plugin: libraries and hands in its own slot, and its actions
+# The game's start and its draws: kernel zones and the kernel's Draw
 # ---------------------------------------------------------------------------
 
 
-@frozen
-class Setup(Action):
-    """Begin the game: shuffled libraries, and each player draws a hand of five.
-
-    :param libraries: each player's library, top first.
-    """
-
-    do: ClassVar[str] = "duel_setup"
-    libraries: tuple[tuple[str, tuple[str, ...]], ...]
-
-
-@frozen
-class Draw(Action):
-    """A player draws a card (121.1).
-
-    :param player: who draws.
-    """
-
-    do: ClassVar[str] = "duel_draw"
-    player: str
-
-
-@frozen
-class Cast(Action):
-    """A player casts a card from their hand and it resolves (601, 608):
-    a creature enters the battlefield, an instant's actions are performed.
-
-    :param player: who casts it.
-    :param card: its id (in that player's hand).
-    :param permanent: the creature it puts onto the battlefield, if any.
-    :param effects: what it does, as redzone actions.
-    """
-
-    do: ClassVar[str] = "duel_cast"
-    player: str
-    card: str
-    permanent: Permanent | None = None
-    effects: tuple[Action, ...] = field(default=(), converter=tuple)
-
-
-def zones(state: GameState) -> dict[str, dict[str, tuple[str, ...]]]:
-    """Each player's ``library`` and ``hand``, from the plugin's slot."""
-    slot = state.slot(PLUGIN) or {}
-    return {p: {"library": tuple(slot[p]["library"]), "hand": tuple(slot[p]["hand"])}
-            for p in slot}
-
-
-def _setup(tx: Tx, action: Action) -> None:
-    assert isinstance(action, Setup)
-    value = {}
-    for player, cards in action.libraries:
-        tx.player(player, action.do)
-        value[player] = {"library": cards[HAND:], "hand": cards[:HAND]}
-    tx.set_state(value)
-
-
-def _draw(tx: Tx, action: Action) -> None:
-    assert isinstance(action, Draw)
-    tx.player(action.player, action.do)
-    value = zones(tx.state)
-    mine = value[action.player]
-    if not mine["library"]:  # the decks hold enough cards for MAX_TURNS turns
-        raise IllegalActionError(f"{action.player} has no card to draw (this game doesn't "
-                                 "model drawing from an empty library)", rule="121.4")
-    mine["hand"] += mine["library"][:1]
-    mine["library"] = mine["library"][1:]
-    tx.set_state(value)
-    tx.emit(Event("draw", "121.1", player=action.player))
-
-
-def _cast(tx: Tx, action: Action) -> None:
-    assert isinstance(action, Cast)
-    tx.player(action.player, action.do)
-    value = zones(tx.state)
-    hand = value[action.player]["hand"]
-    if action.card not in hand:
-        raise IllegalActionError(f"{action.player} has no {action.card!r} in hand",
-                                 rule="601.2a", objects=(action.card,))
-    value[action.player]["hand"] = tuple(c for c in hand if c != action.card)
-    tx.set_state(value)
-    tx.emit(Event("cast", "601.2", player=action.player, object=action.card,
-                  detail=card_of(action.card).name))
-    if action.permanent is not None:
-        tx.create(action.permanent, rule="608.3")
-    for effect in action.effects:
-        tx.perform(effect)
-
-
-class DuelPlugin:
-    """The game's plugin: its action kinds."""
-
-    __name__ = PLUGIN
-
-    @hookimpl
-    def redzone_actions(self) -> list[ActionSpec]:
-        return [ActionSpec(Setup, _setup, "103.1"), ActionSpec(Draw, _draw, "121.1"),
-                ActionSpec(Cast, _cast, "601.2")]
+def card_object(card_id: str, player: str) -> Permanent:
+    """The card as an object in its owner's library (400.1): a creature card
+    with its power, toughness and keywords, or an instant."""
+    c = card_of(card_id)
+    if not c.creature:
+        return Permanent(card_id, player, name=c.name, colors=set(c.colors),
+                         types={"instant"}, zone="library")
+    return Permanent(card_id, player, name=c.name, colors=set(c.colors), base_power=c.power,
+                     base_toughness=c.toughness, printed_keywords=c.keywords,
+                     zone="library")
 
 
 def new_engine() -> Engine:
-    """redzone's built-in keywords and this game's plugin."""
-    return Engine(plugins=[DuelPlugin()])
+    """redzone's kernel and built-in keywords: the game declares nothing of its own."""
+    return Engine()
+
+
+def new_game(engine: Engine, seed: int) -> GameState:
+    """A new game: each player's shuffled library, in order, top first (401.1)."""
+    return engine.game(list(PLAYERS), [card_object(c, p) for p in PLAYERS
+                                       for c in library(p, seed)])
+
+
+def opening_hands(engine: Engine, state: GameState) -> Outcome:
+    """Each player draws their opening hand (103.5), one command."""
+    return engine.perform(state, [Draw(p, HAND) for p in PLAYERS])
+
+
+# -- DRAW STEP: delete this function (and its one call in Game.turn) once
+# -- Engine.begin_turn runs the draw step itself (504.1).
+def draw_step(engine: Engine, state: GameState) -> Outcome | None:
+    """The active player draws a card in their draw step (504.1), except the
+    starting player on the first turn (103.8a): ``None`` then."""
+    if state.turn == 1:
+        return None
+    return engine.perform(state, Draw(state.active_player))
 
 
 # ---------------------------------------------------------------------------
@@ -273,22 +220,14 @@ def creatures(state: GameState, player: str) -> list[Permanent]:
 
 
 def in_hand(state: GameState, player: str, name: str) -> list[str]:
-    return [c for c in zones(state)[player]["hand"] if card_of(c).name == name]
+    """The ids of the cards named ``name`` in the player's hand, in order."""
+    return [c for c in state.zone(player, "hand") if state.objects[c].name == name]
 
 
-def spell(card: str, player: str) -> StackObject:
-    """The spell as a source of damage (120.3): its id is the card's."""
-    c = card_of(card)
-    return StackObject(card, player, name=c.name, colors=set(c.colors), types={"instant"})
-
-
-def cast(card: str, player: str, *effects: Action) -> Cast:
-    c = card_of(card)
-    if not c.creature:
-        return Cast(player, card, None, effects)
-    perm = Permanent(card, player, name=c.name, colors=set(c.colors), base_power=c.power,
-                     base_toughness=c.toughness, printed_keywords=c.keywords)
-    return Cast(player, card, perm, effects)
+def cast(card: str, *effects: Action) -> Cast:
+    """Cast a card from its owner's hand: a creature enters the battlefield
+    (608.3a), an instant's effects are performed as it resolves (608.2c)."""
+    return Cast(card, effects=effects)
 
 
 class Game:
@@ -307,14 +246,13 @@ class Game:
                  start: GameState | None = None) -> None:
         self.seed = seed
         self.engine = engine or new_engine()
-        self.state = start if start is not None else self.engine.game(list(PLAYERS))
+        self.state = start if start is not None else new_game(self.engine, seed)
         #: (label, state, how many events had happened) after each command.
         self.snapshots: list[tuple[str, GameState, int]] = [("start", self.state, 0)]
         self.events: list[Event] = []
         self.log: list[str] = []
         if start is None:
-            self.do("setup", lambda s: self.engine.perform(s, Setup(tuple(
-                (p, library(p, seed)) for p in PLAYERS))))
+            self.do("opening hands", lambda s: opening_hands(self.engine, s))
 
     # -- running commands ------------------------------------------------------
 
@@ -337,15 +275,49 @@ class Game:
         """Cast a card if that is legal now; an illegal play is skipped."""
         if self.over:
             return False
+        player = self.state.objects[action.card].owner
         try:
             self.do(f"cast {card_of(action.card).name}",
                     lambda s: self.engine.perform(s, action))
         except IllegalActionError as err:
-            self.log.append(f"  ({action.player} can't cast {action.card}: {err})")
+            self.log.append(f"  ({player} can't cast {action.card}: {err})")
             return False
-        self.log.append(f"  {action.player} casts {card_of(action.card).name}"
+        self.log.append(f"  {player} casts {card_of(action.card).name}"
                         + (f" on {_target(action)}" if _target(action) else ""))
         return True
+
+    def answers(self, command: str, *args: Any) -> dict[str, tuple[str, ...]]:
+        """Every choice ``command`` will ask, listed in advance with
+        :meth:`~redzone.Engine.choices_for` (601.2), answered by its key: one
+        answer may bring up the next (what enlisting taps), so the listing is
+        asked again with the answers so far until nothing new is asked."""
+        answers: dict[str, tuple[str, ...]] = {}
+        while True:
+            asked = [c for c in self.engine.choices_for(self.state, command, *args,
+                                                        choices=answers)
+                     if c.key not in answers]
+            if not asked:
+                return answers
+            for choice in asked:
+                answers[choice.key] = self.choose(choice)
+
+    def choose(self, choice: Choice) -> tuple[str, ...]:
+        """The policy for a choice, from what it offers: an optional cost
+        that taps a creature (enlist, 702.154a) is paid with the strongest one
+        offered; a choice of permanents a player must make
+        (annihilator's sacrifice, 702.86a) takes the least valuable ones; any
+        other choice takes redzone's default."""
+        state = self.state
+        perms = [state.objects[o] for o in choice.options if o in state.objects]
+        if choice.kind == "cost" and choice.min == 0 and perms and len(perms) == len(
+                choice.options):
+            best = max(perms, key=lambda p: (p.power, p.id))
+            return (best.id,) if best.power > 0 else ()
+        if choice.min > 0 and perms and len(perms) == len(choice.options):
+            cheapest = sorted(perms, key=lambda p: (p.is_creature, p.power + p.toughness,
+                                                    p.id))
+            return tuple(p.id for p in cheapest[:choice.min])
+        return tuple(choice.default)
 
     def rng(self, player: str, moment: str) -> random.Random:
         return random.Random(f"{self.seed}:{self.state.turn}:{player}:{moment}")
@@ -367,8 +339,9 @@ class Game:
         pool = {p: mana(self.state, p) for p in PLAYERS}
         self.log.append(f"turn {self.state.turn}: {me} "
                         f"({', '.join(f'{p} {self.state.players[p].life}' for p in PLAYERS)})")
-        if self.state.turn > 1:  # the starting player skips the first turn's draw
-            self.do("draw", lambda s: self.engine.perform(s, Draw(me)))
+        drawn = draw_step(self.engine, self.state)  # DRAW STEP: delete with draw_step
+        if drawn is not None:
+            self.do("draw", lambda s: drawn)
         self.main(me, pool, precombat=True)
         self.combat(me, pool)
         self.main(me, pool, precombat=False)
@@ -380,25 +353,25 @@ class Game:
         bolts = in_hand(state, me, "Lightning Bolt")
         if bolts and pool[me] and state.players[foe].life <= 3:  # burn them out
             pool[me] -= 1
-            self.play_card(cast(bolts[0], me, DealDamage(spell(bolts[0], me), foe, 3)))
+            self.play_card(cast(bolts[0], DealDamage(bolts[0], foe, 3)))
             return
         if precombat:
             self.removal(me, pool)
         reserve = 1 if (in_hand(self.state, me, "Giant Growth") and precombat) else 0
-        hand = sorted((c for c in zones(self.state)[me]["hand"] if card_of(c).creature),
+        hand = sorted((c for c in self.state.zone(me, "hand") if card_of(c).creature),
                       key=lambda c: (-card_of(c).cost, c))
         for card in hand:
             if card_of(card).cost <= pool[me] - reserve and not self.over:
                 pool[me] -= card_of(card).cost
-                self.play_card(cast(card, me))
+                self.play_card(cast(card))
         for card in in_hand(self.state, me, "Lightning Bolt"):
             if not precombat and pool[me] and self.rng(me, "face").random() < 0.4:
                 pool[me] -= 1
-                self.play_card(cast(card, me, DealDamage(spell(card, me), foe, 3)))
+                self.play_card(cast(card, DealDamage(card, foe, 3)))
         for card in in_hand(self.state, me, "Raise the Alarm"):
             if not precombat and pool[me] >= 2:
                 pool[me] -= 2
-                self.play_card(cast(card, me, *(CreateToken(Permanent(
+                self.play_card(cast(card, *(CreateToken(Permanent(
                     f"{card}-soldier-{n}", me, name="Soldier", subtypes=("Soldier",),
                     colors={"white"}, base_power=1, base_toughness=1)) for n in (1, 2))))
 
@@ -408,14 +381,14 @@ class Game:
         murders = in_hand(self.state, me, "Murder")
         if murders and theirs and theirs[0].power >= 3 and pool[me] >= 3:
             pool[me] -= 3
-            self.play_card(cast(murders[0], me, Destroy(theirs[0].id)))
+            self.play_card(cast(murders[0], Destroy(theirs[0].id)))
         theirs = [p for p in sorted(creatures(self.state, foe), key=lambda p: (-p.power, p.id))
                   if p.toughness - p.damage <= 3 and p.power >= 2]
         bolts = in_hand(self.state, me, "Lightning Bolt")
         if bolts and theirs and pool[me] and (len(bolts) > 1
                                                or self.rng(me, "bolt").random() < 0.5):
             pool[me] -= 1
-            self.play_card(cast(bolts[0], me, DealDamage(spell(bolts[0], me), theirs[0].id, 3)))
+            self.play_card(cast(bolts[0], DealDamage(bolts[0], theirs[0].id, 3)))
 
     # -- combat --------------------------------------------------------------------
 
@@ -433,11 +406,21 @@ class Game:
         rng = self.rng(me, "attack")
         attacks = {p.id: foe for p in mine if p.power > 0 and (
             ahead or p.toughness > biggest or rng.random() < 0.5)}
+        for enlister in [p for p in mine if p.id in attacks and "enlist" in p.keyword_names]:
+            # Enlist (702.154a) taps a creature that doesn't attack: sometimes
+            # the strongest other attacker stays home to lend its power.
+            others = [p for p in mine if p.id in attacks and p.id != enlister.id]
+            if others and rng.random() < 0.5:
+                del attacks[max(others, key=lambda p: (p.power, p.id)).id]
         self.log.append(f"  {me} attacks with {', '.join(sorted(attacks)) or 'nothing'}")
-        self.do("declare attackers", lambda s: engine.declare_attackers(s, attacks))
+        chosen = self.answers("declare_attackers", attacks) if attacks else {}
+        self.do("declare attackers", lambda s: engine.declare_attackers(s, attacks,
+                                                                        choices=chosen))
         if engine.next_step(self.state) == "declare_blockers":
             blocks = self.blocks(foe)
-            self.do("declare blockers", lambda s: engine.declare_blockers(s, blocks))
+            answered = self.answers("declare_blockers", blocks)
+            self.do("declare blockers", lambda s: engine.declare_blockers(s, blocks,
+                                                                          choices=answered))
             self.tricks(me, foe, pool)
             while not self.over and engine.next_step(self.state) in (
                     "first_strike_damage", "combat_damage"):
@@ -485,7 +468,7 @@ class Game:
         if fogs and pool[foe] and (unblocked >= state.players[foe].life or (
                 unblocked >= 4 and self.rng(foe, "fog").random() < 0.6)):
             pool[foe] -= 1
-            self.play_card(cast(fogs[0], foe, AddEffect(Effect(
+            self.play_card(cast(fogs[0], AddEffect(Effect(
                 "prevent_all_combat_damage", duration="end_of_turn"))))
             return
         for blocker_id, attacked in sorted(combat.blocks.items()):
@@ -496,7 +479,7 @@ class Game:
             blocker = self.state.objects[blocker_id]
             if blocker.power >= attacker.toughness or attacker.power < blocker.toughness:
                 pool[me] -= 1
-                self.play_card(cast(growth[0], me, Pump(attacker.id, 3, 3)))
+                self.play_card(cast(growth[0], Pump(attacker.id, 3, 3)))
 
 
 def _target(action: Cast) -> str:
@@ -532,5 +515,5 @@ def main(argv: Sequence[str]) -> None:
 if __name__ == "__main__":
     main(sys.argv)
 
-__all__: list[Any] = ["CARDS", "DECKS", "SEED", "Cast", "Draw", "DuelPlugin", "Game", "Setup",
+__all__: list[Any] = ["CARDS", "DECKS", "SEED", "Game", "draw_step", "new_engine", "new_game",
                      "play"]
