@@ -109,7 +109,10 @@ def test_every_card_kind_is_played(game: duel.Game) -> None:
 
 def test_513_mobilize_warriors_do_not_survive_a_turn(game: duel.Game) -> None:
     """702.181a: "Sacrifice them at the beginning of the next end step": after each
-    cleanup no Warrior token remains."""
+    cleanup no Warrior token remains; the game made some, so this can fail."""
+    made = {e.object for e in game.events if e.kind == "enters_battlefield"
+            and ".mobilize." in (e.object or "")}
+    assert made, "the game made no mobilize Warriors: the check below would be vacuous"
     for label, state, _ in game.snapshots:
         if label.endswith(" end"):
             assert not [p for p in state.battlefield if ".mobilize." in p.id], label
@@ -191,7 +194,10 @@ def test_400_1_libraries_and_hands_are_kernel_zones(game: duel.Game) -> None:
     draws = [e for e in game.events if e.kind == "draws"]
     assert len(draws) == 2 * duel.HAND + game.state.turn - 1
     assert all(e.rule == "121.1" for e in draws)
-    assert duel.draw_step(game.engine, opened) is None  # 103.8a
+    # the opening hands in the first turn's main phase; then one a turn, in the
+    # draw step begin_turn runs (504.1), none in turn 1 (103.8a)
+    assert [e.step for e in draws] == ["main"] * 2 * duel.HAND + ["draw"] * (
+        game.state.turn - 1)
 
 
 def test_400_7_cards_move_hand_to_battlefield_or_graveyard(game: duel.Game) -> None:

@@ -36,9 +36,9 @@ If a cast is illegal (an effect naming what is gone, a creature outside a main
 phase), nothing happens. Mana is simplified: in every turn each player has one
 mana per turn they have begun, at most five.
 
-Each turn: ``begin_turn`` (untap, 502.3), the draw (504.1, the kernel's
-``Draw`` in :func:`draw_step`; not on the first turn for the starting player,
-103.8a), the precombat main phase, a combat phase with the step API
+Each turn: ``begin_turn`` (the beginning phase: untap, 502.3; upkeep, 503;
+the draw, 504.1; the game starts in the first turn's precombat main phase, so
+the starting player doesn't draw then, 103.8a), the precombat main phase, a combat phase with the step API
 (``begin_combat``, ``declare_attackers``, ``declare_blockers``,
 ``combat_damage``, ``end_of_combat``, ``finish``), the postcombat main phase
 and ``end_turn`` (end step and cleanup, 513-514). The game ends when a player
@@ -190,16 +190,6 @@ def opening_hands(engine: Engine, state: GameState) -> Outcome:
     return engine.perform(state, [Draw(p, HAND) for p in PLAYERS])
 
 
-# -- DRAW STEP: delete this function (and its one call in Game.turn) once
-# -- Engine.begin_turn runs the draw step itself (504.1).
-def draw_step(engine: Engine, state: GameState) -> Outcome | None:
-    """The active player draws a card in their draw step (504.1), except the
-    starting player on the first turn (103.8a): ``None`` then."""
-    if state.turn == 1:
-        return None
-    return engine.perform(state, Draw(state.active_player))
-
-
 # ---------------------------------------------------------------------------
 # The policy: rules of thumb
 # ---------------------------------------------------------------------------
@@ -339,9 +329,6 @@ class Game:
         pool = {p: mana(self.state, p) for p in PLAYERS}
         self.log.append(f"turn {self.state.turn}: {me} "
                         f"({', '.join(f'{p} {self.state.players[p].life}' for p in PLAYERS)})")
-        drawn = draw_step(self.engine, self.state)  # DRAW STEP: delete with draw_step
-        if drawn is not None:
-            self.do("draw", lambda s: drawn)
         self.main(me, pool, precombat=True)
         self.combat(me, pool)
         self.main(me, pool, precombat=False)
@@ -515,5 +502,5 @@ def main(argv: Sequence[str]) -> None:
 if __name__ == "__main__":
     main(sys.argv)
 
-__all__: list[Any] = ["CARDS", "DECKS", "SEED", "Game", "draw_step", "new_engine", "new_game",
+__all__: list[Any] = ["CARDS", "DECKS", "SEED", "Game", "new_engine", "new_game",
                      "play"]
