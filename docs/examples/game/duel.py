@@ -38,8 +38,8 @@ mana per turn they have begun, at most five.
 
 Each turn: ``begin_turn`` (the beginning phase: untap, 502.3; upkeep, 503;
 the draw, 504.1; the game starts in the first turn's precombat main phase, so
-the starting player doesn't draw then, 103.8a), the precombat main phase, a combat phase with the step API
-(``begin_combat``, ``declare_attackers``, ``declare_blockers``,
+the starting player doesn't draw then, 103.8a), the precombat main phase, a
+combat phase with the step API (``begin_combat``, ``declare_attackers``, ``declare_blockers``,
 ``combat_damage``, ``end_of_combat``, ``finish``), the postcombat main phase
 and ``end_turn`` (end step and cleanup, 513-514). The game ends when a player
 loses (``state.game_over``, 104.2a); redzone refuses every command after it.
