@@ -275,7 +275,9 @@ class _Builder:
             # player; a team of one starts at 20 (103.4).
             life = team_life(teams[pid]) if pid in teams else 20
             self.players[pid] = Player(pid, life=self.integer(pdata.get("life"), life),
-                                       poison=self.integer(pdata.get("poison"), 0))
+                                       poison=self.integer(pdata.get("poison"), 0),
+                                       max_hand_size=self.integer(pdata.get("max_hand_size"),
+                                                                  7))
 
     def teams(self) -> dict[str, tuple[str, ...]]:
         """``teams``: team id -> its players (Two-Headed Giant, 810)."""

@@ -680,6 +680,9 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("moved", "400.7", _moved, "object zone origin", tone="rules",
        summary="a card moves between two zones other than the battlefield: a new object"),
     _k("draws", "121.1", "{player} draws a card", "player object"),
+    _k("discards", "701.9a", "{player} discards {object}", "player object",
+       summary="a card goes from its owner's hand to their graveyard (514.1: down to "
+       "the maximum hand size)"),
     _k("draw_from_empty", "121.4", "{player} attempts to draw from an empty library and "
        "loses at the next check of state-based actions (704.5b)", "player", tone="harm"),
     _k("ceases_to_exist", "704.5d", "{object}, a token, ceases to exist", "object zone",

@@ -468,6 +468,9 @@ class Player:
         lose at the next check (704.5b).
     :param lands_played: how many lands the player has played this turn
         (305.2: one, normally).
+    :param max_hand_size: the most cards the player may keep in hand at the
+        cleanup step (402.2, 514.1: normally seven); ``None`` for no maximum
+        hand size.
 
     .. versionadded:: 0.1.0
     """
@@ -479,6 +482,7 @@ class Player:
     loss_rule: str | None = None
     drew_from_empty: bool = False
     lands_played: int = 0
+    max_hand_size: int | None = 7
 
     def __repr__(self) -> str:
         return _display.player_repr(self)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from redzone.kernel import zones as _zones
 from redzone.kernel.actions import Draw
 from redzone.kernel.context import Context
 from redzone.kernel.decisions import Shared
@@ -19,7 +20,7 @@ from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.model import ChoiceMade, Effect, GameState, Shield
+from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx
@@ -63,6 +64,7 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
         tx = Tx(ctx, _evolve(state, step="cleanup"), answers=choices, spent=spent)
         spent = tx.spent
         tx.emit(Event("step", "514.1", "cleanup"))
+        _discard_to_hand_size(tx)
         damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
                    if p.damage and p.zone == "battlefield"}
         tx.state = tx.state.with_permanents(damaged)
@@ -90,6 +92,26 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
                      "something happening in every one (rule 514.3a; the bound cleanups = "
                      f"{MAX_CLEANUPS})", bound="cleanups", limit=MAX_CLEANUPS,
                      plugin=", ".join(names), hook="redzone_triggers")
+
+
+def _discard_to_hand_size(tx: Tx) -> None:
+    """514.1: the active player discards down to their maximum hand size
+    (normally seven, 402.2), choosing the cards: a :class:`Choice` of the
+    cards in hand, by default the last ones they got (the end of the hand's
+    order)."""
+    state = tx.state
+    player = state.active_player
+    over = _zones.over_hand_size(state, player)
+    if not over:
+        return
+    hand = state.zone(player, "hand")
+    most = state.players[player].max_hand_size
+    chosen = tx.choose(Choice("discard", player, "option", hand, hand[-over:], min=over,
+                              max=over, rule="514.1",
+                              text=f"discard {over} card{'s' if over != 1 else ''} down to "
+                                   f"{most} in hand", key=f"discard@{player}:cleanup"))
+    new, events = _zones.discard_to_hand_size(state, player, tx.step, tuple(chosen))
+    tx._take(new, events, labelled=True)
 
 
 def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,

@@ -96,6 +96,27 @@ def draw(state: GameState, player: str, step: str) -> tuple[GameState, list[Even
     return state, [Event("draws", "121.1", step, player=player, object=top)]
 
 
+def discard_to_hand_size(state: GameState, player: str, step: str, chosen: tuple[str, ...]
+                         ) -> tuple[GameState, list[Event]]:
+    """``player`` discards ``chosen``: each card goes from their hand to their
+    graveyard (701.9a), in the order given (404.1).
+
+    :returns: the new state and the events.
+    """
+    events: list[Event] = []
+    for card in chosen:
+        state, _moved = move_object(state, card, "graveyard", "701.9a", step)
+        events.append(Event("discards", "701.9a", step, player=player, object=card))
+    return state, events
+
+
+def over_hand_size(state: GameState, player: str) -> int:
+    """How many cards over their maximum hand size ``player`` holds (402.2,
+    514.1): 0 with no maximum."""
+    most = state.players[player].max_hand_size
+    return 0 if most is None else max(len(state.zone(player, "hand")) - most, 0)
+
+
 #: The main phases (505): where a permanent spell is cast and a land played
 #: without flash (302.1, 305.1, 307.1).
 MAIN_PHASES: Final = frozenset({"main", "precombat_main", "postcombat_main"})
