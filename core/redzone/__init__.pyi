@@ -100,6 +100,7 @@ from redzone.kernel.model import (
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.requirements import Requirement
+from redzone.kernel.slots import Slot
 from redzone.kernel.tokens import token_ids
 from redzone.kernel.tx import Tx
 
@@ -184,6 +185,7 @@ __all__ = [
     "ScenarioError",
     "SetState",
     "Shield",
+    "Slot",
     "SourceAssignment",
     "SourceId",
     "StackObject",
