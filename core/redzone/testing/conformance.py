@@ -674,29 +674,88 @@ def _valid_recipient(state: GameState, target: str) -> bool:
     return perm is not None and perm.zone == "battlefield"
 
 
+def _answerers(engine: Engine, hook: str, args: tuple[Any, ...],
+               wanted: Callable[[Any], bool]) -> list[str]:
+    """The plugins whose own implementation of ``hook``, asked alone with
+    ``args``, answers what ``wanted`` accepts: who is responsible for a
+    combined answer."""
+    out = []
+    for impl in engine.hooks.impls(hook):
+        picked = args if impl.picks is None else tuple(args[i] for i in impl.picks)
+        try:
+            res = impl.fn(*picked)
+            if res is not None and not isinstance(res, (int, str)):
+                res = tuple(res)
+        except Exception:  # a fault is no-exception-escapes' to report
+            continue
+        if res is not None and wanted(res):
+            out.append(impl.plugin.name)
+    return out
+
+
+def _uncaused(engine: Engine, state: GameState, plugins: Iterable[str],
+              objects: Iterable[str]) -> list[str]:
+    """The keyword plugins among ``plugins`` none of whose keywords any of
+    ``objects`` has (as it is, or as it last was: 608.2h). The kernel's own
+    effects (a scenario's continuous effects) and plugins that declare no
+    keyword are no keyword's, and are not held to their keywords."""
+    keywords: dict[str, set[str]] = {}
+    for info in engine.keywords():
+        keywords.setdefault(info.plugin, set()).add(info.spec.name)
+    out = []
+    for plugin in plugins:
+        mine = keywords.get(plugin)
+        if plugin.startswith("redzone.") or not mine:
+            continue
+        if not any(oid in state.objects and any(state.last_known(oid).has(k) for k in mine)
+                   for oid in objects):
+            out.append(plugin)
+    return out
+
+
 def check_damage_conserved(subject: Subject, case: Case) -> None:
-    """``damage-conserved``: each creature assigns exactly its power; dealt =
-    assigned - prevented unless a replacement changed the amount; marked
-    damage grows by no more than the damage dealt."""
-    name = "damage-conserved"
-    engine = subject.engine
-    legal = legalize(engine, case)
+    """``damage-conserved``: each creature assigns exactly its power, or what
+    its keywords say (510.1a); every difference between what a source was
+    assigned to deal and what it dealt is explained by an event (120.4):
+    ``redirected`` (614.9), ``prevented`` (615) or ``modified`` (614.1a), a
+    keyword's modification made by the keyword of the source or the
+    recipient; no combat damage is dealt that wasn't assigned; marked damage
+    grows by no more than the damage dealt (120.3e)."""
+    legal = legalize(subject.engine, case)
     assume(legal is not None)
     assert legal is not None
-    state = legal.state
+    _damage_conserved(subject, legal, legal.state, lambda s: _advance(subject.engine, legal, s))
+
+
+def _advance(engine: Engine, case: Case, state: GameState) -> Any:
+    """The command that plays the next step of ``case``'s combat (not a
+    combat damage step)."""
+    nxt = engine.next_step(state)
+    if nxt == "declare_attackers":
+        return engine.declare_attackers(state, case.attacks)
+    if nxt == "declare_blockers":
+        return engine.declare_blockers(state, case.blocks)
+    return getattr(engine, _COMMANDS[nxt or ""])(state)
+
+
+#: The command that plays each step of the combat phase (but its damage steps).
+_COMMANDS: Final[Mapping[str, str]] = {
+    "beginning_of_combat": "begin_combat", "declare_attackers": "declare_attackers",
+    "declare_blockers": "declare_blockers", "end_of_combat": "end_of_combat",
+    "postcombat_main": "finish"}
+
+
+def _damage_conserved(subject: Subject, legal: Case, state: GameState,
+                      advance: Callable[[GameState], Any]) -> None:
+    name = "damage-conserved"
+    engine = subject.engine
     pending: Counter[tuple[str, str]] = Counter()
     for _ in range(_MAX_STEPS):
         nxt = engine.next_step(state)
         if nxt is None:
             return
-        if nxt in ("beginning_of_combat", "declare_attackers", "declare_blockers",
-                   "end_of_combat", "postcombat_main"):
-            out = {"beginning_of_combat": lambda s: engine.begin_combat(s),
-                   "declare_attackers": lambda s: engine.declare_attackers(s, legal.attacks),
-                   "declare_blockers": lambda s: engine.declare_blockers(s, legal.blocks),
-                   "end_of_combat": lambda s: engine.end_of_combat(s),
-                   "postcombat_main": lambda s: engine.finish(s)}[nxt](state)
-            state = out.state
+        if nxt in _COMMANDS:
+            state = advance(state).state
             continue
         duties: tuple[Duty, ...] = ()
         if not state.step.endswith(_ASSIGNED):
@@ -715,48 +774,95 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
                                    f"combat damage in {nxt}, but its power is {duty.power} "
                                    f"and it may assign to {list(duty.recipients)} (510.1a)",
                                    legal)
+            power = state.objects[duty.source].power
+            if duty.power != power and duty.power > 0:
+                # 510.1a: its power, unless what it has says otherwise.
+                who = _answerers(engine, "redzone_combat_damage_amount",
+                                 (state, duty.source, nxt), duty.power.__eq__)
+                stray_ = _uncaused(engine, state, who, (duty.source,))
+                if stray_:
+                    raise subject.fail(name, f"{duty.source} (power {power}) assigns "
+                                       f"{duty.power} combat damage in {nxt} because plugin "
+                                       f"{stray_[0]!r} says so (redzone_combat_damage_amount), "
+                                       f"but {duty.source} has none of its keywords: a "
+                                       "creature assigns its power, or what its abilities "
+                                       "say (510.1a)", legal)
         stray = set(assigned) - {d.source for d in duties}
         if duties and stray:
             raise subject.fail(name, f"{sorted(stray)} assigned combat damage in {nxt} "
                                "without dealing combat damage in that step (510.4)", legal)
         if not out.state.step.endswith(_ASSIGNED):
-            dealt: Counter[tuple[str, str]] = Counter()
-            prevented: Counter[tuple[str, str]] = Counter()
-            to_target: Counter[str] = Counter()
-            for e in out.events:
-                key = (e.source or "", e.target or "")
-                if e.kind == "damage":
-                    dealt[key] += e.amount or 0
-                    to_target[e.target or ""] += e.amount or 0
-                elif e.kind == "prevented":
-                    prevented[key] += e.amount or 0
-            for (src, dst), amount in pending.items():
-                if not _valid_recipient(state, dst):
-                    continue
-                left = amount - prevented[(src, dst)]
-                if left > 0 and engine.hooks.modify_damage(
-                        state, Damage(src, dst, left, True, out.state.step)):
-                    continue
-                if dealt[(src, dst)] + prevented[(src, dst)] != amount:
-                    raise subject.fail(name, f"{src} was assigned to deal {amount} damage to "
-                                       f"{dst} in {out.state.step}, but {dealt[(src, dst)]} was "
-                                       f"dealt and {prevented[(src, dst)]} prevented (120.4)",
-                                       legal)
-            for perm in state.objects.values():
-                if perm.zone != "battlefield" or "creature" not in perm.types:
-                    continue
-                # a creature destroyed by this step's damage: as it last was (608.2h)
-                after = out.state.last_known(perm.id)
-                if after.zone != "battlefield":
-                    continue
-                grown = after.damage - perm.damage
-                if grown < 0 or grown > to_target[perm.id]:
-                    raise subject.fail(name, f"{perm.id} had {perm.damage} damage marked and "
-                                       f"now has {after.damage}, but was dealt "
-                                       f"{to_target[perm.id]} damage in {out.state.step} "
-                                       "(120.3e)", legal)
+            _dealt_as_assigned(subject, legal, state, out, pending)
             pending.clear()
         state = out.state
+
+
+def _dealt_as_assigned(subject: Subject, legal: Case, state: GameState, out: Any,
+                       pending: Counter[tuple[str, str]]) -> None:
+    """Each damage dealt is what was assigned, as the events say it was
+    redirected, prevented and modified (120.4)."""
+    name = "damage-conserved"
+    engine = subject.engine
+    step = out.state.step
+    expected = Counter(pending)
+    dealt: Counter[tuple[str, str]] = Counter()
+    to_target: Counter[str] = Counter()
+    said: dict[tuple[str, str], list[str]] = {}
+    for e in out.events:
+        key = (e.source or "", e.target or "")
+        if e.kind == "redirected" and e.combat:  # 614.9: to another recipient
+            moved = min(expected[(key[0], e.object or "")], e.amount or 0)
+            expected[(key[0], e.object or "")] -= moved
+            expected[key] += moved
+            said.setdefault(key, []).append(f"redirected from {e.object}")
+        elif e.kind == "prevented" and e.combat:  # 615
+            expected[key] -= e.amount or 0
+            said.setdefault(key, []).append(f"{e.amount} prevented")
+        elif e.kind == "modified" and e.combat:  # 614.1a
+            expected[key] += (e.amount or 0) - (e.get("original") or 0)
+            effects = tuple(e.get("effects") or ())
+            said.setdefault(key, []).append(
+                f"{e.get('original')} made {e.amount} by {', '.join(effects)}")
+
+            def names_effect(mods: Any, fx: tuple[str, ...] = effects) -> bool:
+                return any(getattr(m, "effect", None) in fx for m in mods)
+
+            who = _answerers(engine, "redzone_modify_damage",
+                             (state, Damage(key[0], key[1], e.get("original") or 0, True,
+                                            step)), names_effect)
+            stray = _uncaused(engine, state, who, key)
+            if stray:
+                raise subject.fail(name, f"plugin {stray[0]!r} changed the {e.get('original')} "
+                                   f"combat damage {key[0]} would deal to {key[1]} in {step} to "
+                                   f"{e.amount} ({', '.join(effects)}), but neither has any "
+                                   "of its keywords: a keyword's replacement effect applies "
+                                   "to its objects' damage (614.1a)", legal)
+        elif e.kind == "damage" and e.combat:
+            dealt[key] += e.amount or 0
+            to_target[e.target or ""] += e.amount or 0
+    for key in sorted(set(expected) | set(dealt)):
+        src, dst = key
+        if not _valid_recipient(state, dst) and not dealt[key]:
+            continue  # 120.1a, 506.4: it left, or left combat
+        want = max(expected[key], 0)
+        if dealt[key] != want:
+            how = "; ".join(said.get(key, ())) or "no redirection, prevention or modification"
+            raise subject.fail(name, f"{src} was assigned to deal {pending[key]} combat damage "
+                               f"to {dst} in {step} ({how}), so {want} should be dealt, but "
+                               f"{dealt[key]} was: every difference needs its event (120.4)",
+                               legal)
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or "creature" not in perm.types:
+            continue
+        # a creature destroyed by this step's damage: as it last was (608.2h)
+        after = out.state.last_known(perm.id)
+        if after.zone != "battlefield":
+            continue
+        grown = after.damage - perm.damage
+        if grown < 0 or grown > to_target[perm.id]:
+            raise subject.fail(name, f"{perm.id} had {perm.damage} damage marked and "
+                               f"now has {after.damage}, but was dealt "
+                               f"{to_target[perm.id]} damage in {step} (120.3e)", legal)
 
 
 def check_events_accounted_for(subject: Subject, case: Case) -> None:
