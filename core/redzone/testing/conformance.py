@@ -65,6 +65,7 @@ from redzone.kernel.hooktypes import Damage
 from redzone.kernel.model import GameState, Player
 from redzone.kernel.plugins import PluginInfo, _distribution_of, discover
 from redzone.testing.boards import describe_board, scenario_toml
+from redzone.testing.turns import Variant, choice_variants, plugin_variants, rest_of_turn
 
 #: Every invariant the kit checks, with the sentence a failure quotes.
 INVARIANTS: Final[Mapping[str, str]] = {
@@ -162,10 +163,12 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
           max_blockers: int = 3, players: int = 2) -> Case:
     """A hypothesis strategy for boards and declarations.
 
-    Alice attacks Bob (or Bob's planeswalker); with ``players`` above 2
-    (up to 4: a multiplayer game, 802), each attacker attacks one of the
-    opponents or their planeswalkers, and each opponent's creatures block
-    the attackers attacking that player. Creatures often carry one of
+    Alice attacks Bob, Bob's planeswalker (306) or a battle Bob protects
+    (310: a Siege of Alice's, 310.11a); with ``players`` above 2 (up to 4: a
+    multiplayer game, 802), each attacker attacks one of the opponents,
+    their planeswalkers or a battle one of them protects, and each
+    opponent's creatures block the attackers attacking that player or what
+    that player defends (506.2, 508.1b). Creatures often carry one of
     ``keywords`` and sometimes one of ``others``; some have damage marked,
     some are tapped or summoning sick, so declarations are sometimes illegal.
     Assignments, when drawn, are arbitrary (mostly illegal).
@@ -202,12 +205,22 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     perms = [creature(f"a{i + 1}", "alice") for i in range(n_att)]
     targets = list(opponents)
     defending = {p: p for p in opponents}
-    if draw(st.integers(0, 3)) == 0:
+    if draw(st.integers(0, 3)) == 0:  # 306: a planeswalker, attacked (508.1b)
         owner = draw(st.sampled_from(opponents))
         perms.append(engine.permanent("pw", owner, types=("planeswalker",),
                                       counters={"loyalty": draw(st.integers(1, 5))}))
         targets.append("pw")
         defending["pw"] = owner
+    if draw(st.integers(0, 3)) == 0:
+        # 310: a Siege the active player controls, protected by an opponent
+        # (310.11a), attacked like a planeswalker; its protector defends it
+        # (506.2, 508.1b) and its protector's creatures block for it (310.8).
+        protector = draw(st.sampled_from(opponents))
+        perms.append(engine.permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
+                                      counters={"defense": draw(st.integers(1, 5))},
+                                      protector=protector))
+        targets.append("siege")
+        defending["siege"] = protector
     blockers = []
     for i in range(n_blk):
         # Two players: b1, b2 ... as before; more: each opponent's own.
@@ -292,6 +305,8 @@ class Subject:
                 infos.append(PluginInfo(str(name), extra))
         self.infos = sorted(infos, key=lambda i: i.name)
         self._others = None if others is None else tuple(others)
+        #: The variants :func:`explore` found, by case.
+        self.explored: dict[tuple[Any, ...], tuple[Variant, ...]] = {}
 
     @property
     def name(self) -> str:
@@ -393,8 +408,10 @@ class StepRecord:
 
 
 def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | None = None,
-         ) -> list[StepRecord]:
-    """Play ``case`` through the step API, one command per step.
+         *, turn: bool = True) -> list[StepRecord]:
+    """Play ``case`` through the step API, one command per step, and then
+    (with ``turn``) the rest of the turn and the beginning of the next
+    (:func:`redzone.testing.turns.rest_of_turn`: 513, 514, 500.1).
 
     :raises IllegalActionError: when a declaration or assignment is illegal.
     """
@@ -403,6 +420,9 @@ def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | N
     for _ in range(_MAX_STEPS):
         nxt = engine.next_step(state)
         if nxt is None:
+            if turn and state.game_over is None:
+                records += [StepRecord(p.command, p.before, p.after, p.events)
+                            for p in rest_of_turn(engine, state)]
             return records
         command = {"beginning_of_combat": "begin_combat",
                    "declare_attackers": "declare_attackers",
@@ -440,6 +460,46 @@ def legalize(engine: Engine, case: Case) -> Case | None:
             if engine.block_violations(after, blocks):
                 return None
     return Case(state, attacks, blocks, None)
+
+
+#: What each command of the played line is given after the state.
+_ARGS: Final[Mapping[str, Callable[[Case], tuple[Any, ...]]]] = {
+    "declare_attackers": lambda c: (c.attacks,), "declare_blockers": lambda c: (c.blocks,)}
+
+#: The steps where plugin actions and activated abilities are tried.
+_PRIORITY_STEPS: Final = ("declare_blockers", "postcombat_main")
+
+
+def explore(subject: Subject, case: Case) -> tuple[Variant, ...]:
+    """The variants of the legal part of ``case`` (:func:`legalize`): beside
+    each command of its combat and of the rest of the turn, the command
+    with each option of each choice it asks; after blockers are declared and
+    after combat, each action kind and activated ability of the plugins
+    under test (:mod:`redzone.testing.turns`). Worked out once per case."""
+    key = (case.state, case.attacks, case.blocks)  # (legalize drops the assignment)
+    known = subject.explored.get(key)
+    if known is not None:
+        return known
+    engine = subject.engine
+    out: list[Variant] = []
+    try:
+        legal = legalize(engine, case)
+        records = play(engine, legal) if legal is not None else []
+    except Exception:  # the played line's own faults: no-exception-escapes reports them
+        records = []
+        legal = None
+    for record in records:
+        if record.command in ("combat_damage", "resolve_trigger") or legal is None:
+            continue  # (an assignment's choices are its own; a trigger's are offered)
+        make = _ARGS.get(record.command)
+        args = make(legal) if make is not None else ()
+        out += choice_variants(engine, record.before, record.command,
+                               getattr(engine, record.command), args)
+        if record.after.step in _PRIORITY_STEPS and not record.after.stack \
+                and record.after.game_over is None:
+            out += plugin_variants(engine, record.after, subject.names, record.after.step)
+    subject.explored[key] = found = tuple(out)
+    return found
 
 
 def _outcome(engine: Engine, case: Case) -> tuple[Any, ...]:
@@ -562,15 +622,24 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
                 engine.default_assignment(st_)
                 engine.assignment_violations(st_, case.assign)
     except IllegalActionError:
-        return
+        pass
     except Exception as exc:
-        frames = traceback.extract_tb(exc.__traceback__)
-        cause = exc.__cause__
-        if cause is not None and cause.__traceback__ is not None:
-            frames = traceback.extract_tb(cause.__traceback__)
-        at = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-        raise subject.fail("no-exception-escapes", f"{where} raised "
-                           f"{type(exc).__name__}: {exc}{at}", case) from exc
+        raise _escaped(subject, case, where, exc) from exc
+    for variant in explore(subject, case):
+        if variant.error is not None and not isinstance(variant.error, IllegalActionError):
+            raise _escaped(subject, case, variant.label, variant.error) from variant.error
+
+
+def _escaped(subject: Subject, case: Case, where: str, exc: BaseException
+             ) -> ConformanceError:
+    """The ``no-exception-escapes`` failure for ``exc``, raised by ``where``."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    cause = exc.__cause__
+    if cause is not None and cause.__traceback__ is not None:
+        frames = traceback.extract_tb(cause.__traceback__)
+    at = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return subject.fail("no-exception-escapes", f"{where} raised "
+                        f"{type(exc).__name__}: {exc}{at}", case)
 
 
 def _snapshot(state: GameState) -> bytes:
@@ -609,6 +678,13 @@ def check_illegal_command(subject: Subject, case: Case) -> None:
                                f"{'; '.join(str(v) for v in query)}", case)
         return out
 
+    _declared_commands(case, attempt, engine)
+    # (after: exploring asks the plugins about the case's own state)
+    _variants_refused_cleanly(subject, case)
+
+
+def _declared_commands(case: Case, attempt: Callable[..., Any], engine: Engine) -> None:
+    """The case's declarations and assignment, each through ``attempt``."""
     state = case.state
     out = attempt("declare_attackers", state, lambda s: engine.attack_violations(s, case.attacks),
                   lambda s: engine.declare_attackers(s, case.attacks))
@@ -635,6 +711,28 @@ def check_illegal_command(subject: Subject, case: Case) -> None:
         if out is None:
             return
         state = out.state
+
+
+def _variants_refused_cleanly(subject: Subject, case: Case) -> None:
+    """Each variant of :func:`explore` that was refused left its state as it
+    was and cites a rule (733); an ability activated from an object that
+    doesn't have it is refused (602.1)."""
+    name = "illegal-command-leaves-state-unchanged"
+    for variant in explore(subject, case):
+        err = variant.error
+        if err is None:
+            if variant.must_refuse:
+                raise subject.fail(name, f"{variant.label} was accepted: an object activates "
+                                   "only the abilities it has (602.1)", case)
+            continue
+        if not isinstance(err, IllegalActionError):
+            continue  # no-exception-escapes reports it
+        if pickle.loads(variant.snapshot) != variant.before:
+            raise subject.fail(name, f"{variant.label} was rejected ({err}) but changed the "
+                               "state it was given", case)
+        if not err.violations or any(not v.rule or not v.message for v in err.violations):
+            raise subject.fail(name, f"{variant.label} was rejected with a violation that "
+                               f"cites no rule or has no message: {err.violations!r}", case)
 
 
 def check_order_independent(subject: Subject, case: Case) -> None:
@@ -880,6 +978,11 @@ def check_events_accounted_for(subject: Subject, case: Case) -> None:
     problem = account(before, after, events)
     if problem:
         raise subject.fail(name, problem, legal)
+    for variant in explore(subject, case):
+        if variant.after is not None:
+            problem = account(variant.before, variant.after, variant.events)
+            if problem:
+                raise subject.fail(name, f"{variant.label}: {problem}", legal)
 
 
 def account(before: GameState, after: GameState, events: Sequence[Event]) -> str:
@@ -930,10 +1033,12 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
             if delta != said:
                 return (f"{oid}'s {kind!r} counters changed by {delta:+d}, but its events add "
                         f"up to {said:+d}")
+    # Tokens that ceased to exist (111.7, 704.5d) leave the state as a turn begins.
+    ceased = {e.object for e in events if e.kind == "ceases_to_exist" and e.object}
     for oid in before.objects:
-        if oid not in after.objects:
+        if oid not in after.objects and oid not in ceased:
             return f"object {oid!r} vanished from the state"
-    known = set(after.objects) | set(after.players)
+    known = set(after.objects) | set(after.players) | ceased
     # Triggered abilities are named by the id the core gave them on the stack (603.3b).
     known |= {e.object for e in events if e.kind == "trigger" and e.object}
     # ... and delayed triggered abilities by the id the kernel gave them (603.7a).
