@@ -2,8 +2,12 @@
 
 A keyword author runs it against their plugin; hypothesis generates boards
 (two players, a few creatures with the plugin's keywords mixed with every
-other loaded keyword, marked damage, a planeswalker now and then) and
-declarations, and each invariant is checked on each of them:
+other loaded keyword, marked damage, a planeswalker and a battle now and
+then) and declarations. The kit plays each combat, then the end step,
+cleanup and the beginning of the next turn; beside each command it tries
+each option of each choice, and in the declare blockers step and after
+combat each action kind and activated ability of the plugin
+(:mod:`redzone.testing.turns`). Each invariant is checked on all of it:
 
 ``keyword-metadata``
     The plugin declares its keywords; every printed example parses back to
@@ -20,9 +24,12 @@ declarations, and each invariant is checked on each of them:
     Results do not depend on the order plugins are registered and called
     in, nor on how often the combat is resolved.
 ``damage-conserved``
-    Each creature assigns exactly its power (510.1a); damage dealt is damage
-    assigned minus damage prevented, unless a replacement effect changed the
-    amount (120.4b); a creature gets no more damage marked than it was dealt.
+    Each creature assigns exactly its power, or what a keyword it has says
+    (510.1a); every difference between what a source was assigned to deal
+    to a recipient and what it dealt is explained by an event: ``redirected``
+    (614.9), ``prevented`` (615) or ``modified`` (614.1a; a keyword's
+    modification is of damage its source or recipient deals or is dealt); a
+    creature gets no more damage marked than it was dealt (120.3e).
 ``events-accounted-for``
     Life, poison, counters, zones and new objects all changed by exactly what
     the events say; every id an event names exists.
@@ -69,13 +76,23 @@ from redzone.testing.turns import Variant, choice_variants, plugin_variants, res
 
 #: Every invariant the kit checks, with the sentence a failure quotes.
 INVARIANTS: Final[Mapping[str, str]] = {
-    "keyword-metadata": "the plugin declares its keywords and documents them",
-    "no-exception-escapes": "commands raise only IllegalActionError; queries never raise",
+    "keyword-metadata": "the plugin declares its keywords and documents them (702.1)",
+    "no-exception-escapes":
+        "commands raise only IllegalActionError and queries never raise, through the combat, "
+        "the end step, cleanup and the next turn, with every option of every choice, the "
+        "plugin's actions and its activated abilities (733, 601.2, 117.1, 602.2)",
     "illegal-command-leaves-state-unchanged":
-        "a rejected command leaves the state unchanged and agrees with its query (733)",
-    "order-independent": "results don't depend on plugin registration order",
-    "damage-conserved": "damage assigned = damage dealt + damage prevented (510.1a, 120.4)",
-    "events-accounted-for": "every change to the state is accounted for by an event",
+        "a rejected command leaves the state unchanged, cites a rule and agrees with its "
+        "query; an ability is activated only from what has it (733, 602.1)",
+    "order-independent": "results don't depend on plugin registration order (616.1, 733)",
+    "damage-conserved":
+        "each creature assigns its power or what its keywords say (510.1a); every "
+        "difference between assigned and dealt damage has its event: redirected (614.9), "
+        "prevented (615), modified (614.1a, by its keyword's objects); marked damage is at "
+        "most the damage dealt (120.3e)",
+    "events-accounted-for":
+        "every change to the state is accounted for by an event, on the played line and "
+        "on every variant of it (603.2)",
     "default-assignment-legal": "the default damage assignment is legal (510.1e)",
 }
 
@@ -601,12 +618,13 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
     try:
         engine.attack_violations(state, case.attacks)
         engine.legal_attackers(state)
-        where = "the combat (as declared)"
+        where = "the combat and the rest of the turn (as declared)"
         _outcome(engine, case)
         legal = legalize(engine, case)
         if legal is None:
             return
-        where = "the combat (illegal attackers and blockers left out)"
+        where = ("the combat and the rest of the turn (illegal attackers and blockers left "
+                 "out)")
         records = play(engine, legal)
         where = "the queries during combat"
         for record in records:

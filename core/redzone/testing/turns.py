@@ -40,9 +40,9 @@ from redzone.kernel.model import Choice, GameState
 #: How many commands the rest of the turn may take (a trigger looping on itself).
 MAX_TURN_COMMANDS: Final = 24
 #: How many answers of one choice are tried (its options, one at a time).
-MAX_ANSWERS: Final = 3
+MAX_ANSWERS: Final = 2
 #: How many variants one command is tried with, at most.
-MAX_VARIANTS: Final = 6
+MAX_VARIANTS: Final = 4
 
 
 @frozen
