@@ -26,7 +26,9 @@ at no cost.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
+import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -96,23 +98,26 @@ class Slot:
         return f"Slot({self.scope!r})"
 
 
-#: What :func:`declares_slot` found, by the plugin's id (with the plugin, so
-#: the id is not reused while it is known).
-_DECLARES: Final[dict[int, tuple[object, bool]]] = {}
+#: What :func:`declares_slot` found, by plugin (weakly: a plugin that is
+#: dropped is forgotten with what it holds).
+_DECLARES: Final[weakref.WeakKeyDictionary[Any, bool]] = weakref.WeakKeyDictionary()
 
 
 def declares_slot(plugin: object) -> bool:
     """Whether ``plugin`` (a module, usually) declares a :class:`Slot` (a
     module-level attribute that is one; looked at once per plugin)."""
-    known = _DECLARES.get(id(plugin))
-    if known is not None and known[0] is plugin:
-        return known[1]
+    try:
+        return _DECLARES[plugin]
+    except (KeyError, TypeError):
+        pass
     try:
         values = list(vars(plugin).values())
     except TypeError:
         values = []
     found = any(type(v) is Slot for v in values)
-    _DECLARES[id(plugin)] = (plugin, found)
+    # (not weakly referable, or unhashable: asked again next time)
+    with contextlib.suppress(TypeError):
+        _DECLARES[plugin] = found
     return found
 
 
