@@ -31,14 +31,22 @@ DOUBLER_KEYWORD = plugin_module(
     "doubling", "doubling", redzone_modify_damage=_double_all)
 
 
-@pytest.mark.parametrize("plugin", [DOUBLER, DOUBLER_KEYWORD], ids=["no-keyword", "keyword"])
-def test_510_1a_a_plugin_that_doubles_all_combat_damage_fails_the_kit(plugin: object) -> None:
-    """510.1a, 120.4, 702.1: the doubled damage between objects without the
-    plugin's keyword is caught by ``damage-conserved``."""
+def test_510_1a_a_plugin_that_doubles_all_combat_damage_fails_the_kit() -> None:
+    """510.1a, 120.4, 614.1a, 702.1: declaring a keyword it never looks at, the
+    doubler changes damage between objects without it: ``damage-conserved``
+    says so."""
     with pytest.raises(ConformanceError) as info:
-        check_conformance(plugin, invariants=["damage-conserved"], max_examples=30)
+        check_conformance(DOUBLER_KEYWORD, invariants=["damage-conserved"], max_examples=30)
     assert info.value.invariant == "damage-conserved"
     assert "keyword" in str(info.value) and "614.1a" in str(info.value)
+
+
+def test_702_1_a_doubler_declaring_no_keyword_fails_the_kit() -> None:
+    """702.1: the kit checks keyword plugins: one that declares no keyword at
+    all fails its first check, ``keyword-metadata``."""
+    with pytest.raises(ConformanceError) as info:
+        check_conformance(DOUBLER, max_examples=10)
+    assert info.value.invariant == "keyword-metadata"
 
 
 class _OwnDoubling:

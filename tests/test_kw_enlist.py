@@ -55,6 +55,22 @@ def test_702_154c_illegal_enlists_are_refused(engine: Engine) -> None:
                                  choices={"enlist:knight": "ox"})
 
 
+def test_702_154a_the_enlist_action_is_an_enlisting_creatures_cost(engine: Engine) -> None:
+    """702.154a: the enlist cost is the enlisting creature's, paid by tapping a
+    creature its controller controls: performed for a creature without
+    enlist, or tapping a planeswalker or an opponent's creature, it is
+    refused and nothing changes (no "enlisted" event, no trigger)."""
+    state = engine.game(["alice", "bob"], [
+        *board(engine).objects.values(), engine.creature("bear", "bob", 2, 2),
+        engine.permanent("jace", "alice", types=("planeswalker",), counters={"loyalty": 3})])
+    for creature, enlisted in (("ox", "hasty"), ("knight", "jace"), ("knight", "bear")):
+        with pytest.raises(IllegalActionError) as err:
+            engine.perform(state, enlist.Enlist(creature, enlisted))
+        assert err.value.violations[0].rule == "702.154a"
+    done = engine.perform(state, enlist.Enlist("knight", "ox")).state
+    assert done.objects["ox"].tapped
+
+
 def test_702_154d_two_instances_are_two_costs(engine: Engine) -> None:
     """702.154d: each instance is its own cost and trigger; one creature can't
     pay both (it is tapped by the first)."""

@@ -51,6 +51,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.kernel.plugins": ("hookimpl",),
     "redzone.kernel.references": ("AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),
+    "redzone.kernel.slots": ("Slot",),
     "redzone.kernel.tokens": ("token_ids",),
     "redzone.kernel.tx": ("Tx",),
     # In the execution layer: importing it imports the scenario loader.

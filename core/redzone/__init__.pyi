@@ -102,6 +102,7 @@ from redzone.kernel.model import (
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 from redzone.kernel.requirements import Requirement
+from redzone.kernel.slots import Slot
 from redzone.kernel.tokens import token_ids
 from redzone.kernel.tx import Tx
 
@@ -188,6 +189,7 @@ __all__ = [
     "ScenarioError",
     "SetState",
     "Shield",
+    "Slot",
     "SourceAssignment",
     "SourceId",
     "StackObject",

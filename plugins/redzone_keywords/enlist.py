@@ -60,7 +60,17 @@ class Enlist(Action):
 
 def _pay(tx: Tx, action: Action) -> None:
     assert isinstance(action, Enlist)
+    enlisting = tx.permanent(action.creature, action.do)
     perm = tx.permanent(action.enlisted, action.do)
+    if not enlisting.has(KIND):
+        raise IllegalActionError(f"enlist: {action.creature!r} doesn't have enlist, so it has "
+                                 "no enlist cost to pay", rule="702.154a",
+                                 objects=(action.creature,))
+    if not perm.is_creature or perm.controller != enlisting.controller:
+        raise IllegalActionError(f"enlist: {action.enlisted!r} isn't a creature "
+                                 f"{enlisting.controller} controls, so it can't be tapped "
+                                 "to enlist", rule="702.154a",
+                                 objects=(action.creature, action.enlisted))
     if perm.tapped:
         raise IllegalActionError(f"enlist: {action.enlisted!r} is already tapped, so it can't "
                                  "be tapped to pay the cost", rule="702.154a",

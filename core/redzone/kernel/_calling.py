@@ -24,6 +24,7 @@ from redzone.kernel import hookspecs
 from redzone.kernel._loading import PluginInfo
 from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
 from redzone.kernel.model import GameState
+from redzone.kernel.slots import declares_slot, owned
 
 _E = TypeVar("_E", bound=PluginError)
 _T = TypeVar("_T")
@@ -250,8 +251,11 @@ def implementations(pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]
                     ) -> dict[str, tuple[Impl, ...]]:
     """Each hook's implementations, sorted by plugin name, each with the
     positions of the hook's arguments it takes (asked once per engine: the
-    plugin set never changes after construction)."""
+    plugin set never changes after construction). The implementations of a
+    plugin that declares a :class:`~redzone.Slot` run as its code (the
+    handle resolves to its registered name)."""
     found: dict[str, tuple[Impl, ...]] = {}
+    slotted: dict[str, bool] = {}
     for hook in sorted(n for n in dir(hookspecs) if n.startswith("redzone_")):
         caller = getattr(pm.hook, hook)
         assert caller.spec is not None
@@ -261,6 +265,9 @@ def implementations(pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo]
             info = infos.get(impl.plugin_name) or PluginInfo(impl.plugin_name, impl.plugin)
             args = tuple(impl.argnames)
             picks = None if args == spec_args else tuple(spec_args.index(a) for a in args)
-            impls.append(Impl(impl.function, picks, info))
+            fn = impl.function
+            if slotted.setdefault(info.name, declares_slot(impl.plugin)):
+                fn = owned(fn, info.name)
+            impls.append(Impl(fn, picks, info))
         found[hook] = tuple(sorted(impls, key=lambda i: i.plugin.name))
     return found

@@ -24,6 +24,7 @@ from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
 from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
 from redzone.kernel.references import named_ids, reference_fields
+from redzone.kernel.slots import declares_slot, owned
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -288,7 +289,10 @@ class Checks:
         :class:`PluginError` naming the plugin when it returns something
         other than a result."""
         hook = "redzone_result_replacements"
-        call = (Impl(item.replace, None, impl.plugin, doing=f"replacement {item.effect!r} "),)
+        replace = item.replace
+        if declares_slot(impl.plugin.module):
+            replace = owned(replace, impl.plugin.name)  # its Slot reads its own slot
+        call = (Impl(replace, None, impl.plugin, doing=f"replacement {item.effect!r} "),)
 
         def guarded(state: GameState, result: Result) -> Result | None:
             answered = loop(hook, call, (state, result))

@@ -40,6 +40,7 @@ from redzone.kernel.hooktypes import Action, ActivatedAbility
 from redzone.kernel.model import GameState
 from redzone.kernel.references import ObjectId, PlayerId, Ref
 from redzone.kernel.results import Outcome
+from redzone.kernel.slots import owning
 
 # The working copy (redzone.kernel.tx.Tx) and the engine are above this module
 # (the engine's plugins load the abilities declared here): typed by what is used.
@@ -213,12 +214,14 @@ def activate_action(tx: Any, action: Action) -> None:
     tx.acting.add(owner)
     try:
         state = tx.state
-        check(state, ability, action)
+        with owning(owner):  # its Slot handles read its own slot
+            check(state, ability, action)
         obj = state.objects[action.source]
         player = obj.controller if obj.zone == "battlefield" else obj.owner
         tx.emit(Event.make("activate", "602.2", source=action.source, player=player,
                            ability=ability.name))
-        ability.perform(tx, action)
+        with owning(owner):
+            ability.perform(tx, action)
     except BaseException as exc:
         if isinstance(exc, IllegalActionError) or tx.hooks.triaged(exc):
             raise

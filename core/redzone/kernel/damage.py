@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final
 
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.hooktypes import Damage, Result
+from redzone.kernel.hooktypes import Damage, DamageModifier, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
 
 if TYPE_CHECKING:
@@ -276,9 +276,21 @@ def deal_damage(
         if amount > 0 and asks_modify:
             after_prevention = (damage if amount == damage.amount
                                 else _evolve(damage, amount=amount))
+            original = amount
+            applied_mods: list[DamageModifier] = []
             for mod in hooks.modify_damage(work, after_prevention):
-                amount = amount * mod.multiply + mod.add
+                new_amount = amount * mod.multiply + mod.add
+                if new_amount != amount:
+                    applied_mods.append(mod)
+                amount = new_amount
             amount = max(amount, 0)
+            if applied_mods and amount != original:
+                # The amount's change is said, with the effects that made it (614.1a).
+                events.append(Event.make("modified", applied_mods[0].rule, step,
+                                         source=damage.source, target=damage.target,
+                                         amount=amount, original=original,
+                                         combat=damage.combat,
+                                         effects=tuple(m.effect for m in applied_mods)))
         if amount <= 0:
             continue
         final = damage if amount == damage.amount else _evolve(damage, amount=amount)

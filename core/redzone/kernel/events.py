@@ -422,6 +422,12 @@ def _prevented(e: Event, n: Namer) -> str:
     return f"{e.amount} damage {n(e.source)} would deal to {n(e.target)} is prevented{how}"
 
 
+def _modified(e: Event, n: Namer) -> str:
+    how = f" by {and_list(e.get('effects'))}" if e.get("effects") else ""
+    return (f"{e.get('original')} damage {n(e.source)} would deal to {n(e.target)} becomes "
+            f"{e.amount}{how}")
+
+
 def _life_gain(e: Event, n: Namer) -> str:
     source = f" (from {n(e.source)})" if e.source else ""
     return f"{n(e.player)} gains {e.amount} life{source}"
@@ -661,6 +667,7 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("damage", "120.3", _damage, "source target amount combat", tone="harm"),
     _k("prevented", "615.1", _prevented, "source target amount combat shield effects",
        tone="help"),
+    _k("modified", "614.1a", _modified, "source target amount original combat effects"),
     _k("redirected", "614.9", "{amount} damage {source} would deal to {object} is dealt to "
        "{target} instead ({replacement})", "source object target amount combat replacement"),
     _k("life_loss", "120.3a", "{player} loses {amount} life", "player amount source",

@@ -771,7 +771,7 @@ def redzone_prevent_damage(
     Asked for each damage of a batch, in the batch's order, after
     redirection (614.9). An effect that prevents "the first N damage" counts
     what it prevented in earlier commands in its own plugin state
-    (``state.slot(name)``, written by :func:`redzone_record` from the
+    (a :class:`~redzone.Slot`, written by :func:`redzone_record` from the
     ``prevented`` events), and what it prevents earlier in this batch from
     ``batch``: ``damage`` is one of its items (the same object), so its
     position is ``next(i for i, d in enumerate(batch) if d is damage)``.
@@ -979,8 +979,11 @@ def redzone_record(state: GameState, events: tuple[Event, ...]) -> PluginState |
     Rules: 603.2, 611.2
 
     Asked once at the end of every command with all its events ("the first
-    N damage this combat", "attacked this turn"). Read the current value with
-    ``state.slot(name)`` where ``name`` is the plugin's registered name.
+    N damage this combat", "attacked this turn"). Read the current value
+    through a :class:`~redzone.Slot` the plugin declares at module level
+    (``SLOT.get(state)``: the kernel resolves it to the name the plugin was
+    registered under, whatever that is), or with ``state.slot(name)`` where
+    ``name`` is the plugin's registered name.
 
     :param state: the state after the command.
     :param events: the command's events, in order.

@@ -1392,8 +1392,15 @@ class GameState:
         that dealt damage: something :meth:`source` can read."""
         return obj in self.objects or obj in self.sources
 
-    def slot(self, plugin: str) -> Any:
-        """The value plugin ``plugin`` keeps in its own slot (``None`` if none)."""
+    def slot(self, plugin: Any) -> Any:
+        """The value a plugin keeps in its own slot (``None`` if none).
+
+        :param plugin: the plugin's registered name, or a
+            :class:`~redzone.Slot` the running plugin declares (read by the
+            name it was registered under, whatever that is).
+        """
+        if not isinstance(plugin, str):
+            plugin = plugin.name
         entry = self.plugin_state.get(plugin)
         return entry.value if entry is not None else None
 

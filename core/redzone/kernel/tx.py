@@ -53,6 +53,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.references import named_ids
 from redzone.kernel.results import CombatResult, Outcome
+from redzone.kernel.slots import owning
 
 #: While :meth:`redzone.Engine.choices_for` runs a command on a copy: the
 #: choices every working copy of it meets, in order (with their options,
@@ -316,7 +317,11 @@ class Tx:
         given = None if kernel_kind or not hooks.verify else self.state
         before = None if given is None else hooks.state_print(given)
         try:
-            spec.apply(self, action)
+            if kernel_kind:
+                spec.apply(self, action)
+            else:
+                with owning(owner):  # its Slot handles read its own slot
+                    spec.apply(self, action)
         except BaseException as exc:
             self._rollback(saved)
             if not responsible or isinstance(exc, IllegalActionError) or hooks.triaged(exc):

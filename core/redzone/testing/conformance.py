@@ -2,8 +2,12 @@
 
 A keyword author runs it against their plugin; hypothesis generates boards
 (two players, a few creatures with the plugin's keywords mixed with every
-other loaded keyword, marked damage, a planeswalker and a Siege battle now and then) and
-declarations, and each invariant is checked on each of them:
+other loaded keyword, marked damage, a planeswalker and a battle now and
+then) and declarations. The kit plays each combat, then the end step,
+cleanup and the beginning of the next turn; beside each command it tries
+each option of each choice, and in the declare blockers step and after
+combat each action kind and activated ability of the plugin
+(:mod:`redzone.testing.turns`). Each invariant is checked on all of it:
 
 ``keyword-metadata``
     The plugin declares its keywords; every printed example parses back to
@@ -20,9 +24,12 @@ declarations, and each invariant is checked on each of them:
     Results do not depend on the order plugins are registered and called
     in, nor on how often the combat is resolved.
 ``damage-conserved``
-    Each creature assigns exactly its power (510.1a); damage dealt is damage
-    assigned minus damage prevented, unless a replacement effect changed the
-    amount (120.4b); a creature gets no more damage marked than it was dealt.
+    Each creature assigns exactly its power, or what a keyword it has says
+    (510.1a); every difference between what a source was assigned to deal
+    to a recipient and what it dealt is explained by an event: ``redirected``
+    (614.9), ``prevented`` (615) or ``modified`` (614.1a; a keyword's
+    modification is of damage its source or recipient deals or is dealt); a
+    creature gets no more damage marked than it was dealt (120.3e).
 ``events-accounted-for``
     Life, poison, counters, zones and new objects all changed by exactly what
     the events say; every id an event names exists.
@@ -65,18 +72,27 @@ from redzone.kernel.hooktypes import Damage
 from redzone.kernel.model import GameState, Player
 from redzone.kernel.plugins import PluginInfo, _distribution_of, discover
 from redzone.testing.boards import describe_board, scenario_toml
+from redzone.testing.turns import Variant, choice_variants, plugin_variants, rest_of_turn
 
 #: Every invariant the kit checks, with the sentence a failure quotes.
 INVARIANTS: Final[Mapping[str, str]] = {
-    "keyword-metadata": "the plugin declares its keywords and documents them",
-    "no-exception-escapes": "commands raise only IllegalActionError; queries never raise",
+    "keyword-metadata": "the plugin declares its keywords and documents them (702.1)",
+    "no-exception-escapes":
+        "commands raise only IllegalActionError and queries never raise, through the combat, "
+        "the end step, cleanup and the next turn, with every option of every choice, the "
+        "plugin's actions and its activated abilities (733, 601.2, 117.1, 602.2)",
     "illegal-command-leaves-state-unchanged":
-        "a rejected command leaves the state unchanged and agrees with its query (733)",
-    "order-independent": "results don't depend on plugin registration order",
-    "damage-conserved": "damage assigned = damage dealt + damage prevented (510.1a, 120.4); "
-                        "a keyword changes only the damage its own object assigns, deals or "
-                        "is dealt (702.1, 614.1a)",
-    "events-accounted-for": "every change to the state is accounted for by an event",
+        "a rejected command leaves the state unchanged, cites a rule and agrees with its "
+        "query; an ability is activated only from what has it (733, 602.1)",
+    "order-independent": "results don't depend on plugin registration order (616.1, 733)",
+    "damage-conserved":
+        "each creature assigns its power or what its keywords say (510.1a); every "
+        "difference between assigned and dealt damage has its event: redirected (614.9), "
+        "prevented (615), modified (614.1a, by its keyword's objects); marked damage is at "
+        "most the damage dealt (120.3e)",
+    "events-accounted-for":
+        "every change to the state is accounted for by an event, on the played line and "
+        "on every variant of it (603.2)",
     "default-assignment-legal": "the default damage assignment is legal (510.1e)",
 }
 
@@ -164,12 +180,12 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
           max_blockers: int = 3, players: int = 2) -> Case:
     """A hypothesis strategy for boards and declarations.
 
-    Alice attacks Bob (or Bob's planeswalker, or a Siege battle Alice
-    controls and Bob protects, 310.8); with ``players`` above 2 (up to 4: a
-    multiplayer game, 802), each attacker attacks one of the opponents, their
-    planeswalkers or a battle one of them protects, and each opponent's
-    creatures block the attackers attacking that player or what they
-    protect. Creatures often carry one of
+    Alice attacks Bob, Bob's planeswalker (306) or a battle Bob protects
+    (310: a Siege of Alice's, 310.11a); with ``players`` above 2 (up to 4: a
+    multiplayer game, 802), each attacker attacks one of the opponents,
+    their planeswalkers or a battle one of them protects, and each
+    opponent's creatures block the attackers attacking that player or what
+    that player defends (506.2, 508.1b). Creatures often carry one of
     ``keywords`` and sometimes one of ``others``; some have damage marked,
     some are tapped or summoning sick, so declarations are sometimes illegal.
     Assignments, when drawn, are arbitrary (mostly illegal).
@@ -206,15 +222,16 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     perms = [creature(f"a{i + 1}", "alice") for i in range(n_att)]
     targets = list(opponents)
     defending = {p: p for p in opponents}
-    if draw(st.integers(0, 3)) == 0:
+    if draw(st.integers(0, 3)) == 0:  # 306: a planeswalker, attacked (508.1b)
         owner = draw(st.sampled_from(opponents))
         perms.append(engine.permanent("pw", owner, types=("planeswalker",),
                                       counters={"loyalty": draw(st.integers(1, 5))}))
         targets.append("pw")
         defending["pw"] = owner
     if draw(st.integers(0, 3)) == 0:
-        # A Siege alice controls, protected by an opponent: alice may attack
-        # it and its protector's creatures block (310.8, 506.2, 508.1b).
+        # 310: a Siege the active player controls, protected by an opponent
+        # (310.11a), attacked like a planeswalker; its protector defends it
+        # (506.2, 508.1b) and its protector's creatures block for it (310.8).
         protector = draw(st.sampled_from(opponents))
         perms.append(engine.permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
                                       counters={"defense": draw(st.integers(1, 5))},
@@ -305,6 +322,8 @@ class Subject:
                 infos.append(PluginInfo(str(name), extra))
         self.infos = sorted(infos, key=lambda i: i.name)
         self._others = None if others is None else tuple(others)
+        #: The variants :func:`explore` found, by case.
+        self.explored: dict[tuple[Any, ...], tuple[Variant, ...]] = {}
 
     @property
     def name(self) -> str:
@@ -339,26 +358,6 @@ class Subject:
         shuffled = list(range(n))
         random.Random(n).shuffle(shuffled)
         return (self.engine_in_order(range(n - 1, -1, -1)), self.engine_in_order(shuffled))
-
-    @cached_property
-    def keyword_names(self) -> frozenset[str]:
-        """The names of the keywords the plugins under test declare."""
-        return frozenset(k.spec.name for k in self.engine.keywords() if k.plugin in self.names)
-
-    @cached_property
-    def engine_without(self) -> Engine:
-        """An engine with the other plugins only: what they do without the
-        plugins under test."""
-        return Engine(self.rules, discover=False,
-                      plugins=[i for i in self.infos if i.name not in self.names])
-
-    def involves(self, state: GameState, *ids: str) -> bool:
-        """Whether one of the objects ``ids`` has (or, gone, last had) a
-        keyword of the plugins under test: what such a keyword may change
-        (702.1: a keyword is an ability of the object that has it)."""
-        names = self.keyword_names
-        return any(i in state.objects and not names.isdisjoint(state.last_known(i).keyword_names)
-                   for i in ids)
 
     @cached_property
     def keywords(self) -> tuple[str, ...]:
@@ -426,8 +425,10 @@ class StepRecord:
 
 
 def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | None = None,
-         ) -> list[StepRecord]:
-    """Play ``case`` through the step API, one command per step.
+         *, turn: bool = True) -> list[StepRecord]:
+    """Play ``case`` through the step API, one command per step, and then
+    (with ``turn``) the rest of the turn and the beginning of the next
+    (:func:`redzone.testing.turns.rest_of_turn`: 513, 514, 500.1).
 
     :raises IllegalActionError: when a declaration or assignment is illegal.
     """
@@ -436,6 +437,9 @@ def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | N
     for _ in range(_MAX_STEPS):
         nxt = engine.next_step(state)
         if nxt is None:
+            if turn and state.game_over is None:
+                records += [StepRecord(p.command, p.before, p.after, p.events)
+                            for p in rest_of_turn(engine, state)]
             return records
         command = {"beginning_of_combat": "begin_combat",
                    "declare_attackers": "declare_attackers",
@@ -473,6 +477,46 @@ def legalize(engine: Engine, case: Case) -> Case | None:
             if engine.block_violations(after, blocks):
                 return None
     return Case(state, attacks, blocks, None)
+
+
+#: What each command of the played line is given after the state.
+_ARGS: Final[Mapping[str, Callable[[Case], tuple[Any, ...]]]] = {
+    "declare_attackers": lambda c: (c.attacks,), "declare_blockers": lambda c: (c.blocks,)}
+
+#: The steps where plugin actions and activated abilities are tried.
+_PRIORITY_STEPS: Final = ("declare_blockers", "postcombat_main")
+
+
+def explore(subject: Subject, case: Case) -> tuple[Variant, ...]:
+    """The variants of the legal part of ``case`` (:func:`legalize`): beside
+    each command of its combat and of the rest of the turn, the command
+    with each option of each choice it asks; after blockers are declared and
+    after combat, each action kind and activated ability of the plugins
+    under test (:mod:`redzone.testing.turns`). Worked out once per case."""
+    key = (case.state, case.attacks, case.blocks)  # (legalize drops the assignment)
+    known = subject.explored.get(key)
+    if known is not None:
+        return known
+    engine = subject.engine
+    out: list[Variant] = []
+    try:
+        legal = legalize(engine, case)
+        records = play(engine, legal) if legal is not None else []
+    except Exception:  # the played line's own faults: no-exception-escapes reports them
+        records = []
+        legal = None
+    for record in records:
+        if record.command in ("combat_damage", "resolve_trigger") or legal is None:
+            continue  # (an assignment's choices are its own; a trigger's are offered)
+        make = _ARGS.get(record.command)
+        args = make(legal) if make is not None else ()
+        out += choice_variants(engine, record.before, record.command,
+                               getattr(engine, record.command), args)
+        if record.after.step in _PRIORITY_STEPS and not record.after.stack \
+                and record.after.game_over is None:
+            out += plugin_variants(engine, record.after, subject.names, record.after.step)
+    subject.explored[key] = found = tuple(out)
+    return found
 
 
 def _outcome(engine: Engine, case: Case) -> tuple[Any, ...]:
@@ -574,12 +618,13 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
     try:
         engine.attack_violations(state, case.attacks)
         engine.legal_attackers(state)
-        where = "the combat (as declared)"
+        where = "the combat and the rest of the turn (as declared)"
         _outcome(engine, case)
         legal = legalize(engine, case)
         if legal is None:
             return
-        where = "the combat (illegal attackers and blockers left out)"
+        where = ("the combat and the rest of the turn (illegal attackers and blockers left "
+                 "out)")
         records = play(engine, legal)
         where = "the queries during combat"
         for record in records:
@@ -595,15 +640,24 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
                 engine.default_assignment(st_)
                 engine.assignment_violations(st_, case.assign)
     except IllegalActionError:
-        return
+        pass
     except Exception as exc:
-        frames = traceback.extract_tb(exc.__traceback__)
-        cause = exc.__cause__
-        if cause is not None and cause.__traceback__ is not None:
-            frames = traceback.extract_tb(cause.__traceback__)
-        at = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
-        raise subject.fail("no-exception-escapes", f"{where} raised "
-                           f"{type(exc).__name__}: {exc}{at}", case) from exc
+        raise _escaped(subject, case, where, exc) from exc
+    for variant in explore(subject, case):
+        if variant.error is not None and not isinstance(variant.error, IllegalActionError):
+            raise _escaped(subject, case, variant.label, variant.error) from variant.error
+
+
+def _escaped(subject: Subject, case: Case, where: str, exc: BaseException
+             ) -> ConformanceError:
+    """The ``no-exception-escapes`` failure for ``exc``, raised by ``where``."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    cause = exc.__cause__
+    if cause is not None and cause.__traceback__ is not None:
+        frames = traceback.extract_tb(cause.__traceback__)
+    at = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return subject.fail("no-exception-escapes", f"{where} raised "
+                        f"{type(exc).__name__}: {exc}{at}", case)
 
 
 def _snapshot(state: GameState) -> bytes:
@@ -642,6 +696,13 @@ def check_illegal_command(subject: Subject, case: Case) -> None:
                                f"{'; '.join(str(v) for v in query)}", case)
         return out
 
+    _declared_commands(case, attempt, engine)
+    # (after: exploring asks the plugins about the case's own state)
+    _variants_refused_cleanly(subject, case)
+
+
+def _declared_commands(case: Case, attempt: Callable[..., Any], engine: Engine) -> None:
+    """The case's declarations and assignment, each through ``attempt``."""
     state = case.state
     out = attempt("declare_attackers", state, lambda s: engine.attack_violations(s, case.attacks),
                   lambda s: engine.declare_attackers(s, case.attacks))
@@ -668,6 +729,28 @@ def check_illegal_command(subject: Subject, case: Case) -> None:
         if out is None:
             return
         state = out.state
+
+
+def _variants_refused_cleanly(subject: Subject, case: Case) -> None:
+    """Each variant of :func:`explore` that was refused left its state as it
+    was and cites a rule (733); an ability activated from an object that
+    doesn't have it is refused (602.1)."""
+    name = "illegal-command-leaves-state-unchanged"
+    for variant in explore(subject, case):
+        err = variant.error
+        if err is None:
+            if variant.must_refuse:
+                raise subject.fail(name, f"{variant.label} was accepted: an object activates "
+                                   "only the abilities it has (602.1)", case)
+            continue
+        if not isinstance(err, IllegalActionError):
+            continue  # no-exception-escapes reports it
+        if pickle.loads(variant.snapshot) != variant.before:
+            raise subject.fail(name, f"{variant.label} was rejected ({err}) but changed the "
+                               "state it was given", case)
+        if not err.violations or any(not v.rule or not v.message for v in err.violations):
+            raise subject.fail(name, f"{variant.label} was rejected with a violation that "
+                               f"cites no rule or has no message: {err.violations!r}", case)
 
 
 def check_order_independent(subject: Subject, case: Case) -> None:
@@ -707,29 +790,88 @@ def _valid_recipient(state: GameState, target: str) -> bool:
     return perm is not None and perm.zone == "battlefield"
 
 
+def _answerers(engine: Engine, hook: str, args: tuple[Any, ...],
+               wanted: Callable[[Any], bool]) -> list[str]:
+    """The plugins whose own implementation of ``hook``, asked alone with
+    ``args``, answers what ``wanted`` accepts: who is responsible for a
+    combined answer."""
+    out = []
+    for impl in engine.hooks.impls(hook):
+        picked = args if impl.picks is None else tuple(args[i] for i in impl.picks)
+        try:
+            res = impl.fn(*picked)
+            if res is not None and not isinstance(res, (int, str)):
+                res = tuple(res)
+        except Exception:  # a fault is no-exception-escapes' to report
+            continue
+        if res is not None and wanted(res):
+            out.append(impl.plugin.name)
+    return out
+
+
+def _uncaused(engine: Engine, state: GameState, plugins: Iterable[str],
+              objects: Iterable[str]) -> list[str]:
+    """The keyword plugins among ``plugins`` none of whose keywords any of
+    ``objects`` has (as it is, or as it last was: 608.2h). The kernel's own
+    effects (a scenario's continuous effects) and plugins that declare no
+    keyword are no keyword's, and are not held to their keywords."""
+    keywords: dict[str, set[str]] = {}
+    for info in engine.keywords():
+        keywords.setdefault(info.plugin, set()).add(info.spec.name)
+    out = []
+    for plugin in plugins:
+        mine = keywords.get(plugin)
+        if plugin.startswith("redzone.") or not mine:
+            continue
+        if not any(oid in state.objects and any(state.last_known(oid).has(k) for k in mine)
+                   for oid in objects):
+            out.append(plugin)
+    return out
+
+
 def check_damage_conserved(subject: Subject, case: Case) -> None:
-    """``damage-conserved``: each creature assigns exactly its power; dealt =
-    assigned - prevented unless a replacement changed the amount; marked
-    damage grows by no more than the damage dealt."""
-    name = "damage-conserved"
-    engine = subject.engine
-    legal = legalize(engine, case)
+    """``damage-conserved``: each creature assigns exactly its power, or what
+    its keywords say (510.1a); every difference between what a source was
+    assigned to deal and what it dealt is explained by an event (120.4):
+    ``redirected`` (614.9), ``prevented`` (615) or ``modified`` (614.1a), a
+    keyword's modification made by the keyword of the source or the
+    recipient; no combat damage is dealt that wasn't assigned; marked damage
+    grows by no more than the damage dealt (120.3e)."""
+    legal = legalize(subject.engine, case)
     assume(legal is not None)
     assert legal is not None
-    state = legal.state
+    _damage_conserved(subject, legal, legal.state, lambda s: _advance(subject.engine, legal, s))
+
+
+def _advance(engine: Engine, case: Case, state: GameState) -> Any:
+    """The command that plays the next step of ``case``'s combat (not a
+    combat damage step)."""
+    nxt = engine.next_step(state)
+    if nxt == "declare_attackers":
+        return engine.declare_attackers(state, case.attacks)
+    if nxt == "declare_blockers":
+        return engine.declare_blockers(state, case.blocks)
+    return getattr(engine, _COMMANDS[nxt or ""])(state)
+
+
+#: The command that plays each step of the combat phase (but its damage steps).
+_COMMANDS: Final[Mapping[str, str]] = {
+    "beginning_of_combat": "begin_combat", "declare_attackers": "declare_attackers",
+    "declare_blockers": "declare_blockers", "end_of_combat": "end_of_combat",
+    "postcombat_main": "finish"}
+
+
+def _damage_conserved(subject: Subject, legal: Case, state: GameState,
+                      advance: Callable[[GameState], Any]) -> None:
+    name = "damage-conserved"
+    engine = subject.engine
     pending: Counter[tuple[str, str]] = Counter()
     for _ in range(_MAX_STEPS):
         nxt = engine.next_step(state)
         if nxt is None:
             return
-        if nxt in ("beginning_of_combat", "declare_attackers", "declare_blockers",
-                   "end_of_combat", "postcombat_main"):
-            out = {"beginning_of_combat": lambda s: engine.begin_combat(s),
-                   "declare_attackers": lambda s: engine.declare_attackers(s, legal.attacks),
-                   "declare_blockers": lambda s: engine.declare_blockers(s, legal.blocks),
-                   "end_of_combat": lambda s: engine.end_of_combat(s),
-                   "postcombat_main": lambda s: engine.finish(s)}[nxt](state)
-            state = out.state
+        if nxt in _COMMANDS:
+            state = advance(state).state
             continue
         duties: tuple[Duty, ...] = ()
         if not state.step.endswith(_ASSIGNED):
@@ -740,21 +882,7 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
             if e.kind == "assign":
                 assigned[e.source or ""] += e.amount or 0
                 pending[(e.source or "", e.target or "")] += e.amount or 0
-        others_power: dict[str, int] | None = None
         for duty in duties:
-            printed = state.last_known(duty.source).power
-            if duty.power != printed and not subject.involves(state, duty.source):
-                # 510.1a, 702.1: the amount it assigns changed by an ability
-                # of another object: not the plugins' under test to change
-                if others_power is None:
-                    others_power = {d.source: d.power for d in
-                                    subject.engine_without.damage_duties(state)[1]}
-                if others_power.get(duty.source, printed) != duty.power:
-                    raise subject.fail(name, f"{duty.source} assigns {duty.power} combat damage "
-                                       f"in {nxt}, though its power is {printed} and it has "
-                                       f"none of the keywords {sorted(subject.keyword_names)}: "
-                                       "a keyword changes only what its own object does "
-                                       "(510.1a, 702.1)", legal)
             expected = duty.power if duty.power > 0 and (
                 duty.recipients or duty.unblocked) else 0
             if assigned[duty.source] != expected:
@@ -762,68 +890,95 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
                                    f"combat damage in {nxt}, but its power is {duty.power} "
                                    f"and it may assign to {list(duty.recipients)} (510.1a)",
                                    legal)
+            power = state.objects[duty.source].power
+            if duty.power != power and duty.power > 0:
+                # 510.1a: its power, unless what it has says otherwise.
+                who = _answerers(engine, "redzone_combat_damage_amount",
+                                 (state, duty.source, nxt), duty.power.__eq__)
+                stray_ = _uncaused(engine, state, who, (duty.source,))
+                if stray_:
+                    raise subject.fail(name, f"{duty.source} (power {power}) assigns "
+                                       f"{duty.power} combat damage in {nxt} because plugin "
+                                       f"{stray_[0]!r} says so (redzone_combat_damage_amount), "
+                                       f"but {duty.source} has none of its keywords: a "
+                                       "creature assigns its power, or what its abilities "
+                                       "say (510.1a)", legal)
         stray = set(assigned) - {d.source for d in duties}
         if duties and stray:
             raise subject.fail(name, f"{sorted(stray)} assigned combat damage in {nxt} "
                                "without dealing combat damage in that step (510.4)", legal)
         if not out.state.step.endswith(_ASSIGNED):
-            dealt: Counter[tuple[str, str]] = Counter()
-            prevented: Counter[tuple[str, str]] = Counter()
-            to_target: Counter[str] = Counter()
-            for e in out.events:
-                key = (e.source or "", e.target or "")
-                if e.kind == "damage":
-                    dealt[key] += e.amount or 0
-                    to_target[e.target or ""] += e.amount or 0
-                elif e.kind == "prevented":
-                    prevented[key] += e.amount or 0
-            for (src, dst), amount in pending.items():
-                if not _valid_recipient(state, dst):
-                    continue
-                left = amount - prevented[(src, dst)]
-                if left > 0 and engine.hooks.modify_damage(
-                        state, Damage(src, dst, left, True, out.state.step)):
-                    if subject.involves(state, src, dst):
-                        continue  # (614.1a: its keyword's own object's damage)
-                    # 614.1a, 702.1: damage between objects without the keywords
-                    # under test is modified only as the other plugins modify it
-                    expected = left
-                    for mod in subject.engine_without.hooks.modify_damage(
-                            state, Damage(src, dst, left, True, out.state.step)):
-                        expected = expected * mod.multiply + mod.add
-                    if dealt[(src, dst)] != max(expected, 0):
-                        raise subject.fail(
-                            name, f"{src} was assigned to deal {amount} damage to {dst} in "
-                            f"{out.state.step} and {prevented[(src, dst)]} was prevented, but "
-                            f"{dealt[(src, dst)]} was dealt, changed by a replacement (614.1a) "
-                            f"though neither has one of the keywords "
-                            f"{sorted(subject.keyword_names)}: a keyword changes only damage "
-                            "its own object deals or is dealt (702.1, 120.4)", legal)
-                    continue
-                if dealt[(src, dst)] + prevented[(src, dst)] != amount:
-                    raise subject.fail(name, f"{src} was assigned to deal {amount} damage to "
-                                       f"{dst} in {out.state.step}, but {dealt[(src, dst)]} was "
-                                       f"dealt and {prevented[(src, dst)]} prevented (120.4)",
-                                       legal)
-            for perm in state.objects.values():
-                if perm.zone != "battlefield" or "creature" not in perm.types:
-                    continue
-                # a creature destroyed by this step's damage: as it last was (608.2h)
-                after = out.state.last_known(perm.id)
-                if after.object != perm.object:
-                    # it died and came back: a new object (400.7); the
-                    # damage was marked on the one that died, as it last was
-                    after = out.state.lki.get(perm.id, after)
-                if after.zone != "battlefield":
-                    continue
-                grown = after.damage - perm.damage
-                if grown < 0 or grown > to_target[perm.id]:
-                    raise subject.fail(name, f"{perm.id} had {perm.damage} damage marked and "
-                                       f"now has {after.damage}, but was dealt "
-                                       f"{to_target[perm.id]} damage in {out.state.step} "
-                                       "(120.3e)", legal)
+            _dealt_as_assigned(subject, legal, state, out, pending)
             pending.clear()
         state = out.state
+
+
+def _dealt_as_assigned(subject: Subject, legal: Case, state: GameState, out: Any,
+                       pending: Counter[tuple[str, str]]) -> None:
+    """Each damage dealt is what was assigned, as the events say it was
+    redirected, prevented and modified (120.4)."""
+    name = "damage-conserved"
+    engine = subject.engine
+    step = out.state.step
+    expected = Counter(pending)
+    dealt: Counter[tuple[str, str]] = Counter()
+    to_target: Counter[str] = Counter()
+    said: dict[tuple[str, str], list[str]] = {}
+    for e in out.events:
+        key = (e.source or "", e.target or "")
+        if e.kind == "redirected" and e.combat:  # 614.9: to another recipient
+            moved = min(expected[(key[0], e.object or "")], e.amount or 0)
+            expected[(key[0], e.object or "")] -= moved
+            expected[key] += moved
+            said.setdefault(key, []).append(f"redirected from {e.object}")
+        elif e.kind == "prevented" and e.combat:  # 615
+            expected[key] -= e.amount or 0
+            said.setdefault(key, []).append(f"{e.amount} prevented")
+        elif e.kind == "modified" and e.combat:  # 614.1a
+            expected[key] += (e.amount or 0) - (e.get("original") or 0)
+            effects = tuple(e.get("effects") or ())
+            said.setdefault(key, []).append(
+                f"{e.get('original')} made {e.amount} by {', '.join(effects)}")
+
+            def names_effect(mods: Any, fx: tuple[str, ...] = effects) -> bool:
+                return any(getattr(m, "effect", None) in fx for m in mods)
+
+            who = _answerers(engine, "redzone_modify_damage",
+                             (state, Damage(key[0], key[1], e.get("original") or 0, True,
+                                            step)), names_effect)
+            stray = _uncaused(engine, state, who, key)
+            if stray:
+                raise subject.fail(name, f"plugin {stray[0]!r} changed the {e.get('original')} "
+                                   f"combat damage {key[0]} would deal to {key[1]} in {step} to "
+                                   f"{e.amount} ({', '.join(effects)}), but neither has any "
+                                   "of its keywords: a keyword's replacement effect applies "
+                                   "to its objects' damage (614.1a)", legal)
+        elif e.kind == "damage" and e.combat:
+            dealt[key] += e.amount or 0
+            to_target[e.target or ""] += e.amount or 0
+    for key in sorted(set(expected) | set(dealt)):
+        src, dst = key
+        if not _valid_recipient(state, dst) and not dealt[key]:
+            continue  # 120.1a, 506.4: it left, or left combat
+        want = max(expected[key], 0)
+        if dealt[key] != want:
+            how = "; ".join(said.get(key, ())) or "no redirection, prevention or modification"
+            raise subject.fail(name, f"{src} was assigned to deal {pending[key]} combat damage "
+                               f"to {dst} in {step} ({how}), so {want} should be dealt, but "
+                               f"{dealt[key]} was: every difference needs its event (120.4)",
+                               legal)
+    for perm in state.objects.values():
+        if perm.zone != "battlefield" or "creature" not in perm.types:
+            continue
+        # a creature destroyed by this step's damage: as it last was (608.2h)
+        after = out.state.last_known(perm.id)
+        if after.zone != "battlefield":
+            continue
+        grown = after.damage - perm.damage
+        if grown < 0 or grown > to_target[perm.id]:
+            raise subject.fail(name, f"{perm.id} had {perm.damage} damage marked and "
+                               f"now has {after.damage}, but was dealt "
+                               f"{to_target[perm.id]} damage in {step} (120.3e)", legal)
 
 
 def check_events_accounted_for(subject: Subject, case: Case) -> None:
@@ -841,6 +996,11 @@ def check_events_accounted_for(subject: Subject, case: Case) -> None:
     problem = account(before, after, events)
     if problem:
         raise subject.fail(name, problem, legal)
+    for variant in explore(subject, case):
+        if variant.after is not None:
+            problem = account(variant.before, variant.after, variant.events)
+            if problem:
+                raise subject.fail(name, f"{variant.label}: {problem}", legal)
 
 
 def account(before: GameState, after: GameState, events: Sequence[Event]) -> str:
@@ -891,10 +1051,12 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
             if delta != said:
                 return (f"{oid}'s {kind!r} counters changed by {delta:+d}, but its events add "
                         f"up to {said:+d}")
+    # Tokens that ceased to exist (111.7, 704.5d) leave the state as a turn begins.
+    ceased = {e.object for e in events if e.kind == "ceases_to_exist" and e.object}
     for oid in before.objects:
-        if oid not in after.objects:
+        if oid not in after.objects and oid not in ceased:
             return f"object {oid!r} vanished from the state"
-    known = set(after.objects) | set(after.players)
+    known = set(after.objects) | set(after.players) | ceased
     # Triggered abilities are named by the id the core gave them on the stack (603.3b).
     known |= {e.object for e in events if e.kind == "trigger" and e.object}
     # ... and delayed triggered abilities by the id the kernel gave them (603.7a).
