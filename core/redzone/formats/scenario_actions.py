@@ -29,7 +29,7 @@ from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.engine import Engine
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject
-from redzone.kernel.references import reference_fields
+from redzone.kernel.references import EACH_PLAYER, reference_fields
 
 #: The steps an action's ``after`` may name without any plugin (the scenario
 #: format's list); plugins' combat damage steps come on top.
@@ -55,6 +55,10 @@ FIELD_WHAT: Final[dict[tuple[str, str], str]] = {
     ("enter_blocking", "attacker"): "the attacking creature it blocks",
     ("enter_attacking", "attacking"): "what the permanent enters attacking",
 }
+
+#: The action fields that may say ``"each"`` (each player at once, 104.4a).
+EACH_FIELDS: Final = frozenset({("lose_life", "player"), ("gain_life", "player"),
+                                ("deal_damage", "target")})
 
 #: Effect kinds whose ``to`` must be a permanent (not a player).
 _TO_PERMANENT: Final = frozenset({"blocks_if_able"})
@@ -97,6 +101,8 @@ class ActionReader:
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        #: The ids given to inline spells and abilities so far, in file order.
+        self.spell_ids: list[str] = []
 
     @functools.cached_property
     def steps(self) -> tuple[str, ...]:
@@ -197,6 +203,9 @@ class ActionReader:
                 ok = spell is not None and ok
                 kwargs[name] = spell
                 continue
+            if value == EACH_PLAYER and (do, name) in EACH_FIELDS \
+                    and EACH_PLAYER not in board.kinds:
+                continue  # each player in the game, at once
             what = FIELD_WHAT.get((do, name), f"the {name} of {do!r}")
             if isinstance(value, list):  # a list of ids (a tuple or frozenset field)
                 for j, item in enumerate(value):
@@ -259,13 +268,31 @@ class ActionReader:
         kwargs["cost"] = ready
         return ok
 
+    def spell_id(self, sdata: dict[str, Any]) -> Any:
+        """An inline spell's or ability's id: its ``id``; else its ``name``
+        for the first without an ``id`` of that name in the file, then
+        ``NAME.2``, ``NAME.3`` ... (each another object, 109.1)."""
+        if "id" in sdata:
+            sid = sdata["id"]
+        else:
+            name = sdata.get("name")
+            if not isinstance(name, str):
+                return name
+            sid, n = name, 1
+            while sid in self.spell_ids:
+                n += 1
+                sid = f"{name}.{n}"
+        if isinstance(sid, str):
+            self.spell_ids.append(sid)
+        return sid
+
     def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:
         """A spell or ability that deals damage (120.3, 609.7): its id is its
-        ``id``, else its ``name``."""
+        ``id``, else its ``name`` (made distinct: :meth:`spell_id`)."""
         board = self.board
         ok = board.ref((*at, "controller"), sdata.get("controller"), ("player",),
                        "the controller of the spell or ability")
-        sid = sdata.get("id", sdata.get("name"))
+        sid = self.spell_id(sdata)
         if isinstance(sid, str) and sid in board.kinds:
             board.p.add((*at, "id" if "id" in sdata else "name"),
                         f"{sid!r} is already a {board.kinds[sid]}'s id: give the spell an 'id' "
