@@ -218,3 +218,89 @@ attacking = "bob"
     assert "ninja" not in out["zones"]["alice"]["hand"]
     assert [e["attacker"] for e in out["events"] if e["kind"] == "attack"] == ["bear"]
     assert out["players"]["bob"]["life"] == 20 - 2 - 3
+
+
+# -- delayed triggers written in the file (603.7) -------------------------------------
+
+
+BALL = """\
+active_player = "alice"
+through = "cleanup"
+[players.alice]
+[players.bob]
+
+[[permanents]]
+id = "elemental"
+name = "Ball Lightning"
+controller = "alice"
+power = 6
+toughness = 1
+keywords = ["trample", "haste"]
+
+[combat]
+attacks = {{ elemental = "bob" }}
+
+[[combat.actions]]
+after = "declare_attackers"
+do = "create_delayed_trigger"
+when = "{when}"
+source = "elemental"
+text = "sacrifice it"
+actions = [ {action} ]
+"""
+
+
+def test_603_7_a_delayed_trigger_from_the_file_fires_at_its_moment() -> None:
+    """603.7a-b: "at the beginning of the next end step, sacrifice it",
+    created after attackers are declared, waits (the creature deals its
+    combat damage) and triggers once in the end step: it goes on the stack
+    (603.3b), its controller the source's (603.7d-e), and resolves."""
+    out = run(BALL.format(when="end_step", action='{ do = "sacrifice", target = "elemental" }'))
+    assert out["players"]["bob"]["life"] == 14
+    assert out["permanents"]["elemental"]["zone"] == "graveyard"
+    kinds = [(e["step"], e["kind"]) for e in out["events"]
+             if e["kind"] in ("delayed_trigger", "trigger", "resolve", "sacrificed")]
+    assert kinds == [("declare_attackers", "delayed_trigger"), ("end_step", "trigger"),
+                     ("end_step", "resolve"), ("end_step", "sacrificed")]
+    trigger = next(e for e in out["events"] if e["kind"] == "trigger")
+    assert (trigger["player"], trigger["source"], trigger["rule"]) == \
+        ("alice", "elemental", "603.3b")
+
+
+def test_603_7_an_end_of_combat_trigger_fires_before_the_end_step() -> None:
+    """603.7a: "at end of combat" fires in the end of combat step (511.1),
+    not later: the life loss happens there."""
+    out = run(BALL.format(when="end_of_combat",
+                          action='{ do = "lose_life", player = "alice", amount = 2 }'))
+    loss = [e["step"] for e in out["events"]
+            if e["kind"] == "life_loss" and e["player"] == "alice"]
+    assert loss == ["end_of_combat"] and out["players"]["alice"]["life"] == 18
+
+
+@pytest.mark.parametrize(("action", "key", "words"), [
+    ('{ do = "sacrifice", traget = "elemental" }', "combat.actions[0].actions[0].traget",
+     "traget"),
+    ('{ do = "sacrifice", target = "elephant" }', "combat.actions[0].actions[0].target",
+     "elephant"),
+    ('{ after = "end_step", do = "sacrifice", target = "elemental" }',
+     "combat.actions[0].actions[0].after", "no 'after'"),
+])
+def test_a_delayed_triggers_actions_are_checked_as_combat_actions(action: str, key: str,
+                                                                  words: str) -> None:
+    """Bad input: a delayed trigger's action with an unknown key, an id that
+    names nothing or an ``after`` is a problem naming the file, the key and
+    the line, like any action's."""
+    with pytest.raises(sc.ScenarioProblems) as info:
+        sc.loads(BALL.format(when="end_step", action=action), file="more.toml",
+                 engine_factory=engine_for)
+    errs = list(info.value.problems)
+    assert key in [e.key for e in errs]
+    err = next(e for e in errs if e.key == key)
+    assert words in str(err) and err.line == 23 and err.file == "more.toml"
+
+
+def test_603_7c_a_leaves_trigger_needs_its_object() -> None:
+    """603.7c: "when that creature leaves the battlefield" names the
+    creature: ``when = "leaves"`` without ``object`` is a problem."""
+    errs = problems(BALL.format(when="leaves", action='{ do = "draw", player = "alice" }'))
+    assert [e.key for e in errs] == ["combat.actions[0]"] and "object" in str(errs[0])

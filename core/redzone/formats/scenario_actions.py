@@ -84,6 +84,8 @@ class Board(Protocol):
     kinds: dict[str, str]
     #: id of a permanent that enters during combat -> the action's path
     entering_at: dict[str, Path]
+    #: the scenario's permanents (in any zone), by id
+    permanents: dict[str, Permanent]
 
     def ref(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
         """Whether ``value`` names one of ``kinds``; else a problem at ``path``."""
@@ -132,19 +134,69 @@ class ActionReader:
                 continue
             if not isinstance(do, str) or do not in self.kinds or not isinstance(after, str):
                 continue
-            kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
-            if not self.fields(at, do, adata, kwargs):
-                continue
-            if do not in ACTIONS:
-                if not self.writable(at, do, adata):
-                    continue
-                kwargs = convert(self.kinds[do], kwargs)
-            try:
-                action = self.kinds[do](**kwargs)
-            except (TypeError, ValueError):
-                continue  # wrong keys or types: the schema check has reported them
-            out.append((after, action))
+            action = self.action(at, do, adata)
+            if action is not None:
+                out.append((after, action))
         return tuple(out)
+
+    def action(self, at: Path, do: str, adata: dict[str, Any]) -> Action | None:
+        """The action ``do`` of the table ``adata`` (at ``at``), checked; else
+        ``None`` (its problems added)."""
+        kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
+        if not self.fields(at, do, adata, kwargs):
+            return None
+        if do not in ACTIONS:
+            if not self.writable(at, do, adata):
+                return None
+            kwargs = convert(self.kinds[do], kwargs)
+        try:
+            return self.kinds[do](**kwargs)
+        except (TypeError, ValueError):
+            return None  # wrong keys or types: the schema check has reported them
+
+    def delayed(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
+        """A delayed trigger written in the file (603.7a): its ``controller``
+        (default: its source's controller, 603.7d-e) and its ``actions``,
+        each an action table without ``after``, checked as ``combat.actions``
+        are (the same keys, the same problems)."""
+        board = self.board
+        ok = True
+        if adata.get("when") == "leaves" and "object" not in adata:
+            board.p.add(at, "a delayed trigger 'when = \"leaves\"' needs 'object', the "
+                            "permanent whose leaving the battlefield it waits for (603.7c)")
+            ok = False
+        if "controller" not in adata:
+            source = adata.get("source")
+            perm = board.permanents.get(source) if isinstance(source, str) else None
+            if perm is not None:
+                kwargs["controller"] = perm.controller
+            elif isinstance(source, str) and board.kinds.get(source) == "player":
+                kwargs["controller"] = source
+        acts: list[Action] = []
+        for j, item in enumerate(items(adata.get("actions"))):
+            path: Path = (*at, "actions", j)
+            item = table(item)
+            if "after" in item:
+                board.p.add((*path, "after"), "a delayed trigger's action has no 'after': "
+                            "it happens when the trigger resolves (603.7b, 608.2)")
+                ok = False
+                continue
+            problems = value_problems({**item, "after": adata.get("after")},
+                                      {"$ref": "#/$defs/action"}, path)
+            if problems:
+                board.p.extend(problems)
+                ok = False
+                continue
+            do = item.get("do")
+            act = self.action(path, do, item) if isinstance(do, str) and do in self.kinds \
+                else None
+            if act is None:
+                ok = False
+                continue
+            acts.append(act)
+        kwargs["actions"] = tuple(acts)
+        kwargs.setdefault("kind", "delayed")
+        return ok
 
     @functools.cached_property
     def kinds(self) -> dict[str, type[Action]]:
@@ -190,6 +242,8 @@ class ActionReader:
                 else perm
         elif do == "activate":
             ok = self.activation(at, adata, kwargs) and ok
+        elif do == "create_delayed_trigger":
+            ok = self.delayed(at, adata, kwargs) and ok
         elif do == "add_effect":
             effect = self.effect((*at, "effect"), adata.get("effect"))
             ok = effect is not None and ok
