@@ -751,7 +751,7 @@ EXTENSIONS = {
                   "lure", "token"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "enter_attacking", "add_effect", "exile",
-               "regenerate", "draw", "cast", "play", "continuous"},
+               "regenerate", "draw", "cast", "play", "continuous", "create_delayed_trigger"},
     "effect": {"blocks_if_able", "redirect_damage"},
 }
 

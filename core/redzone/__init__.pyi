@@ -100,13 +100,21 @@ from redzone.kernel.model import (
     new_game,
 )
 from redzone.kernel.plugins import hookimpl
-from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
+from redzone.kernel.references import (
+    EACH_PLAYER,
+    AnyId,
+    ObjectId,
+    PlayerId,
+    PlayerOrObjectId,
+    SourceId,
+)
 from redzone.kernel.requirements import Requirement
 from redzone.kernel.slots import Slot
 from redzone.kernel.tokens import token_ids
 from redzone.kernel.tx import Tx
 
 __all__ = [
+    "EACH_PLAYER",
     "REGULAR_DAMAGE_STEP",
     "UNLIMITED",
     "Action",

@@ -29,7 +29,7 @@ from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.engine import Engine
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject
-from redzone.kernel.references import reference_fields
+from redzone.kernel.references import EACH_PLAYER, reference_fields
 
 #: The steps an action's ``after`` may name without any plugin (the scenario
 #: format's list); plugins' combat damage steps come on top.
@@ -58,6 +58,10 @@ FIELD_WHAT: Final[dict[tuple[str, str], str]] = {
     ("enter_attacking", "attacking"): "what the permanent enters attacking",
 }
 
+#: The action fields that may say ``"each"`` (each player at once, 104.4a).
+EACH_FIELDS: Final = frozenset({("lose_life", "player"), ("gain_life", "player"),
+                                ("deal_damage", "target")})
+
 #: Effect kinds whose ``to`` must be a permanent (not a player).
 _TO_PERMANENT: Final = frozenset({"blocks_if_able"})
 
@@ -82,6 +86,8 @@ class Board(Protocol):
     kinds: dict[str, str]
     #: id of a permanent that enters during combat -> the action's path
     entering_at: dict[str, Path]
+    #: the scenario's permanents (in any zone), by id
+    permanents: dict[str, Permanent]
 
     def ref(self, path: Path, value: Any, kinds: Sequence[str], what: str) -> bool:
         """Whether ``value`` names one of ``kinds``; else a problem at ``path``."""
@@ -99,6 +105,8 @@ class ActionReader:
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        #: The ids given to inline spells and abilities so far, in file order.
+        self.spell_ids: list[str] = []
 
     @functools.cached_property
     def steps(self) -> tuple[str, ...]:
@@ -128,19 +136,69 @@ class ActionReader:
                 continue
             if not isinstance(do, str) or do not in self.kinds or not isinstance(after, str):
                 continue
-            kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
-            if not self.fields(at, do, adata, kwargs):
-                continue
-            if do not in ACTIONS:
-                if not self.writable(at, do, adata):
-                    continue
-                kwargs = convert(self.kinds[do], kwargs)
-            try:
-                action = self.kinds[do](**kwargs)
-            except (TypeError, ValueError):
-                continue  # wrong keys or types: the schema check has reported them
-            out.append((after, action))
+            action = self.action(at, do, adata)
+            if action is not None:
+                out.append((after, action))
         return tuple(out)
+
+    def action(self, at: Path, do: str, adata: dict[str, Any]) -> Action | None:
+        """The action ``do`` of the table ``adata`` (at ``at``), checked; else
+        ``None`` (its problems added)."""
+        kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
+        if not self.fields(at, do, adata, kwargs):
+            return None
+        if do not in ACTIONS:
+            if not self.writable(at, do, adata):
+                return None
+            kwargs = convert(self.kinds[do], kwargs)
+        try:
+            return self.kinds[do](**kwargs)
+        except (TypeError, ValueError):
+            return None  # wrong keys or types: the schema check has reported them
+
+    def delayed(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
+        """A delayed trigger written in the file (603.7a): its ``controller``
+        (default: its source's controller, 603.7d-e) and its ``actions``,
+        each an action table without ``after``, checked as ``combat.actions``
+        are (the same keys, the same problems)."""
+        board = self.board
+        ok = True
+        if adata.get("when") == "leaves" and "object" not in adata:
+            board.p.add(at, "a delayed trigger 'when = \"leaves\"' needs 'object', the "
+                            "permanent whose leaving the battlefield it waits for (603.7c)")
+            ok = False
+        if "controller" not in adata:
+            source = adata.get("source")
+            perm = board.permanents.get(source) if isinstance(source, str) else None
+            if perm is not None:
+                kwargs["controller"] = perm.controller
+            elif isinstance(source, str) and board.kinds.get(source) == "player":
+                kwargs["controller"] = source
+        acts: list[Action] = []
+        for j, item in enumerate(items(adata.get("actions"))):
+            path: Path = (*at, "actions", j)
+            item = table(item)
+            if "after" in item:
+                board.p.add((*path, "after"), "a delayed trigger's action has no 'after': "
+                            "it happens when the trigger resolves (603.7b, 608.2)")
+                ok = False
+                continue
+            problems = value_problems({**item, "after": adata.get("after")},
+                                      {"$ref": "#/$defs/action"}, path)
+            if problems:
+                board.p.extend(problems)
+                ok = False
+                continue
+            do = item.get("do")
+            act = self.action(path, do, item) if isinstance(do, str) and do in self.kinds \
+                else None
+            if act is None:
+                ok = False
+                continue
+            acts.append(act)
+        kwargs["actions"] = tuple(acts)
+        kwargs.setdefault("kind", "delayed")
+        return ok
 
     @functools.cached_property
     def kinds(self) -> dict[str, type[Action]]:
@@ -186,6 +244,8 @@ class ActionReader:
                 else perm
         elif do == "activate":
             ok = self.activation(at, adata, kwargs) and ok
+        elif do == "create_delayed_trigger":
+            ok = self.delayed(at, adata, kwargs) and ok
         elif do == "add_effect":
             effect = self.effect((*at, "effect"), adata.get("effect"))
             ok = effect is not None and ok
@@ -199,6 +259,9 @@ class ActionReader:
                 ok = spell is not None and ok
                 kwargs[name] = spell
                 continue
+            if value == EACH_PLAYER and (do, name) in EACH_FIELDS \
+                    and EACH_PLAYER not in board.kinds:
+                continue  # each player in the game, at once
             what = FIELD_WHAT.get((do, name), f"the {name} of {do!r}")
             if isinstance(value, list):  # a list of ids (a tuple or frozenset field)
                 for j, item in enumerate(value):
@@ -261,13 +324,31 @@ class ActionReader:
         kwargs["cost"] = ready
         return ok
 
+    def spell_id(self, sdata: dict[str, Any]) -> Any:
+        """An inline spell's or ability's id: its ``id``; else its ``name``
+        for the first without an ``id`` of that name in the file, then
+        ``NAME.2``, ``NAME.3`` ... (each another object, 109.1)."""
+        if "id" in sdata:
+            sid = sdata["id"]
+        else:
+            name = sdata.get("name")
+            if not isinstance(name, str):
+                return name
+            sid, n = name, 1
+            while sid in self.spell_ids:
+                n += 1
+                sid = f"{name}.{n}"
+        if isinstance(sid, str):
+            self.spell_ids.append(sid)
+        return sid
+
     def spell_source(self, at: Path, sdata: dict[str, Any]) -> StackObject | None:
         """A spell or ability that deals damage (120.3, 609.7): its id is its
-        ``id``, else its ``name``."""
+        ``id``, else its ``name`` (made distinct: :meth:`spell_id`)."""
         board = self.board
         ok = board.ref((*at, "controller"), sdata.get("controller"), ("player",),
                        "the controller of the spell or ability")
-        sid = sdata.get("id", sdata.get("name"))
+        sid = self.spell_id(sdata)
         if isinstance(sid, str) and sid in board.kinds:
             board.p.add((*at, "id" if "id" in sdata else "name"),
                         f"{sid!r} is already a {board.kinds[sid]}'s id: give the spell an 'id' "

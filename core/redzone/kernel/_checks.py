@@ -23,7 +23,7 @@ from redzone.kernel.answers import shown as _shown
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
 from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
-from redzone.kernel.references import named_ids, reference_fields
+from redzone.kernel.references import EACH_PLAYER, named_ids, reference_fields
 from redzone.kernel.slots import declares_slot, owned
 
 T = TypeVar("T")
@@ -58,7 +58,7 @@ def _unknown_ids(state: GameState, act: object) -> list[str]:
         return []
     stack = {t.id for t in state.stack}
     return [v for v in named_ids(act)
-            if v not in state.objects and v not in state.lki
+            if v != EACH_PLAYER and v not in state.objects and v not in state.lki
             and v not in state.players and v not in state.sources and v not in stack]
 
 

@@ -42,7 +42,14 @@ from redzone.kernel.model import (
     StackObject,
 )
 from redzone.kernel.plugins import hookimpl
-from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
+from redzone.kernel.references import (
+    EACH_PLAYER,
+    AnyId,
+    ObjectId,
+    PlayerId,
+    PlayerOrObjectId,
+    SourceId,
+)
 from redzone.kernel.settle import change_control, end_effects
 from redzone.kernel.tx import Tx, _make_block, check_duration
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
@@ -466,7 +473,11 @@ class DealDamage(Action):
     :param source: the permanent dealing it (its abilities apply), or a spell
         or ability that isn't a permanent (:class:`~redzone.StackObject`:
         its colors, controller and keywords apply, 120.3, 609.7).
-    :param target: the player or permanent dealt damage.
+    :param target: the player or permanent dealt damage; or
+        :data:`~redzone.kernel.references.EACH_PLAYER` (``"each"``): each
+        player still in the game, all dealt damage at once (one batch, then
+        one check of state-based actions: players who all reach 0 life lose
+        at once, a draw between two, 104.4a).
     :param amount: how much.
 
     .. versionadded:: 0.1.0
@@ -547,7 +558,9 @@ class BecomeBlocked(Action):
 class GainLife(Action):
     """A player gains life (119.3), as modified by replacement effects.
 
-    :param player: the player.
+    :param player: the player; or
+        :data:`~redzone.kernel.references.EACH_PLAYER` (``"each"``): each
+        player still in the game, at once, in APNAP order (101.4).
     :param amount: how much.
 
     .. versionadded:: 0.1.0
@@ -562,7 +575,11 @@ class GainLife(Action):
 class LoseLife(Action):
     """A player loses life (119.3).
 
-    :param player: the player.
+    :param player: the player; or
+        :data:`~redzone.kernel.references.EACH_PLAYER` (``"each"``): each
+        player still in the game, at once (one command, then one check of
+        state-based actions: two players who both reach 0 life lose at
+        once, a draw, 104.4a).
     :param amount: how much.
 
     .. versionadded:: 0.1.0
@@ -1036,12 +1053,16 @@ def _deal_damage(tx: Tx, a: DealDamage) -> None:
         if source not in state.objects and source not in state.sources:
             raise IllegalActionError(f"deal_damage: there is no source {source!r}",
                                      rule="120.7", objects=(source,))
-    if a.target not in state.players:
-        tx.permanent(a.target, a.do)
+    targets = _each(tx, a.target, a.do)
+    if targets is None:
+        targets = (a.target,)
+        if a.target not in state.players:
+            tx.permanent(a.target, a.do)
     amount = _amount(a.amount, a.do)
     if isinstance(a.source, StackObject):
         _add_source(tx, a.source)
-    tx.deal_damage([Damage(source, a.target, amount, False, tx.state.step)])
+    step = tx.state.step
+    tx.deal_damage([Damage(source, t, amount, False, step) for t in targets])
 
 
 def _prevent(tx: Tx, a: Prevent) -> None:
@@ -1093,14 +1114,36 @@ def _become_blocked(tx: Tx, a: BecomeBlocked) -> None:
               for m in newly))
 
 
+def _each(tx: Tx, player: object, doing: str) -> tuple[str, ...] | None:
+    """For :data:`EACH_PLAYER` (and no player of that id), the players still
+    in the game in APNAP order from the active player (101.4); else ``None``.
+
+    :raises IllegalActionError: (104.2a) when no player is left.
+    """
+    state = tx.state
+    if player != EACH_PLAYER or player in state.players:
+        return None
+    order = list(state.turn_order)
+    start = order.index(state.active_player) if state.active_player in order else 0
+    found = tuple(p for p in order[start:] + order[:start]
+                  if p in state.players and not state.players[p].lost)
+    if not found:
+        raise IllegalActionError(f"{doing}: no player is left in the game", rule="104.2a")
+    return found
+
+
 def _gain_life(tx: Tx, a: GainLife) -> None:
-    tx.player(a.player, a.do)
-    tx.gain_life(a.player, _amount(a.amount, a.do), "", "119.3")
+    players = _each(tx, a.player, a.do) or (tx.player(a.player, a.do),)
+    amount = _amount(a.amount, a.do)
+    for player in players:
+        tx.gain_life(player, amount, "", "119.3")
 
 
 def _lose_life(tx: Tx, a: LoseLife) -> None:
-    tx.player(a.player, a.do)
-    tx.lose_life(a.player, _amount(a.amount, a.do), "", "119.3")
+    players = _each(tx, a.player, a.do) or (tx.player(a.player, a.do),)
+    amount = _amount(a.amount, a.do)
+    for player in players:
+        tx.lose_life(player, amount, "", "119.3")
 
 
 def _add_effect(tx: Tx, a: AddEffect) -> None:

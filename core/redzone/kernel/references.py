@@ -73,6 +73,14 @@ PlayerOrObjectId = Annotated[str, Ref("player or object")]
 #: The id of a player, an object or a source.
 AnyId = Annotated[str, Ref("any")]
 
+#: What a player field of :class:`~redzone.LoseLife` and
+#: :class:`~redzone.GainLife`, or the target of :class:`~redzone.DealDamage`,
+#: holds to mean each player still in the game, all at once (a state whose
+#: players include one with this id means that player).
+#:
+#: .. versionadded:: 0.1.0
+EACH_PLAYER: Final = "each"
+
 
 def _kind(tp: Any) -> str | None:
     """The reference kind an annotation carries, looking into unions,
@@ -136,5 +144,5 @@ def named_ids(value: object) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["KINDS", "AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "Ref", "SourceId",
-           "named_ids", "reference_fields"]
+__all__ = ["EACH_PLAYER", "KINDS", "AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "Ref",
+           "SourceId", "named_ids", "reference_fields"]
