@@ -744,7 +744,7 @@ CONTRACT = {
 
 #: The keys added since (each documented on the extensions page).
 EXTENSIONS = {
-    "top": {"cards", "choices", "teams", "unknown_keywords"},
+    "top": {"cards", "choices", "teams", "unknown_keywords", "triggers"},
     "player": {"max_hand_size"},
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",

@@ -19,7 +19,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.compilation": ("compiled",),
     "redzone.kernel.abilities": ("Activate",),
     "redzone.kernel.actions": (
-        "AddContinuous", "AddCounters", "AddEffect", "BecomeBlocked", "Cast",
+        "AddContinuous", "AddCounters", "AddEffect", "AddTrigger", "BecomeBlocked", "Cast",
         "CreateDelayedTrigger", "CreateToken", "DealDamage", "Destroy", "Draw",
         "EnterAttacking", "EnterBlocking", "Exile", "GainControl", "GainLife", "Grant",
         "LeaveBattlefield", "LoseLife", "MakeBlock", "Move", "Play", "Prevent", "Pump",
@@ -46,7 +46,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "UNLIMITED", "Choice", "ChoiceMade", "Combat", "Condition", "ContinuousEffect",
         "DelayedTrigger", "Effect",
         "GameOver", "GameState", "Keyword", "Modification", "Permanent", "Player", "PluginState",
-        "Shield", "StackObject", "Trigger", "creature", "new_game",
+        "Shield", "StackObject", "Trigger", "WrittenTrigger", "creature", "new_game",
     ),
     "redzone.kernel.plugins": ("hookimpl",),
     "redzone.kernel.references": ("EACH_PLAYER", "AnyId", "ObjectId", "PlayerId",

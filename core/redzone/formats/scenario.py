@@ -655,6 +655,7 @@ def _build(document: Document, rules: str | None,
     additional = b.additional_combats()
     turns = b.turns()
     effects = b.reader.effects(data.get("effects"))
+    written = b.reader.triggers(data.get("triggers"))
     if problems or active is None:
         if not problems:  # pragma: no cover - the schema requires active_player
             problems.add(("active_player",), "missing required key 'active_player'")
@@ -663,7 +664,8 @@ def _build(document: Document, rules: str | None,
         state = new_game(list(b.players.values()), list(b.permanents.values()),
                          active_player=active, turn_order=order, effects=effects, rules=edition,
                          teams=teams)
-        state = evolve(state, keyword_set=engine.hooks.keyword_infos)  # what it was made with
+        state = evolve(state, keyword_set=engine.hooks.keyword_infos,  # what it was made with
+                       written=written)
     except ValueError as exc:  # pragma: no cover - every case is checked above
         problems.add((), str(exc))
         raise problems.error() from None

@@ -28,7 +28,8 @@ from redzone.formats.document import Path, Problems
 from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.actions import ACTIONS, Action
 from redzone.kernel.engine import Engine
-from redzone.kernel.model import Effect, Keyword, Permanent, StackObject
+from redzone.kernel.events import kinds as _event_kinds
+from redzone.kernel.model import Effect, Keyword, Permanent, StackObject, WrittenTrigger
 from redzone.kernel.references import EACH_PLAYER, reference_fields
 
 #: The steps an action's ``after`` may name without any plugin (the scenario
@@ -156,6 +157,72 @@ class ActionReader:
         except (TypeError, ValueError):
             return None  # wrong keys or types: the schema check has reported them
 
+    def nested(self, at: Path, adata: dict[str, Any], whose: str, rule: str
+               ) -> tuple[Action, ...] | None:
+        """The ``actions`` of the table ``adata`` (at ``at``), each an action
+        table without ``after``, checked as ``combat.actions`` are (the same
+        keys, the same problems); ``None`` when one has a problem."""
+        board = self.board
+        ok = True
+        acts: list[Action] = []
+        for j, item in enumerate(items(adata.get("actions"))):
+            path: Path = (*at, "actions", j)
+            item = table(item)
+            if "after" in item:
+                board.p.add((*path, "after"), f"{whose} action has no 'after': it happens "
+                            f"when the trigger resolves ({rule})")
+                ok = False
+                continue
+            problems = value_problems({**item, "after": adata.get("after", "end_of_combat")},
+                                      {"$ref": "#/$defs/action"}, path)
+            if problems:
+                board.p.extend(problems)
+                ok = False
+                continue
+            do = item.get("do")
+            act = self.action(path, do, item) if isinstance(do, str) and do in self.kinds \
+                else None
+            if act is None:
+                ok = False
+                continue
+            acts.append(act)
+        return tuple(acts) if ok else None
+
+    def triggers(self, value: Any) -> tuple[WrittenTrigger, ...]:
+        """The triggered abilities written at the top level, ``[[triggers]]``
+        (603.1): each ``when`` (a kind of event), ``source`` (a permanent),
+        optional ``controller``, ``match`` (event field -> value, ``"self"``
+        for the source) and ``text``, and its ``actions``."""
+        board = self.board
+        kinds = set(_event_kinds())
+        out: list[WrittenTrigger] = []
+        for i, tdata in enumerate(items(value)):
+            at: Path = ("triggers", i)
+            tdata = table(tdata)
+            when, source = tdata.get("when"), tdata.get("source")
+            ok = True
+            if isinstance(when, str) and when not in kinds:
+                close = difflib.get_close_matches(when, sorted(kinds), n=3, cutoff=0.6)
+                hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+                board.p.add((*at, "when"), f"unknown kind of event {when!r}{hint} (603.1: a "
+                            "triggered ability triggers on an event)")
+                ok = False
+            if not board.ref((*at, "source"), source, ("permanent",), "a permanent"):
+                ok = False
+            controller = tdata.get("controller")
+            if controller is not None and not board.ref((*at, "controller"), controller,
+                                                        ("player",), "a player"):
+                ok = False
+            acts = self.nested(at, tdata, "a triggered ability's", "603.2, 608.2")
+            if not ok or acts is None or not isinstance(when, str) \
+                    or not isinstance(source, str):
+                continue
+            out.append(WrittenTrigger(when, source, acts, controller,
+                                      {str(k): str(v) for k, v in table(
+                                          tdata.get("match")).items()},
+                                      str(tdata.get("text", "")), id=f"w{len(out) + 1}"))
+        return tuple(out)
+
     def delayed(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
         """A delayed trigger written in the file (603.7a): its ``controller``
         (default: its source's controller, 603.7d-e) and its ``actions``,
@@ -174,29 +241,9 @@ class ActionReader:
                 kwargs["controller"] = perm.controller
             elif isinstance(source, str) and board.kinds.get(source) == "player":
                 kwargs["controller"] = source
-        acts: list[Action] = []
-        for j, item in enumerate(items(adata.get("actions"))):
-            path: Path = (*at, "actions", j)
-            item = table(item)
-            if "after" in item:
-                board.p.add((*path, "after"), "a delayed trigger's action has no 'after': "
-                            "it happens when the trigger resolves (603.7b, 608.2)")
-                ok = False
-                continue
-            problems = value_problems({**item, "after": adata.get("after")},
-                                      {"$ref": "#/$defs/action"}, path)
-            if problems:
-                board.p.extend(problems)
-                ok = False
-                continue
-            do = item.get("do")
-            act = self.action(path, do, item) if isinstance(do, str) and do in self.kinds \
-                else None
-            if act is None:
-                ok = False
-                continue
-            acts.append(act)
-        kwargs["actions"] = tuple(acts)
+        acts = self.nested(at, adata, "a delayed trigger's", "603.7b, 608.2")
+        ok = acts is not None and ok
+        kwargs["actions"] = acts or ()
         kwargs.setdefault("kind", "delayed")
         return ok
 

@@ -107,7 +107,9 @@ NOT_REFERENCES: Final = frozenset({
     "AddCounters.counters", "Activate.ability", "CreateDelayedTrigger.kind",
     "CreateDelayedTrigger.rule", "CreateDelayedTrigger.text", "CreateDelayedTrigger.when",
     "GainControl.duration", "Grant.duration", "Grant.keywords", "LeaveBattlefield.zone",
-    "Move.to", "Move.position", "Move.counters", "Prevent.amount", "Prevent.duration",
+    "Move.to", "Move.position", "Move.counters", "Prevent.amount",
+    "WrittenTrigger.when", "WrittenTrigger.match", "WrittenTrigger.text", "WrittenTrigger.id",
+    "AddTrigger.when", "AddTrigger.match", "AddTrigger.text", "Prevent.duration",
     "Pump.duration", "Regenerated.shield", "RemoveEffect.effect", "Revoke.duration",
     "Revoke.keywords", "SetState.scope",
     # the layer system's (613): words, types, colors and keyword names, not ids
@@ -137,7 +139,8 @@ OPEN_STRINGS: Final = frozenset({
     "colors", "marks", "text", "args", "remove_keywords", "kind", "rule", "plugin", "choices",
     "options", "default", "key", "step", "teams", "keywords", "effect", "shield",
     "AddCounters.counters", "Move.counters", "Prevent.amount", "Activate.ability",
-    "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
+    "WrittenTrigger.when", "WrittenTrigger.match", "WrittenTrigger.id", "AddTrigger.when",
+    "AddTrigger.match", "Modification.source", "Condition.kind", "Effect.kind", "Trigger.kind",
     *_LAYER_WORDS, "add_keywords",
     *(f"Combat.{f.name}" for f in attrs.fields(Combat))})
 
@@ -153,8 +156,12 @@ BOUNDS: Final[dict[str, tuple[int, int]]] = {
 
 def enumeration(cls: type, name: str) -> tuple[str, ...] | None:
     """The values the field ``name`` of the model class ``cls`` may hold
-    (see :data:`ENUMERATIONS`), or ``None`` when they are open."""
-    return ENUMERATIONS.get(f"{cls.__name__}.{name}", ENUMERATIONS.get(name))
+    (see :data:`ENUMERATIONS`), or ``None`` when they are open (a field
+    :data:`OPEN_STRINGS` names by class is, whatever its name)."""
+    qualified = f"{cls.__name__}.{name}"
+    if qualified in OPEN_STRINGS:
+        return None
+    return ENUMERATIONS.get(qualified, ENUMERATIONS.get(name))
 
 
 def reference_kind(cls: type, name: str) -> str | None:

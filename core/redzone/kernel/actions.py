@@ -19,13 +19,14 @@ from typing import Any, ClassVar
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
+from redzone.kernel import events as _events
 from redzone.kernel import layers as _layers
 from redzone.kernel import zones as _zones
 from redzone.kernel.abilities import Activate, activate_action
 from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import as_tuple
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
 from redzone.kernel.model import (
@@ -40,6 +41,7 @@ from redzone.kernel.model import (
     Permanent,
     Shield,
     StackObject,
+    WrittenTrigger,
 )
 from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import (
@@ -652,6 +654,32 @@ class CreateDelayedTrigger(Action):
 
 
 @frozen
+class AddTrigger(Action):
+    """Give a permanent a triggered ability written as data (603.1):
+    "whenever <event>, <actions>" (:class:`~redzone.kernel.model.WrittenTrigger`).
+    It triggers each time an event of kind ``when`` with the ``match`` values
+    happens (603.2), until the game ends or its source leaves the battlefield.
+
+    :param when: the kind of event it triggers on (``"dies"``, ``"attack"``...).
+    :param source: the permanent whose ability it is (on the battlefield).
+    :param actions: what it does as it resolves (608.2).
+    :param controller: its controller; default: the source's controller.
+    :param match: event field -> the value it must have; ``"self"`` is the source.
+    :param text: what it does, for the account.
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "add_trigger"
+    when: str
+    source: ObjectId
+    actions: tuple[Action, ...] = field(converter=_actions)
+    controller: PlayerId | None = None
+    match: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
+    text: str = ""
+
+
+@frozen
 class SetState(Action):
     """Set the acting plugin's own slot of the state.
 
@@ -1176,6 +1204,26 @@ def _delayed(tx: Tx, a: CreateDelayedTrigger) -> None:
                                   actions=a.actions, object=a.object))
 
 
+def _add_trigger(tx: Tx, a: AddTrigger) -> None:
+    tx.permanent(a.source, a.do)
+    if not isinstance(a.when, str) or a.when not in _events.kinds():
+        raise IllegalActionError(f"add_trigger: {a.when!r} is not a kind of event"
+                                 f"{did_you_mean(str(a.when), _events.kinds())}",
+                                 rule="603.1", objects=(a.source,))
+    if a.controller is not None:
+        tx.player(a.controller, a.do)
+    for action in a.actions:
+        if tx.hooks.action_spec(action) is None:
+            raise IllegalActionError(f"add_trigger: {action!r} is not an action of a declared "
+                                     "kind", rule="603.1", objects=(a.source,))
+    state = tx.state
+    written = WrittenTrigger(a.when, a.source, a.actions, a.controller, a.match, a.text,
+                             id=f"w{len(state.written) + 1}")
+    tx.state = _evolve(state, written=(*state.written, written))
+    tx.emit(Event.make("trigger_added", "603.1", source=a.source, object=written.id,
+                       text=a.text or f"whenever {a.when}"))
+
+
 def _set_state(tx: Tx, a: SetState) -> None:
     tx.set_state(a.value, a.scope)
 
@@ -1241,6 +1289,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(AddEffect, _add_effect, "611.2"),
     _spec(RemoveEffect, _remove_effect, "611.2"),
     _spec(CreateDelayedTrigger, _delayed, "603.7"),
+    _spec(AddTrigger, _add_trigger, "603.1"),
     _spec(SetState, _set_state, "611.2"),
     _spec(MakeBlock, _make_block_action, "509.6"),
     _spec(EnterBlocking, _enter_blocking, "509.4"),
@@ -1278,6 +1327,7 @@ __all__ = [
     "AddContinuous",
     "AddCounters",
     "AddEffect",
+    "AddTrigger",
     "BecomeBlocked",
     "Cast",
     "CreateDelayedTrigger",

@@ -731,6 +731,8 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("choice", "601.2", _choice, "player choice answer default", tone="quiet"),
     _k("delayed_trigger", "603.7a", _delayed, "source player object ability text",
        tone="quiet"),
+    _k("trigger_added", "603.1", "{source} has a triggered ability: {text}", "source object text",
+       tone="quiet", summary="a triggered ability written as data is added (603.1)"),
     _k("damage_removed", "514.2", "the damage marked on {object} is removed", "object",
        tone="quiet"),
 )

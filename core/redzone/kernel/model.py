@@ -1088,6 +1088,42 @@ class DelayedTrigger:
 
 
 @frozen
+class WrittenTrigger:
+    """A triggered ability written as data, not by a plugin (603.1): "whenever
+    <event>, <actions>" (a scenario file's ``[[triggers]]``,
+    :class:`~redzone.AddTrigger`).
+
+    It triggers each time an event of kind ``when`` happens whose fields have
+    the values ``match`` gives (603.2), while its source is on the battlefield
+    (113.6) or, for an event of its source leaving the battlefield, as it
+    last was there (603.10a); then it goes on the stack as a
+    :class:`Trigger` and, as it resolves, performs its ``actions`` (608.2).
+
+    :param when: the kind of event it triggers on (``"dies"``, ``"attack"``,
+        ``"damage"``: :data:`~redzone.kernel.events.KERNEL_KINDS` or a
+        plugin's).
+    :param source: the permanent whose ability it is.
+    :param controller: its controller (603.3a); default: the source's
+        controller as it triggers.
+    :param actions: what it does as it resolves.
+    :param match: event field -> the value it must have (``{"object":
+        "bear"}``); the value ``"self"`` means the source.
+    :param text: what it does, for the account.
+    :param id: given by the kernel as it is added (``"w1"`` ...).
+
+    .. versionadded:: 0.1.0
+    """
+
+    when: str
+    source: ObjectId
+    actions: tuple[Action, ...] = field(converter=as_tuple)
+    controller: PlayerId | None = None
+    match: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
+    text: str = ""
+    id: str = ""
+
+
+@frozen
 class PluginState:
     """What one plugin remembers, in its own slot of the state.
 
@@ -1257,6 +1293,8 @@ class GameState:
     :param timestamp: the timestamp of the latest continuous effect
         (613.7a): the kernel's one counter, which each modification reads as
         it starts (it comes after that effect).
+    :param written: triggered abilities written as data (603.1), each
+        triggering on its kind of event (:class:`WrittenTrigger`).
 
     .. versionadded:: 0.1.0
     """
@@ -1284,6 +1322,7 @@ class GameState:
     keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     continuous: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
     timestamp: int = 0
+    written: tuple[WrittenTrigger, ...] = field(default=(), converter=as_tuple)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :func:`redzone.kernel.frozen.evolve`).

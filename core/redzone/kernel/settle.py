@@ -35,6 +35,7 @@ from redzone.kernel.model import (
     DelayedTrigger,
     Effect,
     GameOver,
+    GameState,
     Modification,
     Permanent,
     PluginState,
@@ -103,7 +104,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
         _record(tx, events)
     if tx.state.game_over is not None:
         return
-    if extra or tx.state.delayed or verify \
+    if extra or tx.state.delayed or tx.state.written or verify \
             or "redzone_triggers" not in hooks.silent(tx.state):
         _put_triggers(tx, events, extra=extra)
     if resolve:
@@ -535,6 +536,8 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
         if left:
             found.extend(fire_delayed(tx, lambda d: d.when == "leaves" and d.object in left))
             state = tx.state
+    if state.written and events:
+        found.extend(written_triggers(state, events))
     found = [t for t in found if t.controller in state.players
              and not state.players[t.controller].lost]  # 800.4d
     if not found:
@@ -624,6 +627,44 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
     return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
                     text=d.text, actions=d.actions, plugin=d.plugin,
                     targets=(d.object,) if d.object else ()) for d in fired]
+
+
+def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]:
+    """The triggered abilities written as data (:class:`WrittenTrigger`,
+    603.1) that ``events`` trigger (603.2): each event of its kind whose
+    fields have the values it names, while its source is on the battlefield
+    (113.6); a source that left with these same events was there as they
+    happened, and triggers as it last was (603.10a for its own leaving)."""
+    out: list[Trigger] = []
+    left = {e.object for e in events if leaves_battlefield(e)}
+    for written in state.written:
+        source = written.source
+        for event in events:
+            if event.kind != written.when:
+                continue
+            if any((source if want == "self" else want) != _field(event, name)
+                   for name, want in written.match.items()):
+                continue
+            perm = state.objects.get(source)
+            if perm is None:
+                continue
+            if perm.zone != "battlefield":
+                # it left with these events: it was there as they happened
+                # (603.10a for its own leaving), as it last was
+                if source not in left:
+                    continue
+                perm = state.last_known(source)
+            out.append(Trigger(kind="written", source=source,
+                               controller=written.controller or perm.controller,
+                               rule="603.2", text=written.text, actions=written.actions,
+                               amount=None, targets=()))
+    return out
+
+
+def _field(event: Event, name: str) -> object:
+    """An event's field or data value by name (``None`` if it has none)."""
+    value = getattr(event, name, None) if name in Event._fields else None
+    return value if value is not None else event.get(name)
 
 
 def resolve_top(tx: Tx, trigger_id: object) -> None:

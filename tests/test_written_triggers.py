@@ -1,0 +1,116 @@
+"""Triggered abilities written as data (603.1): "whenever <event>, <actions>",
+in a scenario file's ``[[triggers]]`` or added with ``AddTrigger``. They
+trigger on each matching event (603.2) while their source is on the
+battlefield (113.6), or on its own leaving as it last was (603.10a)."""
+
+from __future__ import annotations
+
+import pytest
+from redzone import Destroy, Engine, Exile, GainLife, GameState, IllegalActionError, creature
+from redzone.formats.outcome import outcome_json, resolve
+from redzone.formats.scenario import ScenarioProblems, loads
+from redzone.formats.serialize import state_from_dict, state_to_dict
+from redzone.kernel.actions import AddTrigger
+
+
+def board(engine: Engine, **match: str) -> GameState:
+    """bob's warden: "whenever <match> dies, bob gains 2 life"."""
+    state = engine.game(["alice", "bob"], [creature("bear", "alice", 2, 2),
+                                           creature("elf", "alice", 1, 1),
+                                           creature("warden", "bob", 1, 1)])
+    return engine.perform(state, AddTrigger("dies", "warden", (GainLife("bob", 2),),
+                                            match=match, text="bob gains 2 life")).state
+
+
+def test_603_2_it_triggers_on_each_matching_event(engine: Engine) -> None:
+    """603.2, 608.2: the bear dies: the ability triggers, resolves and bob
+    gains 2; the elf dying doesn't match ``object = "bear"``."""
+    state = board(engine, object="bear")
+    out = engine.perform(state, Destroy("bear"))
+    assert out.state.players["bob"].life == 22
+    assert [e.source for e in out.events if e.kind == "trigger"] == ["warden"]
+    assert engine.perform(state, Destroy("elf")).state.players["bob"].life == 20
+
+
+def test_603_2_without_match_every_event_of_its_kind(engine: Engine) -> None:
+    """603.2: no ``match``: two creatures dying at once trigger it twice."""
+    out = engine.perform(board(engine), [Destroy("bear"), Destroy("elf")])
+    assert out.state.players["bob"].life == 24
+
+
+def test_113_6_it_does_not_trigger_once_its_source_is_gone(engine: Engine) -> None:
+    """113.6: the warden exiled, its ability no longer triggers."""
+    state = engine.perform(board(engine), Exile("warden")).state
+    assert engine.perform(state, Destroy("bear")).state.players["bob"].life == 20
+
+
+def test_603_10a_its_own_leaving_looks_back(engine: Engine) -> None:
+    """603.10a: "when this dies": matched by ``object = "self"``, it triggers
+    as its source dies."""
+    state = board(engine, object="self")
+    assert engine.perform(state, Destroy("warden")).state.players["bob"].life == 22
+    assert engine.perform(state, Destroy("bear")).state.players["bob"].life == 20
+
+
+def test_603_1_a_when_that_names_no_event_is_refused(engine: Engine) -> None:
+    """603.1: an ability triggers on an event: an unknown kind is refused with
+    the rule, and nothing changes."""
+    state = engine.game(["alice", "bob"], [creature("warden", "bob", 1, 1)])
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(state, AddTrigger("diez", "warden", (GainLife("bob", 2),)))
+    assert info.value.rule == "603.1" and "dies" in str(info.value)
+
+
+def test_the_state_round_trips_with_its_written_triggers(engine: Engine) -> None:
+    """A saved state keeps its written triggers, which still trigger."""
+    again = state_from_dict(state_to_dict(board(engine, object="bear")))
+    assert again.written == board(engine, object="bear").written
+    assert engine.perform(again, Destroy("bear")).state.players["bob"].life == 22
+
+
+FILE = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "warden"
+controller = "bob"
+power = 1
+toughness = 1
+[[triggers]]
+when = "WHEN"
+source = "warden"
+match = { object = "bear" }
+actions = [ { do = "gain_life", player = "bob", amount = 2 } ]
+[combat]
+attacks = { bear = "bob" }
+blocks = { warden = "bear" }
+"""
+
+
+def test_603_2_from_a_file() -> None:
+    """603.2 through ``[[triggers]]``: the bear kills the blocking warden and
+    survives, so "whenever the bear dies" doesn't trigger; "whenever the bear
+    is dealt damage" does, though the warden dies with the same damage (it
+    was on the battlefield as the damage was dealt, 603.10a)."""
+    out = outcome_json(resolve(loads(FILE.replace("WHEN", "dies"))))
+    assert out["ok"] is True and out["players"]["bob"]["life"] == 20
+    on_damage = FILE.replace("WHEN", "damage").replace('match = { object = "bear" }',
+                                                       'match = { target = "bear" }')
+    out = outcome_json(resolve(loads(on_damage)))
+    assert out["ok"] is True and out["players"]["bob"]["life"] == 22
+
+
+def test_603_1_a_bad_trigger_in_a_file_names_its_key() -> None:
+    """603.1: an unknown ``when`` and an action with a problem are each
+    reported at their key, with the closest kinds."""
+    with pytest.raises(ScenarioProblems) as info:
+        loads(FILE.replace("WHEN", "diez").replace("amount = 2", "amount = 2, colour = 1"))
+    text = "\n".join(str(p) for p in info.value.problems)
+    assert "triggers[0].when" in text and "'dies'" in text
+    assert "triggers[0].actions[0]" in text
