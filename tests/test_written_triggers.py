@@ -114,3 +114,19 @@ def test_603_1_a_bad_trigger_in_a_file_names_its_key() -> None:
     text = "\n".join(str(p) for p in info.value.problems)
     assert "triggers[0].when" in text and "'dies'" in text
     assert "triggers[0].actions[0]" in text
+
+
+def test_104_4a_a_waiting_each_player_action_round_trips(engine: Engine) -> None:
+    """104.4a: a delayed trigger's and a written trigger's action on each
+    player ("each") is kept in a saved state and still means every player."""
+    from redzone import EACH_PLAYER, CreateDelayedTrigger, DealDamage, LoseLife
+
+    state = engine.game(["alice", "bob"], [creature("bear", "alice", 2, 2)])
+    state = engine.perform(state, [
+        CreateDelayedTrigger("end_step", (LoseLife(EACH_PLAYER, 1),), source="bear",
+                             controller="alice"),
+        AddTrigger("dies", "bear", (DealDamage("bear", EACH_PLAYER, 1),))]).state
+    again = state_from_dict(state_to_dict(state))
+    assert again == state
+    out = engine.perform(again, Destroy("bear"))
+    assert [out.state.players[p].life for p in ("alice", "bob")] == [19, 19]

@@ -54,7 +54,7 @@ from redzone.kernel.model import (
     Combat,
     GameState,
 )
-from redzone.kernel.references import reference_fields
+from redzone.kernel.references import EACH_PLAYER, reference_fields
 from redzone.kernel.tx import is_combat_step
 from redzone.kernel.zones import POSITIONS
 
@@ -424,7 +424,9 @@ class _Checker:
 
     def resolves(self, kind: str, ident: Any) -> bool:
         if kind == "action":
-            return ident in self.created or self.resolves("any", ident)
+            # (an action that waits, a trigger's: "each" is every player as it is
+            # performed, 104.4a; performing it checks it again)
+            return ident in self.created or ident == EACH_PLAYER or self.resolves("any", ident)
         if kind == "player":
             return ident in self.players
         if kind == "object":
