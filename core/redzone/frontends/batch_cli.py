@@ -219,6 +219,10 @@ def listed_files(list_path: str) -> Iterator[str]:
               help="Files per chunk sent to a worker (default: about four chunks per worker).")
 @click.option("--rules", "rules", metavar="EDITION", default=None,
               help=f"Rules edition, overriding each file's `rules` (known: {', '.join(EDITIONS)}).")
+@click.option("--timeout", "timeout", type=click.FloatRange(min=0, min_open=True),
+              default=None, metavar="SECONDS",
+              help="The most seconds one file may take; a file past it is reported with "
+              "kind timeout and the batch goes on.")
 @click.option("--hook-timeout", "hook_timeout", type=click.FloatRange(min=0), default=None,
               help="The most seconds one plugin may take to answer one hook call.")
 @click.option("--color/--no-color", "color", default=None,
@@ -226,7 +230,7 @@ def listed_files(list_path: str) -> Iterator[str]:
 @click.pass_context
 def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
           out: str | None, resume: bool, jobs: int, executor_spec: str | None,
-          as_json: bool, chunksize: int | None, rules: str | None,
+          as_json: bool, chunksize: int | None, rules: str | None, timeout: float | None,
           hook_timeout: float | None, color: bool | None) -> None:
     """Resolve every scenario file in PATHS (files and folders) and in --files-from.
 
@@ -296,7 +300,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
             try:
                 sink = open_sink(out, resume=resume) if out is not None else None
                 for result in simulate(files, executor=executor, engine=engine,
-                                       chunksize=chunksize, rules=rules):
+                                       chunksize=chunksize, rules=rules, timeout=timeout):
                     counted.add(result)
                     if debug and result.status == EXIT_FAILURE:
                         failed.append(result)
