@@ -32,8 +32,10 @@ from redzone.execution.engines import (
     _here,
     worker_engine,
 )
+from redzone.execution.faults import TIMEOUT, Limit, time_limit
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
+    EXIT_FAILURE,
     dumps,
     error_json,
     exit_status,
@@ -169,17 +171,37 @@ def _keywords_of(state: GameState) -> tuple[str, ...]:
     return tuple(sorted({k.name for p in state.objects.values() for k in p.keywords}))
 
 
-def _run(index: int, source: str, make: Callable[[], Scenario]) -> JobOutcome:
-    """Build a job's scenario and resolve it; every error becomes the outcome."""
+def _run(index: int, source: str, make: Callable[[], Scenario],
+         timeout: float | None = None) -> JobOutcome:
+    """Build a job's scenario and resolve it, within ``timeout`` seconds;
+    every error becomes the outcome."""
     start = time.perf_counter()
     keywords: tuple[str, ...] = ()
+    limit = Limit(None)
     try:
-        scenario = make()
-        keywords = _keywords_of(scenario.state)
-        resolution = resolve(scenario)
+        with time_limit(timeout) as limit:
+            scenario = make()
+            keywords = _keywords_of(scenario.state)
+            resolution = resolve(scenario)
     except Exception as exc:  # a bad file, a failing plugin, a worker that can't build
+        if limit.fired:
+            return _timed_out(index, source, exc, timeout, keywords, start)
         return _done(index, source, exc, error_json(exc), keywords, start)
     return _done(index, source, resolution.error, outcome_json(resolution), keywords, start)
+
+
+def _timed_out(index: int, source: str, exc: BaseException, timeout: float | None,
+               keywords: tuple[str, ...], start: float) -> JobOutcome:
+    """The outcome of a job cut at its time limit (``kind`` :data:`TIMEOUT`,
+    status 3), naming the plugin that was answering when it was cut."""
+    plugin = getattr(exc, "plugin", None) or None
+    where = (f" while plugin {plugin!r} was answering {getattr(exc, 'hook', '')}".rstrip()
+             if plugin else "")
+    message = f"the job ran past its time limit of {timeout:g} s and was cut{where}"
+    outcome = {"ok": False, "error": {"kind": TIMEOUT, "rule": None, "message": message,
+                                      "objects": [], **({"plugin": plugin} if plugin else {})}}
+    return JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), keywords,
+                      time.perf_counter() - start, _here())
 
 
 def _done(index: int, source: str, error: BaseException | None, outcome: dict[str, Any],
@@ -206,27 +228,29 @@ def _bad(index: int, payload: _BadJob) -> JobOutcome:
                       worker=_here())
 
 
-def _run_payload(index: int, payload: _Payload) -> JobOutcome:
+def _run_payload(index: int, payload: _Payload, timeout: float | None = None) -> JobOutcome:
     if isinstance(payload, _BadJob):
         return _bad(index, payload)
     if isinstance(payload, _FileJob):
         specs = dict(payload.specs)
         return _run(index, payload.path, lambda: build_scenario(
             read_document(payload.path), rules=payload.rules,
-            engine_factory=lambda r: worker_engine(specs[r])))
+            engine_factory=lambda r: worker_engine(specs[r])), timeout)
     return _run(index, payload.file,
-                lambda: _scenario_of(payload, worker_engine(payload.spec)))
+                lambda: _scenario_of(payload, worker_engine(payload.spec)), timeout)
 
 
 _Wire: TypeAlias = "tuple[int, str, int, str, tuple[str, ...], float, str, int]"
 
 
-def run_chunk(chunk: Sequence[tuple[int, _Payload]]) -> list[_Wire]:
-    """Run a chunk of jobs on this worker (the function executors are given).
+def run_chunk(chunk: Sequence[tuple[int, _Payload]],
+              timeout: float | None = None) -> list[_Wire]:
+    """Run a chunk of jobs on this worker (the function executors are given),
+    each within ``timeout`` seconds (:mod:`redzone.execution.faults`).
 
     The outcomes travel back as plain tuples (:func:`from_wire` makes them
     :class:`JobOutcome` again): unpickling them costs the caller less."""
-    return [to_wire(_run_payload(i, p)) for i, p in chunk]
+    return [to_wire(_run_payload(i, p, timeout)) for i, p in chunk]
 
 
 def to_wire(r: JobOutcome) -> _Wire:

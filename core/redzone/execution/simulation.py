@@ -56,7 +56,8 @@ MAX_CHUNK: Final = 64
 
 
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
-             chunksize: int | None = None, rules: str | None = None) -> Iterator[JobOutcome]:
+             chunksize: int | None = None, rules: str | None = None,
+             timeout: float | None = None) -> Iterator[JobOutcome]:
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
@@ -80,6 +81,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param rules: a rules edition overriding each file's ``rules`` key (as
         ``redzone run --rules``); files only. An unknown edition is each
         file's bad-scenario outcome.
+    :param timeout: the most seconds one job may take, on whatever runs it
+        (:mod:`redzone.execution.faults`); a job past it is cut and its
+        outcome is a ``timeout`` error (status 3), and the batch goes on.
     :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
         pair) or a mapping, not an iterable of jobs.
     :raises BatchError: before any job runs, for an engine a worker can't
@@ -100,14 +104,19 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         raise BadQueryError(f"simulate: jobs is {what}, not an iterable of jobs (scenario "
                             "file paths, Scenarios or (state, decisions) pairs): give a list "
                             "of them")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(
+            timeout, int | float) or not timeout > 0):
+        raise BadQueryError(f"simulate: timeout is {timeout!r}: give a number of seconds "
+                            "above 0, or None for no limit")
     engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
-        return _serial(jobs, planner)
-    return _parallel(jobs, planner, as_executor(executor), chunksize)
+        return _serial(jobs, planner, timeout)
+    return _parallel(jobs, planner, as_executor(executor), chunksize, timeout)
 
 
-def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
+def _serial(jobs: Iterable[Job], planner: _Planner,
+            timeout: float | None = None) -> Iterator[JobOutcome]:
     """Here, one job after another, with the caller's engines themselves."""
     engine = planner.engine
     others: dict[str, Engine] = {}
@@ -123,9 +132,9 @@ def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
             yield _run(index, path, lambda path=path: build_scenario(  # type: ignore[misc]
-                read_document(path), rules=planner.rules, engine_factory=for_file))
+                read_document(path), rules=planner.rules, engine_factory=for_file), timeout)
         elif isinstance(job, Scenario):
-            yield _run(index, job.file, lambda job=job: job)  # type: ignore[misc]
+            yield _run(index, job.file, lambda job=job: job, timeout)  # type: ignore[misc]
         else:
             payload = planner.payload(index, job, spec=False)
             if isinstance(payload, _BadJob):
@@ -133,11 +142,11 @@ def _serial(jobs: Iterable[Job], planner: _Planner) -> Iterator[JobOutcome]:
                 continue
             assert isinstance(payload, _ScenarioJob)
             yield _run(index, payload.file,
-                       lambda p=payload: _scenario_of(p, engine))  # type: ignore[misc]
+                       lambda p=payload: _scenario_of(p, engine), timeout)  # type: ignore[misc]
 
 
 def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
-              chunksize: int | None) -> Iterator[JobOutcome]:
+              chunksize: int | None, timeout: float | None = None) -> Iterator[JobOutcome]:
     workers = worker_count(executor)
     size = chunksize or 0
     window = max(2, 2 * workers)
@@ -148,10 +157,10 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
 
     def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[_Wire]]:
         try:
-            return state["executor"].submit(run_chunk, chunk)
+            return state["executor"].submit(run_chunk, chunk, timeout)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            return state["executor"].submit(run_chunk, chunk)
+            return state["executor"].submit(run_chunk, chunk, timeout)
 
     def fill() -> bool:
         nonlocal size
@@ -205,20 +214,16 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
            submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
            ) -> list[JobOutcome]:
-    """Send each job of a lost chunk again, alone; a job lost twice is reported
-    (a job that can't be pickled, as a :data:`BAD_JOB`: nothing was lost)."""
-    futures: list[tuple[int, _Payload, cf.Future[list[_Wire]] | BaseException]] = []
+    """Send each job of a lost chunk again, alone and one after another, so
+    that a job that kills its worker is lost alone: its neighbours never
+    share a worker (or a process pool) with it again. A job lost twice is
+    reported (a job that can't be pickled, as a :data:`BAD_JOB`: nothing
+    was lost)."""
+    out: list[JobOutcome] = []
     for index, payload in chunk:
         try:
-            futures.append((index, payload, submit([(index, payload)])))
-        except Exception as again:
-            futures.append((index, payload, again))
-    out: list[JobOutcome] = []
-    for index, payload, fut in futures:
-        try:
-            if isinstance(fut, BaseException):
-                raise fut
-            out.extend(evolve(from_wire(t), retried=1) for t in fut.result())
+            out.extend(evolve(from_wire(t), retried=1)
+                       for t in submit([(index, payload)]).result())
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)

@@ -21,8 +21,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -36,12 +35,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from redzone.execution.jobs import JobOutcome
+    from redzone.execution.sinks import Summary
 
 #: The summary's columns: status -> heading.
 COLUMNS = {0: "resolved", 1: "illegal", 2: "bad file", 3: "failing"}
 
-#: How many of the slowest files the summary lists.
-SLOWEST = 5
+#: The exit status of a batch stopped by Ctrl-C (128 + SIGINT, as shells say).
+EXIT_INTERRUPTED = 130
 
 
 def json_line(result: JobOutcome) -> str:
@@ -63,7 +63,7 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
             return
         import concurrent.futures as cf
 
-        with cf.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint) as pool:
             yield pool
         return
     if spec.startswith("dask:"):
@@ -104,38 +104,35 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
                            "ray://HOST:PORT, ray:auto or ray:local")
 
 
-def summary(console: Console, results: Sequence[JobOutcome]) -> None:
-    """The end-of-batch summary: totals, by keyword, failing plugins, slowest."""
+def summary(console: Console, results: Summary | Iterable[JobOutcome]) -> None:
+    """The end-of-batch summary: totals, by keyword, failing plugins, slowest.
+
+    :param console: where it is printed.
+    :param results: a :class:`~redzone.execution.sinks.Summary` counted as the
+        batch ran, or the outcomes themselves.
+    """
     from rich.table import Table
 
-    totals = Counter(r.status for r in results)
-    table = Table(title=f"{len(results)} scenario files", title_justify="left")
+    from redzone.execution.sinks import Summary
+
+    counted = results if isinstance(results, Summary) else Summary().extend(results)
+    table = Table(title=f"{counted.total} scenario files", title_justify="left")
     table.add_column("keyword")
     for heading in COLUMNS.values():
         table.add_column(heading, justify="right")
-    by_kw: dict[str, Counter[int]] = {}
-    for r in results:
-        for kw in r.keywords or ("(none)",):
-            by_kw.setdefault(kw, Counter())[r.status] += 1
-    table.add_row("all files", *(str(totals.get(s, 0)) for s in COLUMNS), end_section=True)
-    for kw in sorted(by_kw):
-        table.add_row(kw, *(str(by_kw[kw].get(s, 0)) for s in COLUMNS))
+    table.add_row("all files", *(str(counted.by_status.get(s, 0)) for s in COLUMNS),
+                  end_section=True)
+    for kw in sorted(counted.by_keyword):
+        table.add_row(kw, *(str(counted.by_keyword[kw].get(s, 0)) for s in COLUMNS))
     console.print(table)
-    failing: Counter[str] = Counter()
-    for r in results:
-        if r.status == EXIT_FAILURE:
-            error = r.outcome.get("error", {})
-            who = error.get("plugin") or ""
-            failing[f"{error.get('kind', '?')}: {who}" if who else str(error.get("kind"))] += 1
-    if failing:
-        console.print("failing: " + ", ".join(f"{k} ({n})" for k, n in failing.most_common()))
-    retried = sum(1 for r in results if r.retried)
-    if retried:
-        console.print(f"{retried} file(s) sent again after their worker was lost")
-    slow = sorted(results, key=lambda r: r.seconds, reverse=True)[:SLOWEST]
-    if slow:
-        console.print("slowest: " + ", ".join(f"{r.source} ({r.seconds * 1000:.1f} ms)"
-                                             for r in slow))
+    if counted.failing:
+        console.print("failing: " + ", ".join(f"{k} ({n})"
+                                              for k, n in counted.failing.most_common()))
+    if counted.retried:
+        console.print(f"{counted.retried} file(s) sent again after their worker was lost")
+    if counted.slowest:
+        console.print("slowest: " + ", ".join(f"{source} ({seconds * 1000:.1f} ms)"
+                                             for source, seconds in counted.slowest))
 
 
 def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
@@ -171,8 +168,47 @@ def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
                        "failure was its worker's", err=True)
 
 
+def _ignore_sigint() -> None:
+    """A pool worker's initializer: Ctrl-C is the caller's to handle (the
+    workers are shut down by it), never a traceback from each worker."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def listed_files(list_path: str) -> Iterator[str]:
+    """The paths of a ``--files-from`` list, one a line (``-``: standard
+    input), read lazily; blank lines are skipped.
+
+    :raises click.BadParameter: when the list can't be read.
+    """
+    import sys
+
+    try:
+        stream = sys.stdin if list_path == "-" else open(list_path, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise click.BadParameter(f"can't read {list_path}: {exc.strerror}",
+                                 param_hint="--files-from") from None
+    try:
+        for line in stream:
+            path = line.rstrip("\r\n")
+            if path.strip():
+                yield path
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
 @click.command(name="batch")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--files-from", "files_from", metavar="LIST", default=None,
+              help="Also resolve the files listed in LIST, one path a line (- for standard "
+              "input), read as the batch goes.")
+@click.option("--out", "out", metavar="PATH", type=click.Path(dir_okay=False), default=None,
+              help="Stream each outcome to PATH as it is done: JSON lines (.jsonl) or Apache "
+              "Parquet (.parquet, extra [parquet]).")
+@click.option("--resume", is_flag=True,
+              help="With --out: keep the rows already in PATH and skip their files.")
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=1,
               help="Local worker processes (default 1: resolve here, one after another).")
 @click.option("--executor", "executor_spec", metavar="URL", default=None,
@@ -183,22 +219,30 @@ def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
               help="Files per chunk sent to a worker (default: about four chunks per worker).")
 @click.option("--rules", "rules", metavar="EDITION", default=None,
               help=f"Rules edition, overriding each file's `rules` (known: {', '.join(EDITIONS)}).")
+@click.option("--timeout", "timeout", type=click.FloatRange(min=0, min_open=True),
+              default=None, metavar="SECONDS",
+              help="The most seconds one file may take; a file past it is reported with "
+              "kind timeout and the batch goes on.")
 @click.option("--hook-timeout", "hook_timeout", type=click.FloatRange(min=0), default=None,
               help="The most seconds one plugin may take to answer one hook call.")
 @click.option("--color/--no-color", "color", default=None,
               help="Colour the output (default: only on a terminal).")
 @click.pass_context
-def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: str | None,
-          as_json: bool, chunksize: int | None, rules: str | None,
+def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
+          out: str | None, resume: bool, jobs: int, executor_spec: str | None,
+          as_json: bool, chunksize: int | None, rules: str | None, timeout: float | None,
           hook_timeout: float | None, color: bool | None) -> None:
-    """Resolve every scenario file in PATHS (files and folders).
+    """Resolve every scenario file in PATHS (files and folders) and in --files-from.
 
-    The exit status is the worst of the files' statuses.
+    The exit status is the worst of the files' statuses; 130 when Ctrl-C
+    stopped the batch (after the summary of what was done).
 
     \b
     Example:
-      redzone batch --jobs 2 --json scenarios/ > outcomes.jsonl
+      redzone batch --jobs 2 --out outcomes.jsonl scenarios/
     """
+    import itertools
+
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -209,41 +253,82 @@ def batch(ctx: click.Context, paths: tuple[str, ...], jobs: int, executor_spec: 
 
     from redzone.execution.jobs import scenario_files
     from redzone.execution.simulation import simulate
+    from redzone.execution.sinks import Sink, Summary, check_path, done_keys, open_sink
     from redzone.frontends.cli import debugging, show_traceback
     from redzone.frontends.terminal import console
 
-    files = scenario_files(paths)
+    if not paths and files_from is None:
+        raise click.UsageError("give scenario files or folders (PATHS), or --files-from LIST")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out PATH: it skips the files whose rows "
+                               "are already in PATH")
+    done: set[str] = set()
+    if out is not None:
+        try:
+            check_path(out)
+            if resume:
+                done = done_keys(out)
+        except RulesError as exc:
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+    named = scenario_files(paths)
+    listed = listed_files(files_from) if files_from is not None else iter(())
     err = console(color, stderr=True)
-    if not files:
-        err.print("no scenario files (*.toml, *.json) found in: " + ", ".join(paths))
+    first = list(itertools.islice(listed, 1))
+    if not named and not first:
+        where = ", ".join(paths) if paths else f"the list {files_from}"
+        err.print("no scenario files (*.toml, *.json) found in: " + where)
         ctx.exit(EXIT_BAD_SCENARIO)
+    files = (f for f in itertools.chain(named, first, listed) if f not in done)
+    total = None if files_from is not None else sum(1 for f in named if f not in done)
     try:
         engine = command_engine(hook_timeout=hook_timeout)
     except RulesError as exc:
         show_traceback(exc)
         err.print(f"can't start: {exc}")
         ctx.exit(EXIT_FAILURE)
-    results: list[JobOutcome] = []
-    bar = err.is_terminal and not as_json
+    counted = Summary()
+    failed: list[JobOutcome] = []  # status 3 only, for REDZONE_DEBUG
+    debug = debugging()
     progress = Progress(TextColumn("resolving"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=err, disable=not bar, transient=True)
-    with open_executor(executor_spec, jobs) as executor, progress:
-        task = progress.add_task("files", total=len(files))
-        try:
-            for result in simulate(files, executor=executor, engine=engine,
-                                   chunksize=chunksize, rules=rules):
-                results.append(result)
-                if as_json:
-                    click.echo(json_visible(json_line(result)))
-                progress.advance(task)
-        except RulesError as exc:
-            show_traceback(exc)
-            err.print(f"can't run the batch: {exc}")
-            ctx.exit(EXIT_FAILURE)
-    if debugging():
-        show_failures(results, rules=rules, hook_timeout=hook_timeout)
-    summary(err if as_json else console(color), results)
-    ctx.exit(max(r.status for r in results))
+                        TimeElapsedColumn(), console=err, disable=not err.is_terminal,
+                        transient=True)
+    sink: Sink | None = None
+    interrupted = False
+    try:
+        with open_executor(executor_spec, jobs) as executor, progress:
+            task = progress.add_task("files", total=total)
+            try:
+                sink = open_sink(out, resume=resume) if out is not None else None
+                for result in simulate(files, executor=executor, engine=engine,
+                                       chunksize=chunksize, rules=rules, timeout=timeout):
+                    counted.add(result)
+                    if debug and result.status == EXIT_FAILURE:
+                        failed.append(result)
+                    if sink is not None:
+                        sink.write(result)
+                    if as_json:
+                        click.echo(json_visible(json_line(result)))
+                    progress.advance(task)
+            except KeyboardInterrupt:
+                interrupted = True
+            except RulesError as exc:
+                show_traceback(exc)
+                err.print(f"can't run the batch: {exc}")
+                ctx.exit(EXIT_FAILURE)
+            finally:
+                if sink is not None:
+                    sink.close()
+    except KeyboardInterrupt:  # while the executor shuts down
+        interrupted = True
+    if debug:
+        show_failures(failed, rules=rules, hook_timeout=hook_timeout)
+    summary(err if as_json else console(color), counted)
+    if interrupted:
+        err.print(f"interrupted: {counted.total} file(s) done"
+                  + (f", their rows in {out} (--resume goes on from there)" if out else ""))
+        ctx.exit(EXIT_INTERRUPTED)
+    ctx.exit(counted.worst)
 
 
-__all__ = ["batch", "json_line", "open_executor", "show_failures", "summary"]
+__all__ = ["EXIT_INTERRUPTED", "batch", "json_line", "listed_files", "open_executor",
+           "show_failures", "summary"]
