@@ -88,6 +88,9 @@ def executor(kind: str, workers: int) -> Iterator[Any]:
                           host="127.0.0.1", dashboard_address=None) as cluster, \
                 Client(cluster) as client:
             yield client
+    elif kind == "daskx":
+        with external_dask(workers) as client:
+            yield client
     elif kind == "ray":
         import ray
 
@@ -98,6 +101,42 @@ def executor(kind: str, workers: int) -> Iterator[Any]:
             ray.shutdown()
     else:
         raise SystemExit(f"unknown executor {kind!r}")
+
+
+@contextmanager
+def external_dask(workers: int) -> Iterator[Any]:
+    """A Dask scheduler and ``workers`` worker processes started as separate
+    processes on 127.0.0.1, as on a cluster: the caller is only a client, so
+    its CPU time is the client's alone (a ``LocalCluster`` runs the
+    scheduler in the caller's process)."""
+    import subprocess
+    import tempfile
+
+    from distributed import Client
+
+    folder = tempfile.mkdtemp(prefix="redzone-bench-dask-")
+    file = os.path.join(folder, "scheduler.json")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                               "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", file], **quiet)]
+    try:
+        for _ in range(workers):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", file,
+                 "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
+                 "--host", "127.0.0.1"], **quiet))
+        deadline = time.monotonic() + 60
+        while not os.path.exists(file) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with Client(scheduler_file=file) as client:
+            client.wait_for_workers(workers, timeout=60)
+            yield client
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
 
 
 def timed_chunk(blob: bytes) -> tuple[float, bytes]:
@@ -128,14 +167,50 @@ def timed(fn: Callable[[], object], rounds: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+def first_result(ex: Any, engine: Engine, jobs: list[Any]) -> float:
+    """Seconds from calling ``simulate`` to its first outcome."""
+    start = time.perf_counter()
+    it = simulate(jobs, executor=ex, engine=engine)
+    next(it)
+    seconds = time.perf_counter() - start
+    for _ in it:
+        pass
+    return seconds
+
+
+def memory(ex: Any, engine: Engine, jobs: list[Any], n: int) -> tuple[float, float]:
+    """The caller's peak resident memory growth, in MB, while ``n`` jobs are
+    simulated from a lazy stream (the jobs cycle through ``jobs``) and each
+    outcome is written out and dropped; and the caller's CPU per job."""
+    import resource
+
+    def stream() -> Iterator[Any]:
+        for i in range(n):
+            yield jobs[i % len(jobs)]
+
+    def rss_mb() -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    list(simulate(jobs[:200], executor=ex, engine=engine))
+    before = rss_mb()
+    cpu = time.process_time()
+    with open(os.devnull, "w", encoding="utf-8") as out:
+        for outcome in simulate(stream(), executor=ex, engine=engine):
+            out.write(outcome.json)
+    return rss_mb() - before, (time.process_time() - cpu) / n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", default="200,1000,3000", help="job counts")
-    parser.add_argument("--executors", default="serial,pool1,pool2,dask2,ray2",
-                        help="serial, poolN, daskN, rayN (N workers)")
+    parser.add_argument("--executors", default="serial,pool1,pool2,dask2,daskx2,ray2",
+                        help="serial, poolN, daskN (LocalCluster), daskxN (a scheduler and "
+                        "N workers as separate processes), rayN (N workers)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cores", type=int, default=64, help="cores to extrapolate to")
     parser.add_argument("--board", choices=("generated", "mixed10"), default="generated")
+    parser.add_argument("--memory", type=int, default=0, metavar="N",
+                        help="instead: the caller's peak memory growth at N jobs streamed")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.counts.split(",")]
     engine = Engine()
@@ -150,7 +225,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} CPUs here; load average {os.getloadavg()[0]:.2f}; "
           f"{len(jobs)} jobs ({args.board})", flush=True)
     serial: dict[int, float] = {}
-    rows = []
     for name in args.executors.split(","):
         kind = name.rstrip("0123456789")
         workers = int(name[len(kind):] or 1)
@@ -158,24 +232,26 @@ def main(argv: list[str] | None = None) -> int:
         with executor(kind, workers) as ex:
             list(simulate(jobs[:20], executor=ex, engine=engine))
             startup = time.perf_counter() - start
+            if args.memory:
+                grown, caller = memory(ex, engine, jobs, args.memory)
+                print(f"{name:7} N={args.memory:7} caller memory +{grown:6.1f} MB  caller "
+                      f"{caller * 1e6:5.0f} us/job", flush=True)
+                continue
             wcpu = worker_cpu(ex, engine, jobs)
             for n in counts:
                 wall, cpu = timed(lambda ex=ex, n=n: list(
                     simulate(jobs[:n], executor=ex, engine=engine)), args.rounds)
+                first = first_result(ex, engine, jobs[:n])
                 if kind == "serial":
                     serial[n] = wall
                 base = serial.get(n)
-                per = base / n if base else float("nan")
-                overhead = workers * wall / n - per if kind != "serial" else 0.0
+                speedup = base / wall if base else float("nan")
                 bound = (min(args.cores / wcpu, 1 / (cpu / n)) if kind != "serial"
-                         else float("nan"))
-                rows.append((name, n, n / wall, (base / wall) if base else float("nan"),
-                             overhead * 1e6, cpu / n * 1e6, bound, startup))
-                print(f"{name:7} N={n:5} {n / wall:6.0f} jobs/s  speedup "
-                      f"{rows[-1][3]:4.2f}  overhead {rows[-1][4]:6.0f} us/job  caller "
-                      f"{rows[-1][5]:5.0f} us/job  worker cpu {wcpu * 1e6:5.0f} us/job  "
-                      f"{args.cores} cores <= {bound:6.0f} jobs/s  (start-up {startup:.2f} s)",
-                      flush=True)
+                         else args.cores / wcpu)
+                print(f"{name:7} N={n:5} {n / wall:6.0f} jobs/s  speedup {speedup:4.2f}  "
+                      f"caller {cpu / n * 1e6:5.0f} us/job  worker cpu {wcpu * 1e6:5.0f} "
+                      f"us/job  first result {first * 1000:6.1f} ms  {args.cores} cores <= "
+                      f"{bound:7.0f} jobs/s  (start-up {startup:.2f} s)", flush=True)
     return 0
 
 
