@@ -33,10 +33,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
+from _long import samples
 from attrs import evolve
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
 from redzone import Engine
 from redzone.execution import (
     WORKER_SETUP,
@@ -51,7 +54,13 @@ from redzone.execution import (
 )
 from redzone.execution import jobs as rzjobs
 from redzone.execution.engines import EngineSpec, _here, build_engine
-from redzone.formats.document import MAX_BYTES, document_of_bytes, read_document
+from redzone.formats.document import (
+    MAX_BYTES,
+    ScenarioProblems,
+    document_of_bytes,
+    read_document,
+    read_scenario_bytes,
+)
 from redzone.formats.outcome import command_engine
 from redzone.formats.scenario import Scenario, load
 from redzone.frontends.cli import cli
@@ -190,6 +199,46 @@ def test_an_oversized_file_is_refused_by_the_caller_as_by_read_document(
     assert _texts(parallel) == _texts(serial)
 
 
+@settings(max_examples=samples(60, 400), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.one_of(
+    st.binary(max_size=200),
+    st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.sampled_from([b'active_player = "alice"\n', b"\xef\xbb\xbf{}", b'{"a": 1, "a": 2}',
+                     b"[players]\nalice = {}\n\xff", b"x = 1\n\n\x80\n"])),
+       suffix=st.sampled_from([".toml", ".json", ".JSON", ""]))
+def test_bytes_read_by_the_caller_parse_as_the_file_does(tmp_path: Path, raw: bytes,
+                                                         suffix: str) -> None:
+    """Any bytes: reading them here and parsing them elsewhere
+    (``read_scenario_bytes`` then ``document_of_bytes``) gives what
+    ``read_document`` gives for the file, the document or the same error."""
+    path = tmp_path / f"s{suffix}"
+    path.write_bytes(raw)
+
+    def outcome(parse: Any) -> Any:
+        try:
+            doc = parse()
+        except ScenarioProblems as exc:
+            return ("error", str(exc), [(p.key, p.line, p.detail) for p in exc.problems])
+        return ("ok", doc.file, doc.format, doc.data, dict(doc.lines))
+
+    want = outcome(lambda: read_document(str(path)))
+    got = outcome(lambda: document_of_bytes(read_scenario_bytes(str(path)), file=str(path)))
+    assert got == want
+
+
+def test_a_path_the_system_refuses_is_its_jobs_outcome_as_serially() -> None:
+    """A path with a NUL in it can't be opened: serially that job's outcome is
+    an ``internal_error``; read by the caller for a pool, the same, and
+    nothing raises out of ``simulate``."""
+    jobs = ["a\0b.toml", "boards/elsewhere.toml"]
+    serial = list(simulate(jobs))
+    with cf.ThreadPoolExecutor(1) as pool:
+        got = list(simulate(jobs, executor=pool))
+    assert serial[0].kind == "internal_error" and "embedded null byte" in serial[0].json
+    assert _texts(got) == _texts(serial)
+
+
 def test_a_pool_in_another_folder_gives_the_serial_bytes(
         in_caller_dir: Path, mixed: list[Any], serial_mixed: list[JobOutcome],
         tmp_path: Path) -> None:
@@ -283,7 +332,7 @@ def _start(cmd: list[str], cwd: Path, log: Path, env: dict[str, str]) -> subproc
                                 stdin=subprocess.DEVNULL, start_new_session=True)
 
 
-def _end(procs: list[subprocess.Popen[bytes]], grace: float = 10.0) -> None:
+def _end(procs: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
     """End each process's session: SIGTERM, then SIGKILL after ``grace``."""
     for p in procs:
         with contextlib.suppress(ProcessLookupError, PermissionError):

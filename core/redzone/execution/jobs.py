@@ -91,19 +91,25 @@ class _FileJob:
     rules: str | None = None
     content: bytes | None = None
     unreadable: str = ""
+    failure: Exception | None = None
 
     @classmethod
     def read(cls, path: str, specs: tuple[tuple[str, EngineSpec], ...],
              rules: str | None) -> _FileJob:
-        """The job of the file at ``path``, read here."""
+        """The job of the file at ``path``, read here; a file that can't be
+        read is a job whose worker reports it, as a serial run would."""
         try:
             return cls(path, specs, rules, read_scenario_bytes(path))
         except ScenarioProblems as exc:  # the outcome of reading it, as read_document's
             return cls(path, specs, rules, None, exc.problems[0].detail)
+        except Exception as exc:  # a path the system refuses (a NUL in it): internal_error
+            return cls(path, specs, rules, None, failure=exc)
 
     def document(self) -> Document:
         """The parsed file, as :func:`~redzone.formats.scenario.read_document`
         gives it for the same bytes (every error naming :attr:`path`)."""
+        if self.failure is not None:
+            raise self.failure
         if self.content is None:
             raise ScenarioProblems([ScenarioError(self.unreadable, file=self.path)])
         return document_of_bytes(self.content, file=self.path)
