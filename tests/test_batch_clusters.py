@@ -67,7 +67,17 @@ from redzone.frontends.cli import cli
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 HAS_RAY = importlib.util.find_spec("ray") is not None
-HAS_RAY_CLIENT = HAS_RAY and importlib.util.find_spec("grpc") is not None
+#: Ray's client needs grpc; Ray Data, pandas (both in ``redzone[ray]``).
+HAS_RAY_CLIENT = HAS_RAY and all(importlib.util.find_spec(m) is not None
+                                 for m in ("grpc", "pandas"))
+#: CI sets ``REDZONE_REQUIRE_CLUSTERS=1``: there a missing Dask or Ray fails
+#: these tests instead of skipping them.
+REQUIRED = os.environ.get("REDZONE_REQUIRE_CLUSTERS", "") == "1"
+DASK_MISSING = "Dask (redzone[dask]) is not installed"
+RAY_MISSING = ("Ray with its client and Ray Data (pip install 'redzone[ray]': ray[client,data]) "
+               "is not installed")
+needs_dask = pytest.mark.skipif(not HAS_DASK and not REQUIRED, reason=DASK_MISSING)
+needs_ray = pytest.mark.skipif(not HAS_RAY_CLIENT and not REQUIRED, reason=RAY_MISSING)
 
 #: How long a cluster may take to start before the fixture gives up.
 START_SECONDS = 120
@@ -359,7 +369,7 @@ def dask_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Dask scheduler and two ``dask worker`` processes (one thread each),
     on 127.0.0.1 without a dashboard, started in a folder of their own."""
     if not HAS_DASK:
-        pytest.skip("Dask (redzone[dask]) is not installed")
+        (pytest.fail if REQUIRED else pytest.skip)(DASK_MISSING)
     from distributed import Client
 
     where = tmp_path_factory.mktemp("dask-cluster")
@@ -397,7 +407,7 @@ def dask_client(dask_address: str) -> Iterator[Any]:
         yield client
 
 
-@pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
+@needs_dask
 def test_simulate_on_a_dask_cluster_gives_the_serial_bytes(
         in_caller_dir: Path, dask_client: Any, mixed: list[Any],
         serial_mixed: list[JobOutcome]) -> None:
@@ -407,7 +417,7 @@ def test_simulate_on_a_dask_cluster_gives_the_serial_bytes(
     assert len(workers) == 2 and all(w.split(":")[1] != str(os.getpid()) for w in workers)
 
 
-@pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
+@needs_dask
 def test_redzone_batch_on_a_dask_cluster_prints_the_serial_lines(
         in_caller_dir: Path, dask_address: str, files: list[str]) -> None:
     runner = CliRunner()
@@ -420,7 +430,7 @@ def test_redzone_batch_on_a_dask_cluster_prints_the_serial_lines(
     assert [ln for ln in there.stdout.splitlines() if ln.startswith("{")] == lines
 
 
-@pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
+@needs_dask
 def test_a_dask_bag_of_jobs_gives_simulates_outcomes(
         in_caller_dir: Path, dask_client: Any, files: list[str], mixed: list[Any],
         serial_mixed: list[JobOutcome]) -> None:
@@ -458,8 +468,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
     its control store (GCS), for a driver of its own. Ended by its process
     group (``ray stop`` would end every Ray of the machine)."""
     if not HAS_RAY_CLIENT:
-        pytest.skip("Ray's client (pip install 'redzone[ray]', which has ray[client]) is "
-                    "not installed")
+        (pytest.fail if REQUIRED else pytest.skip)(RAY_MISSING)
     where = tmp_path_factory.mktemp("ray-cluster")
     token = where / "token"
     token.write_text(secrets.token_hex(32))
@@ -496,7 +505,7 @@ def ray_address(ray_head: tuple[str, int]) -> str:
     return ray_head[0]
 
 
-@pytest.mark.skipif(not HAS_RAY_CLIENT, reason="Ray's client (ray[client]) is not installed")
+@needs_ray
 def test_simulate_on_a_ray_cluster_gives_the_serial_bytes(
         in_caller_dir: Path, ray_address: str, mixed: list[Any],
         serial_mixed: list[JobOutcome]) -> None:
@@ -511,7 +520,7 @@ def test_simulate_on_a_ray_cluster_gives_the_serial_bytes(
     assert all(r.worker.split(":")[1] != str(os.getpid()) for r in got)
 
 
-@pytest.mark.skipif(not HAS_RAY_CLIENT, reason="Ray's client (ray[client]) is not installed")
+@needs_ray
 def test_redzone_batch_on_a_ray_cluster_prints_the_serial_lines(
         in_caller_dir: Path, ray_address: str, files: list[str]) -> None:
     runner = CliRunner()
@@ -524,7 +533,7 @@ def test_redzone_batch_on_a_ray_cluster_prints_the_serial_lines(
     assert [ln for ln in there.stdout.splitlines() if ln.startswith("{")] == lines
 
 
-@pytest.mark.skipif(not HAS_RAY_CLIENT, reason="Ray's client (ray[client]) is not installed")
+@needs_ray
 def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
         in_caller_dir: Path, ray_head: tuple[str, int], mixed: list[Any],
         serial_mixed: list[JobOutcome]) -> None:
