@@ -12,6 +12,8 @@ outcomes back; ``redzone batch`` is its front end. One concern per module:
 - :mod:`~redzone.execution.executors`: process pools, Dask, Ray;
 - :mod:`~redzone.execution.simulation`: :func:`simulate`, chunking, lost
   workers sent again;
+- :mod:`~redzone.execution.feeds`: jobs already on a cluster, in a Dask bag
+  or a Ray dataset;
 - :mod:`~redzone.execution.whatif`: what-if studies over the enumerator's
   legal declarations.
 
@@ -21,6 +23,7 @@ formats and the kernel, never the other way.
 
 from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
 from redzone.execution.executors import RayExecutor
+from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
 from redzone.execution.jobs import BAD_JOB, WORKER_LOST, WORKER_SETUP, JobOutcome
 from redzone.execution.simulation import simulate
 from redzone.execution.whatif import WhatIf, what_if_blocks
@@ -35,6 +38,10 @@ __all__ = [
     "RayExecutor",
     "WhatIf",
     "WorkerSetupError",
+    "jobs_dataset",
+    "outcome_of_row",
+    "run_bag",
+    "run_dataset",
     "simulate",
     "what_if_blocks",
 ]

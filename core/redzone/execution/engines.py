@@ -164,23 +164,27 @@ def _here() -> str:
 
 def _construct(spec: EngineSpec) -> Engine:
     """An engine from a spec, without checking it."""
-    missing: list[str] = []
+    # Each problem: (the plugin, the distribution it comes from on the caller, the message).
+    missing: list[tuple[str, str, str]] = []
+    caller = {n: d for n, d, _v in spec.expected}
     if spec.discover:
         installed = _entry_point_names()
         for name in spec.allow:
             if name not in installed:
-                dist = next((d for n, d, _v in spec.expected if n == name), "")
-                missing.append(f"plugin {name!r} (distribution {dist or 'unknown'!r}) is not "
-                               f"installed here: no {GROUP!r} entry point of that name")
+                dist = caller.get(name, "")
+                missing.append((name, dist, f"plugin {name!r} (distribution "
+                                f"{dist or 'unknown'!r}) is not installed here: no {GROUP!r} "
+                                "entry point of that name"))
     plugins: list[object] = []
     for module in spec.modules:
         try:
             plugins.append(importlib.import_module(module))
         except ImportError as exc:
-            missing.append(f"plugin module {module!r} can't be imported here ({exc})")
+            # A plugin given as a module is registered under the module's name.
+            missing.append((module, caller.get(module, ""),
+                            f"plugin module {module!r} can't be imported here ({exc})"))
     if missing:
-        raise WorkerSetupError(f"the worker {_here()} can't rebuild the engine: "
-                               + "; ".join(missing), plugin=_first_plugin(missing))
+        raise _setup_error(f"the worker {_here()} can't rebuild the engine", missing)
     policy = _resolve_name(spec.policy) if spec.policy else default_policy
     return Engine(spec.rules, plugins=plugins, discover=spec.discover,
                   allow=spec.allow if spec.discover else None, policy=policy,
@@ -188,36 +192,42 @@ def _construct(spec: EngineSpec) -> Engine:
                   verify=spec.verify, unknown_keywords=spec.unknown_keywords)
 
 
-def _first_plugin(problems: Sequence[str]) -> str:
-    text = problems[0]
-    start = text.find("'")
-    end = text.find("'", start + 1)
-    return text[start + 1:end] if start >= 0 and end > start else ""
+def _setup_error(what: str, problems: Sequence[tuple[str, str, str]]) -> WorkerSetupError:
+    """The error for a worker's problems, named by the first: its plugin, and
+    the distribution that plugin comes from on the caller (``""`` when it
+    comes from none there, as a :class:`~redzone.PluginError`'s)."""
+    plugin, distribution, _message = problems[0]
+    return WorkerSetupError(f"{what}: " + "; ".join(m for _p, _d, m in problems),
+                            plugin=plugin, distribution=distribution)
 
 
 def build_engine(spec: EngineSpec) -> Engine:
     """Rebuild an engine from its spec and check it matches.
 
     :raises WorkerSetupError: naming each plugin missing here, or each that
-        differs in distribution or version.
+        differs in distribution or version; its ``plugin`` and
+        ``distribution`` are those of the first, the distribution as the
+        caller has it (as this worker has it, for a plugin loaded here but
+        not by the caller).
     """
     engine = _construct(spec)
     got = signature(engine)
     if spec.expected and got != spec.expected:
         want = {n: (d, v) for n, d, v in spec.expected}
         have = {n: (d, v) for n, d, v in got}
-        diffs = []
+        diffs: list[tuple[str, str, str]] = []
         for name in sorted(set(want) | set(have)):
             if name not in have:
-                diffs.append(f"plugin {name!r} ({want[name][0]} {want[name][1]}) is missing here")
+                diffs.append((name, want[name][0], f"plugin {name!r} ({want[name][0]} "
+                              f"{want[name][1]}) is missing here"))
             elif name not in want:
-                diffs.append(f"plugin {name!r} ({have[name][0]} {have[name][1]}) is loaded "
-                             "here but not by the caller")
+                diffs.append((name, have[name][0], f"plugin {name!r} ({have[name][0]} "
+                              f"{have[name][1]}) is loaded here but not by the caller"))
             elif want[name] != have[name]:
-                diffs.append(f"plugin {name!r} is {have[name][0]} {have[name][1]} here, "
-                             f"{want[name][0]} {want[name][1]} for the caller")
-        raise WorkerSetupError(f"the worker {_here()} built a different engine: "
-                               + "; ".join(diffs), plugin=_first_plugin(diffs))
+                diffs.append((name, want[name][0], f"plugin {name!r} is {have[name][0]} "
+                              f"{have[name][1]} here, {want[name][0]} {want[name][1]} for "
+                              "the caller"))
+        raise _setup_error(f"the worker {_here()} built a different engine", diffs)
     return engine
 
 

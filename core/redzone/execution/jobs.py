@@ -2,7 +2,8 @@
 
 A job is a scenario file path, a :class:`~redzone.formats.scenario.Scenario`,
 or a ``(state, decisions)`` pair. In the caller's process each job becomes a
-payload that holds no engine (a file's path, a scenario's fields, the
+payload that holds no engine (a file's name and bytes, read by the caller as
+its chunk is sent, a scenario's fields, the
 :class:`~redzone.execution.engines.EngineSpec` of its engine); a worker runs
 payloads with :func:`run_chunk` and sends each :class:`JobOutcome` back as a
 plain tuple. A job that fails (an illegal declaration, a bad file, a failing
@@ -33,6 +34,12 @@ from redzone.execution.engines import (
     worker_engine,
 )
 from redzone.execution.faults import TIMEOUT, Limit, time_limit
+from redzone.formats.document import (
+    Document,
+    ScenarioProblems,
+    document_of_bytes,
+    read_scenario_bytes,
+)
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
@@ -42,11 +49,12 @@ from redzone.formats.outcome import (
     outcome_json,
     resolve,
 )
-from redzone.formats.scenario import Scenario, read_document
+from redzone.formats.scenario import Scenario
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.combat import normalise_blocks
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
+from redzone.kernel.errors import ScenarioError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 
@@ -76,9 +84,37 @@ assert set(_SCENARIO_FIELDS) >= _DECISION_KEYS, "a resolve argument has no Scena
 
 @frozen
 class _FileJob:
+    """A scenario file as it travels: its name as the caller gave it, and its
+    bytes, read by the caller (a worker never resolves the path: on a cluster
+    its folder and disks are not the caller's); or why they couldn't be read."""
+
     path: str
     specs: tuple[tuple[str, EngineSpec], ...]
     rules: str | None = None
+    content: bytes | None = None
+    unreadable: str = ""
+    failure: Exception | None = None
+
+    @classmethod
+    def read(cls, path: str, specs: tuple[tuple[str, EngineSpec], ...],
+             rules: str | None) -> _FileJob:
+        """The job of the file at ``path``, read here; a file that can't be
+        read is a job whose worker reports it, as a serial run would."""
+        try:
+            return cls(path, specs, rules, read_scenario_bytes(path))
+        except ScenarioProblems as exc:  # the outcome of reading it, as read_document's
+            return cls(path, specs, rules, None, exc.problems[0].detail)
+        except Exception as exc:  # a path the system refuses (a NUL in it): internal_error
+            return cls(path, specs, rules, None, failure=exc)
+
+    def document(self) -> Document:
+        """The parsed file, as :func:`~redzone.formats.scenario.read_document`
+        gives it for the same bytes (every error naming :attr:`path`)."""
+        if self.failure is not None:
+            raise self.failure
+        if self.content is None:
+            raise ScenarioProblems([ScenarioError(self.unreadable, file=self.path)])
+        return document_of_bytes(self.content, file=self.path)
 
 
 @frozen
@@ -234,7 +270,7 @@ def _run_payload(index: int, payload: _Payload, timeout: float | None = None) ->
     if isinstance(payload, _FileJob):
         specs = dict(payload.specs)
         return _run(index, payload.path, lambda: build_scenario(
-            read_document(payload.path), rules=payload.rules,
+            payload.document(), rules=payload.rules,
             engine_factory=lambda r: worker_engine(specs[r])), timeout)
     return _run(index, payload.file,
                 lambda: _scenario_of(payload, worker_engine(payload.spec)), timeout)
@@ -307,7 +343,7 @@ class _Planner:
 
     def payload(self, index: int, job: Any, *, spec: bool = True) -> _Payload:
         if isinstance(job, str | os.PathLike):
-            return _FileJob(os.fspath(job), self.family(), self.rules)
+            return _FileJob.read(os.fspath(job), self.family(), self.rules)
         if isinstance(job, Scenario):
             try:
                 job_spec = self.spec_of(job.engine) if spec else _NO_SPEC

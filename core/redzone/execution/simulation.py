@@ -63,8 +63,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
         objects, or ``(state, decisions)`` pairs (``decisions``: the keyword
         arguments of :meth:`redzone.Engine.resolve`, e.g. ``{"attacks": ...,
-        "blocks": ...}``). A file is read by the worker that runs it (on a
-        cluster, give paths every worker can read, or Scenario objects).
+        "blocks": ...}``). A file is read here, as its chunk is sent, and
+        travels as its bytes with its name as given: a worker never resolves
+        a path (a relative path means the caller's folder, on any cluster).
     :param executor: ``None`` to run here, one job after another; or any
         :class:`concurrent.futures.Executor` (a process pool, a Dask
         ``distributed.Client`` or its ``get_executor()``, a

@@ -724,9 +724,22 @@ def read_document(path: str | os.PathLike[str]) -> Document:
         syntax error.
     """
     file = os.fspath(path)
+    return document_of_bytes(read_scenario_bytes(file), file=file)
 
-    def fail(message: str, line: int | None = None) -> ScenarioProblems:
-        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+
+def read_scenario_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a scenario file, as :func:`read_document` reads them
+    (the first half of it: :func:`document_of_bytes` is the second).
+
+    :raises ScenarioProblems: for a missing or unreadable file, one that is
+        not a regular file, or one over :data:`MAX_BYTES`.
+
+    .. versionadded:: 0.1.0
+    """
+    file = os.fspath(path)
+
+    def fail(message: str) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file)])
 
     try:
         with open_regular(file, "scenario file") as fh:
@@ -741,10 +754,28 @@ def read_document(path: str | os.PathLike[str]) -> Document:
         raise fail(f"can't read the file: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
         raise fail(f"the file is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    return raw
+
+
+def document_of_bytes(raw: bytes, *, file: str) -> Document:
+    """Parse the bytes of a scenario file named ``file`` exactly as
+    :func:`read_document` parses what it reads: UTF-8 (a byte-order mark
+    allowed), JSON if the name ends in ``.json``, otherwise TOML; every
+    error names ``file``. A file read in one process can be parsed in
+    another (a batch's worker) with the same outcome.
+
+    :raises ScenarioProblems: for bad UTF-8 or a syntax error.
+
+    .. versionadded:: 0.1.0
+    """
+    if len(raw) > MAX_BYTES:
+        raise ScenarioProblems([ScenarioError(
+            f"the file is larger than {MAX_BYTES} bytes (1 MiB); it is refused", file=file)])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise fail(f"the file is not valid UTF-8 text ({exc.reason} at byte {exc.start})",
-                   raw.count(b"\n", 0, exc.start) + 1) from None
+        raise ScenarioProblems([ScenarioError(
+            f"the file is not valid UTF-8 text ({exc.reason} at byte {exc.start})", file=file,
+            line=raw.count(b"\n", 0, exc.start) + 1)]) from None
     fmt = "json" if file.lower().endswith(".json") else "toml"
     return parse_text(text, file=file, format=fmt)
