@@ -493,6 +493,21 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
                 if s.connect_ex(("127.0.0.1", client_port)) == 0:
                     break
             time.sleep(0.5)
+        # The client server takes connections before the head is ready for
+        # them (on a loaded machine, a first client can time out): connect
+        # once here, again until the head answers or the deadline passes.
+        import ray
+
+        while True:
+            try:
+                ray.init(f"ray://127.0.0.1:{client_port}", log_to_driver=False)
+            except ConnectionError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(1)
+            else:
+                ray.shutdown()
+                break
         yield f"ray://127.0.0.1:{client_port}", gcs_port
     finally:
         mp.undo()
