@@ -485,6 +485,11 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
     try:
         for key, value in auth.items():
             mp.setenv(key, value)
+        # Ray reads the token once per process and keeps it: a Ray started
+        # earlier in this process (the in-process cluster tests) left "no
+        # token" cached, and every client call would then be refused until
+        # it timed out. Read it anew from the variables just set.
+        _forget_ray_token()
         deadline = time.monotonic() + START_SECONDS
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
@@ -511,8 +516,16 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
         yield f"ray://127.0.0.1:{client_port}", gcs_port
     finally:
         mp.undo()
+        _forget_ray_token()  # a later in-process Ray must not send this head's token
         _end([proc])
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def _forget_ray_token() -> None:
+    """Make Ray read its authentication token from the environment again."""
+    from ray._raylet import AuthenticationTokenLoader
+
+    AuthenticationTokenLoader.instance().reset_cache()
 
 
 @pytest.fixture
