@@ -707,7 +707,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                 tx.perform(action, plugin=plugin, hook=hook)
             except IllegalActionError as exc:
                 tx.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
-            if tx._state.game_over is not None:  # (never batched)
+            if tx._base().game_over is not None:  # (never batched)
                 break
     finally:
         tx.plugin, tx.source, tx.controller = saved

@@ -626,7 +626,7 @@ def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
     tx = Tx(ctx, state, answers=choices)
     for action in actions:
         tx.perform(action)  # type: ignore[arg-type]
-        if tx._state.game_over is not None:  # (never batched)
+        if tx._base().game_over is not None:  # (never batched)
             break
     return commit(tx)
 
