@@ -93,19 +93,24 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
         if not (tx.state.conditions and _conditional_pending(tx)):
             break
     # (A hook nobody would be asked about isn't called; verify mode calls
-    # the ones it checks the state after.)
+    # the ones it checks the state after. Which hooks are silent depends on
+    # the keywords present and the gated fields, which neither the damage
+    # event nor what plugins record changes: found once.)
     verify = hooks.verify
+    state = tx.state
+    silent = hooks.silent(state)
     if tx.dealt:
-        if verify or "redzone_damage_event" not in hooks.silent(tx.state):
-            hooks.damage_event(tx.state, tuple(tx.dealt), tuple(tx.results))
+        if verify or "redzone_damage_event" not in silent:
+            hooks.damage_event(state, tuple(tx.dealt), tuple(tx.results))
         tx.dealt, tx.results = [], []
     events = tx.events[since:] if since else tx.events
-    if events and "redzone_record" not in hooks.silent(tx.state):
+    if events and "redzone_record" not in silent:
         _record(tx, events)
-    if tx.state.game_over is not None:
+        state = tx.state
+    if state.game_over is not None:
         return
-    if extra or tx.state.delayed or tx.state.written or verify \
-            or "redzone_triggers" not in hooks.silent(tx.state):
+    if extra or state.delayed or state.written or verify \
+            or "redzone_triggers" not in silent:
         _put_triggers(tx, events, extra=extra)
     if resolve:
         resolve_stack(tx)
@@ -131,7 +136,9 @@ def perform_state_based_actions(tx: Tx,
         # reads the changed permanents alone, and there are no marks to clear.)
         state = tx.state
         actions = _sba.core_actions(state)
-        if "redzone_state_based_actions" not in hooks.silent(state):
+        # (Clearing marks changes neither the keywords present nor a gated field.)
+        silent = hooks.silent(state)
+        if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
         state = _sba._clear_marks(state)
         tx.state = state
@@ -145,7 +152,6 @@ def perform_state_based_actions(tx: Tx,
         moves: list[tuple[str, str]] = []
         lost: list[str] = []
         ceased: list[str] = []
-        silent = hooks.silent(state)
         # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
         replaceable = "redzone_cannot_be_destroyed" not in silent \
             or "redzone_destruction_replacements" not in silent
