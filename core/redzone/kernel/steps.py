@@ -83,8 +83,9 @@ def expect(ctx: Context, state: GameState, step: str, doing: str, *,
 
     :param nxt: ``next_step(ctx, state)``, when the caller has it."""
     ctx.check(state)
-    check_game_on(state, doing)
-    check_stack_empty(state, doing)
+    if state.game_over is not None or state.stack:
+        check_game_on(state, doing)
+        check_stack_empty(state, doing)
     if nxt is None:
         nxt = next_step(ctx, state)
     if nxt != step:
@@ -137,8 +138,9 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
     """Enter the beginning of combat step (507) of a new combat phase; per-
     combat plugin state is cleared (fresh records for each combat)."""
     ctx.check(state)
-    check_game_on(state, "begin combat")
-    check_stack_empty(state, "begin combat")
+    if state.game_over is not None or state.stack:
+        check_game_on(state, "begin combat")
+        check_stack_empty(state, "begin combat")
     if state.step not in COMBAT_MAY_BEGIN:
         raise IllegalActionError(f"can't begin combat now: the game is at {state.step!r}; a "
                                  "combat phase begins after a main phase (505.1a, 500.8)",
