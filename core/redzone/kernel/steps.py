@@ -356,21 +356,23 @@ def _compute_damage_step_kind(ctx: Context,
     if not remaining:
         return None
     objects = state.objects._items
-    present = tuple(c for c in combat.combatants if c in objects
-                    and objects[c].zone == "battlefield")
+    present = tuple([c for c in combat.combatants if c in objects
+                     and objects[c].zone == "battlefield"])
     # Whether each remaining creature deals combat damage in a step: the
     # plugins' answers (any False -> no, else any True -> yes), else the
     # kernel's: in the regular step, a creature that dealt combat damage in no
     # earlier step of this combat (510.4, 702.7c; under
     # second_step_by_assignment, that assigned none: 310.5 of 1999-2009); in
     # any other step, no.
-    ask = ctx.hooks.deals_combat_damage
+    # (When the gates let no implementation through, every answer is None.)
+    ask = ctx.hooks.deals_combat_damage if ctx.hooks.asks(
+        "redzone_deals_combat_damage", state) else None
     dealt = _dealt_earlier(ctx, combat)
     for spec in remaining:
         name = spec.name
         regular = name == DAMAGE_STEP
-        who = tuple(c for c in present if (said := ask(state, c, name))
-                    or (said is None and regular and c not in dealt))
+        who = tuple([c for c in present if (said := None if ask is None else ask(state, c, name))
+                     or (said is None and regular and c not in dealt)])
         if who or regular:
             return name, who
     return None
@@ -558,6 +560,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     :param given: the creatures whose assignment the caller gave.
     """
     hooks = ctx.hooks
+    asked = hooks.asks("redzone_lethal_damage", state)
     by: dict[str, list[tuple[str, int]]] | None = None
     earlier: dict[str, int] = {}
     records = []
@@ -568,8 +571,9 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
             if by is None:
                 by = _combat.assigned_to(full)
             lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        full=full, by=by))
-            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {}))
+                                                        full=full, by=by, asked=asked))
+            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
+                                                        asked=asked))
         else:
             lethal = before = _NO_LETHAL
         if i < last:
