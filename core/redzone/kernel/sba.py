@@ -193,8 +193,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
     the players always are."""
     found: list[StateBasedAction] = []
-    teams = bool(state.teams)
-    for player in state.players.values():
+    teams = bool(state.teams._items)
+    for player in state.players._items.values():
         if player.lost:
             continue
         mates = len(state.teammates(player.id)) if teams else 0
@@ -213,7 +213,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
     perms = objects.values() if dirty is None else [
-        objects[i] for i in sorted(dirty) if i in objects]
+        objects[i] for i in sorted(dirty) if i in objects] if dirty else ()
     for perm in perms:
         verdicts = perm.own_state_based_actions
         if verdicts:
@@ -237,8 +237,12 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
 
 
 def _clear_marks(state: GameState) -> GameState:
-    drew = {i: _evolve(p, drew_from_empty=False) for i, p in state.players.items()
-            if p.drew_from_empty}
+    drew = None
+    for p in state.players._items.values():
+        if p.drew_from_empty:
+            if drew is None:
+                drew = {}
+            drew[p.id] = _evolve(p, drew_from_empty=False)
     if drew:  # (checked now: 704.5b looks only since the last check)
         state = state.with_players(drew)
     dirty = state.__dict__.get(SBA_DIRTY)

@@ -112,7 +112,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     if extra or state.delayed or state.written or verify \
             or "redzone_triggers" not in silent:
         _put_triggers(tx, events, extra=extra)
-    if resolve:
+    if resolve and tx.state.stack:
         resolve_stack(tx)
 
 

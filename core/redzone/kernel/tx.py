@@ -197,7 +197,7 @@ class Tx:
                  source: str | None = None, controller: str | None = None,
                  answers: Mapping[str, str | Sequence[str]] | None = None,
                  spent: Spent | None = None) -> None:
-        context = context_of(engine)
+        context = engine if type(engine) is Context else context_of(engine)
         #: The command's context: the engine's hooks, edition and settings.
         self.context = context
         self.hooks = context.hooks
@@ -216,14 +216,15 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
-        if answers:
-            _validate.choices(answers)
         #: The plugins that acted in this working copy: whose abilities
         #: triggered, or whose actions were performed (a bound reached over
         #: several commands, such as 514.3a's cleanup steps, names them).
         self.acting: set[str] = set()
-        self.answers: dict[str, tuple[str, ...]] = {
-            k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
+        self.answers: dict[str, tuple[str, ...]] = {}
+        if answers:
+            _validate.choices(answers)
+            self.answers = {k: (v,) if isinstance(v, str) else tuple(v)
+                            for k, v in answers.items()}
         self.made: list[ChoiceMade] = []
 
     # -- reading ----------------------------------------------------------------
