@@ -792,10 +792,12 @@ def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
     left = perm.toughness - perm.damage
     if not others:
         return hooks.lethal_damage(state, source, creature, left) if asked else max(left, 0)
-    given = [(s, n) for s, n in others if n > 0 and s != source]
+    given = []
     total = 0
-    for _, n in given:
-        total += n
+    for s, n in others:
+        if n > 0 and s != source:
+            given.append((s, n))
+            total += n
     for other, n in given:
         base = left - (total - n)
         if n >= (hooks.lethal_damage(state, other, creature, base) if asked else max(base, 0)):

@@ -804,7 +804,7 @@ class Combat:
         for blocker, attackers in self.blocks.items():
             for attacker in attackers:
                 index.setdefault(attacker, []).append(blocker)
-        return FrozenMap((a, tuple(bs)) for a, bs in index.items())
+        return FrozenMap._wrap({a: tuple(bs) for a, bs in index.items()})
 
     def blockers_of(self, attacker: str) -> tuple[str, ...]:
         """The creatures currently blocking ``attacker``, in declaration order."""

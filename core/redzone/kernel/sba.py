@@ -233,7 +233,12 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
         # One action per object and kind; the lowest rule number names it.
         if key not in seen or a.rule < seen[key].rule:
             seen[key] = a
-    return sorted(seen.values(), key=lambda a: (a.object or "", a.player or "", a.kind, a.rule))
+    # (Sorted by key tuples built in one pass, not a key function called per
+    # action; the position breaks ties, as a stable sort would.)
+    keyed = [((a.object or "", a.player or "", a.kind, a.rule), i, a)
+             for i, a in enumerate(seen.values())]
+    keyed.sort()
+    return [a for _, _, a in keyed]
 
 
 def _clear_marks(state: GameState) -> GameState:
