@@ -24,7 +24,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
@@ -255,9 +255,11 @@ def declare_blockers(ctx: Context, state: GameState,
         raise IllegalBlockError(violations)
     step = "declare_blockers"
     combat = state.combat
+    declared_blocks: FrozenMap[str, tuple[str, ...]] = FrozenMap._wrap(norm)  # (never changed)
     tx = Tx(ctx, _evolve(state, step=step,
-                            combat=combat.evolve(blocks=norm, blocked=frozenset(
-                                {a for atts in norm.values() for a in atts}), order=orders)),
+                            combat=combat.evolve(blocks=declared_blocks, blocked=frozenset(
+                                {a for atts in norm.values() for a in atts}),
+                                order=FrozenMap._wrap(orders) if orders else EMPTY)),
             answers=choices)
     label = tx.step
     emitted = [Event("step", "509.1", label)]
@@ -272,7 +274,7 @@ def declare_blockers(ctx: Context, state: GameState,
                            object=obj, order=tuple(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
-    declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
+    declaration_choices(tx, hooks.block_choices(tx.state, declared_blocks))
     return commit(tx)
 
 
