@@ -229,10 +229,10 @@ class Tx:
 
     # -- reading ----------------------------------------------------------------
 
-    #: The current state, frozen: what was created since it was last read
-    #: is put into it when it is read (one copy of each map it changes).
-    #: Assigning it drops what waits in a batch.
     state = _Current()
+    """The current state, frozen: what was created since it was last read
+    is put into it when it is read (one copy of each map it changes).
+    Assigning it drops what waits in a batch."""
 
     def _base(self) -> GameState:
         """The state as last frozen (what a batch doesn't change: its step,
