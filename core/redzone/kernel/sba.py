@@ -139,10 +139,15 @@ def next_position(state: GameState, owner: str, zone: str, *, top: bool = False)
     with ``top`` before every one (the top of a library, 401.1; ``top`` means
     nothing in another zone, where a card arriving is the newest)."""
     top = top and zone == "library"
-    here = [p.position for p in state.objects.values() if p.zone == zone and p.owner == owner]
-    if not here:
+    here = None
+    for p in state.objects._items.values():
+        if p.zone == zone and p.owner == owner:
+            position = p.position
+            if here is None or (position < here if top else position > here):
+                here = position
+    if here is None:
         return 0
-    return min(here) - 1 if top else max(here) + 1
+    return here - 1 if top else here + 1
 
 
 def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: str,
@@ -255,8 +260,11 @@ def _clear_marks(state: GameState) -> GameState:
         return state  # (marks are set by changing a permanent: none changed)
     objects = state.objects._items
     # (Marks are set by changing a permanent: only changed ones can have any.)
-    perms = objects.values() if dirty is None else [objects[i] for i in dirty if i in objects]
-    marked = {p.id: p.evolve(marks=frozenset()) for p in perms if p.marks}
+    marked: dict[str, Permanent] = {}
+    for i in objects if dirty is None else dirty:
+        perm = objects.get(i)
+        if perm is not None and perm.marks:
+            marked[i] = perm.evolve(marks=frozenset())
     return state.with_permanents(marked) if marked else state
 
 
