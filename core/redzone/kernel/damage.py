@@ -202,7 +202,11 @@ def deal_damage(
     used_next: list[Shield] = []
     extra_results: list[Result] = []
     dealt: list[Damage] = []
-    rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
+    rule_deal = "120.2b"
+    for d in proposed:
+        if d.combat:
+            rule_deal = "510.2"
+            break
     # -- redirection (614.9), before prevention: the new recipient's
     # protection and shields apply to it ----------------------------------------
     # Which hooks anyone answers is worked out once for the batch, not once

@@ -146,8 +146,10 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
                                  "combat phase begins after a main phase (505.1a, 500.8)",
                                  rule="506.1")
     slots = state.plugin_state
-    if any(entry.scope == "combat" for entry in slots.values()):
-        slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
+    for entry in slots._items.values():
+        if entry.scope == "combat":
+            slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
+            break
     new = _evolve(state, step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
                   plugin_state=slots)
     tx = Tx(ctx, new, answers=choices)

@@ -263,7 +263,8 @@ class Tx:
     @property
     def step(self) -> str:
         """The label of the current step, as events carry it."""
-        return step_label(self.state)
+        state = self.state
+        return state.step if state.combats <= 1 else step_label(state)
 
     def emit(self, *events: Event) -> None:
         """Record events; an empty ``step``, or the current step's plain name,
