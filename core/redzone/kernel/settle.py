@@ -41,6 +41,7 @@ from redzone.kernel.model import (
     PluginState,
     Trigger,
 )
+from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
@@ -50,21 +51,23 @@ Ends = Callable[[str, Condition | None], bool]
 Owned = Callable[[str, "str | None"], bool]
 
 
-def commit(tx: Tx, *, extra: Sequence[Trigger] = ()) -> Outcome:
+def commit(tx: Tx, *, extra: Sequence[Trigger] = (),
+           damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
     """Settle a working copy and freeze it into an :class:`Outcome`.
 
     :param extra: triggers to put on the stack with those that triggered.
+    :param damage_steps: the outcome's records of combat damage steps.
     """
     settle(tx, extra=extra)
-    return outcome(tx)
+    return outcome(tx, damage_steps)
 
 
-def outcome(tx: Tx) -> Outcome:
+def outcome(tx: Tx, damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
     """The frozen result of a working copy, as it is now (the command ends:
     verify mode compares what plugins were given)."""
     if tx.hooks.verify:
         tx.hooks.command_finished()
-    return Outcome(tx.state, tx.events, tx.made)
+    return Outcome(tx.state, tx.events, tx.made, damage_steps)
 
 
 def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,

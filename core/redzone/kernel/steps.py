@@ -540,12 +540,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
         tx.emit(*events)
         tx.deal_damage(proposed)
     try:
-        out = commit(tx)
+        return commit(tx, damage_steps=(record,))
     except IllegalActionError as exc:
         if exc.damage_step is None:
             exc.damage_step = record  # (what triggered on the damage was rejected)
         raise
-    return _evolve(out, damage_steps=(record,))
 
 
 #: The lethal damage of a creature that assigns to no creature (510.1b).
