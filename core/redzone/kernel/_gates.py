@@ -189,18 +189,7 @@ class Gates:
         entry = self._entry
         if entry[0] is state:
             return entry
-        key = (state.keyword_names_present, self._filled(state) if self._state_fields else 0)
-        table = self._gated.get(key)
-        if table is None:
-            if len(self._gated) > 1024:
-                self._gated.clear()
-            table = self._gated[key] = {}
-        entry = (state, key, table, None)
-        self._entry = entry
-        return entry
-
-    def _filled(self, state: Any) -> int:
-        """Bits of the gated fields: which of ``state``'s are non-empty."""
+        # Bits of the gated fields: which of the state's are non-empty.
         filled = 0
         for name, bit in self._field_bits:
             if getattr(state, name):
@@ -211,7 +200,15 @@ class Gates:
                 for name, bit in self._flag_bits:
                     if name in flags:
                         filled |= bit
-        return filled
+        key = (state.keyword_names_present, filled)
+        table = self._gated.get(key)
+        if table is None:
+            if len(self._gated) > 1024:
+                self._gated.clear()
+            table = self._gated[key] = {}
+        entry = (state, key, table, None)
+        self._entry = entry
+        return entry
 
     def active(self, hook: str, impls: tuple[Impl, ...], state: Any) -> tuple[Impl, ...]:
         """The implementations of ``hook`` worth asking about ``state``: the

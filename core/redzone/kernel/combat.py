@@ -766,7 +766,7 @@ def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple
 
 
 def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
-                others: Sequence[tuple[str, int]]) -> int:
+                others: Sequence[tuple[str, int]], asked: bool | None = None) -> int:
     """Lethal damage from ``source`` to ``creature`` as damage is assigned
     (702.19b, 510.1c-d): its toughness minus damage already marked minus what
     other creatures assign it in the same step, lowered by the plugins'
@@ -781,17 +781,29 @@ def lethal_from(hooks: Hooks, state: GameState, source: str, creature: str,
 
     :param others: ``(creature, amount)`` for every other creature assigning
         to ``creature`` in this step (zero amounts are ignored).
+    :param asked: whether the gates let an implementation of the hook through
+        for ``state`` (``hooks.asks("redzone_lethal_damage", state)``), when
+        the caller, asking about many creatures, has it; when none is, every
+        answer is the base, never below 0 (what the hook's facade answers).
     """
+    if asked is None:
+        asked = hooks.asks("redzone_lethal_damage", state)
     perm = state.objects._items[creature]
     left = perm.toughness - perm.damage
     if not others:
-        return hooks.lethal_damage(state, source, creature, left)
-    given = [(s, n) for s, n in others if n > 0 and s != source]
-    total = sum(n for _, n in given)
+        return hooks.lethal_damage(state, source, creature, left) if asked else max(left, 0)
+    given = []
+    total = 0
+    for s, n in others:
+        if n > 0 and s != source:
+            given.append((s, n))
+            total += n
     for other, n in given:
-        if n >= hooks.lethal_damage(state, other, creature, left - (total - n)):
+        base = left - (total - n)
+        if n >= (hooks.lethal_damage(state, other, creature, base) if asked else max(base, 0)):
             return 0
-    return hooks.lethal_damage(state, source, creature, left - total)
+    base = left - total
+    return hooks.lethal_damage(state, source, creature, base) if asked else max(base, 0)
 
 
 def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
@@ -808,7 +820,8 @@ def assigned_to(full: Assignment) -> dict[str, list[tuple[str, int]]]:
 
 def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, int],
                own: Mapping[str, int], *, full: Assignment | None = None,
-               by: Mapping[str, Sequence[tuple[str, int]]] | None = None) -> dict[str, int]:
+               by: Mapping[str, Sequence[tuple[str, int]]] | None = None,
+               asked: bool | None = None) -> dict[str, int]:
     """Lethal damage from ``duty.source`` to each creature it may assign to,
     counting marked damage and what other creatures assign in the same step
     (see :func:`lethal_from`).
@@ -820,18 +833,21 @@ def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, 
         creature lethal for ``duty.source`` too. Without it, the others are
         folded in as one amount (``totals`` minus ``own``).
     :param by: ``assigned_to(full)``, when the caller has it already.
+    :param asked: as for :func:`lethal_from`.
     """
     if by is None and full is not None:
         by = assigned_to(full)
     out = {}
+    if asked is None:
+        asked = hooks.asks("redzone_lethal_damage", state)
+    objects = state.objects._items
     for c in duty.creatures:
         if by is not None:
-            out[c] = lethal_from(hooks, state, duty.source, c, by.get(c, ()))
+            out[c] = lethal_from(hooks, state, duty.source, c, by.get(c, ()), asked)
         else:
-            perm = state.objects[c]
-            others = totals.get(c, 0) - own.get(c, 0)
-            out[c] = hooks.lethal_damage(state, duty.source, c,
-                                         perm.toughness - perm.damage - others)
+            perm = objects[c]
+            base = perm.toughness - perm.damage - (totals.get(c, 0) - own.get(c, 0))
+            out[c] = hooks.lethal_damage(state, duty.source, c, base) if asked else max(base, 0)
     return out
 
 
@@ -844,6 +860,7 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     additional recipient, else to the last creature in order."""
     by = assigned_to(fixed)
     out: dict[str, dict[str, int]] = {}
+    asked = hooks.asks("redzone_lethal_damage", state)
     for duty in duties_:
         if duty.source in fixed:
             continue
@@ -867,7 +884,8 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
         for c in duty.creatures:
             if remaining <= 0:
                 break
-            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ())))
+            give = min(remaining, lethal_from(hooks, state, duty.source, c, by.get(c, ()),
+                                              asked))
             if give > 0:
                 chosen[c] = give
                 remaining -= give

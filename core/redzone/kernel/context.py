@@ -54,7 +54,14 @@ class Context:
 
         :raises EngineMismatchError: naming the difference.
         """
-        engine_honours(self.edition.name, self.hooks, state)
+        hooks = self.hooks
+        hooks.command_started()  # verify mode's pending check
+        # (A state notes the plugin set found to honour it: every later
+        # command on it, or on a state copied from it with its keywords
+        # alike, reads that note.)
+        if not (isinstance(state, GameState) and state.__dict__.get(HONOURED) is
+                hooks.honour_mark and state.rules == self.edition.name):
+            engine_honours(self.edition.name, hooks, state)
 
 
 class HasContext(Protocol):
@@ -80,7 +87,6 @@ def engine_honours(rules: str, hooks: Hooks, state: GameState) -> None:
     """
     if not isinstance(state, GameState):
         raise BadQueryError(f"the state is {type(state).__name__}, not a GameState")
-    hooks.command_started()  # verify mode's pending check
     if state.__dict__.get(HONOURED) is hooks.honour_mark and state.rules == rules:
         return  # this state (or one it was copied from, keywords alike) honoured
     if state.rules != rules:

@@ -202,18 +202,23 @@ def deal_damage(
     used_next: list[Shield] = []
     extra_results: list[Result] = []
     dealt: list[Damage] = []
-    rule_deal = "510.2" if any(d.combat for d in proposed) else "120.2b"
+    rule_deal = "120.2b"
+    for d in proposed:
+        if d.combat:
+            rule_deal = "510.2"
+            break
     # -- redirection (614.9), before prevention: the new recipient's
     # protection and shields apply to it ----------------------------------------
     # Which hooks anyone answers is worked out once for the batch, not once
     # per damage: the keywords present and the state's effects are the same
     # for every damage of it (only the shields change as it goes).
-    if hooks.asks("redzone_redirect_damage", state):
+    silent = hooks.silent(state)
+    if "redzone_redirect_damage" not in silent:
         batch = tuple(redirect(hooks, state, d, step, events) for d in proposed)
     else:
         batch = tuple(proposed)
-    asks_prevent = hooks.asks("redzone_prevent_damage", state)
-    asks_modify = hooks.asks("redzone_modify_damage", state)
+    asks_prevent = "redzone_prevent_damage" not in silent
+    asks_modify = "redzone_modify_damage" not in silent
     players = work.players._items  # (the batch changes neither: C-speed lookups)
     objects = work.objects._items
     for damage in batch:
@@ -302,7 +307,9 @@ def deal_damage(
 
     # -- results (120.3, 120.4c) --------------------------------------------------
     results: list[Result] = list(extra_results)
-    asks_results = bool(dealt) and hooks.asks("redzone_damage_results", work)
+    if work is not state:  # (its shields changed: a gated field)
+        silent = hooks.silent(work)
+    asks_results = bool(dealt) and "redzone_damage_results" not in silent
     for damage in dealt:
         base = _default_results(players, objects, damage)
         if not asks_results:
@@ -317,10 +324,12 @@ def deal_damage(
             if r not in seen:
                 seen.add(r)
                 results.append(r)
-    if any(r.kind == "life_gain" for r in results):
-        results = _merge_life_gain(results)
-        # Life gain first, so that floors see the event's net change (120.4 example).
-        results.sort(key=lambda r: r.kind != "life_gain")
+    for r in results:
+        if r.kind == "life_gain":
+            results = _merge_life_gain(results)
+            # Life gain first, so that floors see the event's net change (120.4 example).
+            results.sort(key=lambda r: r.kind != "life_gain")
+            break
 
     # Results to permanents are collected and committed once (one copy of the
     # objects map per event, not one per result); replacement effects see the
@@ -328,7 +337,7 @@ def deal_damage(
     applied: list[Result] = []
     changed: dict[str, Permanent] = {}
     # (Asked again after tokens are created: they may bring keywords.)
-    asks_replace = bool(results) and hooks.asks("redzone_result_replacements", work)
+    asks_replace = bool(results) and "redzone_result_replacements" not in silent
     for result in results:
         current: Result | None = result
         if asks_replace:

@@ -210,7 +210,9 @@ def as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
 
 def as_map(value: Any) -> FrozenMap[Any, Any]:
     """attrs converter: a mapping or pairs to a :class:`FrozenMap`."""
-    return value if isinstance(value, FrozenMap) else FrozenMap(value)
+    # (FrozenMap's metaclass is an ABCMeta: its isinstance check is a Python call)
+    return value if type(value) is FrozenMap or isinstance(value, FrozenMap) \
+        else FrozenMap(value)
 
 
 unchanged(as_tuple, tuple)

@@ -804,7 +804,7 @@ class Combat:
         for blocker, attackers in self.blocks.items():
             for attacker in attackers:
                 index.setdefault(attacker, []).append(blocker)
-        return FrozenMap((a, tuple(bs)) for a, bs in index.items())
+        return FrozenMap._wrap({a: tuple(bs) for a, bs in index.items()})
 
     def blockers_of(self, attacker: str) -> tuple[str, ...]:
         """The creatures currently blocking ``attacker``, in declaration order."""
@@ -1251,6 +1251,10 @@ HONOURED: Final = "_honoured_by"
 STEP_KIND: Final = "_step_kind"
 
 
+#: The fields of a state other than its objects that its conditions come from.
+_CONDITION_FIELDS: Final = frozenset({"effects", "shields", "continuous"})
+
+
 @frozen(cache_hash=True, slots=False)
 class GameState:
     """The whole game state combat needs.
@@ -1578,9 +1582,15 @@ class GameState:
         conditional = known.get("conditional")
         if conditional is not None:  # exact: each changed permanent decides for itself
             now = {p.id for p in changed.values() if p.has_conditional}
-            gone = [i for i in changed if i in conditional and i not in now]
-            if now - conditional or gone:
-                conditional = (conditional | now).difference(gone)
+            if now or not conditional.isdisjoint(changed):
+                conditional = (conditional | now).difference(
+                    [i for i in changed if i not in now])
+            else:
+                # No changed permanent has (or had) a "for as long as"
+                # modification: the conditions are those found before.
+                conditions = known.get("conditions")
+                if conditions is not None:
+                    new.__dict__["conditions"] = conditions
             new.__dict__["conditional"] = conditional
         flags = known.get("object_flags")
         if flags is not None:
@@ -1610,9 +1620,14 @@ class GameState:
             if value is not None:
                 new.__dict__[carried] = value
         conditional = known.get("conditional")
-        if conditional is not None:  # exact: those that left have none any more
+        if conditional:  # exact: those that left have none any more
             new.__dict__["conditional"] = frozenset(
                 i for i in conditional if i in objects and objects[i].has_conditional)
+        elif conditional is not None:
+            new.__dict__["conditional"] = conditional
+            conditions = known.get("conditions")
+            if conditions is not None and not _CONDITION_FIELDS.intersection(changes):
+                new.__dict__["conditions"] = conditions  # (none from a permanent, before or now)
         return new
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:

@@ -139,10 +139,15 @@ def next_position(state: GameState, owner: str, zone: str, *, top: bool = False)
     with ``top`` before every one (the top of a library, 401.1; ``top`` means
     nothing in another zone, where a card arriving is the newest)."""
     top = top and zone == "library"
-    here = [p.position for p in state.objects.values() if p.zone == zone and p.owner == owner]
-    if not here:
+    here = None
+    for p in state.objects._items.values():
+        if p.zone == zone and p.owner == owner:
+            position = p.position
+            if here is None or (position < here if top else position > here):
+                here = position
+    if here is None:
         return 0
-    return min(here) - 1 if top else max(here) + 1
+    return here - 1 if top else here + 1
 
 
 def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: str,
@@ -193,8 +198,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
     the players always are."""
     found: list[StateBasedAction] = []
-    teams = bool(state.teams)
-    for player in state.players.values():
+    teams = bool(state.teams._items)
+    for player in state.players._items.values():
         if player.lost:
             continue
         mates = len(state.teammates(player.id)) if teams else 0
@@ -213,7 +218,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     objects = state.objects._items
     dirty = state.__dict__.get(SBA_DIRTY)
     perms = objects.values() if dirty is None else [
-        objects[i] for i in sorted(dirty) if i in objects]
+        objects[i] for i in sorted(dirty) if i in objects] if dirty else ()
     for perm in perms:
         verdicts = perm.own_state_based_actions
         if verdicts:
@@ -233,12 +238,21 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
         # One action per object and kind; the lowest rule number names it.
         if key not in seen or a.rule < seen[key].rule:
             seen[key] = a
-    return sorted(seen.values(), key=lambda a: (a.object or "", a.player or "", a.kind, a.rule))
+    # (Sorted by key tuples built in one pass, not a key function called per
+    # action; the position breaks ties, as a stable sort would.)
+    keyed = [((a.object or "", a.player or "", a.kind, a.rule), i, a)
+             for i, a in enumerate(seen.values())]
+    keyed.sort()
+    return [a for _, _, a in keyed]
 
 
 def _clear_marks(state: GameState) -> GameState:
-    drew = {i: _evolve(p, drew_from_empty=False) for i, p in state.players.items()
-            if p.drew_from_empty}
+    drew = None
+    for p in state.players._items.values():
+        if p.drew_from_empty:
+            if drew is None:
+                drew = {}
+            drew[p.id] = _evolve(p, drew_from_empty=False)
     if drew:  # (checked now: 704.5b looks only since the last check)
         state = state.with_players(drew)
     dirty = state.__dict__.get(SBA_DIRTY)
@@ -246,8 +260,11 @@ def _clear_marks(state: GameState) -> GameState:
         return state  # (marks are set by changing a permanent: none changed)
     objects = state.objects._items
     # (Marks are set by changing a permanent: only changed ones can have any.)
-    perms = objects.values() if dirty is None else [objects[i] for i in dirty if i in objects]
-    marked = {p.id: p.evolve(marks=frozenset()) for p in perms if p.marks}
+    marked: dict[str, Permanent] = {}
+    for i in objects if dirty is None else dirty:
+        perm = objects.get(i)
+        if perm is not None and perm.marks:
+            marked[i] = perm.evolve(marks=frozenset())
     return state.with_permanents(marked) if marked else state
 
 

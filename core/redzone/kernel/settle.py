@@ -41,6 +41,7 @@ from redzone.kernel.model import (
     PluginState,
     Trigger,
 )
+from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
@@ -50,21 +51,23 @@ Ends = Callable[[str, Condition | None], bool]
 Owned = Callable[[str, "str | None"], bool]
 
 
-def commit(tx: Tx, *, extra: Sequence[Trigger] = ()) -> Outcome:
+def commit(tx: Tx, *, extra: Sequence[Trigger] = (),
+           damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
     """Settle a working copy and freeze it into an :class:`Outcome`.
 
     :param extra: triggers to put on the stack with those that triggered.
+    :param damage_steps: the outcome's records of combat damage steps.
     """
     settle(tx, extra=extra)
-    return outcome(tx)
+    return outcome(tx, damage_steps)
 
 
-def outcome(tx: Tx) -> Outcome:
+def outcome(tx: Tx, damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
     """The frozen result of a working copy, as it is now (the command ends:
     verify mode compares what plugins were given)."""
     if tx.hooks.verify:
         tx.hooks.command_finished()
-    return Outcome(tx.state, tx.events, tx.made)
+    return Outcome(tx.state, tx.events, tx.made, damage_steps)
 
 
 def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
@@ -93,21 +96,26 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
         if not (tx.state.conditions and _conditional_pending(tx)):
             break
     # (A hook nobody would be asked about isn't called; verify mode calls
-    # the ones it checks the state after.)
+    # the ones it checks the state after. Which hooks are silent depends on
+    # the keywords present and the gated fields, which neither the damage
+    # event nor what plugins record changes: found once.)
     verify = hooks.verify
+    state = tx.state
+    silent = hooks.silent(state)
     if tx.dealt:
-        if verify or "redzone_damage_event" not in hooks.silent(tx.state):
-            hooks.damage_event(tx.state, tuple(tx.dealt), tuple(tx.results))
+        if verify or "redzone_damage_event" not in silent:
+            hooks.damage_event(state, tuple(tx.dealt), tuple(tx.results))
         tx.dealt, tx.results = [], []
     events = tx.events[since:] if since else tx.events
-    if events and "redzone_record" not in hooks.silent(tx.state):
+    if events and "redzone_record" not in silent:
         _record(tx, events)
-    if tx.state.game_over is not None:
+        state = tx.state
+    if state.game_over is not None:
         return
-    if extra or tx.state.delayed or tx.state.written or verify \
-            or "redzone_triggers" not in hooks.silent(tx.state):
+    if extra or state.delayed or state.written or verify \
+            or "redzone_triggers" not in silent:
         _put_triggers(tx, events, extra=extra)
-    if resolve:
+    if resolve and tx.state.stack:
         resolve_stack(tx)
 
 
@@ -131,7 +139,9 @@ def perform_state_based_actions(tx: Tx,
         # reads the changed permanents alone, and there are no marks to clear.)
         state = tx.state
         actions = _sba.core_actions(state)
-        if "redzone_state_based_actions" not in hooks.silent(state):
+        # (Clearing marks changes neither the keywords present nor a gated field.)
+        silent = hooks.silent(state)
+        if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
         state = _sba._clear_marks(state)
         tx.state = state
@@ -145,7 +155,6 @@ def perform_state_based_actions(tx: Tx,
         moves: list[tuple[str, str]] = []
         lost: list[str] = []
         ceased: list[str] = []
-        silent = hooks.silent(state)
         # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
         replaceable = "redzone_cannot_be_destroyed" not in silent \
             or "redzone_destruction_replacements" not in silent
@@ -707,7 +716,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                 tx.perform(action, plugin=plugin, hook=hook)
             except IllegalActionError as exc:
                 tx.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
-            if tx._state.game_over is not None:  # (never batched)
+            if tx._base().game_over is not None:  # (never batched)
                 break
     finally:
         tx.plugin, tx.source, tx.controller = saved

@@ -24,7 +24,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap
+from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
@@ -83,8 +83,9 @@ def expect(ctx: Context, state: GameState, step: str, doing: str, *,
 
     :param nxt: ``next_step(ctx, state)``, when the caller has it."""
     ctx.check(state)
-    check_game_on(state, doing)
-    check_stack_empty(state, doing)
+    if state.game_over is not None or state.stack:
+        check_game_on(state, doing)
+        check_stack_empty(state, doing)
     if nxt is None:
         nxt = next_step(ctx, state)
     if nxt != step:
@@ -137,15 +138,18 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
     """Enter the beginning of combat step (507) of a new combat phase; per-
     combat plugin state is cleared (fresh records for each combat)."""
     ctx.check(state)
-    check_game_on(state, "begin combat")
-    check_stack_empty(state, "begin combat")
+    if state.game_over is not None or state.stack:
+        check_game_on(state, "begin combat")
+        check_stack_empty(state, "begin combat")
     if state.step not in COMBAT_MAY_BEGIN:
         raise IllegalActionError(f"can't begin combat now: the game is at {state.step!r}; a "
                                  "combat phase begins after a main phase (505.1a, 500.8)",
                                  rule="506.1")
     slots = state.plugin_state
-    if any(entry.scope == "combat" for entry in slots.values()):
-        slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
+    for entry in slots._items.values():
+        if entry.scope == "combat":
+            slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
+            break
     new = _evolve(state, step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
                   plugin_state=slots)
     tx = Tx(ctx, new, answers=choices)
@@ -253,9 +257,11 @@ def declare_blockers(ctx: Context, state: GameState,
         raise IllegalBlockError(violations)
     step = "declare_blockers"
     combat = state.combat
+    declared_blocks: FrozenMap[str, tuple[str, ...]] = FrozenMap._wrap(norm)  # (never changed)
     tx = Tx(ctx, _evolve(state, step=step,
-                            combat=combat.evolve(blocks=norm, blocked=frozenset(
-                                {a for atts in norm.values() for a in atts}), order=orders)),
+                            combat=combat.evolve(blocks=declared_blocks, blocked=frozenset(
+                                {a for atts in norm.values() for a in atts}),
+                                order=FrozenMap._wrap(orders) if orders else EMPTY)),
             answers=choices)
     label = tx.step
     emitted = [Event("step", "509.1", label)]
@@ -270,7 +276,7 @@ def declare_blockers(ctx: Context, state: GameState,
                            object=obj, order=tuple(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
-    declaration_choices(tx, hooks.block_choices(tx.state, FrozenMap(norm)))
+    declaration_choices(tx, hooks.block_choices(tx.state, declared_blocks))
     return commit(tx)
 
 
@@ -354,21 +360,23 @@ def _compute_damage_step_kind(ctx: Context,
     if not remaining:
         return None
     objects = state.objects._items
-    present = tuple(c for c in combat.combatants if c in objects
-                    and objects[c].zone == "battlefield")
+    present = tuple([c for c in combat.combatants if c in objects
+                     and objects[c].zone == "battlefield"])
     # Whether each remaining creature deals combat damage in a step: the
     # plugins' answers (any False -> no, else any True -> yes), else the
     # kernel's: in the regular step, a creature that dealt combat damage in no
     # earlier step of this combat (510.4, 702.7c; under
     # second_step_by_assignment, that assigned none: 310.5 of 1999-2009); in
     # any other step, no.
-    ask = ctx.hooks.deals_combat_damage
+    # (When the gates let no implementation through, every answer is None.)
+    ask = ctx.hooks.deals_combat_damage if ctx.hooks.asks(
+        "redzone_deals_combat_damage", state) else None
     dealt = _dealt_earlier(ctx, combat)
     for spec in remaining:
         name = spec.name
         regular = name == DAMAGE_STEP
-        who = tuple(c for c in present if (said := ask(state, c, name))
-                    or (said is None and regular and c not in dealt))
+        who = tuple([c for c in present if (said := None if ask is None else ask(state, c, name))
+                     or (said is None and regular and c not in dealt)])
         if who or regular:
             return name, who
     return None
@@ -532,12 +540,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
         tx.emit(*events)
         tx.deal_damage(proposed)
     try:
-        out = commit(tx)
+        return commit(tx, damage_steps=(record,))
     except IllegalActionError as exc:
         if exc.damage_step is None:
             exc.damage_step = record  # (what triggered on the damage was rejected)
         raise
-    return _evolve(out, damage_steps=(record,))
 
 
 #: The lethal damage of a creature that assigns to no creature (510.1b).
@@ -556,6 +563,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     :param given: the creatures whose assignment the caller gave.
     """
     hooks = ctx.hooks
+    asked = hooks.asks("redzone_lethal_damage", state)
     by: dict[str, list[tuple[str, int]]] | None = None
     earlier: dict[str, int] = {}
     records = []
@@ -566,8 +574,9 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
             if by is None:
                 by = _combat.assigned_to(full)
             lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        full=full, by=by))
-            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {}))
+                                                        full=full, by=by, asked=asked))
+            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
+                                                        asked=asked))
         else:
             lethal = before = _NO_LETHAL
         if i < last:
@@ -626,7 +635,7 @@ def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
     tx = Tx(ctx, state, answers=choices)
     for action in actions:
         tx.perform(action)  # type: ignore[arg-type]
-        if tx._state.game_over is not None:  # (never batched)
+        if tx._base().game_over is not None:  # (never batched)
             break
     return commit(tx)
 

@@ -22,7 +22,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, Union
+from typing import Any, Union, overload
 
 import attrs
 
@@ -105,9 +105,11 @@ class _Batch:
     the state in one copy of each map when the state is next read, so that
     creating N tokens copies the state's maps once, not N times."""
 
-    __slots__ = ("attacks", "defending", "objects")
+    __slots__ = ("attacks", "base", "defending", "objects")
 
-    def __init__(self) -> None:
+    def __init__(self, base: GameState) -> None:
+        #: The state as last frozen, which the batch adds to.
+        self.base = base
         self.objects: dict[str, Permanent] = {}
         #: attacker -> what it attacks (combat's ``attacks`` and ``declared``)
         self.attacks: dict[str, str] = {}
@@ -135,6 +137,29 @@ def _truncate(items: dict[str, Any], size: int) -> None:
 #: A working copy's mark for undoing an action: its state (as last frozen),
 #: its batch and the batch's sizes then.
 _Mark = tuple[GameState, _Batch | None, int, int]
+
+
+class _Current:
+    """:attr:`Tx.state` while created permanents wait in a batch: reading it
+    freezes them into the state. Otherwise the working copy's ``state`` is a
+    plain attribute of its own (this descriptor has no ``__set__``, so the
+    instance's attribute shadows it), read and written at no cost; opening a
+    batch takes that attribute away until the next read."""
+
+    @overload
+    def __get__(self, tx: None, owner: type[Tx]) -> _Current: ...
+
+    @overload
+    def __get__(self, tx: Tx, owner: type[Tx]) -> GameState: ...
+
+    def __get__(self, tx: Tx | None, owner: type[Tx]) -> GameState | _Current:
+        if tx is None:
+            return self
+        batch = tx._batch
+        assert batch is not None  # (no state of its own: a batch waits)
+        tx._batch = None
+        state = tx.__dict__["state"] = batch.freeze(batch.base)
+        return state
 
 
 class Tx:
@@ -172,15 +197,16 @@ class Tx:
                  source: str | None = None, controller: str | None = None,
                  answers: Mapping[str, str | Sequence[str]] | None = None,
                  spent: Spent | None = None) -> None:
-        context = context_of(engine)
+        context = engine if type(engine) is Context else context_of(engine)
         #: The command's context: the engine's hooks, edition and settings.
         self.context = context
         self.hooks = context.hooks
         #: What this command has spent of its bounds (its own, never the engine's).
         self.spent = Spent() if spent is None else spent
-        #: The state as last frozen; with :attr:`_batch`, the current one.
-        self._state = state
-        #: What was created since (``None``: nothing).
+        #: The current state (see :class:`_Current`: absent while a batch waits).
+        self.state = state
+        #: What was created since the state was last frozen; it waits (and
+        #: holds that state) only while :attr:`state` isn't the instance's own.
         self._batch: _Batch | None = None
         self.events: list[Event] = []
         self.dealt: list[Damage] = []
@@ -190,46 +216,46 @@ class Tx:
         self.controller = controller
         self._performed = 0
         self._created = 0
-        if answers:
-            _validate.choices(answers)
         #: The plugins that acted in this working copy: whose abilities
         #: triggered, or whose actions were performed (a bound reached over
         #: several commands, such as 514.3a's cleanup steps, names them).
         self.acting: set[str] = set()
-        self.answers: dict[str, tuple[str, ...]] = {
-            k: (v,) if isinstance(v, str) else tuple(v) for k, v in (answers or {}).items()}
+        self.answers: dict[str, tuple[str, ...]] = {}
+        if answers:
+            _validate.choices(answers)
+            self.answers = {k: (v,) if isinstance(v, str) else tuple(v)
+                            for k, v in answers.items()}
         self.made: list[ChoiceMade] = []
 
     # -- reading ----------------------------------------------------------------
 
-    @property
-    def state(self) -> GameState:
-        """The current state, frozen: what was created since it was last
-        read is put into it now (one copy of each map it changes)."""
-        batch = self._batch
-        if batch is not None:
-            self._batch = None
-            self._state = batch.freeze(self._state)
-        return self._state
+    state = _Current()
+    """The current state, frozen: what was created since it was last read
+    is put into it when it is read (one copy of each map it changes).
+    Assigning it drops what waits in a batch."""
 
-    @state.setter
-    def state(self, new: GameState) -> None:
-        self._batch = None
-        self._state = new
+    def _base(self) -> GameState:
+        """The state as last frozen (what a batch doesn't change: its step,
+        players, combat count, game over), without freezing a batch."""
+        batch = _pending(self)
+        return self.state if batch is None else batch.base
 
     def _mark(self) -> _Mark:
         """Where :meth:`_undo` returns to (the state isn't frozen for it)."""
-        batch = self._batch
+        batch = _pending(self)
         if batch is None:
-            return (self._state, None, 0, 0)
-        return (self._state, batch, len(batch.objects), len(batch.attacks))
+            return (self.state, None, 0, 0)
+        return (batch.base, batch, len(batch.objects), len(batch.attacks))
 
     def _undo(self, mark: _Mark) -> None:
         # A batch is only added to, or replaced when frozen: truncated to its
         # sizes then, the marked one holds what it held.
         state, batch, made, attacks = mark
-        self._state, self._batch = state, batch
-        if batch is not None:
+        self._batch = batch
+        if batch is None:
+            self.state = state
+        else:
+            self.__dict__.pop("state", None)
             _truncate(batch.objects, made)
             _truncate(batch.attacks, attacks)
             _truncate(batch.defending, attacks)
@@ -237,13 +263,15 @@ class Tx:
     @property
     def step(self) -> str:
         """The label of the current step, as events carry it."""
-        return step_label(self.state)
+        state = self.state
+        return state.step if state.combats <= 1 else step_label(state)
 
     def emit(self, *events: Event) -> None:
         """Record events; an empty ``step``, or the current step's plain name,
         becomes the current step's label (``declare_attackers#2`` in a second
         combat)."""
-        state = self._state  # (its step and combats are current: never batched)
+        known = self.__dict__  # (its step and combats are current: never batched)
+        state = known["state"] if "state" in known else self._base()
         plain = state.step
         label = plain if state.combats <= 1 else step_label(state)
         append = self.events.append
@@ -388,7 +416,7 @@ class Tx:
 
         :raises IllegalActionError: (102.1, 800.4) when there is none.
         """
-        players = self._state.players  # (never batched)
+        players = self._base().players  # (never batched)
         if not isinstance(player, str) or player not in players:
             raise IllegalActionError(f"{doing}: there is no player {player!r}", rule="102.1",
                                      objects=(player if isinstance(player, str) else "",))
@@ -472,10 +500,8 @@ class Tx:
         """
         # Created permanents wait in the batch (see _Batch); what is read
         # here beside them is never batched.
-        state = self._state
-        batch = self._batch
-        if batch is None:
-            batch = self._batch = _Batch()
+        batch = _open_batch(self)
+        state = batch.base
         made = batch.objects
         pid = permanent.id
         if not isinstance(pid, str) or not pid or pid in state.objects or pid in made \
@@ -637,11 +663,26 @@ class Tx:
         self.state = _evolve(self.state, plugin_state=self.state.plugin_state.set(name, entry))
 
 
+def _pending(tx: Tx) -> _Batch | None:
+    """The batch of ``tx`` that waits, if one does."""
+    return None if "state" in tx.__dict__ else tx._batch
+
+
+def _open_batch(tx: Tx) -> _Batch:
+    """The batch of ``tx`` that waits, or a new one on its current state."""
+    known = tx.__dict__
+    if "state" in known:
+        batch = tx._batch = _Batch(known.pop("state"))
+        return batch
+    assert tx._batch is not None
+    return tx._batch
+
+
 def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> None:
     """:meth:`Tx.create`'s ``attacking`` (508.4): the new permanent attacks
     ``attacked``, or an event says why it doesn't (508.4a)."""
-    batch = tx._batch
-    state = tx._state if batch is not None and attacked not in batch.objects \
+    batch = _pending(tx)
+    state = batch.base if batch is not None and attacked not in batch.objects \
         else tx.state  # (what it attacks may be a permanent just created)
     combat = state.combat
     reason = None
@@ -669,9 +710,7 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
         return
     assert combat is not None
     defending = state.defending_player_of(attacked) or attacked
-    batch = tx._batch
-    if batch is None:
-        batch = tx._batch = _Batch()
+    batch = _open_batch(tx)
     batch.attacks[perm.id] = attacked
     batch.defending[perm.id] = defending
     kind = "attack" if declared else "enters_attacking"
@@ -776,7 +815,7 @@ def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
         dist = f" ({info.distribution} {info.version})".replace(" )", ")")
     who = f"plugin {name!r}{dist}" if name else "the kernel's or the scenario's actions"
     err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
-                     f"its work) during step {tx._state.step!r}",
+                     f"its work) during step {tx._base().step!r}",
                      bound=bound, limit=limit, plugin=name,
                      distribution=info.distribution if info else "", hook="redzone_actions")
     tx.hooks.vouch(err)

@@ -96,9 +96,10 @@ def command(state: object, method: str, **mappings: object) -> GameState:
 
     :raises BadQueryError: naming the command, the argument and what it is.
     """
-    found = _state(state, method)
+    if not isinstance(state, GameState):
+        raise BadQueryError(f"{method}: state is {type(state).__name__}, not a GameState")
     shapes(method, **mappings)
-    return found
+    return state
 
 
 def shapes(method: str, **mappings: object) -> None:
@@ -108,7 +109,8 @@ def shapes(method: str, **mappings: object) -> None:
     :raises BadQueryError: naming the method, the argument and what it is.
     """
     for name, value in mappings.items():
-        if value is not None and not isinstance(value, Mapping):
+        # (a dict is a mapping: no abstract class's check for it)
+        if value is not None and type(value) is not dict and not isinstance(value, Mapping):
             raise BadQueryError(f"{method}: {name} is a {type(value).__name__}, not a mapping "
                                 "of creature ids (a dict)")
 
