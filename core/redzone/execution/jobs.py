@@ -317,14 +317,21 @@ class LightOutcome:
                    message=str(error.get("message", "")))
 
     def to_wire(self) -> tuple[Any, ...]:
-        """The outcome as a plain tuple (:meth:`from_wire` makes it again)."""
+        """The outcome as a plain tuple (:meth:`from_wire` makes it again).
+
+        :returns: its fields, the maps as tuples of pairs.
+        """
         return (self.index, self.source, self.status, self.kind, tuple(self.lives.items()),
                 tuple(self.poison.items()), self.deaths, self.game_over, self.winners,
                 self.losers, self.draw, self.message)
 
     @classmethod
     def from_wire(cls, t: Sequence[Any]) -> LightOutcome:
-        """The outcome from :meth:`to_wire`'s tuple."""
+        """The outcome from :meth:`to_wire`'s tuple.
+
+        :param t: the tuple.
+        :returns: the outcome.
+        """
         return cls(t[0], t[1], t[2], t[3], FrozenMap(t[4]), FrozenMap(t[5]), *t[6:])
 
 

@@ -30,7 +30,14 @@ RESUMABLE: Final = ("beginning_of_combat", "declare_attackers", "declare_blocker
 def resumable(engine: Engine, state: GameState) -> bool:
     """Whether :func:`rest_of_combat` can go on from ``state``: a combat's
     beginning, declare attackers or declare blockers step, or a combat damage
-    step whose damage is dealt, with nothing on the stack."""
+    step whose damage is dealt, with nothing on the stack and the game on.
+
+    :param engine: the engine (it names the combat damage steps).
+    :param state: the state.
+    :returns: ``True`` when the combat can be continued from ``state``.
+
+    .. versionadded:: 0.1.0
+    """
     step = state.step
     if state.stack or state.game_over is not None:
         return False
