@@ -190,7 +190,7 @@ def test_item2_scores_on_a_dask_cluster_equal_scores_of_full_outcomes(
 
     full = list(simulate(jobs, engine=eng))
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         scored = list(simulate(jobs, engine=eng, executor=client, chunksize=3,
                                score=bob_life))
         total = simulate(jobs, engine=eng, executor=client, chunksize=3, outcome="light",
@@ -238,9 +238,12 @@ def test_item2_light_outcome_agrees_with_the_json_outcome_on_every_example() -> 
     assert any(li.deaths for li in light) and any(li.game_over for li in light)
 
 
-def test_item2_light_outcome_of_pairs_and_failures(eng: Engine, jobs: list[Any]) -> None:
+def test_item2_light_outcome_of_pairs_and_failures(eng: Engine, jobs: list[Any],
+                                                   pool: Any) -> None:
     full = list(simulate(jobs, engine=eng))
     light = list(simulate(jobs, engine=eng, outcome="light"))
+    assert list(simulate(jobs, engine=eng, outcome="light", executor=pool,
+                         chunksize=3)) == light
     for f, li in zip(full, light, strict=True):
         assert (li.status, li.kind) == (f.status, f.kind)
         if f.ok:
