@@ -219,3 +219,31 @@ def test_item3_a_bad_score_is_a_clear_error(eng: Engine, board: GameState) -> No
             what_if(board, grid, score=lambda o: 0, engine=eng, executor=pool)
         with pytest.raises(ScoreError, match="raises raised on job 0"):
             what_if(board, grid, score=raises, engine=eng, executor=pool)
+
+
+def test_506_1_the_rest_of_a_combat_is_what_engine_resolve_does_from_there(
+        eng: Engine) -> None:
+    """From each step a combat can be continued from (507, 508, 509, after
+    the first-strike damage step, 702.7b), the same state, steps and events
+    as the tail of the whole combat resolved at once."""
+    from redzone.execution import rest_of_combat
+
+    c = eng.creature
+    board = eng.game(["alice", "bob"], [c("knight", "alice", 2, 2, "first strike"),
+                                        c("rhino", "alice", 4, 4, "trample"),
+                                        c("elf", "bob", 1, 1), c("ox", "bob", 2, 4)])
+    attacks, blocks = {"knight": "bob", "rhino": "bob"}, {"elf": "rhino", "ox": "knight"}
+    whole = eng.resolve(board, attacks, blocks)
+    begun = eng.begin_combat(board).state
+    declared = eng.declare_attackers(begun, attacks).state
+    blocked = eng.declare_blockers(declared, blocks).state
+    struck = eng.combat_damage(blocked).state
+    assert struck.step == "first_strike_damage"
+    for state, kw in ((begun, {"attacks": attacks, "blocks": blocks}),
+                      (declared, {"blocks": blocks}), (blocked, {}), (struck, {})):
+        rest = rest_of_combat(eng, state, **kw)
+        assert rest.state == whole.state and rest.before is state
+        assert rest.steps == whole.steps[-len(rest.steps):]
+        assert rest.events == whole.events[-len(rest.events):]
+    with pytest.raises(BadQueryError, match="can't continue a combat from a state at 'main'"):
+        rest_of_combat(eng, board)

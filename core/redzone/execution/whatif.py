@@ -136,8 +136,9 @@ class Grid:
     :param blocks: the declarations of blockers to try; ``None`` (the
         default): every legal one, as
         :meth:`redzone.Engine.legal_block_declarations` enumerates them from
-        the state after the attackers are declared (509.1). Must be ``None``
-        once blockers are declared: the axis is then that one declaration.
+        the state after the attackers are declared (509.1; declared here,
+        without the variants' decisions). Must be ``None`` once blockers are
+        declared: the axis is then that one declaration.
     :param actions: the action lists to try, each the ``actions`` of
         :meth:`redzone.Engine.resolve` (``(step, action)`` pairs: a pump
         after ``declare_blockers``, a trick after ``first_strike_damage``);
