@@ -15,7 +15,9 @@ outcomes back; ``redzone batch`` is its front end. One concern per module:
 - :mod:`~redzone.execution.feeds`: jobs already on a cluster, in a Dask bag
   or a Ray dataset;
 - :mod:`~redzone.execution.whatif`: what-if studies over the enumerator's
-  legal declarations.
+  legal declarations, and what-if grids (blocks x actions x variants);
+- :mod:`~redzone.execution.rest`: the rest of a combat from a state in its
+  middle.
 
 Imports point down only: the front ends import this layer; it imports the
 formats and the kernel, never the other way.
@@ -24,24 +26,42 @@ formats and the kernel, never the other way.
 from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
 from redzone.execution.executors import RayExecutor
 from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
-from redzone.execution.jobs import BAD_JOB, WORKER_LOST, WORKER_SETUP, JobOutcome
+from redzone.execution.jobs import (
+    BAD_JOB,
+    WORKER_LOST,
+    WORKER_SETUP,
+    JobOutcome,
+    LightOutcome,
+    Reduced,
+    Scored,
+    ScoreError,
+)
+from redzone.execution.rest import rest_of_combat
 from redzone.execution.simulation import simulate
-from redzone.execution.whatif import WhatIf, what_if_blocks
+from redzone.execution.whatif import Cell, Grid, WhatIf, what_if, what_if_blocks
 
 __all__ = [
     "BAD_JOB",
     "WORKER_LOST",
     "WORKER_SETUP",
     "BatchError",
+    "Cell",
     "EngineSpec",
+    "Grid",
     "JobOutcome",
+    "LightOutcome",
     "RayExecutor",
+    "Reduced",
+    "ScoreError",
+    "Scored",
     "WhatIf",
     "WorkerSetupError",
     "jobs_dataset",
     "outcome_of_row",
+    "rest_of_combat",
     "run_bag",
     "run_dataset",
     "simulate",
+    "what_if",
     "what_if_blocks",
 ]

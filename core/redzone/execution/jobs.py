@@ -34,6 +34,7 @@ from redzone.execution.engines import (
     worker_engine,
 )
 from redzone.execution.faults import TIMEOUT, Limit, time_limit
+from redzone.execution.rest import rest_of_combat
 from redzone.formats.document import (
     Document,
     ScenarioProblems,
@@ -43,20 +44,20 @@ from redzone.formats.document import (
 from redzone.formats.outcome import (
     EXIT_BAD_SCENARIO,
     EXIT_FAILURE,
+    combat_outcome_json,
     dumps,
     error_json,
     exit_status,
-    outcome_json,
-    resolve,
 )
 from redzone.formats.scenario import Scenario
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.combat import normalise_blocks
 from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
-from redzone.kernel.errors import ScenarioError
+from redzone.kernel.errors import IllegalActionError, ScenarioError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
+from redzone.kernel.tx import CombatResult
 
 #: Kinds of outcome beyond the scenario format's error kinds.
 WORKER_LOST: Final = "worker_lost"
@@ -80,6 +81,34 @@ _DECISION_KEYS: Final = frozenset(
 #: engine, which the worker builds from the job's spec.
 _SCENARIO_FIELDS: Final = tuple(f.name for f in attrs.fields(Scenario) if f.name != "engine")
 assert set(_SCENARIO_FIELDS) >= _DECISION_KEYS, "a resolve argument has no Scenario field"
+
+
+#: The decisions a :class:`MidCombat` job may hold: those of
+#: :func:`~redzone.execution.rest.rest_of_combat`.
+_REST_KEYS: Final = ("attacks", "blocks", "actions", "assign", "assign_first_strike", "order",
+                     "bands", "choices")
+
+
+@frozen
+class MidCombat:
+    """A job that starts in the middle of a combat: ``state`` is at the
+    beginning of combat, declare attackers or declare blockers step (or
+    after a combat damage step), and the rest of that combat is resolved
+    with :func:`~redzone.execution.rest.rest_of_combat` (what
+    :func:`~redzone.execution.whatif.what_if` sends for a state in combat).
+
+    :param state: the state in the middle of a combat.
+    :param decisions: keyword arguments of
+        :func:`~redzone.execution.rest.rest_of_combat` (``attacks`` only
+        from the beginning of combat step, ``blocks`` only before blockers
+        are declared, ``actions``, ``assign``, ``assign_first_strike``,
+        ``order``, ``bands``, ``choices``).
+
+    .. versionadded:: 0.1.0
+    """
+
+    state: GameState
+    decisions: Mapping[str, Any]
 
 
 @frozen
@@ -124,6 +153,8 @@ class _ScenarioJob:
 
     fields: tuple[tuple[str, Any], ...]
     spec: EngineSpec
+    #: resolved from the middle of a combat (:func:`~redzone.execution.rest.rest_of_combat`)
+    rest: bool = False
 
     @property
     def file(self) -> str:
@@ -203,27 +234,372 @@ class JobOutcome:
         return dumps(self.outcome)
 
 
+#: The outcomes a batch can give for each job: ``json``, the full JSON
+#: outcome (:class:`JobOutcome`), or ``light`` (:class:`LightOutcome`).
+OUTCOMES: Final = ("json", "light")
+
+_NO_MAP: Final[FrozenMap[str, int]] = FrozenMap()
+
+
+@frozen
+class LightOutcome:
+    """What a search needs of one job, built from the engine's result
+    directly, without the JSON outcome (``simulate(..., outcome="light")``).
+
+    :param index: the job's place in the input, from 0.
+    :param source: the file, or ``<job N>``.
+    :param status: as :attr:`JobOutcome.status`: 0 resolved, 1 illegal, 2 bad
+        scenario file or bad job, 3 a plugin (or redzone, or the worker) failed.
+    :param kind: ``resolved``, or the error's kind, as :attr:`JobOutcome.kind`.
+    :param lives: player -> life total after the combat (119), in the
+        state's player order; empty unless resolved.
+    :param poison: player -> poison counters after the combat (122.1f).
+    :param deaths: the permanents on the battlefield in the job's state that
+        are not on it after the combat (they died, were exiled, bounced, or
+        were tokens that ceased to exist, 704.5d), in the state's order.
+    :param game_over: whether the game ended (104).
+    :param winners: the players who won, when it ended.
+    :param losers: the players who lost.
+    :param draw: whether the game is a draw (104.4a).
+    :param message: the error's message, ``""`` when resolved.
+
+    .. versionadded:: 0.1.0
+    """
+
+    index: int
+    source: str
+    status: int
+    kind: str
+    lives: FrozenMap[str, int] = _NO_MAP
+    poison: FrozenMap[str, int] = _NO_MAP
+    deaths: tuple[str, ...] = ()
+    game_over: bool = False
+    winners: tuple[str, ...] = ()
+    losers: tuple[str, ...] = ()
+    draw: bool = False
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the combat resolved."""
+        return self.status == 0
+
+    @classmethod
+    def of_result(cls, index: int, source: str, before: GameState,
+                  after: GameState) -> LightOutcome:
+        """The light outcome of a resolved combat.
+
+        :param before: the job's state.
+        :param after: the state after the combat (:attr:`redzone.CombatResult.state`).
+        :returns: the outcome, status 0.
+        """
+        players = after.players.values()
+        objects = after.objects
+        deaths = tuple(i for i, p in before.objects.items() if p.zone == "battlefield" and (
+            (q := objects.get(i)) is None or q.zone != "battlefield"))
+        over = after.game_over
+        if over is None:
+            return cls(index, source, 0, "resolved", FrozenMap((p.id, p.life) for p in players),
+                       FrozenMap((p.id, p.poison) for p in players), deaths)
+        return cls(index, source, 0, "resolved", FrozenMap((p.id, p.life) for p in players),
+                   FrozenMap((p.id, p.poison) for p in players), deaths, True,
+                   tuple(over.winners), tuple(over.losers), bool(over.draw))
+
+    @classmethod
+    def of_failure(cls, outcome: JobOutcome) -> LightOutcome:
+        """The light outcome of a job that failed, from its full outcome.
+
+        :param outcome: the failed job's outcome.
+        :returns: its index, source, status, kind and message.
+        """
+        error = outcome.outcome.get("error") or {}
+        return cls(outcome.index, outcome.source, outcome.status, outcome.kind,
+                   message=str(error.get("message", "")))
+
+    def to_wire(self) -> tuple[Any, ...]:
+        """The outcome as a plain tuple (:meth:`from_wire` makes it again).
+
+        :returns: its fields, the maps as tuples of pairs.
+        """
+        return (self.index, self.source, self.status, self.kind, tuple(self.lives.items()),
+                tuple(self.poison.items()), self.deaths, self.game_over, self.winners,
+                self.losers, self.draw, self.message)
+
+    @classmethod
+    def from_wire(cls, t: Sequence[Any]) -> LightOutcome:
+        """The outcome from :meth:`to_wire`'s tuple.
+
+        :param t: the tuple.
+        :returns: the outcome.
+        """
+        return cls(t[0], t[1], t[2], t[3], FrozenMap(t[4]), FrozenMap(t[5]), *t[6:])
+
+
+@frozen
+class Scored:
+    """What a job's score gave (``simulate(..., score=f)``), with what says
+    whether the job failed.
+
+    :param index: the job's place in the input, from 0.
+    :param source: the file, or ``<job N>``.
+    :param status: the job's status (0 resolved), as :attr:`JobOutcome.status`.
+    :param kind: ``resolved``, or the error's kind.
+    :param value: what the score function returned for the job's outcome
+        (for a failed job too: the function is given every outcome).
+    :param message: the error's message, ``""`` when resolved.
+
+    .. versionadded:: 0.1.0
+    """
+
+    index: int
+    source: str
+    status: int
+    kind: str
+    value: Any
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the combat resolved."""
+        return self.status == 0
+
+
+@frozen
+class Reduced:
+    """What a batch reduced to one value gave (``simulate(..., score=f,
+    reduce=g)``).
+
+    :param value: the reduction of every job's score, in input order (the
+        ``initial`` value first, when one was given).
+    :param jobs: how many jobs were scored.
+    :param kinds: how many jobs ended each way: ``resolved``, or an error's
+        kind (``illegal_block``, ``plugin_error``, ``worker_lost``...).
+
+    .. versionadded:: 0.1.0
+    """
+
+    value: Any
+    jobs: int
+    kinds: FrozenMap[str, int]
+
+    @property
+    def failed(self) -> int:
+        """How many jobs did not resolve."""
+        return self.jobs - self.kinds.get("resolved", 0)
+
+
+class ScoreError(BatchError):
+    """A batch's score or reduce function failed, or can't be used: raised
+    on the caller, naming the job (or the first job of the chunk) it failed
+    on. Nothing else of the batch is given back.
+
+    :param message: what failed, and on which job.
+    :param index: the job's index (``None`` when no job is concerned).
+    :param source: the job's source, ``""`` when none.
+
+    .. versionadded:: 0.1.0
+    """
+
+    def __init__(self, message: str, index: int | None = None, source: str = "") -> None:
+        super().__init__(message)
+        self.index = index
+        self.source = source
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self.index, self.source))
+
+
+@frozen
+class _Failed:
+    """A score or reduce function that raised on a worker: sent back as a
+    value (an exception would look like a lost worker)."""
+
+    index: int
+    source: str
+    message: str
+
+
+@frozen
+class _Partial:
+    """One chunk's reduction: the value, how many jobs, and their kinds."""
+
+    value: Any
+    jobs: int
+    kinds: tuple[tuple[str, int], ...]
+    first: int = 0
+    source: str = ""
+
+
+def _message(outcome: JobOutcome | LightOutcome) -> str:
+    if outcome.status == 0:
+        return ""
+    if isinstance(outcome, LightOutcome):
+        return outcome.message
+    error = outcome.outcome.get("error") or {}
+    return str(error.get("message", ""))
+
+
+def _raised(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+@frozen
+class Query:
+    """What a worker gives back for each job: its outcome (``json`` or
+    ``light``), or only what ``score`` returns for it, or one reduction of
+    the scores of its chunk by ``reduce``. Both functions travel by
+    reference: module-level functions (or other picklable callables).
+
+    :param outcome: ``json`` or ``light`` (:data:`OUTCOMES`).
+    :param score: outcome -> anything picklable, or ``None``.
+    :param reduce: ``(a, b) -> a`` combining two scores (or reductions), or
+        ``None``; needs ``score``.
+
+    .. versionadded:: 0.1.0
+    """
+
+    outcome: str = "json"
+    score: Callable[[Any], Any] | None = None
+    reduce: Callable[[Any, Any], Any] | None = None
+
+    @property
+    def light(self) -> bool:
+        """Whether the light outcome is given."""
+        return self.outcome == "light"
+
+    def run(self, chunk: Sequence[tuple[int, _Payload]],
+            timeout: float | None = None) -> list[Any]:
+        """Run a chunk of jobs (on a worker) and give what travels back.
+
+        :returns: plain tuples, or one :class:`_Partial` with ``reduce``; a
+            function that raised gives a :class:`_Failed` instead.
+        """
+        return self.finish([_payload_outcome(i, p, timeout, self.light) for i, p in chunk])
+
+    def finish(self, outs: Sequence[JobOutcome | LightOutcome]) -> list[Any]:
+        """What travels back for these outcomes (scored, reduced)."""
+        if self.score is None:
+            return [to_wire(o) if isinstance(o, JobOutcome) else o.to_wire() for o in outs]
+        scored: list[tuple[int, str, int, str, Any, str]] = []
+        for o in outs:
+            try:
+                value = self.score(o)
+            except Exception as exc:  # the caller's function: its error, named
+                return [_Failed(o.index, o.source, f"the score function {_name(self.score)} "
+                                f"raised on job {o.index} ({o.source}): {_raised(exc)}")]
+            scored.append((o.index, o.source, o.status, o.kind, value, _message(o)))
+        if self.reduce is None:
+            return scored
+        value = scored[0][4]
+        for t in scored[1:]:
+            try:
+                value = self.reduce(value, t[4])
+            except Exception as exc:
+                return [_Failed(t[0], t[1], f"the reduce function {_name(self.reduce)} "
+                                f"raised on job {t[0]} ({t[1]}): {_raised(exc)}")]
+        kinds: dict[str, int] = {}
+        for t in scored:
+            kinds[t[3]] = kinds.get(t[3], 0) + 1
+        return [_Partial(value, len(scored), tuple(kinds.items()), scored[0][0], scored[0][1])]
+
+    def decode(self, wires: Sequence[Any]) -> list[Any]:
+        """What a worker sent back, as the caller gives it: :class:`JobOutcome`,
+        :class:`LightOutcome`, :class:`Scored` or :class:`_Partial` values.
+
+        :raises ScoreError: when a function raised on the worker.
+        """
+        for w in wires:
+            if isinstance(w, _Failed):
+                raise ScoreError(w.message, w.index, w.source)
+        if self.score is None:
+            return [LightOutcome.from_wire(w) for w in wires] if self.light else [
+                from_wire(w) for w in wires]
+        if self.reduce is None:
+            return [Scored(*w) for w in wires]
+        return list(wires)
+
+    def local(self, outcome: JobOutcome) -> list[Any]:
+        """The caller's own answer for a job whose outcome it made (a lost
+        worker, a job that can't be sent), as a worker would have given it."""
+        return self.decode(self.finish([LightOutcome.of_failure(outcome) if self.light
+                                        else outcome]))
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return str(getattr(fn, "__qualname__", None) or repr(fn))
+
+
 def _keywords_of(state: GameState) -> tuple[str, ...]:
     return tuple(sorted({k.name for p in state.objects.values() for k in p.keywords}))
+
+
+@frozen
+class _Combat:
+    """What a worker resolves for one job: the engine, the rules edition of
+    the outcome, the state and the keyword arguments of
+    :meth:`redzone.Engine.resolve` (or of
+    :func:`~redzone.execution.rest.rest_of_combat`, with ``rest``)."""
+
+    engine: Engine
+    rules: str
+    state: GameState
+    kwargs: Mapping[str, Any]
+    rest: bool = False
+
+    @classmethod
+    def of_scenario(cls, scenario: Scenario) -> _Combat:
+        return cls(scenario.engine, scenario.rules, scenario.state,
+                   {k: getattr(scenario, k) for k in _DECISION_KEYS})
+
+    def resolve(self) -> CombatResult:
+        if self.rest:
+            return rest_of_combat(self.engine, self.state, **self.kwargs)
+        return self.engine.resolve(self.state, **self.kwargs)
 
 
 def _run(index: int, source: str, make: Callable[[], Scenario],
          timeout: float | None = None) -> JobOutcome:
     """Build a job's scenario and resolve it, within ``timeout`` seconds;
     every error becomes the outcome."""
+    outcome = _job(index, source, lambda: _Combat.of_scenario(make()), timeout)
+    assert isinstance(outcome, JobOutcome)
+    return outcome
+
+
+def _job(index: int, source: str, make: Callable[[], _Combat], timeout: float | None = None,
+         light: bool = False) -> JobOutcome | LightOutcome:
+    """Build a job's combat and resolve it with :meth:`redzone.Engine.resolve`
+    itself, within ``timeout`` seconds; every error becomes the outcome: the
+    full one (:class:`JobOutcome`, the same JSON as the scenario format's
+    :func:`~redzone.formats.outcome.resolve` gives), or with ``light`` the
+    :class:`LightOutcome`."""
     start = time.perf_counter()
     keywords: tuple[str, ...] = ()
     limit = Limit(None)
+    error: IllegalActionError | None = None
+    result: CombatResult | None = None
     try:
         with time_limit(timeout) as limit:
-            scenario = make()
-            keywords = _keywords_of(scenario.state)
-            resolution = resolve(scenario)
+            combat = make()
+            if not light:
+                keywords = _keywords_of(combat.state)
+            try:
+                result = combat.resolve()
+            except IllegalActionError as exc:  # what the scenario resolver catches
+                error = exc
     except Exception as exc:  # a bad file, a failing plugin, a worker that can't build
-        if limit.fired:
-            return _timed_out(index, source, exc, timeout, keywords, start)
-        return _done(index, source, exc, error_json(exc), keywords, start)
-    return _done(index, source, resolution.error, outcome_json(resolution), keywords, start)
+        out = (_timed_out(index, source, exc, timeout, keywords, start) if limit.fired else
+               _done(index, source, exc, error_json(exc), keywords, start))
+        return LightOutcome.of_failure(out) if light else out
+    if light:
+        if result is None:
+            assert error is not None
+            body = error_json(error)["error"]
+            return LightOutcome(index, source, exit_status(error), str(body["kind"]),
+                                message=str(body["message"]))
+        return LightOutcome.of_result(index, source, combat.state, result.state)
+    return _done(index, source, error, combat_outcome_json(combat.rules, result, error),
+                 keywords, start)
 
 
 def _timed_out(index: int, source: str, exc: BaseException, timeout: float | None,
@@ -264,29 +640,51 @@ def _bad(index: int, payload: _BadJob) -> JobOutcome:
                       worker=_here())
 
 
+def _combat_of(payload: _ScenarioJob, engine: Engine) -> _Combat:
+    """A pair's or a Scenario's combat, without building a Scenario."""
+    fields = dict(payload.fields)
+    return _Combat(engine, fields["rules"], fields["state"],
+                   {k: fields[k] for k in (_REST_KEYS if payload.rest else _DECISION_KEYS)},
+                   payload.rest)
+
+
 def _run_payload(index: int, payload: _Payload, timeout: float | None = None) -> JobOutcome:
+    return _full(_payload_outcome(index, payload, timeout))
+
+
+def _payload_outcome(index: int, payload: _Payload, timeout: float | None = None,
+                     light: bool = False) -> JobOutcome | LightOutcome:
     if isinstance(payload, _BadJob):
-        return _bad(index, payload)
+        out = _bad(index, payload)
+        return LightOutcome.of_failure(out) if light else out
     if isinstance(payload, _FileJob):
         specs = dict(payload.specs)
-        return _run(index, payload.path, lambda: build_scenario(
+        return _job(index, payload.path, lambda: _Combat.of_scenario(build_scenario(
             payload.document(), rules=payload.rules,
-            engine_factory=lambda r: worker_engine(specs[r])), timeout)
-    return _run(index, payload.file,
-                lambda: _scenario_of(payload, worker_engine(payload.spec)), timeout)
+            engine_factory=lambda r: worker_engine(specs[r]))), timeout, light)
+    return _job(index, payload.file,
+                lambda: _combat_of(payload, worker_engine(payload.spec)), timeout, light)
 
 
 _Wire: TypeAlias = "tuple[int, str, int, str, tuple[str, ...], float, str, int]"
 
 
-def run_chunk(chunk: Sequence[tuple[int, _Payload]],
-              timeout: float | None = None) -> list[_Wire]:
+def run_chunk(chunk: Sequence[tuple[int, _Payload]], timeout: float | None = None,
+              query: Query | None = None) -> list[Any]:
     """Run a chunk of jobs on this worker (the function executors are given),
     each within ``timeout`` seconds (:mod:`redzone.execution.faults`).
 
-    The outcomes travel back as plain tuples (:func:`from_wire` makes them
-    :class:`JobOutcome` again): unpickling them costs the caller less."""
-    return [to_wire(_run_payload(i, p, timeout)) for i, p in chunk]
+    Without ``query``, the outcomes travel back as plain tuples
+    (:func:`from_wire` makes them :class:`JobOutcome` again): unpickling
+    them costs the caller less. With one, what :meth:`Query.run` gives."""
+    if query is None:
+        return [to_wire(_run_payload(i, p, timeout)) for i, p in chunk]
+    return query.run(chunk, timeout)
+
+
+def _full(outcome: JobOutcome | LightOutcome) -> JobOutcome:
+    assert isinstance(outcome, JobOutcome)
+    return outcome
 
 
 def to_wire(r: JobOutcome) -> _Wire:
@@ -351,17 +749,21 @@ class _Planner:
                 return _BadJob(job.file, f"job {index} ({job.file}): {exc}")
             return _ScenarioJob(tuple((n, getattr(job, n)) for n in _SCENARIO_FIELDS),
                                 job_spec)
-        if isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState):
-            state, decisions = job
-            if not isinstance(decisions, Mapping) or set(decisions) - _DECISION_KEYS:
-                bad = sorted(set(decisions) - _DECISION_KEYS) if isinstance(
+        rest = isinstance(job, MidCombat)
+        if rest or (isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState)):
+            state, decisions = (job.state, job.decisions) if isinstance(job, MidCombat) else job
+            keys = frozenset(_REST_KEYS) if rest else _DECISION_KEYS
+            if not isinstance(decisions, Mapping) or set(decisions) - keys:
+                bad = sorted(set(decisions) - keys) if isinstance(
                     decisions, Mapping) else decisions
                 return _BadJob(f"<job {index}>", f"job {index}: the decisions must be a "
-                               f"mapping with keys among {', '.join(sorted(_DECISION_KEYS))}, "
+                               f"mapping with keys among {', '.join(sorted(keys))}, "
                                f"not {bad!r}")
             fields: dict[str, Any] = {"file": f"<job {index}>", "rules": self.engine.rules,
                                       "state": state}
             for key, (convert, default) in _DECISIONS.items():
+                if rest and key not in keys:
+                    continue
                 value = decisions.get(key)
                 try:
                     fields[key] = default if value is None else convert(value)
@@ -369,7 +771,7 @@ class _Planner:
                     return _BadJob(f"<job {index}>", f"job {index}: decisions[{key!r}] = "
                                    f"{reprlib.repr(value)} is not what Engine.resolve takes "
                                    f"({exc})")
-            return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC)
+            return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC, rest)
         return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
                        "a scenario file path, a Scenario, or a (state, decisions) pair")
 
@@ -449,12 +851,19 @@ def scenario_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 
 __all__ = [
     "BAD_JOB",
+    "OUTCOMES",
     "SCENARIO_SUFFIXES",
     "WORKER_LOST",
     "WORKER_SETUP",
     "Decisions",
     "Job",
     "JobOutcome",
+    "LightOutcome",
+    "MidCombat",
+    "Query",
+    "Reduced",
+    "ScoreError",
+    "Scored",
     "from_wire",
     "run_chunk",
     "scenario_files",

@@ -21,27 +21,33 @@ import os
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal, overload
 
 from attrs import evolve
 
 from redzone.execution.engines import build_engine
 from redzone.execution.executors import as_executor, worker_count
 from redzone.execution.jobs import (
+    OUTCOMES,
     WORKER_LOST,
     Job,
     JobOutcome,
+    LightOutcome,
+    Query,
+    Reduced,
+    Scored,
+    ScoreError,
     _bad,
     _BadJob,
+    _Combat,
+    _combat_of,
     _compact,
     _FileJob,
+    _job,
+    _Partial,
     _Payload,
     _Planner,
-    _run,
-    _scenario_of,
     _ScenarioJob,
-    _Wire,
-    from_wire,
     run_chunk,
 )
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
@@ -49,15 +55,60 @@ from redzone.formats.scenario import Scenario, read_document
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import BadQueryError
+from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 
 #: The most jobs in one chunk when the chunk size is chosen automatically.
 MAX_CHUNK: Final = 64
 
 
+class _NoInitial:
+    def __repr__(self) -> str:
+        return "<no initial value>"
+
+
+#: ``initial`` not given.
+_NO_INITIAL: Final = _NoInitial()
+
+#: What ``simulate`` gives without ``outcome``, ``score`` or ``reduce``.
+_PLAIN: Final = Query()
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: Literal["json"] = ...,
+             score: None = ..., reduce: None = ...) -> Iterator[JobOutcome]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: Literal["light"],
+             score: None = ..., reduce: None = ...) -> Iterator[LightOutcome]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: str = ...,
+             score: Callable[[Any], Any], reduce: None = ...) -> Iterator[Scored]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: str = ...,
+             score: Callable[[Any], Any], reduce: Callable[[Any, Any], Any],
+             initial: Any = ...) -> Reduced: ...
+
+
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
              chunksize: int | None = None, rules: str | None = None,
-             timeout: float | None = None) -> Iterator[JobOutcome]:
+             timeout: float | None = None, outcome: str = "json",
+             score: Callable[[Any], Any] | None = None,
+             reduce: Callable[[Any, Any], Any] | None = None, initial: Any = _NO_INITIAL,
+             ) -> Iterator[JobOutcome] | Iterator[LightOutcome] | Iterator[Scored] | Reduced:
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
@@ -66,6 +117,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         "blocks": ...}``). A file is read here, as its chunk is sent, and
         travels as its bytes with its name as given: a worker never resolves
         a path (a relative path means the caller's folder, on any cluster).
+        A pair is resolved with :meth:`redzone.Engine.resolve` itself on its
+        worker (no :class:`~redzone.formats.scenario.Scenario` is built).
     :param executor: ``None`` to run here, one job after another; or any
         :class:`concurrent.futures.Executor` (a process pool, a Dask
         ``distributed.Client`` or its ``get_executor()``, a
@@ -85,17 +138,54 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param timeout: the most seconds one job may take, on whatever runs it
         (:mod:`redzone.execution.faults`); a job past it is cut and its
         outcome is a ``timeout`` error (status 3), and the batch goes on.
+    :param outcome: ``"json"`` (the default): each job's
+        :class:`JobOutcome`, with the full JSON outcome; ``"light"``: its
+        :class:`~redzone.execution.jobs.LightOutcome` (lives, poison,
+        deaths, the end of the game, status and kind), built on the worker
+        from the engine's result, without the JSON outcome.
+    :param score: a function run on the worker for each job, given that
+        job's outcome (the :class:`JobOutcome` or the
+        :class:`~redzone.execution.jobs.LightOutcome`, as ``outcome`` says;
+        for a failed job too, so it must look at ``status`` or ``ok``); only
+        what it returns travels back, as a
+        :class:`~redzone.execution.jobs.Scored` with the job's index,
+        source, status, kind and error message. With an executor it must be
+        picklable: a module-level function.
+    :param reduce: a function ``(a, b) -> c`` that combines two scores, run
+        on each worker over its chunk's scores in input order and once more
+        here over the chunks' results in input order; ``simulate`` then
+        returns one :class:`~redzone.execution.jobs.Reduced` (the value, the
+        number of jobs and their kinds) instead of an iterator. It must be
+        associative (``operator.add``, ``max``, ``min``, merging counts) for
+        the value not to depend on the chunks; it needs ``score``.
+    :param initial: with ``reduce``, the value the reduction starts from
+        (combined once, here, before the first chunk's value); without it,
+        the first job's score starts it, and a batch of no job is an error.
+    :returns: an iterator of :class:`JobOutcome`,
+        :class:`~redzone.execution.jobs.LightOutcome` or
+        :class:`~redzone.execution.jobs.Scored` values in input order; with
+        ``reduce``, a :class:`~redzone.execution.jobs.Reduced`.
     :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
-        pair) or a mapping, not an iterable of jobs.
+        pair) or a mapping, not an iterable of jobs; for an unknown
+        ``outcome``; a ``score`` or ``reduce`` that is not callable, or that
+        can't be sent to a worker; ``reduce`` without ``score``, ``initial``
+        without ``reduce``; a reduction of no job without ``initial``. All
+        before any job runs (the last, after none did).
+    :raises ScoreError: when ``score`` or ``reduce`` raises, naming the job
+        (its index and source) it raised on.
     :raises BatchError: before any job runs, for an engine a worker can't
         rebuild by name. A job of an unknown kind, or decisions with unknown
         keys, is a ``bad_job`` outcome (status 2).
 
     A job whose worker is lost (killed, out of memory) is sent again, alone;
-    if it is lost again, its outcome is a ``worker_lost`` error (status 3). A
+    if it is lost again, its outcome is a ``worker_lost`` error (status 3),
+    made (and scored) here. A
     :class:`~concurrent.futures.ProcessPoolExecutor` that breaks is replaced
     by a new pool of the same size for the rest of the batch (shut down at
     the end; the caller's pool stays broken).
+
+    .. versionchanged:: 0.1.0
+       ``outcome``, ``score``, ``reduce`` and ``initial``.
     """
     pair = isinstance(jobs, tuple) and len(jobs) == 2 and isinstance(jobs[0], GameState)
     if pair or isinstance(jobs, str | bytes | os.PathLike | Mapping | Scenario) or not isinstance(
@@ -109,18 +199,81 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
             timeout, int | float) or not timeout > 0):
         raise BadQueryError(f"simulate: timeout is {timeout!r}: give a number of seconds "
                             "above 0, or None for no limit")
+    query = _query(outcome, score, reduce, initial, sent=executor is not None)
     engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
-        return _serial(jobs, planner, timeout)
-    return _parallel(jobs, planner, as_executor(executor), chunksize, timeout)
+        items = _serial(jobs, planner, timeout, query)
+    else:
+        items = _parallel(jobs, planner, as_executor(executor), chunksize, timeout, query)
+    if query.reduce is None:
+        return items
+    return _reduced(items, query.reduce, initial)
 
 
-def _serial(jobs: Iterable[Job], planner: _Planner,
-            timeout: float | None = None) -> Iterator[JobOutcome]:
+def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool) -> Query:
+    """The query of a batch, checked before any job runs.
+
+    :raises BadQueryError: naming what is wrong.
+    """
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise BadQueryError(f"simulate: outcome is {outcome!r}: give one of "
+                            f"{', '.join(repr(o) for o in OUTCOMES)}")
+    for name, fn in (("score", score), ("reduce", reduce)):
+        if fn is not None and not callable(fn):
+            raise BadQueryError(f"simulate: {name} is a {type(fn).__name__}, not a function: "
+                                f"give a module-level function (or None)")
+    if reduce is not None and score is None:
+        raise BadQueryError("simulate: reduce needs score: the scores are what it combines")
+    if initial is not _NO_INITIAL and reduce is None:
+        raise BadQueryError("simulate: initial is given without reduce: it is the value a "
+                            "reduction starts from")
+    query = Query(outcome, score, reduce)
+    if sent and (score is not None or reduce is not None):
+        try:
+            pickle.dumps(query)
+        except Exception as exc:
+            which = "score" if _unpicklable(score) else "reduce"
+            fn = score if which == "score" else reduce
+            raise BadQueryError(f"simulate: the {which} function {fn!r} can't be sent to a "
+                                f"worker ({type(exc).__name__}: {exc}): make it a "
+                                "module-level function") from exc
+    return query
+
+
+def _reduced(items: Iterator[Any], fn: Callable[[Any, Any], Any], initial: Any) -> Reduced:
+    """The chunks' reductions, reduced here in input order."""
+    value = initial
+    jobs = 0
+    kinds: dict[str, int] = {}
+    for part in items:
+        assert isinstance(part, _Partial)
+        if value is _NO_INITIAL:
+            value = part.value
+        else:
+            try:
+                value = fn(value, part.value)
+            except Exception as exc:
+                raise ScoreError(f"the reduce function {getattr(fn, '__qualname__', fn)} "
+                                 f"raised here, combining the chunk from job {part.first} "
+                                 f"({part.source}): {type(exc).__name__}: {exc}",
+                                 part.first, part.source) from exc
+        jobs += part.jobs
+        for kind, n in part.kinds:
+            kinds[kind] = kinds.get(kind, 0) + n
+    if value is _NO_INITIAL:
+        raise BadQueryError("simulate: there was no job to reduce and no initial value: give "
+                            "initial= for batches that may be empty")
+    return Reduced(value, jobs, FrozenMap(kinds))
+
+
+def _serial(jobs: Iterable[Job], planner: _Planner, timeout: float | None = None,
+            query: Query = _PLAIN) -> Iterator[Any]:
     """Here, one job after another, with the caller's engines themselves."""
     engine = planner.engine
     others: dict[str, Engine] = {}
+    light = query.light
+    plain = query.score is None
 
     def for_file(rules: str) -> Engine:
         if rules == engine.rules:
@@ -130,38 +283,50 @@ def _serial(jobs: Iterable[Job], planner: _Planner,
         return others[rules]
 
     for index, job in enumerate(jobs):
+        out: JobOutcome | LightOutcome
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
-            yield _run(index, path, lambda path=path: build_scenario(  # type: ignore[misc]
-                read_document(path), rules=planner.rules, engine_factory=for_file), timeout)
+            out = _job(index, path, lambda path=path: _Combat.of_scenario(  # type: ignore[misc]
+                build_scenario(read_document(path), rules=planner.rules,
+                               engine_factory=for_file)), timeout, light)
         elif isinstance(job, Scenario):
-            yield _run(index, job.file, lambda job=job: job, timeout)  # type: ignore[misc]
+            out = _job(index, job.file, lambda job=job: _Combat.of_scenario(job),  # type: ignore[misc]
+                       timeout, light)
         else:
             payload = planner.payload(index, job, spec=False)
             if isinstance(payload, _BadJob):
-                yield _bad(index, payload)
-                continue
-            assert isinstance(payload, _ScenarioJob)
-            yield _run(index, payload.file,
-                       lambda p=payload: _scenario_of(p, engine), timeout)  # type: ignore[misc]
+                bad = _bad(index, payload)
+                out = LightOutcome.of_failure(bad) if light else bad
+            else:
+                assert isinstance(payload, _ScenarioJob)
+                out = _job(index, payload.file,
+                           lambda p=payload: _combat_of(p, engine),  # type: ignore[misc]
+                           timeout, light)
+        if plain:
+            yield out
+        else:
+            yield from query.decode(query.finish([out]))
 
 
 def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
-              chunksize: int | None, timeout: float | None = None) -> Iterator[JobOutcome]:
+              chunksize: int | None, timeout: float | None = None,
+              query: Query = _PLAIN) -> Iterator[Any]:
     workers = worker_count(executor)
     size = chunksize or 0
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []
     state = {"executor": executor}
     it = iter(enumerate(jobs))
-    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[_Wire]]]] = deque()
+    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[Any]]]] = deque()
+    # The plain query travels as None: what run_chunk has always been given.
+    sent = None if query == _PLAIN else query
 
-    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[_Wire]]:
+    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[Any]]:
         try:
-            return state["executor"].submit(run_chunk, chunk, timeout)
+            return state["executor"].submit(run_chunk, chunk, timeout, sent)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            return state["executor"].submit(run_chunk, chunk, timeout)
+            return state["executor"].submit(run_chunk, chunk, timeout, sent)
 
     def fill() -> bool:
         nonlocal size
@@ -191,13 +356,17 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while pending:
             chunk, future = pending.popleft()
             try:
-                results = [from_wire(t) for t in future.result()]
+                wires = future.result()
             except Exception as exc:
-                results = _retry(chunk, exc, submit)
+                results = _retry(chunk, exc, submit, query)
+            else:
+                results = query.decode(wires)
             yield from results
             while len(pending) < window and fill():
                 pass
     finally:
+        for _chunk, future in pending:  # a consumer that stopped, a score that failed
+            future.cancel()
         for ex in owned:
             ex.shutdown(wait=False, cancel_futures=True)
 
@@ -213,36 +382,40 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
-           ) -> list[JobOutcome]:
+           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[Any]]],
+           query: Query = _PLAIN) -> list[Any]:
     """Send each job of a lost chunk again, alone and one after another, so
     that a job that kills its worker is lost alone: its neighbours never
     share a worker (or a process pool) with it again. A job lost twice is
     reported (a job that can't be pickled, as a :data:`BAD_JOB`: nothing
-    was lost)."""
-    out: list[JobOutcome] = []
+    was lost), its outcome made (and scored) here."""
+    out: list[Any] = []
     for index, payload in chunk:
         try:
-            out.extend(evolve(from_wire(t), retried=1)
-                       for t in submit([(index, payload)]).result())
+            wires = submit([(index, payload)]).result()
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)
             unsendable = _unpicklable(payload)
             if unsendable:
-                out.append(evolve(_bad(index, _BadJob(source, (
-                    f"job {index} can't be sent to a worker: {unsendable}"))), retried=1))
+                out.extend(query.local(evolve(_bad(index, _BadJob(source, (
+                    f"job {index} can't be sent to a worker: {unsendable}"))), retried=1)))
                 continue
             message = (f"the worker running this job was lost twice ({type(exc).__name__}: "
                        f"{exc}; then {type(lost).__name__}: {lost})")
             outcome = {"ok": False, "error": {"kind": WORKER_LOST, "rule": None,
                                               "message": message, "objects": []}}
-            out.append(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=1))
+            out.extend(query.local(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome),
+                                              retried=1)))
+            continue
+        out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome) else r
+                   for r in query.decode(wires))
     return out
 
 
-def _unpicklable(payload: _Payload) -> str:
-    """Why a job can't be pickled (a lambda, a lock in its decisions), or ``""``."""
+def _unpicklable(payload: Any) -> str:
+    """Why a job (or a function) can't be pickled (a lambda, a lock in its
+    decisions), or ``""``."""
     try:
         pickle.dumps(payload)
     except Exception as exc:

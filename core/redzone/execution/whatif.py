@@ -4,22 +4,37 @@ The enumerator (:mod:`redzone.kernel.enumerate`,
 :meth:`redzone.Engine.legal_block_declarations`) says which declarations are
 legal; a what-if study resolves the board under each of them through
 :func:`~redzone.execution.simulation.simulate` (here or on any executor) and
-ranks the outcomes by the caller's score.
+ranks the outcomes by the caller's score. :func:`what_if_blocks` scores full
+outcomes here; :func:`what_if` runs a whole :class:`Grid` (blocks x action
+lists x variants), scored on the workers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final, Literal, overload
 
-from attrs import frozen
+from attrs import field, frozen
 
-from redzone.execution.jobs import JobOutcome
+from redzone.execution.jobs import (
+    _DECISION_KEYS,
+    _REST_KEYS,
+    OUTCOMES,
+    JobOutcome,
+    MidCombat,
+    Scored,
+)
+from redzone.execution.rest import resumable
 from redzone.execution.simulation import simulate
 from redzone.formats.outcome import command_engine
+from redzone.kernel import validate as _validate
+from redzone.kernel.actions import Action
 from redzone.kernel.engine import Engine
+from redzone.kernel.errors import BadQueryError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
+from redzone.kernel.steps import COMBAT_MAY_BEGIN
 
 
 @frozen
@@ -83,4 +98,262 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
     return [scored[i] for i in order]
 
 
-__all__ = ["WhatIf", "what_if_blocks"]
+def _attacks(value: Any) -> FrozenMap[str, str] | None:
+    return None if value is None else FrozenMap(value)
+
+
+def _block_axis(value: Any) -> tuple[FrozenMap[str, tuple[str, ...]], ...] | None:
+    if value is None:
+        return None
+    return tuple(FrozenMap((b, (a,) if isinstance(a, str) else tuple(a))
+                           for b, a in dict(d).items()) for d in value)
+
+
+def _action_axis(value: Any) -> tuple[tuple[tuple[str, Action], ...], ...]:
+    return tuple(tuple(a) for a in value)
+
+
+def _variant_axis(value: Any) -> tuple[FrozenMap[str, Any], ...]:
+    return tuple(FrozenMap(v) for v in value)
+
+
+#: The decisions a variant may not hold: they are the grid's other axes.
+_AXES: Final = frozenset({"attacks", "blocks", "actions"})
+
+
+@frozen
+class Grid:
+    """The axes of a what-if grid: every cell is one declaration of blockers,
+    one action list and one variant, and is resolved once.
+
+    redzone is deterministic (no die, no coin, no shuffle is random: a
+    choice a player or the game makes is a decision, ``choices``), so a grid
+    has no axis of seeds: its third axis, :attr:`variants`, is an explicit
+    list of the other decisions to try.
+
+    :param attacks: the declaration of attackers (508.1), for a state before
+        combat or at its beginning; ``None`` once attackers are declared.
+    :param blocks: the declarations of blockers to try; ``None`` (the
+        default): every legal one, as
+        :meth:`redzone.Engine.legal_block_declarations` enumerates them from
+        the state after the attackers are declared (509.1; declared here,
+        without the variants' decisions). Must be ``None`` once blockers are
+        declared: the axis is then that one declaration.
+    :param actions: the action lists to try, each the ``actions`` of
+        :meth:`redzone.Engine.resolve` (``(step, action)`` pairs: a pump
+        after ``declare_blockers``, a trick after ``first_strike_damage``);
+        default one empty list.
+    :param variants: the other decisions to try, each a mapping of keyword
+        arguments of :meth:`redzone.Engine.resolve` (``assign``,
+        ``assign_first_strike``, ``order``, ``choices``...; not ``attacks``,
+        ``blocks`` or ``actions``); default one empty mapping.
+
+    .. versionadded:: 0.1.0
+    """
+
+    attacks: FrozenMap[str, str] | None = field(default=None, converter=_attacks)
+    blocks: tuple[FrozenMap[str, tuple[str, ...]], ...] | None = field(
+        default=None, converter=_block_axis)
+    actions: tuple[tuple[tuple[str, Action], ...], ...] = field(
+        default=((),), converter=_action_axis)
+    variants: tuple[FrozenMap[str, Any], ...] = field(
+        default=(FrozenMap(),), converter=_variant_axis)
+
+
+@frozen
+class Cell:
+    """One cell of a what-if grid, and how it scored.
+
+    :param index: its place in the grid: ``(b * len(actions) + a) *
+        len(variants) + v`` for the ``b``-th declaration of blockers, the
+        ``a``-th action list and the ``v``-th variant.
+    :param blocks: its declaration of blockers.
+    :param actions: its action list.
+    :param variant: its other decisions.
+    :param score: what the score function returned for its outcome.
+    :param status: its job's status (0 resolved, 1 illegal, 3 a plugin failed).
+    :param kind: ``resolved``, or its error's kind.
+    :param message: its error's message, ``""`` when resolved.
+
+    .. versionadded:: 0.1.0
+    """
+
+    index: int
+    blocks: FrozenMap[str, tuple[str, ...]]
+    actions: tuple[tuple[str, Action], ...]
+    variant: FrozenMap[str, Any]
+    score: Any
+    status: int
+    kind: str
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the cell's combat resolved."""
+        return self.status == 0
+
+
+@overload
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[Any], Any], engine: Engine | None = ..., executor: Any = ...,
+            chunksize: int | None = ..., outcome: str = ..., timeout: float | None = ...,
+            stream: Literal[False] = ...) -> list[Cell]: ...
+
+
+@overload
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[Any], Any], engine: Engine | None = ..., executor: Any = ...,
+            chunksize: int | None = ..., outcome: str = ..., timeout: float | None = ...,
+            stream: Literal[True]) -> Iterator[Cell]: ...
+
+
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[Any], Any], engine: Engine | None = None, executor: Any = None,
+            chunksize: int | None = None, outcome: str = "light",
+            timeout: float | None = None, stream: bool = False) -> list[Cell] | Iterator[Cell]:
+    """Resolve one board under every cell of a grid (declarations of
+    blockers x action lists x variants), scored on the workers, best first.
+
+    Each cell is one job of :func:`~redzone.execution.simulation.simulate`
+    (here, or on any executor), with ``score`` run where it is resolved:
+    only the score travels back. A state before combat is resolved with
+    :meth:`redzone.Engine.resolve`; a state in the middle of a combat (its
+    beginning, attackers declared, blockers declared, a combat damage step
+    done) with :func:`~redzone.execution.rest.rest_of_combat`, from where it
+    is.
+
+    :param state: the board: before combat (a main phase), or in a combat.
+    :param grid: a :class:`Grid`, or a mapping of its fields.
+    :param score: outcome -> a sortable score (higher is better), given each
+        cell's outcome as ``outcome`` says (a
+        :class:`~redzone.execution.jobs.LightOutcome` by default), whatever
+        its status: a cell whose combat is illegal (an action that can't be
+        performed) is scored too. With an executor, a module-level function.
+    :param engine: the engine that enumerates and resolves; default
+        :func:`~redzone.formats.outcome.command_engine` (verify mode on).
+    :param executor: where the cells are resolved, as for :func:`simulate`.
+    :param chunksize: cells per chunk sent to a worker, as for :func:`simulate`.
+    :param outcome: ``"light"`` (the default) or ``"json"``: what ``score``
+        is given.
+    :param timeout: the most seconds one cell may take, as for :func:`simulate`.
+    :param stream: ``True``: yield the cells in grid order as they are
+        resolved, instead of returning them all, best first.
+    :returns: every cell, best score first (ties in grid order); or, with
+        ``stream``, an iterator of the cells in grid order.
+    :raises BadQueryError: before any cell runs, for an empty axis, an action
+        list that is not ``(step, action)`` pairs, a variant with an unknown
+        key (or ``attacks``, ``blocks``, ``actions``), ``attacks`` missing
+        before attackers are declared or given after, ``blocks`` given after
+        blockers are declared, a state no combat can be resolved from, or a
+        ``score`` :func:`simulate` refuses.
+    :raises IllegalAttackError: when ``grid.attacks`` is not a legal
+        declaration of attackers (508.1).
+    :raises ScoreError: when ``score`` raises, naming the cell's job.
+    :raises PluginError: when a plugin fails while combat begins or the
+        attackers are declared here, to enumerate the blocks.
+
+    .. versionadded:: 0.1.0
+    """
+    engine = engine if engine is not None else command_engine()
+    if not isinstance(grid, Grid):
+        if not isinstance(grid, Mapping):
+            raise BadQueryError(f"what_if: grid is a {type(grid).__name__}: give a Grid or a "
+                                "mapping of its fields")
+        grid = Grid(**grid)
+    if outcome not in OUTCOMES:
+        raise BadQueryError(f"what_if: outcome is {outcome!r}: give one of "
+                            f"{', '.join(repr(o) for o in OUTCOMES)}")
+    if not callable(score):
+        raise BadQueryError(f"what_if: score is a {type(score).__name__}, not a function")
+    mid, declared = _where(engine, state, grid)
+    before_blocks = declared.step == "declare_attackers"
+    keys = (frozenset(_REST_KEYS) if mid else _DECISION_KEYS) - _AXES
+    _check_axes(grid, keys)
+    if not before_blocks:
+        if grid.blocks is not None:
+            raise BadQueryError(f"what_if: blockers are declared already (the state is at "
+                                f"{state.step!r}): give no grid.blocks", rule="509.1")
+        combat = declared.combat
+        blocks: Sequence[FrozenMap[str, tuple[str, ...]]] = (
+            combat.blocks if combat is not None else FrozenMap(),)
+    elif grid.blocks is not None:
+        blocks = grid.blocks
+    elif engine.next_step(declared) == "declare_blockers":
+        blocks = tuple(engine.legal_block_declarations(declared))
+    else:  # no attacker: no declare blockers step (508.8)
+        blocks = (FrozenMap(),)
+    cells = [(b, a, v) for b, a, v in itertools.product(blocks, grid.actions, grid.variants)]
+    scored = simulate(_jobs(state, grid, cells, mid, before_blocks), executor=executor,
+                      engine=engine, chunksize=chunksize, timeout=timeout, outcome=outcome,
+                      score=score)
+    out = _cells(cells, scored)
+    if stream:
+        return out
+    return sorted(out, key=lambda c: c.score, reverse=True)  # stable: ties in grid order
+
+
+def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, GameState]:
+    """Whether the state is in a combat, and the state once the attackers
+    are declared (or as it is, when they are)."""
+    if not isinstance(state, GameState):
+        raise BadQueryError(f"what_if: state is a {type(state).__name__}, not a GameState")
+    if state.step in COMBAT_MAY_BEGIN or state.step == "beginning_of_combat":
+        if grid.attacks is None:
+            raise BadQueryError(f"what_if: the state is at {state.step!r}, before attackers "
+                                "are declared: give grid.attacks", rule="508.1")
+        mid = state.step == "beginning_of_combat"
+        begun = state if mid else engine.begin_combat(state).state
+        return mid, engine.declare_attackers(begun, grid.attacks).state
+    if not resumable(engine, state):
+        raise BadQueryError(f"what_if: can't resolve a combat from a state at "
+                            f"{state.step!r}: give a state before combat, or in a combat's "
+                            "beginning, declare attackers or declare blockers step (or after "
+                            "a combat damage step), with an empty stack and the game on",
+                            rule="506.1")
+    if grid.attacks is not None:
+        raise BadQueryError(f"what_if: attackers are declared already (the state is at "
+                            f"{state.step!r}): give no grid.attacks", rule="508.1")
+    return True, state
+
+
+def _check_axes(grid: Grid, keys: frozenset[str]) -> None:
+    for name in ("blocks", "actions", "variants"):
+        axis = getattr(grid, name)
+        if axis is not None and not axis:
+            raise BadQueryError(f"what_if: the grid's {name} axis is empty: a grid of no cell "
+                                f"(give one {'empty list' if name != 'variants' else '{}'} "
+                                "for none)")
+    for i, actions in enumerate(grid.actions):
+        try:
+            _validate.step_actions(actions, f"grid.actions[{i}]")
+        except BadQueryError as exc:
+            raise BadQueryError(f"what_if: {exc}", rule="117.1") from exc
+    for i, variant in enumerate(grid.variants):
+        unknown = sorted(set(variant) - keys)
+        if unknown:
+            raise BadQueryError(f"what_if: grid.variants[{i}] has {', '.join(map(repr, unknown))}"
+                                f": a variant holds other decisions, among "
+                                f"{', '.join(sorted(keys))}")
+
+
+def _jobs(state: GameState, grid: Grid,
+          cells: Iterable[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
+                                FrozenMap[str, Any]]],
+          mid: bool, before_blocks: bool) -> Iterator[Any]:
+    for blocks, actions, variant in cells:
+        decisions: dict[str, Any] = {**variant, "actions": actions}
+        if grid.attacks is not None:
+            decisions["attacks"] = grid.attacks
+        if before_blocks:
+            decisions["blocks"] = blocks
+        yield MidCombat(state, decisions) if mid else (state, decisions)
+
+
+def _cells(cells: Sequence[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
+                                 FrozenMap[str, Any]]],
+           scored: Iterable[Scored]) -> Iterator[Cell]:
+    for (blocks, actions, variant), s in zip(cells, scored, strict=True):
+        yield Cell(s.index, blocks, actions, variant, s.value, s.status, s.kind, s.message)
+
+
+__all__ = ["Cell", "Grid", "WhatIf", "what_if", "what_if_blocks"]

@@ -291,16 +291,40 @@ def teams_json(state: GameState) -> dict[str, Any]:
 
 def outcome_json(resolution: Resolution) -> dict[str, Any]:
     """The JSON outcome of the scenario format for a resolution."""
-    if resolution.error is not None or resolution.result is None:
-        assert resolution.error is not None
-        out = error_json(resolution.error)
-        partial = resolution.partial
+    return _outcome_json(resolution.scenario.rules, resolution.result, resolution.error,
+                         resolution.partial)
+
+
+def combat_outcome_json(rules: str, result: CombatResult | None,
+                        error: IllegalActionError | None = None) -> dict[str, Any]:
+    """The JSON outcome of the scenario format for what
+    :meth:`redzone.Engine.resolve` gave, without a
+    :class:`~redzone.formats.scenario.Scenario`: the same object
+    :func:`outcome_json` gives for the :func:`resolve` of a scenario with
+    the same state and declarations.
+
+    :param rules: the rules edition (the outcome's ``rules``).
+    :param result: the resolved combat, or ``None`` when it was rejected.
+    :param error: why it was rejected (its ``partial`` is what was done
+        before), or ``None``.
+    :returns: the JSON outcome.
+
+    .. versionadded:: 0.1.0
+    """
+    return _outcome_json(rules, result, error, error.partial if error is not None else None)
+
+
+def _outcome_json(rules: str, result: CombatResult | None, error: IllegalActionError | None,
+                  partial: CombatResult | None) -> dict[str, Any]:
+    if error is not None or result is None:
+        assert error is not None
+        out = error_json(error)
         if partial is not None and partial.after_steps:
             # A combat damage step was done before the rejected command: it
             # stands (510.1e), and the outcome says what it did.
-            out["partial"] = _result_json(resolution.scenario.rules, partial)
+            out["partial"] = _result_json(rules, partial)
         return out
-    return {"ok": True, **_result_json(resolution.scenario.rules, resolution.result)}
+    return {"ok": True, **_result_json(rules, result)}
 
 
 def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
@@ -434,6 +458,7 @@ __all__ = [
     "check",
     "check_report",
     "choice_json",
+    "combat_outcome_json",
     "command_engine",
     "dumps",
     "error_json",
