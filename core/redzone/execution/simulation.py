@@ -11,6 +11,12 @@ The work can go to any :class:`concurrent.futures.Executor`
 (:mod:`redzone.execution.executors`). Jobs travel in chunks, so that the
 per-job cost of the executor stays small; each worker rebuilds the engine by
 name (:mod:`redzone.execution.engines`).
+
+The caller's memory stays flat whatever the number of jobs: jobs are drawn
+from the input as chunks are sent, at most a window of chunks (two per
+worker) is in flight, and no outcome is kept once handed over. What a batch
+does around its outcomes (a sink, resuming, progress) is
+:class:`~redzone.execution.sinks.Recording`'s.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from typing import Any, Final
 from attrs import evolve
 
 from redzone.execution.engines import build_engine
-from redzone.execution.executors import as_executor, worker_count
+from redzone.execution.executors import as_executor, describe, live_workers, worker_count
+from redzone.execution.faults import LOST_AFTER, WorkersLost, wait_result
 from redzone.execution.jobs import (
     WORKER_LOST,
     Job,
@@ -44,6 +51,7 @@ from redzone.execution.jobs import (
     from_wire,
     run_chunk,
 )
+from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
 from redzone.formats.scenario import Scenario, read_document
 from redzone.formats.scenario import build as build_scenario
@@ -57,7 +65,10 @@ MAX_CHUNK: Final = 64
 
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
              chunksize: int | None = None, rules: str | None = None,
-             timeout: float | None = None) -> Iterator[JobOutcome]:
+             timeout: float | None = None,
+             sink: str | os.PathLike[str] | Sink | None = None, resume: bool = False,
+             key: KeyOf | None = None, progress: Progress | None = None,
+             lost_after: float | None = LOST_AFTER) -> Iterator[JobOutcome]:
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`
@@ -85,8 +96,39 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param timeout: the most seconds one job may take, on whatever runs it
         (:mod:`redzone.execution.faults`); a job past it is cut and its
         outcome is a ``timeout`` error (status 3), and the batch goes on.
+    :param sink: where each outcome's row is written as it is handed over
+        (:mod:`redzone.execution.sinks`, the rows of ``redzone batch
+        --out``): a ``.jsonl`` or ``.parquet`` path, opened at the first
+        outcome and closed when the batch ends however it ends; or a
+        :class:`~redzone.execution.sinks.Sink` object, written and left open.
+        The outcomes are yielded all the same.
+    :param resume: with a sink path: keep the rows already in the file and
+        skip each job whose key is the ``file`` of one of them, so that a
+        batch stopped halfway and run again resolves each job once in all.
+        The skipped jobs' keys are held in memory.
+    :param key: ``key(index, job) -> str``, each job's key (``index`` its
+        place in the input, from 0); the key is then the ``source`` of the
+        job's outcome and the ``file`` of its row. Default
+        (:func:`~redzone.execution.sinks.job_key`): a file's path as given,
+        a Scenario's ``file``, ``<job N>`` for any other job. Keys should be
+        unique: jobs sharing a key are skipped together (Scenarios made by
+        ``loads`` or ``from_data`` all have the file ``<scenario>``: give
+        them a key).
+    :param progress: ``progress(done, total, outcome)``, called once per job
+        as its outcome is handed over, in input order: ``done`` counts the
+        outcomes so far (from 1), ``total`` is the number of jobs this run
+        resolves when ``jobs`` has a length (skipped jobs left out), else
+        ``None``. An exception it raises ends the batch.
+    :param lost_after: with a Dask or Ray executor, how many seconds in a
+        row it may have no worker at all while jobs wait before the batch
+        ends with :class:`~redzone.execution.faults.WorkersLost` (``None``:
+        wait for ever). Other executors are waited for as before.
     :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
-        pair) or a mapping, not an iterable of jobs.
+        pair) or a mapping, not an iterable of jobs; for a bad ``sink``,
+        ``resume`` without a sink path, a ``key`` or ``progress`` that is not
+        a function.
+    :raises WorkersLost: while iterating, when every worker of a Dask or Ray
+        executor was lost and none came back within ``lost_after`` seconds.
     :raises BatchError: before any job runs, for an engine a worker can't
         rebuild by name. A job of an unknown kind, or decisions with unknown
         keys, is a ``bad_job`` outcome (status 2).
@@ -109,11 +151,18 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
             timeout, int | float) or not timeout > 0):
         raise BadQueryError(f"simulate: timeout is {timeout!r}: give a number of seconds "
                             "above 0, or None for no limit")
+    if lost_after is not None and (isinstance(lost_after, bool) or not isinstance(
+            lost_after, int | float) or not lost_after > 0):
+        raise BadQueryError(f"simulate: lost_after is {lost_after!r}: give a number of "
+                            "seconds above 0, or None to wait for ever")
+    recording = Recording(jobs, sink=sink, resume=resume, key=key, progress=progress)
+    jobs = recording.jobs
     engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
-        return _serial(jobs, planner, timeout)
-    return _parallel(jobs, planner, as_executor(executor), chunksize, timeout)
+        return recording.record(_serial(jobs, planner, timeout))
+    return recording.record(_parallel(jobs, planner, as_executor(executor), chunksize, timeout,
+                                      lost_after))
 
 
 def _serial(jobs: Iterable[Job], planner: _Planner,
@@ -129,7 +178,7 @@ def _serial(jobs: Iterable[Job], planner: _Planner,
             others[rules] = build_engine(planner.spec.for_rules(rules))
         return others[rules]
 
-    for index, job in enumerate(jobs):
+    for index, job in numbered(jobs):
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
             yield _run(index, path, lambda path=path: build_scenario(  # type: ignore[misc]
@@ -147,13 +196,14 @@ def _serial(jobs: Iterable[Job], planner: _Planner,
 
 
 def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
-              chunksize: int | None, timeout: float | None = None) -> Iterator[JobOutcome]:
+              chunksize: int | None, timeout: float | None = None,
+              lost_after: float | None = None) -> Iterator[JobOutcome]:
     workers = worker_count(executor)
     size = chunksize or 0
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []
     state = {"executor": executor}
-    it = iter(enumerate(jobs))
+    it = iter(numbered(jobs))
     pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[_Wire]]]] = deque()
 
     def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[_Wire]]:
@@ -184,6 +234,10 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             pending.append((chunk, submit(chunk)))
         return bool(chunk)
 
+    def wait(future: cf.Future[list[_Wire]]) -> list[_Wire]:
+        ex = state["executor"]
+        return wait_result(future, lambda: live_workers(ex), lost_after, what=describe(ex))
+
     buffered: deque[tuple[int, Any]] = deque()
     try:
         while len(pending) < window and fill():
@@ -191,13 +245,17 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while pending:
             chunk, future = pending.popleft()
             try:
-                results = [from_wire(t) for t in future.result()]
+                results = [from_wire(t) for t in wait(future)]
+            except WorkersLost:
+                raise
             except Exception as exc:
-                results = _retry(chunk, exc, submit)
+                results = _retry(chunk, exc, submit, wait)
             yield from results
             while len(pending) < window and fill():
                 pass
     finally:
+        for _, future in pending:
+            future.cancel()
         for ex in owned:
             ex.shutdown(wait=False, cancel_futures=True)
 
@@ -213,7 +271,8 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]]
+           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[_Wire]]],
+           wait: Callable[[cf.Future[list[_Wire]]], list[_Wire]] = lambda f: f.result()
            ) -> list[JobOutcome]:
     """Send each job of a lost chunk again, alone and one after another, so
     that a job that kills its worker is lost alone: its neighbours never
@@ -224,7 +283,9 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
     for index, payload in chunk:
         try:
             out.extend(evolve(from_wire(t), retried=1)
-                       for t in submit([(index, payload)]).result())
+                       for t in wait(submit([(index, payload)])))
+        except WorkersLost:
+            raise
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)
