@@ -246,3 +246,41 @@ def test_redzone_batch_ends_with_the_summary_when_the_workers_are_lost(
     assert "every worker of the Dask cluster" in result.output
     assert "1 file(s) done" in result.output and "--resume" in result.output
     assert len(_lines(out)) == 1
+
+
+@pytest.mark.parametrize("args", [[], ["--json"], ["--out", "OUT"], ["--files-from", "LIST"]],
+                         ids=["table", "json", "out", "files-from"])
+def test_the_bar_shows_on_a_terminal_whatever_the_output(folder: Path, tmp_path: Path,
+                                                         args: list[str]) -> None:
+    """Item 6: ``redzone batch`` draws its progress bar on a terminal's
+    standard error (a pseudo-terminal here) whatever the output format, and
+    counts to the total when the files are known up front."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    files = _files(folder)
+    (tmp_path / "list.txt").write_text("\n".join(files) + "\n", encoding="utf-8")
+    args = [str(tmp_path / "out.jsonl") if a == "OUT" else str(tmp_path / "list.txt")
+            if a == "LIST" else a for a in args]
+    paths = [] if "--files-from" in args else [str(folder)]
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "redzone", "batch", *args, *paths],
+                            stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    proc.communicate(timeout=120)
+    assert proc.returncode == 2  # the bad file
+    assert b"resolving" in seen
+    if "--files-from" not in args:
+        assert f"{len(files)}/{len(files)}".encode() in seen
