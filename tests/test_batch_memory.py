@@ -78,3 +78,34 @@ def test_the_callers_peak_memory_does_not_grow_with_the_number_of_jobs(
     assert large <= 2 * small + SLACK, (
         f"{where}: peak {small / 1024:.0f} KiB for {SMALL} jobs, {large / 1024:.0f} KiB "
         f"for {LARGE}")
+
+
+def test_the_chunks_in_flight_and_the_jobs_drawn_ahead_are_bounded() -> None:
+    """Item 1: ``simulate`` sends at most two chunks per worker ahead of the
+    one the caller waits for, and draws from the input only what those
+    chunks hold (plus the look-ahead choosing the chunk size), however many
+    jobs the input has."""
+    engine = Engine(verify=False)
+    in_flight, most = [0], [0]
+    drawn = [0]
+
+    class Counting(cf.ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+            in_flight[0] += 1
+            most[0] = max(most[0], in_flight[0])
+            future = super().submit(fn, *args, **kwargs)
+            future.add_done_callback(lambda _: in_flight.__setitem__(0, in_flight[0] - 1))
+            return future
+
+    def jobs() -> Iterator[Any]:
+        for job in _jobs(engine, 5_000):
+            drawn[0] += 1
+            yield job
+
+    ahead = 0
+    with Counting(max_workers=2) as pool:
+        for n, _ in enumerate(simulate(jobs(), engine=engine, executor=pool, chunksize=8), 1):
+            ahead = max(ahead, drawn[0] - n)
+    assert n == 5_000
+    assert most[0] <= 2 * 2 + 1  # the window of two chunks per worker, and the one refilled
+    assert ahead <= (2 * 2 + 1) * 8
