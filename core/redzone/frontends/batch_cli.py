@@ -299,13 +299,14 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     try:
         with open_executor(executor_spec, jobs) as executor, progress:
             task = progress.add_task("files", total=None)
-            outcomes = simulate(
-                files, executor=executor, engine=engine, chunksize=chunksize, rules=rules,
-                timeout=timeout, sink=out, resume=resume,
-                lost_after=LOST_AFTER if lost_after is None else lost_after,
-                progress=lambda done, total, outcome: progress.update(task, total=total,
-                                                                      completed=done))
+            outcomes: Iterator[JobOutcome] = iter(())
             try:
+                outcomes = simulate(
+                    files, executor=executor, engine=engine, chunksize=chunksize, rules=rules,
+                    timeout=timeout, sink=out, resume=resume,
+                    lost_after=LOST_AFTER if lost_after is None else lost_after,
+                    progress=lambda done, total, outcome: progress.update(task, total=total,
+                                                                          completed=done))
                 for result in outcomes:
                     counted.add(result)
                     if debug and result.status == EXIT_FAILURE:
