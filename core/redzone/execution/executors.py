@@ -5,6 +5,10 @@
 ``distributed.Client`` (or its ``get_executor()``), or Ray through
 :class:`RayExecutor`. Neither Dask nor Ray is imported unless asked for
 (``redzone[dask]``, ``redzone[ray]``).
+
+:func:`live_workers` says how many workers a cluster has now, so that a batch
+whose workers are all lost ends (:func:`~redzone.execution.faults.wait_result`)
+instead of waiting for them for ever.
 """
 
 from __future__ import annotations
@@ -51,6 +55,17 @@ class RayExecutor(cf.Executor):
         """The CPUs of the Ray cluster."""
         return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
 
+    def live_workers(self) -> int:
+        """The CPUs of the Ray cluster's live nodes now (0 when there are none,
+        or when the cluster can't be reached).
+
+        .. versionadded:: 0.1.0
+        """
+        try:
+            return int(self._ray.cluster_resources().get("CPU", 0))
+        except Exception:  # the head is gone: no worker is left
+            return 0
+
 
 def as_executor(executor: Any) -> cf.Executor:
     """An executor from what the caller gave: an :class:`~concurrent.futures.Executor`,
@@ -81,4 +96,44 @@ def worker_count(executor: Any) -> int:
     return os.cpu_count() or 1
 
 
-__all__ = ["RayExecutor", "as_executor", "worker_count"]
+#: The most seconds a Dask scheduler has to say how many workers it has.
+ASK_TIMEOUT = 10.0
+
+
+def live_workers(executor: Any) -> int | None:
+    """How many workers a cluster executor has now: the threads of a Dask
+    cluster's workers, the CPUs of a Ray cluster's live nodes; 0 when its
+    scheduler or head can't be reached. ``None`` for an executor that can't
+    say (a local pool, which breaks by itself when its processes die).
+
+    :param executor: what :func:`as_executor` gave.
+
+    .. versionadded:: 0.1.0
+    """
+    live = getattr(executor, "live_workers", None)
+    if callable(live):
+        n = live()
+        return n if isinstance(n, int) else None
+    client = getattr(executor, "_client", None)
+    if client is None or not callable(getattr(client, "nthreads", None)):
+        return None
+    try:
+        return int(sum(client.nthreads(callback_timeout=ASK_TIMEOUT).values()))
+    except Exception:  # the scheduler can't be reached: no worker is left for us
+        return 0
+
+
+def describe(executor: Any) -> str:
+    """The executor, for a message: its class, and its Dask scheduler's
+    address."""
+    client = getattr(executor, "_client", None)
+    address = getattr(getattr(client, "scheduler", None), "address", None)
+    if address:
+        return f"the Dask cluster of the scheduler {address}"
+    if isinstance(executor, RayExecutor):
+        return "the Ray cluster"
+    return f"the executor {type(executor).__name__}"
+
+
+__all__ = ["ASK_TIMEOUT", "RayExecutor", "as_executor", "describe", "live_workers",
+           "worker_count"]

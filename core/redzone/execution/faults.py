@@ -16,20 +16,39 @@ plugin stuck in a C extension's loop) is not, and holds its worker until it
 returns. A job cut while a plugin was answering a hook reaches the kernel's
 exception triage as that plugin's failure: :class:`Limit` remembers that it
 fired, so the job's outcome is a ``timeout`` all the same.
+
+:func:`wait_result` is the caller's side: it waits for a chunk's result, but
+not for ever when the cluster has no worker left to run it. A Dask or Ray
+cluster whose workers are all lost keeps its tasks waiting for workers that
+may never come; when the executor says it has had no worker for
+``lost_after`` seconds, :class:`WorkersLost` ends the batch.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import ctypes
 import signal
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Final
+from typing import Final, TypeVar
+
+from redzone.execution.engines import BatchError
 
 #: The kind of outcome of a job cut at its time limit.
 TIMEOUT: Final = "timeout"
+
+#: How many seconds a batch waits, by default, while its executor has no
+#: worker at all, before it ends with :class:`WorkersLost`.
+LOST_AFTER: Final = 60.0
+
+#: The most seconds between two looks at the executor's workers.
+POLL: Final = 1.0
+
+_T = TypeVar("_T")
 
 
 class JobTimeout(Exception):
@@ -96,4 +115,57 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         timer.cancel()
 
 
-__all__ = ["TIMEOUT", "JobTimeout", "Limit", "time_limit"]
+class WorkersLost(BatchError):
+    """Every worker of a batch's executor was lost, and none came back within
+    ``lost_after`` seconds: the batch ends. The outcomes yielded before it
+    are whole (and in the sink, from which ``resume=True`` goes on); the jobs
+    in flight and after them were not run.
+
+    .. versionadded:: 0.1.0
+    """
+
+
+def wait_result(future: cf.Future[_T], live: Callable[[], int | None],
+                lost_after: float | None, *, what: str = "the executor",
+                poll: float = POLL) -> _T:
+    """A future's result, waited for while the executor has workers.
+
+    :param future: a chunk's future.
+    :param live: how many workers the executor has now (``None``: it can't
+        say, and the wait has no bound, as :meth:`~concurrent.futures.Future.result`).
+    :param lost_after: how many seconds in a row with no worker end the wait;
+        ``None`` waits for ever.
+    :param what: the executor, as the error names it.
+    :param poll: the most seconds between two looks at the workers.
+    :raises WorkersLost: when ``live`` said 0 for ``lost_after`` seconds in a
+        row and the future is still not done.
+    :returns: the future's result (or raises its exception).
+
+    .. versionadded:: 0.1.0
+    """
+    if lost_after is None:
+        return future.result()
+    since: float | None = None
+    step = max(0.01, min(poll, lost_after / 4))
+    while True:
+        done, _ = cf.wait([future], timeout=step)
+        if done:
+            return future.result()
+        n = live()
+        if n is None:
+            return future.result()  # nothing to look at: wait as before
+        if n > 0:
+            since = None
+            continue
+        now = time.monotonic()
+        since = now if since is None else since
+        if now - since >= lost_after:
+            raise WorkersLost(
+                f"every worker of {what} was lost: it has had no worker for "
+                f"{lost_after:g} s while jobs waited to run (lost_after={lost_after:g}); "
+                "the batch ends here. The outcomes already given are whole: with a sink "
+                "path, resume=True (redzone batch --resume) goes on from them")
+
+
+__all__ = ["LOST_AFTER", "POLL", "TIMEOUT", "JobTimeout", "Limit", "WorkersLost",
+           "time_limit", "wait_result"]

@@ -11,6 +11,12 @@ The work can go to any :class:`concurrent.futures.Executor`
 (:mod:`redzone.execution.executors`). Jobs travel in chunks, so that the
 per-job cost of the executor stays small; each worker rebuilds the engine by
 name (:mod:`redzone.execution.engines`).
+
+The caller's memory stays flat whatever the number of jobs: jobs are drawn
+from the input as chunks are sent, at most a window of chunks (two per
+worker) is in flight, and no outcome is kept once handed over. What a batch
+does around its outcomes (a sink, resuming, progress) is
+:class:`~redzone.execution.sinks.Recording`'s.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from typing import Any, Final, Literal, overload
 from attrs import evolve
 
 from redzone.execution.engines import build_engine
-from redzone.execution.executors import as_executor, worker_count
+from redzone.execution.executors import as_executor, describe, live_workers, worker_count
+from redzone.execution.faults import LOST_AFTER, WorkersLost, wait_result
 from redzone.execution.jobs import (
     OUTCOMES,
     WORKER_LOST,
@@ -50,6 +57,7 @@ from redzone.execution.jobs import (
     _ScenarioJob,
     run_chunk,
 )
+from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
 from redzone.formats.scenario import Scenario, read_document
 from redzone.formats.scenario import build as build_scenario
@@ -78,21 +86,30 @@ _PLAIN: Final = Query()
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: Literal["json"] = ...,
-             score: None = ..., reduce: None = ...) -> Iterator[JobOutcome]: ...
+             score: None = ..., reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress | None = ...,
+             lost_after: float | None = ...) -> Iterator[JobOutcome]: ...
 
 
 @overload
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: Literal["light"],
-             score: None = ..., reduce: None = ...) -> Iterator[LightOutcome]: ...
+             score: None = ..., reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress | None = ...,
+             lost_after: float | None = ...) -> Iterator[LightOutcome]: ...
 
 
 @overload
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: str = ...,
-             score: Callable[[Any], Any], reduce: None = ...) -> Iterator[Scored]: ...
+             score: Callable[[Any], Any], reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress | None = ...,
+             lost_after: float | None = ...) -> Iterator[Scored]: ...
 
 
 @overload
@@ -100,7 +117,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None 
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: str = ...,
              score: Callable[[Any], Any], reduce: Callable[[Any, Any], Any],
-             initial: Any = ...) -> Reduced: ...
+             initial: Any = ..., lost_after: float | None = ...) -> Reduced: ...
 
 
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
@@ -108,6 +125,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
              timeout: float | None = None, outcome: str = "json",
              score: Callable[[Any], Any] | None = None,
              reduce: Callable[[Any, Any], Any] | None = None, initial: Any = _NO_INITIAL,
+             sink: str | os.PathLike[str] | Sink | None = None, resume: bool = False,
+             key: KeyOf | None = None, progress: Progress | None = None,
+             lost_after: float | None = LOST_AFTER,
              ) -> Iterator[JobOutcome] | Iterator[LightOutcome] | Iterator[Scored] | Reduced:
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
@@ -165,14 +185,49 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         :class:`~redzone.execution.jobs.LightOutcome` or
         :class:`~redzone.execution.jobs.Scored` values in input order; with
         ``reduce``, a :class:`~redzone.execution.jobs.Reduced`.
+    :param sink: where each outcome's row is written as it is handed over
+        (:mod:`redzone.execution.sinks`, the rows of ``redzone batch
+        --out``): a ``.jsonl`` or ``.parquet`` path, opened at the first
+        outcome and closed when the batch ends however it ends; or a
+        :class:`~redzone.execution.sinks.Sink` object, written and left open.
+        The outcomes are yielded all the same. A row's ``outcome`` is what
+        was asked for: the JSON outcome, the light outcome's fields, or
+        ``{"score": value}`` (a score must then be JSON data). Not with
+        ``reduce``, which yields no outcome per job.
+    :param resume: with a sink path: keep the rows already in the file and
+        skip each job whose key is the ``file`` of one of them, so that a
+        batch stopped halfway and run again resolves each job once in all.
+        The skipped jobs' keys are held in memory.
+    :param key: ``key(index, job) -> str``, each job's key (``index`` its
+        place in the input, from 0); the key is then the ``source`` of the
+        job's outcome and the ``file`` of its row. Default
+        (:func:`~redzone.execution.sinks.job_key`): a file's path as given,
+        a Scenario's ``file``, ``<job N>`` for any other job. Keys should be
+        unique: jobs sharing a key are skipped together (Scenarios made by
+        ``loads`` or ``from_data`` all have the file ``<scenario>``: give
+        them a key).
+    :param progress: ``progress(done, total, outcome)``, called once per job
+        as its outcome is handed over, in input order: ``done`` counts the
+        outcomes so far (from 1), ``total`` is the number of jobs this run
+        resolves when ``jobs`` has a length (skipped jobs left out), else
+        ``None``. An exception it raises ends the batch.
+    :param lost_after: with a Dask or Ray executor, how many seconds in a
+        row it may have no worker at all while jobs wait before the batch
+        ends with :class:`~redzone.execution.faults.WorkersLost` (``None``:
+        wait for ever). Other executors are waited for as before.
     :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
         pair) or a mapping, not an iterable of jobs; for an unknown
         ``outcome``; a ``score`` or ``reduce`` that is not callable, or that
         can't be sent to a worker; ``reduce`` without ``score``, ``initial``
-        without ``reduce``; a reduction of no job without ``initial``. All
-        before any job runs (the last, after none did).
+        without ``reduce``; a bad ``sink``, ``resume`` without a sink path,
+        a ``key`` or ``progress`` that is not a function; ``sink``,
+        ``resume``, ``key`` or ``progress`` with ``reduce``; a reduction of
+        no job without ``initial``. All before any job runs (the last, after
+        none did).
     :raises ScoreError: when ``score`` or ``reduce`` raises, naming the job
         (its index and source) it raised on.
+    :raises WorkersLost: while iterating, when every worker of a Dask or Ray
+        executor was lost and none came back within ``lost_after`` seconds.
     :raises BatchError: before any job runs, for an engine a worker can't
         rebuild by name. A job of an unknown kind, or decisions with unknown
         keys, is a ``bad_job`` outcome (status 2).
@@ -199,15 +254,25 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
             timeout, int | float) or not timeout > 0):
         raise BadQueryError(f"simulate: timeout is {timeout!r}: give a number of seconds "
                             "above 0, or None for no limit")
+    if lost_after is not None and (isinstance(lost_after, bool) or not isinstance(
+            lost_after, int | float) or not lost_after > 0):
+        raise BadQueryError(f"simulate: lost_after is {lost_after!r}: give a number of "
+                            "seconds above 0, or None to wait for ever")
     query = _query(outcome, score, reduce, initial, sent=executor is not None)
+    recording = Recording(jobs, sink=sink, resume=resume, key=key, progress=progress)
+    if query.reduce is not None and recording.active:
+        raise BadQueryError("simulate: sink, resume, key and progress go with outcomes "
+                            "handed over one per job; with reduce there is one value")
+    jobs = recording.jobs
     engine = engine if engine is not None else command_engine()
     planner = _Planner(engine, rules)
     if executor is None:
         items = _serial(jobs, planner, timeout, query)
     else:
-        items = _parallel(jobs, planner, as_executor(executor), chunksize, timeout, query)
+        items = _parallel(jobs, planner, as_executor(executor), chunksize, timeout, query,
+                          lost_after)
     if query.reduce is None:
-        return items
+        return recording.record(items)
     return _reduced(items, query.reduce, initial)
 
 
@@ -282,7 +347,7 @@ def _serial(jobs: Iterable[Job], planner: _Planner, timeout: float | None = None
             others[rules] = build_engine(planner.spec.for_rules(rules))
         return others[rules]
 
-    for index, job in enumerate(jobs):
+    for index, job in numbered(jobs):
         out: JobOutcome | LightOutcome
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
@@ -310,13 +375,13 @@ def _serial(jobs: Iterable[Job], planner: _Planner, timeout: float | None = None
 
 def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
               chunksize: int | None, timeout: float | None = None,
-              query: Query = _PLAIN) -> Iterator[Any]:
+              query: Query = _PLAIN, lost_after: float | None = None) -> Iterator[Any]:
     workers = worker_count(executor)
     size = chunksize or 0
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []
     state = {"executor": executor}
-    it = iter(enumerate(jobs))
+    it = iter(numbered(jobs))
     pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[Any]]]] = deque()
     # The plain query travels as None: what run_chunk has always been given.
     sent = None if query == _PLAIN else query
@@ -349,6 +414,10 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             pending.append((chunk, submit(chunk)))
         return bool(chunk)
 
+    def wait(future: cf.Future[list[Any]]) -> list[Any]:
+        ex = state["executor"]
+        return wait_result(future, lambda: live_workers(ex), lost_after, what=describe(ex))
+
     buffered: deque[tuple[int, Any]] = deque()
     try:
         while len(pending) < window and fill():
@@ -356,9 +425,11 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while pending:
             chunk, future = pending.popleft()
             try:
-                wires = future.result()
+                wires = wait(future)
+            except WorkersLost:
+                raise
             except Exception as exc:
-                results = _retry(chunk, exc, submit, query)
+                results = _retry(chunk, exc, submit, query, wait)
             else:
                 results = query.decode(wires)
             yield from results
@@ -383,7 +454,9 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
            submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[Any]]],
-           query: Query = _PLAIN) -> list[Any]:
+           query: Query = _PLAIN,
+           wait: Callable[[cf.Future[list[Any]]], list[Any]] = lambda f: f.result()
+           ) -> list[Any]:
     """Send each job of a lost chunk again, alone and one after another, so
     that a job that kills its worker is lost alone: its neighbours never
     share a worker (or a process pool) with it again. A job lost twice is
@@ -392,7 +465,9 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
     out: list[Any] = []
     for index, payload in chunk:
         try:
-            wires = submit([(index, payload)]).result()
+            wires = wait(submit([(index, payload)]))
+        except WorkersLost:
+            raise
         except Exception as lost:
             source = (payload.path if isinstance(payload, _FileJob) else
                       payload.file if isinstance(payload, _ScenarioJob) else payload.source)

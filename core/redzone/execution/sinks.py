@@ -1,6 +1,7 @@
 """Sinks: where a batch's outcomes go as each job finishes.
 
-A sink takes one :class:`~redzone.execution.jobs.JobOutcome` at a time and
+A sink takes one :class:`~redzone.execution.jobs.JobOutcome` (or the light
+outcome or score a batch was asked for, :func:`outcome_text`) at a time and
 keeps nothing of it in memory beyond a bounded buffer, so a batch of any
 size runs in flat memory. Each row holds what the "Batch runs" part of the
 scenario format names: ``file``, ``status``, ``kind``, ``message`` (the
@@ -20,6 +21,11 @@ row groups into it one at a time, writes the new rows after them and puts
 the new file in the old one's place when it is closed. A Parquet file whose
 run was killed has no footer and can't be read: resuming from it is an
 error naming the file.
+
+:class:`Recording` is what :func:`~redzone.execution.simulation.simulate`
+(and so ``redzone batch``) does around its outcomes with ``sink=``,
+``resume=``, ``key=`` and ``progress=``: skip the jobs whose key is already
+in the sink's file, write each outcome's row, report progress.
 """
 
 from __future__ import annotations
@@ -28,14 +34,18 @@ import importlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from heapq import heappush, heappushpop
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeAlias
+
+from attrs import evolve
 
 from redzone.execution.engines import BatchError
-from redzone.execution.jobs import JobOutcome
+from redzone.execution.jobs import JobOutcome, LightOutcome, Scored
 from redzone.formats.outcome import EXIT_FAILURE
+from redzone.formats.scenario import Scenario
+from redzone.kernel.errors import BadQueryError
 
 #: The file suffixes a sink is chosen by.
 SUFFIXES: Final = (".jsonl", ".parquet")
@@ -53,22 +63,58 @@ class Sink(Protocol):
     .. versionadded:: 0.1.0
     """
 
-    def write(self, outcome: JobOutcome) -> None:
-        """Write one job's row."""
+    def write(self, outcome: Handed) -> None:
+        """Write one job's row (:func:`row`)."""
 
     def close(self) -> None:
         """Write what is buffered and close the file."""
 
 
-def row(outcome: JobOutcome) -> dict[str, Any]:
+#: What a batch hands over per job: a full outcome, a light one, or a score.
+Handed = JobOutcome | LightOutcome | Scored
+
+
+def outcome_text(outcome: Handed) -> str:
+    """A row's ``outcome`` as compact JSON text: the JSON outcome of a
+    :class:`JobOutcome`; the fields of a
+    :class:`~redzone.execution.jobs.LightOutcome` (``lives``, ``poison``,
+    ``deaths``, ``game_over``, ``winners``, ``losers``, ``draw``); ``{"score":
+    value}`` for a :class:`~redzone.execution.jobs.Scored`.
+
+    :param outcome: what the batch handed over for the job.
+    :raises BatchError: for a score that is not JSON data, naming the job.
+    """
+    if isinstance(outcome, JobOutcome):
+        return outcome.json
+    if isinstance(outcome, LightOutcome):
+        data: dict[str, Any] = {
+            "lives": dict(outcome.lives), "poison": dict(outcome.poison),
+            "deaths": list(outcome.deaths), "game_over": outcome.game_over,
+            "winners": list(outcome.winners), "losers": list(outcome.losers),
+            "draw": outcome.draw}
+    else:
+        data = {"score": outcome.value}
+    try:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise BatchError(f"job {outcome.index} ({outcome.source}): its score "
+                         f"{data['score']!r} can't be written to a sink: it is not JSON "
+                         f"data ({exc})") from None
+
+
+def row(outcome: Handed) -> dict[str, Any]:
     """One job's row: ``file``, ``status``, ``kind``, ``message``, ``outcome``.
 
-    :param outcome: the job's outcome.
-    :returns: the row, with the outcome parsed.
+    :param outcome: the job's outcome (full or light) or score.
+    :returns: the row, with the outcome parsed (:func:`outcome_text`).
     """
-    parsed = outcome.outcome
-    error = parsed.get("error")
-    message = error.get("message") if isinstance(error, dict) and outcome.status else None
+    if isinstance(outcome, JobOutcome):
+        parsed = outcome.outcome
+        error = parsed.get("error")
+        message = error.get("message") if isinstance(error, dict) and outcome.status else None
+    else:
+        parsed = json.loads(outcome_text(outcome))
+        message = outcome.message if outcome.status else None
     return {"file": outcome.source, "status": outcome.status, "kind": outcome.kind,
             "message": message, "outcome": parsed}
 
@@ -88,11 +134,12 @@ class JsonLinesSink:
             _cut_torn_line(self.path)
         self._file = self.path.open("a" if resume else "w", encoding="utf-8")
 
-    def write(self, outcome: JobOutcome) -> None:
+    def write(self, outcome: Handed) -> None:
+        text = outcome_text(outcome)
         r = row(outcome)
         del r["outcome"]
         head = json.dumps(r, ensure_ascii=False)[:-1]
-        self._file.write(f'{head}, "outcome": {outcome.json}}}\n')
+        self._file.write(f'{head}, "outcome": {text}}}\n')
         self._file.flush()
 
     def close(self) -> None:
@@ -133,9 +180,9 @@ class ParquetSink:
                 raise BatchError(f"{self.path}: can't resume from this Parquet file "
                                  f"({type(exc).__name__}: {exc})") from None
 
-    def write(self, outcome: JobOutcome) -> None:
+    def write(self, outcome: Handed) -> None:
         r = row(outcome)
-        r["outcome"] = outcome.json
+        r["outcome"] = outcome_text(outcome)
         self._rows.append(r)
         if len(self._rows) >= ROW_GROUP:
             self._flush()
@@ -177,6 +224,26 @@ def check_path(path: str | os.PathLike[str]) -> None:
     if Path(path).suffix not in SUFFIXES:
         raise BatchError(f"{os.fspath(path)}: a batch's output is JSON lines (.jsonl) or "
                          f"Apache Parquet (.parquet), chosen by the file's suffix")
+
+
+def check_resumable(path: str | os.PathLike[str]) -> None:
+    """Refuse a sink path a batch can't resume from: an unknown suffix, or a
+    Parquet file that can't be read (a killed run's, with no footer). Reads
+    a Parquet file's footer only.
+
+    :raises BatchError: naming the path.
+
+    .. versionadded:: 0.1.0
+    """
+    check_path(path)
+    p = Path(path)
+    if p.suffix == ".parquet" and p.exists():
+        pq = _parquet()
+        try:
+            pq.ParquetFile(str(p)).close()
+        except Exception as exc:
+            raise BatchError(f"{p}: can't resume from this Parquet file "
+                             f"({type(exc).__name__}: {exc})") from None
 
 
 def open_sink(path: str | os.PathLike[str], *, resume: bool = False) -> Sink:
@@ -275,5 +342,183 @@ class Summary:
         return [(s, sec) for sec, _, s in sorted(self._slow, reverse=True)]
 
 
-__all__ = ["ROW_GROUP", "SUFFIXES", "JsonLinesSink", "ParquetSink", "Sink", "Summary",
-           "check_path", "done_keys", "open_sink", "row"]
+#: A progress callback: ``progress(done, total, outcome)``.
+Progress: TypeAlias = Callable[[int, "int | None", Handed], None]
+
+#: A job's key: ``key(index, job)``, ``index`` its place in the input from 0.
+KeyOf: TypeAlias = Callable[[int, Any], str]
+
+
+def job_key(index: int, job: Any) -> str:
+    """A job's key, the ``file`` of its row and the ``source`` of its outcome:
+    a scenario file's path as given (``os.fspath``, not made absolute), a
+    :class:`~redzone.formats.scenario.Scenario`'s ``file``, and ``<job N>``
+    for any other job (``N`` its place in the input, from 0, counting the
+    jobs a resumed batch skips).
+
+    :param index: the job's place in the input.
+    :param job: the job.
+    :returns: the key.
+
+    .. versionadded:: 0.1.0
+    """
+    if isinstance(job, str | os.PathLike):
+        return os.fspath(job)
+    if isinstance(job, Scenario):
+        return job.file
+    return f"<job {index}>"
+
+
+class Numbered:
+    """Jobs with their places in the input, the skipped ones left out: what
+    :func:`numbered` gives the batch's runners, so that a job keeps its
+    index (and its ``<job N>``) however many jobs before it were skipped.
+
+    :param jobs: the jobs.
+    :param keep: whether to run a job, given its index and the job.
+    """
+
+    def __init__(self, jobs: Iterable[Any], keep: Callable[[int, Any], bool]) -> None:
+        self.jobs = jobs
+        self.keep = keep
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        keep = self.keep
+        return ((i, job) for i, job in enumerate(self.jobs) if keep(i, job))
+
+
+def numbered(jobs: Iterable[Any]) -> Iterable[tuple[int, Any]]:
+    """``(index, job)`` of each job to run: :class:`Numbered` jobs as they
+    are, others ``enumerate``-d."""
+    return jobs if isinstance(jobs, Numbered) else enumerate(jobs)
+
+
+class Recording:
+    """What a batch does around its outcomes: skip the jobs already done
+    (``resume``), write each outcome's row to a sink, report progress.
+
+    Checked when made, so that a bad argument fails before any job runs; the
+    sink file is opened when the first outcome is asked for, and closed when
+    the batch ends, however it ends (a sink object given is written, never
+    closed: it is the caller's).
+
+    :param jobs: the batch's jobs.
+    :param sink: ``None``; a ``.jsonl`` or ``.parquet`` path; or a
+        :class:`Sink` object.
+    :param resume: skip each job whose key is already a row of the sink's
+        file (a path only).
+    :param key: ``key(index, job)``, each job's key (default :func:`job_key`);
+        with it, the key is each outcome's ``source`` and its row's ``file``.
+    :param progress: called once per outcome as :meth:`record` hands it over,
+        in input order, as ``progress(done, total, outcome)``: ``done`` the
+        outcomes handed over so far, this one included (from 1), ``total``
+        the jobs this run resolves when ``jobs`` has a length (``None``
+        otherwise), ``outcome`` what is handed over (a :class:`JobOutcome`,
+        a light outcome or a score, as asked). An exception it
+        raises ends the batch.
+    :raises BadQueryError: for a sink that is neither a path nor a
+        :class:`Sink`, ``resume`` without a sink path, a ``key`` or
+        ``progress`` that is not callable.
+    :raises BatchError: for a path of an unknown suffix, a ``.parquet`` path
+        without pyarrow, or a file to resume from that can't be read.
+
+    .. versionadded:: 0.1.0
+    """
+
+    def __init__(self, jobs: Iterable[Any], *, sink: str | os.PathLike[str] | Sink | None = None,
+                 resume: bool = False, key: KeyOf | None = None,
+                 progress: Progress | None = None) -> None:
+        self.path: str | os.PathLike[str] | None = None
+        self.sink: Sink | None = None
+        if isinstance(sink, str | os.PathLike):
+            check_path(sink)
+            if Path(sink).suffix == ".parquet":
+                _parquet()
+            self.path = sink
+        elif sink is not None:
+            if not (callable(getattr(sink, "write", None))
+                    and callable(getattr(sink, "close", None))):
+                raise BadQueryError(f"simulate: sink is a {type(sink).__name__}: give a .jsonl "
+                                    "or .parquet path, or an object with write(outcome) "
+                                    "and close()")
+            self.sink = sink
+        if resume and self.path is None:
+            raise BadQueryError("simulate: resume=True needs a sink path (.jsonl or "
+                                ".parquet): it skips the jobs whose rows are in that file")
+        for name, value in (("key", key), ("progress", progress)):
+            if value is not None and not callable(value):
+                raise BadQueryError(f"simulate: {name} is a {type(value).__name__}, not a "
+                                    "function")
+        self.resume = resume
+        self.key = key
+        self.progress = progress
+        self._keys: dict[int, str] = {}
+        self.done: set[str] = done_keys(self.path) if resume and self.path is not None else set()
+        self.jobs: Iterable[Any] = jobs
+        if self.done or key is not None:
+            self.jobs = Numbered(jobs, self._keep)
+        self.total: int | None = None
+        if progress is not None and isinstance(jobs, Collection):
+            self.total = (sum(1 for i, job in enumerate(jobs) if self._key(i, job) not in
+                              self.done) if self.done else len(jobs))
+
+    @property
+    def active(self) -> bool:
+        """Whether there is anything to do around the outcomes."""
+        return bool(self.path is not None or self.sink is not None or self.key is not None
+                    or self.progress is not None)
+
+    def _key(self, index: int, job: Any) -> str:
+        if self.key is None:
+            return job_key(index, job)
+        named = self.key(index, job)
+        if not isinstance(named, str):
+            raise BadQueryError(f"simulate: key gave {named!r} for job {index}: a job's key "
+                                "is a str")
+        return named
+
+    def _keep(self, index: int, job: Any) -> bool:
+        name = self._key(index, job)
+        if name in self.done:
+            return False
+        if self.key is not None:
+            self._keys[index] = name  # until its outcome comes: the jobs in flight
+        return True
+
+    def record(self, outcomes: Iterator[Any]) -> Iterator[Any]:
+        """The outcomes, each written to the sink and reported before it is
+        handed over.
+
+        :param outcomes: the batch's outcomes, in input order.
+        """
+        if not self.active:
+            return outcomes
+        return self._record(outcomes)
+
+    def _record(self, outcomes: Iterator[Any]) -> Iterator[Any]:
+        sink = self.sink
+        owned = None
+        try:
+            if self.path is not None:
+                sink = owned = open_sink(self.path, resume=self.resume)
+            for done, outcome in enumerate(outcomes, 1):
+                if self.key is not None:
+                    outcome = evolve(outcome, source=self._keys.pop(outcome.index))
+                if sink is not None:
+                    sink.write(outcome)
+                if self.progress is not None:
+                    self.progress(done, self.total, outcome)
+                yield outcome
+        finally:
+            close = getattr(outcomes, "close", None)
+            try:
+                if callable(close):
+                    close()  # the runner's own clean-up (its pools) first
+            finally:
+                if owned is not None:
+                    owned.close()
+
+
+__all__ = ["ROW_GROUP", "SUFFIXES", "JsonLinesSink", "KeyOf", "Numbered", "ParquetSink",
+           "Progress", "Recording", "Sink", "Summary", "check_path", "check_resumable",
+           "done_keys", "job_key", "numbered", "open_sink", "outcome_text", "row"]

@@ -223,6 +223,10 @@ def listed_files(list_path: str) -> Iterator[str]:
               default=None, metavar="SECONDS",
               help="The most seconds one file may take; a file past it is reported with "
               "kind timeout and the batch goes on.")
+@click.option("--lost-after", "lost_after", type=click.FloatRange(min=0, min_open=True),
+              default=None, metavar="SECONDS",
+              help="On Dask or Ray: end the batch when the cluster has had no worker at all "
+              "for SECONDS while files wait (default 60).")
 @click.option("--hook-timeout", "hook_timeout", type=click.FloatRange(min=0), default=None,
               help="The most seconds one plugin may take to answer one hook call.")
 @click.option("--color/--no-color", "color", default=None,
@@ -231,7 +235,7 @@ def listed_files(list_path: str) -> Iterator[str]:
 def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
           out: str | None, resume: bool, jobs: int, executor_spec: str | None,
           as_json: bool, chunksize: int | None, rules: str | None, timeout: float | None,
-          hook_timeout: float | None, color: bool | None) -> None:
+          lost_after: float | None, hook_timeout: float | None, color: bool | None) -> None:
     """Resolve every scenario file in PATHS (files and folders) and in --files-from.
 
     The exit status is the worst of the files' statuses; 130 when Ctrl-C
@@ -251,9 +255,10 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
         TimeElapsedColumn,
     )
 
+    from redzone.execution.faults import LOST_AFTER, WorkersLost
     from redzone.execution.jobs import scenario_files
     from redzone.execution.simulation import simulate
-    from redzone.execution.sinks import Sink, Summary, check_path, done_keys, open_sink
+    from redzone.execution.sinks import Summary, check_path, check_resumable
     from redzone.frontends.cli import debugging, show_traceback
     from redzone.frontends.terminal import console
 
@@ -262,12 +267,9 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     if resume and out is None:
         raise click.UsageError("--resume needs --out PATH: it skips the files whose rows "
                                "are already in PATH")
-    done: set[str] = set()
     if out is not None:
-        try:
-            check_path(out)
-            if resume:
-                done = done_keys(out)
+        try:  # before any executor starts
+            check_resumable(out) if resume else check_path(out)
         except RulesError as exc:
             raise click.BadParameter(str(exc), param_hint="--out") from None
     named = scenario_files(paths)
@@ -278,8 +280,8 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
         where = ", ".join(paths) if paths else f"the list {files_from}"
         err.print("no scenario files (*.toml, *.json) found in: " + where)
         ctx.exit(EXIT_BAD_SCENARIO)
-    files = (f for f in itertools.chain(named, first, listed) if f not in done)
-    total = None if files_from is not None else sum(1 for f in named if f not in done)
+    # A list has a length: simulate gives the bar its total (files done left out).
+    files = named if files_from is None else itertools.chain(named, first, listed)
     try:
         engine = command_engine(hook_timeout=hook_timeout)
     except RulesError as exc:
@@ -292,37 +294,47 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     progress = Progress(TextColumn("resolving"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=err, disable=not err.is_terminal,
                         transient=True)
-    sink: Sink | None = None
     interrupted = False
+    lost: WorkersLost | None = None
     try:
         with open_executor(executor_spec, jobs) as executor, progress:
-            task = progress.add_task("files", total=total)
+            task = progress.add_task("files", total=None)
+            outcomes: Iterator[JobOutcome] = iter(())
             try:
-                sink = open_sink(out, resume=resume) if out is not None else None
-                for result in simulate(files, executor=executor, engine=engine,
-                                       chunksize=chunksize, rules=rules, timeout=timeout):
+                outcomes = simulate(
+                    files, executor=executor, engine=engine, chunksize=chunksize, rules=rules,
+                    timeout=timeout, sink=out, resume=resume,
+                    lost_after=LOST_AFTER if lost_after is None else lost_after,
+                    progress=lambda done, total, outcome: progress.update(task, total=total,
+                                                                          completed=done))
+                for result in outcomes:
                     counted.add(result)
                     if debug and result.status == EXIT_FAILURE:
                         failed.append(result)
-                    if sink is not None:
-                        sink.write(result)
                     if as_json:
                         click.echo(json_visible(json_line(result)))
-                    progress.advance(task)
             except KeyboardInterrupt:
                 interrupted = True
+            except WorkersLost as exc:
+                lost = exc
             except RulesError as exc:
                 show_traceback(exc)
                 err.print(f"can't run the batch: {exc}")
                 ctx.exit(EXIT_FAILURE)
             finally:
-                if sink is not None:
-                    sink.close()
+                close = getattr(outcomes, "close", None)
+                if callable(close):
+                    close()  # the sink's last rows written and the file closed
     except KeyboardInterrupt:  # while the executor shuts down
         interrupted = True
     if debug:
         show_failures(failed, rules=rules, hook_timeout=hook_timeout)
     summary(err if as_json else console(color), counted)
+    if lost is not None:
+        err.print(f"can't finish the batch: {lost}")
+        err.print(f"{counted.total} file(s) done"
+                  + (f", their rows in {out} (--resume goes on from there)" if out else ""))
+        ctx.exit(EXIT_FAILURE)
     if interrupted:
         err.print(f"interrupted: {counted.total} file(s) done"
                   + (f", their rows in {out} (--resume goes on from there)" if out else ""))
