@@ -9,10 +9,11 @@ whole: a state grows by a part at a time. Instead a state is its containers
 (its fields, its maps and tuples) and its parts (each value in them), and
 consecutive states share almost all their parts:
 
-* a part is fingerprinted once, when a state holding it is first given to a
-  hook call (only new parts cost Python calls; finding them is done in C),
-  and every attrs instance and map inside it is recorded with its field
-  values;
+* a part is recorded once, when a state holding it is first given to a
+  hook call (only new parts cost Python calls; finding them is done in C):
+  every attrs instance and map inside it with its field values (a value
+  shared with a part recorded before is walked once), and its fingerprint
+  only when it holds what those values can't see change;
 * the containers of the state calls are made with are recorded as it is
   first given (field values by identity, a copy of each map's dict) and
   compared, in C, when the calls move on to another state, after each
