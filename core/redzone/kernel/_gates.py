@@ -252,7 +252,8 @@ class Gates:
         What the caller gets is what the gates let through answered, as
         outside verify mode."""
         cache, gated = self._cache, self.gated_hooks
-        kept_out: dict[tuple[_Key, str], tuple[Impl, ...]] = {}
+        #: Per gate key and hook: the implementations let through and those kept out.
+        splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
@@ -261,21 +262,20 @@ class Gates:
             state = args[0]
             if not isinstance(state, GameState):
                 return inner(hook, impls, args)
-            asked = self.active(hook, impls, state)
-            out = inner(hook, asked, args)
-            if len(asked) == len(impls):
-                return out
-            # The kept-out implementations, worked out once per gate key and
-            # hook (as the let-through ones are; ``active`` set the entry).
             entry = self._entry  # read once: another thread may replace it
-            key = (entry[1], hook) if entry[0] is state else None
-            kept = kept_out.get(key) if key is not None else None
-            if kept is None:
-                kept = tuple(i for i in impls if i not in asked)
-                if key is not None:
-                    if len(kept_out) > 4096:
-                        kept_out.clear()
-                    kept_out[key] = kept
+            if entry[0] is not state:
+                entry = self._gate_entry(state)
+            split = splits.get((entry[1], hook))
+            if split is None:
+                asked = self.active(hook, impls, state)
+                split = (asked, tuple(i for i in impls if i not in asked))
+                if len(splits) > 4096:
+                    splits.clear()
+                splits[entry[1], hook] = split
+            asked, kept = split
+            out = inner(hook, asked, args)
+            if not kept:
+                return out
             for impl, res in unwatched(hook, kept, args):
                 if res is False or (type(res) in _COLLECTIONS and not res):
                     continue  # silent (a None answer isn't kept by the loop)

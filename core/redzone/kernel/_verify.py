@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any, Final
 
 from redzone.kernel import fingerprint as _fp
@@ -87,6 +88,9 @@ class _VerifyState(threading.local):
         #: Where the calls with the watched state start in :attr:`log`
         #: (since its containers were last compared).
         self.since = 0
+        #: Whether plugin code may have run since the parts were last
+        #: compared (a hook call, or plugin code outside one, was watched).
+        self.ran = False
 
     def reset(self) -> None:
         """Stop watching and forget every part (a change was reported)."""
@@ -95,6 +99,7 @@ class _VerifyState(threading.local):
         self.parts = _fp.Parts()
         self.kept = self.moves = self.since = 0
         self.log = []
+        self.ran = False
 
 
 class Verifier:
@@ -122,6 +127,7 @@ class Verifier:
             if not impls:  # no plugin code runs (the gates kept all out): nothing to watch
                 if hook in _VERIFY_NOW:
                     self.pending(keep=True, deep=hook != "redzone_triggers")
+                vs.ran = True  # the gates ask the ones they kept out next
                 return []
             if args and isinstance(args[0], GameState):
                 if args[0] is not vs.state:
@@ -131,25 +137,28 @@ class Verifier:
             else:
                 rest = args
                 log = None
+            vs.ran = True  # (after the move: its comparison is of what ran before)
             if _fp.plain_values(rest):
                 # Nothing beside the state to compare: one call of the loop
                 # for them all (the replay of a change calls them one by one).
                 if log is not None:
-                    log.extend([(impl, hook, args) for impl in impls])
+                    log.extend(zip(impls, repeat(hook), repeat(args)))
                 out = inner(hook, impls, args)
             else:
                 out = self._one_by_one(inner, hook, impls, args, rest, log)
             if hook in _VERIFY_NOW:
                 self.pending(keep=True, deep=hook != "redzone_triggers")
+                vs.ran = True  # the gates ask the ones they kept out next
             return out
 
         return answers
 
-    @staticmethod
-    def fingerprint(args: Any) -> bytes | str:
+    def fingerprint(self, args: Any) -> bytes | str:
         """Everything ``args`` hold, as bytes (states share parts, so this
         covers the caller's earlier snapshots too); ``pickle.loads`` of it
-        is a pristine copy."""
+        is a pristine copy. Plugin code outside a hook call is about to run
+        with them, or has run: the parts are compared next time."""
+        self._vs.ran = True
         return _fp.fingerprint(args)
 
     def _one_by_one(self, inner: Loop, hook: str, impls: tuple[Impl, ...],
@@ -209,8 +218,11 @@ class Verifier:
         self._blame(culprit, log, state)
 
     def parts(self, deep: bool) -> None:
-        """Compare every part in the table with its fingerprint (``deep``:
-        fingerprint it again), then keep only the watched state's.
+        """Compare every part in the table with what it recorded (unless no
+        plugin code ran since they were last compared: as a command starts
+        right after the last one returned) and (``deep``) fingerprint again
+        the parts holding what records can't see change; then keep only the
+        watched state's.
 
         :raises PluginError: naming the plugin that changed one.
         """
@@ -221,7 +233,7 @@ class Verifier:
             return
         if vs.shallow is not None and vs.state is not None:
             self._containers(vs.shallow)
-        part = vs.parts.changed(deep)
+        part = vs.parts.changed(deep, records=vs.ran)
         if part is not None:
             log = [entry for entry in vs.log if _fp.holds(entry[2][0], part)]
             rebuilt = vs.parts.pristine(part)
@@ -239,6 +251,7 @@ class Verifier:
         vs.moves = 0
         vs.log = []
         vs.since = 0
+        vs.ran = False
 
     def _blame(self, culprit: tuple[Impl, str] | None, log: Sequence[_Call],
                state: GameState | None) -> None:

@@ -200,7 +200,7 @@ def record(values: Iterable[Any]) -> Record | None:
         if what is None:
             what = _kind(kind)
         if what == _ITEMS_OF:
-            push(_not_plain(value))
+            push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
             continue
         if what == _SAFE:
             continue
@@ -214,8 +214,9 @@ def record(values: Iterable[Any]) -> Record | None:
             getters.append(_ITEMS)
             objects.append(value)
             read.append(dict(items))
-            push(_not_plain(items.keys()))
-            push(_not_plain(items.values()))
+            push(_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)))
+            vals = items.values()
+            push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
             continue
         names, getter = _FIELDS[kind]  # type: ignore[misc]
         if getter is None:
@@ -225,7 +226,7 @@ def record(values: Iterable[Any]) -> Record | None:
         objects.append(value)
         read.append(got)
         if len(names) > 1:
-            push(_not_plain(got))
+            push(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
         elif type(got) not in _PLAIN_VALUES:
             stack.append(got)
     return tuple(getters), tuple(objects), tuple(read)
@@ -444,18 +445,22 @@ class Parts:
             return None
         own: tuple[Any, ...] = ()
         if what == _ITEMS_OF:
-            kids = list(_not_plain(value))
+            kids = list(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
         elif what == _MAP:
             items = _ITEMS(value)
             own = ((_ITEMS, value, dict(items)),)
-            kids = [*_not_plain(items.keys()), *_not_plain(items.values())]
+            vals = items.values()
+            kids = [*_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)),
+                    *_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE))]
         else:
             names, getter = _FIELDS[kind]  # type: ignore[misc]
             if getter is None:
                 return _NOTHING
             got = getter(value)
             own = ((getter, value, got),)
-            kids = list(_not_plain(got if len(names) > 1 else (got,)))
+            if len(names) == 1:
+                got = (got,)
+            kids = list(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
         memo = self._memo
         subs: list[Any] = list(map(memo.get, map(id, kids)))
         if None in subs:
@@ -608,9 +613,9 @@ class Parts:
         self.new = 0
         self._flat = None
 
-    def changed(self, deep: bool = False) -> Any:
+    def changed(self, deep: bool = False, records: bool = True) -> Any:
         """A part whose content differs from its fingerprint, or ``None``.
-        The recorded field values are compared, in C; ``deep``: the parts
+        The recorded field values are compared, in C (``records``); ``deep``: the parts
         holding something those values don't cover (a list, an object of a
         class that isn't attrs: :func:`_loose`) are fingerprinted again too.
         A part recorded whole sees every change the fingerprint would: a
@@ -618,7 +623,7 @@ class Parts:
         unless the two are equal, and then the new one's later changes make
         it unequal."""
         table = self.table
-        if not table:
+        if not table or not (records or deep):
             return None
         flat = self._flat
         if flat is None:
@@ -628,7 +633,7 @@ class Parts:
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(3), entries))),
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(4), entries))),
                 tuple(entry for entry in entries if entry[5]))
-        if tuple(map(operator.call, flat[0], flat[1])) != flat[2]:
+        if records and tuple(map(operator.call, flat[0], flat[1])) != flat[2]:
             for entry in table.values():
                 if tuple(map(operator.call, entry[2], entry[3])) != entry[4]:
                     return entry[0]
