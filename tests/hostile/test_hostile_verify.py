@@ -192,3 +192,20 @@ def test_a_value_changed_while_no_part_held_it_is_recorded_afresh() -> None:
     assert fp.fingerprint(parts.pristine(part)) == fp.fingerprint(part)
     _mutate(levels[1])
     assert parts.changed(deep=False) is part
+
+
+def test_an_argument_given_again_reuses_its_record_only_while_unchanged() -> None:
+    """The batch of damage given beside each of its items is recorded once
+    and reused: a change inside it after is still found; one made between
+    two calls (nothing watched it then) is recorded afresh, not reported."""
+    kept: dict[int, Any] = {}
+    batch = (_Box(1), _Box(FrozenMap({"a": _Box(2)})))
+    first = fp.record_reusing((batch[0], batch, "step"), kept)
+    assert first is not None and fp.unchanged(first)
+    second = fp.record_reusing((batch[1], batch, "step"), kept)
+    assert second is not None and fp.unchanged(second)
+    object.__setattr__(_items(batch[1].value)["a"], "value", 3)
+    assert not fp.unchanged(second)
+    again = fp.record_reusing((batch[0], batch, "step"), kept)
+    assert again is not None and fp.unchanged(again)
+    assert fp.record_reusing((batch[0], [1]), kept) is None

@@ -57,6 +57,10 @@ from redzone.kernel.model import GameState
 _VERIFY_NOW: Final = frozenset({"redzone_triggers", "redzone_damage_event",
                                 "redzone_end_of_combat"})
 
+#: The kinds of argument nothing can change (ids, numbers: a tuple of them
+#: is asked about with :func:`~redzone.kernel.fingerprint.plain_values`).
+_PLAIN_KINDS: Final = frozenset({str, int, bool, float, type(None)})
+
 #: States watched between two comparisons of the parts, at most.
 _VERIFY_MOVES: Final = 32
 
@@ -91,6 +95,8 @@ class _VerifyState(threading.local):
         #: Whether plugin code may have run since the parts were last
         #: compared (a hook call, or plugin code outside one, was watched).
         self.ran = False
+        #: What the arguments beside the state given lately recorded, by id.
+        self.args: dict[int, tuple[Any, _fp.Record]] = {}
 
     def reset(self) -> None:
         """Stop watching and forget every part (a change was reported)."""
@@ -100,6 +106,7 @@ class _VerifyState(threading.local):
         self.kept = self.moves = self.since = 0
         self.log = []
         self.ran = False
+        self.args = {}
 
 
 class Verifier:
@@ -138,7 +145,7 @@ class Verifier:
                 rest = args
                 log = None
             vs.ran = True  # (after the move: its comparison is of what ran before)
-            if _fp.plain_values(rest):
+            if not rest or _PLAIN_KINDS.issuperset(map(type, rest)) or _fp.plain_values(rest):
                 # Nothing beside the state to compare: one call of the loop
                 # for them all (the replay of a change calls them one by one).
                 if log is not None:
@@ -171,7 +178,7 @@ class Verifier:
 
         :raises PluginError: naming the implementation that changed them.
         """
-        rec = _fp.record(rest)
+        rec = _fp.record_reusing(rest, self._vs.args)
         before = _fp.snap(rest) if rec is None else None
         out: list[tuple[Impl, Any]] = []
         for impl in impls:

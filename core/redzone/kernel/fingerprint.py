@@ -232,6 +232,35 @@ def record(values: Iterable[Any]) -> Record | None:
     return tuple(getters), tuple(objects), tuple(read)
 
 
+#: Arguments :func:`record_reusing` keeps the records of, at most.
+_ARGS_KEPT: Final = 64
+
+
+def record_reusing(values: tuple[Any, ...],
+                   kept: dict[int, tuple[Any, Record]]) -> Record | None:
+    """:func:`record` of ``values``, value by value, reusing what ``kept``
+    (the caller's, by id, values kept alive) recorded of a value given
+    before when it still holds those values (compared in C): a batch of
+    damage given beside each of its items is walked once, not once per item."""
+    found: list[Record] = []
+    for value in _compress(values, map(_NOT_PLAIN, map(type, values), _TRUE)):
+        hit = kept.get(id(value))
+        if hit is not None and unchanged(hit[1]):
+            found.append(hit[1])
+            continue
+        rec = record((value,))
+        if rec is None:
+            return None
+        if len(kept) >= _ARGS_KEPT:
+            kept.clear()
+        kept[id(value)] = (value, rec)
+        found.append(rec)
+    if len(found) == 1:
+        return found[0]
+    return (tuple(_chain_of(map(_FIRST, found))), tuple(_chain_of(map(_SECOND, found))),
+            tuple(_chain_of(map(_THIRD, found))))
+
+
 def unchanged(rec: Record) -> bool:
     """Whether the objects of ``rec`` (:func:`record`) still hold the values
     it read (compared in C)."""
@@ -265,6 +294,7 @@ def fingerprint(value: Any) -> bytes | str:
 # again later and to rebuild it.
 
 _ITEMS: Final = operator.attrgetter("_items")
+_FIRST: Final = operator.itemgetter(0)
 _SECOND: Final = operator.itemgetter(1)
 _FIELDS: dict[type, tuple[tuple[str, ...], Any] | None] = {}
 
@@ -324,6 +354,8 @@ _Sub = tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
 _NOTHING: Final[_Sub] = (None, (), (), ())
 #: Values :attr:`Parts._memo` holds at most (then it starts again).
 _MEMO_SIZE: Final = 4096
+#: The containers whose items are walked without a record of their own.
+_LEAVES: Final = frozenset({tuple, frozenset})
 _THIRD: Final = operator.itemgetter(2)
 _FOURTH: Final = operator.itemgetter(3)
 _chain_of: Final = itertools.chain.from_iterable
@@ -366,21 +398,23 @@ class Shallow:
     identity), and a copy of each of its maps' dicts (compared with ``==``,
     by identity of the values); every part of it is in the table."""
 
-    __slots__ = ("fields", "maps", "state")
+    __slots__ = ("copies", "fields", "maps", "state", "watched")
 
     def __init__(self, state: Any, fields: tuple[Any, ...],
                  maps: tuple[tuple[int, dict[Any, Any]], ...]) -> None:
         self.state = state
         self.fields = fields
         self.maps = maps
+        #: The maps among the fields, and the copies of their dicts.
+        self.watched = tuple(fields[i] for i, _ in maps)
+        self.copies = tuple(items for _, items in maps)
 
     def changed(self) -> bool:
-        """Whether the state's containers differ from these (work in C)."""
+        """Whether the state's containers differ from these (in C)."""
         now = state_fields(self.state)[1]
         if not all(map(operator.is_, now, self.fields)):
             return True
-        fields = self.fields
-        return not all(_ITEMS(fields[i]) == items for i, items in self.maps)
+        return not all(map(operator.eq, map(_ITEMS, self.watched), self.copies))
 
 
 class Parts:
@@ -464,12 +498,19 @@ class Parts:
         memo = self._memo
         subs: list[Any] = list(map(memo.get, map(id, kids)))
         if None in subs:
-            for i, found in enumerate(subs):
-                if found is None:
-                    found = self._sub(kids[i])
+            missing = list(_compress(kids, map(operator.not_, subs)))
+            if _LEAVES.issuperset(map(type, missing)) and _PLAIN_VALUES.issuperset(
+                    map(type, _chain_of(missing))):
+                # Tuples and sets of ids only (a map of blocks, a permanent's
+                # types): nothing in them to record, found in C.
+                subs = list(_compress(subs, subs))
+            else:
+                for i, found in enumerate(subs):
                     if found is None:
-                        return None
-                    subs[i] = found
+                        found = self._sub(kids[i])
+                        if found is None:
+                            return None
+                        subs[i] = found
         if own:
             subs.append((None, (own[0][0],), (value,), (own[0][2],)))
         if len(memo) >= _MEMO_SIZE:
