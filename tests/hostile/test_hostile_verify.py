@@ -7,11 +7,13 @@ implementation."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import pytest
 from hostile_kit import board, combat, hostile
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from redzone import Damage, Engine, GameState, PluginError, SourceAssignment
 from redzone.kernel import fingerprint as fp
 from redzone.kernel.frozen import FrozenMap
@@ -104,3 +106,106 @@ def test_arguments_holding_what_records_cant_see_are_snapped() -> None:
     assert not fp.unchanged(rec)
     for holds in ([1], {"a": 1}, {1}, type("Plain", (), {})(), (1, [2])):
         assert fp.record((_Box(holds),)) is None
+
+
+class _Pair(NamedTuple):
+    """A named tuple, as events are."""
+
+    first: Any
+    second: Any
+
+
+#: The containers a value can sit in inside a part, outermost first.
+_WRAPS = {
+    "record": lambda inner: _Box(inner),
+    "map": lambda inner: FrozenMap({"k": inner}),
+    "tuple": lambda inner: (1, inner),
+    "named": lambda inner: _Pair("x", inner),
+    "set": lambda inner: frozenset({inner}),
+}
+
+
+def _nest(path: list[str]) -> tuple[Any, list[Any]]:
+    """A value wrapped in the containers of ``path`` around a record, and
+    every container from the innermost record out."""
+    value: Any = _Box(1)
+    levels = [value]
+    for kind in reversed(path):
+        value = _WRAPS[kind](value)
+        levels.append(value)
+    return value, levels
+
+
+def _mutate(level: Any) -> bool:
+    """Change ``level`` in place as a hostile plugin would (a record's field,
+    a map's private dict); ``False`` for what can't be changed (a tuple)."""
+    if isinstance(level, _Box):
+        object.__setattr__(level, "inner", "changed")
+    elif isinstance(level, FrozenMap):
+        _items(level)["new"] = 1
+    else:
+        return False
+    return True
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(path=st.lists(st.sampled_from(sorted(_WRAPS)), max_size=5), depth=st.integers(0, 5),
+       shared=st.booleans())
+def test_a_change_at_any_depth_of_a_part_is_found(path: list[str], depth: int,
+                                                  shared: bool) -> None:
+    """Guarantee 10's shortcut: a part is recorded by walking it, a value
+    shared with a part walked before taken from the memo; a change at any
+    depth (a record's field, a map's dict, inside tuples, named tuples and
+    frozensets) is found by the recorded values, and the part restored from
+    them is the part as it was."""
+    nested, levels = _nest(path)
+    parts = fp.Parts()
+    if shared:  # another part holds the same value first: this one reuses it
+        parts.add([_Box(nested, inner="other")])
+    part = _Box(nested)
+    parts.add([part])
+    before = fp.fingerprint(part)
+    assert parts.changed(deep=True) is None
+    assert fp.fingerprint(parts.pristine(part)) == before
+    level = levels[min(depth, len(levels) - 1)]
+    if not _mutate(level):
+        return
+    found = parts.changed(deep=False)  # this part, or the one sharing the value
+    assert found is part or (shared and found is not None)
+    assert fp.fingerprint(parts.pristine(part)) == before
+    assert fp.fingerprint(part) != before
+
+
+def test_a_value_changed_while_no_part_held_it_is_recorded_afresh() -> None:
+    """A value met in a part dropped from the table, then changed (not by a
+    hook call: nothing watched it), is recorded as it is now when a new part
+    holds it: the memo of values already walked never reports a change it
+    didn't see, nor hides one made after."""
+    nested, levels = _nest(["map", "record"])
+    parts = fp.Parts()
+    parts.add([_Box(nested)])
+    parts.prune(None)
+    _mutate(levels[0])
+    part = _Box(nested)
+    parts.add([part])
+    assert parts.changed(deep=False) is None
+    assert fp.fingerprint(parts.pristine(part)) == fp.fingerprint(part)
+    _mutate(levels[1])
+    assert parts.changed(deep=False) is part
+
+
+def test_an_argument_given_again_reuses_its_record_only_while_unchanged() -> None:
+    """The batch of damage given beside each of its items is recorded once
+    and reused: a change inside it after is still found; one made between
+    two calls (nothing watched it then) is recorded afresh, not reported."""
+    kept: dict[int, Any] = {}
+    batch = (_Box(1), _Box(FrozenMap({"a": _Box(2)})))
+    first = fp.record_reusing((batch[0], batch, "step"), kept)
+    assert first is not None and fp.unchanged(first)
+    second = fp.record_reusing((batch[1], batch, "step"), kept)
+    assert second is not None and fp.unchanged(second)
+    object.__setattr__(_items(batch[1].value)["a"], "value", 3)
+    assert not fp.unchanged(second)
+    again = fp.record_reusing((batch[0], batch, "step"), kept)
+    assert again is not None and fp.unchanged(again)
+    assert fp.record_reusing((batch[0], [1]), kept) is None

@@ -30,9 +30,10 @@ import warnings
 from collections.abc import Mapping
 from typing import Any, Final
 
-from redzone.kernel._calling import Calls, Impl, Loop, state_of
+from redzone.kernel._calling import Calls, Impl, Loop
 from redzone.kernel._loading import KeywordInfo, PluginInfo
 from redzone.kernel.answers import shown
+from redzone.kernel.model import GameState
 
 #: Hooks never gated: loading, and resolving a trigger (an ability on the
 #: stack resolves whatever its source has become, 113.7a).
@@ -97,10 +98,8 @@ def _kernel_gate(info: PluginInfo) -> tuple[str, ...]:
     return ()
 
 
-def _silent_answer(res: Any) -> bool:
-    """Whether ``res`` (an answer the loop kept: not ``None``) says nothing:
-    ``False`` or an empty collection."""
-    return res is False or (type(res) in (tuple, list, set, frozenset, dict) and not res)
+#: The collections an empty answer of which says nothing (as ``False`` does).
+_COLLECTIONS: Final = frozenset({tuple, list, set, frozenset, dict})
 
 
 class Gates:
@@ -250,25 +249,39 @@ class Gates:
         What the caller gets is what the gates let through answered, as
         outside verify mode."""
         cache, gated = self._cache, self.gated_hooks
+        #: Per gate key and hook: the implementations let through and those kept out.
+        splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
-            state = state_of(args)
-            if hook not in gated or state is None or impls is not cache[hook]:
+            if hook not in gated or not args or impls is not cache[hook]:
                 return inner(hook, impls, args)
-            asked = self.active(hook, impls, state)
+            state = args[0]
+            if not isinstance(state, GameState):
+                return inner(hook, impls, args)
+            entry = self._entry  # read once: another thread may replace it
+            if entry[0] is not state:
+                entry = self._gate_entry(state)
+            split = splits.get((entry[1], hook))
+            if split is None:
+                asked = self.active(hook, impls, state)
+                split = (asked, tuple(i for i in impls if i not in asked))
+                if len(splits) > 4096:
+                    splits.clear()
+                splits[entry[1], hook] = split
+            asked, kept = split
             out = inner(hook, asked, args)
-            if len(asked) == len(impls):
+            if not kept:
                 return out
-            kept = tuple(i for i in impls if i not in asked)
             for impl, res in unwatched(hook, kept, args):
-                if not _silent_answer(res):
-                    raise calls.fail(impl, hook, state, None,
-                                     f"{self.describe(impl)}, yet answered {shown(res)} (its "
-                                     "gate keeps it out of this call outside verify mode, so "
-                                     "the answer would be lost: a plugin that must be asked "
-                                     "whatever keywords are present declares "
-                                     "KeywordSpec(..., asked_always=True))")
+                if res is False or (type(res) in _COLLECTIONS and not res):
+                    continue  # silent (a None answer isn't kept by the loop)
+                raise calls.fail(impl, hook, state, None,
+                                 f"{self.describe(impl)}, yet answered {shown(res)} (its "
+                                 "gate keeps it out of this call outside verify mode, so "
+                                 "the answer would be lost: a plugin that must be asked "
+                                 "whatever keywords are present declares "
+                                 "KeywordSpec(..., asked_always=True))")
             return out
 
         return answers

@@ -9,10 +9,11 @@ whole: a state grows by a part at a time. Instead a state is its containers
 (its fields, its maps and tuples) and its parts (each value in them), and
 consecutive states share almost all their parts:
 
-* a part is fingerprinted once, when a state holding it is first given to a
-  hook call (only new parts cost Python calls; finding them is done in C),
-  and every attrs instance and map inside it is recorded with its field
-  values;
+* a part is recorded once, when a state holding it is first given to a
+  hook call (only new parts cost Python calls; finding them is done in C):
+  every attrs instance and map inside it with its field values (a value
+  shared with a part recorded before is walked once), and its fingerprint
+  only when it holds what those values can't see change;
 * the containers of the state calls are made with are recorded as it is
   first given (field values by identity, a copy of each map's dict) and
   compared, in C, when the calls move on to another state, after each
@@ -43,6 +44,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any, Final
 
 from redzone.kernel import fingerprint as _fp
@@ -54,6 +56,10 @@ from redzone.kernel.model import GameState
 #: notifications, and the question about triggers that ends a command's work.
 _VERIFY_NOW: Final = frozenset({"redzone_triggers", "redzone_damage_event",
                                 "redzone_end_of_combat"})
+
+#: The kinds of argument nothing can change (ids, numbers: a tuple of them
+#: is asked about with :func:`~redzone.kernel.fingerprint.plain_values`).
+_PLAIN_KINDS: Final = frozenset({str, int, bool, float, type(None)})
 
 #: States watched between two comparisons of the parts, at most.
 _VERIFY_MOVES: Final = 32
@@ -86,6 +92,11 @@ class _VerifyState(threading.local):
         #: Where the calls with the watched state start in :attr:`log`
         #: (since its containers were last compared).
         self.since = 0
+        #: Whether plugin code may have run since the parts were last
+        #: compared (a hook call, or plugin code outside one, was watched).
+        self.ran = False
+        #: What the arguments beside the state given lately recorded, by id.
+        self.args: dict[int, tuple[Any, _fp.Record]] = {}
 
     def reset(self) -> None:
         """Stop watching and forget every part (a change was reported)."""
@@ -94,6 +105,8 @@ class _VerifyState(threading.local):
         self.parts = _fp.Parts()
         self.kept = self.moves = self.since = 0
         self.log = []
+        self.ran = False
+        self.args = {}
 
 
 class Verifier:
@@ -121,6 +134,7 @@ class Verifier:
             if not impls:  # no plugin code runs (the gates kept all out): nothing to watch
                 if hook in _VERIFY_NOW:
                     self.pending(keep=True, deep=hook != "redzone_triggers")
+                vs.ran = True  # the gates ask the ones they kept out next
                 return []
             if args and isinstance(args[0], GameState):
                 if args[0] is not vs.state:
@@ -130,25 +144,28 @@ class Verifier:
             else:
                 rest = args
                 log = None
-            if _fp.plain_values(rest):
+            vs.ran = True  # (after the move: its comparison is of what ran before)
+            if not rest or _PLAIN_KINDS.issuperset(map(type, rest)) or _fp.plain_values(rest):
                 # Nothing beside the state to compare: one call of the loop
                 # for them all (the replay of a change calls them one by one).
                 if log is not None:
-                    log.extend([(impl, hook, args) for impl in impls])
+                    log.extend(zip(impls, repeat(hook), repeat(args)))
                 out = inner(hook, impls, args)
             else:
                 out = self._one_by_one(inner, hook, impls, args, rest, log)
             if hook in _VERIFY_NOW:
                 self.pending(keep=True, deep=hook != "redzone_triggers")
+                vs.ran = True  # the gates ask the ones they kept out next
             return out
 
         return answers
 
-    @staticmethod
-    def fingerprint(args: Any) -> bytes | str:
+    def fingerprint(self, args: Any) -> bytes | str:
         """Everything ``args`` hold, as bytes (states share parts, so this
         covers the caller's earlier snapshots too); ``pickle.loads`` of it
-        is a pristine copy."""
+        is a pristine copy. Plugin code outside a hook call is about to run
+        with them, or has run: the parts are compared next time."""
+        self._vs.ran = True
         return _fp.fingerprint(args)
 
     def _one_by_one(self, inner: Loop, hook: str, impls: tuple[Impl, ...],
@@ -161,7 +178,7 @@ class Verifier:
 
         :raises PluginError: naming the implementation that changed them.
         """
-        rec = _fp.record(rest)
+        rec = _fp.record_reusing(rest, self._vs.args)
         before = _fp.snap(rest) if rec is None else None
         out: list[tuple[Impl, Any]] = []
         for impl in impls:
@@ -208,8 +225,11 @@ class Verifier:
         self._blame(culprit, log, state)
 
     def parts(self, deep: bool) -> None:
-        """Compare every part in the table with its fingerprint (``deep``:
-        fingerprint it again), then keep only the watched state's.
+        """Compare every part in the table with what it recorded (unless no
+        plugin code ran since they were last compared: as a command starts
+        right after the last one returned) and (``deep``) fingerprint again
+        the parts holding what records can't see change; then keep only the
+        watched state's.
 
         :raises PluginError: naming the plugin that changed one.
         """
@@ -220,7 +240,7 @@ class Verifier:
             return
         if vs.shallow is not None and vs.state is not None:
             self._containers(vs.shallow)
-        part = vs.parts.changed(deep)
+        part = vs.parts.changed(deep, records=vs.ran)
         if part is not None:
             log = [entry for entry in vs.log if _fp.holds(entry[2][0], part)]
             rebuilt = vs.parts.pristine(part)
@@ -238,6 +258,7 @@ class Verifier:
         vs.moves = 0
         vs.log = []
         vs.since = 0
+        vs.ran = False
 
     def _blame(self, culprit: tuple[Impl, str] | None, log: Sequence[_Call],
                state: GameState | None) -> None:

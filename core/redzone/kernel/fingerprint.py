@@ -142,17 +142,37 @@ def snap(value: Any) -> Any:
     return (kind, snap(entry[1](value)))
 
 
-#: Subclasses of tuple without a ``__dict__`` (named tuples: events) met so far.
-_TUPLES: set[type] = set()
+#: What :func:`record` and :class:`Parts` do with a value, by its kind
+#: (:func:`_kind`): walk its items (a tuple, a frozenset, a named tuple),
+#: record a read-only map's dict or an attrs instance's fields, pass over
+#: what can't change, or give up (what recorded values can't see change).
+_ITEMS_OF, _MAP, _ATTRS, _SAFE, _LOOSE = range(5)
+_KINDS: dict[type, int] = {tuple: _ITEMS_OF, frozenset: _ITEMS_OF, FrozenMap: _MAP}
 
 
-def _a_tuple(kind: type) -> bool:
-    """Whether ``kind`` is a tuple with no ``__dict__`` (nothing to change:
-    a named tuple); remembered in :data:`_TUPLES`."""
+def _kind(kind: type) -> int:
+    """What to do with a value of ``kind`` (worked out once per kind, then
+    looked up in :data:`_KINDS`): a tuple subclass with no ``__dict__`` (a
+    named tuple: events) is walked like a tuple."""
+    found = _KINDS.get(kind)
+    if found is not None:
+        return found
     if issubclass(kind, tuple) and not kind.__dictoffset__:
-        _TUPLES.add(kind)
-        return True
-    return False
+        found = _ITEMS_OF
+    elif _fields(kind) is not None:
+        found = _ATTRS
+    elif kind in _COVERED or _covered(kind):
+        found = _SAFE
+    else:
+        found = _LOOSE
+    _KINDS[kind] = found
+    return found
+
+
+def _not_plain(values: Iterable[Any]) -> Iterable[Any]:
+    """The values among ``values`` that aren't ids, numbers or ``None``
+    (filtered in C)."""
+    return _compress(values, map(_NOT_PLAIN, map(type, values), _TRUE))
 
 
 #: What :func:`record` returns: getters, objects and the values they read.
@@ -170,31 +190,35 @@ def record(values: Iterable[Any]) -> Record | None:
     objects: list[Any] = []
     read: list[Any] = []
     seen: set[int] = set()
-    stack = list(_compress(values, map(_NOT_PLAIN, map(type, values), _TRUE)))
+    stack = list(_not_plain(values))
     push = stack.extend
+    kinds = _KINDS
     while stack:
         value = stack.pop()
         kind = type(value)
-        if kind is tuple or kind is frozenset or kind in _TUPLES or _a_tuple(kind):
+        what = kinds.get(kind)
+        if what is None:
+            what = _kind(kind)
+        if what == _ITEMS_OF:
             push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
             continue
+        if what == _SAFE:
+            continue
+        if what == _LOOSE:
+            return None
         if id(value) in seen:
             continue
         seen.add(id(value))
-        if kind is FrozenMap:
+        if what == _MAP:
             items = _ITEMS(value)
             getters.append(_ITEMS)
             objects.append(value)
             read.append(dict(items))
+            push(_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)))
             vals = items.values()
             push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
             continue
-        entry = _fields(kind)
-        if entry is None:
-            if kind in _COVERED or _covered(kind):
-                continue
-            return None
-        names, getter = entry
+        names, getter = _FIELDS[kind]  # type: ignore[misc]
         if getter is None:
             continue
         got = getter(value)
@@ -206,6 +230,35 @@ def record(values: Iterable[Any]) -> Record | None:
         elif type(got) not in _PLAIN_VALUES:
             stack.append(got)
     return tuple(getters), tuple(objects), tuple(read)
+
+
+#: Arguments :func:`record_reusing` keeps the records of, at most.
+_ARGS_KEPT: Final = 64
+
+
+def record_reusing(values: tuple[Any, ...],
+                   kept: dict[int, tuple[Any, Record]]) -> Record | None:
+    """:func:`record` of ``values``, value by value, reusing what ``kept``
+    (the caller's, by id, values kept alive) recorded of a value given
+    before when it still holds those values (compared in C): a batch of
+    damage given beside each of its items is walked once, not once per item."""
+    found: list[Record] = []
+    for value in _compress(values, map(_NOT_PLAIN, map(type, values), _TRUE)):
+        hit = kept.get(id(value))
+        if hit is not None and unchanged(hit[1]):
+            found.append(hit[1])
+            continue
+        rec = record((value,))
+        if rec is None:
+            return None
+        if len(kept) >= _ARGS_KEPT:
+            kept.clear()
+        kept[id(value)] = (value, rec)
+        found.append(rec)
+    if len(found) == 1:
+        return found[0]
+    return (tuple(_chain_of(map(_FIRST, found))), tuple(_chain_of(map(_SECOND, found))),
+            tuple(_chain_of(map(_THIRD, found))))
 
 
 def unchanged(rec: Record) -> bool:
@@ -225,17 +278,23 @@ def fingerprint(value: Any) -> bytes | str:
     return b"".join(out.parts)
 
 
-# -- parts, fingerprinted once ---------------------------------------------------
+# -- parts, recorded once --------------------------------------------------------
 #
 # A state is its containers (its own fields, the tuples and maps among them)
 # and its parts (each value of a map, each item of a tuple, each other field
 # value). Consecutive states share almost all their parts, so verify mode
-# fingerprints a part once, when it is first seen, and records every attrs
-# instance and map inside it with the values of its fields: comparing those
-# values again later is done in C (``map(operator.call, getters, objects)``)
-# and costs no Python call.
+# records a part once, when it is first seen: every attrs instance and map
+# inside it with the values of its fields. Comparing those values again later
+# is done in C (``map(operator.call, getters, objects)``) and costs no Python
+# call. A part's next version (``attrs.evolve``) shares almost everything in
+# it with the last, so what a value inside a part records is memoised by
+# identity and only new values are walked; a part is pickled only when it
+# holds what recorded values can't see change (a list, a dict that is no
+# read-only map's, an object of a class that isn't attrs), to fingerprint it
+# again later and to rebuild it.
 
 _ITEMS: Final = operator.attrgetter("_items")
+_FIRST: Final = operator.itemgetter(0)
 _SECOND: Final = operator.itemgetter(1)
 _FIELDS: dict[type, tuple[tuple[str, ...], Any] | None] = {}
 
@@ -286,7 +345,26 @@ class _Recorder(_Fingerprinter):
 #: A part's entry: the part (kept alive, so its id isn't reused), its
 #: fingerprint, the getters, objects and values recorded in it, and whether
 #: it holds something those values don't cover (:func:`_loose`).
-Entry = tuple[Any, "bytes | str", tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], bool]
+Entry = tuple[Any, "bytes | str | None", tuple[Any, ...], tuple[Any, ...], tuple[Any, ...],
+              bool]
+
+#: What a value inside a part records, with everything in it: the value
+#: (kept alive, so its id isn't reused), then getters, objects and values.
+_Sub = tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+_NOTHING: Final[_Sub] = (None, (), (), ())
+#: Values :attr:`Parts._memo` holds at most (then it starts again).
+_MEMO_SIZE: Final = 4096
+#: The containers whose items are walked without a record of their own.
+_LEAVES: Final = frozenset({tuple, frozenset})
+_THIRD: Final = operator.itemgetter(2)
+_FOURTH: Final = operator.itemgetter(3)
+_chain_of: Final = itertools.chain.from_iterable
+
+
+def _remake(kind: type, items: tuple[Any, ...]) -> Any:
+    """A tuple of subclass ``kind`` (a named tuple) holding ``items``."""
+    make = getattr(kind, "_make", None)
+    return make(items) if make is not None else kind.__new__(kind, *items)
 
 def _loose(memo: Any, maps: set[int]) -> bool:
     """Whether a pickle whose memo is ``memo`` (a pickler's, before it is
@@ -320,21 +398,23 @@ class Shallow:
     identity), and a copy of each of its maps' dicts (compared with ``==``,
     by identity of the values); every part of it is in the table."""
 
-    __slots__ = ("fields", "maps", "state")
+    __slots__ = ("copies", "fields", "maps", "state", "watched")
 
     def __init__(self, state: Any, fields: tuple[Any, ...],
                  maps: tuple[tuple[int, dict[Any, Any]], ...]) -> None:
         self.state = state
         self.fields = fields
         self.maps = maps
+        #: The maps among the fields, and the copies of their dicts.
+        self.watched = tuple(fields[i] for i, _ in maps)
+        self.copies = tuple(items for _, items in maps)
 
     def changed(self) -> bool:
-        """Whether the state's containers differ from these (work in C)."""
+        """Whether the state's containers differ from these (in C)."""
         now = state_fields(self.state)[1]
         if not all(map(operator.is_, now, self.fields)):
             return True
-        fields = self.fields
-        return not all(_ITEMS(fields[i]) == items for i, items in self.maps)
+        return not all(map(operator.eq, map(_ITEMS, self.watched), self.copies))
 
 
 class Parts:
@@ -348,6 +428,11 @@ class Parts:
                          tuple[Entry, ...]] | None = None
         self._out: list[bytes] = []
         self._pickler = self._new_pickler()
+        #: What each value met inside a part records (itself and everything
+        #: in it), by id, kept alive: a value shared by several parts (a
+        #: permanent's keywords, its counters, the next version of a part
+        #: made by ``attrs.evolve``) is walked once (:meth:`_sub`).
+        self._memo: dict[int, _Sub] = {}
 
     def _new_pickler(self) -> _Recorder:
         # list.append as the file's write: no Python call per write.
@@ -359,7 +444,120 @@ class Parts:
         return pickler
 
     def print(self, part: Any) -> Entry:
-        """``part``'s entry: its fingerprint and what it records."""
+        """``part``'s entry: what it records (each attrs instance and map in
+        it, with its field values); and its fingerprint, when it holds what
+        those values can't see change (:func:`_loose`), else ``None``: then
+        :meth:`pristine` rebuilds it from the values recorded.
+
+        The values shared with parts walked before are taken from
+        :attr:`_memo` and compared, in C, with what they hold now: when one
+        differs (something changed it since), the memo is dropped and the
+        part walked afresh, so an entry always holds what the part holds
+        now, as fingerprinting it whole would."""
+        try:
+            sub = self._sub(part)
+            if sub is not None and sub[1] and tuple(map(operator.call, sub[1], sub[2])) != sub[3]:
+                self._memo.clear()
+                sub = self._sub(part)
+        except RecursionError:  # a value holding itself: the pickler copes
+            sub = None
+        if sub is None:
+            return self._pickled(part)
+        return (part, None, sub[1], sub[2], sub[3], False)
+
+    def _sub(self, value: Any) -> _Sub | None:
+        """What ``value`` records, with everything in it (memoised by id in
+        :attr:`_memo`); ``None`` when it holds what recorded values can't
+        see change."""
+        kind = type(value)
+        what = _KINDS.get(kind)
+        if what is None:
+            what = _kind(kind)
+        if what == _SAFE or kind in _PLAIN_VALUES:
+            return _NOTHING
+        if what == _LOOSE:
+            return None
+        own: tuple[Any, ...] = ()
+        if what == _ITEMS_OF:
+            kids = list(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
+        elif what == _MAP:
+            items = _ITEMS(value)
+            own = ((_ITEMS, value, dict(items)),)
+            vals = items.values()
+            kids = [*_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)),
+                    *_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE))]
+        else:
+            names, getter = _FIELDS[kind]  # type: ignore[misc]
+            if getter is None:
+                return _NOTHING
+            got = getter(value)
+            own = ((getter, value, got),)
+            if len(names) == 1:
+                got = (got,)
+            kids = list(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
+        memo = self._memo
+        subs: list[Any] = list(map(memo.get, map(id, kids)))
+        if None in subs:
+            missing = list(_compress(kids, map(operator.not_, subs)))
+            if _LEAVES.issuperset(map(type, missing)) and _PLAIN_VALUES.issuperset(
+                    map(type, _chain_of(missing))):
+                # Tuples and sets of ids only (a map of blocks, a permanent's
+                # types): nothing in them to record, found in C.
+                subs = list(_compress(subs, subs))
+            else:
+                for i, found in enumerate(subs):
+                    if found is None:
+                        found = self._sub(kids[i])
+                        if found is None:
+                            return None
+                        subs[i] = found
+        if own:
+            subs.append((None, (own[0][0],), (value,), (own[0][2],)))
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        sub = memo[id(value)] = (
+            value,
+            tuple(_chain_of(map(_SECOND, subs))),
+            tuple(_chain_of(map(_THIRD, subs))),
+            tuple(_chain_of(map(_FOURTH, subs))))
+        return sub
+
+    def restore(self, entry: Entry) -> Any:
+        """A copy of the part of ``entry`` (one :meth:`print` made without a
+        fingerprint) holding the values it records: each attrs instance and
+        map in it rebuilt from them, tuples rebuilt around their rebuilt
+        items, sharing kept."""
+        read = dict(zip(map(id, entry[3]), entry[4], strict=True))
+        done: dict[int, Any] = {}
+
+        def build(value: Any) -> Any:
+            kind = type(value)
+            if kind in _PLAIN_VALUES:
+                return value
+            key = id(value)
+            if key in done:
+                return done[key]
+            what = _KINDS.get(kind)
+            new = value
+            if what == _ITEMS_OF:
+                items = tuple(map(build, value))
+                new = items if kind is tuple else (
+                    frozenset(items) if kind is frozenset else _remake(kind, items))
+            elif what == _MAP and key in read:
+                new = FrozenMap._wrap({build(k): build(v) for k, v in read[key].items()})
+            elif what == _ATTRS and key in read:
+                names = _FIELDS[kind][0]  # type: ignore[index]
+                got = read[key]
+                new = _rebuild(kind, names, tuple(map(build, got if len(names) > 1 else (got,))))
+            done[key] = new
+            return new
+
+        return build(entry[0])
+
+    def _pickled(self, part: Any) -> Entry:
+        """``part``'s entry, with its fingerprint: what it records, read as
+        it is pickled, and whether it holds what those values can't see
+        change (:func:`_loose`)."""
         out = self._out
         out.clear()
         pickler = self._pickler
@@ -456,9 +654,9 @@ class Parts:
         self.new = 0
         self._flat = None
 
-    def changed(self, deep: bool = False) -> Any:
+    def changed(self, deep: bool = False, records: bool = True) -> Any:
         """A part whose content differs from its fingerprint, or ``None``.
-        The recorded field values are compared, in C; ``deep``: the parts
+        The recorded field values are compared, in C (``records``); ``deep``: the parts
         holding something those values don't cover (a list, an object of a
         class that isn't attrs: :func:`_loose`) are fingerprinted again too.
         A part recorded whole sees every change the fingerprint would: a
@@ -466,7 +664,7 @@ class Parts:
         unless the two are equal, and then the new one's later changes make
         it unequal."""
         table = self.table
-        if not table:
+        if not table or not (records or deep):
             return None
         flat = self._flat
         if flat is None:
@@ -476,20 +674,23 @@ class Parts:
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(3), entries))),
                 tuple(itertools.chain.from_iterable(map(operator.itemgetter(4), entries))),
                 tuple(entry for entry in entries if entry[5]))
-        if tuple(map(operator.call, flat[0], flat[1])) != flat[2]:
+        if records and tuple(map(operator.call, flat[0], flat[1])) != flat[2]:
             for entry in table.values():
                 if tuple(map(operator.call, entry[2], entry[3])) != entry[4]:
                     return entry[0]
         if deep:
             for entry in flat[3]:
-                if self.print(entry[0])[1] != entry[1]:
+                if self._pickled(entry[0])[1] != entry[1]:
                     return entry[0]
         return None
 
     def pristine(self, part: Any) -> Any:
-        """A copy of ``part`` as it was fingerprinted (``part`` itself when
-        it was compared by its repr)."""
-        fingerprint = self.table[id(part)][1]
+        """A copy of ``part`` as it was recorded (:meth:`restore`) or
+        fingerprinted (``part`` itself when it was compared by its repr)."""
+        entry = self.table[id(part)]
+        fingerprint = entry[1]
+        if fingerprint is None:
+            return self.restore(entry)
         return pickle.loads(fingerprint) if isinstance(fingerprint, bytes) else part
 
     def rebuild(self, shallow: Shallow) -> Any:
