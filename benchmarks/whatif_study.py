@@ -49,7 +49,7 @@ from test_bench_enumerate import ATTACKS, board
 
 #: The defending player's creatures a pump may target, and the pump sizes.
 TARGETS = ("b1", "b2", "b3", "b4", "b5")
-SIZES = ((1, 1), (2, 2), (3, 3), (4, 4), (0, 3), (3, 0))
+SIZES = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (0, 3), (3, 0), (1, 3))
 
 
 def value(out: LightOutcome) -> int:
