@@ -415,11 +415,14 @@ def test_509_1_what_if_resolves_every_legal_block_and_scores_it(eng: Engine) -> 
         (dict(w.blocks), w.score) for w in ranked]
 
 
-def test_the_batch_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/batch.md: its code runs and prints what its comments show."""
+def test_the_batch_page_code_runs_as_shown(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/batch.md: its code runs and prints what its comments show (in a
+    folder of its own: the page writes and resumes ``outcomes.jsonl``)."""
     import re
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "batch.md").read_text()
+    monkeypatch.chdir(tmp_path)
     code = "\n".join(re.findall(r"```python\n(.*?)```", text, re.S))
     exec(compile(code, "batch.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()

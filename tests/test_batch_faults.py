@@ -135,6 +135,31 @@ def test_a_hung_job_is_cut_at_its_timeout_and_the_batch_goes_on(engine: Engine,
     assert [(r.status, r.json) for r in others] == [(r.status, r.json) for r in expected]
 
 
+def test_a_workers_set_up_is_not_its_first_jobs_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 4: the time limit is the job's. A worker building its engine
+    (importing the plugins, once per process) before its first job doesn't
+    spend that job's time: with a build that takes three times the limit,
+    every job of a fresh process pool still resolves."""
+    import multiprocessing
+
+    from redzone.execution import engines
+
+    real = engines.build_engine
+
+    def slow_build(spec: Any) -> Engine:
+        __import__("time").sleep(1.5)
+        return real(spec)
+
+    monkeypatch.setattr(engines, "build_engine", slow_build)  # inherited by forked workers
+    monkeypatch.setattr(engines, "_ENGINES", {})
+    plain = Engine()
+    jobs = _jobs(plain, ["Bear"] * 4)
+    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as ex:
+        got = list(simulate(jobs, engine=plain, executor=ex, chunksize=1, timeout=0.5))
+    assert [r.kind for r in got] == ["resolved"] * 4
+    assert _texts(got) == _texts(list(simulate(jobs, engine=plain)))
+
+
 def test_a_timeout_must_be_a_positive_number(engine: Engine) -> None:
     for bad in (0, -1, "2", True):
         with pytest.raises(BadQueryError, match="timeout"):

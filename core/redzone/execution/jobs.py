@@ -652,8 +652,29 @@ def _run_payload(index: int, payload: _Payload, timeout: float | None = None) ->
     return _full(_payload_outcome(index, payload, timeout))
 
 
+def _warm(payload: _Payload) -> None:
+    """Build (and keep, :func:`~redzone.execution.engines.worker_engine`) the
+    engines a payload's job may need before its time limit starts: a
+    worker's set-up (importing the plugins, building the engine, once per
+    process) is not the job's time. A build that fails is left to the job,
+    whose outcome reports it."""
+    if isinstance(payload, _FileJob):  # its file's rules choose among these
+        specs = [spec for _, spec in payload.specs]
+    elif isinstance(payload, _ScenarioJob):
+        specs = [payload.spec]
+    else:
+        return
+    for spec in specs:
+        try:
+            worker_engine(spec)
+        except Exception:  # reported by the job itself, as its outcome
+            continue
+
+
 def _payload_outcome(index: int, payload: _Payload, timeout: float | None = None,
                      light: bool = False) -> JobOutcome | LightOutcome:
+    if timeout is not None:
+        _warm(payload)
     if isinstance(payload, _BadJob):
         out = _bad(index, payload)
         return LightOutcome.of_failure(out) if light else out
