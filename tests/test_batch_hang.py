@@ -6,7 +6,9 @@ blocked, which neither the alarm nor an asynchronous exception can cut)
 holds its worker. The caller then cuts it at its chunk's deadline
 (``timeout`` per job plus ``GRACE``): a process pool's workers are killed and
 the pool replaced, the job is a ``timeout`` outcome and the batch goes on.
-Run serially, such a job can't be cut (the batch waits for it): not tested.
+On Ray the task's worker process is ended; on Dask the job is reported at
+its deadline and its worker left busy. Run serially, such a job can't be cut
+(the batch waits for it): not tested.
 
 Each batch runs in a thread joined with a time bound, so a regression fails
 instead of hanging the suite.
@@ -29,6 +31,7 @@ from redzone import Engine
 from redzone.execution import JobOutcome, faults, simulate, simulation
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
+HAS_RAY = importlib.util.find_spec("ray") is not None
 
 #: The grace the tests give (GRACE's default leaves room for slow workers).
 GRACE = 1.0
@@ -171,4 +174,30 @@ def test_a_job_hung_in_c_on_dask_is_reported_at_its_deadline(engine: Engine) -> 
     assert (got[3].status, got[3].kind) == (3, "timeout")
     assert "stays busy" in got[3].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 3] == [
+        (r.status, r.json) for r in serial]
+
+
+@pytest.mark.skipif(not HAS_RAY, reason="Ray (redzone[ray]) is not installed")
+def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> None:
+    """Issue 24, item 4: on Ray, a job hung in C is a ``timeout`` outcome at
+    its deadline, its worker process ended (``ray.cancel(force=True)``), and
+    its neighbours resolve as serially."""
+    import ray
+    from redzone.execution.executors import RayExecutor
+
+    names = ["Bear"] * 2 + ["Stone"] + ["Bear"] * 2
+    jobs = _jobs(engine, names)
+    serial = list(simulate(jobs[:2] + jobs[3:], engine=engine))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        executor = RayExecutor()
+        # Ray's workers start cold: warm them, so the grace is the jobs'.
+        list(simulate(jobs[:2], engine=engine, executor=executor, chunksize=1))
+        got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=executor,
+                                             chunksize=1, timeout=0.5)), 30)
+    finally:
+        ray.shutdown()
+    assert (got[2].status, got[2].kind) == (3, "timeout")
+    assert "worker was ended and replaced" in got[2].outcome["error"]["message"]
+    assert [(r.status, r.json) for r in got if r.index != 2] == [
         (r.status, r.json) for r in serial]
