@@ -14,8 +14,10 @@ instead of waiting for them for ever.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import importlib
 import os
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -42,13 +44,35 @@ class RayExecutor(cf.Executor):
         self._ray = ray
         self._remote: dict[Callable[..., Any], Any] = {}
         self._max_retries = max_retries
+        self._refs: weakref.WeakKeyDictionary[cf.Future[Any], Any] = (
+            weakref.WeakKeyDictionary())
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = self._ray.remote(max_retries=self._max_retries)(fn)
-        future: cf.Future[Any] = remote.remote(*args, **kwargs).future()
+        ref = remote.remote(*args, **kwargs)
+        future: cf.Future[Any] = ref.future()
+        self._refs[future] = ref
         return future
+
+    def cut(self, future: cf.Future[Any]) -> bool:
+        """End the worker process running ``future``'s task
+        (``ray.cancel(ref, force=True)``); Ray starts another worker in its
+        place. The future then fails.
+
+        :returns: whether the task was known (and cancelled).
+
+        .. versionadded:: 0.1.0
+        """
+        ref = self._refs.pop(future, None)
+        if ref is None:
+            return False
+        try:
+            self._ray.cancel(ref, force=True)
+        except Exception:  # the task finished meanwhile, or the head is gone
+            return False
+        return True
 
     @property
     def workers(self) -> int:
@@ -123,6 +147,31 @@ def live_workers(executor: Any) -> int | None:
         return 0
 
 
+def cut(executor: Any, future: cf.Future[Any]) -> bool:
+    """End the worker stuck on ``future``'s chunk, where the executor has a
+    way to: every worker process of a
+    :class:`~concurrent.futures.ProcessPoolExecutor` is killed (the pool
+    can't end one alone; it breaks, and the caller replaces it); a
+    :class:`RayExecutor` ends the task's worker process (:meth:`RayExecutor.cut`).
+    Any other executor (a Dask cluster, a thread pool) is left as it is: its
+    worker stays busy until the job returns.
+
+    :returns: whether a worker was ended.
+
+    .. versionadded:: 0.1.0
+    """
+    if isinstance(executor, cf.ProcessPoolExecutor):
+        processes = dict(getattr(executor, "_processes", None) or {})
+        for process in processes.values():
+            with contextlib.suppress(Exception):  # gone already
+                process.kill()
+        return bool(processes)
+    end = getattr(executor, "cut", None)
+    if callable(end):
+        return bool(end(future))
+    return False
+
+
 def describe(executor: Any) -> str:
     """The executor, for a message: its class, and its Dask scheduler's
     address."""
@@ -135,5 +184,5 @@ def describe(executor: Any) -> str:
     return f"the executor {type(executor).__name__}"
 
 
-__all__ = ["ASK_TIMEOUT", "RayExecutor", "as_executor", "describe", "live_workers",
+__all__ = ["ASK_TIMEOUT", "RayExecutor", "as_executor", "cut", "describe", "live_workers",
            "worker_count"]

@@ -12,16 +12,22 @@
   thread's next bytecode.
 
 Either way, Python code is cut; C code that never returns to Python (a
-plugin stuck in a C extension's loop) is not, and holds its worker until it
-returns. A job cut while a plugin was answering a hook reaches the kernel's
-exception triage as that plugin's failure: :class:`Limit` remembers that it
-fired, so the job's outcome is a ``timeout`` all the same.
+plugin stuck in a C extension's loop, a sleep with ``SIGALRM`` blocked) is
+not cut here, and holds its worker until the caller cuts it at the chunk's
+deadline (:func:`chunk_deadline`, below). A job cut while a plugin was
+answering a hook reaches the kernel's exception triage as that plugin's
+failure: :class:`Limit` remembers that it fired, so the job's outcome is a ``timeout`` all the same.
 
 :func:`wait_result` is the caller's side: it waits for a chunk's result, but
 not for ever when the cluster has no worker left to run it. A Dask or Ray
 cluster whose workers are all lost keeps its tasks waiting for workers that
 may never come; when the executor says it has had no worker for
-``lost_after`` seconds, :class:`WorkersLost` ends the batch.
+``lost_after`` seconds, :class:`WorkersLost` ends the batch. Given a
+``deadline``, it also stops waiting for a chunk that is past it
+(:class:`ChunkHung`): a job stuck in C code, which :func:`time_limit` can't
+cut, is then cut by the caller (:func:`~redzone.execution.simulation.simulate`
+ends the worker's process where the executor allows it, see
+:func:`chunk_deadline`).
 """
 
 from __future__ import annotations
@@ -47,6 +53,11 @@ LOST_AFTER: Final = 60.0
 
 #: The most seconds between two looks at the executor's workers.
 POLL: Final = 1.0
+
+#: The seconds a chunk (or a job sent alone) is given past its jobs' time
+#: limits before the caller cuts it (:func:`chunk_deadline`): room for a
+#: worker to start, to rebuild its engine and to send its outcomes back.
+GRACE: Final = 5.0
 
 _T = TypeVar("_T")
 
@@ -115,6 +126,28 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         timer.cancel()
 
 
+def chunk_deadline(timeout: float, jobs: int, grace: float = GRACE) -> float:
+    """The most seconds the caller waits for a chunk of ``jobs`` jobs, each
+    limited to ``timeout`` seconds on its worker: ``timeout * jobs + grace``.
+
+    The wait starts when the caller starts waiting for the chunk, that is
+    when every earlier chunk's outcomes are in (chunks are waited for in
+    input order), so a chunk that queued behind others is not charged for
+    their time. A job sent alone is given ``timeout + grace``.
+
+    .. versionadded:: 0.1.0
+    """
+    return timeout * jobs + grace
+
+
+class ChunkHung(TimeoutError):
+    """A chunk (or a job sent alone) is past its deadline (:func:`chunk_deadline`):
+    its worker is stuck where :func:`time_limit` can't cut it.
+
+    .. versionadded:: 0.1.0
+    """
+
+
 class WorkersLost(BatchError):
     """Every worker of a batch's executor was lost, and none came back within
     ``lost_after`` seconds: the batch ends. The outcomes yielded before it
@@ -127,7 +160,7 @@ class WorkersLost(BatchError):
 
 def wait_result(future: cf.Future[_T], live: Callable[[], int | None],
                 lost_after: float | None, *, what: str = "the executor",
-                poll: float = POLL) -> _T:
+                poll: float = POLL, deadline: float | None = None) -> _T:
     """A future's result, waited for while the executor has workers.
 
     :param future: a chunk's future.
@@ -137,29 +170,42 @@ def wait_result(future: cf.Future[_T], live: Callable[[], int | None],
         ``None`` waits for ever.
     :param what: the executor, as the error names it.
     :param poll: the most seconds between two looks at the workers.
+    :param deadline: a :func:`time.monotonic` time past which the wait ends
+        with :class:`ChunkHung`; ``None`` for none.
+    :raises ChunkHung: when ``deadline`` is past and the future is still not
+        done.
     :raises WorkersLost: when ``live`` said 0 for ``lost_after`` seconds in a
         row and the future is still not done.
     :returns: the future's result (or raises its exception).
 
     .. versionadded:: 0.1.0
     """
-    if lost_after is None:
+    if lost_after is None and deadline is None:
         return future.result()
     since: float | None = None
-    step = max(0.01, min(poll, lost_after / 4))
+    step = max(0.01, min(poll, lost_after / 4)) if lost_after is not None else poll
+    look = lost_after is not None
     while True:
-        done, _ = cf.wait([future], timeout=step)
+        left = None if deadline is None else deadline - time.monotonic()
+        done, _ = cf.wait([future], timeout=step if left is None else max(0.0, min(step, left)))
         if done:
             return future.result()
+        if deadline is not None and time.monotonic() >= deadline:
+            raise ChunkHung(f"{what} did not give the chunk's outcomes by its deadline")
+        if not look:
+            continue
         n = live()
         if n is None:
-            return future.result()  # nothing to look at: wait as before
+            if deadline is None:
+                return future.result()  # nothing to look at: wait as before
+            look = False
+            continue
         if n > 0:
             since = None
             continue
         now = time.monotonic()
         since = now if since is None else since
-        if now - since >= lost_after:
+        if lost_after is not None and now - since >= lost_after:
             raise WorkersLost(
                 f"every worker of {what} was lost: it has had no worker for "
                 f"{lost_after:g} s while jobs waited to run (lost_after={lost_after:g}); "
@@ -167,5 +213,5 @@ def wait_result(future: cf.Future[_T], live: Callable[[], int | None],
                 "path, resume=True (redzone batch --resume) goes on from them")
 
 
-__all__ = ["LOST_AFTER", "POLL", "TIMEOUT", "JobTimeout", "Limit", "WorkersLost",
-           "time_limit", "wait_result"]
+__all__ = ["GRACE", "LOST_AFTER", "POLL", "TIMEOUT", "ChunkHung", "JobTimeout", "Limit",
+           "WorkersLost", "chunk_deadline", "time_limit", "wait_result"]

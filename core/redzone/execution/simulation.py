@@ -25,6 +25,7 @@ import concurrent.futures as cf
 import itertools
 import os
 import pickle
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final, Literal, overload
@@ -32,8 +33,15 @@ from typing import Any, Final, Literal, overload
 from attrs import evolve
 
 from redzone.execution.engines import build_engine
-from redzone.execution.executors import as_executor, describe, live_workers, worker_count
-from redzone.execution.faults import LOST_AFTER, WorkersLost, wait_result
+from redzone.execution.executors import as_executor, cut, describe, live_workers, worker_count
+from redzone.execution.faults import (
+    LOST_AFTER,
+    TIMEOUT,
+    ChunkHung,
+    WorkersLost,
+    chunk_deadline,
+    wait_result,
+)
 from redzone.execution.jobs import (
     OUTCOMES,
     WORKER_LOST,
@@ -158,6 +166,15 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param timeout: the most seconds one job may take, on whatever runs it
         (:mod:`redzone.execution.faults`); a job past it is cut and its
         outcome is a ``timeout`` error (status 3), and the batch goes on.
+        With an executor, the caller also gives each chunk a deadline
+        (:func:`~redzone.execution.faults.chunk_deadline`: ``timeout`` per
+        job plus :data:`~redzone.execution.faults.GRACE` seconds), for a job
+        stuck in C code that its worker can't cut: past it, the chunk's
+        worker is ended where the executor allows it (below), and its jobs
+        are sent again alone, each with ``timeout + GRACE`` seconds; a job
+        past that alone is a ``timeout`` outcome cut by the caller, and the
+        batch goes on. Run here (no executor), a job stuck in C code can't
+        be cut: the batch waits for it.
     :param outcome: ``"json"`` (the default): each job's
         :class:`JobOutcome`, with the full JSON outcome; ``"light"``: its
         :class:`~redzone.execution.jobs.LightOutcome` (lives, poison,
@@ -238,6 +255,17 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :class:`~concurrent.futures.ProcessPoolExecutor` that breaks is replaced
     by a new pool of the same size for the rest of the batch (shut down at
     the end; the caller's pool stays broken).
+
+    A chunk past its deadline (``timeout`` given) is cut by the caller as
+    the executor allows: a
+    :class:`~concurrent.futures.ProcessPoolExecutor`'s worker processes are
+    all killed and the pool replaced as a broken one is (the jobs of other
+    chunks in flight on it are sent again to the new pool: they lost their
+    worker, it is not counted against them); a
+    :class:`~redzone.execution.executors.RayExecutor` ends the task's worker
+    process (``ray.cancel(force=True)``) and Ray starts another; any other
+    executor (Dask, a thread pool) has its worker left busy until the job
+    returns, and the job is reported at its deadline all the same.
 
     .. versionchanged:: 0.1.0
        ``outcome``, ``score``, ``reduce`` and ``initial``.
@@ -386,12 +414,19 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
     # The plain query travels as None: what run_chunk has always been given.
     sent = None if query == _PLAIN else query
 
+    # The futures sent and not given up on, in the order sent, with their
+    # numbers of jobs: a chunk's deadline counts the jobs queued before it.
+    flight: dict[cf.Future[list[Any]], int] = {}
+
     def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[Any]]:
         try:
-            return state["executor"].submit(run_chunk, chunk, timeout, sent)
+            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            return state["executor"].submit(run_chunk, chunk, timeout, sent)
+            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
+        if timeout is not None:
+            flight[future] = len(chunk)
+        return future
 
     def fill() -> bool:
         nonlocal size
@@ -416,7 +451,37 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
 
     def wait(future: cf.Future[list[Any]]) -> list[Any]:
         ex = state["executor"]
-        return wait_result(future, lambda: live_workers(ex), lost_after, what=describe(ex))
+        deadline = None
+        if timeout is not None:
+            # Jobs sent before this chunk and still running or queued may run first.
+            for f in [f for f in flight if f.done()]:
+                del flight[f]
+            ahead = 0
+            for f, n in flight.items():
+                if f is future:
+                    break
+                ahead += n
+            deadline = time.monotonic() + chunk_deadline(timeout, flight.get(future, 1)) + (
+                timeout * ahead)
+        try:
+            return wait_result(future, lambda: live_workers(ex), lost_after,
+                               what=describe(ex), deadline=deadline)
+        finally:
+            flight.pop(future, None)
+
+    def hung(future: cf.Future[list[Any]]) -> bool:
+        """End the worker stuck on ``future``; replace a pool so ended, and
+        send the other chunks in flight on it again."""
+        ex = state["executor"]
+        ended = cut(ex, future)
+        if ended and isinstance(ex, cf.ProcessPoolExecutor):
+            ex.shutdown(wait=False, cancel_futures=True)
+            state["executor"] = _replace(ex, owned)
+            for i, (other, f) in enumerate(pending):
+                flight.pop(f, None)
+                if not (f.done() and not f.cancelled() and f.exception() is None):
+                    pending[i] = (other, submit(other))
+        return ended
 
     buffered: deque[tuple[int, Any]] = deque()
     try:
@@ -428,8 +493,16 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 wires = wait(future)
             except WorkersLost:
                 raise
+            except ChunkHung as exc:
+                ended = hung(future)
+                if len(chunk) == 1:  # alone already: cut
+                    index, payload = chunk[0]
+                    results = query.local(_cut_by_caller(index, _source(payload), timeout,
+                                                         ended, retried=0))
+                else:
+                    results = _retry(chunk, exc, submit, query, wait, hung, timeout)
             except Exception as exc:
-                results = _retry(chunk, exc, submit, query, wait)
+                results = _retry(chunk, exc, submit, query, wait, hung, timeout)
             else:
                 results = query.decode(wires)
             yield from results
@@ -455,22 +528,31 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
            submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[Any]]],
            query: Query = _PLAIN,
-           wait: Callable[[cf.Future[list[Any]]], list[Any]] = lambda f: f.result()
-           ) -> list[Any]:
-    """Send each job of a lost chunk again, alone and one after another, so
-    that a job that kills its worker is lost alone: its neighbours never
-    share a worker (or a process pool) with it again. A job lost twice is
-    reported (a job that can't be pickled, as a :data:`BAD_JOB`: nothing
-    was lost), its outcome made (and scored) here."""
+           wait: Callable[[cf.Future[list[Any]]], list[Any]] = lambda f: f.result(),
+           hung: Callable[[cf.Future[list[Any]]], bool] = lambda f: False,
+           timeout: float | None = None) -> list[Any]:
+    """Send each job of a lost (or hung) chunk again, alone and one after
+    another, so that a job that kills its worker is lost alone: its
+    neighbours never share a worker (or a process pool) with it again. A job
+    lost twice is reported (a job that can't be pickled, as a
+    :data:`BAD_JOB`: nothing was lost), its outcome made (and scored) here;
+    so is a job past its deadline alone (``wait`` raised
+    :class:`~redzone.execution.faults.ChunkHung`), after ``hung`` ended its
+    worker where it could."""
     out: list[Any] = []
     for index, payload in chunk:
+        future = submit([(index, payload)])
         try:
-            wires = wait(submit([(index, payload)]))
+            wires = wait(future)
         except WorkersLost:
             raise
+        except ChunkHung:
+            ended = hung(future)
+            out.extend(query.local(_cut_by_caller(index, _source(payload), timeout, ended,
+                                                  retried=1)))
+            continue
         except Exception as lost:
-            source = (payload.path if isinstance(payload, _FileJob) else
-                      payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+            source = _source(payload)
             unsendable = _unpicklable(payload)
             if unsendable:
                 out.extend(query.local(evolve(_bad(index, _BadJob(source, (
@@ -486,6 +568,27 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
         out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome) else r
                    for r in query.decode(wires))
     return out
+
+
+def _source(payload: _Payload) -> str:
+    """A job's source, as its outcome names it."""
+    return (payload.path if isinstance(payload, _FileJob) else
+            payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+
+
+def _cut_by_caller(index: int, source: str, timeout: float | None, ended: bool, *,
+                   retried: int) -> JobOutcome:
+    """The outcome of a job the caller cut at its deadline (``kind``
+    :data:`~redzone.execution.faults.TIMEOUT`, status 3, the shape of a job
+    cut on its worker)."""
+    limit = f"{timeout:g} s" if timeout is not None else "its time"
+    worker = ("its worker was ended and replaced" if ended else
+              "its worker could not be ended and stays busy until the job returns")
+    message = (f"the job ran past its time limit of {limit} where its worker could not "
+               f"cut it (C code) and was cut by the caller at its deadline; {worker}")
+    outcome = {"ok": False, "error": {"kind": TIMEOUT, "rule": None, "message": message,
+                                      "objects": []}}
+    return JobOutcome(index, source, EXIT_FAILURE, _compact(outcome), retried=retried)
 
 
 def _unpicklable(payload: Any) -> str:

@@ -1,0 +1,203 @@
+"""A job hung in C code is cut by the caller at its deadline (issue 24, item 4).
+
+A job's time limit is enforced on its worker (:mod:`redzone.execution.faults`),
+but only in Python code: a job stuck in C code (here a sleep with ``SIGALRM``
+blocked, which neither the alarm nor an asynchronous exception can cut)
+holds its worker. The caller then cuts it at its chunk's deadline
+(``timeout`` per job plus ``GRACE``): a process pool's workers are killed and
+the pool replaced, the job is a ``timeout`` outcome and the batch goes on.
+On Ray the task's worker process is ended; on Dask the job is reported at
+its deadline and its worker left busy. Run serially, such a job can't be cut
+(the batch waits for it): not tested.
+
+Each batch runs in a thread joined with a time bound, so a regression fails
+instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import importlib.util
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+from redzone import Engine
+from redzone.execution import JobOutcome, faults, simulate, simulation
+
+HAS_DASK = importlib.util.find_spec("distributed") is not None
+HAS_RAY = importlib.util.find_spec("ray") is not None
+
+#: The grace the tests give (GRACE's default leaves room for slow workers).
+GRACE = 1.0
+
+HUNG_PLUGIN = '''
+import os
+import signal
+import time
+from redzone import hookimpl
+
+@hookimpl
+def redzone_attack_violations(state, attacker):
+    if state.objects[attacker].name == "Stone":
+        # hung in C: the alarm that cuts a job can't reach this sleep
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(30)
+    return None
+'''
+
+
+@pytest.fixture(scope="module")
+def hung(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    folder = tmp_path_factory.mktemp("hung")
+    (folder / "rz_batch_hung.py").write_text(HUNG_PLUGIN)
+    sys.path.insert(0, str(folder))
+    old = os.environ.get("PYTHONPATH", "")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), old) if p)
+    try:
+        import rz_batch_hung  # type: ignore[import-not-found]
+
+        yield rz_batch_hung
+    finally:
+        sys.path.remove(str(folder))
+        os.environ["PYTHONPATH"] = old
+        sys.modules.pop("rz_batch_hung", None)
+
+
+@pytest.fixture(scope="module")
+def engine(hung: ModuleType) -> Engine:
+    return Engine(plugins=[hung])
+
+
+@pytest.fixture(autouse=True)
+def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = getattr(faults, "chunk_deadline", None)
+    monkeypatch.setattr(simulation, "chunk_deadline",
+                        lambda timeout, jobs: real(timeout, jobs, GRACE), raising=False)
+
+
+def _jobs(engine: Engine, names: list[str]) -> list[Any]:
+    c = engine.creature
+    out = []
+    for i, name in enumerate(names):
+        state = engine.game(["alice", "bob"], [c("x", "alice", 1 + i % 4, 2, name=name),
+                                                c("y", "bob", 2, 1 + i % 3)])
+        out.append((state, {"attacks": {"x": "bob"}, "blocks": {"y": "x"} if i % 2 else {}}))
+    return out
+
+
+def _bounded(run: Callable[[], list[JobOutcome]], seconds: float) -> list[JobOutcome]:
+    """``run()``'s outcomes, failing the test if it takes more than ``seconds``."""
+    box: list[Any] = []
+    t = threading.Thread(target=lambda: box.append(run()), daemon=True)
+    t.start()
+    t.join(seconds)
+    assert not t.is_alive(), f"the batch did not end within {seconds} s"
+    return list(box[0])
+
+
+def _pids(pool: cf.ProcessPoolExecutor) -> set[int]:
+    return set(pool._processes)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("chunksize", [1, 3])
+def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
+        engine: Engine, chunksize: int) -> None:
+    """Issue 24, item 4: on a process pool of 2, a job hung in C is a
+    ``timeout`` outcome within a bounded time, its neighbours' outcomes are
+    the serial ones, and the pool's processes were replaced."""
+    names = ["Bear"] * 4 + ["Stone"] + ["Bear"] * 4
+    jobs = _jobs(engine, names)
+    serial = list(simulate(jobs[:4] + jobs[5:], engine=engine))
+    pools: list[cf.ProcessPoolExecutor] = []
+    real = simulation._replace
+
+    def spy(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
+        new = real(executor, owned)
+        assert isinstance(new, cf.ProcessPoolExecutor)
+        pools.append(new)
+        return new
+
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        pool.submit(int).result()  # the workers start
+        before = _pids(pool)
+        start = time.monotonic()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(simulation, "_replace", spy)
+
+            def run() -> list[JobOutcome]:
+                got = simulate(jobs, engine=engine, executor=pool, chunksize=chunksize,
+                               timeout=0.5)
+                out = []
+                for r in got:
+                    out.append(r)
+                    if r.index == len(jobs) - 1:  # the new pool, still open
+                        after.update(_pids(pools[-1]))
+                return out
+
+            after: set[int] = set()
+            got = _bounded(run, 20)
+        took = time.monotonic() - start
+    cut = got[4]
+    assert (cut.index, cut.status, cut.kind) == (4, 3, "timeout")
+    message = cut.outcome["error"]["message"]
+    assert "cut by the caller" in message and "worker was ended and replaced" in message
+    assert [(r.status, r.json) for r in got if r.index != 4] == [
+        (r.status, r.json) for r in serial]
+    assert pools and after and not after & before  # other processes now
+    assert took < 15
+
+
+@pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
+def test_a_job_hung_in_c_on_dask_is_reported_at_its_deadline(engine: Engine) -> None:
+    """Issue 24, item 4: on Dask, which has no way here to end the worker
+    running a task, a job hung in C is a ``timeout`` outcome at its deadline
+    and the batch goes on (on the cluster's other worker)."""
+    from distributed import Client, LocalCluster
+
+    names = ["Bear"] * 3 + ["Stone"] + ["Bear"] * 3
+    jobs = _jobs(engine, names)
+    serial = list(simulate(jobs[:3] + jobs[4:], engine=engine))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        # A Dask worker starts cold: the imports first, so the grace is the jobs'.
+        for name in ("redzone.execution.simulation", "rz_batch_hung"):
+            client.run(importlib.import_module, name)
+        got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=client,
+                                             chunksize=1, timeout=0.5)), 30)
+        cluster.close(timeout=5)
+    assert (got[3].status, got[3].kind) == (3, "timeout")
+    assert "stays busy" in got[3].outcome["error"]["message"]
+    assert [(r.status, r.json) for r in got if r.index != 3] == [
+        (r.status, r.json) for r in serial]
+
+
+@pytest.mark.skipif(not HAS_RAY, reason="Ray (redzone[ray]) is not installed")
+def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> None:
+    """Issue 24, item 4: on Ray, a job hung in C is a ``timeout`` outcome at
+    its deadline, its worker process ended (``ray.cancel(force=True)``), and
+    its neighbours resolve as serially."""
+    import ray
+    from redzone.execution.executors import RayExecutor
+
+    names = ["Bear"] * 2 + ["Stone"] + ["Bear"] * 2
+    jobs = _jobs(engine, names)
+    serial = list(simulate(jobs[:2] + jobs[3:], engine=engine))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        executor = RayExecutor()
+        # Ray's workers start cold: warm them, so the grace is the jobs'.
+        list(simulate(jobs[:2], engine=engine, executor=executor, chunksize=1))
+        got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=executor,
+                                             chunksize=1, timeout=0.5)), 30)
+    finally:
+        ray.shutdown()
+    assert (got[2].status, got[2].kind) == (3, "timeout")
+    assert "worker was ended and replaced" in got[2].outcome["error"]["message"]
+    assert [(r.status, r.json) for r in got if r.index != 2] == [
+        (r.status, r.json) for r in serial]
