@@ -2,8 +2,8 @@
 
 Jobs come from a generator, outcomes go to a sink with progress reported,
 and the caller keeps nothing: the peak of what Python allocates in the
-caller's process (``tracemalloc``) for 20,000 jobs must be about that for
-2,000. Kept outcomes (about 250 bytes each at the least), payloads drawn
+caller's process (``tracemalloc``) for 12,000 jobs must be about that for
+1,500. Kept outcomes (about 250 bytes each at the least), payloads drawn
 from the generator without a bound on the chunks in flight, or a list of
 the keys written would add megabytes to the larger run and fail it.
 
@@ -25,7 +25,7 @@ from redzone import Engine
 from redzone.execution import simulate
 
 #: The two batch sizes compared.
-SMALL, LARGE = 2_000, 20_000
+SMALL, LARGE = 1_500, 12_000
 
 #: What the larger run's peak may add to twice the smaller's (bytes).
 SLACK = 512 * 1024
