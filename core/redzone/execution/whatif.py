@@ -282,11 +282,17 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
         blocks = tuple(engine.legal_block_declarations(declared))
     else:  # no attacker: no declare blockers step (508.8)
         blocks = (FrozenMap(),)
-    cells = [(b, a, v) for b, a, v in itertools.product(blocks, grid.actions, grid.variants)]
-    scored = simulate(_jobs(state, grid, cells, mid, before_blocks), executor=executor,
+    # The cells in grid order, made as they are needed (twice: the jobs sent,
+    # and the cells handed back), never held: a grid of a million cells
+    # keeps the caller's memory flat.
+    def cells() -> Iterator[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
+                                  FrozenMap[str, Any]]]:
+        return itertools.product(blocks, grid.actions, grid.variants)
+
+    scored = simulate(_jobs(state, grid, cells(), mid, before_blocks), executor=executor,
                       engine=engine, chunksize=chunksize, timeout=timeout, outcome=outcome,
                       score=score)
-    out = _cells(cells, scored)
+    out = _cells(cells(), scored)
     if stream:
         return out
     return sorted(out, key=lambda c: c.score, reverse=True)  # stable: ties in grid order
@@ -349,7 +355,7 @@ def _jobs(state: GameState, grid: Grid,
         yield MidCombat(state, decisions) if mid else (state, decisions)
 
 
-def _cells(cells: Sequence[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
+def _cells(cells: Iterable[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
                                  FrozenMap[str, Any]]],
            scored: Iterable[Scored]) -> Iterator[Cell]:
     for (blocks, actions, variant), s in zip(cells, scored, strict=True):
