@@ -7,6 +7,7 @@ Usage (from the repository root)::
     python benchmarks/batch_scaling.py --counts 500,3000 --rounds 5
     python benchmarks/batch_scaling.py --executors serial,pool
     python benchmarks/batch_scaling.py --board mixed10 --counts 100,400   # ~3 ms jobs
+    python benchmarks/batch_scaling.py --light            # scores made on the workers
 
 The jobs are ``(state, decisions)`` pairs from the test kit's board generator
 (``redzone.testing.conformance.cases``: up to 3 attackers and 3 blockers,
@@ -53,11 +54,21 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from redzone import Engine
 from redzone.execution.executors import RayExecutor, as_executor
-from redzone.execution.jobs import _Planner, run_chunk
+from redzone.execution.jobs import LightOutcome, Query, _Planner, run_chunk
 from redzone.execution.simulation import simulate
 from redzone.testing.conformance import Case, cases, printed_keywords
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def damage(out: LightOutcome) -> int:
+    """A search's score of a job: the life the defending player lost."""
+    return 20 - min(out.lives.values()) if out.ok else 0
+
+
+#: What every ``simulate`` call here asks for: the full outcome (default),
+#: or with ``--light`` a score computed on the worker from the light outcome.
+QUERY: dict[str, Any] = {}
 
 
 def corpus(engine: Engine, n: int) -> list[tuple[Any, dict[str, Any]]]:
@@ -142,7 +153,8 @@ def external_dask(workers: int) -> Iterator[Any]:
 def timed_chunk(blob: bytes) -> tuple[float, bytes]:
     """Run a pickled chunk inside a CPU timer, as a worker does."""
     start = time.process_time()
-    out = pickle.dumps(run_chunk(pickle.loads(blob)))
+    query = Query("light", damage) if QUERY else None
+    out = pickle.dumps(run_chunk(pickle.loads(blob), None, query))
     return time.process_time() - start, out
 
 
@@ -170,7 +182,7 @@ def timed(fn: Callable[[], object], rounds: int) -> tuple[float, float]:
 def first_result(ex: Any, engine: Engine, jobs: list[Any]) -> float:
     """Seconds from calling ``simulate`` to its first outcome."""
     start = time.perf_counter()
-    it = simulate(jobs, executor=ex, engine=engine)
+    it = simulate(jobs, executor=ex, engine=engine, **QUERY)
     next(it)
     seconds = time.perf_counter() - start
     for _ in it:
@@ -191,12 +203,12 @@ def memory(ex: Any, engine: Engine, jobs: list[Any], n: int) -> tuple[float, flo
     def rss_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    list(simulate(jobs[:200], executor=ex, engine=engine))
+    list(simulate(jobs[:200], executor=ex, engine=engine, **QUERY))
     before = rss_mb()
     cpu = time.process_time()
     with open(os.devnull, "w", encoding="utf-8") as out:
-        for outcome in simulate(stream(), executor=ex, engine=engine):
-            out.write(outcome.json)
+        for outcome in simulate(stream(), executor=ex, engine=engine, **QUERY):
+            out.write(outcome.json if not QUERY else str(outcome.value))
     return rss_mb() - before, (time.process_time() - cpu) / n
 
 
@@ -209,10 +221,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cores", type=int, default=64, help="cores to extrapolate to")
     parser.add_argument("--board", choices=("generated", "mixed10"), default="generated")
+    parser.add_argument("--light", action="store_true",
+                        help="what a search asks for: a score computed on the worker from "
+                        "the light outcome, instead of the full JSON outcome")
     parser.add_argument("--memory", type=int, default=0, metavar="N",
                         help="instead: the caller's peak memory growth at N jobs streamed")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.counts.split(",")]
+    if args.light:
+        QUERY.update(outcome="light", score=damage)
     engine = Engine()
     if args.board == "mixed10":
         import rzbench
@@ -230,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         workers = int(name[len(kind):] or 1)
         start = time.perf_counter()
         with executor(kind, workers) as ex:
-            list(simulate(jobs[:20], executor=ex, engine=engine))
+            list(simulate(jobs[:20], executor=ex, engine=engine, **QUERY))
             startup = time.perf_counter() - start
             if args.memory:
                 grown, caller = memory(ex, engine, jobs, args.memory)
@@ -240,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             wcpu = worker_cpu(ex, engine, jobs)
             for n in counts:
                 wall, cpu = timed(lambda ex=ex, n=n: list(
-                    simulate(jobs[:n], executor=ex, engine=engine)), args.rounds)
+                    simulate(jobs[:n], executor=ex, engine=engine, **QUERY)), args.rounds)
                 first = first_result(ex, engine, jobs[:n])
                 if kind == "serial":
                     serial[n] = wall
