@@ -1228,8 +1228,9 @@ STEPS: Final = (
 )
 
 
-#: The key under which a state notes the permanents changed since its
-#: objects were last found clean of state-based actions (704.3).
+#: The key under which a state notes the permanents and players changed
+#: (their ids) since its objects and players were last found clean of
+#: state-based actions (704.3): empty, nothing the core checks changed.
 SBA_DIRTY: Final = "_sba_dirty"
 #: The key under which a state notes the plugin set (a ``Hooks``'
 #: ``honour_mark``) found to honour it (:func:`redzone.kernel.context.engine_honours`): its rules
@@ -1326,11 +1327,12 @@ class GameState(Copyable):
         "conditions": ("objects", "effects", "shields", "continuous"),
         "object_flags": ("objects",),
         "conditional": ("objects",),
-        # Not a derived value but a note: the permanents changed since the
-        # objects were last checked for state-based actions and found clean
-        # (see redzone.kernel.sba.core_actions); dropped with any other
-        # change of the objects, kept up to date by the two methods below.
-        SBA_DIRTY: ("objects",),
+        # Not a derived value but a note: the permanents and players changed
+        # since they were last checked for state-based actions and found
+        # clean (see redzone.kernel.sba.core_actions); dropped with any other
+        # change of what the core checks, kept up to date by the three
+        # methods below.
+        SBA_DIRTY: ("objects", "players", "teams"),
         # A note too: what engine_honours reads (kept by with_permanents
         # when no changed permanent's keywords changed).
         HONOURED: ("rules", "keyword_set", "objects", "lki", "sources"),
@@ -1621,7 +1623,11 @@ class GameState(Copyable):
         """A copy with the given players replaced."""
         if not changed:
             return self
-        return self.evolve(players=self.players.merge(changed))
+        new = self.evolve(players=self.players.merge(changed))
+        dirty = self.__dict__.get(SBA_DIRTY)
+        if dirty is not None:
+            new.__dict__[SBA_DIRTY] = dirty.union(changed)
+        return new
 
     def __repr__(self) -> str:
         return _display.state_repr(self)
@@ -1722,11 +1728,15 @@ def new_game(
         teams=FrozenMap(team_map),
     )
     # The first check of state-based actions needs to look only at the
-    # permanents that call for one of their own, have marks or are tokens
-    # off the battlefield (704.3: every other one is clean as built).
+    # players who may call for one (no life, ten poison counters or more:
+    # the fewest that can lose, 704.5c, 810.8d; a draw from an empty
+    # library) and at the permanents that call for one of their own, have
+    # marks or are tokens off the battlefield (704.3: every other one is
+    # clean as built).
     state.__dict__[SBA_DIRTY] = frozenset(
-        p.id for p in perms if p.own_state_based_actions or p.marks
-        or (p.token and p.zone not in ("battlefield", "ceased")))
+        [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty),
+         *(p.id for p in perms if p.own_state_based_actions or p.marks
+           or (p.token and p.zone not in ("battlefield", "ceased")))])
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).
     for name in ("keyword_names_present", "object_flags", "conditions"):

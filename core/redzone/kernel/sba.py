@@ -195,7 +195,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     A permanent's own verdicts depend on it alone, so when the state notes
     which permanents changed since its objects were last found clean
     (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
-    the players always are."""
+    the players always are (the caller asks nothing of a state whose note
+    is empty: no player or permanent changed)."""
     found: list[StateBasedAction] = []
     teams = bool(state.teams._items)
     for player in state.players._items.values():

@@ -89,7 +89,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
             state = tx.state
         if state.continuous:  # the layer system (613), only when effects apply
             apply_layers(tx)
-        perform_state_based_actions(tx, _players_lost)
+        found = perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
@@ -97,10 +97,11 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     # (A hook nobody would be asked about isn't called; verify mode calls
     # the ones it checks the state after. Which hooks are silent depends on
     # the keywords present and the gated fields, which neither the damage
-    # event nor what plugins record changes: found once.)
+    # event nor what plugins record changes: found once, by the last round
+    # of state-based actions unless the game ended.)
     verify = hooks.verify
     state = tx.state
-    silent = hooks.silent(state)
+    silent = found if found is not None else hooks.silent(state)
     if tx.dealt:
         if verify or "redzone_damage_event" not in silent:
             hooks.damage_event(state, tuple(tx.dealt), tuple(tx.results))
@@ -121,8 +122,8 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
 # -- state-based actions on the working copy (704) ---------------------------------
 
 
-def perform_state_based_actions(tx: Tx,
-                                players_lost: Callable[[Tx, Sequence[str]], None]) -> None:
+def perform_state_based_actions(
+        tx: Tx, players_lost: Callable[[Tx, Sequence[str]], None]) -> frozenset[str] | None:
     """Perform state-based actions on a working copy until none applies
     (704.3).
 
@@ -130,23 +131,30 @@ def perform_state_based_actions(tx: Tx,
     :param players_lost: what follows when players lose (the game ends, or
         they leave it: 104, 800.4a), called after the round in which they
         lost; the loop stops if it ended the game.
+    :returns: the hooks silent for the working copy's state as it is left
+        (``hooks.silent``: the last round found them), or ``None`` when the
+        game ended.
     """
     hooks = tx.hooks
+    silent: frozenset[str] = frozenset()
     for _ in range(1000):
-        # (A round on a state whose objects are clean since the last check,
-        # with no plugin to ask, looks at the players only: core_actions
-        # reads the changed permanents alone, and there are no marks to clear.)
+        # (A state notes the players and permanents changed since it was
+        # last found clean: the core checks only those, and when none
+        # changed it checks nothing and there are no marks to clear.
+        # Clearing marks changes neither the keywords present nor a gated
+        # field, so the hooks silent for the state stay so.)
         state = tx.state
-        actions = _sba.core_actions(state)
-        # (Clearing marks changes neither the keywords present nor a gated field.)
+        clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
+        actions = [] if clean else _sba.core_actions(state)
         silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
-        state = _sba._clear_marks(state)
-        tx.state = state
+        if not clean:
+            state = _sba._clear_marks(state)
+            tx.state = state
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
-            state.__dict__[SBA_DIRTY] = frozenset()
+            state.__dict__[SBA_DIRTY] = _NOTHING
             break
         actions = _sba._dedupe(actions)
         before = state
@@ -214,9 +222,13 @@ def perform_state_based_actions(tx: Tx,
         if lost:
             players_lost(tx, lost)
             if tx.state.game_over is not None:
-                return
+                return None
         if tx.state is before:
             break
+    return silent
+
+
+_NOTHING: frozenset[str] = frozenset()
 
 
 def cease(tx: Tx, objects: Sequence[str]) -> None:
