@@ -45,17 +45,19 @@ class AssignmentRecord(Copyable):
         ``lethal`` it doesn't count this creature's damage against others'.
     """
 
+    # (Built by the kernel alone, from its duties' tuples and frozen maps:
+    # no converter runs.)
     step: str
     source: str
     power: int
     amounts: FrozenMap[str, int]
     given: bool
-    creatures: tuple[str, ...] = field(converter=as_tuple)
+    creatures: tuple[str, ...]
     attacked: str | None
     lethal: FrozenMap[str, int]
     is_attacker: bool
     blocked: bool
-    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
+    additional: tuple[str, ...] = ()
     divider: str | None = None
     lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
 

@@ -554,7 +554,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     """The record of a combat damage step's assignment (510.1), from what the
     step computed: its duties, its whole assignment (given and the policy's)
     and its unused entries; plus the lethal damage each creature had to
-    consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_map`,
+    consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_views`,
     as the assignment is checked), only for creatures assigning to creatures.
 
     :param given: the creatures whose assignment the caller gave.
@@ -570,10 +570,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
         if duty.creatures:
             if by is None:
                 by = _combat.assigned_to(full)
-            lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        full=full, by=by, asked=asked))
-            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        asked=asked))
+            lethal, before = _combat.lethal_views(hooks, state, duty, earlier, by, asked)
         else:
             lethal = before = _NO_LETHAL
         if i < last:
