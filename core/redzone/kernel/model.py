@@ -827,7 +827,7 @@ class Combat(Copyable):
     @property
     def combatants(self) -> tuple[str, ...]:
         """Attackers in declaration order, then blockers in declaration order."""
-        return (*self.attacks, *self.blocks)
+        return (*self.attacks._items, *self.blocks._items)
 
     def __copy__(self) -> Combat:
         return self  # immutable: a copy is the object itself

@@ -114,7 +114,8 @@ def next_step(ctx: Context, state: GameState) -> str | None:
         return "declare_attackers"
     if step == "declare_attackers":
         combat = state.combat
-        return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
+        return "declare_blockers" if combat is not None and combat.attacks._items \
+            else "end_of_combat"
     stack = ctx.edition.damage_on_stack
     if step.endswith(ASSIGNED) and is_damage_step(ctx, step):
         return step[: -len(ASSIGNED)]
@@ -268,7 +269,7 @@ def declare_blockers(ctx: Context, state: GameState,
         emitted += [Event("block", "509.1a" if attacker in mine else "702.22h", label,
                           blocker=blocker, attacker=attacker) for attacker in attackers]
     emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
-                      object=attacker) for attacker in combat.attacks]
+                      object=attacker) for attacker in combat.attacks._items]
     emitted += [Event.make("order", "509.2" if obj in combat.attacks else "509.3", label,
                            object=obj, order=tuple(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
@@ -341,7 +342,7 @@ def _dealt_earlier(ctx: Context, combat: Combat) -> Collection[str]:
     ``second_step_by_assignment``, that assigned it: 310.5 of 1999-2009)."""
     if ctx.edition.second_step_by_assignment:
         return combat.dealt
-    return set().union(*combat.damage_steps.values())
+    return set().union(*combat.damage_steps._items.values())
 
 
 def _compute_damage_step_kind(ctx: Context,
@@ -350,8 +351,8 @@ def _compute_damage_step_kind(ctx: Context,
     if combat is None:
         return DAMAGE_STEP, ()
     specs = ctx.hooks.damage_step_specs
-    done = combat.damage_steps
-    after = max((specs[s].order for s in done if s in specs), default=None)
+    done = combat.damage_steps._items
+    after = max((specs[s].order for s in done if s in specs), default=None) if done else None
     remaining = [spec for spec in specs.values()  # in order
                  if spec.name not in done and (after is None or spec.order > after)]
     if not remaining:
