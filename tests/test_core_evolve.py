@@ -1,12 +1,13 @@
-"""The kernel copies its values one way, :func:`redzone.kernel.frozen.evolve`,
-and that copy is :func:`attrs.evolve`'s: for every value class of the
-kernel, on instances from the bundled examples and built from scratch, with
-any fields changed, the two copies are equal, hold values of the same types
-(the changed fields went through their converters), hash alike, and read
-the same derived values (a cached property whose inputs changed is
-recomputed, not carried). A class whose ``__init__`` does more than set
-fields is refused on its first copy with a ``TypeError`` that says why,
-rather than copied wrong; no kernel class is such.
+"""The kernel copies its values one way, each value class's own ``evolve``
+(:class:`redzone.kernel.frozen.Copyable`), and that copy is
+:func:`attrs.evolve`'s: for every value class of the kernel, on instances
+from the bundled examples and built from scratch, with any fields changed,
+the two copies are equal, hold values of the same types (the changed fields
+went through their converters), hash alike, and read the same derived
+values (a cached property whose inputs changed is recomputed, not carried).
+A class whose ``__init__`` does more than set fields is refused on its first
+copy with a ``TypeError`` that says why, rather than copied wrong; no kernel
+class is such. The kernel itself never copies through :func:`attrs.evolve`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import importlib
 import pkgutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -25,8 +27,8 @@ from hypothesis import strategies as st
 from redzone import Engine, examples
 from redzone.formats.outcome import resolve
 from redzone.formats.scenario import load
-from redzone.kernel import frozen
-from redzone.kernel.frozen import FrozenMap, cached_properties, evolve, refusal
+from redzone.kernel.frozen import Copyable, FrozenMap, cached_properties, refusal
+from redzone.kernel.model import GameState
 from redzone.kernel.references import Ref
 
 #: Not a value: the mark a field's annotation carries (never copied), whose
@@ -45,7 +47,11 @@ def _kernel_classes() -> list[type]:
     return found
 
 
-CLASSES = [c for c in _kernel_classes() if c not in _NOT_VALUES]
+#: The modules whose attrs classes are values a state holds, a hook passes or
+#: a command returns: each is :class:`Copyable`.
+_VALUE_MODULES = ("model", "hooktypes", "results", "context", "actions", "abilities")
+
+CLASSES = [c for c in _kernel_classes() if c not in _NOT_VALUES and issubclass(c, Copyable)]
 
 
 def _guess(annotation: object) -> Any:
@@ -148,8 +154,11 @@ def _derived(inst: Any) -> dict[str, Any]:
 
 
 def test_every_kernel_value_class_is_copied_by_evolve() -> None:
-    """No value class of the kernel is one evolve refuses, and each one
-    has instances to copy below."""
+    """Every value class of the kernel has its own evolve, none is one
+    evolve refuses, and each one has instances to copy below."""
+    values = [c for c in _kernel_classes()
+              if c.__module__.rsplit(".", 1)[-1] in _VALUE_MODULES and c not in _NOT_VALUES]
+    assert values and [c for c in values if not issubclass(c, Copyable)] == []
     assert {cls: refusal(cls) for cls in CLASSES if refusal(cls)} == {}
     for cls in CLASSES:
         assert POOL[cls], cls
@@ -164,7 +173,7 @@ def test_evolve_copies_what_attrs_evolve_copies(copy: tuple[Any, dict[str, Any]]
     only where their inputs didn't change)."""
     inst, changes = copy
     _compute_derived(inst)  # every derived value computed, so each one could be carried
-    ours = evolve(inst, **changes)
+    ours = inst.evolve(**changes)
     theirs = attrs.evolve(inst, **changes)
     assert type(ours) is type(theirs)
     for f in attrs.fields(type(inst)):
@@ -195,12 +204,12 @@ def _positive(_inst: object, _attribute: object, value: int) -> None:
 
 
 @attrs.frozen
-class _Validated:
+class _Validated(Copyable):
     amount: int = attrs.field(validator=_positive)
 
 
 @attrs.frozen(slots=False)
-class _PostInit:
+class _PostInit(Copyable):
     amount: int
 
     def __attrs_post_init__(self) -> None:
@@ -218,8 +227,42 @@ def test_a_class_evolve_cant_copy_is_refused_with_why(inst: Any, why: str) -> No
     makes no copy (the caller uses attrs.evolve, which runs the check)."""
     for _ in range(2):  # refused each time, never cached as copyable
         with pytest.raises(TypeError, match=why) as err:
-            evolve(inst, amount=-1)
+            inst.evolve(amount=-1)
         assert type(inst).__qualname__ in str(err.value)
-    assert type(inst) not in frozen._EVOLVERS
+    assert type(inst).__dict__["evolve"] is Copyable.evolve  # no copy installed
     with pytest.raises(ValueError, match="not positive"):
         attrs.evolve(inst, amount=-1)
+
+
+def test_a_copy_is_one_call_to_the_class_own_method() -> None:
+    """After its first copy, a class's ``evolve`` is the code generated for
+    it, installed on it; a subclass doesn't inherit it but gets its own,
+    which builds the subclass."""
+    state = Engine().game(["alice", "bob"])
+    assert state.evolve(turn=2).turn == 2
+    made = GameState.__dict__["evolve"]
+    assert made is not Copyable.evolve
+    assert made.__code__.co_filename == \
+        "<redzone generated evolve redzone.kernel.model.GameState>"
+
+    @attrs.frozen(slots=False)
+    class Base(Copyable):
+        amount: int
+
+    @attrs.frozen(slots=False)
+    class Later(Base):
+        note: str = ""
+
+    assert Base(1).evolve(amount=2) == Base(2)
+    copied = Later(1).evolve(note="x", amount=3)
+    assert type(copied) is Later and copied == Later(3, "x")
+    assert Later.__dict__["evolve"] is not Base.__dict__["evolve"]
+
+
+def test_the_kernel_never_copies_through_attrs_evolve() -> None:
+    """The kernel's modules copy by the values' own ``evolve``, one
+    mechanism (attrs.evolve stays valid for users: the tests above)."""
+    kernel = Path(redzone.kernel.__file__).parent
+    users = [p.name for p in sorted(kernel.glob("*.py"))
+             if "attrs.evolve(" in p.read_text() or "import evolve" in p.read_text()]
+    assert users == []

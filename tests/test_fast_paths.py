@@ -23,9 +23,16 @@ from redzone import Engine, GameState, IllegalActionError, examples
 from redzone.formats.outcome import dumps, outcome_json, resolve
 from redzone.formats.scenario import load
 from redzone.kernel import sba as _sba
-from redzone.kernel.frozen import _UNCHANGED, FrozenMap, cached_properties, unchanged
-from redzone.kernel.frozen import evolve as _evolve
-from redzone.kernel.model import SBA_DIRTY, Condition, Keyword, Modification, Permanent, creature
+from redzone.kernel.frozen import _UNCHANGED, Copyable, FrozenMap, cached_properties, unchanged
+from redzone.kernel.model import (
+    SBA_DIRTY,
+    Condition,
+    Keyword,
+    Modification,
+    Permanent,
+    Player,
+    creature,
+)
 from redzone.testing.conformance import Case, cases, legalize, play, printed_keywords
 
 NAMES = examples.names()
@@ -91,7 +98,10 @@ def _full_scan(state: GameState) -> list[Any]:
 
 
 def _noted(state: GameState) -> list[Any]:
-    """The same, checking only the permanents the state's note names."""
+    """The same, as the kernel checks: only the permanents the state's note
+    names, and nothing when it names no player or permanent."""
+    if state.__dict__.get(SBA_DIRTY) == frozenset():
+        return []
     return _sba._dedupe(_sba.core_actions(state))
 
 
@@ -99,11 +109,11 @@ def _noted(state: GameState) -> list[Any]:
 @given(cases(SLOW, KEYWORDS, max_attackers=3, max_blockers=3), st.data())
 def test_704_3_only_changed_permanents_are_checked_and_nothing_is_missed(
         case: Case, data: st.DataObject) -> None:
-    """704.3: a state notes which permanents changed since its objects were
-    last found clean, and the core checks only those. At every state of a
-    combat mixing every keyword, and after then dealing lethal damage to, or
-    removing, some of its permanents, that finds exactly what scanning every
-    permanent finds."""
+    """704.3: a state notes which players and permanents changed since they
+    were last found clean, and the core checks only those. At every state of
+    a combat mixing every keyword, and after then dealing lethal damage to,
+    or removing, some of its permanents, or a player's life dropping to 0,
+    that finds exactly what scanning every permanent finds."""
     legal = legalize(FAST, case)
     if legal is None:
         return
@@ -130,6 +140,9 @@ def test_704_3_only_changed_permanents_are_checked_and_nothing_is_missed(
         moved, _events = _sba.move_many_to_zone(hurt, [(i, "701.8") for i in gone],
                                                 "graveyard", after.step)
         assert _noted(moved) == _full_scan(moved)
+        player = data.draw(st.sampled_from(sorted(after.players)))
+        poorer = after.with_life(player, 0)
+        assert _noted(poorer) == _full_scan(poorer)
 
 
 def test_704_3_a_new_game_notes_the_permanents_that_call_for_actions() -> None:
@@ -148,6 +161,24 @@ def test_704_3_a_new_game_notes_the_permanents_that_call_for_actions() -> None:
         ("graveyard", "husk"), ("destroy", "ogre"), ("cease", "spirit")}
 
 
+def test_704_3_a_new_game_notes_the_players_who_may_lose() -> None:
+    """704.3, 704.5a-c, 810.8c-d: a game is built noting the players a first
+    check must look at (no life, ten poison counters or more, a draw from an
+    empty library: on a team of two fifteen counters lose, so ten is only
+    looked at), and the first check finds what a full check finds."""
+    players = [Player("alice"), Player("bob", life=0), Player("carol", poison=10),
+               Player("dave", drew_from_empty=True), Player("erin", poison=9)]
+    state = FAST.game(players)
+    assert state.__dict__.get(SBA_DIRTY) == {"bob", "carol", "dave"}
+    assert _noted(state) == _full_scan(state) != []
+    team = [Player("alice", poison=10), Player("bob", poison=10), Player("carol", life=0),
+            Player("dave", life=0), Player("erin")]
+    state = FAST.game(team, teams={"ab": ("alice", "bob"), "cd": ("carol", "dave"),
+                                   "e": ("erin",)})
+    assert state.__dict__.get(SBA_DIRTY) == {"alice", "bob", "carol", "dave"}
+    assert _noted(state) == _full_scan(state) != []
+
+
 def test_704_3_a_change_after_a_clean_check_is_noted_and_found() -> None:
     """704.3, 704.5g: a creature dealt lethal damage after a clean check is
     in the note, and the check that reads only the note destroys it."""
@@ -160,6 +191,28 @@ def test_704_3_a_change_after_a_clean_check_is_noted_and_found() -> None:
     assert _noted(hurt) == _full_scan(hurt) != []
     out = FAST.check_state_based_actions(hurt)
     assert out.state.objects["bear"].zone == "graveyard"
+
+
+@pytest.mark.parametrize("how", ["with_life", "with_players", "evolve"])
+def test_704_3_a_player_changed_after_a_clean_check_is_checked(how: str) -> None:
+    """704.3, 704.5a-b: a state found clean checks nothing until a player or
+    permanent changes; a player changed after the clean check (by the
+    state's methods, which note it, or by a plain copy, which drops the
+    note) is checked, and loses."""
+    state = FAST.game(["alice", "bob"], [FAST.creature("bear", "alice", 2, 2)])
+    state = FAST.check_state_based_actions(state).state
+    assert state.__dict__.get(SBA_DIRTY) == frozenset()
+    bob = state.players["bob"]
+    if how == "with_life":
+        changed = state.with_life("bob", 0)
+    elif how == "with_players":
+        changed = state.with_players({"bob": bob.evolve(drew_from_empty=True)})
+    else:
+        changed = state.evolve(players=state.players.set("bob", bob.evolve(life=-1)))
+    assert changed.__dict__.get(SBA_DIRTY) == (None if how == "evolve" else {"bob"})
+    out = FAST.check_state_based_actions(changed)
+    assert out.state.players["bob"].lost
+    assert out.state.game_over is not None
 
 
 # ---------------------------------------------------------------------------
@@ -200,7 +253,7 @@ def test_fast_evolve_keeps_derived_values_only_while_their_inputs_hold(
     for changes in (first, then):
         for name in cached_properties(Permanent):
             getattr(perm, name)  # every derived value computed, so each can be carried
-        perm = _evolve(perm, **changes)
+        perm = perm.evolve(**changes)
         fresh = attrs.evolve(perm)
         for name in cached_properties(Permanent):
             assert getattr(perm, name) == getattr(fresh, name), name
@@ -223,18 +276,18 @@ def test_the_fast_evolve_skips_only_converters_that_would_change_nothing() -> No
         return value if type(value) is tuple else tuple(value)
 
     @attrs.frozen(slots=False)
-    class Thing:
+    class Thing(Copyable):
         items: tuple[Any, ...] = attrs.field(default=(), converter=counted)
 
     unchanged(counted, tuple)
     try:
         thing = Thing()
         calls.clear()
-        assert _evolve(thing, items=("a",)).items == ("a",) and calls == []
-        assert _evolve(thing, items=["b"]).items == ("b",) and calls == [["b"]]
+        assert thing.evolve(items=("a",)).items == ("a",) and calls == []
+        assert thing.evolve(items=["b"]).items == ("b",) and calls == [["b"]]
     finally:
         del _UNCHANGED[counted]
     perm = creature("x", "p", 2, 2)
-    converted = _evolve(perm, marks=["m"], counters={"+1/+1": 1})
+    converted = perm.evolve(marks=["m"], counters={"+1/+1": 1})
     assert type(converted.marks) is frozenset and type(converted.counters) is FrozenMap
     assert converted.toughness == 3

@@ -1,4 +1,4 @@
-"""The code the kernel generates (its evolve, one per class) is registered
+"""The code the kernel generates (each value class's own evolve) is registered
 with :mod:`linecache`, as attrs registers its own: a traceback through it
 shows the generated line, :func:`inspect.getsource` reads it, and each
 generated function has a pseudo-filename of its own."""
@@ -15,8 +15,7 @@ import pytest
 from redzone import examples
 from redzone.formats.outcome import resolve
 from redzone.formats.scenario import load
-from redzone.kernel import frozen
-from redzone.kernel.frozen import evolve
+from redzone.kernel.frozen import Copyable
 
 
 def _strict_int(value: Any) -> int:
@@ -26,14 +25,18 @@ def _strict_int(value: Any) -> int:
 
 
 @attrs.frozen
-class Slotted:
+class Slotted(Copyable):
     amount: int = attrs.field(converter=_strict_int)
 
 
 @attrs.frozen(slots=False)
-class Plain:
+class Plain(Copyable):
     amount: int = attrs.field(converter=_strict_int)
     label: str = "x"
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [cls, *(c for sub in cls.__subclasses__() for c in _subclasses(sub))]
 
 
 def _traceback(fn: Any) -> str:
@@ -52,7 +55,7 @@ def test_a_converter_raising_in_the_fast_evolve_shows_the_generated_line(
         cls: type, line: str) -> None:
     """The traceback names the generated evolve of that class and prints the
     line that called the converter (not a bare ``File "<string>"``)."""
-    text = _traceback(lambda: evolve(cls(1), amount="two"))
+    text = _traceback(lambda: cls(1).evolve(amount="two"))
     assert f'File "<redzone generated evolve {__name__}.{cls.__qualname__}>"' in text
     assert line in text
     assert "not a whole number: 'two'" in text
@@ -62,20 +65,21 @@ def test_a_converter_raising_in_the_fast_evolve_shows_the_generated_line(
 def test_an_unknown_field_given_to_the_fast_evolve_shows_the_generated_raise(cls: type) -> None:
     """The ``TypeError`` for a field the class doesn't have points at the
     generated line that raises it."""
-    text = _traceback(lambda: evolve(cls(1), colour="red"))
+    text = _traceback(lambda: cls(1).evolve(colour="red"))
     assert "raise TypeError(f'{_cls.__name__}.evolve() got an unexpected argument" in text
     assert f"{cls.__name__}.evolve() got an unexpected argument 'colour'" in text
 
 
 def test_every_function_the_kernel_generated_for_a_combat_is_in_linecache() -> None:
-    """After a combat, each fast evolve the kernel made (for its own classes)
-    reads back from linecache as the code it runs."""
+    """After a combat, each evolve the kernel made (for its own classes, each
+    installed as that class's method) reads back from linecache as the code
+    it runs."""
     resolve(load(examples.path("vastwood-gorger")))
-    made = [fn for cls, fn in frozen._EVOLVERS.items()
-            if cls.__module__.startswith("redzone.") and fn.__name__ == "evolve"]
+    made = [fn for cls in _subclasses(Copyable) if cls.__module__.startswith("redzone.")
+            and (fn := cls.__dict__.get("evolve")) is not Copyable.evolve]
     assert made
     for fn in made:
         filename = fn.__code__.co_filename
         assert filename.startswith("<redzone generated evolve redzone.")
-        assert linecache.getline(filename, 1) == "def evolve(self, changes):\n"
+        assert linecache.getline(filename, 1) == "def evolve(self, /, **changes):\n"
         assert inspect.getsource(fn) == "".join(linecache.getlines(filename))

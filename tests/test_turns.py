@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from redzone import AddEffect, Effect, Engine, GameState, IllegalActionError, Permanent, Pump
 from redzone.formats.outcome import run_file
 from redzone.formats.serialize import state_from_dict, state_to_dict
-from redzone.kernel.frozen import evolve
 from redzone.kernel.model import DelayedTrigger
 from redzone.kernel.plans import CombatPlan, TurnPlan
 
@@ -70,8 +69,8 @@ def test_503_1a_an_upkeep_delayed_trigger(engine: Engine) -> None:
     """503.1a: a delayed trigger "at the beginning of the next upkeep" fires
     in the upkeep and resolves (auto_triggers)."""
     state = _after_turn(engine)
-    state = evolve(state, delayed=(DelayedTrigger("upkeep", "grow", "orc", "alice",
-                                                  actions=(Pump("orc", 1, 1),)),))
+    state = state.evolve(delayed=(DelayedTrigger("upkeep", "grow", "orc", "alice",
+                                                 actions=(Pump("orc", 1, 1),)),))
     out = engine.begin_turn(state, through="upkeep")
     assert out.state.step == "upkeep" and not out.state.delayed
     assert out.state.objects["orc"].power == 3

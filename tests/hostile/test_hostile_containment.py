@@ -37,7 +37,6 @@ from redzone import (
 )
 from redzone.kernel.actions import AddEffect, Destroy, SetState
 from redzone.kernel.errors import BadQueryError
-from redzone.kernel.frozen import evolve
 from redzone.kernel.hooktypes import ActionSpec, DestructionReplacement
 from redzone.kernel.model import Condition, Effect
 
@@ -421,11 +420,11 @@ def test_guarantee_13_good_choices_still_work() -> None:
 def _over(engine: Engine) -> GameState:
     """A game Bob has lost (104.3b: 0 life), with a trigger on the stack."""
     state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 6, 6)])
-    state = evolve(state, players=state.players.set(
-        "bob", evolve(state.players["bob"], life=0)))
+    state = state.evolve(players=state.players.set(
+        "bob", state.players["bob"].evolve(life=0)))
     over = Engine(auto_triggers=False).check_state_based_actions(state).state
     assert over.game_over is not None
-    return evolve(over, stack=(Trigger("t", "ogre", "alice", "603.2", id="t1"),))
+    return over.evolve(stack=(Trigger("t", "ogre", "alice", "603.2", id="t1"),))
 
 
 #: Every public command of Engine (each returns an Outcome or a CombatResult).

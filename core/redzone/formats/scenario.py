@@ -62,7 +62,7 @@ from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import UnknownKeywordError
-from redzone.kernel.frozen import EMPTY, FrozenMap, evolve
+from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.model import (
     UNLIMITED,
     ZONES,
@@ -664,8 +664,8 @@ def _build(document: Document, rules: str | None,
         state = new_game(list(b.players.values()), list(b.permanents.values()),
                          active_player=active, turn_order=order, effects=effects, rules=edition,
                          teams=teams)
-        state = evolve(state, keyword_set=engine.hooks.keyword_infos,  # what it was made with
-                       written=written)
+        state = state.evolve(keyword_set=engine.hooks.keyword_infos,  # what it was made with
+                             written=written)
     except ValueError as exc:  # pragma: no cover - every case is checked above
         problems.add((), str(exc))
         raise problems.error() from None

@@ -27,7 +27,6 @@ from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
 from redzone.kernel.model import (
     ZONES,
@@ -842,9 +841,9 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     if effect.locked and not effect.affects:
         chars, _ = _layers.characteristics(tx.state)
         changes["affects"] = tuple(sorted(_layers.affected(
-            _evolve(effect, locked=False), chars)))
-    effect = _evolve(effect, **changes)
-    tx.state = _evolve(tx.state, timestamp=stamp, continuous=(*tx.state.continuous, effect))
+            effect.evolve(locked=False), chars)))
+    effect = effect.evolve(**changes)
+    tx.state = tx.state.evolve(timestamp=stamp, continuous=(*tx.state.continuous, effect))
     tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
                        layers=effect.layers(), affects=effect.affects or None))
     return ident
@@ -1032,7 +1031,7 @@ def _regenerated(tx: Tx, a: Regenerated) -> None:
     perm = tx.permanent(a.target, a.do)
     state = tx.state
     shields = tuple(s for s in state.shields if s.id != a.shield)
-    tx.state = _evolve(state, shields=shields)
+    tx.state = state.evolve(shields=shields)
     tx.put(perm.evolve(damage=0, tapped=True))
     tx.emit(Event.make("regenerated", "701.19b", object=a.target, shield=a.shield))
     if state.combat is not None and state.combat.in_combat(a.target):
@@ -1060,14 +1059,14 @@ def _add_source(tx: Tx, source: StackObject) -> str:
                                  objects=(source.id,))
     tx.player(source.controller, "deal_damage")
     keywords = tuple(tx.hooks.parse_keyword(k) for k in source.printed_keywords)
-    source = _evolve(source, printed_keywords=keywords)
+    source = source.evolve(printed_keywords=keywords)
     known = state.sources.get(source.id)
     if known is not None and known != source:
         raise IllegalActionError(f"deal_damage: the source id {source.id!r} already names "
                                  "another spell or ability", rule="120.3",
                                  objects=(source.id,))
     if known is None:
-        tx.state = _evolve(state, sources=state.sources.set(source.id, source))
+        tx.state = state.evolve(sources=state.sources.set(source.id, source))
     return source.id
 
 
@@ -1137,7 +1136,7 @@ def _become_blocked(tx: Tx, a: BecomeBlocked) -> None:
     newly = [m for m in band if m not in combat.blocked]
     if not newly:
         return  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
-    tx.state = _evolve(state, combat=combat.evolve(blocked=combat.blocked | set(newly)))
+    tx.state = state.evolve(combat=combat.evolve(blocked=combat.blocked | set(newly)))
     tx.emit(*(Event("blocked", "509.1h" if m == a.target else "702.22i", object=m)
               for m in newly))
 
@@ -1219,7 +1218,7 @@ def _add_trigger(tx: Tx, a: AddTrigger) -> None:
     state = tx.state
     written = WrittenTrigger(a.when, a.source, a.actions, a.controller, a.match, a.text,
                              id=f"w{len(state.written) + 1}")
-    tx.state = _evolve(state, written=(*state.written, written))
+    tx.state = state.evolve(written=(*state.written, written))
     tx.emit(Event.make("trigger_added", "603.1", source=a.source, object=written.id,
                        text=a.text or f"whenever {a.when}"))
 

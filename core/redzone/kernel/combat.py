@@ -851,6 +851,59 @@ def lethal_map(hooks: Hooks, state: GameState, duty: Duty, totals: Mapping[str, 
     return out
 
 
+def lethal_views(hooks: Hooks, state: GameState, duty: Duty, earlier: Mapping[str, int],
+                 by: Mapping[str, Sequence[tuple[str, int]]],
+                 asked: bool) -> tuple[FrozenMap[str, int], FrozenMap[str, int]]:
+    """Lethal damage from ``duty.source`` to each creature it may assign to,
+    the two ways a combat damage step's record shows it: counting what every
+    other creature assigns in the step (:func:`lethal_map` with the whole
+    assignment) and counting what the creatures before it assign
+    (:func:`lethal_map` with ``earlier``), in that order.
+
+    Where no creature before it assigned to a creature and no other creature
+    assigns to it, the two are one question (its toughness minus its damage,
+    asked of the plugins once); when that holds for every creature, the two
+    views are one map.
+
+    :param earlier: recipient -> what the creatures before it assign.
+    :param by: ``assigned_to`` of the step's whole assignment.
+    :param asked: whether the gates let an implementation of
+        ``redzone_lethal_damage`` through for ``state``.
+    :returns: ``(lethal, lethal_before)``.
+    """
+    source = duty.source
+    objects = state.objects._items
+    full: dict[str, int] = {}
+    alone: list[str] = []
+    for c in duty.creatures:
+        others = by.get(c, ())
+        shared = not earlier.get(c, 0)
+        if shared:
+            for s, n in others:
+                if n > 0 and s != source:
+                    shared = False
+                    break
+        if shared:
+            perm = objects[c]
+            left = perm.toughness - perm.damage
+            full[c] = hooks.lethal_damage(state, source, c, left) if asked else max(left, 0)
+            alone.append(c)
+        else:
+            full[c] = lethal_from(hooks, state, source, c, others, asked)
+    lethal = FrozenMap._wrap(full)
+    if len(alone) == len(full):
+        return lethal, lethal
+    before: dict[str, int] = {}
+    for c in duty.creatures:
+        if c in alone:
+            before[c] = full[c]
+            continue
+        perm = objects[c]
+        base = perm.toughness - perm.damage - earlier.get(c, 0)
+        before[c] = hooks.lethal_damage(state, source, c, base) if asked else max(base, 0)
+    return lethal, FrozenMap._wrap(before)
+
+
 def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[Duty],
                    fixed: Assignment) -> dict[str, dict[str, int]]:
     """The default assignment (scenario format): lethal damage to each creature

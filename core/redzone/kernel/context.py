@@ -23,12 +23,13 @@ from attrs import frozen
 from redzone.kernel.combat import AssignmentPolicy
 from redzone.kernel.editions import Edition
 from redzone.kernel.errors import BadQueryError, EngineMismatchError, UnknownKeywordError
+from redzone.kernel.frozen import Copyable
 from redzone.kernel.model import HONOURED, GameState
 from redzone.kernel.plugins import Hooks
 
 
 @frozen
-class Context:
+class Context(Copyable):
     """What the kernel's steps and a command's working copy read of the engine.
 
     :param hooks: the engine's typed hook facade.

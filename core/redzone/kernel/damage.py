@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage, DamageModifier, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
 
@@ -151,7 +150,7 @@ def permanent_result(perm: Permanent, result: Result, step: str
         return None, None
     kind = result.kind
     if kind == "marked":
-        return _evolve(perm, damage=perm.damage + result.amount), None
+        return perm.evolve(damage=perm.damage + result.amount), None
     if kind == "counters":
         assert result.counter is not None
         counters = perm.counters.thaw()
@@ -230,7 +229,7 @@ def deal_damage(
         # -- prevention (615) --------------------------------------------------
         if (shields or work.shields) and shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
-            work = _evolve(work, shields=tuple(shields))
+            work = work.evolve(shields=tuple(shields))
         preventions = hooks.prevent_damage(work, damage, batch, hook_step) \
             if asks_prevent else ()
         if preventions:
@@ -258,7 +257,7 @@ def deal_damage(
                     use = min(amount, shield.amount or 0)
                     left = (shield.amount or 0) - use
                     if left > 0:
-                        kept.append(_evolve(shield, amount=left))
+                        kept.append(shield.evolve(amount=left))
                 elif shield.mode == "next":
                     use = amount
                     kept.append(shield)
@@ -280,7 +279,7 @@ def deal_damage(
         # -- replacement effects on the amount (614.1a) ---------------------------
         if amount > 0 and asks_modify:
             after_prevention = (damage if amount == damage.amount
-                                else _evolve(damage, amount=amount))
+                                else damage.evolve(amount=amount))
             original = amount
             applied_mods: list[DamageModifier] = []
             for mod in hooks.modify_damage(work, after_prevention):
@@ -298,12 +297,12 @@ def deal_damage(
                                          effects=tuple(m.effect for m in applied_mods)))
         if amount <= 0:
             continue
-        final = damage if amount == damage.amount else _evolve(damage, amount=amount)
+        final = damage if amount == damage.amount else damage.evolve(amount=amount)
         dealt.append(final)
         events.append(Event("damage", rule_deal, step, source=final.source, target=final.target,
                             amount=amount, combat=final.combat))
     shields = [s for s in shields if not any(s is u for u in used_next)]
-    work = _evolve(work, shields=tuple(shields)) if shields != list(work.shields) else work
+    work = work.evolve(shields=tuple(shields)) if shields != list(work.shields) else work
 
     # -- results (120.3, 120.4c) --------------------------------------------------
     results: list[Result] = list(extra_results)
@@ -393,7 +392,7 @@ def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
                                      object=damage.target, target=chosen.to,
                                      amount=damage.amount, combat=damage.combat,
                                      replacement=chosen.effect))
-            damage = _evolve(damage, target=chosen.to)
+            damage = damage.evolve(target=chosen.to)
         # (otherwise 614.9: the effect does nothing)
         options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]
     return damage
@@ -418,7 +417,7 @@ def _merge_life_gain(results: list[Result]) -> list[Result]:
             merged[key] = r
             out.append(r)
         else:
-            combined = _evolve(prior, amount=prior.amount + r.amount)
+            combined = prior.evolve(amount=prior.amount + r.amount)
             merged[key] = combined
             out[out.index(prior)] = combined
     return out

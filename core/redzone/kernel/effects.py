@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     Damage,
     DamageModifier,
@@ -84,7 +83,7 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
 
 
 def _double(_state: GameState, result: Result) -> Result | None:
-    return _evolve(result, amount=result.amount * 2)
+    return result.evolve(amount=result.amount * 2)
 
 
 def _floor(state: GameState, result: Result) -> Result | None:
@@ -93,7 +92,7 @@ def _floor(state: GameState, result: Result) -> Result | None:
     floor_loss = max(life - 1, 0)
     if life - result.amount >= 1:
         return result
-    return _evolve(result, amount=min(result.amount, floor_loss))
+    return result.evolve(amount=min(result.amount, floor_loss))
 
 
 @hookimpl

@@ -37,7 +37,6 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, DamageStep
 from redzone.kernel.model import ChoiceMade, GameState, Keyword, Permanent, Player, new_game
 from redzone.kernel.plans import CombatPlan, TurnPlan
@@ -137,7 +136,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
 
     @policy.setter
     def policy(self, policy: AssignmentPolicy) -> None:
-        self.context = _evolve(self.context, policy=policy)
+        self.context = self.context.evolve(policy=policy)
 
     @property
     def auto_triggers(self) -> bool:
@@ -147,7 +146,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
 
     @auto_triggers.setter
     def auto_triggers(self, auto: bool) -> None:
-        self.context = _evolve(self.context, auto_triggers=auto)
+        self.context = self.context.evolve(auto_triggers=auto)
 
     @property
     def rules(self) -> str:
@@ -199,7 +198,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         perms = [p.evolve(printed_keywords=tuple(self.keyword(k) for k in p.printed_keywords))
                  for p in given]
         kwargs.setdefault("rules", self.rules)
-        return _evolve(new_game(plist, perms, **kwargs), keyword_set=self.hooks.keyword_infos)
+        return new_game(plist, perms, **kwargs).evolve(keyword_set=self.hooks.keyword_infos)
 
     # -- queries (never raise for illegal input) -----------------------------------
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import linecache
 from abc import ABCMeta
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, Generic, NoReturn, TypeVar, overload
+from typing import Any, Generic, NoReturn, Self, TypeVar, overload
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -191,13 +191,13 @@ EMPTY: FrozenMap[Any, Any] = FrozenMap()
 
 
 #: Converters that return a value of one exact type as it is, by that type:
-#: :func:`evolve` doesn't call them on such a value (see :func:`unchanged`).
+#: :meth:`Copyable.evolve` doesn't call them on such a value (see :func:`unchanged`).
 _UNCHANGED: dict[Callable[..., Any], type] = {}
 
 
 def unchanged(converter: Callable[..., Any], kind: type) -> None:
     """Declare that an attrs converter returns a value whose type is exactly
-    ``kind`` as it is, so that :func:`evolve` can skip the call. (A plain
+    ``kind`` as it is, so that :meth:`Copyable.evolve` can skip the call. (A plain
     call, not a decorator: mypy's attrs plugin reads only undecorated
     converters.)"""
     _UNCHANGED[converter] = kind
@@ -253,32 +253,47 @@ def _define(source: str, name: str, cls: type, ns: dict[str, Any]) -> Any:
 # evolve: the kernel's copy with changes
 # ---------------------------------------------------------------------------
 
-_MISSING: Any = object()
-_EVOLVERS: dict[type, Any] = {}
 
+class Copyable:
+    """Base of the kernel's value classes: gives each its own ``evolve``,
+    the one way the kernel copies a value with changes.
 
-def evolve(inst: T, /, **changes: Any) -> T:
-    """The kernel's one way to copy a value with changes: what
-    :func:`attrs.evolve` returns, without running ``__init__``. Fields that
-    don't change are copied as they are (their converters already ran when
-    ``inst`` was built), changed ones go through their converter, a hash
-    cache is reset, and cached properties (:class:`derived`) are dropped from
-    the copy unless ``__evolve_carry__`` says their inputs didn't change.
+    A subclass's ``evolve`` is, from its first call on, code generated for
+    that class alone and installed as its own method, so a copy is one
+    Python call. Every class deriving from this one, however deep, gets its
+    own (an inherited one would build its parent).
 
-    The copy is made by code generated once per class, on its first copy.
-
-    :raises TypeError: for a class it can't copy so (one with validators,
-        ``__attrs_pre_init__`` or ``__attrs_post_init__``, fields left out of
-        ``__init__`` or with an alias, or ``attrs.Converter`` objects), on
-        that class's first copy: use :func:`attrs.evolve` for it. No value
-        class of the kernel is such; an unknown field given is a
-        ``TypeError`` too.
+    .. versionadded:: 0.1.0
     """
-    cls = inst.__class__
-    fn = _EVOLVERS.get(cls)
-    if fn is None:
-        fn = _EVOLVERS[cls] = _make_evolver(cls)
-    return fn(inst, changes)  # type: ignore[no-any-return]
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.evolve = Copyable.evolve  # type: ignore[method-assign]
+
+    def evolve(self, /, **changes: Any) -> Self:
+        """A copy with ``changes``: what :func:`attrs.evolve` returns, without
+        running ``__init__``. Fields that don't change are copied as they are
+        (their converters already ran when this value was built), changed
+        ones go through their converter, a hash cache is reset, and derived
+        values (current power and toughness, keywords ...) are dropped from
+        the copy unless ``__evolve_carry__`` says their inputs didn't change.
+
+        :raises TypeError: for a field the class doesn't have; and for a
+            class this can't copy so (one with validators,
+            ``__attrs_pre_init__`` or ``__attrs_post_init__``, fields left
+            out of ``__init__`` or with an alias, or ``attrs.Converter``
+            objects), on each call: use :func:`attrs.evolve` for it. No value
+            class of the kernel is such.
+        """
+        cls = self.__class__
+        fn = _make_evolver(cls)
+        fn.__doc__ = Copyable.evolve.__doc__
+        fn.__qualname__ = f"{cls.__qualname__}.evolve"
+        fn.__module__ = cls.__module__
+        cls.evolve = fn  # type: ignore[method-assign]
+        return fn(self, **changes)  # type: ignore[no-any-return]
 
 
 def caches_hash(cls: type) -> bool:
@@ -294,7 +309,7 @@ class derived(Generic[T]):
     """A value computed from an immutable instance on first use and kept in
     its ``__dict__`` (for frozen attrs classes without slots): what
     :func:`functools.cached_property` does, without its per-access lock and
-    Python-level ``__get__`` on every first access's path. :func:`evolve`
+    Python-level ``__get__`` on every first access's path. :meth:`Copyable.evolve`
     drops it from a copy unless ``__evolve_carry__`` says its inputs didn't
     change."""
 
@@ -330,7 +345,7 @@ def cached_properties(cls: type) -> tuple[str, ...]:
 
 
 def refusal(cls: type) -> str | None:
-    """Why :func:`evolve` can't copy ``cls`` (what only ``__init__`` would
+    """Why :meth:`Copyable.evolve` can't copy ``cls`` (what only ``__init__`` would
     do), or ``None`` when it can."""
     import attrs
 
@@ -364,7 +379,7 @@ def _make_evolver(cls: type) -> Any:
     converters = {f.name: f.converter for f in fields if f.converter is not None}
     ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
                           "_conv": converters, "_names": frozenset(names)}
-    lines = ["def evolve(self, changes):", "    new = _new(_cls)"]
+    lines = ["def evolve(self, /, **changes):", "    new = _new(_cls)"]
     lines += [f"    _set(new, {n!r}, self.{n})" for n in names]
     if any("_attrs_cached_hash" in getattr(c, "__slots__", ()) for c in cls.__mro__):
         lines.append("    _set(new, '_attrs_cached_hash', None)")  # cache_hash=True
@@ -391,7 +406,7 @@ def _make_evolver(cls: type) -> Any:
 
 
 def _make_dict_evolver(cls: type, fields: Any) -> Any:
-    """:func:`evolve` of a frozen attrs class without slots: the instance's
+    """:meth:`Copyable.evolve` of a frozen attrs class without slots: the instance's
     ``__dict__`` is copied at C speed, the hash cache is reset, the cached
     properties whose inputs change are dropped (the others are kept, see
     ``__evolve_carry__``), and the changed fields go through their
@@ -411,7 +426,7 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
     # (None: none) and what to drop when it changes, in one lookup.
     plan = {name: (converters.get(name), _UNCHANGED.get(converters.get(name)),  # type: ignore[arg-type]
                    drop_for.get(name, ())) for name in names}
-    lines = ["def evolve(self, changes):", "    d = self.__dict__.copy()"]
+    lines = ["def evolve(self, /, **changes):", "    d = self.__dict__.copy()"]
     if reset_hash:
         lines.append("    d['_attrs_cached_hash'] = None")
     lines += [f"    d.pop({name!r}, None)" for name in always]

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple
 from redzone.kernel.model import Action as Action
 from redzone.kernel.model import Damage as Damage
 from redzone.kernel.model import GameState, Permanent
@@ -90,7 +90,7 @@ def compile_form(form: str) -> re.Pattern[str]:
 
 
 @frozen
-class KeywordSpec:
+class KeywordSpec(Copyable):
     """A keyword a plugin provides.
 
     :param name: the family name instances carry (``"toxic"``, ``"landwalk"``).
@@ -173,7 +173,7 @@ class KeywordSpec:
 
 
 @frozen
-class Prevention:
+class Prevention(Copyable):
     """A prevention effect that applies to one damage (615).
 
     :param effect: a name for the effect, unique per effect (used in the
@@ -190,7 +190,7 @@ class Prevention:
 
 
 @frozen
-class DamageStep:
+class DamageStep(Copyable):
     """A combat damage step a plugin adds to the combat phase (510.4).
 
     The kernel knows one combat damage step, the regular one (``combat_damage``,
@@ -221,7 +221,7 @@ REGULAR_DAMAGE_STEP = DamageStep("combat_damage", 0, "510", "Combat damage step"
 
 
 @frozen
-class Redirection:
+class Redirection(Copyable):
     """A redirection effect: damage that would be dealt to one recipient is
     dealt to another instead (614.9).
 
@@ -241,7 +241,7 @@ class Redirection:
 
 
 @frozen
-class DamageModifier:
+class DamageModifier(Copyable):
     """A replacement effect that changes how much damage is dealt (614.1a).
 
     The new amount is ``amount * multiply + add``. Modifiers apply after
@@ -269,7 +269,7 @@ RESULT_KINDS = frozenset(
 
 
 @frozen(slots=False)  # built by the thousand: dict-based builds are faster
-class Result:
+class Result(Copyable):
     """One result of dealt damage (120.3, 120.4c).
 
     :param kind: ``life_loss`` (120.3a), ``poison`` (120.3b, 120.3g),
@@ -312,7 +312,7 @@ class Result:
 
 
 @frozen
-class ResultReplacement:
+class ResultReplacement(Copyable):
     """A replacement effect on a result of damage (120.4c, 614).
 
     :param effect: a unique name; replacements apply in order of this name,
@@ -331,7 +331,7 @@ class ResultReplacement:
 
 
 @frozen(slots=False)  # built by the thousand: dict-based builds are faster
-class StateBasedAction:
+class StateBasedAction(Copyable):
     """A state-based action to perform (704).
 
     :param kind: ``destroy`` (may be stopped by indestructible or
@@ -351,7 +351,7 @@ class StateBasedAction:
 
 
 @frozen(slots=False)  # built by the thousand: dict-based builds are faster
-class SourceAssignment:
+class SourceAssignment(Copyable):
     """One creature's proposed combat damage assignment, as validation hooks
     see it (510.1).
 
@@ -401,7 +401,7 @@ class SourceAssignment:
 
 
 @frozen
-class ActionSpec:
+class ActionSpec(Copyable):
     """An action kind a plugin (or the kernel) declares.
 
     :param cls: the action's class (a subclass of :class:`Action` whose ``do``
@@ -424,7 +424,7 @@ class ActionSpec:
 
 
 @frozen
-class ActivatedAbility:
+class ActivatedAbility(Copyable):
     """An activated ability a keyword plugin declares (602.1), written
     ``[Cost]: [Effect.] [Activation instructions.]``.
 
@@ -474,7 +474,7 @@ class ActivatedAbility:
 
 
 @frozen
-class DestructionReplacement:
+class DestructionReplacement(Copyable):
     """An effect that replaces a permanent's destruction (614.8, 701.19).
 
     :param effect: a unique name (the default choice among several is the

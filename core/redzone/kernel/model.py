@@ -22,8 +22,7 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from redzone.kernel import display as _display
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple, derived, unchanged
-from redzone.kernel.frozen import evolve as _evolve
+from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple, derived, unchanged
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 
 # ---------------------------------------------------------------------------
@@ -32,7 +31,7 @@ from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectI
 
 
 @frozen(slots=False)  # built by the thousand: dict-based builds are faster
-class Damage:
+class Damage(Copyable):
     """Damage about to be dealt or dealt (120).
 
     :param source: the id of the object dealing it; read from last known
@@ -54,7 +53,7 @@ class Damage:
 
 
 @frozen
-class Action:
+class Action(Copyable):
     """The base of every action: a thing that happens to the game, as data.
 
     The kernel's own actions (:class:`~redzone.Pump`, :class:`~redzone.CreateToken`
@@ -111,7 +110,7 @@ SCOPES: Final = ("game", "turn", "combat")
 
 
 @frozen
-class Condition:
+class Condition(Copyable):
     """A "for as long as" condition (611.2b).
 
     The kernel answers three kinds itself: ``on_battlefield`` (``object`` is on
@@ -153,7 +152,7 @@ def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap
 
 
 @frozen
-class Keyword:
+class Keyword(Copyable):
     """One keyword instance on a permanent.
 
     :param name: the keyword's family name as a plugin registered it
@@ -191,7 +190,7 @@ def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
 
 
 @frozen
-class Modification:
+class Modification(Copyable):
     """A continuous effect on one permanent (a pump, a granted or lost keyword).
 
     Applied in timestamp order (the order of :attr:`Permanent.modifications`).
@@ -245,7 +244,7 @@ def _strs(value: Iterable[str]) -> tuple[str, ...]:
 
 
 @frozen
-class ContinuousEffect:
+class ContinuousEffect(Copyable):
     """A continuous effect that modifies characteristics (611, 613).
 
     What it applies to: every permanent on the battlefield that matches all
@@ -360,7 +359,7 @@ def has_part(e: ContinuousEffect | Modification, layer: str) -> bool:
 
 
 @frozen
-class Printed:
+class Printed(Copyable):
     """A permanent's own characteristics as its card (or token) gives them,
     kept while layered values stand in its fields (the copiable values
     before copy effects, 707.2).
@@ -379,7 +378,7 @@ class Printed:
 
 
 @frozen
-class Layered:
+class Layered(Copyable):
     """What the layer system found for one permanent as the last command
     settled (:func:`redzone.kernel.layers.baked`).
 
@@ -454,7 +453,7 @@ def _merged(mods: Sequence[Modification],
 
 
 @frozen(slots=False)
-class Player:
+class Player(Copyable):
     """A player.
 
     :param id: the player's id.
@@ -497,7 +496,7 @@ FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_block
 
 
 @frozen(cache_hash=True, slots=False)
-class Permanent:
+class Permanent(Copyable):
     """A permanent (or, after it left the battlefield, its card and last known
     information: ``zone`` says where it is).
 
@@ -586,7 +585,7 @@ class Permanent:
     layered: Layered | None = None
 
     #: Cached properties a fast evolve keeps when none of the fields they are
-    #: computed from change (see :func:`redzone.kernel.frozen.evolve`): a
+    #: computed from change (see :meth:`~redzone.kernel.frozen.Copyable.evolve`): a
     #: permanent tapped or dealt damage keeps its characteristics.
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keywords": ("printed_keywords", "modifications", "layered"),
@@ -739,16 +738,12 @@ class Permanent:
     def __deepcopy__(self, memo: dict[int, Any]) -> Permanent:
         return self
 
-    def evolve(self, **changes: Any) -> Permanent:
-        """A copy with ``changes`` (current characteristics recomputed)."""
-        return _evolve(self, **changes)
-
     def __repr__(self) -> str:
         return _display.permanent_repr(self)
 
 
 @frozen(slots=False)
-class Combat:
+class Combat(Copyable):
     """Who attacks what and who blocks whom (506-509).
 
     :param attacks: attacking creature -> the player, planeswalker or battle it
@@ -832,17 +827,13 @@ class Combat:
     @property
     def combatants(self) -> tuple[str, ...]:
         """Attackers in declaration order, then blockers in declaration order."""
-        return (*self.attacks, *self.blocks)
+        return (*self.attacks._items, *self.blocks._items)
 
     def __copy__(self) -> Combat:
         return self  # immutable: a copy is the object itself
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Combat:
         return self
-
-    def evolve(self, **changes: Any) -> Combat:
-        """A copy with ``changes``."""
-        return _evolve(self, **changes)
 
     def __repr__(self) -> str:
         return _display.combat_repr(self)
@@ -859,7 +850,7 @@ SHIELD_MODES: Final = ("amount", "next", "all", "regenerate")
 
 
 @frozen
-class Shield:
+class Shield(Copyable):
     """A prevention effect from a resolved spell or ability (615).
 
     :param id: unique id (the order shields were created in).
@@ -891,7 +882,7 @@ class Shield:
 
 
 @frozen
-class Effect:
+class Effect(Copyable):
     """A continuous effect that applies to the whole game (a Fog, a Worship).
 
     The core knows the effect kinds of the scenario format; plugins read their
@@ -926,7 +917,7 @@ CHOICE_KINDS: Final = ("target", "mode", "number", "order", "cost", "yes_no", "o
 
 
 @frozen
-class Choice:
+class Choice(Copyable):
     """A decision a player makes, as data: who chooses, what kind, the legal
     options, how many, and the default redzone takes when none is given.
 
@@ -970,7 +961,7 @@ class Choice:
 
 
 @frozen
-class ChoiceMade:
+class ChoiceMade(Copyable):
     """A choice as it was made, for the outcome.
 
     :param key: the choice's key.
@@ -996,7 +987,7 @@ class ChoiceMade:
 
 
 @frozen
-class Trigger:
+class Trigger(Copyable):
     """A triggered ability that has triggered (603.2) and waits on the stack.
 
     Plugins create triggers from events (``redzone_triggers``) and resolve
@@ -1050,7 +1041,7 @@ DELAYED_WHEN: Final = ("end_of_combat", "end_step", "cleanup", "leaves", "upkeep
 
 
 @frozen
-class DelayedTrigger:
+class DelayedTrigger(Copyable):
     """A delayed triggered ability waiting for its moment (603.7).
 
     It triggers once, the next time its event happens (603.7b), and goes on
@@ -1088,7 +1079,7 @@ class DelayedTrigger:
 
 
 @frozen
-class WrittenTrigger:
+class WrittenTrigger(Copyable):
     """A triggered ability written as data, not by a plugin (603.1): "whenever
     <event>, <actions>" (a scenario file's ``[[triggers]]``,
     :class:`~redzone.AddTrigger`).
@@ -1124,7 +1115,7 @@ class WrittenTrigger:
 
 
 @frozen
-class PluginState:
+class PluginState(Copyable):
     """What one plugin remembers, in its own slot of the state.
 
     The value is frozen data (``None``, ``bool``, ``int``, ``str``, tuples and
@@ -1143,7 +1134,7 @@ class PluginState:
 
 
 @frozen
-class GameOver:
+class GameOver(Copyable):
     """How the game ended (104).
 
     :param winners: the players who won (104.2a), in turn order.
@@ -1163,7 +1154,7 @@ class GameOver:
 
 
 @frozen
-class StackObject:
+class StackObject(Copyable):
     """A spell or ability on the stack that is a source of damage (120.3,
     609.7): not a permanent, but with the characteristics that matter to
     damage, readable where a permanent's are (``has``, ``colors``,
@@ -1237,8 +1228,9 @@ STEPS: Final = (
 )
 
 
-#: The key under which a state notes the permanents changed since its
-#: objects were last found clean of state-based actions (704.3).
+#: The key under which a state notes the permanents and players changed
+#: (their ids) since its objects and players were last found clean of
+#: state-based actions (704.3): empty, nothing the core checks changed.
 SBA_DIRTY: Final = "_sba_dirty"
 #: The key under which a state notes the plugin set (a ``Hooks``'
 #: ``honour_mark``) found to honour it (:func:`redzone.kernel.context.engine_honours`): its rules
@@ -1256,7 +1248,7 @@ _CONDITION_FIELDS: Final = frozenset({"effects", "shields", "continuous"})
 
 
 @frozen(cache_hash=True, slots=False)
-class GameState:
+class GameState(Copyable):
     """The whole game state combat needs.
 
     :param players: players by id.
@@ -1329,17 +1321,18 @@ class GameState:
     written: tuple[WrittenTrigger, ...] = field(default=(), converter=as_tuple)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
-    #: computed from change (see :func:`redzone.kernel.frozen.evolve`).
+    #: computed from change (see :meth:`~redzone.kernel.frozen.Copyable.evolve`).
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keyword_names_present": ("objects", "lki", "sources"),
         "conditions": ("objects", "effects", "shields", "continuous"),
         "object_flags": ("objects",),
         "conditional": ("objects",),
-        # Not a derived value but a note: the permanents changed since the
-        # objects were last checked for state-based actions and found clean
-        # (see redzone.kernel.sba.core_actions); dropped with any other
-        # change of the objects, kept up to date by the two methods below.
-        SBA_DIRTY: ("objects",),
+        # Not a derived value but a note: the permanents and players changed
+        # since they were last checked for state-based actions and found
+        # clean (see redzone.kernel.sba.core_actions); dropped with any other
+        # change of what the core checks, kept up to date by the three
+        # methods below.
+        SBA_DIRTY: ("objects", "players", "teams"),
         # A note too: what engine_honours reads (kept by with_permanents
         # when no changed permanent's keywords changed).
         HONOURED: ("rules", "keyword_set", "objects", "lki", "sources"),
@@ -1518,8 +1511,8 @@ class GameState:
         changed = {}
         for pid in (player, *self.teammates(player)):
             current = self.players[pid]
-            changed[pid] = _evolve(current, life=current.life if life is None else life,
-                                   poison=current.poison if poison is None else poison)
+            changed[pid] = current.evolve(life=current.life if life is None else life,
+                                          poison=current.poison if poison is None else poison)
         return self.with_players(changed)
 
     def controller_of(self, obj: str) -> str | None:
@@ -1553,15 +1546,11 @@ class GameState:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         return self
 
-    def evolve(self, **changes: Any) -> GameState:
-        """A copy with ``changes``."""
-        return _evolve(self, **changes)
-
     def with_permanents(self, changed: Mapping[str, Permanent]) -> GameState:
         """A copy with the given permanents replaced (one copy of the map)."""
         if not changed:
             return self
-        new = _evolve(self, objects=self.objects.merge(changed))
+        new = self.evolve(objects=self.objects.merge(changed))
         # A superset of the keywords present, or of the flags set, stays a
         # correct answer.
         known = self.__dict__
@@ -1610,7 +1599,7 @@ class GameState:
         ``left`` only left the battlefield (400.7): no object gained a keyword
         or a flag, so the keywords present (which count last known
         information) and the flags set stay correct supersets and are kept."""
-        new = _evolve(self, objects=objects, **changes)
+        new = self.evolve(objects=objects, **changes)
         known = self.__dict__
         dirty = known.get(SBA_DIRTY)
         if dirty is not None:
@@ -1634,7 +1623,11 @@ class GameState:
         """A copy with the given players replaced."""
         if not changed:
             return self
-        return _evolve(self, players=self.players.merge(changed))
+        new = self.evolve(players=self.players.merge(changed))
+        dirty = self.__dict__.get(SBA_DIRTY)
+        if dirty is not None:
+            new.__dict__[SBA_DIRTY] = dirty.union(changed)
+        return new
 
     def __repr__(self) -> str:
         return _display.state_repr(self)
@@ -1735,11 +1728,15 @@ def new_game(
         teams=FrozenMap(team_map),
     )
     # The first check of state-based actions needs to look only at the
-    # permanents that call for one of their own, have marks or are tokens
-    # off the battlefield (704.3: every other one is clean as built).
+    # players who may call for one (no life, ten poison counters or more:
+    # the fewest that can lose, 704.5c, 810.8d; a draw from an empty
+    # library) and at the permanents that call for one of their own, have
+    # marks or are tokens off the battlefield (704.3: every other one is
+    # clean as built).
     state.__dict__[SBA_DIRTY] = frozenset(
-        p.id for p in perms if p.own_state_based_actions or p.marks
-        or (p.token and p.zone not in ("battlefield", "ceased")))
+        [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty),
+         *(p.id for p in perms if p.own_state_based_actions or p.marks
+           or (p.token and p.zone not in ("battlefield", "ceased")))])
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).
     for name in ("keyword_names_present", "object_flags", "conditions"):

@@ -50,7 +50,6 @@ from redzone.kernel._loading import (
 from redzone.kernel._verify import verify_default
 from redzone.kernel.errors import PluginError, Violation
 from redzone.kernel.events import Event, EventKind
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import (
     Action,
     ActionSpec,
@@ -435,8 +434,8 @@ class Hooks:
         unique: dict[tuple[str, str], ResultReplacement] = {}
         for impl, res in self._answers(hook, (state, result)) if self._cache[hook] else ():
             for item in self._check.items(impl, hook, state, res, ResultReplacement):
-                unique[(item.effect, item.rule)] = _evolve(
-                    item, replace=self._check.guard_replace(impl, item, self._loop))
+                unique[(item.effect, item.rule)] = item.evolve(
+                    replace=self._check.guard_replace(impl, item, self._loop))
         return [unique[k] for k in sorted(unique)]
 
     def damage_event(self, state: GameState, damage: tuple[Damage, ...],

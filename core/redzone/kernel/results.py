@@ -13,12 +13,12 @@ from attrs import field, frozen
 
 from redzone.kernel import display as _display
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import Copyable, FrozenMap, as_map, as_tuple
 from redzone.kernel.model import ChoiceMade, GameState
 
 
 @frozen
-class AssignmentRecord:
+class AssignmentRecord(Copyable):
     """One creature's combat damage assignment in one damage step, as the
     step computed it (510.1).
 
@@ -45,23 +45,25 @@ class AssignmentRecord:
         ``lethal`` it doesn't count this creature's damage against others'.
     """
 
+    # (Built by the kernel alone, from its duties' tuples and frozen maps:
+    # no converter runs.)
     step: str
     source: str
     power: int
     amounts: FrozenMap[str, int]
     given: bool
-    creatures: tuple[str, ...] = field(converter=as_tuple)
+    creatures: tuple[str, ...]
     attacked: str | None
     lethal: FrozenMap[str, int]
     is_attacker: bool
     blocked: bool
-    additional: tuple[str, ...] = field(default=(), converter=as_tuple)
+    additional: tuple[str, ...] = ()
     divider: str | None = None
     lethal_before: FrozenMap[str, int] = field(factory=FrozenMap)
 
 
 @frozen
-class DamageStepRecord:
+class DamageStepRecord(Copyable):
     """What one combat damage step computed for its assignment (510.1;
     702.19, 702.4b: a first-strike step and the regular one are two
     records): each creature's duty, amounts and lethal damage, the given
@@ -84,7 +86,7 @@ class DamageStepRecord:
 
 
 @frozen
-class Outcome:
+class Outcome(Copyable):
     """What a command did.
 
     :param state: the new state.
@@ -106,7 +108,7 @@ class Outcome:
 
 
 @frozen
-class CombatResult:
+class CombatResult(Copyable):
     """A whole combat resolved by :meth:`Engine.resolve`.
 
     :param state: the state after the combat phase (511.3 done).

@@ -17,7 +17,6 @@ import attrs
 
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent, Printed
 
@@ -47,9 +46,9 @@ def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]
     if bands:
         bands = tuple(kept for kept in (tuple(m for m in band if m not in hit)
                                         for band in bands) if len(kept) > 1)
-    return _evolve(combat, attacks=FrozenMap._wrap(new_attacks),
-                   blocks=FrozenMap._wrap(new_blocks), blocked=combat.blocked - hit,
-                   bands=bands, removed=combat.removed | direct), hit
+    return combat.evolve(attacks=FrozenMap._wrap(new_attacks),
+                         blocks=FrozenMap._wrap(new_blocks), blocked=combat.blocked - hit,
+                         bands=bands, removed=combat.removed | direct), hit
 
 
 def remove_from_combat(state: GameState, obj: str, rule: str, step: str
@@ -67,7 +66,7 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
     after, hit = without(combat, (obj,))
     if not hit:
         return state, []
-    return _evolve(state, combat=after), [
+    return state.evolve(combat=after), [
         Event("removed_from_combat", rule, step, object=obj)
     ]
 
@@ -196,7 +195,8 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     A permanent's own verdicts depend on it alone, so when the state notes
     which permanents changed since its objects were last found clean
     (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
-    the players always are."""
+    the players always are (the caller asks nothing of a state whose note
+    is empty: no player or permanent changed)."""
     found: list[StateBasedAction] = []
     teams = bool(state.teams._items)
     for player in state.players._items.values():
@@ -252,7 +252,7 @@ def _clear_marks(state: GameState) -> GameState:
         if p.drew_from_empty:
             if drew is None:
                 drew = {}
-            drew[p.id] = _evolve(p, drew_from_empty=False)
+            drew[p.id] = p.evolve(drew_from_empty=False)
     if drew:  # (checked now: 704.5b looks only since the last check)
         state = state.with_players(drew)
     dirty = state.__dict__.get(SBA_DIRTY)

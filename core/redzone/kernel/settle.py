@@ -24,7 +24,6 @@ from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import (
     CHOICE_KINDS,
@@ -90,7 +89,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
             state = tx.state
         if state.continuous:  # the layer system (613), only when effects apply
             apply_layers(tx)
-        perform_state_based_actions(tx, _players_lost)
+        found = perform_state_based_actions(tx, _players_lost)
         if tx.state.game_over is not None:
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
@@ -98,10 +97,11 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     # (A hook nobody would be asked about isn't called; verify mode calls
     # the ones it checks the state after. Which hooks are silent depends on
     # the keywords present and the gated fields, which neither the damage
-    # event nor what plugins record changes: found once.)
+    # event nor what plugins record changes: found once, by the last round
+    # of state-based actions unless the game ended.)
     verify = hooks.verify
     state = tx.state
-    silent = hooks.silent(state)
+    silent = found if found is not None else hooks.silent(state)
     if tx.dealt:
         if verify or "redzone_damage_event" not in silent:
             hooks.damage_event(state, tuple(tx.dealt), tuple(tx.results))
@@ -122,8 +122,8 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
 # -- state-based actions on the working copy (704) ---------------------------------
 
 
-def perform_state_based_actions(tx: Tx,
-                                players_lost: Callable[[Tx, Sequence[str]], None]) -> None:
+def perform_state_based_actions(
+        tx: Tx, players_lost: Callable[[Tx, Sequence[str]], None]) -> frozenset[str] | None:
     """Perform state-based actions on a working copy until none applies
     (704.3).
 
@@ -131,23 +131,30 @@ def perform_state_based_actions(tx: Tx,
     :param players_lost: what follows when players lose (the game ends, or
         they leave it: 104, 800.4a), called after the round in which they
         lost; the loop stops if it ended the game.
+    :returns: the hooks silent for the working copy's state as it is left
+        (``hooks.silent``: the last round found them), or ``None`` when the
+        game ended.
     """
     hooks = tx.hooks
+    silent: frozenset[str] = frozenset()
     for _ in range(1000):
-        # (A round on a state whose objects are clean since the last check,
-        # with no plugin to ask, looks at the players only: core_actions
-        # reads the changed permanents alone, and there are no marks to clear.)
+        # (A state notes the players and permanents changed since it was
+        # last found clean: the core checks only those, and when none
+        # changed it checks nothing and there are no marks to clear.
+        # Clearing marks changes neither the keywords present nor a gated
+        # field, so the hooks silent for the state stay so.)
         state = tx.state
-        actions = _sba.core_actions(state)
-        # (Clearing marks changes neither the keywords present nor a gated field.)
+        clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
+        actions = [] if clean else _sba.core_actions(state)
         silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
-        state = _sba._clear_marks(state)
-        tx.state = state
+        if not clean:
+            state = _sba._clear_marks(state)
+            tx.state = state
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
-            state.__dict__[SBA_DIRTY] = frozenset()
+            state.__dict__[SBA_DIRTY] = _NOTHING
             break
         actions = _sba._dedupe(actions)
         before = state
@@ -187,7 +194,7 @@ def perform_state_based_actions(tx: Tx,
                                       hook="redzone_state_based_actions")
                 if not player.lost:
                     state = state.with_players(
-                        {player.id: _evolve(player, lost=True, loss_rule=action.rule)})
+                        {player.id: player.evolve(lost=True, loss_rule=action.rule)})
                     tx.emit(Event("lost", action.rule, player=player.id))
                     lost.append(player.id)
             elif action.kind == "annihilate_counters":
@@ -215,9 +222,13 @@ def perform_state_based_actions(tx: Tx,
         if lost:
             players_lost(tx, lost)
             if tx.state.game_over is not None:
-                return
+                return None
         if tx.state is before:
             break
+    return silent
+
+
+_NOTHING: frozenset[str] = frozenset()
 
 
 def cease(tx: Tx, objects: Sequence[str]) -> None:
@@ -228,10 +239,10 @@ def cease(tx: Tx, objects: Sequence[str]) -> None:
         perm = state.objects.get(obj)
         if perm is None or not perm.token or perm.zone in ("battlefield", "ceased"):
             continue
-        changed[obj] = _evolve(perm, zone="ceased")
+        changed[obj] = perm.evolve(zone="ceased")
         tx.emit(Event.make("ceases_to_exist", "704.5d", object=obj, zone=perm.zone))
     if changed:
-        tx.state = _evolve(state, objects=state.objects.merge(changed))
+        tx.state = state.evolve(objects=state.objects.merge(changed))
 
 
 
@@ -268,7 +279,7 @@ def _record(tx: Tx, events: Sequence[Event]) -> None:
                                  f"returned a slot value that can't be kept: {problem}"
                                  ) from exc
         slots[name] = PluginState(value, entry.scope)
-    tx.state = _evolve(tx.state, plugin_state=FrozenMap(slots))
+    tx.state = tx.state.evolve(plugin_state=FrozenMap(slots))
 
 
 # -- durations (611.2, 514.2, 511.3) -------------------------------------------------
@@ -397,9 +408,9 @@ def end_effects(tx: Tx, ends: Ends, rule: str, *, owned: Owned | None = None,
         return
     new = state.with_permanents(changed)
     if len(effects) != len(state.effects) or len(shields) != len(state.shields):
-        new = _evolve(new, effects=tuple(effects), shields=tuple(shields))
+        new = new.evolve(effects=tuple(effects), shields=tuple(shields))
     if len(continuous) != len(state.continuous):
-        new = _evolve(new, continuous=tuple(continuous))
+        new = new.evolve(continuous=tuple(continuous))
     tx._take(new, events)
     if len(continuous) != len(state.continuous):
         apply_layers(tx)  # (the last one may have ended: the own values come back)
@@ -466,8 +477,8 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         # 810.8a: if either player on a team loses, the team loses.
         more = [m for p in lost for m in state.teammates(p) if not state.players[m].lost]
         for mate in dict.fromkeys(more):
-            state = state.with_players({mate: _evolve(state.players[mate], lost=True,
-                                                      loss_rule="810.8a")})
+            state = state.with_players(
+                {mate: state.players[mate].evolve(lost=True, loss_rule="810.8a")})
             tx.emit(Event("lost", "810.8a", player=mate))
         tx.state = state
         lost = [*lost, *dict.fromkeys(more)]
@@ -479,7 +490,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         losers = tuple(p for p in state.turn_order if state.players[p].lost)
         over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
                         rule="104.2c")
-        tx.state = _evolve(state, game_over=over)
+        tx.state = state.evolve(game_over=over)
         tx.emit(Event.make("game_over", "104.2c", winners=tuple(remaining),
                            team=state.team_of(remaining[0]), draw=False))
         return
@@ -489,7 +500,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         rule = "104.4a" if draw else "104.2a"
         over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
                         rule=rule)
-        tx.state = _evolve(state, game_over=over)
+        tx.state = state.evolve(game_over=over)
         tx.emit(Event.make("game_over", rule, winners=tuple(remaining), draw=draw))
         return
     for player in lost:
@@ -524,7 +535,7 @@ def _leave_game(tx: Tx, player: str) -> None:
     state = tx.state
     stack = tuple(t for t in state.stack if t.controller != player)
     delayed = tuple(d for d in state.delayed if d.controller != player)
-    tx.state = _evolve(state, stack=stack, delayed=delayed)
+    tx.state = state.evolve(stack=stack, delayed=delayed)
     tx.emit(Event("left_game", "800.4a", player=player))
 
 
@@ -584,13 +595,13 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             if ready is None:
                 continue
             count += 1
-            ready = _evolve(ready, id=f"t{count}")
+            ready = ready.evolve(id=f"t{count}")
             stacked.append(ready)
             tx.emit(Event.make("trigger", "603.3b", source=ready.source,
                                player=ready.controller, object=ready.id,
                                ability=ready.kind, text=ready.text or None))
     state = tx.state
-    tx.state = _evolve(state, stack=(*state.stack, *stacked), triggered=count)
+    tx.state = state.evolve(stack=(*state.stack, *stacked), triggered=count)
 
 
 def _trigger_key(trigger: Trigger) -> tuple[Any, ...]:
@@ -613,7 +624,7 @@ def _stacking_choices(tx: Tx, label: str, trigger: Trigger) -> Trigger | None:
             raise PluginError(f"trigger {trigger.kind!r} offers a choice of unknown kind "
                               f"{offer.kind!r} (one of {', '.join(CHOICE_KINDS)})",
                               plugin=trigger.plugin, hook="redzone_triggers")
-        offer = offer if offer.key else _evolve(offer, key=f"{label}:{offer.name}")
+        offer = offer if offer.key else offer.evolve(key=f"{label}:{offer.name}")
         offers.append(offer)
         if offer.kind in ("target", "mode") and offer.name not in chosen:
             if not offer.options and offer.min > 0:
@@ -622,7 +633,7 @@ def _stacking_choices(tx: Tx, label: str, trigger: Trigger) -> Trigger | None:
                                    detail=f"no legal {offer.kind} ({offer.key})"))
                 return None
             chosen[offer.name] = tx.choose(offer)
-    return _evolve(trigger, offers=tuple(offers), choices=chosen)
+    return trigger.evolve(offers=tuple(offers), choices=chosen)
 
 
 def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trigger]:
@@ -632,7 +643,7 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
     fired = [d for d in state.delayed if matches(d)]
     if not fired:
         return []
-    tx.state = _evolve(state, delayed=tuple(d for d in state.delayed if d not in fired))
+    tx.state = state.evolve(delayed=tuple(d for d in state.delayed if d not in fired))
     return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
                     text=d.text, actions=d.actions, plugin=d.plugin,
                     targets=(d.object,) if d.object else ()) for d in fired]
@@ -693,7 +704,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                                      rule="405.1", objects=cast(Any, (trigger_id,)))
         index = ids.index(trigger_id)
     trigger = stack.pop(index)
-    tx.state = _evolve(state, stack=tuple(stack))
+    tx.state = state.evolve(stack=tuple(stack))
     start = len(tx.events)
     if trigger.offers:
         # 608.2d: the choices made as it resolves.
@@ -701,7 +712,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
         for offer in trigger.offers:
             if offer.name not in chosen:
                 chosen[offer.name] = tx.choose(offer)
-        trigger = _evolve(trigger, choices=chosen)
+        trigger = trigger.evolve(choices=chosen)
     tx.emit(Event.make("resolve", trigger.rule, source=trigger.source,
                        player=trigger.controller, object=trigger.id, ability=trigger.kind))
     planned: list[tuple[str, Action, str]] = [

@@ -25,7 +25,6 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
 from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
 from redzone.kernel.results import AssignmentRecord, DamageStepRecord
@@ -115,7 +114,8 @@ def next_step(ctx: Context, state: GameState) -> str | None:
         return "declare_attackers"
     if step == "declare_attackers":
         combat = state.combat
-        return "declare_blockers" if combat is not None and combat.attacks else "end_of_combat"
+        return "declare_blockers" if combat is not None and combat.attacks._items \
+            else "end_of_combat"
     stack = ctx.edition.damage_on_stack
     if step.endswith(ASSIGNED) and is_damage_step(ctx, step):
         return step[: -len(ASSIGNED)]
@@ -150,8 +150,8 @@ def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> 
         if entry.scope == "combat":
             slots = FrozenMap((k, v) for k, v in slots.items() if v.scope != "combat")
             break
-    new = _evolve(state, step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
-                  plugin_state=slots)
+    new = state.evolve(step="beginning_of_combat", combat=_NO_COMBAT, combats=state.combats + 1,
+                       plugin_state=slots)
     tx = Tx(ctx, new, answers=choices)
     tx.emit(Event("step", "507.1", "beginning_of_combat"))
     return commit(tx)
@@ -188,11 +188,11 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
         raise IllegalAttackError(violations)
     step = "declare_attackers"
     declared = FrozenMap._wrap(attacks)  # (a copy of its own, never changed)
-    combat = _evolve(_NO_COMBAT, attacks=declared, declared=declared,
-                     defending_players=FrozenMap._wrap({
-                         a: state.defending_player_of(t) or t for a, t in attacks.items()}),
-                     bands=tuple(band_list))
-    tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
+    defending = {a: state.defending_player_of(t) or t for a, t in attacks.items()}
+    combat = _NO_COMBAT.evolve(attacks=declared, declared=declared,
+                               defending_players=FrozenMap._wrap(defending),
+                               bands=tuple(band_list))
+    tx = Tx(ctx, state.evolve(step=step, combat=combat), answers=choices)
     tx.events = events
     tx.made = made
     label = tx.step
@@ -206,7 +206,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     objects = new.objects._items
     for attacker in attacks:
         if not (untapping and hooks.attacks_without_tapping(new, attacker)):
-            tapped[attacker] = _evolve(objects[attacker], tapped=True)
+            tapped[attacker] = objects[attacker].evolve(tapped=True)
             emitted.append(Event("tap", "508.1f", label, object=attacker))
     tx.events.extend(emitted)  # made with the step's label
     tx.state = new.with_permanents(tapped)
@@ -219,7 +219,7 @@ def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
     """Make the choices of a declaration (508.1g, 509.1d) and perform the
     actions of each option chosen, in the order given (508.1h, 509.1f)."""
     for plugin, choice in offered:
-        choice = choice if choice.key else _evolve(choice, key=f"{plugin}:{choice.name}")
+        choice = choice if choice.key else choice.evolve(key=f"{plugin}:{choice.name}")
         for option in tx.choose(choice):
             for action in choice.then.get(option, ()):
                 tx.perform(action, plugin=plugin)
@@ -258,20 +258,18 @@ def declare_blockers(ctx: Context, state: GameState,
     step = "declare_blockers"
     combat = state.combat
     declared_blocks: FrozenMap[str, tuple[str, ...]] = FrozenMap._wrap(norm)  # (never changed)
-    tx = Tx(ctx, _evolve(state, step=step,
-                            combat=combat.evolve(blocks=declared_blocks, blocked=frozenset(
-                                {a for atts in norm.values() for a in atts}),
-                                order=FrozenMap._wrap(orders) if orders else EMPTY)),
-            answers=choices)
+    blocked = frozenset({a for atts in norm.values() for a in atts})
+    tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(
+        blocks=declared_blocks, blocked=blocked,
+        order=FrozenMap._wrap(orders) if orders else EMPTY)), answers=choices)
     label = tx.step
     emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
         emitted += [Event("block", "509.1a" if attacker in mine else "702.22h", label,
                           blocker=blocker, attacker=attacker) for attacker in attackers]
-    blocked = {a for atts in norm.values() for a in atts}
     emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
-                      object=attacker) for attacker in combat.attacks]
+                      object=attacker) for attacker in combat.attacks._items]
     emitted += [Event.make("order", "509.2" if obj in combat.attacks else "509.3", label,
                            object=obj, order=tuple(seq)) for obj, seq in orders.items()]
     tx.events.extend(emitted)  # made with the step's label
@@ -344,7 +342,7 @@ def _dealt_earlier(ctx: Context, combat: Combat) -> Collection[str]:
     ``second_step_by_assignment``, that assigned it: 310.5 of 1999-2009)."""
     if ctx.edition.second_step_by_assignment:
         return combat.dealt
-    return set().union(*combat.damage_steps.values())
+    return set().union(*combat.damage_steps._items.values())
 
 
 def _compute_damage_step_kind(ctx: Context,
@@ -353,8 +351,8 @@ def _compute_damage_step_kind(ctx: Context,
     if combat is None:
         return DAMAGE_STEP, ()
     specs = ctx.hooks.damage_step_specs
-    done = combat.damage_steps
-    after = max((specs[s].order for s in done if s in specs), default=None)
+    done = combat.damage_steps._items
+    after = max((specs[s].order for s in done if s in specs), default=None) if done else None
     remaining = [spec for spec in specs.values()  # in order
                  if spec.name not in done and (after is None or spec.order > after)]
     if not remaining:
@@ -493,7 +491,7 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     if state.step.endswith(ASSIGNED):
         # 310.4: the combat damage on the stack resolves, all at once, as assigned.
         step = nxt
-        tx = Tx(ctx, _evolve(state, step=step, combat=combat.evolve(on_stack=())),
+        tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(on_stack=())),
                 answers=choices)
         tx.emit(Event("step", "310.4", step))
         tx.deal_damage(combat.on_stack)
@@ -532,11 +530,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
-        tx = Tx(ctx, _evolve(state, step=window, combat=combat.evolve(on_stack=proposed)),
+        tx = Tx(ctx, state.evolve(step=window, combat=combat.evolve(on_stack=proposed)),
                 answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
     else:
-        tx = Tx(ctx, _evolve(state, step=step, combat=combat), answers=choices)
+        tx = Tx(ctx, state.evolve(step=step, combat=combat), answers=choices)
         tx.emit(*events)
         tx.deal_damage(proposed)
     try:
@@ -557,7 +555,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
     """The record of a combat damage step's assignment (510.1), from what the
     step computed: its duties, its whole assignment (given and the policy's)
     and its unused entries; plus the lethal damage each creature had to
-    consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_map`,
+    consider (702.19b, 510.1c-d, by :func:`~redzone.kernel.combat.lethal_views`,
     as the assignment is checked), only for creatures assigning to creatures.
 
     :param given: the creatures whose assignment the caller gave.
@@ -573,10 +571,7 @@ def step_record(ctx: Context, state: GameState, step: str, duties: Sequence[Duty
         if duty.creatures:
             if by is None:
                 by = _combat.assigned_to(full)
-            lethal = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        full=full, by=by, asked=asked))
-            before = FrozenMap._wrap(_combat.lethal_map(hooks, state, duty, earlier, {},
-                                                        asked=asked))
+            lethal, before = _combat.lethal_views(hooks, state, duty, earlier, by, asked)
         else:
             lethal = before = _NO_LETHAL
         if i < last:
@@ -602,7 +597,7 @@ def end_of_combat(ctx: Context, state: GameState, *, choices: Answers = None) ->
     """Enter the end of combat step (511.1); "at end of combat" delayed
     triggers trigger (511.2, 603.7)."""
     expect(ctx, state, "end_of_combat", "end combat")
-    tx = Tx(ctx, _evolve(state, step="end_of_combat"), answers=choices)
+    tx = Tx(ctx, state.evolve(step="end_of_combat"), answers=choices)
     tx.emit(Event("step", "511.1", "end_of_combat"))
     return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_of_combat"))
 
@@ -612,11 +607,11 @@ def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
     end of combat" effects end (511.3); then state-based actions."""
     expect(ctx, state, "postcombat_main", "end the combat phase")
     # As the end of combat step ends (its events say so), then the main phase.
-    tx = Tx(ctx, _evolve(state, combat=None), answers=choices)
+    tx = Tx(ctx, state.evolve(combat=None), answers=choices)
     tx.emit(Event("end_of_combat", "511.3"))
     end_effects(tx, lambda duration, condition: duration in ("end_of_combat", "this_combat"),
                 "511.3")
-    tx.state = _evolve(tx.state, step="postcombat_main")
+    tx.state = tx.state.evolve(step="postcombat_main")
     ctx.hooks.end_of_combat(tx.state)
     return commit(tx)
 
@@ -663,8 +658,8 @@ def resolve_trigger(ctx: Context, state: GameState, trigger_id: object = None,
         target = trigger_id if trigger_id is not None else state.stack[-1].id
         chosen = {name: (value,) if isinstance(value, str) else tuple(value)
                   for name, value in choices.items()}
-        state = _evolve(state, stack=tuple(
-            _evolve(t, choices=chosen) if t.id == target else t for t in state.stack))
+        state = state.evolve(stack=tuple(
+            t.evolve(choices=chosen) if t.id == target else t for t in state.stack))
     tx = Tx(ctx, state, answers=answers)
     resolve_top(tx, trigger_id)
     resolve_stack(tx)
@@ -677,7 +672,7 @@ def remove_trigger(ctx: Context, state: GameState, trigger_id: str) -> Outcome:
         raise IllegalActionError(f"there is no trigger {trigger_id!r} on the stack",
                                  rule="405.1", objects=(trigger_id,))
     stack = tuple(t for t in state.stack if t.id != trigger_id)
-    return Outcome(_evolve(state, stack=stack),
+    return Outcome(state.evolve(stack=stack),
                    [Event("removed_from_stack", "405.1", state.step, object=trigger_id)])
 
 

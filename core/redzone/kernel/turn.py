@@ -19,7 +19,6 @@ from redzone.kernel.decisions import only_asked as _asked
 from redzone.kernel.errors import BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
@@ -44,7 +43,7 @@ def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outc
         raise IllegalActionError(f"can't begin the end step now: the game is at "
                                  f"{state.step!r}; it follows the last main phase (513)",
                                  rule="500.1")
-    tx = Tx(ctx, _evolve(state, step="end_step", combat=None), answers=choices)
+    tx = Tx(ctx, state.evolve(step="end_step", combat=None), answers=choices)
     tx.emit(Event("step", "513.1", "end_step"))
     # 513.2: a delayed trigger created during this end step waits for the next
     # one; those that wait now were all created before it began.
@@ -61,7 +60,7 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
     acting: set[str] = set()
     spent = None  # one command: its cleanup steps share its bounds
     for _ in range(MAX_CLEANUPS):
-        tx = Tx(ctx, _evolve(state, step="cleanup"), answers=choices, spent=spent)
+        tx = Tx(ctx, state.evolve(step="cleanup"), answers=choices, spent=spent)
         spent = tx.spent
         tx.emit(Event("step", "514.1", "cleanup"))
         _discard_to_hand_size(tx)
@@ -170,7 +169,7 @@ def _without_ceased(state: GameState) -> GameState:
     for obj in gone:
         del objects[obj]
         lki.pop(obj, None)
-    return _evolve(state, objects=FrozenMap(objects), lki=FrozenMap(lki))
+    return state.evolve(objects=FrozenMap(objects), lki=FrozenMap(lki))
 
 
 def _next_active(state: GameState, active_player: str | None) -> str:
@@ -230,11 +229,12 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     if any(entry.scope != "game" for entry in slots.values()):
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope == "game")
     if any(p.lands_played for p in state.players.values()):  # 305.2: "each turn"
-        state = state.with_players({i: _evolve(p, lands_played=0)
+        state = state.with_players({i: p.evolve(lands_played=0)
                                     for i, p in state.players.items() if p.lands_played})
     turn = state.turn + 1
-    new_state = _evolve(_without_ceased(state), turn=turn, active_player=active_player,
-                        step="untap", combat=None, combats=0, plugin_state=slots)
+    new_state = _without_ceased(state).evolve(
+        turn=turn, active_player=active_player, step="untap", combat=None, combats=0,
+        plugin_state=slots)
     return _untap(ctx, new_state, untap=untap, choices=choices)
 
 
@@ -252,7 +252,7 @@ def first_untap_step(ctx: Context, state: GameState, *, choices: Answers = None)
     if state.step != "main" or state.combats or state.combat is not None:
         raise IllegalActionError(f"can't run this turn's beginning phase: the game is at "
                                  f"{state.step!r}, past it (500.1)", rule="500.1")
-    return _untap(ctx, _evolve(state, step="untap"), untap=True, choices=choices)
+    return _untap(ctx, state.evolve(step="untap"), untap=True, choices=choices)
 
 
 def first_turn_draws(state: GameState) -> bool:
@@ -307,7 +307,7 @@ def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
         raise IllegalActionError(f"can't begin the upkeep step now: the game is at "
                                  f"{state.step!r}; it follows the untap step (501.1)",
                                  rule="501.1")
-    tx = Tx(ctx, _evolve(state, step="upkeep"), answers=choices)
+    tx = Tx(ctx, state.evolve(step="upkeep"), answers=choices)
     tx.emit(Event("step", "503.1", "upkeep"))
     return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "upkeep"))
 
@@ -330,7 +330,7 @@ def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
         raise IllegalActionError(f"can't begin the draw step now: the game is at "
                                  f"{state.step!r}; it follows the upkeep step (501.1)",
                                  rule="501.1")
-    tx = Tx(ctx, _evolve(state, step="draw"), answers=choices)
+    tx = Tx(ctx, state.evolve(step="draw"), answers=choices)
     tx.emit(Event("step", "504.1", "draw"))
     if draw:
         for player in active_team(tx.state):
@@ -347,7 +347,7 @@ def precombat_main(ctx: Context, state: GameState, *, choices: Answers = None) -
         raise IllegalActionError(f"can't begin the precombat main phase now: the game is "
                                  f"at {state.step!r}; it follows the draw step (500.1)",
                                  rule="500.1")
-    tx = Tx(ctx, _evolve(state, step="main"), answers=choices)
+    tx = Tx(ctx, state.evolve(step="main"), answers=choices)
     tx.emit(Event("step", "505.1", "main"))
     return commit(tx)
 

@@ -34,7 +34,6 @@ from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import BoundError, IllegalActionError, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Action, Damage, Result
 from redzone.kernel.model import (
     DELAYED_WHEN,
@@ -121,7 +120,7 @@ class _Batch:
         state = state.with_permanents(self.objects)
         combat = state.combat
         if self.attacks and combat is not None:
-            state = _evolve(state, combat=combat.evolve(
+            state = state.evolve(combat=combat.evolve(
                 attacks=combat.attacks.merge(self.attacks),
                 declared=combat.declared.merge(self.attacks),
                 defending_players=combat.defending_players.merge(self.defending)))
@@ -384,7 +383,7 @@ class Tx:
         key = choice.key or choice.name
         asked = ASKED.get()
         if asked is not None:
-            asked.append(choice if choice.key else _evolve(choice, key=key))
+            asked.append(choice if choice.key else choice.evolve(key=key))
         given = self.answers.get(key)
         answer = given if given is not None else choice.default
         check_answer(choice, answer)
@@ -439,7 +438,7 @@ class Tx:
                                "effects (613)")
         stamp = state.timestamp
         if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
-            modification = _evolve(modification, timestamp=stamp)
+            modification = modification.evolve(timestamp=stamp)
         self.put(perm.evolve(modifications=(*perm.modifications, modification)))
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
@@ -574,7 +573,7 @@ class Tx:
             | {s.id for s in self.state.shields}
         while f"{prefix}{n}" in taken:
             n += 1
-        self.state = _evolve(self.state, created=n)
+        self.state = self.state.evolve(created=n)
         return f"{prefix}{n}"
 
     def add_effect(self, effect: Effect) -> str:
@@ -584,11 +583,11 @@ class Tx:
         """
         check_duration(self, effect.duration, effect.condition, "add_effect")
         if not effect.id:
-            effect = _evolve(effect, id=self._next_id("e"))
+            effect = effect.evolve(id=self._next_id("e"))
         elif any(e.id == effect.id for e in self.state.effects):
             raise IllegalActionError(f"add_effect: an effect {effect.id!r} already applies",
                                      rule="611.2", objects=(effect.id,))
-        self.state = _evolve(self.state, effects=(*self.state.effects, effect))
+        self.state = self.state.evolve(effects=(*self.state.effects, effect))
         self.emit(Event.make("effect", "611.2", target=effect.to, source=effect.source,
                              player=effect.player, object=effect.id, amount=effect.amount,
                              effect=effect.kind))
@@ -603,7 +602,7 @@ class Tx:
         if len(kept) == len(self.state.effects):
             return False
         ended = next(e for e in self.state.effects if e.id == effect_id)
-        self.state = _evolve(self.state, effects=kept)
+        self.state = self.state.evolve(effects=kept)
         self.emit(Event.make("effect_ends", rule, object=effect_id, target=ended.to,
                              source=ended.source, player=ended.player, amount=ended.amount,
                              effect=ended.kind))
@@ -613,8 +612,8 @@ class Tx:
         """A prevention (or regeneration) shield starts to apply (615, 701.19)."""
         check_duration(self, shield.duration, shield.condition, "prevent")
         if not shield.id:
-            shield = _evolve(shield, id=self._next_id("s"))
-        self.state = _evolve(self.state, shields=(*self.state.shields, shield))
+            shield = shield.evolve(id=self._next_id("s"))
+        self.state = self.state.evolve(shields=(*self.state.shields, shield))
         return shield.id
 
     def add_delayed(self, delayed: DelayedTrigger) -> str:
@@ -638,9 +637,9 @@ class Tx:
             if self.hooks.action_spec(action) is None:
                 raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
                                          "declared kind", rule="603.7")
-        delayed = _evolve(delayed, id=delayed.id or self._next_id("d"), turn=self.state.turn,
-                          step=self.state.step, plugin=delayed.plugin or self.plugin)
-        self.state = _evolve(self.state, delayed=(*self.state.delayed, delayed))
+        delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=self.state.turn,
+                                 step=self.state.step, plugin=delayed.plugin or self.plugin)
+        self.state = self.state.evolve(delayed=(*self.state.delayed, delayed))
         self.emit(Event.make("delayed_trigger", "603.7a", source=delayed.source,
                              player=delayed.controller, object=delayed.id,
                              ability=delayed.kind, text=delayed.text or None))
@@ -660,7 +659,7 @@ class Tx:
             raise IllegalActionError(f"set_state: unknown scope {scope!r} (one of "
                                      f"{', '.join(SCOPES)})", rule="611.2")
         entry = PluginState(freeze_value(value, f"the state of plugin {name!r}"), scope)
-        self.state = _evolve(self.state, plugin_state=self.state.plugin_state.set(name, entry))
+        self.state = self.state.evolve(plugin_state=self.state.plugin_state.set(name, entry))
 
 
 def _pending(tx: Tx) -> _Batch | None:
@@ -796,7 +795,7 @@ def _make_block(state: GameState, blocker: str, attacker: str, position: int | N
     if attacker not in combat.blocked:
         # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
         events.append(Event("blocked", "509.1h", step, object=attacker))
-    return _evolve(state, combat=new_combat), events
+    return state.evolve(combat=new_combat), events
 
 
 def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,

@@ -23,7 +23,6 @@ from typing import Final
 from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.model import ZONES, GameState, Permanent
 
 #: Where in a library a card is put: ``top`` (it is drawn next, 401.1) or
@@ -65,12 +64,12 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
         if to != "library":
             return state, []
         place = _sba.next_position(state, perm.owner, to, top=top)
-        return state.with_permanents({obj: _evolve(perm, position=place)}), []
+        return state.with_permanents({obj: perm.evolve(position=place)}), []
     place = _sba.next_position(state, perm.owner, to, top=top)
     new: Permanent = _sba._left(perm, to, place)  # type: ignore[operator]
     events: list[Event] = []
     if to == "battlefield":
-        new = _evolve(new, summoning_sick=True)  # 302.6
+        new = new.evolve(summoning_sick=True)  # 302.6
         events.append(Event("enters_battlefield", rule, step, object=obj, player=new.controller))
     else:
         events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
@@ -89,7 +88,7 @@ def draw(state: GameState, player: str, step: str) -> tuple[GameState, list[Even
     library = state.zone(player, "library")
     if not library:
         who = state.players[player]
-        state = state.with_players({player: _evolve(who, drew_from_empty=True)})
+        state = state.with_players({player: who.evolve(drew_from_empty=True)})
         return state, [Event.make("draw_from_empty", "121.4", step, player=player)]
     top = library[0]
     state, _moved = move_object(state, top, "hand", "121.1", step)
@@ -250,8 +249,8 @@ def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Ev
     if player.lands_played >= 1:
         raise IllegalActionError(f"play: {perm.owner!r} has already played a land this "
                                  "turn", rule="305.2", objects=(obj, perm.owner))
-    state = state.with_players({player.id: _evolve(player, lands_played=player.lands_played
-                                                   + 1)})
+    state = state.with_players(
+        {player.id: player.evolve(lands_played=player.lands_played + 1)})
     state, entered = move_object(state, obj, "battlefield", "305.1", step)
     return state, [Event("play_land", "305.1", step, object=obj, player=perm.owner), *entered]
 

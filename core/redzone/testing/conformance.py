@@ -67,7 +67,6 @@ from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError, PluginError, UnknownKeywordError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import as_map
-from redzone.kernel.frozen import evolve as _evolve
 from redzone.kernel.hooktypes import Damage
 from redzone.kernel.model import GameState, Player
 from redzone.kernel.plugins import PluginInfo, _distribution_of, discover
@@ -541,8 +540,8 @@ def _unprefixed(state: GameState) -> GameState:
     if not (state.delayed or state.stack or state.plugin_state):
         return state
     return state.evolve(
-        delayed=tuple(_evolve(d, plugin=_plain(d.plugin)) for d in state.delayed),
-        stack=tuple(_evolve(t, plugin=_plain(t.plugin)) for t in state.stack),
+        delayed=tuple(d.evolve(plugin=_plain(d.plugin)) for d in state.delayed),
+        stack=tuple(t.evolve(plugin=_plain(t.plugin)) for t in state.stack),
         plugin_state=as_map({_plain(k): v for k, v in state.plugin_state.items()}))
 
 
