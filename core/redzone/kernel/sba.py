@@ -18,7 +18,7 @@ import attrs
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.hooktypes import StateBasedAction
-from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent, Printed
+from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent, Player, Printed
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -247,7 +247,9 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
 
 
 def _clear_marks(state: GameState) -> GameState:
-    drew = None
+    # (Annotated: left to inference, ``drew`` is typed a plain dict, and the
+    # compiled build then takes None for a dict.)
+    drew: dict[str, Player] | None = None
     for p in state.players._items.values():
         if p.drew_from_empty:
             if drew is None:
