@@ -25,7 +25,14 @@ from redzone import Engine, GameState, Player
 from redzone.examples import names
 from redzone.examples import path as example_path
 from redzone.execution import LightOutcome, Reduced, Scored, ScoreError, simulate
-from redzone.execution.jobs import JobOutcome, _compact, _Planner, _scenario_of, _ScenarioJob
+from redzone.execution.jobs import (
+    JobOutcome,
+    _compact,
+    _PairJob,
+    _Planner,
+    _scenario_of,
+    _ScenarioJob,
+)
 from redzone.formats.outcome import command_engine, outcome_json, resolve
 from redzone.formats.scenario import load
 from redzone.kernel.errors import BadQueryError
@@ -261,7 +268,9 @@ def test_item2_a_pair_jobs_json_is_the_scenario_resolvers_bytes(
     planner = _Planner(eng)
     want = []
     for i, job in enumerate(jobs):
-        payload = planner.payload(i, job, spec=False)
+        pair = planner.payload(i, job, spec=False)
+        assert isinstance(pair, _PairJob)  # converted where it runs, not by the caller
+        payload = pair.converted()
         assert isinstance(payload, _ScenarioJob)
         resolution = resolve(_scenario_of(payload, eng))
         want.append(_compact(outcome_json(resolution)))

@@ -167,7 +167,52 @@ class _BadJob:
     message: str
 
 
-_Payload: TypeAlias = "_FileJob | _ScenarioJob | _BadJob"
+@frozen
+class _PairJob:
+    """A ``(state, decisions)`` job (or a :class:`MidCombat`) as it travels:
+    the decisions as the caller gave them, checked and converted where the
+    job runs (:meth:`converted`), so that the caller's cost per job is
+    sending it, not converting it."""
+
+    index: int
+    state: GameState
+    decisions: Any
+    rules: str
+    spec: EngineSpec
+    #: resolved from the middle of a combat (:func:`~redzone.execution.rest.rest_of_combat`)
+    rest: bool = False
+
+    @property
+    def file(self) -> str:
+        return f"<job {self.index}>"
+
+    def converted(self) -> _ScenarioJob | _BadJob:
+        """The job with its decisions checked and converted to the fields of
+        :meth:`redzone.Engine.resolve` (or of
+        :func:`~redzone.execution.rest.rest_of_combat`); a mapping with
+        unknown keys, or a value of the wrong type or shape, is a bad job
+        naming the key."""
+        index, decisions, rest = self.index, self.decisions, self.rest
+        keys = frozenset(_REST_KEYS) if rest else _DECISION_KEYS
+        if not isinstance(decisions, Mapping) or set(decisions) - keys:
+            bad = sorted(set(decisions) - keys) if isinstance(decisions, Mapping) else decisions
+            return _BadJob(self.file, f"job {index}: the decisions must be a mapping with keys "
+                           f"among {', '.join(sorted(keys))}, not {bad!r}")
+        fields: dict[str, Any] = {"file": self.file, "rules": self.rules, "state": self.state}
+        for key, (convert, default) in _DECISIONS.items():
+            if rest and key not in keys:
+                continue
+            value = decisions.get(key)
+            try:
+                fields[key] = default if value is None else convert(value)
+            except Exception as exc:  # any value of the wrong type or shape
+                return _BadJob(self.file, f"job {index}: decisions[{key!r}] = "
+                               f"{reprlib.repr(value)} is not what Engine.resolve takes "
+                               f"({exc})")
+        return _ScenarioJob(tuple(fields.items()), self.spec, rest)
+
+
+_Payload: TypeAlias = "_FileJob | _ScenarioJob | _PairJob | _BadJob"
 
 #: The kind of outcome of a job that is neither a file, a Scenario nor a
 #: ``(state, decisions)`` pair (status 2, like a bad scenario file).
@@ -660,7 +705,7 @@ def _warm(payload: _Payload) -> None:
     whose outcome reports it."""
     if isinstance(payload, _FileJob):  # its file's rules choose among these
         specs = [spec for _, spec in payload.specs]
-    elif isinstance(payload, _ScenarioJob):
+    elif isinstance(payload, _ScenarioJob | _PairJob):
         specs = [payload.spec]
     else:
         return
@@ -673,6 +718,8 @@ def _warm(payload: _Payload) -> None:
 
 def _payload_outcome(index: int, payload: _Payload, timeout: float | None = None,
                      light: bool = False) -> JobOutcome | LightOutcome:
+    if isinstance(payload, _PairJob):
+        payload = payload.converted()
     if timeout is not None:
         _warm(payload)
     if isinstance(payload, _BadJob):
@@ -773,26 +820,8 @@ class _Planner:
         rest = isinstance(job, MidCombat)
         if rest or (isinstance(job, tuple) and len(job) == 2 and isinstance(job[0], GameState)):
             state, decisions = (job.state, job.decisions) if isinstance(job, MidCombat) else job
-            keys = frozenset(_REST_KEYS) if rest else _DECISION_KEYS
-            if not isinstance(decisions, Mapping) or set(decisions) - keys:
-                bad = sorted(set(decisions) - keys) if isinstance(
-                    decisions, Mapping) else decisions
-                return _BadJob(f"<job {index}>", f"job {index}: the decisions must be a "
-                               f"mapping with keys among {', '.join(sorted(keys))}, "
-                               f"not {bad!r}")
-            fields: dict[str, Any] = {"file": f"<job {index}>", "rules": self.engine.rules,
-                                      "state": state}
-            for key, (convert, default) in _DECISIONS.items():
-                if rest and key not in keys:
-                    continue
-                value = decisions.get(key)
-                try:
-                    fields[key] = default if value is None else convert(value)
-                except Exception as exc:  # any value of the wrong type or shape
-                    return _BadJob(f"<job {index}>", f"job {index}: decisions[{key!r}] = "
-                                   f"{reprlib.repr(value)} is not what Engine.resolve takes "
-                                   f"({exc})")
-            return _ScenarioJob(tuple(fields.items()), self.spec if spec else _NO_SPEC, rest)
+            return _PairJob(index, state, decisions, self.engine.rules,
+                            self.spec if spec else _NO_SPEC, rest)
         return _BadJob(f"<job {index}>", f"job {index} is a {type(job).__name__}: a job is "
                        "a scenario file path, a Scenario, or a (state, decisions) pair")
 

@@ -59,6 +59,7 @@ from redzone.execution.jobs import (
     _compact,
     _FileJob,
     _job,
+    _PairJob,
     _Partial,
     _Payload,
     _Planner,
@@ -387,6 +388,8 @@ def _serial(jobs: Iterable[Job], planner: _Planner, timeout: float | None = None
                        timeout, light)
         else:
             payload = planner.payload(index, job, spec=False)
+            if isinstance(payload, _PairJob):
+                payload = payload.converted()
             if isinstance(payload, _BadJob):
                 bad = _bad(index, payload)
                 out = LightOutcome.of_failure(bad) if light else bad
@@ -573,7 +576,7 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
 def _source(payload: _Payload) -> str:
     """A job's source, as its outcome names it."""
     return (payload.path if isinstance(payload, _FileJob) else
-            payload.file if isinstance(payload, _ScenarioJob) else payload.source)
+            payload.file if isinstance(payload, _ScenarioJob | _PairJob) else payload.source)
 
 
 def _cut_by_caller(index: int, source: str, timeout: float | None, ended: bool, *,
