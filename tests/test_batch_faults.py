@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from _plugin_module import plugin_module
 from click.testing import CliRunner
 from redzone import Engine
 from redzone.execution import JobOutcome, simulate
@@ -49,20 +49,8 @@ def redzone_attack_violations(state, attacker):
 @pytest.fixture(scope="module")
 def faulty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     folder = tmp_path_factory.mktemp("faulty")
-    (folder / "rz_batch_faulty.py").write_text(FAULTY_PLUGIN)
-    sys.path.insert(0, str(folder))
-    import os
-
-    old = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), old) if p)
-    try:
-        import rz_batch_faulty  # type: ignore[import-not-found]
-
-        yield rz_batch_faulty
-    finally:
-        sys.path.remove(str(folder))
-        os.environ["PYTHONPATH"] = old
-        sys.modules.pop("rz_batch_faulty", None)
+    with plugin_module(folder, "rz_batch_faulty", FAULTY_PLUGIN) as module:
+        yield module
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from _plugin_module import plugin_module
 from redzone import Engine
 from redzone.execution import JobOutcome, faults, simulate, simulation
 
@@ -54,19 +53,8 @@ def redzone_attack_violations(state, attacker):
 
 @pytest.fixture(scope="module")
 def hung(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    folder = tmp_path_factory.mktemp("hung")
-    (folder / "rz_batch_hung.py").write_text(HUNG_PLUGIN)
-    sys.path.insert(0, str(folder))
-    old = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), old) if p)
-    try:
-        import rz_batch_hung  # type: ignore[import-not-found]
-
-        yield rz_batch_hung
-    finally:
-        sys.path.remove(str(folder))
-        os.environ["PYTHONPATH"] = old
-        sys.modules.pop("rz_batch_hung", None)
+    with plugin_module(tmp_path_factory.mktemp("hung"), "rz_batch_hung", HUNG_PLUGIN) as module:
+        yield module
 
 
 @pytest.fixture(scope="module")

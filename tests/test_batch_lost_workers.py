@@ -21,7 +21,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from _plugin_module import plugin_module
 from redzone import Engine
 from redzone.execution import JobOutcome, RayExecutor, simulate
 from redzone.execution.executors import live_workers
@@ -74,19 +74,8 @@ LOST_AFTER = 2.0
 @pytest.fixture(scope="module")
 def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The plugin above, importable here and by every process started after."""
-    folder = tmp_path_factory.mktemp("lost")
-    (folder / "rz_batch_lost.py").write_text(PLUGIN)
-    sys.path.insert(0, str(folder))
-    old = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), old) if p)
-    try:
-        import rz_batch_lost  # type: ignore[import-not-found]
-
-        yield rz_batch_lost
-    finally:
-        sys.path.remove(str(folder))
-        os.environ["PYTHONPATH"] = old
-        sys.modules.pop("rz_batch_lost", None)
+    with plugin_module(tmp_path_factory.mktemp("lost"), "rz_batch_lost", PLUGIN) as module:
+        yield module
 
 
 @pytest.fixture(scope="module")
