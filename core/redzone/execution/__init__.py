@@ -15,9 +15,8 @@ outcomes back; ``redzone batch`` is its front end. One concern per module:
 - :mod:`~redzone.execution.feeds`: jobs already on a cluster, in a Dask bag
   or a Ray dataset;
 - :mod:`~redzone.execution.whatif`: what-if studies over the enumerator's
-  legal declarations, and what-if grids (blocks x actions x variants);
-- :mod:`~redzone.execution.rest`: the rest of a combat from a state in its
-  middle.
+  legal declarations, and what-if grids (blocks x actions x variants), from
+  before a combat or its middle.
 
 Imports point down only: the front ends import this layer; it imports the
 formats and the kernel, never the other way.
@@ -36,7 +35,6 @@ from redzone.execution.jobs import (
     Scored,
     ScoreError,
 )
-from redzone.execution.rest import rest_of_combat
 from redzone.execution.simulation import simulate
 from redzone.execution.whatif import Cell, Grid, WhatIf, what_if, what_if_blocks
 
@@ -58,7 +56,6 @@ __all__ = [
     "WorkerSetupError",
     "jobs_dataset",
     "outcome_of_row",
-    "rest_of_combat",
     "run_bag",
     "run_dataset",
     "simulate",
