@@ -240,3 +240,13 @@ def test_506_1_the_run_goes_on_through_the_turn_from_the_middle(engine: Engine) 
     rest = engine.resolve(states["declare_blockers"], through="cleanup")
     assert rest.state == whole.state and rest.steps == whole.steps[-len(rest.steps):]
     assert rest.steps[-1] == "cleanup"
+
+
+def test_506_1_an_assigned_window_exists_only_where_damage_uses_the_stack() -> None:
+    """310.4 of 1999-2009: only that edition has ``_assigned`` windows; a state
+    at one under another edition is not in a combat (a clear error, not a
+    run from a step that doesn't exist)."""
+    engine = ENGINES["foundations"]
+    state = _states(engine)["declare_blockers"].evolve(step="combat_damage_assigned")
+    with pytest.raises(IllegalActionError, match="'combat_damage_assigned'"):
+        engine.resolve(state)

@@ -66,7 +66,11 @@ def in_combat(ctx: Context, state: GameState) -> bool:
     .. versionadded:: 0.1.0
     """
     step = state.step
-    return step in DECLARATION_STEPS or _steps.damage_step_spec(ctx, step) is not None
+    # (its combat damage steps, and their ``_assigned`` windows under an edition
+    # whose combat damage uses the stack, are those step_names lists before the
+    # end of combat step)
+    return step in DECLARATION_STEPS or (
+        step != "end_of_combat" and step in _steps.step_names(ctx))
 
 
 def check(ctx: Context, state: GameState, plan: CombatPlan, *, first_turn: bool) -> None:
