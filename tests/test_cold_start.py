@@ -31,58 +31,82 @@ def test_import_redzone_defers_metadata_front_ends_and_loader() -> None:
     assert _imported("import redzone") == dict.fromkeys(LATER, False)
 
 
-def test_each_public_name_is_written_once_and_is_what_its_module_defines() -> None:
+#: The packages whose public names are one table, ``_EXPORTS``.
+PACKAGES = ("redzone", "redzone.execution")
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_public_name_is_written_once_and_is_what_its_module_defines(package: str) -> None:
     """The table of public names is the one list of them: no name appears
-    twice in it, ``__all__``, ``dir(redzone)`` and ``from redzone import *``
+    twice in it, ``__all__``, ``dir()`` and ``from <package> import *``
     give every name in it, and each is the object the module the table names
     defines."""
     import importlib
 
-    import redzone
-
-    written = [name for names in redzone._EXPORTS.values() for name in names]
-    assert len(written) == len(set(written)) == len(redzone._WHERE)
-    assert sorted(written) == redzone.__all__
-    assert set(written) <= set(dir(redzone))
+    pkg = importlib.import_module(package)
+    exports = vars(pkg)["_EXPORTS"]
+    written = [name for names in exports.values() for name in names]
+    assert len(written) == len(set(written)) == len(vars(pkg)["_WHERE"])
+    assert sorted(written) == pkg.__all__
+    assert set(written) <= set(dir(pkg))
     star: dict[str, Any] = {}
-    exec("from redzone import *", star)
+    exec(f"from {package} import *", star)
     assert set(star) - {"__builtins__"} == set(written)
-    for module, names in redzone._EXPORTS.items():
+    for module, names in exports.items():
         for name in names:
-            assert getattr(redzone, name) is getattr(importlib.import_module(module), name), name
+            assert getattr(pkg, name) is getattr(importlib.import_module(module), name), name
+    with pytest.raises(AttributeError, match=f"module '{package}' has no attribute 'Nope'"):
+        pkg.Nope  # noqa: B018
 
 
-def test_the_type_stub_is_the_one_the_table_generates() -> None:
+def test_workers_lost_is_a_public_name_of_the_execution_layer() -> None:
+    """:class:`~redzone.execution.faults.WorkersLost`, which ends a batch whose
+    workers are all gone, is caught as ``redzone.execution.WorkersLost``."""
+    from redzone.execution import BatchError, WorkersLost
+    from redzone.execution.faults import WorkersLost as defined
+
+    assert WorkersLost is defined and issubclass(WorkersLost, BatchError)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_type_stub_is_the_one_the_table_generates(package: str) -> None:
     """``__init__.pyi`` (what type checkers and IDEs read) is generated from
     the table and never edited: after a change to the table, run
     ``python -m redzone._stub``."""
-    import redzone
+    import importlib
+
     from redzone import _stub
 
-    assert _stub.stub_path().read_text(encoding="utf-8") == _stub.render(redzone._EXPORTS)
+    exports = vars(importlib.import_module(package))["_EXPORTS"]
+    assert package in _stub.PACKAGES
+    assert _stub.stub_path(package).read_text(encoding="utf-8") == _stub.render(exports,
+                                                                                package)
 
 
-def test_the_type_stub_imports_each_name_from_its_module_and_exports_it() -> None:
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_type_stub_imports_each_name_from_its_module_and_exports_it(package: str) -> None:
     """Read as a type checker reads it, the stub imports every public name
     from the module that defines it (so ``from redzone import Engine`` is the
     real class under ``mypy --strict``), re-exports exactly those names
     through ``__all__`` and declares no ``__getattr__`` (which would let any
     misspelt name through)."""
     import ast
+    import importlib
 
-    import redzone
     from redzone import _stub
 
-    tree = ast.parse(_stub.render(redzone._EXPORTS))
+    pkg = importlib.import_module(package)
+    tree = ast.parse(_stub.render(vars(pkg)["_EXPORTS"], package))
     imported = {alias.asname or alias.name: node.module
                 for node in tree.body if isinstance(node, ast.ImportFrom)
                 for alias in node.names}
-    assert imported.pop("__version__") == "redzone._version"
-    assert imported == redzone._WHERE
+    if package == "redzone":
+        assert imported.pop("__version__") == "redzone._version"
+    assert imported == vars(pkg)["_WHERE"]
     (listed,) = [ast.literal_eval(node.value) for node in tree.body
                  if isinstance(node, ast.Assign)
                  and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["__all__"]]
-    assert sorted(listed) == redzone.__all__
+    assert sorted(listed) == pkg.__all__
     assert not [node for node in tree.body if isinstance(node, ast.FunctionDef)]
 
 

@@ -1,6 +1,7 @@
 """The API reference documents every public name (issue 22, item 6).
 
-Every name of ``redzone.__all__`` and of ``redzone.testing.__all__`` is
+Every name of ``redzone.__all__``, ``redzone.testing.__all__`` and
+``redzone.execution.__all__`` is
 rendered by a ``:::`` directive of a page in ``docs/``: one naming it, or one
 naming its module whose ``members`` list holds it, or, with no ``members``
 list, whose rendering shows it (mkdocstrings shows a module's public member
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 import redzone
+import redzone.execution
 import redzone.testing
 
 # What mkdocstrings would show is read with griffe, of the docs extra.
@@ -117,8 +119,10 @@ def documented(module: str, name: str, found: list[tuple[str, dict[str, Any]]]) 
 
 
 WHERE: dict[str, str] = vars(redzone)["_WHERE"]  # the package's table of its names
+EXECUTION: dict[str, str] = vars(redzone.execution)["_WHERE"]  # the execution layer's
 PUBLIC = sorted({**{n: WHERE[n] for n in redzone.__all__},
-                 **{f"redzone.testing:{n}": m for n, m in kit_exports().items()}}.items())
+                 **{f"redzone.testing:{n}": m for n, m in kit_exports().items()},
+                 **{f"redzone.execution:{n}": m for n, m in EXECUTION.items()}}.items())
 FOUND = directives()
 
 

@@ -221,29 +221,35 @@ def test_item3_a_bad_score_is_a_clear_error(eng: Engine, board: GameState) -> No
             what_if(board, grid, score=raises, engine=eng, executor=pool)
 
 
-def test_506_1_the_rest_of_a_combat_is_what_engine_resolve_does_from_there(
-        eng: Engine) -> None:
-    """From each step a combat can be continued from (507, 508, 509, after
-    the first-strike damage step, 702.7b), the same state, steps and events
-    as the tail of the whole combat resolved at once."""
-    from redzone.execution import rest_of_combat
+def bob_score(out: LightOutcome) -> tuple[int, tuple[str, ...]]:
+    """Bob's life and what died."""
+    return (out.lives["bob"], tuple(sorted(out.deaths))) if out.ok else (-1, ())
 
+
+def test_506_1_a_grid_from_the_middle_of_a_combat_is_resolved_from_there(
+        eng: Engine) -> None:
+    """From each step a combat can be resolved on from (507, 508, 509, after
+    the first-strike damage step, 702.7b), each cell is
+    :meth:`Engine.resolve` from there: the outcome of the whole combat. From
+    the end of combat step (the combat is over, 511) the grid is refused."""
     c = eng.creature
     board = eng.game(["alice", "bob"], [c("knight", "alice", 2, 2, "first strike"),
                                         c("rhino", "alice", 4, 4, "trample"),
                                         c("elf", "bob", 1, 1), c("ox", "bob", 2, 4)])
     attacks, blocks = {"knight": "bob", "rhino": "bob"}, {"elf": "rhino", "ox": "knight"}
-    whole = eng.resolve(board, attacks, blocks)
+    [whole] = what_if(board, Grid(attacks=attacks, blocks=[blocks]), score=bob_score,
+                      engine=eng)
+    assert whole.score == (17, ("elf", "knight"))
     begun = eng.begin_combat(board).state
     declared = eng.declare_attackers(begun, attacks).state
     blocked = eng.declare_blockers(declared, blocks).state
     struck = eng.combat_damage(blocked).state
     assert struck.step == "first_strike_damage"
-    for state, kw in ((begun, {"attacks": attacks, "blocks": blocks}),
-                      (declared, {"blocks": blocks}), (blocked, {}), (struck, {})):
-        rest = rest_of_combat(eng, state, **kw)
-        assert rest.state == whole.state and rest.before is state
-        assert rest.steps == whole.steps[-len(rest.steps):]
-        assert rest.events == whole.events[-len(rest.events):]
-    with pytest.raises(BadQueryError, match="can't continue a combat from a state at 'main'"):
-        rest_of_combat(eng, board)
+    for state, grid in ((begun, Grid(attacks=attacks, blocks=[blocks])),
+                        (declared, Grid(blocks=[blocks])), (blocked, Grid()), (struck, Grid())):
+        [cell] = what_if(state, grid, score=bob_score, engine=eng)
+        assert cell.score == whole.score, state.step
+    over = eng.end_of_combat(eng.combat_damage(struck).state).state
+    with pytest.raises(BadQueryError, match="can't resolve a combat from a state at "
+                                            "'end_of_combat'"):
+        what_if(over, Grid(), score=bob_score, engine=eng)

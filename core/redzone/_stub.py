@@ -1,11 +1,12 @@
-"""Generates ``redzone/__init__.pyi``, the public names as type checkers and
-IDEs read them, from the one table of them in ``redzone/__init__.py``.
+"""Generates ``redzone/__init__.pyi`` and ``redzone/execution/__init__.pyi``,
+the public names as type checkers and IDEs read them, from the one table of
+them in each package's ``__init__.py`` (``_EXPORTS``).
 
-``import redzone`` imports the modules of its names lazily (PEP 562), which
+Each package imports the modules of its names lazily (PEP 562), which
 type checkers can't follow; the stub imports each name from its module, so
 ``from redzone import Engine`` is the real class to mypy and to an editor's
-completion. The stub is generated, never edited: after changing the table,
-run ``python -m redzone._stub`` (the test suite checks that the stub is
+completion. A stub is generated, never edited: after changing a table, run
+``python -m redzone._stub`` (the test suite checks that the stubs are
 fresh).
 """
 
@@ -15,9 +16,18 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-HEADER = ('"""The public names of redzone, for type checkers and IDEs: generated from\n'
-          "the table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;\n"
-          'don\'t edit."""\n')
+#: The packages whose public names are a table, ``_EXPORTS``.
+PACKAGES = ("redzone", "redzone.execution")
+
+
+def header(package: str) -> str:
+    """The docstring of ``package``'s stub.
+
+    :param package: ``redzone`` or another of :data:`PACKAGES`.
+    """
+    return (f'"""The public names of {package}, for type checkers and IDEs: generated '
+            "from\nthe table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;"
+            '\ndon\'t edit."""\n')
 
 
 def _order(name: str) -> tuple[int, str, str]:
@@ -35,34 +45,41 @@ def _import(module: str, names: Sequence[str], width: int = 100) -> list[str]:
     return [f"from {module} import (", *(f"    {name}," for name in ordered), ")"]
 
 
-def render(exports: Mapping[str, Sequence[str]]) -> str:
+def render(exports: Mapping[str, Sequence[str]], package: str = "redzone") -> str:
     """The text of ``__init__.pyi`` for the table ``exports`` (each module
     with the public names it defines).
 
     :param exports: the table, as ``redzone._EXPORTS`` holds it.
-    :returns: the stub: ``__version__``, one import per module (in module
-        order) and ``__all__``, every name in it (a stub re-exports what
-        ``__all__`` lists).
+    :param package: the package whose table it is.
+    :returns: the stub: (for redzone) ``__version__``, one import per module
+        (in module order) and ``__all__``, every name in it (a stub
+        re-exports what ``__all__`` lists).
     """
-    lines = [HEADER, "from redzone._version import __version__ as __version__"]
+    lines = [header(package)]
+    if package == "redzone":
+        lines.append("from redzone._version import __version__ as __version__")
     for module in sorted(exports):
         lines += _import(module, exports[module])
-    names = sorted((name for names in exports.values() for name in names), key=_order)
+    # (``__all__`` is ordered as ruff orders it: case-sensitively within a kind.)
+    names = sorted((name for names in exports.values() for name in names),
+                   key=lambda name: (_order(name)[0], name))
     lines += ["", "__all__ = [", *(f'    "{name}",' for name in names), "]"]
     return "\n".join(lines) + "\n"
 
 
-def stub_path() -> Path:
-    """Where the stub lives: beside ``redzone/__init__.py``."""
-    return Path(__file__).with_name("__init__.pyi")
+def stub_path(package: str = "redzone") -> Path:
+    """Where a package's stub lives: beside its ``__init__.py``."""
+    return Path(__file__).parent.joinpath(*package.split(".")[1:], "__init__.pyi")
 
 
 def main() -> int:
-    """Write the stub generated from the table that ``redzone`` holds."""
-    import redzone
+    """Write each package's stub, generated from the table it holds."""
+    import importlib
 
-    # vars(): the table is the module's, not one of the names the stub describes.
-    stub_path().write_text(render(vars(redzone)["_EXPORTS"]), encoding="utf-8")
+    for package in PACKAGES:
+        # vars(): the table is the module's, not one of the names the stub describes.
+        table = vars(importlib.import_module(package))["_EXPORTS"]
+        stub_path(package).write_text(render(table, package), encoding="utf-8")
     return 0
 
 

@@ -14,54 +14,49 @@ outcomes back; ``redzone batch`` is its front end. One concern per module:
   workers sent again;
 - :mod:`~redzone.execution.feeds`: jobs already on a cluster, in a Dask bag
   or a Ray dataset;
+- :mod:`~redzone.execution.faults`: time limits, hung chunks and lost
+  workers;
 - :mod:`~redzone.execution.whatif`: what-if studies over the enumerator's
-  legal declarations, and what-if grids (blocks x actions x variants);
-- :mod:`~redzone.execution.rest`: the rest of a combat from a state in its
-  middle.
+  legal declarations, and what-if grids (blocks x actions x variants), from
+  before a combat or its middle.
 
 Imports point down only: the front ends import this layer; it imports the
 formats and the kernel, never the other way.
 """
 
-from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
-from redzone.execution.executors import RayExecutor
-from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
-from redzone.execution.jobs import (
-    BAD_JOB,
-    WORKER_LOST,
-    WORKER_SETUP,
-    JobOutcome,
-    LightOutcome,
-    Reduced,
-    Scored,
-    ScoreError,
-)
-from redzone.execution.rest import rest_of_combat
-from redzone.execution.simulation import simulate
-from redzone.execution.whatif import Cell, Grid, WhatIf, what_if, what_if_blocks
+#: The public names, by the module that defines each: the one list of them,
+#: as ``redzone._EXPORTS`` is redzone's. A name's module is imported when the
+#: name is first used (PEP 562); ``__all__``, the lookup and ``dir()`` are
+#: derived from this table, and type checkers read ``__init__.pyi``,
+#: generated from it by ``python -m redzone._stub``.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "redzone.execution.engines": ("BatchError", "EngineSpec", "WorkerSetupError"),
+    "redzone.execution.executors": ("RayExecutor",),
+    "redzone.execution.faults": ("WorkersLost",),
+    "redzone.execution.feeds": ("jobs_dataset", "outcome_of_row", "run_bag", "run_dataset"),
+    "redzone.execution.jobs": (
+        "BAD_JOB", "WORKER_LOST", "WORKER_SETUP", "JobOutcome", "LightOutcome", "Reduced",
+        "ScoreError", "Scored",
+    ),
+    "redzone.execution.simulation": ("simulate",),
+    "redzone.execution.whatif": ("Cell", "Grid", "WhatIf", "what_if", "what_if_blocks"),
+}
 
-__all__ = [
-    "BAD_JOB",
-    "WORKER_LOST",
-    "WORKER_SETUP",
-    "BatchError",
-    "Cell",
-    "EngineSpec",
-    "Grid",
-    "JobOutcome",
-    "LightOutcome",
-    "RayExecutor",
-    "Reduced",
-    "ScoreError",
-    "Scored",
-    "WhatIf",
-    "WorkerSetupError",
-    "jobs_dataset",
-    "outcome_of_row",
-    "rest_of_combat",
-    "run_bag",
-    "run_dataset",
-    "simulate",
-    "what_if",
-    "what_if_blocks",
-]
+_WHERE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'redzone.execution' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once looked up, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})

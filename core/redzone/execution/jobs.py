@@ -34,7 +34,6 @@ from redzone.execution.engines import (
     worker_engine,
 )
 from redzone.execution.faults import TIMEOUT, Limit, time_limit
-from redzone.execution.rest import rest_of_combat
 from redzone.formats.document import (
     Document,
     ScenarioProblems,
@@ -84,7 +83,7 @@ assert set(_SCENARIO_FIELDS) >= _DECISION_KEYS, "a resolve argument has no Scena
 
 
 #: The decisions a :class:`MidCombat` job may hold: those of
-#: :func:`~redzone.execution.rest.rest_of_combat`.
+#: :meth:`redzone.Engine.resolve` that a combat's rest takes.
 _REST_KEYS: Final = ("attacks", "blocks", "actions", "assign", "assign_first_strike", "order",
                      "bands", "choices")
 
@@ -94,12 +93,12 @@ class MidCombat:
     """A job that starts in the middle of a combat: ``state`` is at the
     beginning of combat, declare attackers or declare blockers step (or
     after a combat damage step), and the rest of that combat is resolved
-    with :func:`~redzone.execution.rest.rest_of_combat` (what
+    with :meth:`redzone.Engine.resolve` (what
     :func:`~redzone.execution.whatif.what_if` sends for a state in combat).
 
     :param state: the state in the middle of a combat.
     :param decisions: keyword arguments of
-        :func:`~redzone.execution.rest.rest_of_combat` (``attacks`` only
+        :meth:`redzone.Engine.resolve` (``attacks`` only
         from the beginning of combat step, ``blocks`` only before blockers
         are declared, ``actions``, ``assign``, ``assign_first_strike``,
         ``order``, ``bands``, ``choices``).
@@ -153,7 +152,7 @@ class _ScenarioJob:
 
     fields: tuple[tuple[str, Any], ...]
     spec: EngineSpec
-    #: resolved from the middle of a combat (:func:`~redzone.execution.rest.rest_of_combat`)
+    #: resolved from the middle of a combat (:class:`MidCombat`)
     rest: bool = False
 
     @property
@@ -179,7 +178,7 @@ class _PairJob:
     decisions: Any
     rules: str
     spec: EngineSpec
-    #: resolved from the middle of a combat (:func:`~redzone.execution.rest.rest_of_combat`)
+    #: resolved from the middle of a combat (:class:`MidCombat`)
     rest: bool = False
 
     @property
@@ -188,8 +187,8 @@ class _PairJob:
 
     def converted(self) -> _ScenarioJob | _BadJob:
         """The job with its decisions checked and converted to the fields of
-        :meth:`redzone.Engine.resolve` (or of
-        :func:`~redzone.execution.rest.rest_of_combat`); a mapping with
+        :meth:`redzone.Engine.resolve` (those of a :class:`MidCombat`, with
+        ``rest``); a mapping with
         unknown keys, or a value of the wrong type or shape, is a bad job
         naming the key."""
         index, decisions, rest = self.index, self.decisions, self.rest
@@ -582,14 +581,12 @@ def _keywords_of(state: GameState) -> tuple[str, ...]:
 class _Combat:
     """What a worker resolves for one job: the engine, the rules edition of
     the outcome, the state and the keyword arguments of
-    :meth:`redzone.Engine.resolve` (or of
-    :func:`~redzone.execution.rest.rest_of_combat`, with ``rest``)."""
+    :meth:`redzone.Engine.resolve`, from the middle of a combat too."""
 
     engine: Engine
     rules: str
     state: GameState
     kwargs: Mapping[str, Any]
-    rest: bool = False
 
     @classmethod
     def of_scenario(cls, scenario: Scenario) -> _Combat:
@@ -597,8 +594,6 @@ class _Combat:
                    {k: getattr(scenario, k) for k in _DECISION_KEYS})
 
     def resolve(self) -> CombatResult:
-        if self.rest:
-            return rest_of_combat(self.engine, self.state, **self.kwargs)
         return self.engine.resolve(self.state, **self.kwargs)
 
 
@@ -689,8 +684,7 @@ def _combat_of(payload: _ScenarioJob, engine: Engine) -> _Combat:
     """A pair's or a Scenario's combat, without building a Scenario."""
     fields = dict(payload.fields)
     return _Combat(engine, fields["rules"], fields["state"],
-                   {k: fields[k] for k in (_REST_KEYS if payload.rest else _DECISION_KEYS)},
-                   payload.rest)
+                   {k: fields[k] for k in (_REST_KEYS if payload.rest else _DECISION_KEYS)})
 
 
 def _run_payload(index: int, payload: _Payload, timeout: float | None = None) -> JobOutcome:

@@ -25,7 +25,6 @@ from redzone.execution.jobs import (
     MidCombat,
     Scored,
 )
-from redzone.execution.rest import resumable
 from redzone.execution.simulation import simulate
 from redzone.formats.outcome import command_engine
 from redzone.kernel import validate as _validate
@@ -34,6 +33,7 @@ from redzone.kernel.engine import Engine
 from redzone.kernel.errors import BadQueryError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
+from redzone.kernel.resume import in_combat
 from redzone.kernel.steps import COMBAT_MAY_BEGIN
 
 
@@ -216,11 +216,10 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
 
     Each cell is one job of :func:`~redzone.execution.simulation.simulate`
     (here, or on any executor), with ``score`` run where it is resolved:
-    only the score travels back. A state before combat is resolved with
-    :meth:`redzone.Engine.resolve`; a state in the middle of a combat (its
+    only the score travels back. Each cell is resolved with
+    :meth:`redzone.Engine.resolve`: a state in the middle of a combat (its
     beginning, attackers declared, blockers declared, a combat damage step
-    done) with :func:`~redzone.execution.rest.rest_of_combat`, from where it
-    is.
+    done) from where it is (:mod:`redzone.kernel.resume`).
 
     :param state: the board: before combat (a main phase), or in a combat.
     :param grid: a :class:`Grid`, or a mapping of its fields.
@@ -310,12 +309,11 @@ def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, GameStat
         mid = state.step == "beginning_of_combat"
         begun = state if mid else engine.begin_combat(state).state
         return mid, engine.declare_attackers(begun, grid.attacks).state
-    if not resumable(engine, state):
+    if state.game_over is not None or not in_combat(engine.context, state):
         raise BadQueryError(f"what_if: can't resolve a combat from a state at "
                             f"{state.step!r}: give a state before combat, or in a combat's "
-                            "beginning, declare attackers or declare blockers step (or after "
-                            "a combat damage step), with an empty stack and the game on",
-                            rule="506.1")
+                            "beginning, declare attackers or declare blockers step (or at a "
+                            "combat damage step), with the game on", rule="506.1")
     if grid.attacks is not None:
         raise BadQueryError(f"what_if: attackers are declared already (the state is at "
                             f"{state.step!r}): give no grid.attacks", rule="508.1")

@@ -37,9 +37,9 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     warnings.warn(f"redzone.formats.batch is deprecated: import {name} from {module} "
                   "(or redzone.execution)", DeprecationWarning, stacklevel=2)
-    import redzone.execution  # the layer above: a deprecated alias only points up
+    import importlib  # (the layer above: a deprecated alias only points up)
 
-    return getattr(getattr(redzone.execution, module.rsplit(".", 1)[1]), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:

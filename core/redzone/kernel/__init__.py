@@ -27,7 +27,8 @@ under its ``__init__``). From the bottom:
 6. ``context``: the frozen :class:`~redzone.kernel.context.Context` (hooks,
    edition, policy, ``auto_triggers``) that the engine hands down in its place.
 7. ``tx`` (a command's working copy), ``settle``, the kernel's own plugins
-   (``actions``, ``effects``, ``restrictions``), ``steps``, ``turn``.
+   (``actions``, ``effects``, ``restrictions``), ``steps``, ``turn``,
+   ``resume`` (where a combat stands, for a run from its middle).
 8. ``engine``: the public command and query surface; nothing imports it but
    what stands above the kernel.
 """

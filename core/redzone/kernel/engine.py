@@ -19,6 +19,7 @@ from redzone.kernel import decisions as _decisions
 from redzone.kernel import effects as _effects
 from redzone.kernel import enumerate as _enumerate
 from redzone.kernel import restrictions as _restrictions
+from redzone.kernel import resume as _resume
 from redzone.kernel import steps as _steps
 from redzone.kernel import turn as _turn
 from redzone.kernel import validate as _validate
@@ -444,7 +445,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
     def resolve(
         self,
         state: GameState,
-        attacks: Attacks,
+        attacks: Attacks | None = None,
         blocks: Blocks | None = None,
         *,
         assign: Assignment | None = None,
@@ -458,14 +459,15 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         turns: Iterable[TurnPlan] = (),
         first_turn: bool = False,
     ) -> CombatResult:
-        """Resolve a whole combat phase from its declarations, and optionally
+        """Resolve a whole combat phase from its declarations (or the rest of
+        one, from a state in it: :mod:`redzone.kernel.resume`), and optionally
         the turn's additional combats and the rest of the turn.
 
         The game may end on the way (104): then nothing after that moment is
         performed, and ``steps`` ends with the step it ended in.
 
-        :param state: the state before combat.
-        :param attacks: attacking creature -> what it attacks.
+        :param state: the state before combat, or in one.
+        :param attacks: attacking creature -> what it attacks (``None``: none).
         :param blocks: blocking creature -> attacker(s) it blocks.
         :param assign: assignments used in each damage step a creature deals
             damage in.
@@ -502,12 +504,13 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         self.context.check(state)
         _validate.choices(choices)
         _steps.check_game_on(state, "resolve a combat")
-        plans = _plans(CombatPlan(attacks, blocks, assign=assign,
+        plans = _plans(CombatPlan({} if attacks is None else attacks, blocks, assign=assign,
                                   assign_first_strike=assign_first_strike,
                                   actions=_validate.step_actions(actions), order=order,
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
         more = _turn_plans(turns)
+        _resume.check(self.context, state, plans[0], first_turn=first_turn is True)
         return _Run(self, state, choices).run(plans, "cleanup" if more else through, more,
                                               first_turn=first_turn is True)
 
@@ -610,9 +613,10 @@ class _Run:
         return self.result(before)
 
     def turn(self, plans: Sequence[CombatPlan], through: str) -> None:
-        """A turn's combats (its precombat main phase's window first) and,
-        ``through="cleanup"``, the rest of it."""
-        if not self.window("precombat_main"):
+        """A turn's combats (its precombat main phase's window first, unless
+        the state is in the first combat) and, ``through="cleanup"``, the
+        rest of it."""
+        if self.state.step in _steps.COMBAT_MAY_BEGIN and not self.window("precombat_main"):
             return self.leftover()
         for i, plan in enumerate(plans):
             if self.over:
@@ -685,44 +689,54 @@ class _Run:
         return True
 
     def combat(self, plan: CombatPlan, *, sorted_: bool = False) -> None:
+        """A combat phase, from a main phase or from the step of it the state
+        is at (its window first): what is done already isn't done again."""
         engine = self.engine
         if not sorted_:
             self.pending = {}
             self.sort(plan.actions)
-        self.doing = ("begin_combat", self.state, None)
-        out = engine.begin_combat(self.state, choices=self.choices)
-        label = step_label(out.state, "beginning_of_combat")
-        if not self.take(out, label) or not self.window("beginning_of_combat"):
-            return self.leftover()
-        self.doing = ("declare_attackers", self.state, None)
-        out = engine.declare_attackers(self.state, plan.attacks, plan.bands,
-                                       choices=self.choices)
-        if not self.take(out, step_label(out.state)) or not self.window("declare_attackers"):
-            return self.leftover()
-        if engine.next_step(self.state) == "declare_blockers":
-            self.doing = ("declare_blockers", self.state, None)
-            out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order,
-                                          choices=self.choices)
-            if not self.take(out, step_label(out.state)) or not self.window("declare_blockers"):
+        at = self.state.step
+        if at in _steps.COMBAT_MAY_BEGIN:
+            self.doing = ("begin_combat", self.state, None)
+            out = engine.begin_combat(self.state, choices=self.choices)
+            at = "beginning_of_combat"
+            if not self.take(out, step_label(out.state, at)) or not self.window(at):
                 return self.leftover()
-            while (nxt := engine.next_step(self.state)) is not None and (
-                    spec := engine.damage_step(nxt)) is not None:
-                first = spec.order < 0
-                chosen = plan.assign_first_strike if (
-                    first and plan.assign_first_strike is not None) else plan.assign
-                self.doing = ("combat_damage", self.state, None)
-                out = engine.combat_damage(self.state, chosen, choices=self.choices)
-                label = step_label(out.state)
-                going = self.take(out, label)
-                if not out.state.step.endswith(ASSIGNED):
-                    self.after_steps[label + self.suffix] = out.state
-                if not going or not self.window(out.state.step):
-                    return self.leftover()
-        else:
-            skipped = _skipped_blocks(self.state, plan.blocks)
-            if skipped:  # (as the declare blockers step would have been given)
+        elif not self.window(at):
+            return self.leftover()
+        if at == "beginning_of_combat":
+            self.doing = ("declare_attackers", self.state, None)
+            out = engine.declare_attackers(self.state, plan.attacks, plan.bands,
+                                           choices=self.choices)
+            if not self.take(out, step_label(out.state)) or not self.window("declare_attackers"):
+                return self.leftover()
+            at = "declare_attackers"
+        if at == "declare_attackers":
+            if engine.next_step(self.state) == "declare_blockers":
                 self.doing = ("declare_blockers", self.state, None)
-                raise IllegalBlockError(skipped)
+                out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order,
+                                              choices=self.choices)
+                if not self.take(out, step_label(out.state)) or not self.window(
+                        "declare_blockers"):
+                    return self.leftover()
+            else:
+                skipped = _skipped_blocks(self.state, plan.blocks)
+                if skipped:  # (as the declare blockers step would have been given)
+                    self.doing = ("declare_blockers", self.state, None)
+                    raise IllegalBlockError(skipped)
+        while (nxt := engine.next_step(self.state)) is not None and (
+                spec := engine.damage_step(nxt)) is not None:
+            first = spec.order < 0
+            chosen = plan.assign_first_strike if (
+                first and plan.assign_first_strike is not None) else plan.assign
+            self.doing = ("combat_damage", self.state, None)
+            out = engine.combat_damage(self.state, chosen, choices=self.choices)
+            label = step_label(out.state)
+            going = self.take(out, label)
+            if not out.state.step.endswith(ASSIGNED):
+                self.after_steps[label + self.suffix] = out.state
+            if not going or not self.window(out.state.step):
+                return self.leftover()
         self.doing = ("end_of_combat", self.state, None)
         out = engine.end_of_combat(self.state, choices=self.choices)
         if not self.take(out, step_label(out.state)) or not self.window("end_of_combat"):
