@@ -9,20 +9,39 @@ that changes the state it is given fails the test that shows it, named.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
 import redzone
+from _long import LONG
+from hypothesis import settings
 from redzone import Engine, GameState, Permanent
 from redzone.kernel.plugins import verify_default
 
+# Hypothesis profiles, loaded before any test module is imported (a test's
+# own ``@settings`` takes what it doesn't set from the profile loaded then).
+# "redzone", the default run: no deadline (the suite is not a timing test,
+# and CI runs it beside other work), examples drawn at random on every run
+# (CI finds over time what one run doesn't), and for a test that sets no
+# count, 25 examples. Every test that costs more sets its count with
+# ``samples(default, long)`` (tests/_long.py). "redzone-long", the long run
+# (``REDZONE_LONG=1``): hypothesis's own 100 for those, and ``samples``
+# gives the long counts. ``HYPOTHESIS_PROFILE`` (or ``--hypothesis-profile``)
+# picks another profile.
+settings.register_profile("redzone", deadline=None, max_examples=25)
+settings.register_profile("redzone-long", settings.get_profile("redzone"), max_examples=100)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "redzone-long" if LONG else "redzone")
+settings.load_profile(PROFILE)
 
-def pytest_report_header(config: pytest.Config) -> str:
-    """Say which path the suite's engines run."""
-    if verify_default():
-        return "redzone: verify mode (REDZONE_VERIFY=1)"
-    return "redzone: production path (verify mode only where a test asks for it)"
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Say which path the suite's engines run, and how many samples."""
+    path = ("redzone: verify mode (REDZONE_VERIFY=1)" if verify_default() else
+            "redzone: production path (verify mode only where a test asks for it)")
+    return [path, f"redzone: {'long' if LONG else 'default'} sampling "
+                  f"(hypothesis profile {PROFILE})"]
 
 
 @pytest.fixture(scope="session")

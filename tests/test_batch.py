@@ -500,24 +500,34 @@ def test_a_job_travels_with_every_decision_of_its_scenario(eng: Engine) -> None:
     assert first["players"]["alice"]["life"] == 22
 
 
+@pytest.fixture(scope="module")
+def serial_examples() -> Any:
+    """``redzone batch --json`` on the bundled examples, serially (the
+    reference of both executor URLs; in this process: the serial command is
+    tested on its own above)."""
+    import redzone.examples as examples
+
+    return CliRunner().invoke(cli, ["batch", "--json", str(Path(examples.__file__).parent)])
+
+
 @pytest.mark.parametrize("url", [
     pytest.param("dask:local", marks=pytest.mark.skipif(not HAS_DASK, reason="no Dask")),
     pytest.param("ray:local", marks=pytest.mark.skipif(not HAS_RAY, reason="no Ray")),
 ])
-def test_cli_executor_urls_give_the_same_json_lines(url: str) -> None:
-    """``redzone batch --executor dask:local|ray:local --jobs 2``: the same
-    JSON lines as the serial run, and the same exit status."""
+def test_cli_executor_urls_give_the_same_json_lines(url: str, serial_examples: Any) -> None:
+    """``redzone batch --executor dask:local|ray:local --jobs 2``, the
+    command in a process of its own: the same JSON lines as the serial run,
+    and the same exit status."""
     import redzone.examples as examples
 
     folder = str(Path(examples.__file__).parent)
-    serial = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", folder],
-                            capture_output=True, text=True, timeout=300)
     remote = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", "--jobs", "2",
                              "--executor", url, folder],
                             capture_output=True, text=True, timeout=300)
+    serial = serial_examples
     assert remote.stdout == serial.stdout, remote.stderr[-3000:]
     assert serial.stdout.count("\n") > 20
-    assert remote.returncode == serial.returncode == 1, remote.stderr[-3000:]  # illegal examples
+    assert remote.returncode == serial.exit_code == 1, remote.stderr[-3000:]  # illegal examples
     assert "scenario files" in remote.stderr  # the summary: the batch finished
 
 

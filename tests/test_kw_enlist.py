@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.enlist as enlist
+from _long import samples
 from redzone import Engine, GameState, IllegalActionError
 from redzone.testing import KeywordConformance
 
@@ -88,3 +89,4 @@ def test_702_154d_two_instances_are_two_costs(engine: Engine) -> None:
 
 class TestEnlistConformance(KeywordConformance):
     plugin = enlist
+    max_examples = samples(15, 40)  # boards per invariant (40: the long run)

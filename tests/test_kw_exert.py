@@ -5,6 +5,7 @@ a permanent, you choose to have it not untap during your next untap step
 from __future__ import annotations
 
 import redzone_keywords.exert as exert
+from _long import samples
 from redzone import Engine, GameState
 from redzone.kernel.plans import CombatPlan, TurnPlan
 from redzone.testing import KeywordConformance
@@ -86,3 +87,4 @@ def test_701_43c_only_attackers_on_the_battlefield_are_offered(engine: Engine) -
 
 class TestExertConformance(KeywordConformance):
     plugin = exert
+    max_examples = samples(15, 40)  # boards per invariant (40: the long run)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.mentor as mentor
+from _long import samples
 from redzone import Engine, GameState, IllegalActionError, Pump
 from redzone.testing import KeywordConformance
 
@@ -80,3 +81,4 @@ def test_702_134b_two_instances_trigger_separately(engine: Engine) -> None:
 
 class TestMentorConformance(KeywordConformance):
     plugin = mentor
+    max_examples = samples(15, 40)  # boards per invariant (40: the long run)

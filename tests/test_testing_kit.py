@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 import pytest
 import redzone
+from _long import samples
 from hypothesis import given, settings
 from redzone import (
     Damage,
@@ -225,7 +226,7 @@ BUILTIN_SUBJECT = Subject(None)
 def test_the_built_in_keywords_together_keep_every_invariant(invariant: str) -> None:
     """Every invariant holds on boards mixing all the discovered keywords
     (metadata: for each built-in keyword plugin)."""
-    check_invariant(BUILTIN_SUBJECT, invariant, max_examples=60)
+    check_invariant(BUILTIN_SUBJECT, invariant, max_examples=samples(30, 60))
 
 
 def test_the_invariants_are_all_named() -> None:

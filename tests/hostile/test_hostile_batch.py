@@ -25,7 +25,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -142,11 +142,17 @@ def dask_client(rewriter_site: Path) -> Iterator[Any]:
         yield client
 
 
-@contextmanager
-def _ray() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def ray_executor(rewriter_site: Path) -> Iterator[Any]:
+    """A local Ray of one CPU, shared by the module's Ray tests as the Dask
+    cluster is (none of them breaks it; a Ray start costs seconds of CPU in
+    its own processes): started in the first of them, under its
+    :func:`rewriter`, so its workers get the rewriter's folder on their path
+    and ``REDZONE_VERIFY`` unset."""
     import ray
     from redzone.execution import RayExecutor
 
+    assert str(rewriter_site) in sys.path and "REDZONE_VERIFY" not in os.environ
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         yield RayExecutor()
@@ -158,7 +164,7 @@ EXECUTORS: dict[str, Callable[[pytest.FixtureRequest], AbstractContextManager[An
     "serial": lambda request: nullcontext(None),
     "process-pool-2": lambda request: cf.ProcessPoolExecutor(max_workers=2),
     "dask": lambda request: nullcontext(request.getfixturevalue("dask_client")),
-    "ray": lambda request: _ray(),
+    "ray": lambda request: nullcontext(request.getfixturevalue("ray_executor")),
 }
 
 _EXECUTOR_PARAMS = [
