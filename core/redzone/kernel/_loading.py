@@ -25,6 +25,7 @@ from attrs import frozen
 from redzone.kernel import entrypoints as _entrypoints
 from redzone.kernel import events as _events
 from redzone.kernel import hookspecs
+from redzone.kernel import index as _index
 from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
@@ -44,7 +45,10 @@ GROUP: Final = "redzone"
 BUILTIN_DISTRIBUTION: Final = "redzone"
 
 
-@frozen
+#: A plugin's module before it is imported.
+_UNLOADED: Final = object()
+
+
 class PluginInfo:
     """A registered plugin.
 
@@ -52,12 +56,97 @@ class PluginInfo:
     :param module: the plugin object (usually a module).
     :param distribution: the distribution that provides it ("" if unknown).
     :param version: that distribution's version ("" if unknown).
+
+    A plugin found by discovery that its package's index declares
+    (:mod:`redzone.kernel.index`) is not imported yet: :attr:`module`
+    imports it when first read (:attr:`declared` holds what the index says
+    it implements and declares).
     """
 
-    name: str
-    module: object
-    distribution: str = ""
-    version: str = ""
+    __slots__ = ("_module", "declared", "distribution", "entry", "name", "version")
+
+    def __init__(self, name: str, module: object, distribution: str = "",
+                 version: str = "") -> None:
+        self.name = name
+        self._module = module
+        self.distribution = distribution
+        self.version = version
+        #: The entry point it is imported from, while it is not imported.
+        self.entry: _entrypoints.EntryPoint | None = None
+        #: What its package's index declares of it: its hooks and keywords
+        #: (``None``: no index; it is imported as it is found).
+        self.declared: Declared | None = None
+
+    @classmethod
+    def pending(cls, name: str, entry: _entrypoints.EntryPoint, distribution: str,
+                version: str, declared: Declared) -> PluginInfo:
+        """A plugin found through ``entry`` and declared by its package's
+        index, not imported until its module is first read."""
+        info = cls(name, _UNLOADED, distribution, version)
+        info.entry = entry
+        info.declared = declared
+        return info
+
+    @property
+    def module(self) -> object:
+        """The plugin object, imported (from :attr:`entry`) when first read.
+
+        :raises PluginLoadError: when it fails to import.
+        """
+        module = self._module
+        if module is _UNLOADED:
+            assert self.entry is not None
+            module = self._module = _load_entry(self.name, self.entry, self.distribution)
+        return module
+
+    @property
+    def imported(self) -> bool:
+        """Whether :attr:`module` has been imported (or was given)."""
+        return self._module is not _UNLOADED
+
+    def _key(self) -> tuple[object, ...]:
+        """What tells two records apart: the name, distribution, version and
+        the entry point's value (or, for a plugin given as an object, its
+        identity); never changed by the import."""
+        target = self.entry.value if self.entry is not None else id(self._module)
+        return (self.name, target, self.distribution, self.version)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PluginInfo):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        module = repr(self._module) if self._module is not _UNLOADED else (
+            f"<not imported: {self.entry.value if self.entry is not None else ''}>")
+        return (f"PluginInfo(name={self.name!r}, module={module}, "
+                f"distribution={self.distribution!r}, version={self.version!r})")
+
+
+#: What a package's index declares of one plugin module: the hooks it
+#: implements and the keywords its ``redzone_keywords`` answers.
+Declared = tuple[tuple[str, ...], tuple[KeywordSpec, ...]]
+
+
+def _load_entry(name: str, ep: _entrypoints.EntryPoint, dist: str) -> object:
+    """Import the plugin ``name`` from its entry point.
+
+    :raises PluginLoadError: naming the plugin and its distribution.
+    """
+    try:
+        return ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is the plugin's fault too
+        raise PluginLoadError(
+            f"plugin {name!r} from distribution {dist!r} failed to load "
+            f"({ep.value}): {type(exc).__name__}: {exc}",
+            plugin=name,
+            distribution=dist,
+        ) from exc
 
 
 @frozen
@@ -79,13 +168,17 @@ class KeywordInfo:
 def discover(
     *, block: Iterable[str] = (), allow: Iterable[str] | None = None
 ) -> list[PluginInfo]:
-    """Find and import the plugins of the ``redzone`` entry-point group.
+    """Find the plugins of the ``redzone`` entry-point group, and import
+    those their package's index doesn't declare (:mod:`redzone.kernel.index`;
+    a declared one is imported when its :attr:`PluginInfo.module` is first
+    read, which an engine does when one of its keywords first appears).
 
     :param block: plugin names never to load.
     :param allow: if given, the only plugin names to load.
     :returns: the plugins, sorted by name.
-    :raises PluginLoadError: when two distributions claim one name, or a
-        plugin fails to import (naming the plugin and its distribution).
+    :raises PluginLoadError: when two distributions claim one name, a
+        plugin fails to import (naming the plugin and its distribution), or
+        a package's index is malformed.
     """
     blocked = set(block)
     allowed = set(allow) if allow is not None else None
@@ -115,18 +208,11 @@ def discover(
     plugins: list[PluginInfo] = []
     for name in sorted(found):
         ep, dist, version = found[name]
-        try:
-            module = ep.load()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # SystemExit at import is the plugin's fault too
-            raise PluginLoadError(
-                f"plugin {name!r} from distribution {dist!r} failed to load "
-                f"({ep.value}): {type(exc).__name__}: {exc}",
-                plugin=name,
-                distribution=dist,
-            ) from exc
-        plugins.append(PluginInfo(name, module, dist, version))
+        declared = _index.declared(ep)
+        if declared is not None:
+            plugins.append(PluginInfo.pending(name, ep, dist, version, declared))
+            continue
+        plugins.append(PluginInfo(name, _load_entry(name, ep, dist), dist, version))
     if allowed is not None:
         missing = sorted(allowed - installed)
         if missing:
@@ -323,13 +409,15 @@ def _normalise(text: str) -> str:
 def make_manager(
     plugins: Sequence[object | PluginInfo],
 ) -> tuple[pluggy.PluginManager, dict[str, PluginInfo]]:
-    """A plugin manager with the hookspecs and ``plugins`` registered.
+    """A plugin manager with the hookspecs and ``plugins`` registered; a
+    plugin its package's index declares and that isn't imported yet is
+    recorded, not registered (:mod:`redzone.kernel._lazy` registers it when
+    the engine first needs it).
 
     :param plugins: modules or objects with hookimpls, or :class:`PluginInfo`.
     :raises PluginLoadError: when a plugin's hookimpls don't match the specs.
     """
-    pm = pluggy.PluginManager(GROUP)
-    pm.add_hookspecs(hookspecs)
+    pm = new_manager()
     infos: dict[str, PluginInfo] = {}
     for item in plugins:
         if isinstance(item, PluginInfo):
@@ -338,28 +426,53 @@ def make_manager(
             dist, version = _distribution_of(item)
             info = PluginInfo(plugin_name(item), item, dist, version)
         if info.name in infos:
-            if infos[info.name].module is info.module:
+            if infos[info.name] is info or infos[info.name].module is info.module:
                 continue
             raise PluginLoadError(f"two plugins are named {info.name!r}", plugin=info.name)
-        _check_plugin_object(info)
-        try:
-            pm.register(info.module, name=info.name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # a hostile attribute may raise anything
-            raise PluginLoadError(
-                f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
-                f"could not be registered: {exc}",
-                plugin=info.name,
-                distribution=info.distribution,
-            ) from exc
         infos[info.name] = info
-        _check_registered(pm, info)
+        if info.imported or info.declared is None:
+            register(pm, info)
+    check_pending(pm)
+    return pm, infos
+
+
+def new_manager() -> pluggy.PluginManager:
+    """An empty plugin manager with redzone's hookspecs."""
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def register(pm: pluggy.PluginManager, info: PluginInfo) -> None:
+    """Register ``info``'s plugin with ``pm``, checked before and after.
+
+    :raises PluginLoadError: when its hookimpls don't match the specs or use
+        options redzone doesn't honour.
+    """
+    _check_plugin_object(info)
+    try:
+        pm.register(info.module, name=info.name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a hostile attribute may raise anything
+        raise PluginLoadError(
+            f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
+            f"could not be registered: {exc}",
+            plugin=info.name,
+            distribution=info.distribution,
+        ) from exc
+    _check_registered(pm, info)
+
+
+def check_pending(pm: pluggy.PluginManager) -> None:
+    """Every implementation ``pm`` holds names a hook.
+
+    :raises PluginLoadError: naming the one that doesn't.
+    """
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginLoadError(f"a plugin implements a hook that does not exist: {exc}") from exc
-    return pm, infos
 
 
 _MARKER: Final = f"{GROUP}_impl"

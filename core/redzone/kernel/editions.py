@@ -149,6 +149,8 @@ def get_edition(name: str | Edition) -> Edition:
     """
     if isinstance(name, Edition):
         return name
+    if name == FOUNDATIONS.name:  # the core's own name is never an installed edition's
+        return FOUNDATIONS
     known = editions()
     try:
         return known[name]

@@ -27,7 +27,7 @@ from typing import Any, Final, TypeVar
 
 import pluggy
 
-from redzone.kernel import _calling, _checks, _gates, _loading, _verify
+from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _verify
 from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
@@ -114,6 +114,8 @@ class Hooks:
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
+        #: The plugins not imported yet, and their stand-ins in ``_cache``.
+        self.pending = _lazy.Pending(pm, infos, self._cache)
         self._gated_hooks: frozenset[str] = frozenset()  # loading hooks are never gated
         self._check = _checks.Checks(calls, self._cache, self._answers)
         #: Whether some implementation answers ``True``; every one's items, concatenated.

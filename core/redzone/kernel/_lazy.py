@@ -1,0 +1,175 @@
+"""Plugins imported when an engine first needs them.
+
+A plugin that discovery found and that its package's index declares
+(:mod:`redzone.kernel.index`) is not imported when the engine is built. In its
+place, each hook the index says it implements gets a stand-in implementation,
+sorted by plugin name among the others exactly where the plugin's own would
+be, and gated by the gates exactly as its own would be (they read only the
+keywords it declares, which the index gives). So the implementations asked,
+and their order, are those of an engine that imported every plugin at once:
+the lazy import changes when a plugin's module is imported, never what is
+asked or what answers.
+
+A stand-in, when called:
+
+* for ``redzone_keywords``, answers the index's keyword specs (the engine
+  parses and suggests keywords, and gates hooks, from them);
+* for a gated hook about a state where none of the plugin's keywords is
+  present, answers nothing (verify mode, which asks every implementation
+  whatever its gate, asks it too: a plugin not imported yet has never been
+  let through, so it has nothing to be checked for);
+* otherwise imports and registers the plugin (once per engine, under a
+  lock: two threads resolving on one engine import it once), checks that it
+  implements the hooks and declares the keywords its index says, and calls
+  the plugin's own implementation. From then on the stand-in calls it
+  directly (its function is replaced in place when it takes the hook's
+  arguments as the hook gives them, else it passes them on).
+
+So a plugin is imported when one of its keywords first appears on a state the
+engine asks about, when a hook no keyword gates is first asked
+(``redzone_resolve_trigger``, ``redzone_condition_holds``), or, as the engine
+is built, when it declares action kinds, activated abilities, combat damage
+steps or event kinds (the engine asks for those at once).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pluggy
+
+from redzone.kernel import _calling, _gates
+from redzone.kernel._calling import Impl
+from redzone.kernel._loading import (
+    PluginInfo,
+    check_pending,
+    new_manager,
+    register,
+)
+from redzone.kernel.errors import PluginLoadError
+from redzone.kernel.model import GameState
+
+
+class Pending:
+    """The plugins of one engine its index declares and that aren't
+    imported yet, and their stand-ins in the engine's implementations.
+
+    :param pm: the engine's plugin manager (a plugin is registered with it
+        when imported).
+    :param infos: the engine's plugins, by name.
+    :param cache: each hook's implementations, sorted by plugin name: the
+        stand-ins are added here.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo],
+                 cache: dict[str, tuple[Impl, ...]]) -> None:
+        self._pm = pm
+        self._lock = threading.Lock()
+        #: The imported plugins' own implementations, by plugin and hook.
+        self._real: dict[str, dict[str, Impl]] = {}
+        #: The stand-ins, by plugin and hook.
+        self._stand_ins: dict[str, dict[str, Impl]] = {}
+        added: dict[str, list[Impl]] = {}
+        for info in infos.values():
+            if info.imported or info.declared is None:
+                continue
+            own = self._stand_ins[info.name] = {}
+            for hook in info.declared[0]:
+                impl = own[hook] = Impl(_calling.state_of, None, info)
+                impl.fn = self._stand_in(impl, hook)
+                added.setdefault(hook, []).append(impl)
+        for hook, impls in added.items():
+            cache[hook] = tuple(sorted((*cache[hook], *impls), key=lambda i: i.plugin.name))
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The plugins not imported yet."""
+        return frozenset(self._stand_ins) - frozenset(self._real)
+
+    def _stand_in(self, impl: Impl, hook: str) -> Callable[..., Any]:
+        """The function of ``impl``, the stand-in for ``hook`` of a plugin
+        not imported yet."""
+        info = impl.plugin
+        assert info.declared is not None
+        keywords = info.declared[1]
+
+        def stand_in(*args: Any) -> Any:
+            real = self._real.get(info.name)
+            if real is None:
+                if hook == "redzone_keywords":
+                    return keywords
+                gate = impl.gate
+                if gate is not None and args and isinstance(args[0], GameState) \
+                        and gate.isdisjoint(args[0].keyword_names_present):
+                    return None
+                real = self.load(info)
+            own = real[hook]
+            picks = own.picks
+            return own.fn(*args) if picks is None else own.fn(*[args[i] for i in picks])
+
+        return stand_in
+
+    def load(self, info: PluginInfo) -> dict[str, Impl]:
+        """Import and register ``info``'s plugin (once), checked against its
+        index; its stand-ins call its own implementations from then on.
+
+        :returns: its implementations, by hook.
+        :raises PluginLoadError: when it fails to import or register, or
+            doesn't implement the hooks or declare the keywords its index says.
+        """
+        with self._lock:
+            real = self._real.get(info.name)
+            if real is not None:
+                return real
+            real = _imported(info)
+            own = self._stand_ins[info.name]
+            self._pm.register(info.module, name=info.name)  # checked by _imported
+            for hook, impl in own.items():
+                if real[hook].picks is None:  # the same call: the loop may call either
+                    impl.fn = real[hook].fn
+            _gates.warn_retired(info)
+            self._real[info.name] = real
+            return real
+
+    def load_all(self) -> None:
+        """Import every plugin not imported yet, in order of name."""
+        for name in sorted(self.names):
+            self.load(next(iter(self._stand_ins[name].values())).plugin)
+
+
+def _imported(info: PluginInfo) -> dict[str, Impl]:
+    """``info``'s plugin imported and registered on a manager of its own,
+    its implementations by hook, checked against its index entry."""
+    assert info.declared is not None
+    hooks, keywords = info.declared
+    pm = new_manager()
+    register(pm, info)
+    check_pending(pm)
+    real = {hook: impls[0] for hook, impls in
+            _calling.implementations(pm, {info.name: info}).items() if impls}
+    where = (f"plugin {info.name!r} ({info.distribution or 'unknown distribution'})")
+    fix = "regenerate its package's index (python -m redzone.kernel.index PACKAGE)"
+    if tuple(sorted(real)) != hooks:
+        raise PluginLoadError(
+            f"{where} implements the hooks {', '.join(sorted(real)) or 'none'}, but its "
+            f"package's index says {', '.join(hooks) or 'none'}: {fix}",
+            plugin=info.name, distribution=info.distribution)
+    try:
+        answer = tuple(real["redzone_keywords"].fn())
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise PluginLoadError(f"{where} raised {type(exc).__name__} declaring its keywords: "
+                              f"{exc}", plugin=info.name,
+                              distribution=info.distribution) from exc
+    if answer != keywords:
+        raise PluginLoadError(
+            f"{where} declares the keywords {answer!r}, but its package's index says "
+            f"{keywords!r}: {fix}", plugin=info.name, distribution=info.distribution,
+            hook="redzone_keywords")
+    return real
+
+
+__all__ = ["Pending"]
