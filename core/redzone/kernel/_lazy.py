@@ -42,14 +42,10 @@ import pluggy
 
 from redzone.kernel import _calling, _gates
 from redzone.kernel._calling import Impl
-from redzone.kernel._loading import (
-    PluginInfo,
-    check_pending,
-    new_manager,
-    register,
-)
+from redzone.kernel._loading import PluginInfo, check_pending, register
 from redzone.kernel.errors import PluginLoadError
 from redzone.kernel.model import GameState
+from redzone.kernel.slots import declares_slot, owned
 
 
 class Pending:
@@ -123,10 +119,8 @@ class Pending:
             real = self._real.get(info.name)
             if real is not None:
                 return real
-            real = _imported(info)
-            own = self._stand_ins[info.name]
-            self._pm.register(info.module, name=info.name)  # checked by _imported
-            for hook, impl in own.items():
+            real = _imported(self._pm, info)
+            for hook, impl in self._stand_ins[info.name].items():
                 if real[hook].picks is None:  # the same call: the loop may call either
                     impl.fn = real[hook].fn
             _gates.warn_retired(info)
@@ -139,16 +133,49 @@ class Pending:
             self.load(next(iter(self._stand_ins[name].values())).plugin)
 
 
-def _imported(info: PluginInfo) -> dict[str, Impl]:
-    """``info``'s plugin imported and registered on a manager of its own,
-    its implementations by hook, checked against its index entry."""
+def _imported(pm: pluggy.PluginManager, info: PluginInfo) -> dict[str, Impl]:
+    """``info``'s plugin imported and registered with ``pm``, its
+    implementations by hook (as :func:`redzone.kernel._calling.implementations`
+    makes them), checked against its index entry (unregistered again when
+    they disagree)."""
     assert info.declared is not None
     hooks, keywords = info.declared
-    pm = new_manager()
     register(pm, info)
-    check_pending(pm)
-    real = {hook: impls[0] for hook, impls in
-            _calling.implementations(pm, {info.name: info}).items() if impls}
+    try:
+        check_pending(pm)
+        real = _own(pm, info)
+        _check(info, real, hooks, keywords)
+    except BaseException:
+        pm.unregister(info.module)
+        raise
+    return real
+
+
+def _own(pm: pluggy.PluginManager, info: PluginInfo) -> dict[str, Impl]:
+    """The implementations of ``info``'s registered plugin, by hook."""
+    module = info.module
+    slotted = declares_slot(module)
+    found: dict[str, Impl] = {}
+    for caller in pm.get_hookcallers(module) or ():
+        assert caller.spec is not None
+        spec_args = tuple(caller.spec.argnames)
+        for impl in caller.get_hookimpls():
+            if impl.plugin is not module:
+                continue
+            args = tuple(impl.argnames)
+            picks = None if args == spec_args else tuple(spec_args.index(a) for a in args)
+            fn = owned(impl.function, info.name) if slotted else impl.function
+            found[caller.name] = Impl(fn, picks, info)
+    return found
+
+
+def _check(info: PluginInfo, real: Mapping[str, Impl], hooks: tuple[str, ...],
+           keywords: tuple[Any, ...]) -> None:
+    """``info``'s plugin implements ``hooks`` and declares ``keywords``, as
+    its index says.
+
+    :raises PluginLoadError: naming the plugin and the difference.
+    """
     where = (f"plugin {info.name!r} ({info.distribution or 'unknown distribution'})")
     fix = "regenerate its package's index (python -m redzone.kernel.index PACKAGE)"
     if tuple(sorted(real)) != hooks:
@@ -169,7 +196,6 @@ def _imported(info: PluginInfo) -> dict[str, Impl]:
             f"{where} declares the keywords {answer!r}, but its package's index says "
             f"{keywords!r}: {fix}", plugin=info.name, distribution=info.distribution,
             hook="redzone_keywords")
-    return real
 
 
 __all__ = ["Pending"]
