@@ -73,9 +73,9 @@ def test_run_json_imports_no_keyword_plugin_nor_metadata_nor_other_editions(
     scenario.write_text('active_player = "alice"\n[players.alice]\n[players.bob]\n'
                         '[[permanents]]\nid = "a"\ncontroller = "alice"\npower = 2\n'
                         'toughness = 2\n[combat]\nattacks = { a = "bob" }\n', encoding="utf-8")
-    code = ("import sys\nsys.argv = ['redzone', 'run', '--json', %r]\n"
+    code = (f"import sys\nsys.argv = ['redzone', 'run', '--json', {str(scenario)!r}]\n"
             "from redzone.__main__ import main\ntry:\n    main()\nexcept SystemExit:\n"
-            "    pass\nassert 'importlib.metadata' not in sys.modules" % str(scenario))
+            "    pass\nassert 'importlib.metadata' not in sys.modules")
     assert _imported_plugins(code) == [
         "redzone_keywords.double_strike", "redzone_keywords.enlist",
         "redzone_keywords.first_strike", "redzone_keywords.ninjutsu",
@@ -166,7 +166,8 @@ def test_two_threads_resolving_on_one_fresh_engine_import_each_plugin_once() -> 
         start = threading.Barrier(2)
         results: list[Any] = []
 
-        def run(engine: Engine = engine, start: threading.Barrier = start) -> None:
+        def run(engine: Engine = engine, start: threading.Barrier = start,
+                results: list[Any] = results) -> None:
             start.wait()
             results.append(combat(engine))
 
