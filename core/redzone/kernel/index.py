@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import sys
 import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -108,18 +107,19 @@ def _table(top: str) -> Mapping[str, Declared] | None:
     (or ``top`` is a plain module, or fails to import: its plugins' own
     import reports that)."""
     name = f"{top}.{MODULE}"
-    module = sys.modules.get(name)
-    if module is None:
+    try:
+        module = importlib.import_module(name)  # a lookup once imported
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name in (name, top):
+            return None
         try:
-            module = importlib.import_module(name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            if (isinstance(exc, ModuleNotFoundError) and exc.name == name) \
-                    or top not in sys.modules:
-                return None
-            raise PluginLoadError(f"the plugin index {name} failed to import: "
-                                  f"{type(exc).__name__}: {exc}") from exc
+            importlib.import_module(top)
+        except BaseException:
+            return None  # the package itself fails: its plugins' import reports it
+        raise PluginLoadError(f"the plugin index {name} failed to import: "
+                              f"{type(exc).__name__}: {exc}") from exc
     known = _TABLES.get(name)
     if known is not None and known[0] is module:
         return known[1]

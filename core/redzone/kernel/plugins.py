@@ -114,8 +114,7 @@ class Hooks:
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
-        #: The plugins not imported yet, and their stand-ins in ``_cache``.
-        self.pending = _lazy.Pending(pm, infos, self._cache)
+        self.pending = _lazy.Pending(pm, infos, self._cache)  # adds the stand-ins
         self._gated_hooks: frozenset[str] = frozenset()  # loading hooks are never gated
         self._check = _checks.Checks(calls, self._cache, self._answers)
         #: Whether some implementation answers ``True``; every one's items, concatenated.
@@ -174,8 +173,7 @@ class Hooks:
         return bool(self._cache[hook])
 
     def asks(self, hook: str, state: GameState) -> bool:
-        """Whether some implementation of ``hook`` would be asked about
-        ``state`` (one is implemented and the gates let it through)."""
+        """Whether an implementation of ``hook`` would be asked about ``state`` (gates let it)."""
         return hook not in self._gates.silent(state)
 
     @functools.cached_property
