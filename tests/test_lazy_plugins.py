@@ -18,6 +18,7 @@ from redzone import Engine, IllegalActionError, PluginError, PluginLoadError, Un
 from redzone.formats.serialize import state_to_dict
 from redzone.kernel import index
 from redzone.kernel.plugins import discover
+from redzone.testing import check_index
 from test_core_properties import boards, draw_attacks, draw_blocks, game
 
 #: Each built-in keyword as printed (its first example, or its form).
@@ -42,9 +43,8 @@ def test_the_built_in_index_is_the_one_the_plugins_generate() -> None:
     the keywords it declares, so it can never go stale: after changing a
     plugin's hooks or keywords, run ``python -m redzone.kernel.index
     redzone_keywords``."""
-    path = index.index_path("redzone_keywords")
+    check_index("redzone_keywords")
     plugins = index.package_plugins("redzone_keywords")
-    assert path.read_text(encoding="utf-8") == index.render("redzone_keywords", plugins)
     from redzone_keywords.redzone_index import INDEX
 
     for value, module in plugins.items():
@@ -248,6 +248,15 @@ def test_a_plugin_without_an_index_entry_is_imported_as_it_is_found(zap_site: Pa
     (zap_site / "zapkw" / "redzone_index.py").write_text("INDEX = {}\n", encoding="utf-8")
     infos = discover(allow=["zap"])
     assert infos[0].imported and "zapkw.zap" in sys.modules
+
+
+def test_the_kit_names_a_stale_index(zap_site: Path) -> None:
+    """The kit's check of a third-party index fails naming the index and
+    the command that regenerates it."""
+    _package(zap_site, "('redzone_keywords',)")
+    with pytest.raises(AssertionError, match=r"redzone_index.py of zapkw is stale.*"
+                                             r"python -m redzone.kernel.index zapkw"):
+        check_index("zapkw")
 
 
 def test_a_malformed_index_names_itself(zap_site: Path) -> None:
