@@ -66,16 +66,17 @@ def test_engine_imports_only_the_plugins_that_declare_what_it_asks_for_at_once()
 def test_run_json_imports_no_keyword_plugin_nor_metadata_nor_other_editions(
         tmp_path: Path) -> None:
     """The cold path: `redzone run --json` on a 1 v 1 file without keywords
-    imports no keyword plugin it doesn't need at once, no
-    ``importlib.metadata`` and no installed edition (the file plays
-    foundations, the core's own)."""
+    imports no keyword plugin it doesn't need at once, no installed edition
+    (the file plays foundations, the core's own), and none of
+    ``importlib.metadata``, the index generator's argparse and pathlib."""
     scenario = tmp_path / "one.toml"
     scenario.write_text('active_player = "alice"\n[players.alice]\n[players.bob]\n'
                         '[[permanents]]\nid = "a"\ncontroller = "alice"\npower = 2\n'
                         'toughness = 2\n[combat]\nattacks = { a = "bob" }\n', encoding="utf-8")
     code = (f"import sys\nsys.argv = ['redzone', 'run', '--json', {str(scenario)!r}]\n"
             "from redzone.__main__ import main\ntry:\n    main()\nexcept SystemExit:\n"
-            "    pass\nassert 'importlib.metadata' not in sys.modules")
+            "    pass\nfor m in ('importlib.metadata', 'argparse', 'pathlib'):\n"
+            "    assert m not in sys.modules, m")
     assert _imported_plugins(code) == [
         "redzone_keywords.double_strike", "redzone_keywords.enlist",
         "redzone_keywords.first_strike", "redzone_keywords.ninjutsu",

@@ -37,18 +37,19 @@ Functions only, importing no module of the kernel that loads plugins.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import inspect
 import types
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from redzone.kernel import entrypoints as _entrypoints
 from redzone.kernel import hookspecs
 from redzone.kernel.errors import PluginLoadError
 from redzone.kernel.hooktypes import KeywordSpec
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The module of a package that holds its index.
 MODULE: Final = "redzone_index"
@@ -249,6 +250,8 @@ def package_plugins(package: str, path: Sequence[str] | None = None) -> dict[str
 
 def index_path(package: str) -> Path:
     """Where ``package``'s index module lives (beside its ``__init__``)."""
+    from pathlib import Path  # the generator's: not on an engine's path
+
     module = importlib.import_module(package)
     if not isinstance(module, types.ModuleType) or not getattr(module, "__path__", None):
         raise SystemExit(f"{package} is not a package")
@@ -258,6 +261,8 @@ def index_path(package: str) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m redzone.kernel.index PACKAGE [--check]``: write (or
     check) ``PACKAGE``'s index from its installed entry points."""
+    import argparse  # the generator's: not on an engine's path
+
     parser = argparse.ArgumentParser(prog="python -m redzone.kernel.index",
                                      description=main.__doc__)
     parser.add_argument("package")
