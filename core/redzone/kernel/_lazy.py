@@ -69,8 +69,8 @@ class Pending:
         self._stand_ins: dict[str, dict[str, Impl]] = {}
         added: dict[str, list[Impl]] = {}
         for info in infos.values():
-            if info.imported or info.declared is None:
-                continue
+            if info.declared is None or pm.get_plugin(info.name) is not None:
+                continue  # registered as the engine was built
             own = self._stand_ins[info.name] = {}
             for hook in info.declared[0]:
                 impl = own[hook] = Impl(_calling.state_of, None, info)

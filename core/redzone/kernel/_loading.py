@@ -312,18 +312,25 @@ INERT_KEYWORDS: Final = (
     "flashback {quality}", "cycling {quality}", "kicker {quality}", "equip {quality}",
     "crew {number}", "enchant {quality}", "affinity for {quality}",
 )
-_INERT_FORMS: Final = tuple(
-    # the family name: the text before the first parameter ("hexproof from
-    # {quality}" is a hexproof)
-    (form.split(" {")[0].removesuffix(" from").removesuffix(" for"), compile_form(form))
-    for form in INERT_KEYWORDS)
-_INERT_NAMES: Final = frozenset(family for family, _regex in _INERT_FORMS)
+def _family(form: str) -> str:
+    """An inert keyword's family name: the text before its first parameter
+    ("hexproof from {quality}" is a hexproof)."""
+    return form.split(" {")[0].removesuffix(" from").removesuffix(" for")
 
 
+_INERT_NAMES: Final = frozenset(_family(form) for form in INERT_KEYWORDS)
+
+
+@functools.cache
+def _inert_forms() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each inert keyword's family and parser (compiled when a keyword no
+    plugin declares is first parsed, not as every engine's start imports
+    this module)."""
+    return tuple((_family(form), compile_form(form)) for form in INERT_KEYWORDS)
 
 
 def _inert(norm: str) -> Keyword | None:
-    for family, regex in _INERT_FORMS:
+    for family, regex in _inert_forms():
         m = regex.fullmatch(norm)
         if m:
             return Keyword(family, norm, tuple(g for g in m.groups() if g is not None))
