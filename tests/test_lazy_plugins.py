@@ -260,6 +260,24 @@ def test_the_kit_names_a_stale_index(zap_site: Path) -> None:
         check_index("zapkw")
 
 
+def test_the_kit_names_two_forms_of_one_index_that_match_one_text(zap_site: Path) -> None:
+    """An engine doesn't try the forms of one index against each other as it
+    starts; the index's check does: two plugins of one package whose forms
+    both match "zap" fail it, naming both."""
+    _package(zap_site, "('redzone_keywords', 'redzone_lethal_damage')")
+    (zap_site / "zapkw" / "zip.py").write_text(
+        "from redzone import KeywordSpec, hookimpl\n\n@hookimpl\ndef redzone_keywords():\n"
+        "    return [KeywordSpec('zap again', '702.998', form='zap')]\n", encoding="utf-8")
+    entry_points = zap_site / "zapkw-1.0.dist-info" / "entry_points.txt"
+    entry_points.write_text("[redzone]\nzap = zapkw.zap\nzip = zapkw.zip\n", encoding="utf-8")
+    from redzone.kernel import index as kernel_index
+
+    (zap_site / "zapkw" / "redzone_index.py").write_text(
+        kernel_index.render("zapkw", kernel_index.package_plugins("zapkw")), encoding="utf-8")
+    with pytest.raises(AssertionError, match=r"'zap'.*'zap again'.*both match 'zap'"):
+        check_index("zapkw")
+
+
 def test_a_malformed_index_names_itself(zap_site: Path) -> None:
     """Bad input gets a clear error: an index naming a hook that doesn't
     exist is a PluginLoadError naming the index module and entry."""

@@ -368,9 +368,15 @@ _SLOT_TEXT: Final = re.compile(r"\{[a-z]+\}")
 
 
 @functools.cache
-def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
+def _overlap(specs: tuple[tuple[str, str, tuple[str, ...], str], ...]
              ) -> tuple[str, str, str] | None:
     """Two keyword forms that both match one text, and that text, or ``None``.
+
+    Each spec is ``(name, form, examples, package)``: two forms of one
+    package's plugin index (``package`` not empty) are not tried against each
+    other here, since that index's own check does it
+    (:func:`redzone.testing.check_index`), so that an engine of indexed
+    plugins compiles no form as it starts.
 
     Each form is tried on the other's examples, on its own form with every
     parameter filled with a plain value, and with each parameter filled with
@@ -380,16 +386,27 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     What a form contributes to the tries is worked out once per form, and
     each form's answer for a text once per text: the same tries, in the same
     order, as trying every pair afresh."""
-    compiled: list[tuple[str, Callable[[str], re.Match[str] | None], list[str], list[str],
-                         list[str], str, dict[str, bool]]] = []
-    for name, form, examples in specs:
-        parts = _SLOT_TEXT.split(form)
-        normal = [_normalise(e) for e in examples]
-        own = {p.strip() for p in parts if p.strip()} | set(normal)
-        compiled.append((name, compile_form(form).fullmatch, parts, normal, sorted(own),
-                         _fill(form, None), {}))
-    for i, (name_a, match_a, parts_a, ex_a, back, plain_a, seen_a) in enumerate(compiled):
-        for name_b, match_b, parts_b, ex_b, pieces, plain_b, seen_b in compiled[i + 1:]:
+    compiled: dict[int, tuple[str, Callable[[str], re.Match[str] | None], list[str],
+                              list[str], list[str], str, dict[str, bool]]] = {}
+
+    def made(i: int) -> tuple[str, Callable[[str], re.Match[str] | None], list[str],
+                              list[str], list[str], str, dict[str, bool]]:
+        found = compiled.get(i)
+        if found is None:
+            name, form, examples, _package = specs[i]
+            parts = _SLOT_TEXT.split(form)
+            normal = [_normalise(e) for e in examples]
+            own = {p.strip() for p in parts if p.strip()} | set(normal)
+            found = compiled[i] = (name, compile_form(form).fullmatch, parts, normal,
+                                   sorted(own), _fill(form, None), {})
+        return found
+
+    for i, first in enumerate(specs):
+        for j in range(i + 1, len(specs)):
+            if first[3] and first[3] == specs[j][3]:
+                continue
+            name_a, match_a, parts_a, ex_a, back, plain_a, seen_a = made(i)
+            name_b, match_b, parts_b, ex_b, pieces, plain_b, seen_b = made(j)
             tries = [*ex_a, *ex_b, plain_a, plain_b]
             tries += [piece.join(parts_a) for piece in pieces]
             tries += [piece.join(parts_b) for piece in back]
@@ -405,6 +422,12 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
                 if hit_b:
                     return name_a, name_b, text
     return None
+
+
+def overlap(specs: Iterable[KeywordSpec]) -> tuple[str, str, str] | None:
+    """Two of ``specs`` whose forms both match one text, and that text
+    (their names first), or ``None``: every pair is tried."""
+    return _overlap(tuple(sorted((s.name, s.form, s.examples, "") for s in specs)))
 
 
 def _normalise(text: str) -> str:
@@ -664,8 +687,12 @@ def load_keywords(answers: Iterable[tuple[_Answer, Any]], fail: _Fail) -> dict[s
         name, or two forms match one text.
     """
     infos: dict[str, KeywordInfo] = {}
+    #: The package whose index declares each indexed plugin.
+    packages: dict[str, str] = {}
     hook = "redzone_keywords"
     for impl, res in answers:
+        if impl.plugin.declared is not None and impl.plugin.entry is not None:
+            packages[impl.plugin.name] = _index.package_of(impl.plugin.entry.value)
         if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
             raise fail(impl, hook, None, None,
                        f"returned {res!r} where an iterable of KeywordSpec was expected")
@@ -691,8 +718,8 @@ def load_keywords(answers: Iterable[tuple[_Answer, Any]], fail: _Fail) -> dict[s
             infos[spec.name] = KeywordInfo(
                 spec, impl.plugin.name, impl.plugin.distribution, impl.plugin.version
             )
-    clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples)
-                                  for i in infos.values())))
+    clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples,
+                                   packages.get(i.plugin, "")) for i in infos.values())))
     if clash is not None:
         first, second, text = clash
         a, b = infos[first], infos[second]

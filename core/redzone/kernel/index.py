@@ -82,6 +82,11 @@ def key(value: str) -> str:
     return match.group("module") + (f":{attr}" if attr else "")
 
 
+def package_of(value: str) -> str:
+    """The top-level package of an entry point's value: where its index is."""
+    return key(value).split(".")[0].split(":")[0]
+
+
 def declared(ep: _entrypoints.EntryPoint) -> Declared | None:
     """What the index of ``ep``'s package declares of the plugin ``ep``
     names, or ``None`` when it has no usable entry (no index, no entry, no
@@ -91,7 +96,7 @@ def declared(ep: _entrypoints.EntryPoint) -> Declared | None:
         is malformed, naming it.
     """
     value = key(ep.value)
-    table = _table(value.split(".")[0].split(":")[0])
+    table = _table(package_of(value))
     if table is None:
         return None
     found = table.get(value)
@@ -242,9 +247,8 @@ def package_plugins(package: str, path: Sequence[str] | None = None) -> dict[str
     are in ``package``, imported, by entry-point value."""
     found: dict[str, object] = {}
     for ep in _entrypoints.entry_points("redzone", path):
-        value = key(ep.value)
-        if value.split(".")[0].split(":")[0] == package:
-            found[value] = ep.load()
+        if package_of(ep.value) == package:
+            found[key(ep.value)] = ep.load()
     return found
 
 
@@ -285,4 +289,4 @@ if __name__ == "__main__":
 
 
 __all__ = ["HOOKS", "MODULE", "Declared", "check", "declared", "entry", "hooks_of", "key",
-           "main", "package_plugins", "render"]
+           "main", "package_of", "package_plugins", "render"]
