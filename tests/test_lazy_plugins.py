@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from redzone import Engine, IllegalActionError, PluginError, PluginLoadError, UnknownKeywordError
 from redzone.formats.serialize import state_to_dict
 from redzone.kernel import index
-from redzone.kernel.plugins import discover
+from redzone.kernel.plugins import PluginInfo, discover
 from redzone.testing import check_index
 from test_core_properties import boards, draw_attacks, draw_blocks, game
 
@@ -113,6 +113,26 @@ def test_an_unknown_keyword_suggests_from_every_declared_keyword() -> None:
         engine.keyword("horsemanshp")
     assert "horsemanship" in str(err.value)
     assert "horsemanship" in engine.hooks.pending.names
+
+
+def test_stand_ins_sit_where_the_plugins_own_implementations_would() -> None:
+    """Contract: before any plugin is imported, each hook's implementations
+    are those of an engine given every plugin module at once, in the same
+    order (by plugin name), each taking the same arguments; once imported,
+    the loop calls the plugin's own function, not a stand-in."""
+    eager = Engine(discover=False, plugins=[PluginInfo(i.name, i.module, i.distribution, i.version)
+                                            for i in discover()])
+    lazy = Engine()
+    hooks = sorted(index.HOOKS)
+
+    def shape(engine: Engine) -> list[Any]:
+        return [(h, [(i.plugin.name, i.picks) for i in engine.hooks.impls(h)]) for h in hooks]
+
+    assert shape(lazy) == shape(eager)
+    lazy.hooks.pending.load_all()
+    assert shape(lazy) == shape(eager)
+    assert not [(h, i.plugin.name) for h in hooks for i in lazy.hooks.impls(h)
+                if getattr(i.fn, "__name__", "") == "stand_in"]
 
 
 def _outcome(engine: Engine, board: Any, attacks: dict[str, str],

@@ -112,7 +112,7 @@ INDEX = {
         (
             'redzone_damage_results',
             'redzone_keywords',
-            'redzone_lethal_damage',
+            ('redzone_lethal_damage', ('state', 'source')),
             'redzone_state_based_actions',
         ),
         (
@@ -145,7 +145,7 @@ INDEX = {
         ),
     ),
     'redzone_keywords.defender': (
-        ('redzone_attack_violations', 'redzone_keywords'),
+        (('redzone_attack_violations', ('state', 'attacker')), 'redzone_keywords'),
         (
             KeywordSpec(
                 name='defender',
@@ -298,7 +298,7 @@ INDEX = {
         ),
     ),
     'redzone_keywords.haste': (
-        ('redzone_attack_exemption', 'redzone_keywords'),
+        (('redzone_attack_exemption', ('state', 'attacker', 'violation')), 'redzone_keywords'),
         (
             KeywordSpec(
                 name='haste',
@@ -496,7 +496,11 @@ INDEX = {
         ),
     ),
     'redzone_keywords.protection': (
-        ('redzone_block_violations', 'redzone_keywords', 'redzone_prevent_damage'),
+        (
+            'redzone_block_violations',
+            'redzone_keywords',
+            ('redzone_prevent_damage', ('state', 'damage')),
+        ),
         (
             KeywordSpec(
                 name='protection',
@@ -540,7 +544,7 @@ INDEX = {
         ),
     ),
     'redzone_keywords.reach': (
-        ('redzone_block_exemption', 'redzone_keywords'),
+        (('redzone_block_exemption', ('state', 'blocker', 'violation')), 'redzone_keywords'),
         (
             KeywordSpec(
                 name='reach',

@@ -41,6 +41,7 @@ from typing import Any
 import pluggy
 
 from redzone.kernel import _calling, _gates
+from redzone.kernel import index as _index
 from redzone.kernel._calling import Impl
 from redzone.kernel._loading import PluginInfo, check_pending, register
 from redzone.kernel.errors import PluginLoadError
@@ -72,8 +73,13 @@ class Pending:
             if info.declared is None or pm.get_plugin(info.name) is not None:
                 continue  # registered as the engine was built
             own = self._stand_ins[info.name] = {}
-            for hook in info.declared[0]:
-                impl = own[hook] = Impl(_calling.state_of, None, info)
+            for item in info.declared[0]:
+                hook, args = _index.hook_name(item), _index.hook_args(item)
+                spec = _index.spec_args(hook)
+                # the arguments the plugin's own implementation takes, as the
+                # call loop passes them (so it can replace the stand-in's function)
+                picks = None if args is None else tuple(spec.index(a) for a in args)
+                impl = own[hook] = Impl(_calling.state_of, picks, info)
                 impl.fn = self._stand_in(impl, hook)
                 added.setdefault(hook, []).append(impl)
         for hook, impls in added.items():
@@ -91,19 +97,20 @@ class Pending:
         assert info.declared is not None
         keywords = info.declared[1]
 
+        # where the state is among the arguments the stand-in is given (-1: none)
+        at = 0 if impl.picks is None else impl.picks.index(0) if 0 in impl.picks else -1
+
         def stand_in(*args: Any) -> Any:
             real = self._real.get(info.name)
             if real is None:
                 if hook == "redzone_keywords":
                     return keywords
                 gate = impl.gate
-                if gate is not None and args and isinstance(args[0], GameState) \
-                        and gate.isdisjoint(args[0].keyword_names_present):
+                if gate is not None and 0 <= at < len(args) and isinstance(args[at], GameState) \
+                        and gate.isdisjoint(args[at].keyword_names_present):
                     return None
                 real = self.load(info)
-            own = real[hook]
-            picks = own.picks
-            return own.fn(*args) if picks is None else own.fn(*[args[i] for i in picks])
+            return real[hook].fn(*args)  # taking the arguments as the stand-in does
 
         return stand_in
 
@@ -119,10 +126,10 @@ class Pending:
             real = self._real.get(info.name)
             if real is not None:
                 return real
-            real = _imported(self._pm, info)
-            for hook, impl in self._stand_ins[info.name].items():
-                if real[hook].picks is None:  # the same call: the loop may call either
-                    impl.fn = real[hook].fn
+            own = self._stand_ins[info.name]
+            real = _imported(self._pm, info, {hook: i.picks for hook, i in own.items()})
+            for hook, impl in own.items():
+                impl.fn = real[hook].fn  # the same call: the loop may call either
             _gates.warn_retired(info)
             self._real[info.name] = real
             return real
@@ -133,18 +140,19 @@ class Pending:
             self.load(next(iter(self._stand_ins[name].values())).plugin)
 
 
-def _imported(pm: pluggy.PluginManager, info: PluginInfo) -> dict[str, Impl]:
+def _imported(pm: pluggy.PluginManager, info: PluginInfo,
+              picks: Mapping[str, tuple[int, ...] | None]) -> dict[str, Impl]:
     """``info``'s plugin imported and registered with ``pm``, its
     implementations by hook (as :func:`redzone.kernel._calling.implementations`
     makes them), checked against its index entry (unregistered again when
     they disagree)."""
     assert info.declared is not None
-    hooks, keywords = info.declared
+    keywords = info.declared[1]
     register(pm, info)
     try:
         check_pending(pm)
         real = _own(pm, info)
-        _check(info, real, hooks, keywords)
+        _check(info, real, picks, keywords)
     except BaseException:
         pm.unregister(info.module)
         raise
@@ -169,19 +177,21 @@ def _own(pm: pluggy.PluginManager, info: PluginInfo) -> dict[str, Impl]:
     return found
 
 
-def _check(info: PluginInfo, real: Mapping[str, Impl], hooks: tuple[str, ...],
-           keywords: tuple[Any, ...]) -> None:
-    """``info``'s plugin implements ``hooks`` and declares ``keywords``, as
-    its index says.
+def _check(info: PluginInfo, real: Mapping[str, Impl],
+           picks: Mapping[str, tuple[int, ...] | None], keywords: tuple[Any, ...]) -> None:
+    """``info``'s plugin implements the hooks of ``picks``, each taking the
+    arguments they pick, and declares ``keywords``, as its index says.
 
     :raises PluginLoadError: naming the plugin and the difference.
     """
     where = (f"plugin {info.name!r} ({info.distribution or 'unknown distribution'})")
     fix = "regenerate its package's index (python -m redzone.kernel.index PACKAGE)"
-    if tuple(sorted(real)) != hooks:
+    if {hook: impl.picks for hook, impl in real.items()} != picks:
+        said = [_shown(h, p) for h, p in sorted(picks.items())]
+        found = [_shown(h, i.picks) for h, i in sorted(real.items())]
         raise PluginLoadError(
-            f"{where} implements the hooks {', '.join(sorted(real)) or 'none'}, but its "
-            f"package's index says {', '.join(hooks) or 'none'}: {fix}",
+            f"{where} implements the hooks {', '.join(found) or 'none'}, but its "
+            f"package's index says {', '.join(said) or 'none'}: {fix}",
             plugin=info.name, distribution=info.distribution)
     try:
         answer = tuple(real["redzone_keywords"].fn())
@@ -196,6 +206,12 @@ def _check(info: PluginInfo, real: Mapping[str, Impl], hooks: tuple[str, ...],
             f"{where} declares the keywords {answer!r}, but its package's index says "
             f"{keywords!r}: {fix}", plugin=info.name, distribution=info.distribution,
             hook="redzone_keywords")
+
+
+def _shown(hook: str, picks: tuple[int, ...] | None) -> str:
+    """A hook and the arguments an implementation takes: ``hook(state, damage)``."""
+    spec = _index.spec_args(hook)
+    return f"{hook}({', '.join(spec if picks is None else (spec[i] for i in picks))})"
 
 
 __all__ = ["Pending"]

@@ -126,9 +126,9 @@ class PluginInfo:
                 f"distribution={self.distribution!r}, version={self.version!r})")
 
 
-#: What a package's index declares of one plugin module: the hooks it
-#: implements and the keywords its ``redzone_keywords`` answers.
-Declared = tuple[tuple[str, ...], tuple[KeywordSpec, ...]]
+#: What a package's index declares of one plugin module
+#: (:data:`redzone.kernel.index.Declared`).
+Declared = _index.Declared
 
 
 def _load_entry(name: str, ep: _entrypoints.EntryPoint, dist: str) -> object:

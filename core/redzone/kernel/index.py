@@ -37,6 +37,7 @@ Functions only, importing no module of the kernel that loads plugins.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import types
@@ -54,9 +55,14 @@ if TYPE_CHECKING:
 #: The module of a package that holds its index.
 MODULE: Final = "redzone_index"
 
-#: What the index says of one plugin module: the hooks it implements (sorted)
-#: and the keywords its ``redzone_keywords`` answers (in its order).
-Declared = tuple[tuple[str, ...], tuple[KeywordSpec, ...]]
+#: A hook a plugin module implements: its name, or ``(name, arguments)`` when
+#: the implementation takes other arguments than the hook's (fewer, or in
+#: another order).
+Hook = str | tuple[str, tuple[str, ...]]
+
+#: What the index says of one plugin module: the hooks it implements (sorted
+#: by name) and the keywords its ``redzone_keywords`` answers (in its order).
+Declared = tuple[tuple[Hook, ...], tuple[KeywordSpec, ...]]
 
 #: Every hook's name.
 HOOKS: Final = frozenset(n for n in dir(hookspecs) if n.startswith("redzone_"))
@@ -70,6 +76,23 @@ HEADER: Final = ('"""The plugin index of {package}: the hooks each plugin module
 
 #: Tables read and checked, by index module name: ``(module, table)``.
 _TABLES: dict[str, tuple[object, Mapping[str, Declared]]] = {}
+
+
+def hook_name(hook: Hook) -> str:
+    """A hook's name, from an index entry's item."""
+    return hook if isinstance(hook, str) else hook[0]
+
+
+def hook_args(hook: Hook) -> tuple[str, ...] | None:
+    """The arguments an implementation takes, from an index entry's item
+    (``None``: the hook's own)."""
+    return None if isinstance(hook, str) else hook[1]
+
+
+@functools.cache
+def spec_args(hook: str) -> tuple[str, ...]:
+    """The arguments of the hook ``hook``, in its order."""
+    return tuple(inspect.signature(getattr(hookspecs, hook)).parameters)
 
 
 def key(value: str) -> str:
@@ -160,17 +183,27 @@ def _problem(value: object, entry: object) -> str:
     if type(entry) is not tuple or len(entry) != 2:
         return "is not a pair (hooks, keywords)"
     hooks, keywords = entry
-    if type(hooks) is not tuple or not all(type(h) is str and h in HOOKS for h in hooks):
-        return f"names hooks that don't exist: {hooks!r}"
+    if type(hooks) is not tuple or not all(_known(h) for h in hooks):
+        return f"names hooks (or their arguments) that don't exist: {hooks!r}"
     if type(keywords) is not tuple or not all(type(k) is KeywordSpec for k in keywords):
         return "has keywords that aren't KeywordSpec"
-    if keywords and "redzone_keywords" not in hooks:
+    if keywords and "redzone_keywords" not in map(hook_name, hooks):
         return "declares keywords without the hook redzone_keywords"
     for spec in keywords:
         problem = spec.problem()
         if problem is not None:
             return f"declares keyword {spec.name!r} whose {problem}"
     return ""
+
+
+def _known(hook: object) -> bool:
+    """Whether an index entry's item names a hook (and arguments it has)."""
+    if type(hook) is str:
+        return hook in HOOKS
+    if type(hook) is not tuple or len(hook) != 2 or type(hook[0]) is not str \
+            or hook[0] not in HOOKS or type(hook[1]) is not tuple:
+        return False
+    return all(type(a) is str and a in spec_args(hook[0]) for a in hook[1])
 
 
 def hooks_of(plugin: object) -> tuple[str, ...]:
@@ -192,12 +225,19 @@ def hooks_of(plugin: object) -> tuple[str, ...]:
 
 
 def entry(plugin: object) -> Declared:
-    """What an index says of ``plugin``: its hooks and its keywords."""
-    hooks = hooks_of(plugin)
+    """What an index says of ``plugin``: its hooks (with the arguments each
+    implementation takes, when they aren't the hook's) and its keywords."""
+    hooks: list[Hook] = []
+    for name in hooks_of(plugin):
+        fn = inspect.getattr_static(plugin, name)
+        if isinstance(fn, (staticmethod, classmethod)):
+            fn = fn.__func__
+        args = tuple(inspect.signature(fn).parameters)
+        hooks.append(name if args == spec_args(name) else (name, args))
     keywords: tuple[KeywordSpec, ...] = ()
     if "redzone_keywords" in hooks:
         keywords = tuple(plugin.redzone_keywords())  # type: ignore[attr-defined]
-    return hooks, keywords
+    return tuple(hooks), keywords
 
 
 def render(package: str, plugins: Mapping[str, object]) -> str:
@@ -288,5 +328,21 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["HOOKS", "MODULE", "Declared", "check", "declared", "entry", "hooks_of", "key",
-           "main", "package_of", "package_plugins", "render"]
+__all__ = [
+    "HOOKS",
+    "MODULE",
+    "Declared",
+    "Hook",
+    "check",
+    "declared",
+    "entry",
+    "hook_args",
+    "hook_name",
+    "hooks_of",
+    "key",
+    "main",
+    "package_of",
+    "package_plugins",
+    "render",
+    "spec_args",
+]
