@@ -180,8 +180,9 @@ def test_core_names_no_keyword() -> None:
 
 def _keyword_modules() -> list[Path]:
     """The modules of the ``redzone`` entry-point group shipped in this
-    repository, and every top-level module of the keyword package."""
-    paths = {p for p in PLUGINS.glob("*.py") if p.name != "__init__.py"}
+    repository, and every top-level module of the keyword package but its
+    plugin index (generated: redzone.kernel.index)."""
+    paths = {p for p in PLUGINS.glob("*.py") if p.name not in ("__init__.py", "redzone_index.py")}
     for ep in importlib.metadata.entry_points(group=GROUP):
         module = ep.value.split(":")[0]
         if module.startswith("redzone_keywords."):

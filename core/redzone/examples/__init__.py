@@ -196,6 +196,7 @@ def unimplemented_keywords(name: str) -> list[str]:
     from redzone.formats.scenario import load
     from redzone.kernel.engine import Engine
     from redzone.kernel.errors import ScenarioError
+    from redzone.kernel.index import HOOKS
 
     engine = Engine()
     try:
@@ -212,8 +213,8 @@ def unimplemented_keywords(name: str) -> list[str]:
         info = infos.get(kw)
         if info is None:
             continue
-        impls = [h.name for h in engine.pm.get_hookcallers(engine.pm.get_plugin(info.plugin))
-                 or ()]
+        impls = [hook for hook in HOOKS
+                 if any(i.plugin.name == info.plugin for i in engine.hooks.impls(hook))]
         if set(impls) <= {"redzone_keywords"}:
             stubs.append(kw)
     return stubs

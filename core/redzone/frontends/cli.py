@@ -246,11 +246,21 @@ def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) 
                              f"{', '.join(EDITIONS)}", ctx=ctx, param=param)
 
 
+class _RulesOption(click.Option):
+    """``--rules``, whose help lists the known editions when it is shown:
+    the installed ones are found (imported) then, not as the command line
+    is built."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        base = (self.help or "").split(" (known: ")[0]
+        self.help = f"{base} (known: {', '.join(EDITIONS)})."
+        return super().get_help_record(ctx)
+
+
 def _rules_option(help_text: str) -> Callable[[F], F]:
     def deco(fn: F) -> F:
-        return click.option("--rules", "rules", metavar="EDITION", default=None,
-                            callback=_check_rules,
-                            help=f"{help_text} (known: {', '.join(EDITIONS)}).")(fn)
+        return click.option("--rules", "rules", cls=_RulesOption, metavar="EDITION",
+                            default=None, callback=_check_rules, help=help_text)(fn)
 
     return deco
 

@@ -77,7 +77,7 @@ _Key = tuple[frozenset[str], int]
 _MISSING: Final = object()
 
 
-def _warn_retired(info: PluginInfo) -> None:
+def warn_retired(info: PluginInfo) -> None:
     """Warn that ``info``'s module sets a retired gate constant (read
     statically: no attribute code of the plugin runs)."""
     for name, why in RETIRED_FLAGS.items():
@@ -125,7 +125,10 @@ class Gates:
         fields: dict[str, None] = {}
         kernel: dict[str, tuple[str, ...]] = {}
         for info in infos:
-            _warn_retired(info)
+            kernel[info.name] = ()
+            if not info.imported:  # warned as it is imported (redzone.kernel._lazy)
+                continue
+            warn_retired(info)
             kernel[info.name] = _kernel_gate(info)
             fields.update(dict.fromkeys(kernel[info.name]))
         self._state_fields = tuple(fields)

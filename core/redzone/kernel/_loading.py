@@ -25,6 +25,7 @@ from attrs import frozen
 from redzone.kernel import entrypoints as _entrypoints
 from redzone.kernel import events as _events
 from redzone.kernel import hookspecs
+from redzone.kernel import index as _index
 from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
@@ -44,7 +45,10 @@ GROUP: Final = "redzone"
 BUILTIN_DISTRIBUTION: Final = "redzone"
 
 
-@frozen
+#: A plugin's module before it is imported.
+_UNLOADED: Final = object()
+
+
 class PluginInfo:
     """A registered plugin.
 
@@ -52,12 +56,97 @@ class PluginInfo:
     :param module: the plugin object (usually a module).
     :param distribution: the distribution that provides it ("" if unknown).
     :param version: that distribution's version ("" if unknown).
+
+    A plugin found by discovery that its package's index declares
+    (:mod:`redzone.kernel.index`) is not imported yet: :attr:`module`
+    imports it when first read (:attr:`declared` holds what the index says
+    it implements and declares).
     """
 
-    name: str
-    module: object
-    distribution: str = ""
-    version: str = ""
+    __slots__ = ("_module", "declared", "distribution", "entry", "name", "version")
+
+    def __init__(self, name: str, module: object, distribution: str = "",
+                 version: str = "") -> None:
+        self.name = name
+        self._module = module
+        self.distribution = distribution
+        self.version = version
+        #: The entry point it is imported from, while it is not imported.
+        self.entry: _entrypoints.EntryPoint | None = None
+        #: What its package's index declares of it: its hooks and keywords
+        #: (``None``: no index; it is imported as it is found).
+        self.declared: Declared | None = None
+
+    @classmethod
+    def pending(cls, name: str, entry: _entrypoints.EntryPoint, distribution: str,
+                version: str, declared: Declared) -> PluginInfo:
+        """A plugin found through ``entry`` and declared by its package's
+        index, not imported until its module is first read."""
+        info = cls(name, _UNLOADED, distribution, version)
+        info.entry = entry
+        info.declared = declared
+        return info
+
+    @property
+    def module(self) -> object:
+        """The plugin object, imported (from :attr:`entry`) when first read.
+
+        :raises PluginLoadError: when it fails to import.
+        """
+        module = self._module
+        if module is _UNLOADED:
+            assert self.entry is not None
+            module = self._module = _load_entry(self.name, self.entry, self.distribution)
+        return module
+
+    @property
+    def imported(self) -> bool:
+        """Whether :attr:`module` has been imported (or was given)."""
+        return self._module is not _UNLOADED
+
+    def _key(self) -> tuple[object, ...]:
+        """What tells two records apart: the name, distribution, version and
+        the entry point's value (or, for a plugin given as an object, its
+        identity); never changed by the import."""
+        target = self.entry.value if self.entry is not None else id(self._module)
+        return (self.name, target, self.distribution, self.version)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PluginInfo):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        module = repr(self._module) if self._module is not _UNLOADED else (
+            f"<not imported: {self.entry.value if self.entry is not None else ''}>")
+        return (f"PluginInfo(name={self.name!r}, module={module}, "
+                f"distribution={self.distribution!r}, version={self.version!r})")
+
+
+#: What a package's index declares of one plugin module
+#: (:data:`redzone.kernel.index.Declared`).
+Declared = _index.Declared
+
+
+def _load_entry(name: str, ep: _entrypoints.EntryPoint, dist: str) -> object:
+    """Import the plugin ``name`` from its entry point.
+
+    :raises PluginLoadError: naming the plugin and its distribution.
+    """
+    try:
+        return ep.load()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is the plugin's fault too
+        raise PluginLoadError(
+            f"plugin {name!r} from distribution {dist!r} failed to load "
+            f"({ep.value}): {type(exc).__name__}: {exc}",
+            plugin=name,
+            distribution=dist,
+        ) from exc
 
 
 @frozen
@@ -79,13 +168,17 @@ class KeywordInfo:
 def discover(
     *, block: Iterable[str] = (), allow: Iterable[str] | None = None
 ) -> list[PluginInfo]:
-    """Find and import the plugins of the ``redzone`` entry-point group.
+    """Find the plugins of the ``redzone`` entry-point group, and import
+    those their package's index doesn't declare (:mod:`redzone.kernel.index`;
+    a declared one is imported when its :attr:`PluginInfo.module` is first
+    read, which an engine does when one of its keywords first appears).
 
     :param block: plugin names never to load.
     :param allow: if given, the only plugin names to load.
     :returns: the plugins, sorted by name.
-    :raises PluginLoadError: when two distributions claim one name, or a
-        plugin fails to import (naming the plugin and its distribution).
+    :raises PluginLoadError: when two distributions claim one name, a
+        plugin fails to import (naming the plugin and its distribution), or
+        a package's index is malformed.
     """
     blocked = set(block)
     allowed = set(allow) if allow is not None else None
@@ -115,18 +208,11 @@ def discover(
     plugins: list[PluginInfo] = []
     for name in sorted(found):
         ep, dist, version = found[name]
-        try:
-            module = ep.load()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # SystemExit at import is the plugin's fault too
-            raise PluginLoadError(
-                f"plugin {name!r} from distribution {dist!r} failed to load "
-                f"({ep.value}): {type(exc).__name__}: {exc}",
-                plugin=name,
-                distribution=dist,
-            ) from exc
-        plugins.append(PluginInfo(name, module, dist, version))
+        declared = _index.declared(ep)
+        if declared is not None:
+            plugins.append(PluginInfo.pending(name, ep, dist, version, declared))
+            continue
+        plugins.append(PluginInfo(name, _load_entry(name, ep, dist), dist, version))
     if allowed is not None:
         missing = sorted(allowed - installed)
         if missing:
@@ -226,18 +312,25 @@ INERT_KEYWORDS: Final = (
     "flashback {quality}", "cycling {quality}", "kicker {quality}", "equip {quality}",
     "crew {number}", "enchant {quality}", "affinity for {quality}",
 )
-_INERT_FORMS: Final = tuple(
-    # the family name: the text before the first parameter ("hexproof from
-    # {quality}" is a hexproof)
-    (form.split(" {")[0].removesuffix(" from").removesuffix(" for"), compile_form(form))
-    for form in INERT_KEYWORDS)
-_INERT_NAMES: Final = frozenset(family for family, _regex in _INERT_FORMS)
+def _family(form: str) -> str:
+    """An inert keyword's family name: the text before its first parameter
+    ("hexproof from {quality}" is a hexproof)."""
+    return form.split(" {")[0].removesuffix(" from").removesuffix(" for")
 
 
+_INERT_NAMES: Final = frozenset(_family(form) for form in INERT_KEYWORDS)
+
+
+@functools.cache
+def _inert_forms() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each inert keyword's family and parser (compiled when a keyword no
+    plugin declares is first parsed, not as every engine's start imports
+    this module)."""
+    return tuple((_family(form), compile_form(form)) for form in INERT_KEYWORDS)
 
 
 def _inert(norm: str) -> Keyword | None:
-    for family, regex in _INERT_FORMS:
+    for family, regex in _inert_forms():
         m = regex.fullmatch(norm)
         if m:
             return Keyword(family, norm, tuple(g for g in m.groups() if g is not None))
@@ -275,9 +368,15 @@ _SLOT_TEXT: Final = re.compile(r"\{[a-z]+\}")
 
 
 @functools.cache
-def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
+def _overlap(specs: tuple[tuple[str, str, tuple[str, ...], str], ...]
              ) -> tuple[str, str, str] | None:
     """Two keyword forms that both match one text, and that text, or ``None``.
+
+    Each spec is ``(name, form, examples, package)``: two forms of one
+    package's plugin index (``package`` not empty) are not tried against each
+    other here, since that index's own check does it
+    (:func:`redzone.testing.check_index`), so that an engine of indexed
+    plugins compiles no form as it starts.
 
     Each form is tried on the other's examples, on its own form with every
     parameter filled with a plain value, and with each parameter filled with
@@ -287,16 +386,27 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     What a form contributes to the tries is worked out once per form, and
     each form's answer for a text once per text: the same tries, in the same
     order, as trying every pair afresh."""
-    compiled: list[tuple[str, Callable[[str], re.Match[str] | None], list[str], list[str],
-                         list[str], str, dict[str, bool]]] = []
-    for name, form, examples in specs:
-        parts = _SLOT_TEXT.split(form)
-        normal = [_normalise(e) for e in examples]
-        own = {p.strip() for p in parts if p.strip()} | set(normal)
-        compiled.append((name, compile_form(form).fullmatch, parts, normal, sorted(own),
-                         _fill(form, None), {}))
-    for i, (name_a, match_a, parts_a, ex_a, back, plain_a, seen_a) in enumerate(compiled):
-        for name_b, match_b, parts_b, ex_b, pieces, plain_b, seen_b in compiled[i + 1:]:
+    compiled: dict[int, tuple[str, Callable[[str], re.Match[str] | None], list[str],
+                              list[str], list[str], str, dict[str, bool]]] = {}
+
+    def made(i: int) -> tuple[str, Callable[[str], re.Match[str] | None], list[str],
+                              list[str], list[str], str, dict[str, bool]]:
+        found = compiled.get(i)
+        if found is None:
+            name, form, examples, _package = specs[i]
+            parts = _SLOT_TEXT.split(form)
+            normal = [_normalise(e) for e in examples]
+            own = {p.strip() for p in parts if p.strip()} | set(normal)
+            found = compiled[i] = (name, compile_form(form).fullmatch, parts, normal,
+                                   sorted(own), _fill(form, None), {})
+        return found
+
+    for i, first in enumerate(specs):
+        for j in range(i + 1, len(specs)):
+            if first[3] and first[3] == specs[j][3]:
+                continue
+            name_a, match_a, parts_a, ex_a, back, plain_a, seen_a = made(i)
+            name_b, match_b, parts_b, ex_b, pieces, plain_b, seen_b = made(j)
             tries = [*ex_a, *ex_b, plain_a, plain_b]
             tries += [piece.join(parts_a) for piece in pieces]
             tries += [piece.join(parts_b) for piece in back]
@@ -314,6 +424,12 @@ def _overlap(specs: tuple[tuple[str, str, tuple[str, ...]], ...]
     return None
 
 
+def overlap(specs: Iterable[KeywordSpec]) -> tuple[str, str, str] | None:
+    """Two of ``specs`` whose forms both match one text, and that text
+    (their names first), or ``None``: every pair is tried."""
+    return _overlap(tuple(sorted((s.name, s.form, s.examples, "") for s in specs)))
+
+
 def _normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -323,13 +439,15 @@ def _normalise(text: str) -> str:
 def make_manager(
     plugins: Sequence[object | PluginInfo],
 ) -> tuple[pluggy.PluginManager, dict[str, PluginInfo]]:
-    """A plugin manager with the hookspecs and ``plugins`` registered.
+    """A plugin manager with the hookspecs and ``plugins`` registered; a
+    plugin its package's index declares and that isn't imported yet is
+    recorded, not registered (:mod:`redzone.kernel._lazy` registers it when
+    the engine first needs it).
 
     :param plugins: modules or objects with hookimpls, or :class:`PluginInfo`.
     :raises PluginLoadError: when a plugin's hookimpls don't match the specs.
     """
-    pm = pluggy.PluginManager(GROUP)
-    pm.add_hookspecs(hookspecs)
+    pm = new_manager()
     infos: dict[str, PluginInfo] = {}
     for item in plugins:
         if isinstance(item, PluginInfo):
@@ -338,28 +456,53 @@ def make_manager(
             dist, version = _distribution_of(item)
             info = PluginInfo(plugin_name(item), item, dist, version)
         if info.name in infos:
-            if infos[info.name].module is info.module:
+            if infos[info.name] is info or infos[info.name].module is info.module:
                 continue
             raise PluginLoadError(f"two plugins are named {info.name!r}", plugin=info.name)
-        _check_plugin_object(info)
-        try:
-            pm.register(info.module, name=info.name)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # a hostile attribute may raise anything
-            raise PluginLoadError(
-                f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
-                f"could not be registered: {exc}",
-                plugin=info.name,
-                distribution=info.distribution,
-            ) from exc
         infos[info.name] = info
-        _check_registered(pm, info)
+        if info.imported or info.declared is None:
+            register(pm, info)
+    check_pending(pm)
+    return pm, infos
+
+
+def new_manager() -> pluggy.PluginManager:
+    """An empty plugin manager with redzone's hookspecs."""
+    pm = pluggy.PluginManager(GROUP)
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+def register(pm: pluggy.PluginManager, info: PluginInfo) -> None:
+    """Register ``info``'s plugin with ``pm``, checked before and after.
+
+    :raises PluginLoadError: when its hookimpls don't match the specs or use
+        options redzone doesn't honour.
+    """
+    _check_plugin_object(info)
+    try:
+        pm.register(info.module, name=info.name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # a hostile attribute may raise anything
+        raise PluginLoadError(
+            f"plugin {info.name!r} ({info.distribution or 'unknown distribution'}) "
+            f"could not be registered: {exc}",
+            plugin=info.name,
+            distribution=info.distribution,
+        ) from exc
+    _check_registered(pm, info)
+
+
+def check_pending(pm: pluggy.PluginManager) -> None:
+    """Every implementation ``pm`` holds names a hook.
+
+    :raises PluginLoadError: naming the one that doesn't.
+    """
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginLoadError(f"a plugin implements a hook that does not exist: {exc}") from exc
-    return pm, infos
 
 
 _MARKER: Final = f"{GROUP}_impl"
@@ -544,8 +687,12 @@ def load_keywords(answers: Iterable[tuple[_Answer, Any]], fail: _Fail) -> dict[s
         name, or two forms match one text.
     """
     infos: dict[str, KeywordInfo] = {}
+    #: The package whose index declares each indexed plugin.
+    packages: dict[str, str] = {}
     hook = "redzone_keywords"
     for impl, res in answers:
+        if impl.plugin.declared is not None and impl.plugin.entry is not None:
+            packages[impl.plugin.name] = _index.package_of(impl.plugin.entry.value)
         if isinstance(res, (str, bytes)) or not isinstance(res, Iterable):
             raise fail(impl, hook, None, None,
                        f"returned {res!r} where an iterable of KeywordSpec was expected")
@@ -571,8 +718,8 @@ def load_keywords(answers: Iterable[tuple[_Answer, Any]], fail: _Fail) -> dict[s
             infos[spec.name] = KeywordInfo(
                 spec, impl.plugin.name, impl.plugin.distribution, impl.plugin.version
             )
-    clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples)
-                                  for i in infos.values())))
+    clash = _overlap(tuple(sorted((i.spec.name, i.spec.form, i.spec.examples,
+                                   packages.get(i.plugin, "")) for i in infos.values())))
     if clash is not None:
         first, second, text = clash
         a, b = infos[first], infos[second]

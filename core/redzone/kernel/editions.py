@@ -131,6 +131,10 @@ class _Editions(Mapping[str, Edition]):
     def __getitem__(self, name: str) -> Edition:
         return self._all()[name]
 
+    def __contains__(self, name: object) -> bool:
+        # the core's own edition is known without loading the installed ones
+        return name == FOUNDATIONS.name or name in self._all()
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._all())
 
@@ -149,6 +153,8 @@ def get_edition(name: str | Edition) -> Edition:
     """
     if isinstance(name, Edition):
         return name
+    if name == FOUNDATIONS.name:  # the core's own name is never an installed edition's
+        return FOUNDATIONS
     known = editions()
     try:
         return known[name]

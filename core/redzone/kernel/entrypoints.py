@@ -41,8 +41,6 @@ import re
 import sys
 from collections.abc import Collection, Iterable, Iterator, Sequence
 
-from attrs import frozen
-
 #: The endings of a distribution's metadata folder.
 SUFFIXES = (".dist-info", ".egg-info")
 
@@ -63,8 +61,42 @@ class MetadataError(ValueError):
         self.file = file
 
 
-@frozen
-class Distribution:
+class _Record:
+    """A small immutable record: its fields are its ``__slots__`` (a plain
+    class: this module is on every cold start's path, where building attrs
+    classes is a good part of the time)."""
+
+    __slots__: tuple[str, ...] = ()
+    #: The fields, in order.
+    FIELDS: tuple[str, ...] = ()
+
+    def __init__(self, *values: object) -> None:
+        for name, value in zip(self.FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.FIELDS)
+        return f"{type(self).__name__}({fields})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), self._fields()
+
+
+class Distribution(_Record):
     """An installed distribution, as its metadata names it.
 
     :param name: its ``Name`` header ("" if it has none).
@@ -72,13 +104,17 @@ class Distribution:
     :param path: its metadata folder (or egg-info file).
     """
 
+    __slots__ = ("name", "path", "version")
+    FIELDS = ("name", "version", "path")
     name: str
     version: str
     path: str
 
+    def __init__(self, name: str, version: str, path: str) -> None:
+        super().__init__(name, version, path)
 
-@frozen
-class EntryPoint:
+
+class EntryPoint(_Record):
     """An entry point of an installed distribution.
 
     :param name: the name before ``=``.
@@ -87,10 +123,15 @@ class EntryPoint:
     :param dist: the distribution that declares it.
     """
 
+    __slots__ = ("dist", "group", "name", "value")
+    FIELDS = ("name", "value", "group", "dist")
     name: str
     value: str
     group: str
     dist: Distribution
+
+    def __init__(self, name: str, value: str, group: str, dist: Distribution) -> None:
+        super().__init__(name, value, group, dist)
 
     def load(self) -> object:
         """Import the module the value names and return it, or the attribute

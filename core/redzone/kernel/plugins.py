@@ -10,7 +10,11 @@ Discovery order (what :func:`discover` does, in this order):
 4. refuse two distributions that claim the same plugin name (blocking the
    name, or leaving it out of the allow list, resolves that);
 5. sort by plugin name;
-6. import each module and register it under its entry-point name.
+6. import each module and register it under its entry-point name, except
+   those their package's plugin index declares (:mod:`redzone.kernel.index`):
+   an engine imports and registers one of those when it first needs it
+   (:mod:`redzone.kernel._lazy`), asking it exactly where and when it would
+   have asked it had it been imported at once.
 
 Nothing is loaded at import time and nothing is global: each
 :class:`~redzone.Engine` owns one :class:`pluggy.PluginManager`. Core code never
@@ -27,7 +31,7 @@ from typing import Any, Final, TypeVar
 
 import pluggy
 
-from redzone.kernel import _calling, _checks, _gates, _loading, _verify
+from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _verify
 from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
@@ -114,6 +118,7 @@ class Hooks:
         self._calls = calls = _calling.Calls(infos)
         self._fail = calls.fail
         self._cache = _calling.implementations(pm, infos)
+        self.pending = _lazy.Pending(pm, infos, self._cache)  # adds the stand-ins
         self._gated_hooks: frozenset[str] = frozenset()  # loading hooks are never gated
         self._check = _checks.Checks(calls, self._cache, self._answers)
         #: Whether some implementation answers ``True``; every one's items, concatenated.
@@ -172,8 +177,7 @@ class Hooks:
         return bool(self._cache[hook])
 
     def asks(self, hook: str, state: GameState) -> bool:
-        """Whether some implementation of ``hook`` would be asked about
-        ``state`` (one is implemented and the gates let it through)."""
+        """Whether an implementation of ``hook`` would be asked about ``state`` (gates let it)."""
         return hook not in self._gates.silent(state)
 
     @functools.cached_property

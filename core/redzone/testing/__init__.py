@@ -10,6 +10,9 @@
 - **Golden scenario files**: :func:`check_golden` compares a scenario's JSON
   outcome with ``NAME.expected.json``; the ``redzone_golden`` ini option
   makes pytest collect a folder of them.
+- **Plugin indexes**: :func:`check_index` checks that a package's plugin
+  index (what lets an engine import a plugin only when it needs it) is the
+  one its plugins generate.
 - **The conformance kit** (needs hypothesis): :class:`KeywordConformance`
   and :func:`check_conformance` check a keyword plugin against the
   invariants every plugin must keep (:data:`INVARIANTS`), and say which one
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from redzone.testing.boards import Board, describe_board, scenario_toml
 from redzone.testing.golden import GoldenMismatch, check_golden, differences, expected_path
+from redzone.testing.index import check_index
 from redzone.testing.modules import plugin_module
 
 if TYPE_CHECKING:
@@ -49,5 +53,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["INVARIANTS", "Board", "ConformanceError", "GoldenMismatch", "KeywordConformance",
-           "check_conformance", "check_golden", "check_invariant", "describe_board",
+           "check_conformance", "check_golden", "check_index", "check_invariant",
+           "describe_board",
            "differences", "expected_path", "plugin_module", "scenario_toml"]
