@@ -209,7 +209,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
             tapped[attacker] = objects[attacker].evolve(tapped=True)
             emitted.append(Event("tap", "508.1f", label, object=attacker))
     tx.events.extend(emitted)  # made with the step's label
-    tx.state = new.with_permanents(tapped)
+    tx._put(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, declared))
     return commit(tx)
@@ -630,7 +630,7 @@ def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
     tx = Tx(ctx, state, answers=choices)
     for action in actions:
         tx.perform(action)  # type: ignore[arg-type]
-        if tx._base().game_over is not None:  # (never batched)
+        if tx._field("game_over") is not None:
             break
     return commit(tx)
 

@@ -1,0 +1,270 @@
+"""A command's working copy of the state: private mutable maps over a frozen
+state, frozen once when someone must see the state.
+
+A :class:`~redzone.kernel.tx.Tx` (a :class:`WorkingCopy`) keeps what its
+command changed in plain dicts: the permanents changed or created, the
+players changed, the last known information added, the creatures that
+entered attacking, and the other fields of the state given new values. The
+kernel reads through them (the change first, then the frozen state under
+it); a new frozen :class:`~redzone.kernel.model.GameState` is made from them
+only when the state is read whole (``tx.state``: a plugin is handed it, or
+the command commits), in one copy of the state and one of each map changed.
+Reading it again before the next change costs nothing.
+
+Every write is logged with the value it replaced, so a mark (taken before
+each action) is a few references and a length, and undoing to it restores
+the maps exactly (733: an illegal action changes nothing); freezing hands
+the maps over and starts new ones, so marks taken before a freeze stay
+exact too. The frozen states made are never changed afterwards: a plugin
+that kept one sees the moment it was given, and the state a command was
+given is never touched.
+
+The step, the combat count and the turn are never left pending: they
+change by assigning ``tx.state`` (events are labelled with them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, overload
+
+from redzone.kernel.model import Combat, GameState, Permanent, Player
+
+#: What the log records for a key a map didn't hold.
+_ABSENT: Final[Any] = object()
+
+#: A mark (:meth:`WorkingCopy._mark`): the state then if it was frozen (else
+#: ``None``), the frozen state under the changes, the maps, how many objects
+#: were new, and the log's length.
+Mark = tuple[Any, ...]
+
+
+class Frozen:
+    """A working copy's ``state``: the current state, frozen.
+
+    While nothing is pending the frozen state is a plain attribute of the
+    instance's own (this descriptor has no ``__set__``, so the instance's
+    attribute shadows it), read and assigned at no cost; a change takes that
+    attribute away, and the next read puts the changes into a new state (one
+    copy of it and of each map changed), kept as that attribute until the
+    next change. Assigning it drops what is pending."""
+
+    @overload
+    def __get__(self, work: None, cls: type[Any]) -> Frozen: ...
+
+    @overload
+    def __get__(self, work: WorkingCopy, cls: type[Any]) -> GameState: ...
+
+    def __get__(self, work: WorkingCopy | None, cls: type[Any]) -> GameState | Frozen:
+        if work is None:
+            return self
+        state = work._base
+        objects, players, fields, lki = work._objects, work._players, work._fields, work._lki
+        attacks = work._attacks
+        if objects or players or fields or lki or attacks:
+            if attacks:
+                fields = dict(fields)
+                combat = fields.get("combat", state.combat)
+                assert combat is not None  # (one enters attacking only in a combat)
+                fields["combat"] = combat.evolve(
+                    attacks=combat.attacks.merge(attacks),
+                    declared=combat.declared.merge(attacks),
+                    defending_players=combat.defending_players.merge(work._defending))
+            state = state.with_changes(objects, players, fields, work._left, lki)
+            work._base = state
+            # New maps: those a mark holds keep what they held (the log restores them).
+            work._objects, work._players, work._fields, work._lki = {}, {}, {}, {}
+            work._added = 0
+            work._left, work._attacks, work._defending = {}, {}, {}
+        work.__dict__["state"] = state
+        return state
+
+
+class WorkingCopy:
+    """The changes of one command over a frozen state (the base of
+    :class:`~redzone.kernel.tx.Tx`, whose ``__init__`` sets the attributes
+    up: the state given, nothing changed).
+
+    Its ``state`` (:class:`Frozen`), while in the instance's dict, is the
+    current state, and nothing is pending whatever the maps hold (the state
+    was assigned over them, or they were frozen into it)."""
+
+    #: The frozen state the changes are over.
+    _base: GameState
+    #: (map, key, the value it replaced or ``_ABSENT``), in order.
+    _log: list[tuple[dict[str, Any], str, Any]]
+    #: Permanents changed or created, by id (new ones in creation order).
+    _objects: dict[str, Permanent]
+    #: How many of them are new (not in :attr:`_base`).
+    _added: int
+    #: Ids among :attr:`_objects` that only left the battlefield (400.7).
+    _left: dict[str, bool]
+    _players: dict[str, Player]
+    #: Last known information added (608.2h).
+    _lki: dict[str, Permanent]
+    #: Other fields of the state given new values, by name.
+    _fields: dict[str, Any]
+    #: Creatures put onto the battlefield attacking (508.4): attacker ->
+    #: what it attacks, and attacker -> its defending player.
+    _attacks: dict[str, str]
+    _defending: dict[str, str]
+
+    state = Frozen()
+
+    # -- reading -----------------------------------------------------------------
+
+    def _current(self) -> GameState:
+        """The frozen state the changes are over (the current one when
+        nothing is pending), not frozen for this: what never waits (the step,
+        combat count, turn, teams) is read from it."""
+        state: GameState | None = self.__dict__.get("state")
+        return self._base if state is None else state
+
+    def _now(self, obj: str) -> Permanent | None:
+        """The object ``obj`` as it is now (in any zone), or ``None``."""
+        state = self.__dict__.get("state")
+        if state is not None:
+            return state.objects._items.get(obj)  # type: ignore[no-any-return]
+        perm = self._objects.get(obj)
+        return perm if perm is not None else self._base.objects._items.get(obj)
+
+    def _player_now(self, player: str) -> Player | None:
+        """The player ``player`` as they are now, or ``None``."""
+        state = self.__dict__.get("state")
+        if state is not None:
+            return state.players._items.get(player)  # type: ignore[no-any-return]
+        found = self._players.get(player)
+        return found if found is not None else self._base.players._items.get(player)
+
+    def _field(self, name: str) -> Any:
+        """The state's field ``name`` as it is now (not ``lki``, and not the
+        combat of creatures entering attacking: read those frozen)."""
+        state = self.__dict__.get("state")
+        if state is not None:
+            return getattr(state, name)
+        fields = self._fields
+        return fields[name] if name in fields else getattr(self._base, name)
+
+    def _new_objects(self) -> int:
+        """How many new objects wait to be frozen."""
+        return 0 if "state" in self.__dict__ else self._added
+
+    # -- writing -------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """About to change a frozen state (each writer calls this only when
+        it is held: ``"state"`` in the instance's dict): it becomes the one
+        changed."""
+        known = self.__dict__
+        if "state" in known:
+            self._base = known.pop("state")
+        if self._objects or self._players or self._fields or self._lki or self._attacks:
+            # (Assigned over what was pending: that is dropped. New maps:
+            # those a mark holds keep what they held, the log restores them.)
+            self._objects, self._players, self._fields, self._lki = {}, {}, {}, {}
+            self._added = 0
+            self._left, self._attacks, self._defending = {}, {}, {}
+
+    def _put(self, changed: Mapping[str, Permanent], left: bool = False) -> None:
+        """Replace (or add) permanents; ``left``: they only left the battlefield."""
+        if not changed:
+            return
+        known = self.__dict__
+        if "state" in known:  # (:meth:`_open`, inline: the writer called most)
+            self._base = known.pop("state")
+            if self._objects or self._players or self._fields or self._lki or self._attacks:
+                self._open()
+        log = self._log
+        objects = self._objects
+        held = self._base.objects._items
+        for obj, perm in changed.items():
+            old = objects.get(obj, _ABSENT)
+            if old is _ABSENT and obj not in held:
+                self._added += 1
+            log.append((objects, obj, old))
+            objects[obj] = perm
+        moved = self._left
+        if left:
+            for obj in changed:
+                log.append((moved, obj, moved.get(obj, _ABSENT)))
+                moved[obj] = True
+        elif moved:
+            for obj in changed:
+                if obj in moved:
+                    log.append((moved, obj, True))
+                    del moved[obj]
+
+    def _put_players(self, changed: Mapping[str, Player]) -> None:
+        """Replace players."""
+        if not changed:
+            return
+        if "state" in self.__dict__:
+            self._open()
+        log = self._log
+        players = self._players
+        for pid, player in changed.items():
+            log.append((players, pid, players.get(pid, _ABSENT)))
+            players[pid] = player
+
+    def _set(self, **values: Any) -> None:
+        """Give fields of the state new values (not ``objects``, ``players``
+        or ``lki``, and never the step, combat count or turn)."""
+        if "state" in self.__dict__:
+            self._open()
+        log = self._log
+        fields = self._fields
+        for name, value in values.items():
+            log.append((fields, name, fields.get(name, _ABSENT)))
+            fields[name] = value
+
+    def _leave(self, objects: Mapping[str, Permanent], lki: Mapping[str, Permanent],
+               combat: Combat | None) -> None:
+        """Cards left the battlefield (400.7): the new objects they became,
+        their last known information (608.2h) and the combat they left."""
+        self._put(objects, left=True)
+        log = self._log
+        known, fields = self._lki, self._fields
+        for obj, perm in lki.items():
+            log.append((known, obj, known.get(obj, _ABSENT)))
+            known[obj] = perm
+        if combat is not fields.get("combat", self._base.combat):
+            log.append((fields, "combat", fields.get("combat", _ABSENT)))
+            fields["combat"] = combat
+
+    def _attack(self, attacker: str, attacked: str, defending: str) -> None:
+        """A created creature attacks ``attacked`` (508.4)."""
+        if "state" in self.__dict__:
+            self._open()
+        log = self._log
+        log.append((self._attacks, attacker, self._attacks.get(attacker, _ABSENT)))
+        log.append((self._defending, attacker, self._defending.get(attacker, _ABSENT)))
+        self._attacks[attacker] = attacked
+        self._defending[attacker] = defending
+
+    # -- undoing ---------------------------------------------------------------------
+
+    def _mark(self) -> Mark:
+        """Where :meth:`_undo` returns to (nothing is frozen for it)."""
+        return (self.__dict__.get("state"), self._base, self._objects, self._players,
+                self._fields, self._lki, self._left, self._attacks, self._defending,
+                self._added, len(self._log))
+
+    def _undo(self, mark: Mark) -> None:
+        """Return to ``mark`` exactly: the maps it holds get back what they
+        held, by the log."""
+        state, self._base, self._objects, self._players, self._fields, self._lki, \
+            self._left, self._attacks, self._defending, self._added, size = mark
+        log = self._log
+        while len(log) > size:
+            items, key, old = log.pop()
+            if old is _ABSENT:
+                del items[key]
+            else:
+                items[key] = old
+        if state is None:
+            self.__dict__.pop("state", None)
+        else:
+            self.__dict__["state"] = state
+
+
+__all__ = ["Frozen", "Mark", "WorkingCopy"]
