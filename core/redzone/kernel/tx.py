@@ -141,10 +141,7 @@ class Tx(WorkingCopy):
         self.spent = Spent() if spent is None else spent
         # The current state, frozen, and nothing changed yet (see WorkingCopy).
         self.__dict__["state"] = self._base = state
-        self._log: list[tuple[dict[str, Any], str, Any]] = []
-        self._objects, self._players, self._fields, self._lki = {}, {}, {}, {}
-        self._added = 0
-        self._left, self._attacks, self._defending = {}, {}, {}
+        self._log = []
         self.events: list[Event] = []
         self.dealt: list[Damage] = []
         self.results: list[Result] = []

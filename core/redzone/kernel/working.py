@@ -32,6 +32,11 @@ from redzone.kernel.model import Combat, GameState, Permanent, Player
 
 #: What the log records for a key a map didn't hold.
 _ABSENT: Final[Any] = object()
+#: The map a working copy reads while it has no changes of that kind: one
+#: empty dict shared by every working copy, never written (each writer
+#: makes a map of its own first), so that a command that changes nothing,
+#: or a freeze, makes no dict.
+_NONE: Final[dict[str, Any]] = {}
 
 #: A mark (:meth:`WorkingCopy._mark`): the state then if it was frozen (else
 #: ``None``), the frozen state under the changes, the maps, how many objects
@@ -72,18 +77,19 @@ class Frozen:
                     defending_players=combat.defending_players.merge(work._defending))
             state = state.with_changes(objects, players, fields, work._left, lki)
             work._base = state
-            # New maps: those a mark holds keep what they held (the log restores them).
-            work._objects, work._players, work._fields, work._lki = {}, {}, {}, {}
+            # Handed over: a mark holding them keeps what they held (the log
+            # restores them), and the next change makes maps of its own.
+            work._objects = work._players = work._fields = work._lki = _NONE
+            work._left = work._attacks = work._defending = _NONE
             work._added = 0
-            work._left, work._attacks, work._defending = {}, {}, {}
         work.__dict__["state"] = state
         return state
 
 
 class WorkingCopy:
     """The changes of one command over a frozen state (the base of
-    :class:`~redzone.kernel.tx.Tx`, whose ``__init__`` sets the attributes
-    up: the state given, nothing changed).
+    :class:`~redzone.kernel.tx.Tx`, whose ``__init__`` sets its ``state``,
+    :attr:`_base` and :attr:`_log`: nothing changed).
 
     Its ``state`` (:class:`Frozen`), while in the instance's dict, is the
     current state, and nothing is pending whatever the maps hold (the state
@@ -108,6 +114,9 @@ class WorkingCopy:
     #: what it attacks, and attacker -> its defending player.
     _attacks: dict[str, str]
     _defending: dict[str, str]
+    # (Until a change of their kind, the maps are the shared empty one.)
+    _objects = _players = _fields = _lki = _left = _attacks = _defending = _NONE
+    _added = 0
 
     state = Frozen()
 
@@ -159,11 +168,11 @@ class WorkingCopy:
         if "state" in known:
             self._base = known.pop("state")
         if self._objects or self._players or self._fields or self._lki or self._attacks:
-            # (Assigned over what was pending: that is dropped. New maps:
-            # those a mark holds keep what they held, the log restores them.)
-            self._objects, self._players, self._fields, self._lki = {}, {}, {}, {}
+            # (Assigned over what was pending: that is dropped; a mark holding
+            # the maps keeps what they held, the log restores them.)
+            self._objects = self._players = self._fields = self._lki = _NONE
+            self._left = self._attacks = self._defending = _NONE
             self._added = 0
-            self._left, self._attacks, self._defending = {}, {}, {}
 
     def _put(self, changed: Mapping[str, Permanent], left: bool = False) -> None:
         """Replace (or add) permanents; ``left``: they only left the battlefield."""
@@ -176,6 +185,8 @@ class WorkingCopy:
                 self._open()
         log = self._log
         objects = self._objects
+        if objects is _NONE:
+            objects = self._objects = {}
         held = self._base.objects._items
         for obj, perm in changed.items():
             old = objects.get(obj, _ABSENT)
@@ -185,6 +196,8 @@ class WorkingCopy:
             objects[obj] = perm
         moved = self._left
         if left:
+            if moved is _NONE:
+                moved = self._left = {}
             for obj in changed:
                 log.append((moved, obj, moved.get(obj, _ABSENT)))
                 moved[obj] = True
@@ -202,6 +215,8 @@ class WorkingCopy:
             self._open()
         log = self._log
         players = self._players
+        if players is _NONE:
+            players = self._players = {}
         for pid, player in changed.items():
             log.append((players, pid, players.get(pid, _ABSENT)))
             players[pid] = player
@@ -213,6 +228,8 @@ class WorkingCopy:
             self._open()
         log = self._log
         fields = self._fields
+        if fields is _NONE:
+            fields = self._fields = {}
         for name, value in values.items():
             log.append((fields, name, fields.get(name, _ABSENT)))
             fields[name] = value
@@ -224,10 +241,14 @@ class WorkingCopy:
         self._put(objects, left=True)
         log = self._log
         known, fields = self._lki, self._fields
+        if known is _NONE:
+            known = self._lki = {}
         for obj, perm in lki.items():
             log.append((known, obj, known.get(obj, _ABSENT)))
             known[obj] = perm
         if combat is not fields.get("combat", self._base.combat):
+            if fields is _NONE:
+                fields = self._fields = {}
             log.append((fields, "combat", fields.get("combat", _ABSENT)))
             fields["combat"] = combat
 
@@ -235,11 +256,15 @@ class WorkingCopy:
         """A created creature attacks ``attacked`` (508.4)."""
         if "state" in self.__dict__:
             self._open()
+        attacks, defending_players = self._attacks, self._defending
+        if attacks is _NONE:
+            attacks = self._attacks = {}
+            defending_players = self._defending = {}
         log = self._log
-        log.append((self._attacks, attacker, self._attacks.get(attacker, _ABSENT)))
-        log.append((self._defending, attacker, self._defending.get(attacker, _ABSENT)))
-        self._attacks[attacker] = attacked
-        self._defending[attacker] = defending
+        log.append((attacks, attacker, attacks.get(attacker, _ABSENT)))
+        log.append((defending_players, attacker, defending_players.get(attacker, _ABSENT)))
+        attacks[attacker] = attacked
+        defending_players[attacker] = defending
 
     # -- undoing ---------------------------------------------------------------------
 
