@@ -1241,6 +1241,11 @@ HONOURED: Final = "_honoured_by"
 #: the plugin set (a ``Hooks``' ``honour_mark``) and rules edition it was
 #: found under; any change of the state drops it.
 STEP_KIND: Final = "_step_kind"
+#: The key under which a main-phase state notes the outcome of beginning a
+#: combat on it (:func:`redzone.kernel.steps.begin_combat`) with no answers
+#: given, with the plugin set, rules edition and ``auto_triggers`` it was
+#: found under; any change of the state drops it.
+BEGAN_COMBAT: Final = "_began_combat"
 
 
 #: The fields of a state other than its objects that its conditions come from.
@@ -1342,6 +1347,7 @@ class GameState(Copyable):
         # And what damage_step_kind found: plugins answer from the whole state
         # (every field is its input: set below, once the fields are known).
         STEP_KIND: (),
+        BEGAN_COMBAT: (),
     }
 
     @derived
@@ -1685,7 +1691,8 @@ class GameState(Copyable):
         return _display.state_html(self)
 
 
-GameState.__evolve_carry__[STEP_KIND] = tuple(f.name for f in attrs_fields(GameState))
+GameState.__evolve_carry__[STEP_KIND] = GameState.__evolve_carry__[BEGAN_COMBAT] = tuple(
+    f.name for f in attrs_fields(GameState))
 
 
 def _position(perm: Permanent) -> int:
