@@ -43,6 +43,7 @@ from redzone import (
     SetState,
     Tap,
     Tx,
+    UnaskedChoiceError,
 )
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.settle import commit
@@ -224,3 +225,39 @@ def test_a_failed_action_after_freezing_restores_the_maps_it_froze() -> None:
     expected.perform(Tap("b1"))
     assert state_to_dict(tx.state) == state_to_dict(expected.state)
     assert tx.state.objects["b1"].tapped and tx.state.players["bob"].life == 20
+
+
+def test_507_beginning_combat_on_one_main_phase_state_is_done_once() -> None:
+    """507.1, 506.1: declaring attackers again and again from one main-phase
+    state (a search trying its candidates) begins combat once, with the same
+    outcome (its abilities trigger once, as plugins answer from the state);
+    with answers given, in verify mode, or on a changed copy of the state, it
+    begins again."""
+    asked: list[int] = []
+
+    def triggers(state: GameState, events: tuple[Any, ...]) -> list[Any]:
+        if events and all(e.step == "beginning_of_combat" for e in events):
+            asked.append(state.combats)  # (the beginning of combat step's own settling)
+        return []
+
+    counter = plugin("counter", redzone_triggers=triggers)
+    for verify, times in ((False, 1), (True, 3)):
+        engine = Engine(plugins=[counter], verify=verify)
+        state = engine.game(["alice", "bob"], [engine.creature("a0", "alice", 2, 2),
+                                               engine.creature("a1", "alice", 2, 2)])
+        asked.clear()
+        one = engine.declare_attackers(state, {"a0": "bob"})
+        two = engine.declare_attackers(state, {"a1": "bob"})
+        three = engine.declare_attackers(state, {"a0": "bob", "a1": "bob"})
+        assert len(asked) == times
+        assert [state_to_dict(o.state)["combats"] for o in (one, two, three)] == [1, 1, 1]
+        assert one.events[0] == two.events[0] == three.events[0]  # the step, 507.1
+    engine = Engine(plugins=[counter], verify=False)
+    state = engine.game(["alice", "bob"], [engine.creature("a0", "alice", 2, 2)])
+    asked.clear()
+    for _ in range(2):
+        engine.declare_attackers(state, {"a0": "bob"})
+        engine.declare_attackers(state.evolve(turn=2), {"a0": "bob"})  # a changed copy
+        with pytest.raises(UnaskedChoiceError):  # answers given: it begins (and refuses them)
+            engine.begin_combat(state, choices={"order@alice": ()})
+    assert len(asked) == 5
