@@ -1597,19 +1597,9 @@ class GameState(Copyable):
                             fields)):
                         notes[carried] = value
             return new  # (the notes on objects carry when their inputs don't change)
-        old = self.objects._items
         honoured = known.get(HONOURED)
-        if honoured is not None and not (fields and _HONOUR_FIELDS.intersection(fields)):
-            for i, p in objects.items():
-                if i in left:
-                    continue  # (what it was is in the state: no keyword is new)
-                was = old.get(i)
-                if was is None or p.printed_keywords is not was.printed_keywords \
-                        or p.modifications is not was.modifications \
-                        or p.layered is not was.layered:
-                    break
-            else:
-                notes[HONOURED] = honoured  # the same keyword records
+        if honoured is not None and fields and _HONOUR_FIELDS.intersection(fields):
+            honoured = None
         conditional = known.get("conditional")
         flags = known.get("object_flags")
         present = None if fields and "sources" in fields else known.get(
@@ -1620,9 +1610,16 @@ class GameState(Copyable):
         more: list[str] = []
         added: list[frozenset[str]] = []
         if not left or len(left) != len(objects):
+            old = self.objects._items
             for i, p in objects.items():
                 if i in left:
                     continue
+                if honoured is not None:
+                    was = old.get(i)
+                    if was is None or p.printed_keywords is not was.printed_keywords \
+                            or p.modifications is not was.modifications \
+                            or p.layered is not was.layered:
+                        honoured = None  # (new keyword records: asked again)
                 if conditional is not None and p.has_conditional:
                     now.add(i)
                 if flags is not None:
@@ -1632,6 +1629,8 @@ class GameState(Copyable):
                 if present is not None and (p.printed_keywords or p.modifications
                                             or p.layered):
                     added.append(p.keyword_names)
+        if honoured is not None:
+            notes[HONOURED] = honoured  # the same keyword records
         if conditional is not None:  # exact: each changed permanent decides for itself
             if now or not conditional.isdisjoint(objects):
                 conditional = conditional.union(now).difference(

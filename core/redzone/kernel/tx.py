@@ -141,7 +141,6 @@ class Tx(WorkingCopy):
         self.spent = Spent() if spent is None else spent
         # The current state, frozen, and nothing changed yet (see WorkingCopy).
         self.__dict__["state"] = self._base = state
-        self._log = []
         self.events: list[Event] = []
         self.dealt: list[Damage] = []
         self.results: list[Result] = []
@@ -270,6 +269,7 @@ class Tx(WorkingCopy):
             raise err from exc
         finally:
             self.plugin = saved[4]
+            self._release()
         if given is not None:
             hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
@@ -433,6 +433,7 @@ class Tx(WorkingCopy):
                                 marks=frozenset(), printed_keywords=keywords,
                                 token=permanent.token)
         self._put({pid: perm})
+        self._added += 1
         self.emit(Event("enters_battlefield", rule, object=pid, player=controller))
         if attacking is not None:
             _enter_attacking(self, perm, attacking, declared)

@@ -11,13 +11,14 @@ only when the state is read whole (``tx.state``: a plugin is handed it, or
 the command commits), in one copy of the state and one of each map changed.
 Reading it again before the next change costs nothing.
 
-Every write is logged with the value it replaced, so a mark (taken before
-each action) is a few references and a length, and undoing to it restores
-the maps exactly (733: an illegal action changes nothing); freezing hands
-the maps over and starts new ones, so marks taken before a freeze stay
-exact too. The frozen states made are never changed afterwards: a plugin
-that kept one sees the moment it was given, and the state a command was
-given is never touched.
+While a mark is held (one is taken before each action), every write is
+logged with the value it replaced, so a mark is a few references and a
+length, and undoing to it restores the maps exactly (733: an illegal action
+changes nothing); freezing hands the maps over and starts new ones, so marks
+taken before a freeze stay exact too. Outside actions (a step's own work,
+settling) nothing is undone, and nothing is logged. The frozen states made
+are never changed afterwards: a plugin that kept one sees the moment it was
+given, and the state a command was given is never touched.
 
 The step, the combat count and the turn are never left pending: they
 change by assigning ``tx.state`` (events are labelled with them).
@@ -97,11 +98,14 @@ class WorkingCopy:
 
     #: The frozen state the changes are over.
     _base: GameState
-    #: (map, key, the value it replaced or ``_ABSENT``), in order.
-    _log: list[tuple[dict[str, Any], str, Any]]
+    #: While a mark is held: (map, key, the value it replaced or
+    #: ``_ABSENT``), in order; ``None`` while none is.
+    _log: list[tuple[dict[str, Any], str, Any]] | None = None
+    #: How many marks are held.
+    _marks = 0
     #: Permanents changed or created, by id (new ones in creation order).
     _objects: dict[str, Permanent]
-    #: How many of them are new (not in :attr:`_base`).
+    #: How many of them were created (:meth:`~redzone.kernel.tx.Tx.create`).
     _added: int
     #: Ids among :attr:`_objects` that only left the battlefield (400.7).
     _left: dict[str, bool]
@@ -183,28 +187,27 @@ class WorkingCopy:
             self._base = known.pop("state")
             if self._objects or self._players or self._fields or self._lki or self._attacks:
                 self._open()
-        log = self._log
         objects = self._objects
         if objects is _NONE:
             objects = self._objects = {}
-        held = self._base.objects._items
-        for obj, perm in changed.items():
-            old = objects.get(obj, _ABSENT)
-            if old is _ABSENT and obj not in held:
-                self._added += 1
-            log.append((objects, obj, old))
-            objects[obj] = perm
+        log = self._log
+        if log is not None:
+            for obj in changed:
+                log.append((objects, obj, objects.get(obj, _ABSENT)))
+        objects.update(changed)
         moved = self._left
         if left:
             if moved is _NONE:
                 moved = self._left = {}
-            for obj in changed:
-                log.append((moved, obj, moved.get(obj, _ABSENT)))
-                moved[obj] = True
+            if log is not None:
+                for obj in changed:
+                    log.append((moved, obj, moved.get(obj, _ABSENT)))
+            moved.update(dict.fromkeys(changed, True))
         elif moved:
             for obj in changed:
                 if obj in moved:
-                    log.append((moved, obj, True))
+                    if log is not None:
+                        log.append((moved, obj, True))
                     del moved[obj]
 
     def _put_players(self, changed: Mapping[str, Player]) -> None:
@@ -213,26 +216,28 @@ class WorkingCopy:
             return
         if "state" in self.__dict__:
             self._open()
-        log = self._log
         players = self._players
         if players is _NONE:
             players = self._players = {}
-        for pid, player in changed.items():
-            log.append((players, pid, players.get(pid, _ABSENT)))
-            players[pid] = player
+        log = self._log
+        if log is not None:
+            for pid in changed:
+                log.append((players, pid, players.get(pid, _ABSENT)))
+        players.update(changed)
 
     def _set(self, **values: Any) -> None:
         """Give fields of the state new values (not ``objects``, ``players``
         or ``lki``, and never the step, combat count or turn)."""
         if "state" in self.__dict__:
             self._open()
-        log = self._log
         fields = self._fields
         if fields is _NONE:
             fields = self._fields = {}
-        for name, value in values.items():
-            log.append((fields, name, fields.get(name, _ABSENT)))
-            fields[name] = value
+        log = self._log
+        if log is not None:
+            for name in values:
+                log.append((fields, name, fields.get(name, _ABSENT)))
+        fields.update(values)
 
     def _leave(self, objects: Mapping[str, Permanent], lki: Mapping[str, Permanent],
                combat: Combat | None) -> None:
@@ -243,13 +248,15 @@ class WorkingCopy:
         known, fields = self._lki, self._fields
         if known is _NONE:
             known = self._lki = {}
-        for obj, perm in lki.items():
-            log.append((known, obj, known.get(obj, _ABSENT)))
-            known[obj] = perm
+        if log is not None:
+            for obj in lki:
+                log.append((known, obj, known.get(obj, _ABSENT)))
+        known.update(lki)
         if combat is not fields.get("combat", self._base.combat):
             if fields is _NONE:
                 fields = self._fields = {}
-            log.append((fields, "combat", fields.get("combat", _ABSENT)))
+            if log is not None:
+                log.append((fields, "combat", fields.get("combat", _ABSENT)))
             fields["combat"] = combat
 
     def _attack(self, attacker: str, attacked: str, defending: str) -> None:
@@ -261,18 +268,31 @@ class WorkingCopy:
             attacks = self._attacks = {}
             defending_players = self._defending = {}
         log = self._log
-        log.append((attacks, attacker, attacks.get(attacker, _ABSENT)))
-        log.append((defending_players, attacker, defending_players.get(attacker, _ABSENT)))
+        if log is not None:
+            log.append((attacks, attacker, attacks.get(attacker, _ABSENT)))
+            log.append((defending_players, attacker, defending_players.get(attacker, _ABSENT)))
         attacks[attacker] = attacked
         defending_players[attacker] = defending
 
     # -- undoing ---------------------------------------------------------------------
 
     def _mark(self) -> Mark:
-        """Where :meth:`_undo` returns to (nothing is frozen for it)."""
+        """Where :meth:`_undo` returns to (nothing is frozen for it); the
+        mark is held until :meth:`_release`."""
+        log = self._log
+        if log is None:
+            log = self._log = []
+        self._marks += 1
         return (self.__dict__.get("state"), self._base, self._objects, self._players,
                 self._fields, self._lki, self._left, self._attacks, self._defending,
-                self._added, len(self._log))
+                self._added, len(log))
+
+    def _release(self) -> None:
+        """A mark is no longer held (its action ended, done or undone): with
+        none held, writes are no longer logged."""
+        self._marks -= 1
+        if not self._marks:
+            self._log = None
 
     def _undo(self, mark: Mark) -> None:
         """Return to ``mark`` exactly: the maps it holds get back what they
@@ -280,6 +300,7 @@ class WorkingCopy:
         state, self._base, self._objects, self._players, self._fields, self._lki, \
             self._left, self._attacks, self._defending, self._added, size = mark
         log = self._log
+        assert log is not None  # (the mark is held)
         while len(log) > size:
             items, key, old = log.pop()
             if old is _ABSENT:
