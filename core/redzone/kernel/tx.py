@@ -269,7 +269,9 @@ class Tx(WorkingCopy):
             raise err from exc
         finally:
             self.plugin = saved[4]
-            self._release()
+            self._marks -= 1  # (the mark is released: with none held, nothing is logged)
+            if not self._marks:
+                self._log = None
         if given is not None:
             hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
@@ -309,7 +311,9 @@ class Tx(WorkingCopy):
 
         :raises IllegalActionError: (400.1) when there is none.
         """
-        perm = self._now(obj) if isinstance(obj, str) else None
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        perm = None if not isinstance(obj, str) else state.objects._items.get(obj) \
+            if state is not None else self._now(obj)
         if perm is None:
             raise IllegalActionError(f"{doing}: there is no permanent {obj!r}"
                                      f"{did_you_mean(obj, self.state.objects)}", rule="400.1",
@@ -324,7 +328,9 @@ class Tx(WorkingCopy):
 
         :raises IllegalActionError: (102.1, 800.4) when there is none.
         """
-        found = self._player_now(player) if isinstance(player, str) else None
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        found = None if not isinstance(player, str) else state.players._items.get(player) \
+            if state is not None else self._player_now(player)
         if found is None:
             raise IllegalActionError(f"{doing}: there is no player {player!r}", rule="102.1",
                                      objects=(player if isinstance(player, str) else "",))
@@ -339,17 +345,18 @@ class Tx(WorkingCopy):
 
     def modify(self, obj: str, modification: Modification) -> None:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
-        perm = self._now(obj)
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        perm = state.objects._items.get(obj) if state is not None else self._now(obj)
         if perm is None:
             raise KeyError(obj)
         if len(perm.modifications) >= MAX_MODIFICATIONS:
             raise _bound_error(self, "modifications", MAX_MODIFICATIONS,
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
-        stamp = self._field("timestamp")
+        stamp = state.timestamp if state is not None else self._field("timestamp")
         if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
             modification = modification.evolve(timestamp=stamp)
-        self.put(perm.evolve(modifications=(*perm.modifications, modification)))
+        self._put({obj: perm.evolve(modifications=(*perm.modifications, modification))})
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
         """Move a permanent from the battlefield to ``zone`` (400.7: it becomes
@@ -406,7 +413,6 @@ class Tx(WorkingCopy):
         :raises IllegalActionError: for an id in use, a controller who isn't
             in the game (800.4b), or both ``attacking`` and ``blocking``.
         """
-        # Created permanents wait in the working copy's maps, frozen once.
         state = self._current()  # (its sources never wait)
         pid = permanent.id
         if not isinstance(pid, str) or not pid or self._now(pid) is not None \
@@ -443,11 +449,10 @@ class Tx(WorkingCopy):
 
     def remove_from_combat(self, obj: str, rule: str = "506.4") -> None:
         """Remove a permanent from combat (506.4)."""
-        combat = self._field("combat")
-        if combat is None or self._attacks:  # (one entering attacking: read it frozen)
-            combat = self.state.combat
-            if combat is None:
-                return
+        # (Read frozen while created creatures wait to enter attacking.)
+        combat = self.state.combat if self._attacks else self._field("combat")
+        if combat is None:
+            return
         after, hit = _sba.without(combat, (obj,))
         if hit:
             self._set(combat=after)

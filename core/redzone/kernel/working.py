@@ -278,7 +278,8 @@ class WorkingCopy:
 
     def _mark(self) -> Mark:
         """Where :meth:`_undo` returns to (nothing is frozen for it); the
-        mark is held until :meth:`_release`."""
+        mark is held until its action ends (``Tx.perform`` takes one off
+        :attr:`_marks`, and drops the log when none is held)."""
         log = self._log
         if log is None:
             log = self._log = []
@@ -286,13 +287,6 @@ class WorkingCopy:
         return (self.__dict__.get("state"), self._base, self._objects, self._players,
                 self._fields, self._lki, self._left, self._attacks, self._defending,
                 self._added, len(log))
-
-    def _release(self) -> None:
-        """A mark is no longer held (its action ended, done or undone): with
-        none held, writes are no longer logged."""
-        self._marks -= 1
-        if not self._marks:
-            self._log = None
 
     def _undo(self, mark: Mark) -> None:
         """Return to ``mark`` exactly: the maps it holds get back what they
