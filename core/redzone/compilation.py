@@ -11,7 +11,10 @@ builds pass the same test suite.
 Hook specifications, hook implementations, the attrs classes with converters
 (``model``, ``hooktypes``, ``tx``), ``frozen``'s generated code and the
 facade's plugin calls are never compiled: compiled code checks annotated
-types itself, and the rules there depend on Python's own behaviour.
+types itself, and the rules there depend on Python's own behaviour. Nor is
+the working copy (``working``, the base of ``Tx``): it keeps its frozen state
+in its instance dict, which a native class doesn't have, and its own
+functions are a few per cent of a combat.
 
 :data:`MODULES` is the one list: the build reads it from this file (without
 importing redzone), and :func:`compiled` checks it against the install.

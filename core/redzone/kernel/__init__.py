@@ -13,7 +13,8 @@ under its ``__init__``). From the bottom:
    points, fingerprints; no kernel import.
 2. ``events`` (an event and its one-line phrase), ``display`` (how values
    show themselves; it reads the model's values through protocols), then
-   ``model`` (the frozen state, with the actions and damage it holds).
+   ``model`` (the frozen state, with the actions and damage it holds) and
+   ``working`` (a command's private changes over a frozen state).
 3. ``errors`` and ``requirements``, then ``results`` (``Outcome``,
    ``CombatResult``), ``hooktypes`` (the values hooks pass), ``hookspecs``,
    ``answers`` (the answer checks, the bounds and a command's

@@ -843,7 +843,7 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
         changes["affects"] = tuple(sorted(_layers.affected(
             effect.evolve(locked=False), chars)))
     effect = effect.evolve(**changes)
-    tx.state = tx.state.evolve(timestamp=stamp, continuous=(*tx.state.continuous, effect))
+    tx._set(timestamp=stamp, continuous=(*tx._field("continuous"), effect))
     tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
                        layers=effect.layers(), affects=effect.affects or None))
     return ident
@@ -1031,7 +1031,7 @@ def _regenerated(tx: Tx, a: Regenerated) -> None:
     perm = tx.permanent(a.target, a.do)
     state = tx.state
     shields = tuple(s for s in state.shields if s.id != a.shield)
-    tx.state = state.evolve(shields=shields)
+    tx._set(shields=shields)
     tx.put(perm.evolve(damage=0, tapped=True))
     tx.emit(Event.make("regenerated", "701.19b", object=a.target, shield=a.shield))
     if state.combat is not None and state.combat.in_combat(a.target):
@@ -1066,7 +1066,7 @@ def _add_source(tx: Tx, source: StackObject) -> str:
                                  "another spell or ability", rule="120.3",
                                  objects=(source.id,))
     if known is None:
-        tx.state = state.evolve(sources=state.sources.set(source.id, source))
+        tx._set(sources=state.sources.set(source.id, source))
     return source.id
 
 
@@ -1136,7 +1136,7 @@ def _become_blocked(tx: Tx, a: BecomeBlocked) -> None:
     newly = [m for m in band if m not in combat.blocked]
     if not newly:
         return  # 509.1h: it stays blocked; it doesn't "become blocked" (509.3c)
-    tx.state = state.evolve(combat=combat.evolve(blocked=combat.blocked | set(newly)))
+    tx._set(combat=combat.evolve(blocked=combat.blocked | set(newly)))
     tx.emit(*(Event("blocked", "509.1h" if m == a.target else "702.22i", object=m)
               for m in newly))
 
@@ -1218,7 +1218,7 @@ def _add_trigger(tx: Tx, a: AddTrigger) -> None:
     state = tx.state
     written = WrittenTrigger(a.when, a.source, a.actions, a.controller, a.match, a.text,
                              id=f"w{len(state.written) + 1}")
-    tx.state = state.evolve(written=(*state.written, written))
+    tx._set(written=(*state.written, written))
     tx.emit(Event.make("trigger_added", "603.1", source=a.source, object=written.id,
                        text=a.text or f"whenever {a.when}"))
 

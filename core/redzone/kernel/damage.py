@@ -113,30 +113,34 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
     return state.with_permanents(created), events
 
 
-def apply_result(state: GameState, result: Result, step: str) -> tuple[GameState, Event | None]:
-    """Apply one result to the state, returning the event it makes
-    (``create`` results are applied by :func:`create_tokens`).
-
-    :raises ValueError: for an unknown result kind.
-    """
+def player_result(state: GameState, changed: dict[str, Player], result: Result,
+                  step: str) -> Event:
+    """Apply a life loss, life gain or poison result (120.3a-b, 120.3d):
+    the changed players go into ``changed`` (those already there are read
+    from it), teammates alike (810.9-810.10); the event it makes."""
+    assert result.player is not None
     kind = result.kind
-    if kind in ("life_loss", "life_gain", "poison"):
-        assert result.player is not None
-        player = state.players[result.player]
-        if kind == "life_loss":
-            after = state.with_life(player.id, life=player.life - result.amount)
-        elif kind == "life_gain":
-            after = state.with_life(player.id, life=player.life + result.amount)
-        else:
-            after = state.with_life(player.id, poison=player.poison + result.amount)
-        event = Event(kind, result.rule, step, player=result.player, amount=result.amount,
-                      source=result.source)
-        return after, event
-    assert result.target is not None
-    changed, perm_event = permanent_result(state.objects[result.target], result, step)
-    if changed is None:
-        return state, perm_event
-    return state.with_permanents({changed.id: changed}), perm_event
+    player = changed.get(result.player) or state.players._items[result.player]
+    if kind == "life_loss":
+        change_life(state, changed, player.id, life=player.life - result.amount)
+    elif kind == "life_gain":
+        change_life(state, changed, player.id, life=player.life + result.amount)
+    else:
+        change_life(state, changed, player.id, poison=player.poison + result.amount)
+    return Event(kind, result.rule, step, player=result.player, amount=result.amount,
+                 source=result.source)
+
+
+def change_life(state: GameState, changed: dict[str, Player], player: str,
+                life: int | None = None, poison: int | None = None) -> None:
+    """Put into ``changed`` ``player``'s life total or poison counters
+    changed: on a team, the team's shared ones, shown by every teammate
+    (810.9-810.10); players already in ``changed`` are read from it."""
+    players = state.players._items
+    for pid in (player, *state.teammates(player)):
+        current = changed.get(pid) or players[pid]
+        changed[pid] = current.evolve(life=current.life if life is None else life,
+                                      poison=current.poison if poison is None else poison)
 
 
 def permanent_result(perm: Permanent, result: Result, step: str
@@ -178,7 +182,8 @@ _PLAYER_RESULTS = frozenset({"life_loss", "life_gain", "poison"})
 def deal_damage(
     hooks: Hooks, state: GameState, proposed: Sequence[Damage], step: str,
     label: str | None = None,
-) -> tuple[GameState, list[Event], tuple[Damage, ...], tuple[Result, ...]]:
+) -> tuple[GameState, dict[str, Permanent], dict[str, Player], list[Event],
+           tuple[Damage, ...], tuple[Result, ...]]:
     """Deal a batch of simultaneous damage through the 120.4 pipeline.
 
     :param hooks: the engine's hook facade.
@@ -187,7 +192,10 @@ def deal_damage(
     :param step: the current step (what prevention hooks are told).
     :param label: the step's label for events (``combat_damage#2`` in a
         second combat, 505.1a); ``step`` by default.
-    :returns: the new state, the events, the damage dealt and the results.
+    :returns: the state the results were applied to (``state`` itself
+        unless shields were used up or tokens created), the permanents and
+        players the results changed (not in it: for the caller's working
+        copy), the events, the damage dealt and the results.
     """
     events: list[Event] = []
     hook_step = step
@@ -330,16 +338,19 @@ def deal_damage(
             results.sort(key=lambda r: r.kind != "life_gain")
             break
 
-    # Results to permanents are collected and committed once (one copy of the
-    # objects map per event, not one per result); replacement effects see the
-    # players as they change and the permanents as the event began.
+    # Results are collected and handed back (the caller's working copy keeps
+    # them, frozen once); replacement effects see the players as they change
+    # and the permanents as the event began.
     applied: list[Result] = []
     changed: dict[str, Permanent] = {}
+    changed_players: dict[str, Player] = {}
     # (Asked again after tokens are created: they may bring keywords.)
     asks_replace = bool(results) and "redzone_result_replacements" not in silent
     for result in results:
         current: Result | None = result
         if asks_replace:
+            if changed_players:  # (they see the players as they change)
+                work, changed_players = work.with_players(changed_players), {}
             for replacement in hooks.result_replacements(work, result):
                 if current is None:
                     break
@@ -349,15 +360,17 @@ def deal_damage(
         if current.amount == 0 and current.kind != "mark":
             continue
         if current.kind == "create":
-            if changed:
-                work, changed = work.with_permanents(changed), {}
+            if changed or changed_players:
+                work = work.with_changes(changed, changed_players)
+                changed, changed_players = {}, {}
             work, created = create_tokens(work, current, step)
             applied.append(current)
             events.extend(created)
             asks_replace = hooks.asks("redzone_result_replacements", work)
             continue
+        event: Event | None
         if current.kind in _PLAYER_RESULTS:
-            work, event = apply_result(work, current, step)
+            event = player_result(work, changed_players, current, step)
         else:
             assert current.target is not None
             perm = changed.get(current.target) or work.objects._items[current.target]
@@ -367,9 +380,7 @@ def deal_damage(
         applied.append(current)
         if event is not None:
             events.append(event)
-    if changed:
-        work = work.with_permanents(changed)
-    return work, events, tuple(dealt), tuple(applied)
+    return work, changed, changed_players, events, tuple(dealt), tuple(applied)
 
 
 def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
@@ -424,24 +435,33 @@ def _merge_life_gain(results: list[Result]) -> list[Result]:
 
 
 def gain_life(hooks: Hooks, state: GameState, player: str, amount: int, source: str,
-              rule: str, step: str) -> tuple[GameState, list[Event]]:
-    """Life gain outside damage, as modified by result replacements (Boon Reflection)."""
+              rule: str, step: str
+              ) -> tuple[dict[str, Player], dict[str, Permanent], list[Event]]:
+    """Life gain outside damage, as modified by result replacements (Boon
+    Reflection): the players and permanents it changes and its events."""
     result: Result | None = Result("life_gain", rule, source, amount, player=player)
     assert result is not None
     for replacement in hooks.result_replacements(state, result):
         if result is None:
             break
         result = replacement.replace(state, result)
+    changed: dict[str, Player] = {}
+    objects: dict[str, Permanent] = {}
     if result is None or result.amount <= 0:
-        return state, []
-    new_state, event = apply_result(state, result, step)
-    return new_state, [event] if event else []
+        return changed, objects, []
+    if result.kind in _PLAYER_RESULTS:
+        return changed, objects, [player_result(state, changed, result, step)]
+    assert result.target is not None
+    perm, event = permanent_result(state.objects[result.target], result, step)
+    if perm is not None:
+        objects[perm.id] = perm
+    return changed, objects, [event] if event else []
 
 
 def lose_life(state: GameState, player: str, amount: int, source: str, rule: str,
-              step: str) -> tuple[GameState, list[Event]]:
-    """Life loss that isn't damage (119.3)."""
-    p: Player = state.players[player]
-    return state.with_life(player, life=p.life - amount), [
-        Event("life_loss", rule, step, player=player, amount=amount, source=source)
-    ]
+              step: str) -> tuple[dict[str, Player], list[Event]]:
+    """Life loss that isn't damage (119.3): the players it changes and its event."""
+    changed: dict[str, Player] = {}
+    change_life(state, changed, player, life=state.players[player].life - amount)
+    return changed, [Event("life_loss", rule, step, player=player, amount=amount,
+                           source=source)]

@@ -15,7 +15,7 @@ layers 6 and 7c-d, which is all combat needs).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
@@ -1241,10 +1241,18 @@ HONOURED: Final = "_honoured_by"
 #: the plugin set (a ``Hooks``' ``honour_mark``) and rules edition it was
 #: found under; any change of the state drops it.
 STEP_KIND: Final = "_step_kind"
+#: The key under which a main-phase state notes the outcome of beginning a
+#: combat on it (:func:`redzone.kernel.steps.begin_combat`) with no answers
+#: given, with the plugin set, rules edition and ``auto_triggers`` it was
+#: found under; any change of the state drops it.
+BEGAN_COMBAT: Final = "_began_combat"
 
 
 #: The fields of a state other than its objects that its conditions come from.
 _CONDITION_FIELDS: Final = frozenset({"effects", "shields", "continuous"})
+#: The fields of a state other than its objects that whether an engine
+#: honours it depends on (:data:`HONOURED`).
+_HONOUR_FIELDS: Final = frozenset({"rules", "keyword_set", "lki", "sources"})
 
 
 @frozen(cache_hash=True, slots=False)
@@ -1339,6 +1347,7 @@ class GameState(Copyable):
         # And what damage_step_kind found: plugins answer from the whole state
         # (every field is its input: set below, once the fields are known).
         STEP_KIND: (),
+        BEGAN_COMBAT: (),
     }
 
     @derived
@@ -1548,49 +1557,97 @@ class GameState(Copyable):
 
     def with_permanents(self, changed: Mapping[str, Permanent]) -> GameState:
         """A copy with the given permanents replaced (one copy of the map)."""
-        if not changed:
-            return self
-        new = self.evolve(objects=self.objects.merge(changed))
-        # A superset of the keywords present, or of the flags set, stays a
-        # correct answer.
+        return self.with_changes(changed) if changed else self
+
+    def with_changes(self, objects: Mapping[str, Permanent], players: Mapping[str, Player] = EMPTY,
+                     fields: Mapping[str, Any] = EMPTY, left: Collection[str] = (),
+                     lki: Mapping[str, Permanent] = EMPTY) -> GameState:
+        """A copy with the given permanents and players replaced (or added,
+        after the others) and ``fields`` set, in one copy of the state and
+        one of each map: what a command's working copy freezes into.
+
+        The notes a state keeps (its keywords present, flags, permanents
+        with a "for as long as" modification, and those changed since they
+        were last found clean of state-based actions) are carried up to date
+        as far as the changes allow.
+
+        :param left: ids among ``objects`` that only left the battlefield
+            (400.7): no keyword or flag of theirs is new.
+        :param lki: last known information added (608.2h): permanents as
+            they were objects of this state, so no keyword of theirs is new.
+        """
+        changes = dict(fields) if fields else {}
+        if lki:
+            changes["lki"] = self.lki.merge(lki)
+        if objects:
+            changes["objects"] = self.objects.merge(objects)
+        if players:
+            changes["players"] = self.players.merge(players)
+        new = self.evolve(**changes)
         known = self.__dict__
-        honoured = known.get(HONOURED)
-        if honoured is not None:
-            objects = self.objects._items
-            for i, p in changed.items():
-                old = objects.get(i)
-                if old is None or p.printed_keywords is not old.printed_keywords \
-                        or p.modifications is not old.modifications \
-                        or p.layered is not old.layered:
-                    break
-            else:
-                new.__dict__[HONOURED] = honoured  # the same keyword records
+        notes = new.__dict__
         dirty = known.get(SBA_DIRTY)
-        if dirty is not None:
-            new.__dict__[SBA_DIRTY] = dirty.union(changed)
+        if dirty is not None and "teams" not in changes:
+            notes[SBA_DIRTY] = dirty.union(objects, players)
+        if not objects:
+            if lki:  # (what they were is what the state held: no keyword is new)
+                for carried in (HONOURED, "keyword_names_present"):
+                    value = known.get(carried)
+                    if value is not None and not (fields and _HONOUR_FIELDS.intersection(
+                            fields)):
+                        notes[carried] = value
+            return new  # (the notes on objects carry when their inputs don't change)
+        honoured = known.get(HONOURED)
+        if honoured is not None and fields and _HONOUR_FIELDS.intersection(fields):
+            honoured = None
         conditional = known.get("conditional")
+        flags = known.get("object_flags")
+        present = None if fields and "sources" in fields else known.get(
+            "keyword_names_present")
+        # (One pass over the permanents that may bring something new: those
+        # that only left bring no keyword, flag or "for as long as".)
+        now: set[str] = set()
+        more: list[str] = []
+        added: list[frozenset[str]] = []
+        if not left or len(left) != len(objects):
+            old = self.objects._items
+            for i, p in objects.items():
+                if i in left:
+                    continue
+                if honoured is not None:
+                    was = old.get(i)
+                    if was is None or p.printed_keywords is not was.printed_keywords \
+                            or p.modifications is not was.modifications \
+                            or p.layered is not was.layered:
+                        honoured = None  # (new keyword records: asked again)
+                if conditional is not None and p.has_conditional:
+                    now.add(i)
+                if flags is not None:
+                    for f in p.flags:
+                        if f not in flags:
+                            more.append(f)
+                if present is not None and (p.printed_keywords or p.modifications
+                                            or p.layered):
+                    added.append(p.keyword_names)
+        if honoured is not None:
+            notes[HONOURED] = honoured  # the same keyword records
         if conditional is not None:  # exact: each changed permanent decides for itself
-            now = {p.id for p in changed.values() if p.has_conditional}
-            if now or not conditional.isdisjoint(changed):
-                conditional = (conditional | now).difference(
-                    [i for i in changed if i not in now])
+            if now or not conditional.isdisjoint(objects):
+                conditional = conditional.union(now).difference(
+                    [i for i in objects if i not in now])
             else:
                 # No changed permanent has (or had) a "for as long as"
                 # modification: the conditions are those found before.
                 conditions = known.get("conditions")
-                if conditions is not None:
-                    new.__dict__["conditions"] = conditions
-            new.__dict__["conditional"] = conditional
-        flags = known.get("object_flags")
+                if conditions is not None and not (fields and _CONDITION_FIELDS.intersection(
+                        fields)):
+                    notes["conditions"] = conditions
+            notes["conditional"] = conditional
         if flags is not None:
-            more = [f for p in changed.values() for f in p.flags if f not in flags]
-            new.__dict__["object_flags"] = flags.union(more) if more else flags
-        present = known.get("keyword_names_present")
-        if present is None:
-            return new
-        added = [p.keyword_names for p in changed.values()
-                 if p.printed_keywords or p.modifications or p.layered]
-        new.__dict__["keyword_names_present"] = present.union(*added) if added else present
+            notes["object_flags"] = flags.union(more) if more else flags
+        if present is not None:
+            # (Last known information holds what were objects: no new keyword.)
+            notes["keyword_names_present"] = present.union(*added) if added else present
         return new
 
     def with_objects_left(self, objects: FrozenMap[str, Permanent], left: Iterable[str] = (),
@@ -1621,13 +1678,7 @@ class GameState(Copyable):
 
     def with_players(self, changed: Mapping[str, Player]) -> GameState:
         """A copy with the given players replaced."""
-        if not changed:
-            return self
-        new = self.evolve(players=self.players.merge(changed))
-        dirty = self.__dict__.get(SBA_DIRTY)
-        if dirty is not None:
-            new.__dict__[SBA_DIRTY] = dirty.union(changed)
-        return new
+        return self.with_changes(EMPTY, changed) if changed else self
 
     def __repr__(self) -> str:
         return _display.state_repr(self)
@@ -1639,7 +1690,8 @@ class GameState(Copyable):
         return _display.state_html(self)
 
 
-GameState.__evolve_carry__[STEP_KIND] = tuple(f.name for f in attrs_fields(GameState))
+GameState.__evolve_carry__[STEP_KIND] = GameState.__evolve_carry__[BEGAN_COMBAT] = tuple(
+    f.name for f in attrs_fields(GameState))
 
 
 def _position(perm: Permanent) -> int:

@@ -154,20 +154,33 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
     """:func:`move_to_zone` for each ``(object, rule)`` in order, copying the
     state's maps once instead of once per object; each arrives after those
     before it (or, with ``top``, on top of them)."""
+    objects, lki, combat, events = leave(state, moves, zone, step, top=top)
+    if not objects:
+        return state, events
+    return state.with_objects_left(state.objects.merge(objects), objects,
+                                   lki=state.lki.merge(lki), combat=combat), events
+
+
+def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: str, *,
+          top: bool = False) -> tuple[dict[str, Permanent], dict[str, Permanent],
+                                      Combat | None, list[Event]]:
+    """What :func:`move_many_to_zone` changes, without a new state: the new
+    objects the cards become (400.7), their last known information, the
+    combat they left (the state's own when none was in it) and the events."""
     current = state.objects._items
     leaving: dict[str, str] = {}  # object -> rule, in order; each object once
     for obj, rule in moves:
         if obj not in leaving and current[obj].zone == "battlefield":
             leaving[obj] = rule
-    if not leaving:
-        return state, []
+    objects: dict[str, Permanent] = {}
+    lki: dict[str, Permanent] = {}
+    events: list[Event] = []
     combat = state.combat
+    if not leaving:
+        return objects, lki, combat, events
     hit: set[str] = set()
     if combat is not None:
         combat, hit = without(combat, leaving)
-    objects = state.objects.thaw()
-    lki: dict[str, Permanent] = {}
-    events: list[Event] = []
     places: dict[str, int] = {}
     for obj, rule in leaving.items():
         perm = current[obj]
@@ -185,8 +198,7 @@ def move_many_to_zone(state: GameState, moves: Iterable[tuple[str, str]], zone: 
         # 506.4: it leaves combat because it left the battlefield, so after
         if obj in hit:
             events.append(Event("removed_from_combat", "506.4", step, object=obj))
-    return state.with_objects_left(FrozenMap._wrap(objects), lki, lki=state.lki.merge(lki),
-                                   combat=combat), events
+    return objects, lki, combat, events
 
 
 def core_actions(state: GameState) -> list[StateBasedAction]:
@@ -246,29 +258,27 @@ def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
     return [a for _, _, a in keyed]
 
 
-def _clear_marks(state: GameState) -> GameState:
-    # (Annotated: left to inference, ``drew`` is typed a plain dict, and the
-    # compiled build then takes None for a dict.)
-    drew: dict[str, Player] | None = None
+def cleared_marks(state: GameState) -> tuple[dict[str, Player], dict[str, Permanent]]:
+    """What checking state-based actions clears: the players' attempts to
+    draw from an empty library (704.5b looks only since the last check) and
+    the permanents' marks, as changed players and permanents (none when
+    there is nothing to clear)."""
+    drew: dict[str, Player] = {}
     for p in state.players._items.values():
         if p.drew_from_empty:
-            if drew is None:
-                drew = {}
             drew[p.id] = p.evolve(drew_from_empty=False)
-    if drew:  # (checked now: 704.5b looks only since the last check)
-        state = state.with_players(drew)
+    marked: dict[str, Permanent] = {}
     dirty = state.__dict__.get(SBA_DIRTY)
     if dirty is not None and not dirty:
-        return state  # (marks are set by changing a permanent: none changed)
+        return drew, marked  # (marks are set by changing a permanent: none changed)
     objects = state.objects._items
     # (Marks are set by changing a permanent: only changed ones can have any.)
-    marked: dict[str, Permanent] = {}
     for i in objects if dirty is None else dirty:
         perm = objects.get(i)
         if perm is not None and perm.marks:
             marked[i] = perm.evolve(marks=frozenset())
-    return state.with_permanents(marked) if marked else state
+    return drew, marked
 
 
-__all__ = ["Combat", "core_actions", "move_many_to_zone", "move_to_zone", "remove_from_combat",
-           "without"]
+__all__ = ["Combat", "cleared_marks", "core_actions", "leave", "move_many_to_zone",
+           "move_to_zone", "remove_from_combat", "without"]

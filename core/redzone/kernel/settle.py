@@ -41,7 +41,7 @@ from redzone.kernel.model import (
     Trigger,
 )
 from redzone.kernel.results import DamageStepRecord
-from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value
+from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value, move_many
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
 Ends = Callable[[str, Condition | None], bool]
@@ -136,6 +136,7 @@ def perform_state_based_actions(
         game ended.
     """
     hooks = tx.hooks
+    work = tx
     silent: frozenset[str] = frozenset()
     for _ in range(1000):
         # (A state notes the players and permanents changed since it was
@@ -150,8 +151,11 @@ def perform_state_based_actions(
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
         if not clean:
-            state = _sba._clear_marks(state)
-            tx.state = state
+            drew, marked = _sba.cleared_marks(state)
+            if drew or marked:
+                work._put_players(drew)
+                work._put(marked)
+                state = tx.state
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
             state.__dict__[SBA_DIRTY] = _NOTHING
@@ -171,40 +175,38 @@ def perform_state_based_actions(
                 ceased.append(action.object or "")
                 continue
             if action.object is not None:
-                perm = state.objects._items.get(action.object)
+                # (Only a replacement of destruction changes zones before the
+                # moves: without one, the state read above is current there.)
+                perm = work._now(action.object) if replaceable \
+                    else state.objects._items.get(action.object)
                 if perm is None or perm.zone != "battlefield":
                     continue
             if action.kind == "destroy":
                 assert action.object is not None
                 if action.object in to_graveyard:
                     continue
-                if replaceable:
-                    tx.state = state
-                    if destroy_replaced(tx, action.object):
-                        state = tx.state
-                        continue
-                    state = tx.state
+                if replaceable and destroy_replaced(tx, action.object):
+                    continue
                 tx.events.append(Event("destroyed", action.rule, label,
                                         object=action.object))
                 moves.append((action.object, action.rule))
             elif action.kind == "lose":
-                player = state.players.get(action.player or "")
+                player = work._player_now(action.player or "")
                 if player is None:
                     raise PluginError(f"a state-based action names no player: {action!r}",
                                       hook="redzone_state_based_actions")
                 if not player.lost:
-                    state = state.with_players(
+                    work._put_players(
                         {player.id: player.evolve(lost=True, loss_rule=action.rule)})
                     tx.emit(Event("lost", action.rule, player=player.id))
                     lost.append(player.id)
             elif action.kind == "annihilate_counters":
-                assert action.object is not None
-                perm = state.objects[action.object]
+                assert action.object is not None and perm is not None
                 n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
                 counters = perm.counters.thaw()
                 counters["+1/+1"] -= n
                 counters["-1/-1"] -= n
-                state = state.with_permanents({perm.id: perm.evolve(counters=counters)})
+                work._put({perm.id: perm.evolve(counters=counters)})
                 tx.emit(Event("counters_removed", action.rule, target=perm.id,
                               amount=n, counter="+1/+1 and -1/-1"))
             elif action.kind == "graveyard":
@@ -213,10 +215,8 @@ def perform_state_based_actions(
             else:
                 raise PluginError(f"unknown state-based action kind {action.kind!r}",
                                   hook="redzone_state_based_actions")
-        tx.state = state
         if moves:
-            new, moved = _sba.move_many_to_zone(tx.state, moves, "graveyard", label)
-            tx._take(new, moved, labelled=True)
+            tx.events.extend(move_many(tx, moves, "graveyard", label=label))
         if ceased:
             cease(tx, ceased)
         if lost:
@@ -241,8 +241,7 @@ def cease(tx: Tx, objects: Sequence[str]) -> None:
             continue
         changed[obj] = perm.evolve(zone="ceased")
         tx.emit(Event.make("ceases_to_exist", "704.5d", object=obj, zone=perm.zone))
-    if changed:
-        tx.state = state.evolve(objects=state.objects.merge(changed))
+    tx._put(changed, left=True)
 
 
 
@@ -279,7 +278,7 @@ def _record(tx: Tx, events: Sequence[Event]) -> None:
                                  f"returned a slot value that can't be kept: {problem}"
                                  ) from exc
         slots[name] = PluginState(value, entry.scope)
-    tx.state = tx.state.evolve(plugin_state=FrozenMap(slots))
+    tx._set(plugin_state=FrozenMap(slots))
 
 
 # -- durations (611.2, 514.2, 511.3) -------------------------------------------------
@@ -480,7 +479,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
             state = state.with_players(
                 {mate: state.players[mate].evolve(lost=True, loss_rule="810.8a")})
             tx.emit(Event("lost", "810.8a", player=mate))
-        tx.state = state
+        tx.state = state  # (read whole below)
         lost = [*lost, *dict.fromkeys(more)]
     remaining = state.in_game
     sides = {state.team_of(p) or p for p in remaining}
@@ -490,7 +489,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         losers = tuple(p for p in state.turn_order if state.players[p].lost)
         over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
                         rule="104.2c")
-        tx.state = state.evolve(game_over=over)
+        tx._set(game_over=over)
         tx.emit(Event.make("game_over", "104.2c", winners=tuple(remaining),
                            team=state.team_of(remaining[0]), draw=False))
         return
@@ -500,7 +499,7 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         rule = "104.4a" if draw else "104.2a"
         over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
                         rule=rule)
-        tx.state = state.evolve(game_over=over)
+        tx._set(game_over=over)
         tx.emit(Event.make("game_over", rule, winners=tuple(remaining), draw=draw))
         return
     for player in lost:
@@ -525,17 +524,13 @@ def _leave_game(tx: Tx, player: str) -> None:
     controlled = [p.id for p in tx.state.objects.values()
                   if p.zone == "battlefield" and p.controller == player and p.owner != player]
     if owned:
-        new, events = _sba.move_many_to_zone(tx.state, [(o, "800.4a") for o in owned],
-                                             "left_game", tx.state.step)
-        tx._take(new, events)
+        tx.events.extend(move_many(tx, [(o, "800.4a") for o in owned], "left_game"))
     if controlled:
-        new, events = _sba.move_many_to_zone(tx.state, [(o, "800.4a") for o in controlled],
-                                             "exile", tx.state.step)
-        tx._take(new, events)
-    state = tx.state
-    stack = tuple(t for t in state.stack if t.controller != player)
-    delayed = tuple(d for d in state.delayed if d.controller != player)
-    tx.state = state.evolve(stack=stack, delayed=delayed)
+        tx.events.extend(move_many(tx, [(o, "800.4a") for o in controlled], "exile"))
+    work = tx
+    stack = tuple(t for t in work._field("stack") if t.controller != player)
+    delayed = tuple(d for d in work._field("delayed") if d.controller != player)
+    work._set(stack=stack, delayed=delayed)
     tx.emit(Event("left_game", "800.4a", player=player))
 
 
@@ -600,8 +595,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             tx.emit(Event.make("trigger", "603.3b", source=ready.source,
                                player=ready.controller, object=ready.id,
                                ability=ready.kind, text=ready.text or None))
-    state = tx.state
-    tx.state = state.evolve(stack=(*state.stack, *stacked), triggered=count)
+    tx._set(stack=(*tx._field("stack"), *stacked), triggered=count)
 
 
 def _trigger_key(trigger: Trigger) -> tuple[Any, ...]:
@@ -643,7 +637,7 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
     fired = [d for d in state.delayed if matches(d)]
     if not fired:
         return []
-    tx.state = state.evolve(delayed=tuple(d for d in state.delayed if d not in fired))
+    tx._set(delayed=tuple(d for d in state.delayed if d not in fired))
     return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
                     text=d.text, actions=d.actions, plugin=d.plugin,
                     targets=(d.object,) if d.object else ()) for d in fired]
@@ -704,7 +698,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                                      rule="405.1", objects=cast(Any, (trigger_id,)))
         index = ids.index(trigger_id)
     trigger = stack.pop(index)
-    tx.state = state.evolve(stack=tuple(stack))
+    tx._set(stack=tuple(stack))
     start = len(tx.events)
     if trigger.offers:
         # 608.2d: the choices made as it resolves.
@@ -727,7 +721,7 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                 tx.perform(action, plugin=plugin, hook=hook)
             except IllegalActionError as exc:
                 tx.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
-            if tx._base().game_over is not None:  # (never batched)
+            if tx._field("game_over") is not None:
                 break
     finally:
         tx.plugin, tx.source, tx.controller = saved

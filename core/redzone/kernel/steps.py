@@ -26,7 +26,7 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.hooktypes import REGULAR_DAMAGE_STEP, Damage, DamageStep
-from redzone.kernel.model import STEP_KIND, Choice, ChoiceMade, Combat, GameState
+from redzone.kernel.model import BEGAN_COMBAT, STEP_KIND, Choice, ChoiceMade, Combat, GameState
 from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 from redzone.kernel.settle import (
     commit,
@@ -37,7 +37,7 @@ from redzone.kernel.settle import (
     resolve_top,
     state_based_actions,
 )
-from redzone.kernel.tx import Outcome, Tx, step_label
+from redzone.kernel.tx import ASKED, Outcome, Tx, step_label
 
 #: A combat with nothing declared yet (507: combat has begun).
 _NO_COMBAT = Combat()
@@ -136,7 +136,30 @@ def next_step(ctx: Context, state: GameState) -> str | None:
 
 def begin_combat(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """Enter the beginning of combat step (507) of a new combat phase; per-
-    combat plugin state is cleared (fresh records for each combat)."""
+    combat plugin state is cleared (fresh records for each combat).
+
+    Beginning a combat on a state with no answers given is a function of
+    the state and the engine (as every command is: plugins answer from the
+    state): the state notes the outcome (:data:`~redzone.kernel.model.BEGAN_COMBAT`),
+    so declaring attackers again and again from one main phase (a search
+    trying its candidates) begins combat once. Verify mode, and
+    :meth:`redzone.Engine.choices_for`, which records the choices met,
+    begin it every time."""
+    hooks = ctx.hooks
+    noted = state.__dict__.get(BEGAN_COMBAT)
+    if noted is not None and noted[0] is hooks.honour_mark and noted[1] == ctx.edition.name \
+            and noted[2] == ctx.auto_triggers and not choices and not hooks.verify \
+            and ASKED.get() is None:
+        return noted[3]  # type: ignore[no-any-return]
+    out = _begin_combat(ctx, state, choices)
+    if not choices and not hooks.verify and ASKED.get() is None:
+        # (One tuple, set at once; a copy of the state with any change drops it.)
+        state.__dict__[BEGAN_COMBAT] = (hooks.honour_mark, ctx.edition.name,
+                                        ctx.auto_triggers, out)
+    return out
+
+
+def _begin_combat(ctx: Context, state: GameState, choices: Answers) -> Outcome:
     ctx.check(state)
     if state.game_over is not None or state.stack:
         check_game_on(state, "begin combat")
@@ -209,7 +232,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
             tapped[attacker] = objects[attacker].evolve(tapped=True)
             emitted.append(Event("tap", "508.1f", label, object=attacker))
     tx.events.extend(emitted)  # made with the step's label
-    tx.state = new.with_permanents(tapped)
+    tx._put(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, declared))
     return commit(tx)
@@ -630,7 +653,7 @@ def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
     tx = Tx(ctx, state, answers=choices)
     for action in actions:
         tx.perform(action)  # type: ignore[arg-type]
-        if tx._base().game_over is not None:  # (never batched)
+        if tx._field("game_over") is not None:
             break
     return commit(tx)
 

@@ -66,7 +66,7 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
         _discard_to_hand_size(tx)
         damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
                    if p.damage and p.zone == "battlefield"}
-        tx.state = tx.state.with_permanents(damaged)
+        tx._put(damaged)
         for obj in damaged:
             tx.emit(Event("damage_removed", "514.2", object=obj))
         end_effects(tx, lambda duration, condition: duration in (
@@ -288,7 +288,7 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers)
             untapped.append(perm.id)
         if new is not perm:
             changed[perm.id] = new
-    tx.state = tx.state.with_permanents(changed)
+    tx._put(changed)
     for obj in untapped:
         tx.emit(Event("untap", "502.3", "untap", object=obj))
     end_effects(tx, lambda duration, condition: False, "502.3",

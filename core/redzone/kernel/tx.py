@@ -22,7 +22,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, Union, overload
+from typing import Any, Union
 
 import attrs
 
@@ -53,6 +53,7 @@ from redzone.kernel.model import (
 from redzone.kernel.references import named_ids
 from redzone.kernel.results import CombatResult, Outcome
 from redzone.kernel.slots import owning
+from redzone.kernel.working import Frozen, Mark, WorkingCopy
 
 #: While :meth:`redzone.Engine.choices_for` runs a command on a copy: the
 #: choices every working copy of it meets, in order (with their options,
@@ -97,71 +98,7 @@ def step_label(state: GameState, step: str | None = None) -> str:
     return name
 
 
-class _Batch:
-    """What a working copy created since its state was last frozen: the new
-    permanents, and the attacks of those that entered attacking (508.4),
-    in plain dicts (insertion order is the order of creation). Frozen into
-    the state in one copy of each map when the state is next read, so that
-    creating N tokens copies the state's maps once, not N times."""
-
-    __slots__ = ("attacks", "base", "defending", "objects")
-
-    def __init__(self, base: GameState) -> None:
-        #: The state as last frozen, which the batch adds to.
-        self.base = base
-        self.objects: dict[str, Permanent] = {}
-        #: attacker -> what it attacks (combat's ``attacks`` and ``declared``)
-        self.attacks: dict[str, str] = {}
-        #: attacker -> its defending player (combat's ``defending_players``)
-        self.defending: dict[str, str] = {}
-
-    def freeze(self, state: GameState) -> GameState:
-        """``state`` with what this batch holds put into it."""
-        state = state.with_permanents(self.objects)
-        combat = state.combat
-        if self.attacks and combat is not None:
-            state = state.evolve(combat=combat.evolve(
-                attacks=combat.attacks.merge(self.attacks),
-                declared=combat.declared.merge(self.attacks),
-                defending_players=combat.defending_players.merge(self.defending)))
-        return state
-
-
-def _truncate(items: dict[str, Any], size: int) -> None:
-    """Drop the items added last until ``items`` has ``size`` of them."""
-    while len(items) > size:
-        items.popitem()
-
-
-#: A working copy's mark for undoing an action: its state (as last frozen),
-#: its batch and the batch's sizes then.
-_Mark = tuple[GameState, _Batch | None, int, int]
-
-
-class _Current:
-    """:attr:`Tx.state` while created permanents wait in a batch: reading it
-    freezes them into the state. Otherwise the working copy's ``state`` is a
-    plain attribute of its own (this descriptor has no ``__set__``, so the
-    instance's attribute shadows it), read and written at no cost; opening a
-    batch takes that attribute away until the next read."""
-
-    @overload
-    def __get__(self, tx: None, owner: type[Tx]) -> _Current: ...
-
-    @overload
-    def __get__(self, tx: Tx, owner: type[Tx]) -> GameState: ...
-
-    def __get__(self, tx: Tx | None, owner: type[Tx]) -> GameState | _Current:
-        if tx is None:
-            return self
-        batch = tx._batch
-        assert batch is not None  # (no state of its own: a batch waits)
-        tx._batch = None
-        state = tx.__dict__["state"] = batch.freeze(batch.base)
-        return state
-
-
-class Tx:
+class Tx(WorkingCopy):
     """A command's working copy of the state, and the tools a plugin's
     actions change it with (an action kind's perform function is given it).
 
@@ -202,11 +139,8 @@ class Tx:
         self.hooks = context.hooks
         #: What this command has spent of its bounds (its own, never the engine's).
         self.spent = Spent() if spent is None else spent
-        #: The current state (see :class:`_Current`: absent while a batch waits).
-        self.state = state
-        #: What was created since the state was last frozen; it waits (and
-        #: holds that state) only while :attr:`state` isn't the instance's own.
-        self._batch: _Batch | None = None
+        # The current state, frozen, and nothing changed yet (see WorkingCopy).
+        self.__dict__["state"] = self._base = state
         self.events: list[Event] = []
         self.dealt: list[Damage] = []
         self.results: list[Result] = []
@@ -228,36 +162,10 @@ class Tx:
 
     # -- reading ----------------------------------------------------------------
 
-    state = _Current()
-    """The current state, frozen: what was created since it was last read
-    is put into it when it is read (one copy of each map it changes).
-    Assigning it drops what waits in a batch."""
-
-    def _base(self) -> GameState:
-        """The state as last frozen (what a batch doesn't change: its step,
-        players, combat count, game over), without freezing a batch."""
-        batch = _pending(self)
-        return self.state if batch is None else batch.base
-
-    def _mark(self) -> _Mark:
-        """Where :meth:`_undo` returns to (the state isn't frozen for it)."""
-        batch = _pending(self)
-        if batch is None:
-            return (self.state, None, 0, 0)
-        return (batch.base, batch, len(batch.objects), len(batch.attacks))
-
-    def _undo(self, mark: _Mark) -> None:
-        # A batch is only added to, or replaced when frozen: truncated to its
-        # sizes then, the marked one holds what it held.
-        state, batch, made, attacks = mark
-        self._batch = batch
-        if batch is None:
-            self.state = state
-        else:
-            self.__dict__.pop("state", None)
-            _truncate(batch.objects, made)
-            _truncate(batch.attacks, attacks)
-            _truncate(batch.defending, attacks)
+    state = Frozen()
+    """The current state, frozen: what changed since it was last read is put
+    into it when it is read (one copy of the state and of each map changed).
+    Assigning it drops what is pending."""
 
     @property
     def step(self) -> str:
@@ -269,9 +177,9 @@ class Tx:
         """Record events; an empty ``step``, or the current step's plain name,
         becomes the current step's label (``declare_attackers#2`` in a second
         combat)."""
-        known = self.__dict__  # (its step and combats are current: never batched)
-        state = known["state"] if "state" in known else self._base()
-        plain = state.step
+        known = self.__dict__
+        state = known["state"] if "state" in known else self._current()
+        plain = state.step  # (a step or combat count is never left pending)
         label = plain if state.combats <= 1 else step_label(state)
         append = self.events.append
         for event in events:
@@ -354,18 +262,21 @@ class Tx:
             if not responsible or isinstance(exc, IllegalActionError) or hooks.triaged(exc):
                 raise  # an illegal action, or a fault already named (in a nested call)
             err = hooks.triage(responsible, hook if kernel_kind else "redzone_actions",
-                               saved[0][0], exc,
+                               self._current(), exc,
                                doing=f"performing the action {action.do!r} ")
             if err is exc:
                 raise
             raise err from exc
         finally:
             self.plugin = saved[4]
+            self._marks -= 1  # (the mark is released: with none held, nothing is logged)
+            if not self._marks:
+                self._log = None
         if given is not None:
             hooks.check_unchanged(owner, "redzone_actions", given, before,
                                   f"performing the action {action.do!r}")
 
-    def _rollback(self, saved: tuple[_Mark, int, int, int, str]) -> None:
+    def _rollback(self, saved: tuple[Mark, int, int, int, str]) -> None:
         self._undo(saved[0])
         del self.events[saved[1]:]
         del self.dealt[saved[2]:]
@@ -400,14 +311,16 @@ class Tx:
 
         :raises IllegalActionError: (400.1) when there is none.
         """
-        if not isinstance(obj, str) or obj not in self.state.objects:
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        perm = None if not isinstance(obj, str) else state.objects._items.get(obj) \
+            if state is not None else self._now(obj)
+        if perm is None:
             raise IllegalActionError(f"{doing}: there is no permanent {obj!r}"
                                      f"{did_you_mean(obj, self.state.objects)}", rule="400.1",
                                      objects=(obj if isinstance(obj, str) else "",))
-        perm = self.state.objects[obj]
         if perm.zone != "battlefield":
             raise IllegalActionError(f"{doing}: {obj!r} is not on the battlefield",
-                                     rule="400.1", objects=(obj,))
+                                     rule="400.1", objects=(perm.id,))
         return perm
 
     def player(self, player: object, doing: str) -> str:
@@ -415,31 +328,35 @@ class Tx:
 
         :raises IllegalActionError: (102.1, 800.4) when there is none.
         """
-        players = self._base().players  # (never batched)
-        if not isinstance(player, str) or player not in players:
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        found = None if not isinstance(player, str) else state.players._items.get(player) \
+            if state is not None else self._player_now(player)
+        if found is None:
             raise IllegalActionError(f"{doing}: there is no player {player!r}", rule="102.1",
                                      objects=(player if isinstance(player, str) else "",))
-        if players[player].lost:
+        if found.lost:
             raise IllegalActionError(f"{doing}: {player!r} has left the game", rule="800.4a",
-                                     objects=(player,))
-        return player
+                                     objects=(found.id,))
+        return found.id
 
     def put(self, *permanents: Permanent) -> None:
         """Replace permanents by changed copies (same ids)."""
-        self.state = self.state.with_permanents({p.id: p for p in permanents})
+        self._put({p.id: p for p in permanents})
 
     def modify(self, obj: str, modification: Modification) -> None:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
-        state = self.state
-        perm = state.objects[obj]
+        state = self.__dict__.get("state")  # (frozen: nothing pending, read it as it is)
+        perm = state.objects._items.get(obj) if state is not None else self._now(obj)
+        if perm is None:
+            raise KeyError(obj)
         if len(perm.modifications) >= MAX_MODIFICATIONS:
             raise _bound_error(self, "modifications", MAX_MODIFICATIONS,
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
-        stamp = state.timestamp
+        stamp = state.timestamp if state is not None else self._field("timestamp")
         if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
             modification = modification.evolve(timestamp=stamp)
-        self.put(perm.evolve(modifications=(*perm.modifications, modification)))
+        self._put({obj: perm.evolve(modifications=(*perm.modifications, modification))})
 
     def move(self, obj: str, zone: str, rule: str) -> bool:
         """Move a permanent from the battlefield to ``zone`` (400.7: it becomes
@@ -448,11 +365,10 @@ class Tx:
 
         :returns: whether it moved.
         """
-        perm = self.state.objects.get(obj)
+        perm = self._now(obj)
         if perm is None or perm.zone != "battlefield":
             return False
-        new, events = _sba.move_to_zone(self.state, obj, zone, rule, self.state.step)
-        self._take(new, events)
+        self.events.extend(move_many(self, [(obj, rule)], zone))
         return True
 
     def destroy(self, obj: str, rule: str, *, regenerate: bool = True) -> bool:
@@ -463,7 +379,7 @@ class Tx:
         :param regenerate: ``False`` for "can't be regenerated" (701.19c).
         :returns: whether it went to the graveyard.
         """
-        perm = self.state.objects.get(obj)
+        perm = self._now(obj)
         if perm is None or perm.zone != "battlefield":
             return False
         if destroy_replaced(self, obj, regenerate=regenerate):
@@ -497,13 +413,9 @@ class Tx:
         :raises IllegalActionError: for an id in use, a controller who isn't
             in the game (800.4b), or both ``attacking`` and ``blocking``.
         """
-        # Created permanents wait in the batch (see _Batch); what is read
-        # here beside them is never batched.
-        batch = _open_batch(self)
-        state = batch.base
-        made = batch.objects
+        state = self._current()  # (its sources never wait)
         pid = permanent.id
-        if not isinstance(pid, str) or not pid or pid in state.objects or pid in made \
+        if not isinstance(pid, str) or not pid or self._now(pid) is not None \
                 or pid in state.players or pid in state.sources:
             raise IllegalActionError(f"create: the id {pid!r} is already in use", rule="111.2",
                                      objects=(str(pid),))
@@ -516,16 +428,18 @@ class Tx:
             raise _bound_error(self, "created", MAX_CREATED,
                                f"created more than {MAX_CREATED:,} objects in one command "
                                f"(the last {pid!r})")
-        if len(state.objects) + len(made) >= MAX_OBJECTS:
+        held = len(state.objects) + self._new_objects()
+        if held >= MAX_OBJECTS:
             raise _bound_error(self, "objects", MAX_OBJECTS,
                                f"created {pid!r} in a state that already holds "
-                               f"{len(state.objects) + len(made):,} objects")
+                               f"{held:,} objects")
         keywords = tuple(self.hooks.parse_keyword(k) for k in permanent.printed_keywords)
         perm = permanent.evolve(owner=controller, controller=controller, zone="battlefield",
                                 tapped=tapped, summoning_sick=True, damage=0,
                                 marks=frozenset(), printed_keywords=keywords,
                                 token=permanent.token)
-        made[pid] = perm
+        self._put({pid: perm})
+        self._added += 1
         self.emit(Event("enters_battlefield", rule, object=pid, player=controller))
         if attacking is not None:
             _enter_attacking(self, perm, attacking, declared)
@@ -535,8 +449,14 @@ class Tx:
 
     def remove_from_combat(self, obj: str, rule: str = "506.4") -> None:
         """Remove a permanent from combat (506.4)."""
-        new, events = _sba.remove_from_combat(self.state, obj, rule, self.state.step)
-        self._take(new, events)
+        # (Read frozen while created creatures wait to enter attacking.)
+        combat = self.state.combat if self._attacks else self._field("combat")
+        if combat is None:
+            return
+        after, hit = _sba.without(combat, (obj,))
+        if hit:
+            self._set(combat=after)
+            self.emit(Event("removed_from_combat", rule, object=obj))
 
     # -- damage and life ------------------------------------------------------------
 
@@ -546,34 +466,46 @@ class Tx:
 
         :returns: the damage dealt, after prevention and replacement.
         """
-        new, events, dealt, results = _damage.deal_damage(self.hooks, self.state, damage,
-                                                          self.state.step, self.step)
-        self._take(new, events, labelled=True)
+        state = self.state
+        new, objects, players, events, dealt, results = _damage.deal_damage(
+            self.hooks, state, damage, state.step, self.step)
+        if new is not state:
+            self.state = new
+        if objects:
+            self._put(objects)
+        if players:
+            self._put_players(players)
+        self.events.extend(events)  # (made with the step's label)
         self.dealt.extend(dealt)
         self.results.extend(results)
         return dealt
 
     def gain_life(self, player: str, amount: int, source: str, rule: str) -> None:
         """A player gains life (119.3), as modified by replacement effects."""
-        new, events = _damage.gain_life(self.hooks, self.state, player, amount, source, rule,
-                                        self.state.step)
-        self._take(new, events)
+        state = self.state
+        changed, objects, events = _damage.gain_life(self.hooks, state, player, amount, source,
+                                                     rule, state.step)
+        self._put_players(changed)
+        self._put(objects)
+        self.emit(*events)
 
     def lose_life(self, player: str, amount: int, source: str, rule: str) -> None:
         """A player loses life (119.3)."""
-        new, events = _damage.lose_life(self.state, player, amount, source, rule,
-                                        self.state.step)
-        self._take(new, events)
+        state = self.state
+        changed, events = _damage.lose_life(state, player, amount, source, rule, state.step)
+        self._put_players(changed)
+        self.emit(*events)
 
     # -- effects, shields, delayed triggers, plugin state ------------------------------
 
     def _next_id(self, prefix: str) -> str:
-        n = self.state.created + 1
-        taken = {e.id for e in self.state.effects} | {d.id for d in self.state.delayed} \
-            | {s.id for s in self.state.shields}
+        field = self._field
+        n = field("created") + 1
+        taken = {e.id for e in field("effects")} | {d.id for d in field("delayed")} \
+            | {s.id for s in field("shields")}
         while f"{prefix}{n}" in taken:
             n += 1
-        self.state = self.state.evolve(created=n)
+        self._set(created=n)
         return f"{prefix}{n}"
 
     def add_effect(self, effect: Effect) -> str:
@@ -584,10 +516,10 @@ class Tx:
         check_duration(self, effect.duration, effect.condition, "add_effect")
         if not effect.id:
             effect = effect.evolve(id=self._next_id("e"))
-        elif any(e.id == effect.id for e in self.state.effects):
+        elif any(e.id == effect.id for e in self._field("effects")):
             raise IllegalActionError(f"add_effect: an effect {effect.id!r} already applies",
                                      rule="611.2", objects=(effect.id,))
-        self.state = self.state.evolve(effects=(*self.state.effects, effect))
+        self._set(effects=(*self._field("effects"), effect))
         self.emit(Event.make("effect", "611.2", target=effect.to, source=effect.source,
                              player=effect.player, object=effect.id, amount=effect.amount,
                              effect=effect.kind))
@@ -598,11 +530,12 @@ class Tx:
 
         :returns: whether there was such an effect.
         """
-        kept = tuple(e for e in self.state.effects if e.id != effect_id)
-        if len(kept) == len(self.state.effects):
+        effects = self._field("effects")
+        kept = tuple(e for e in effects if e.id != effect_id)
+        if len(kept) == len(effects):
             return False
-        ended = next(e for e in self.state.effects if e.id == effect_id)
-        self.state = self.state.evolve(effects=kept)
+        ended = next(e for e in effects if e.id == effect_id)
+        self._set(effects=kept)
         self.emit(Event.make("effect_ends", rule, object=effect_id, target=ended.to,
                              source=ended.source, player=ended.player, amount=ended.amount,
                              effect=ended.kind))
@@ -613,7 +546,7 @@ class Tx:
         check_duration(self, shield.duration, shield.condition, "prevent")
         if not shield.id:
             shield = shield.evolve(id=self._next_id("s"))
-        self.state = self.state.evolve(shields=(*self.state.shields, shield))
+        self._set(shields=(*self._field("shields"), shield))
         return shield.id
 
     def add_delayed(self, delayed: DelayedTrigger) -> str:
@@ -629,17 +562,18 @@ class Tx:
         if delayed.when not in DELAYED_WHEN:
             raise IllegalActionError(f"delayed trigger: unknown moment {delayed.when!r} (one of "
                                      f"{', '.join(DELAYED_WHEN)})", rule="603.7")
-        if delayed.when == "leaves" and (delayed.object is None or self.state.on_battlefield(
-                delayed.object) is None):
+        here = None if delayed.object is None else self._now(delayed.object)
+        if delayed.when == "leaves" and (here is None or here.zone != "battlefield"):
             raise IllegalActionError(f"delayed trigger: 'leaves' needs an object on the "
                                      f"battlefield, not {delayed.object!r}", rule="603.7c")
         for action in delayed.actions:
             if self.hooks.action_spec(action) is None:
                 raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
                                          "declared kind", rule="603.7")
-        delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=self.state.turn,
-                                 step=self.state.step, plugin=delayed.plugin or self.plugin)
-        self.state = self.state.evolve(delayed=(*self.state.delayed, delayed))
+        now = self._current()  # (its turn and step never wait)
+        delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=now.turn,
+                                 step=now.step, plugin=delayed.plugin or self.plugin)
+        self._set(delayed=(*self._field("delayed"), delayed))
         self.emit(Event.make("delayed_trigger", "603.7a", source=delayed.source,
                              player=delayed.controller, object=delayed.id,
                              ability=delayed.kind, text=delayed.text or None))
@@ -659,32 +593,37 @@ class Tx:
             raise IllegalActionError(f"set_state: unknown scope {scope!r} (one of "
                                      f"{', '.join(SCOPES)})", rule="611.2")
         entry = PluginState(freeze_value(value, f"the state of plugin {name!r}"), scope)
-        self.state = self.state.evolve(plugin_state=self.state.plugin_state.set(name, entry))
+        slots = self._field("plugin_state")
+        self._set(plugin_state=slots.set(name, entry))
 
 
-def _pending(tx: Tx) -> _Batch | None:
-    """The batch of ``tx`` that waits, if one does."""
-    return None if "state" in tx.__dict__ else tx._batch
+def move_many(tx: Tx, moves: Iterable[tuple[str, str]], zone: str, *,
+              top: bool = False, label: str | None = None) -> list[Event]:
+    """Move permanents from the battlefield to ``zone`` at once, each
+    ``(object, rule)`` after those before it (400.7: each becomes a new
+    object; its last known information is kept), in the working copy.
 
-
-def _open_batch(tx: Tx) -> _Batch:
-    """The batch of ``tx`` that waits, or a new one on its current state."""
-    known = tx.__dict__
-    if "state" in known:
-        batch = tx._batch = _Batch(known.pop("state"))
-        return batch
-    assert tx._batch is not None
-    return tx._batch
+    :param label: the current step's label (:attr:`Tx.step`), when the
+        caller has it.
+    :returns: the events (labelled with the current step), not recorded."""
+    state = tx.state  # (where each arrives is read from every object)
+    objects, lki, combat, events = _sba.leave(state, moves, zone,
+                                              tx.step if label is None else label, top=top)
+    if objects:
+        tx._leave(objects, lki, combat)
+    return events
 
 
 def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> None:
     """:meth:`Tx.create`'s ``attacking`` (508.4): the new permanent attacks
     ``attacked``, or an event says why it doesn't (508.4a)."""
-    batch = _pending(tx)
-    state = batch.base if batch is not None and attacked not in batch.objects \
-        else tx.state  # (what it attacks may be a permanent just created)
-    combat = state.combat
+    # (Read through the working copy, not frozen: creating N attackers
+    # freezes the state once, not N times; what it attacks may be just created.)
+    work = tx
+    state = work._current()  # (its step, teams and active player never wait)
+    combat = work._field("combat")
     reason = None
+    defending: str | None = attacked
     if combat is None or not is_combat_step(state.step) or state.step == \
             "beginning_of_combat":
         reason = "there is no combat with attackers now"
@@ -693,25 +632,28 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
     elif not state.is_attacking_player(perm.controller):
         reason = "its controller is not an attacking player (506.3b)"
     elif attacked in state.players:
-        if state.players[attacked].lost:
+        player = work._player_now(attacked)
+        if player is not None and player.lost:
             reason = f"{attacked!r} has left the game (508.4a)"
         elif attacked == perm.controller:
             reason = "a player can't be attacked by their own creature (506.2)"
     else:
-        target = state.on_battlefield(attacked)
-        if target is None or not (target.types & {"planeswalker", "battle"}):
+        target = work._now(attacked)
+        if target is None or target.zone != "battlefield" \
+                or not (target.types & {"planeswalker", "battle"}):
             reason = f"{attacked!r} is not a planeswalker or battle on the battlefield (508.4a)"
-        elif state.defending_player_of(attacked) in (None, perm.controller):
-            reason = f"{attacked!r} is not controlled or protected by a defending player"
+        else:
+            # (its defending player: the battle's protector or its controller, 506.2)
+            defending = target.protector if "battle" in target.types \
+                and target.protector is not None else target.controller
+            if defending == perm.controller:
+                reason = f"{attacked!r} is not controlled or protected by a defending player"
     if reason is not None:
         tx.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
                       detail=reason))
         return
-    assert combat is not None
-    defending = state.defending_player_of(attacked) or attacked
-    batch = _open_batch(tx)
-    batch.attacks[perm.id] = attacked
-    batch.defending[perm.id] = defending
+    assert defending is not None
+    work._attack(perm.id, attacked, defending)
     kind = "attack" if declared else "enters_attacking"
     tx.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
                   target=attacked))
@@ -814,7 +756,7 @@ def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
         dist = f" ({info.distribution} {info.version})".replace(" )", ")")
     who = f"plugin {name!r}{dist}" if name else "the kernel's or the scenario's actions"
     err = BoundError(f"{who} {problem} (the bound {bound} = {limit:,}; redzone bounds "
-                     f"its work) during step {tx._base().step!r}",
+                     f"its work) during step {tx._current().step!r}",
                      bound=bound, limit=limit, plugin=name,
                      distribution=info.distribution if info else "", hook="redzone_actions")
     tx.hooks.vouch(err)
@@ -942,4 +884,4 @@ def _describe(hint: Any) -> str:
 
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",
-           "destroy_replaced", "freeze_value", "is_combat_step", "step_label"]
+           "destroy_replaced", "freeze_value", "is_combat_step", "move_many", "step_label"]
