@@ -51,13 +51,16 @@ Owned = Callable[[str, "str | None"], bool]
 
 
 def commit(tx: Tx, *, extra: Sequence[Trigger] = (),
-           damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
+           damage_steps: tuple[DamageStepRecord, ...] = (), since: int = 0) -> Outcome:
     """Settle a working copy and freeze it into an :class:`Outcome`.
 
     :param extra: triggers to put on the stack with those that triggered.
     :param damage_steps: the outcome's records of combat damage steps.
+    :param since: how many of the working copy's first events an earlier
+        command already settled (they were recorded and triggered then: an
+        ability triggers once per event, 603.2).
     """
-    settle(tx, extra=extra)
+    settle(tx, extra=extra, since=since)
     return outcome(tx, damage_steps)
 
 

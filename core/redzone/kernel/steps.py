@@ -217,6 +217,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
                                bands=tuple(band_list))
     tx = Tx(ctx, state.evolve(step=step, combat=combat), answers=choices)
     tx.events = events
+    settled = len(events)  # combat began in this call: its events were settled then
     tx.made = made
     label = tx.step
     emitted = [Event("step", "508.1", label)]
@@ -235,7 +236,7 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
     tx._put(tapped)
     # 508.1g-h: the options and costs of the declaration, chosen, then paid.
     declaration_choices(tx, hooks.attack_choices(tx.state, declared))
-    return commit(tx)
+    return commit(tx, since=settled)
 
 
 def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
