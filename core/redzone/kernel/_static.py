@@ -78,6 +78,9 @@ def dynamic(fn: F) -> F:
     answers differently for the same characteristics without declaring it.
 
     :returns: ``fn`` itself, marked.
+    :raises TypeError: for anything but a function or a method.
+
+    .. versionadded:: 0.1.0
     """
     target = fn.__func__ if isinstance(fn, types.MethodType) else fn
     if not isinstance(target, types.FunctionType):
