@@ -18,6 +18,7 @@ from redzone import (
     Action,
     AddContinuous,
     AddCounters,
+    Damage,
     Engine,
     GainControl,
     GameState,
@@ -204,6 +205,19 @@ def test_a_declared_dynamic_answer_follows_the_state(verify: bool) -> None:
     assert _lethal(engine, state.with_players({"bob": state.players["bob"].evolve(life=10)})) == 1
 
 
+def test_a_kept_list_of_results_is_the_callers_own() -> None:
+    """702.15b, 120.3: the results of a damage come as a new list each time:
+    a caller that changes the one it got changes nothing kept."""
+    engine = Engine(verify=False)
+    state = engine.game(["alice", "bob"], [engine.creature("cat", "alice", 2, 2, "lifelink")])
+    damage = Damage("cat", "bob", 2, combat=True, step="combat_damage")
+    first = engine.hooks.damage_results(state, damage)
+    assert [r.kind for r in first] == ["life_gain"]
+    first.clear()
+    assert engine.hooks.damage_results(state, damage) == engine.hooks.damage_results(
+        state, damage) != []
+
+
 def test_dynamic_marks_functions_only() -> None:
     """The declaration is about a hook implementation: anything else is a
     TypeError saying so."""
@@ -228,7 +242,7 @@ FAST = Engine(verify=False)
 SLOW = Engine(verify=True)
 _IDS = ("a", "b", "c")
 _KEYWORDS = ("deathtouch", "first strike", "double strike", "trample",
-             "trample over planeswalkers")
+             "trample over planeswalkers", "lifelink", "infect", "wither")
 _CHANGES: list[Callable[[str], Action]] = [
     lambda c: Pump(c, 1, 0),
     lambda c: Pump(c, -1, -1),
@@ -247,7 +261,9 @@ def _answers(engine: Engine, state: GameState) -> list[Any]:
     return ([h.lethal_damage(state, s, t, 9) for s in on for t in on]
             + [h.deals_combat_damage(state, c, step) for c in on
                for step in ("first_strike_damage", "combat_damage")]
-            + [h.assigns_past_blockers(state, c) for c in on])
+            + [h.assigns_past_blockers(state, c) for c in on]
+            + [h.damage_results(state, Damage(s, t, 2, combat=True, step="combat_damage"))
+               for s in on for t in (*on, "alice", "bob")])
 
 
 @settings(max_examples=40, deadline=None)
@@ -257,13 +273,14 @@ def _answers(engine: Engine, state: GameState) -> list[Any]:
                 max_size=6))
 def test_kept_answers_are_those_recomputed_after_any_change(
         first: list[str], second: list[str], changes: list[tuple[int, str]]) -> None:
-    """702.2c, 702.4b-c, 702.7b, 702.19b, 109.3: on boards of the built-in
-    keywords whose answers are static, after any sequence of pumps, counters,
+    """702.2b-c, 702.4b-c, 702.7b, 702.15b, 702.19b, 702.80c, 702.90b-c,
+    702.164c, 109.3: on boards of the built-in keywords whose answers are
+    static, after any sequence of pumps, counters,
     changes of control and keywords gained or lost through the layers, the
     answers one long-lived engine keeps are the ones verify mode recomputes
     (it fails on a difference) and the ones it answers."""
     perms = [FAST.creature("a", "alice", 2, 2, *first), FAST.creature("b", "bob", 2, 3, *second),
-             FAST.creature("c", "alice", 1, 1)]
+             FAST.creature("c", "alice", 1, 1, "toxic 1")]
     state = FAST.game(["alice", "bob"], perms)
     assert _answers(FAST, state) == _answers(SLOW, state)
     for change, target in changes:

@@ -4,7 +4,8 @@ A few hooks ask a question about one or two objects whose answer, for every
 built-in keyword, is read from those objects alone: whether a creature deals
 combat damage in a step (first strike, double strike), the lethal damage a
 source's assignment to a creature needs (deathtouch), whether a blocked
-attacker may assign past its blockers (trample). AI search asks them again
+attacker may assign past its blockers (trample), the results of a damage
+(deathtouch, lifelink, infect, wither, toxic). AI search asks them again
 and again about the same creatures, in one candidate after another, and a
 creature's answers don't change while its characteristics don't.
 
@@ -14,8 +15,9 @@ each object's :attr:`~redzone.Permanent.characteristics` (109.3: name,
 colours, types, abilities, power, toughness, counters; with controller,
 owner and whether it is a token), and asked again only when one of those
 changes (a pump, a counter, a keyword lost through the layers, a change of
-control). An object that is not on the battlefield, or not there at all, is
-asked about every time (its last known information is not its own).
+control); a player by its id alone. An object that is not on the
+battlefield, or not there at all, is asked about every time (its last known
+information is not its own). A kept list is copied for each caller.
 
 An implementation whose answer depends on more than that (another object,
 the combat, a player, the object's status such as damage or being tapped)
@@ -52,12 +54,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 DYNAMIC: Final = "__redzone_dynamic__"
 
 #: The hooks whose answers are static, each with how many of its arguments
-#: after the state are object ids (the others are kept by their values).
+#: after the state are object ids (the others are kept by their values), or
+#: :data:`DAMAGE` for a hook asked about one damage (its fields are kept by
+#: their values, its source and its target are the objects).
 STATIC_HOOKS: Final[Mapping[str, int]] = {
     "redzone_deals_combat_damage": 1,
     "redzone_lethal_damage": 2,
     "redzone_assigns_past_blockers": 1,
+    "redzone_damage_results": -1,
 }
+#: The shape of a hook asked about one :class:`~redzone.Damage`.
+DAMAGE: Final = -1
 
 #: The most answers kept per hook and engine (then the table is emptied).
 MAX_KEPT: Final = 8192
@@ -118,24 +125,35 @@ def static(hook: str) -> Callable[[F], F]:
             kept: StaticAnswers = self.static_answers
             if hook in kept.dynamic and kept.asks_dynamic(hook, state):
                 return method(self, state, *args)
-            key = args
+            if objects == DAMAGE:
+                damage = args[0]
+                ids: tuple[str, ...] = (damage.source, damage.target)
+                key: tuple[Any, ...] = (*ids, damage.amount, damage.combat, damage.step)
+            else:
+                ids = args[:objects]
+                key = args
             found = state.objects._items
-            for i in range(objects):
-                perm = found.get(args[i])
-                if perm is None or perm.zone != "battlefield":
+            for obj in ids:
+                perm = found.get(obj)
+                if perm is not None and perm.zone == "battlefield":
+                    key += (perm.characteristics,)
+                elif perm is None and obj in state.players._items:
+                    key += (None,)  # a player: kept by its id
+                else:  # not there, or its last known information, which isn't its own
                     return method(self, state, *args)
-                key += (perm.characteristics,)
             table = kept.tables[hook]
             entry = table.get(key)
             if entry is None:
                 value = method(self, state, *args)
                 if len(table) >= MAX_KEPT:
                     table.clear()
-                table[key] = (value, state if kept.verify else None)
+                table[key] = (value[:] if type(value) is list else value,
+                              state if kept.verify else None)
                 return value
             if entry[1] is not None:
-                kept.verified(hook, entry, state, args, method(self, state, *args))
-            return entry[0]
+                kept.verified(hook, entry, state, ids, args, method(self, state, *args))
+            value = entry[0]
+            return value[:] if type(value) is list else value
 
         return answer  # type: ignore[return-value]
 
@@ -181,7 +199,7 @@ class StaticAnswers:
         return not self.dynamic[hook].isdisjoint(impls)
 
     def verified(self, hook: str, entry: tuple[Any, GameState | None], state: GameState,
-                 args: tuple[Any, ...], fresh: Any) -> None:
+                 ids: tuple[str, ...], args: tuple[Any, ...], fresh: Any) -> None:
         """Verify mode: the answer kept in ``entry`` is the one recomputed
         about ``state`` (``fresh``), or the implementation that answers
         differently about the state the entry was found in is named.
@@ -192,8 +210,8 @@ class StaticAnswers:
         if type(fresh) is type(value) and fresh == value:
             return
         assert then is not None
-        objects = args[:STATIC_HOOKS[hook]]
-        names = ", ".join(f"{o!r} ({state.objects[o].name})" for o in objects)
+        names = ", ".join(f"{o!r} ({state.objects[o].name})" if o in state.objects
+                          else repr(o) for o in ids)
         for impl in self._cache[hook]:
             if impl in self.dynamic.get(hook, ()):
                 continue

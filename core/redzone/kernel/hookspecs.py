@@ -849,6 +849,13 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
     Combined: concatenated, identical results counted once; life gain from one
     source in one damage event is summed into one result (702.15b).
 
+    Static: the combined answer is kept by the damage's fields and the ids
+    and characteristics (:attr:`~redzone.Permanent.characteristics`) of its
+    source and its target (a player: by its id), and asked again when they
+    change. An implementation whose answer reads more (the combat, other
+    objects, a player's life or counters, the damage batch) declares it with
+    :func:`redzone.dynamic`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError

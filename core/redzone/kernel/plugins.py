@@ -365,8 +365,7 @@ class Hooks:
     @_static.static("redzone_lethal_damage")
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`: the smallest of
-        ``base`` and every answer, never below 0 (``base`` at once when the
-        gates let no implementation through); static."""
+        ``base`` and every answer, never below 0; static."""
         hook, value = "redzone_lethal_damage", base
         if hook not in self.silent(state):
             for impl, res in self._answers(hook, (state, source, creature)):
@@ -425,6 +424,7 @@ class Hooks:
             return mods
         return sorted(set(mods), key=lambda m: (m.effect, m.rule, m.multiply, m.add))
 
+    @_static.static("redzone_damage_results")
     def damage_results(self, state: GameState, damage: Damage) -> list[Result]:
         """:func:`~redzone.kernel.hookspecs.redzone_damage_results`, concatenated."""
         return self._collect("redzone_damage_results", Result, state, damage)
