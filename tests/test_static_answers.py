@@ -27,7 +27,7 @@ from redzone import (
     dynamic,
 )
 from redzone.kernel import hookspecs
-from redzone.kernel._static import STATIC_HOOKS
+from redzone.kernel._static import MAX_KEPT, STATIC_HOOKS
 from redzone.testing import plugin_module as plugin
 
 Calls = list[tuple[str, ...]]
@@ -216,6 +216,36 @@ def test_a_kept_list_of_results_is_the_callers_own() -> None:
     first.clear()
     assert engine.hooks.damage_results(state, damage) == engine.hooks.damage_results(
         state, damage) != []
+
+
+def test_the_answers_kept_are_bounded() -> None:
+    """What an engine keeps is bounded: past :data:`MAX_KEPT` answers of a
+    hook the table is emptied and filled again, and the answers stay right."""
+    calls: Calls = []
+    engine = Engine(discover=False, plugins=[_zap(calls)], verify=False)
+    state = _board(engine)
+    table = engine.hooks.static_answers.tables["redzone_lethal_damage"]
+    for base in range(MAX_KEPT + 10):
+        assert engine.hooks.lethal_damage(state, "imp", "bear", base) == min(base, 1)
+        assert len(table) <= MAX_KEPT
+    assert len(calls) == MAX_KEPT + 10
+
+
+def test_threads_sharing_an_engine_get_the_answers_one_thread_gets() -> None:
+    """An engine may serve several threads at once: its table is filled
+    idempotently, so threads asking about the same states at once get what
+    one thread alone gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = [FAST.game(["alice", "bob"], [
+        FAST.creature("a", "alice", p, 2, *kws), FAST.creature("b", "bob", 2, t, "deathtouch"),
+        FAST.creature("c", "alice", 1, 1, "trample")])
+        for p in (1, 2, 3) for t in (1, 2) for kws in ((), ("first strike",), ("lifelink",))]
+    alone = [_answers(Engine(verify=False), s) for s in states]
+    shared = Engine(verify=False)
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda s: _answers(shared, s), states)) == alone
 
 
 def test_dynamic_marks_functions_only() -> None:

@@ -29,7 +29,7 @@ whose answer differs for the same characteristics, naming the plugin, the
 hook and the objects (:meth:`StaticAnswers.verified`).
 
 The table of each engine is bounded (:data:`MAX_KEPT` answers per hook, then
-emptied) and filled idempotently: threads sharing an engine at most compute
+emptied; fewer in verify mode) and filled idempotently: threads sharing an engine at most compute
 an answer twice.
 """
 
@@ -66,7 +66,8 @@ STATIC_HOOKS: Final[Mapping[str, int]] = {
 #: The shape of a hook asked about one :class:`~redzone.Damage`.
 DAMAGE: Final = -1
 
-#: The most answers kept per hook and engine (then the table is emptied).
+#: The most answers kept per hook and engine (then the table is emptied);
+#: verify mode, which keeps the state each was found in, keeps an eighth.
 MAX_KEPT: Final = 8192
 
 
@@ -145,7 +146,7 @@ def static(hook: str) -> Callable[[F], F]:
             entry = table.get(key)
             if entry is None:
                 value = method(self, state, *args)
-                if len(table) >= MAX_KEPT:
+                if len(table) >= kept.limit:
                     table.clear()
                 table[key] = (value[:] if type(value) is list else value,
                               state if kept.verify else None)
@@ -178,6 +179,8 @@ class StaticAnswers:
         self._calls = calls
         self._plain = plain
         self.verify = verify
+        #: The most answers kept per hook.
+        self.limit = MAX_KEPT // 8 if verify else MAX_KEPT
         #: Per static hook, the kept answers: ``(value, state it was found
         #: in, in verify mode)`` by arguments and characteristics.
         self.tables: dict[str, dict[tuple[Any, ...], tuple[Any, GameState | None]]] = {
