@@ -48,7 +48,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "GameOver", "GameState", "Keyword", "Modification", "Permanent", "Player", "PluginState",
         "Shield", "StackObject", "Trigger", "WrittenTrigger", "creature", "new_game",
     ),
-    "redzone.kernel.plugins": ("hookimpl",),
+    "redzone.kernel.plugins": ("dynamic", "hookimpl"),
     "redzone.kernel.references": ("EACH_PLAYER", "AnyId", "ObjectId", "PlayerId",
                                    "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),

@@ -101,7 +101,7 @@ from redzone.kernel.model import (
     creature,
     new_game,
 )
-from redzone.kernel.plugins import hookimpl
+from redzone.kernel.plugins import dynamic, hookimpl
 from redzone.kernel.references import (
     EACH_PLAYER,
     AnyId,
@@ -216,6 +216,7 @@ __all__ = [
     "WrittenTrigger",
     "compiled",
     "creature",
+    "dynamic",
     "hookimpl",
     "new_game",
     "simulate",

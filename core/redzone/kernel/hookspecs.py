@@ -547,6 +547,12 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
     Combined: any ``False`` -> no; else any ``True`` -> yes; else the
     kernel's answer.
 
+    Static: the combined answer is kept by ``step`` and the creature's id and
+    characteristics (:attr:`~redzone.Permanent.characteristics`), and asked
+    again when they change. An implementation whose answer reads more (the
+    combat, other objects, players, the creature's status) declares it with
+    :func:`redzone.dynamic`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -593,6 +599,12 @@ def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | Non
     :returns: ``True`` to allow it.
 
     Combined: any ``True``.
+
+    Static: the combined answer is kept by the attacker's id and
+    characteristics (:attr:`~redzone.Permanent.characteristics`), and asked
+    again when they change. An implementation whose answer reads more (the
+    combat, other objects, players, the attacker's status) declares it with
+    :func:`redzone.dynamic`.
 
     .. versionadded:: 0.1.0
     """
@@ -697,6 +709,12 @@ def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int |
     :returns: a candidate lethal amount, or ``None``.
 
     Combined: the smallest of the core's value and every answer (never below 0).
+
+    Static: the combined answer is kept by the core's value and the ids and
+    characteristics (:attr:`~redzone.Permanent.characteristics`) of the
+    source and the creature, and asked again when they change. An
+    implementation whose answer reads more (the combat, other objects,
+    players, damage marked) declares it with :func:`redzone.dynamic`.
 
     .. versionadded:: 0.1.0
     """
@@ -830,6 +848,13 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
 
     Combined: concatenated, identical results counted once; life gain from one
     source in one damage event is summed into one result (702.15b).
+
+    Static: the combined answer is kept by the damage's fields and the ids
+    and characteristics (:attr:`~redzone.Permanent.characteristics`) of its
+    source and its target (a player: by its id), and asked again when they
+    change. An implementation whose answer reads more (the combat, other
+    objects, a player's life or counters, the damage batch) declares it with
+    :func:`redzone.dynamic`.
 
     .. versionadded:: 0.1.0
     """

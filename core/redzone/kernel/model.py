@@ -596,6 +596,9 @@ class Permanent(Copyable):
                                     "modifications", "damage", "layered"),
         "flags": FLAG_FIELDS,
         "has_conditional": ("modifications", "zone"),
+        "characteristics": ("name", "types", "subtypes", "supertypes", "colors",
+                            "printed_keywords", "modifications", "layered", "base_power",
+                            "base_toughness", "counters", "controller", "owner", "token"),
     }
 
     @name.default
@@ -643,6 +646,21 @@ class Permanent(Copyable):
         "for as long as" something (611.2b)."""
         return bool(self.modifications) and self.zone == "battlefield" and any(
             m.condition is not None for m in self.modifications)
+
+    @derived
+    def characteristics(self) -> tuple[Any, ...]:
+        """Its current characteristics (109.3: name, colours, types,
+        subtypes, supertypes, abilities as keywords, power and toughness, and
+        its counters, which give loyalty and defense), with its controller,
+        owner and whether it is a token, as one hashable tuple of plain
+        values: the key the engine keeps static answers by
+        (:mod:`redzone.kernel._static`). Its status (tapped, damage, marks,
+        restriction flags) and everything outside it are not in it."""
+        c = self.counters
+        return (self.name, self.types, self.subtypes, self.supertypes, self.colors,
+                tuple((k.name, k.text, k.args) for k in self.keywords), self.power,
+                self.toughness, tuple(sorted(c.items())) if c else (), self.controller,
+                self.owner, self.token)
 
     def has(self, name: str) -> bool:
         """Whether the permanent currently has a keyword of that name."""

@@ -31,7 +31,7 @@ from typing import Any, Final, TypeVar
 
 import pluggy
 
-from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _verify
+from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _static, _verify
 from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
@@ -51,6 +51,7 @@ from redzone.kernel._loading import (
 from redzone.kernel._loading import (
     _distribution_of as _distribution_of,
 )
+from redzone.kernel._static import dynamic
 from redzone.kernel._verify import verify_default
 from redzone.kernel.errors import PluginError, Violation
 from redzone.kernel.events import Event, EventKind
@@ -74,7 +75,7 @@ from redzone.kernel.requirements import Requirement
 
 __all__ = [
     "BUILTIN_DISTRIBUTION", "GROUP", "INERT_KEYWORDS", "UNKNOWN_KEYWORD_POLICIES", "Hooks",
-    "KeywordInfo", "PluginInfo", "discover", "entry_points", "hookimpl", "make_manager",
+    "KeywordInfo", "PluginInfo", "discover", "dynamic", "entry_points", "hookimpl", "make_manager",
     "plugin_name", "suggest", "verify_default",
 ]
 
@@ -94,9 +95,9 @@ class Hooks:
     combines and checks the answers as the hook's documentation says. A plugin
     that raises or answers with the wrong type becomes a :class:`PluginError`
     naming the plugin, its distribution, the hook and the step. Loading
-    (:mod:`~redzone.kernel._loading`), verify mode
-    (:mod:`~redzone.kernel._verify`) and gates (:mod:`~redzone.kernel._gates`)
-    live in their own modules.
+    (:mod:`~redzone.kernel._loading`), verify mode (:mod:`~redzone.kernel._verify`),
+    gates (:mod:`~redzone.kernel._gates`) and static answers
+    (:mod:`~redzone.kernel._static`) live in their own modules.
     """
 
     def __init__(self, pm: pluggy.PluginManager, infos: Mapping[str, PluginInfo],
@@ -153,6 +154,8 @@ class Hooks:
         #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
         self.silent = self._gates.silent
         self._active = self._gates.active
+        self.static_answers = _static.StaticAnswers(self._cache, self._gates, calls,
+                                                    self._plain, self.verify)
 
     def _declared(self, hook: str, kind: type[T]) -> list[tuple[Impl, list[T]]]:
         """What each plugin declares as it loads, its container checked."""
@@ -337,6 +340,7 @@ class Hooks:
                                         type(res) is int and res >= 0, "a non-negative int")
         return total
 
+    @_static.static("redzone_assigns_past_blockers")
     def assigns_past_blockers(self, state: GameState, attacker: str) -> bool:
         """:func:`~redzone.kernel.hookspecs.redzone_assigns_past_blockers`: any ``True``."""
         return self._any("redzone_assigns_past_blockers", state, attacker)
@@ -362,16 +366,14 @@ class Hooks:
                               f"{names}", hook="redzone_damage_divider")
         return next(iter(found), None)
 
+    @_static.static("redzone_lethal_damage")
     def lethal_damage(self, state: GameState, source: str, creature: str, base: int) -> int:
         """:func:`~redzone.kernel.hookspecs.redzone_lethal_damage`: the smallest of
-        ``base`` and every answer, never below 0. When the gates let no
-        implementation through (``silent``), that is ``base`` at once."""
-        hook = "redzone_lethal_damage"
-        if hook in self.silent(state):
-            return base if base > 0 else 0
-        value = base
-        for impl, res in self._answers("redzone_lethal_damage", (state, source, creature)):
-            value = min(value, self._check.whole(impl, "redzone_lethal_damage", state, res))
+        ``base`` and every answer, never below 0; static."""
+        hook, value = "redzone_lethal_damage", base
+        if hook not in self.silent(state):
+            for impl, res in self._answers(hook, (state, source, creature)):
+                value = min(value, self._check.whole(impl, hook, state, res))
         return max(value, 0)
 
     def assignment_violations(self, state: GameState,
@@ -379,16 +381,14 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_assignment_violations`, concatenated."""
         return self._collect("redzone_assignment_violations", Violation, state, assignment)
 
+    @_static.static("redzone_deals_combat_damage")
     def deals_combat_damage(self, state: GameState, creature: str, step: str) -> bool | None:
         """:func:`~redzone.kernel.hookspecs.redzone_deals_combat_damage`: ``False``
-        if any says so, else ``True`` if any says so, else ``None`` (the
-        kernel's answer applies), at once when the gates let no
-        implementation through."""
-        hook = "redzone_deals_combat_damage"
-        if hook in self.silent(state):
-            return None
-        answer: bool | None = None
-        for impl, res in self._answers(hook, (state, creature, step)):
+        if any says so, else ``True`` if any does, else ``None`` (the kernel's
+        answer; at once when the gates let no implementation through); static."""
+        hook, answer = "redzone_deals_combat_damage", None
+        for impl, res in () if hook in self.silent(state) else self._answers(
+                hook, (state, creature, step)):
             if res is False:
                 return False
             answer = self._check.expect(impl, hook, state, res, res is True, "a bool or None")
@@ -428,6 +428,7 @@ class Hooks:
             return mods
         return sorted(set(mods), key=lambda m: (m.effect, m.rule, m.multiply, m.add))
 
+    @_static.static("redzone_damage_results")
     def damage_results(self, state: GameState, damage: Damage) -> list[Result]:
         """:func:`~redzone.kernel.hookspecs.redzone_damage_results`, concatenated."""
         return self._collect("redzone_damage_results", Result, state, damage)

@@ -17,7 +17,7 @@ in the last-strike step, not in the regular one ("doesn't deal damage" wins).
 
 from __future__ import annotations
 
-from redzone import REGULAR_DAMAGE_STEP, DamageStep, GameState, KeywordSpec, hookimpl
+from redzone import REGULAR_DAMAGE_STEP, DamageStep, GameState, KeywordSpec, dynamic, hookimpl
 
 #: The step this keyword adds, after the regular one (order 0).
 STEP = DamageStep("last_strike_damage", 1, "last strike (not in the Comprehensive Rules)",
@@ -37,6 +37,7 @@ def redzone_damage_steps() -> list[DamageStep]:
 
 
 @hookimpl
+@dynamic  # in its own step, it reads who dealt damage in the regular one
 def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> bool | None:
     if not state.objects[creature].has("last strike"):
         return None
