@@ -315,3 +315,37 @@ def test_a_lazy_plugin_record_imports_its_module_when_read() -> None:
     assert info.module is sys.modules["redzone_keywords.horsemanship"]
     assert info.imported and hash(info) == before
     assert "not imported" not in repr(info)
+
+
+def test_a_dynamic_implementation_imported_late_is_asked_every_time(zap_site: Path) -> None:
+    """Static answers (702.19b, 510.1c-d): an implementation declared
+    ``@dynamic`` in a plugin the engine imports only when its keyword
+    appears is found dynamic as it is imported, so its answer is never
+    reused from an earlier combat where it said otherwise. Here the lethal
+    damage a ``zap`` trampler assigns is 1 while its controller is under 10
+    life: at 20 life the 2/2 blocker takes 2 (2 trample over); at 5 life it
+    takes 1 (3 trample over), with the same characteristics."""
+    _package(zap_site, "('redzone_keywords', 'redzone_lethal_damage')")
+    (zap_site / "zapkw" / "zap.py").write_text(
+        "from redzone import KeywordSpec, dynamic, hookimpl\n\n"
+        "@hookimpl\ndef redzone_keywords():\n"
+        "    return [KeywordSpec('zap', '702.999', summary='zaps')]\n\n"
+        "@hookimpl\n@dynamic\ndef redzone_lethal_damage(state, source, creature):\n"
+        "    perm = state.objects.get(source)\n"
+        "    if perm is None or not perm.has('zap'):\n        return None\n"
+        "    return 1 if state.players[perm.controller].life < 10 else None\n",
+        encoding="utf-8")
+    engine = Engine(allow=["zap", "trample"])
+    assert "zapkw.zap" not in sys.modules
+
+    def bob_after(life: int) -> int:
+        state = engine.game(["alice", "bob"], [
+            engine.creature("z", "alice", 4, 4, "zap", "trample"),
+            engine.creature("b", "bob", 2, 2)])
+        state = state.evolve(players={**state.players,
+                                      "alice": state.players["alice"].evolve(life=life)})
+        return engine.resolve(state, {"z": "bob"}, {"b": ["z"]}).state.players["bob"].life
+
+    assert bob_after(20) == 18
+    assert "redzone_lethal_damage" in engine.hooks.static_answers.dynamic
+    assert bob_after(5) == 17

@@ -68,6 +68,10 @@ class Pending:
         self._real: dict[str, dict[str, Impl]] = {}
         #: The stand-ins, by plugin and hook.
         self._stand_ins: dict[str, dict[str, Impl]] = {}
+        #: Told of each plugin as it is imported, its implementations in
+        #: place (what the engine worked out from its functions, such as
+        #: which are :func:`~redzone.dynamic`, is worked out again).
+        self.loaded: list[Callable[[PluginInfo], None]] = []
         added: dict[str, list[Impl]] = {}
         for info in infos.values():
             if info.declared is None or pm.get_plugin(info.name) is not None:
@@ -132,6 +136,8 @@ class Pending:
                 impl.fn = real[hook].fn  # the same call: the loop may call either
             _gates.warn_retired(info)
             self._real[info.name] = real
+            for tell in self.loaded:
+                tell(info)
             return real
 
     def load_all(self) -> None:

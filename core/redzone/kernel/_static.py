@@ -47,6 +47,7 @@ from redzone.kernel.model import GameState
 
 if TYPE_CHECKING:
     from redzone.kernel._gates import Gates
+    from redzone.kernel._lazy import Pending
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -170,10 +171,12 @@ class StaticAnswers:
     :param plain: the call loop without verify mode, to find the plugin
         whose answer changed.
     :param verify: verify mode: each kept answer is recomputed as it is used.
+    :param pending: the plugins the engine imports when first needed: told
+        of each as it is imported, this finds its dynamic implementations.
     """
 
     def __init__(self, cache: Mapping[str, tuple[Impl, ...]], gates: Gates, calls: Calls,
-                 plain: Loop, verify: bool) -> None:
+                 plain: Loop, verify: bool, pending: Pending | None = None) -> None:
         self._cache = cache
         self._gates = gates
         self._calls = calls
@@ -188,10 +191,25 @@ class StaticAnswers:
         #: Per static hook, its implementations declared :func:`dynamic` (a
         #: hook with none is left out).
         self.dynamic: dict[str, frozenset[Impl]] = {}
+        self.refresh()
+        if pending is not None:
+            pending.loaded.append(self.refresh)
+
+    def refresh(self, loaded: object = None) -> None:
+        """Find again which implementations are :func:`dynamic`: as the
+        engine is built, and when a plugin is imported after it
+        (:attr:`redzone.kernel._lazy.Pending.loaded`: its stand-ins' functions
+        are then its own). A hook that gains one forgets what it kept.
+
+        :param loaded: the plugin just imported (unused: every hook is read)."""
         for hook in STATIC_HOOKS:
-            marked = frozenset(i for i in cache.get(hook, ()) if declares_dynamic(i.fn))
+            marked = frozenset(i for i in self._cache.get(hook, ()) if declares_dynamic(i.fn))
+            if marked != self.dynamic.get(hook, frozenset()):
+                self.tables[hook].clear()
             if marked:
                 self.dynamic[hook] = marked
+            else:
+                self.dynamic.pop(hook, None)
 
     def asks_dynamic(self, hook: str, state: GameState) -> bool:
         """Whether an implementation of ``hook`` declared :func:`dynamic`

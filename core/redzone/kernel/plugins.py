@@ -155,7 +155,7 @@ class Hooks:
         self.silent = self._gates.silent
         self._active = self._gates.active
         self.static_answers = _static.StaticAnswers(self._cache, self._gates, calls,
-                                                    self._plain, self.verify)
+                                                    self._plain, self.verify, self.pending)
 
     def _declared(self, hook: str, kind: type[T]) -> list[tuple[Impl, list[T]]]:
         """What each plugin declares as it loads, its container checked."""
