@@ -24,7 +24,7 @@ formats and the kernel, never the other way.
 """
 
 from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
-from redzone.execution.executors import RayExecutor
+from redzone.execution.executors import DaskExecutor, RayExecutor
 from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
 from redzone.execution.jobs import (
     BAD_JOB,
@@ -46,6 +46,7 @@ __all__ = [
     "WORKER_SETUP",
     "BatchError",
     "Cell",
+    "DaskExecutor",
     "EngineSpec",
     "Grid",
     "JobOutcome",
