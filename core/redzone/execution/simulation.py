@@ -64,7 +64,10 @@ from redzone.execution.jobs import (
     _Payload,
     _Planner,
     _ScenarioJob,
-    run_chunk,
+    pack,
+    pack_query,
+    run_packed,
+    unpack,
 )
 from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
@@ -75,13 +78,26 @@ from redzone.kernel.errors import BadQueryError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 
-#: The most jobs in one chunk when the chunk size is chosen automatically.
+#: The most jobs in one chunk when the chunk size is chosen automatically,
+#: on a local pool; a cluster's executor says its own
+#: (:data:`~redzone.execution.executors.CLUSTER_CHUNK`).
 MAX_CHUNK: Final = 64
+
+
+def chunk_limit(executor: Any) -> int:
+    """The most jobs in one chunk the chunk size is chosen up to: the
+    executor's ``max_chunk`` (a cluster's task costs the caller about ten
+    times a local pool's: fewer, larger chunks), else :data:`MAX_CHUNK`."""
+    most = getattr(executor, "max_chunk", None)
+    return most if isinstance(most, int) and most > 0 else MAX_CHUNK
 
 
 class _NoInitial:
     def __repr__(self) -> str:
         return "<no initial value>"
+
+    def __reduce__(self) -> str:
+        return "_NO_INITIAL"  # the one value, wherever it is unpickled
 
 
 #: ``initial`` not given.
@@ -160,7 +176,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         verify mode, here and on every worker. A Scenario is resolved with its
         own engine's plugins.
     :param chunksize: jobs per chunk sent to a worker (default: about four
-        chunks per worker, at most :data:`MAX_CHUNK` jobs each).
+        chunks per worker, at most :data:`MAX_CHUNK` jobs each on a local
+        pool, :data:`~redzone.execution.executors.CLUSTER_CHUNK` on Dask or
+        Ray).
     :param rules: a rules edition overriding each file's ``rules`` key (as
         ``redzone run --rules``); files only. An unknown edition is each
         file's bad-scenario outcome.
@@ -305,22 +323,25 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     return _reduced(items, query.reduce, initial)
 
 
-def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool) -> Query:
+def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool,
+           who: str = "simulate") -> Query:
     """The query of a batch, checked before any job runs.
 
+    :param who: the function asked (``simulate``, ``run_bag``...), as the
+        errors name it.
     :raises BadQueryError: naming what is wrong.
     """
     if not isinstance(outcome, str) or outcome not in OUTCOMES:
-        raise BadQueryError(f"simulate: outcome is {outcome!r}: give one of "
+        raise BadQueryError(f"{who}: outcome is {outcome!r}: give one of "
                             f"{', '.join(repr(o) for o in OUTCOMES)}")
     for name, fn in (("score", score), ("reduce", reduce)):
         if fn is not None and not callable(fn):
-            raise BadQueryError(f"simulate: {name} is a {type(fn).__name__}, not a function: "
+            raise BadQueryError(f"{who}: {name} is a {type(fn).__name__}, not a function: "
                                 f"give a module-level function (or None)")
     if reduce is not None and score is None:
-        raise BadQueryError("simulate: reduce needs score: the scores are what it combines")
+        raise BadQueryError(f"{who}: reduce needs score: the scores are what it combines")
     if initial is not _NO_INITIAL and reduce is None:
-        raise BadQueryError("simulate: initial is given without reduce: it is the value a "
+        raise BadQueryError(f"{who}: initial is given without reduce: it is the value a "
                             "reduction starts from")
     query = Query(outcome, score, reduce)
     if sent and (score is not None or reduce is not None):
@@ -329,13 +350,14 @@ def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool) -
         except Exception as exc:
             which = "score" if _unpicklable(score) else "reduce"
             fn = score if which == "score" else reduce
-            raise BadQueryError(f"simulate: the {which} function {fn!r} can't be sent to a "
+            raise BadQueryError(f"{who}: the {which} function {fn!r} can't be sent to a "
                                 f"worker ({type(exc).__name__}: {exc}): make it a "
                                 "module-level function") from exc
     return query
 
 
-def _reduced(items: Iterator[Any], fn: Callable[[Any, Any], Any], initial: Any) -> Reduced:
+def _reduced(items: Iterable[Any], fn: Callable[[Any, Any], Any], initial: Any,
+             who: str = "simulate") -> Reduced:
     """The chunks' reductions, reduced here in input order."""
     value = initial
     jobs = 0
@@ -356,7 +378,7 @@ def _reduced(items: Iterator[Any], fn: Callable[[Any, Any], Any], initial: Any) 
         for kind, n in part.kinds:
             kinds[kind] = kinds.get(kind, 0) + n
     if value is _NO_INITIAL:
-        raise BadQueryError("simulate: there was no job to reduce and no initial value: give "
+        raise BadQueryError(f"{who}: there was no job to reduce and no initial value: give "
                             "initial= for batches that may be empty")
     return Reduced(value, jobs, FrozenMap(kinds))
 
@@ -409,24 +431,31 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
               query: Query = _PLAIN, lost_after: float | None = None) -> Iterator[Any]:
     workers = worker_count(executor)
     size = chunksize or 0
+    most = chunk_limit(executor)
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []
     state = {"executor": executor}
     it = iter(numbered(jobs))
-    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[Any]]]] = deque()
-    # The plain query travels as None: what run_chunk has always been given.
-    sent = None if query == _PLAIN else query
+    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[Any]]] = deque()
+    # The plain query travels as None; any other, pickled once for the batch.
+    sent = pack_query(None if query == _PLAIN else query)
 
     # The futures sent and not given up on, in the order sent, with their
     # numbers of jobs: a chunk's deadline counts the jobs queued before it.
-    flight: dict[cf.Future[list[Any]], int] = {}
+    flight: dict[cf.Future[Any], int] = {}
 
-    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[Any]]:
+    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[Any]:
         try:
-            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
+            blob = pack(chunk)
+        except Exception as exc:  # a job that can't be sent: as if its worker were lost
+            future: cf.Future[Any] = cf.Future()
+            future.set_exception(exc)
+            return future
+        try:
+            future = state["executor"].submit(run_packed, blob, timeout, sent)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
+            future = state["executor"].submit(run_packed, blob, timeout, sent)
         if timeout is not None:
             flight[future] = len(chunk)
         return future
@@ -435,8 +464,8 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         nonlocal size
         if size == 0:
             # Look ahead to choose a chunk size: about four chunks per worker.
-            head = list(itertools.islice(it, MAX_CHUNK * 4 * workers))
-            size = max(1, min(MAX_CHUNK, -(-len(head) // (4 * workers))))
+            head = list(itertools.islice(it, most * 4 * workers))
+            size = max(1, min(most, -(-len(head) // (4 * workers))))
             buffered.extend(head)
         chunk: list[tuple[int, _Payload]] = []
         while len(chunk) < size:
@@ -452,7 +481,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             pending.append((chunk, submit(chunk)))
         return bool(chunk)
 
-    def wait(future: cf.Future[list[Any]]) -> list[Any]:
+    def wait(future: cf.Future[Any]) -> list[Any]:
         ex = state["executor"]
         deadline = None
         if timeout is not None:
@@ -467,12 +496,12 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             deadline = time.monotonic() + chunk_deadline(timeout, flight.get(future, 1)) + (
                 timeout * ahead)
         try:
-            return wait_result(future, lambda: live_workers(ex), lost_after,
-                               what=describe(ex), deadline=deadline)
+            return unpack(wait_result(future, lambda: live_workers(ex), lost_after,
+                                      what=describe(ex), deadline=deadline))
         finally:
             flight.pop(future, None)
 
-    def hung(future: cf.Future[list[Any]]) -> bool:
+    def hung(future: cf.Future[Any]) -> bool:
         """End the worker stuck on ``future``; replace a pool so ended, and
         send the other chunks in flight on it again."""
         ex = state["executor"]
@@ -529,10 +558,10 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[Any]]],
+           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[Any]],
            query: Query = _PLAIN,
-           wait: Callable[[cf.Future[list[Any]]], list[Any]] = lambda f: f.result(),
-           hung: Callable[[cf.Future[list[Any]]], bool] = lambda f: False,
+           wait: Callable[[cf.Future[Any]], list[Any]] = lambda f: unpack(f.result()),
+           hung: Callable[[cf.Future[Any]], bool] = lambda f: False,
            timeout: float | None = None) -> list[Any]:
     """Send each job of a lost (or hung) chunk again, alone and one after
     another, so that a job that kills its worker is lost alone: its
@@ -568,8 +597,8 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
             out.extend(query.local(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome),
                                               retried=1)))
             continue
-        out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome) else r
-                   for r in query.decode(wires))
+        out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome | LightOutcome | Scored)
+                   else r for r in query.decode(wires))
     return out
 
 
@@ -604,4 +633,4 @@ def _unpicklable(payload: Any) -> str:
     return ""
 
 
-__all__ = ["MAX_CHUNK", "simulate"]
+__all__ = ["MAX_CHUNK", "chunk_limit", "simulate"]
