@@ -166,7 +166,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         worker (no :class:`~redzone.formats.scenario.Scenario` is built).
     :param executor: ``None`` to run here, one job after another; or any
         :class:`concurrent.futures.Executor` (a process pool, a Dask
-        ``distributed.Client`` or its ``get_executor()``, a
+        ``distributed.Client`` or its ``get_executor()``, run through a
+        :class:`~redzone.execution.executors.DaskExecutor`, a
         :class:`~redzone.execution.executors.RayExecutor`).
     :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
         set files are read with (each file's rules edition applies); default
@@ -282,9 +283,12 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     chunks in flight on it are sent again to the new pool: they lost their
     worker, it is not counted against them); a
     :class:`~redzone.execution.executors.RayExecutor` ends the task's worker
-    process (``ray.cancel(force=True)``) and Ray starts another; any other
-    executor (Dask, a thread pool) has its worker left busy until the job
-    returns, and the job is reported at its deadline all the same.
+    process (``ray.cancel(force=True)``) and Ray starts another; on Dask
+    (:class:`~redzone.execution.executors.DaskExecutor`) the task is
+    cancelled and its worker restarted by its nanny; any other executor (a
+    thread pool, a Dask worker without a nanny) has its worker left busy
+    until the job returns, and the job is reported at its deadline all the
+    same.
 
     .. versionchanged:: 0.1.0
        ``outcome``, ``score``, ``reduce`` and ``initial``.
