@@ -143,7 +143,8 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
 
 
 @pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
-def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(engine: Engine) -> None:
+def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24, item 4: on Dask, a job hung in C is a ``timeout`` outcome at
     its deadline, the worker running it is restarted by its nanny (another
     process at the same place in the cluster), and the batch goes on: its
@@ -156,12 +157,16 @@ def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(engine: Engine)
     serial = list(simulate(jobs[:3] + jobs[4:], engine=engine))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        # A Dask worker starts cold: the imports first, so the grace is the jobs'.
+        # A Dask worker starts cold: the imports and the engine first, so the
+        # grace is the jobs'; the restarted worker starts cold again, and is
+        # given the default grace (room to import and build the engine).
         for name in ("redzone.execution.simulation", "rz_batch_hung"):
             client.run(importlib.import_module, name)
+        list(simulate(jobs[:2], engine=engine, executor=client, chunksize=1))
+        monkeypatch.setattr(simulation, "chunk_deadline", faults.chunk_deadline)
         before = set(client.run(os.getpid).values())
         got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=client,
-                                             chunksize=1, timeout=0.5)), 60)
+                                             chunksize=1, timeout=0.5)), 90)
         client.wait_for_workers(2, timeout=30)
         after = set(client.run(os.getpid).values())
         # Both workers free: two tasks meeting at a barrier both run.

@@ -32,7 +32,7 @@ from typing import Any, Final, Literal, overload
 
 from attrs import evolve
 
-from redzone.execution.engines import build_engine
+from redzone.execution.engines import BatchError, build_engine
 from redzone.execution.executors import as_executor, cut, describe, live_workers, worker_count
 from redzone.execution.faults import (
     LOST_AFTER,
@@ -440,7 +440,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
     owned: list[cf.Executor] = []
     state = {"executor": executor}
     it = iter(numbered(jobs))
-    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[Any]]] = deque()
+    pending: deque[tuple[_Chunk, cf.Future[Any]]] = deque()
     # The plain query travels as None; any other, pickled once for the batch.
     sent = pack_query(None if query == _PLAIN else query)
 
@@ -448,20 +448,18 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
     # numbers of jobs: a chunk's deadline counts the jobs queued before it.
     flight: dict[cf.Future[Any], int] = {}
 
-    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[Any]:
-        try:
-            blob = pack(chunk)
-        except Exception as exc:  # a job that can't be sent: as if its worker were lost
+    def submit(chunk: _Chunk) -> cf.Future[Any]:
+        if not isinstance(chunk.work, bytes):  # a job that can't be sent: as if lost
             future: cf.Future[Any] = cf.Future()
-            future.set_exception(exc)
+            future.set_exception(chunk.error or BatchError("the chunk can't be sent"))
             return future
         try:
-            future = state["executor"].submit(run_packed, blob, timeout, sent)
+            future = state["executor"].submit(run_packed, chunk.work, timeout, sent)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            future = state["executor"].submit(run_packed, blob, timeout, sent)
+            future = state["executor"].submit(run_packed, chunk.work, timeout, sent)
         if timeout is not None:
-            flight[future] = len(chunk)
+            flight[future] = chunk.jobs
         return future
 
     def fill() -> bool:
@@ -482,7 +480,8 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 index, job = nxt
             chunk.append((index, planner.payload(index, job)))
         if chunk:
-            pending.append((chunk, submit(chunk)))
+            sending = _Chunk(chunk)
+            pending.append((sending, submit(sending)))
         return bool(chunk)
 
     def wait(future: cf.Future[Any]) -> list[Any]:
@@ -524,13 +523,14 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while len(pending) < window and fill():
             pass
         while pending:
-            chunk, future = pending.popleft()
+            sending, future = pending.popleft()
             try:
                 wires = wait(future)
             except WorkersLost:
                 raise
             except ChunkHung as exc:
                 ended = hung(future)
+                chunk = sending.payloads()
                 if len(chunk) == 1:  # alone already: cut
                     index, payload = chunk[0]
                     results = query.local(_cut_by_caller(index, _source(payload), timeout,
@@ -538,7 +538,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 else:
                     results = _retry(chunk, exc, submit, query, wait, hung, timeout)
             except Exception as exc:
-                results = _retry(chunk, exc, submit, query, wait, hung, timeout)
+                results = _retry(sending.payloads(), exc, submit, query, wait, hung, timeout)
             else:
                 results = query.decode(wires)
             yield from results
@@ -549,6 +549,30 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             future.cancel()
         for ex in owned:
             ex.shutdown(wait=False, cancel_futures=True)
+
+
+class _Chunk:
+    """A chunk as it is sent: its jobs pickled once (:func:`pack`), so that
+    what waits for its outcomes is bytes, not the jobs' objects; or, when
+    they can't be pickled, the jobs themselves and why."""
+
+    __slots__ = ("error", "jobs", "work")
+
+    def __init__(self, payloads: list[tuple[int, _Payload]]) -> None:
+        self.jobs = len(payloads)
+        self.error: Exception | None = None
+        self.work: bytes | list[tuple[int, _Payload]]
+        try:
+            self.work = pack(payloads)
+        except Exception as exc:  # a job that can't be sent: found when sent alone
+            self.work, self.error = payloads, exc
+
+    def payloads(self) -> list[tuple[int, _Payload]]:
+        """The chunk's jobs (unpickled again: to send them one by one)."""
+        if isinstance(self.work, bytes):
+            payloads: list[tuple[int, _Payload]] = pickle.loads(self.work)
+            return payloads
+        return self.work
 
 
 def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
@@ -562,7 +586,7 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[Any]],
+           submit: Callable[[_Chunk], cf.Future[Any]],
            query: Query = _PLAIN,
            wait: Callable[[cf.Future[Any]], list[Any]] = lambda f: unpack(f.result()),
            hung: Callable[[cf.Future[Any]], bool] = lambda f: False,
@@ -577,7 +601,7 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
     worker where it could."""
     out: list[Any] = []
     for index, payload in chunk:
-        future = submit([(index, payload)])
+        future = submit(_Chunk([(index, payload)]))
         try:
             wires = wait(future)
         except WorkersLost:
