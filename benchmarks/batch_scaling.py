@@ -92,12 +92,15 @@ def executor(kind: str, workers: int) -> Iterator[Any]:
     elif kind == "pool":
         with cf.ProcessPoolExecutor(max_workers=workers) as pool:
             yield pool
-    elif kind == "dask":
+    elif kind == "dask":  # as ``redzone batch --executor dask:local`` makes it
+        import dask
         from distributed import Client, LocalCluster
+        from redzone.execution.executors import LOCAL_DASK
 
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster) as client:
+        with dask.config.set(LOCAL_DASK):
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None)
+        with cluster, Client(cluster) as client:
             yield client
     elif kind == "daskx":
         with external_dask(workers) as client:

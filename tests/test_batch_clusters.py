@@ -20,6 +20,7 @@ import concurrent.futures as cf
 import contextlib
 import importlib.util
 import json
+import operator
 import os
 import secrets
 import shutil
@@ -44,6 +45,7 @@ from redzone import Engine
 from redzone.execution import (
     WORKER_SETUP,
     JobOutcome,
+    LightOutcome,
     RayExecutor,
     WorkerSetupError,
     jobs_dataset,
@@ -64,6 +66,7 @@ from redzone.formats.document import (
 from redzone.formats.outcome import command_engine
 from redzone.formats.scenario import Scenario, load
 from redzone.frontends.cli import cli
+from redzone.kernel.errors import BadQueryError
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -460,6 +463,49 @@ def test_a_dask_bag_of_jobs_gives_simulates_outcomes(
     assert sorted(_texts(indexed)) == _texts(want)
 
 
+def _portable(in_caller_dir: Path, mixed: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The jobs of ``mixed`` a bag or dataset can hold (files as ``(name,
+    bytes)``, a missing file by its path, pairs as they are; Scenarios left
+    out: they can't be pickled), and the same jobs as ``simulate`` takes them
+    (the files by path, read here)."""
+    plain = [j for j in mixed if not isinstance(j, Scenario)]
+    return [(j, (in_caller_dir / j).read_bytes())
+            if isinstance(j, str) and (in_caller_dir / j).exists() else j
+            for j in plain], plain
+
+
+#: A score and a reduction any worker can import: the job's kind, and the
+#: kinds joined in input order (associative, not commutative: the order counts).
+KIND, JOIN = operator.attrgetter("kind"), operator.add
+
+
+@needs_dask
+def test_a_dask_bag_gives_light_outcomes_scores_and_a_reduction_as_simulate(
+        in_caller_dir: Path, dask_client: Any, mixed: list[Any]) -> None:
+    """``run_bag``'s ``outcome``, ``score``, ``reduce`` and ``initial`` are
+    ``simulate``'s: the same light outcomes, the same scores, and the same
+    reduction in input order (with the bag's jobs indexed, in the bag's
+    order)."""
+    import dask.bag as db
+
+    jobs, plain = _portable(in_caller_dir, mixed)
+    bag = db.from_sequence(jobs, npartitions=4)
+    light = run_bag(bag, outcome="light").compute()
+    assert light == list(simulate(plain, outcome="light"))
+    assert all(isinstance(r, LightOutcome) for r in light)
+    scored = run_bag(bag, score=KIND).compute()
+    assert scored == list(simulate(plain, score=KIND))
+    assert {r.kind for r in scored} >= {"resolved", "bad_scenario"}
+    want = simulate(plain, score=KIND, reduce=JOIN, initial="")
+    got = run_bag(bag, score=KIND, reduce=JOIN, initial="").compute()
+    assert got == want and got.jobs == len(plain)
+    pairs = db.from_sequence(list(enumerate(jobs)), npartitions=3)
+    assert run_bag(pairs, indexed=True, outcome="light", score=KIND, reduce=JOIN,
+                   ).compute() == simulate(plain, outcome="light", score=KIND, reduce=JOIN)
+    with pytest.raises(BadQueryError, match="run_bag: reduce needs score"):
+        run_bag(bag, reduce=JOIN)
+
+
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     """A Ray head started with ``ray start`` in a folder of its own (2 CPUs,
@@ -584,3 +630,28 @@ def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
     assert [(r.index, r.source, r.status, r.text) for r in got] == [
         (r.index, r.source, r.status, r.text) for r in want]
     assert all(r.worker.split(":")[1] != str(os.getpid()) for r in got)
+
+
+@needs_ray
+def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
+        in_caller_dir: Path, ray_head: tuple[str, int], mixed: list[Any]) -> None:
+    """``run_dataset``'s ``outcome``, ``score``, ``reduce`` and ``initial``
+    are ``simulate``'s: rows that make the same light outcomes and scores
+    back (``outcome_of_row``), and the same reduction in input order."""
+    import ray
+
+    both = _portable(in_caller_dir, mixed)
+    jobs, plain = both[0][:12], both[1][:12]
+    ray.init(f"127.0.0.1:{ray_head[1]}", log_to_driver=False)
+    try:
+        light = run_dataset(jobs_dataset(jobs), batch_size=4, outcome="light").take_all()
+        scored = run_dataset(jobs_dataset(jobs), batch_size=4, score=KIND).take_all()
+        got = run_dataset(jobs_dataset(jobs), batch_size=4, score=KIND, reduce=JOIN,
+                          initial="")
+    finally:
+        ray.shutdown()
+    assert sorted((outcome_of_row(r) for r in light), key=lambda r: r.index) == list(
+        simulate(plain, outcome="light"))
+    assert sorted((outcome_of_row(r) for r in scored), key=lambda r: r.index) == list(
+        simulate(plain, score=KIND))
+    assert got == simulate(plain, score=KIND, reduce=JOIN, initial="")

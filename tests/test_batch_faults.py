@@ -208,3 +208,30 @@ def test_cli_timeout_is_each_jobs_limit(tmp_path: Path, monkeypatch: pytest.Monk
     assert result.exit_code == 0 and seen == [2.5]
     bad = CliRunner().invoke(cli, ["batch", "--timeout", "0", lure])
     assert bad.exit_code == 64 and "--timeout" in bad.output
+
+
+def _kind(outcome: Any) -> str:
+    """A score of a full or a light outcome: how the job ended."""
+    return str(outcome.kind)
+
+
+@pytest.mark.parametrize("asked", [{}, {"outcome": "light"}, {"score": _kind},
+                                   {"outcome": "light", "score": _kind}])
+def test_a_job_sent_again_says_so_in_every_kind_of_outcome_and_its_row(
+        engine: Engine, tmp_path: Path, asked: dict[str, Any]) -> None:
+    """The contract of ``retried``: a job sent again after its worker was
+    lost says so, whether the batch gives full outcomes, light ones or
+    scores, and its sink row says the same (``retried``); the poison job,
+    lost twice, is one of them."""
+    import json
+
+    names = ["Bear"] * 6 + ["Poison"] + ["Bear"] * 5
+    jobs = _jobs(engine, names)
+    out = tmp_path / "rows.jsonl"
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        got = list(simulate(jobs, engine=engine, executor=pool, chunksize=3, sink=out,
+                            **asked))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r.retried for r in got] == [r["retried"] for r in rows]
+    assert got[6].kind == "worker_lost" and got[6].retried == 1
+    assert all(r.retried == 1 for r in got[6:9])  # the poison's chunk-mates, sent again

@@ -6,8 +6,8 @@ blocked, which neither the alarm nor an asynchronous exception can cut)
 holds its worker. The caller then cuts it at its chunk's deadline
 (``timeout`` per job plus ``GRACE``): a process pool's workers are killed and
 the pool replaced, the job is a ``timeout`` outcome and the batch goes on.
-On Ray the task's worker process is ended; on Dask the job is reported at
-its deadline and its worker left busy. Run serially, such a job can't be cut
+On Ray the task's worker process is ended; on Dask the task's worker is
+restarted by its nanny. Run serially, such a job can't be cut
 (the batch waits for it): not tested.
 
 Each batch runs in a thread joined with a time bound, so a regression fails
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -142,10 +143,13 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
 
 
 @pytest.mark.skipif(not HAS_DASK, reason="Dask (redzone[dask]) is not installed")
-def test_a_job_hung_in_c_on_dask_is_reported_at_its_deadline(engine: Engine) -> None:
-    """Issue 24, item 4: on Dask, which has no way here to end the worker
-    running a task, a job hung in C is a ``timeout`` outcome at its deadline
-    and the batch goes on (on the cluster's other worker)."""
+def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24, item 4: on Dask, a job hung in C is a ``timeout`` outcome at
+    its deadline, the worker running it is restarted by its nanny (another
+    process at the same place in the cluster), and the batch goes on: its
+    neighbours resolve as serially, and afterwards both workers run jobs
+    again (two jobs that each wait for the other run at once)."""
     from distributed import Client, LocalCluster
 
     names = ["Bear"] * 3 + ["Stone"] + ["Bear"] * 3
@@ -153,16 +157,46 @@ def test_a_job_hung_in_c_on_dask_is_reported_at_its_deadline(engine: Engine) -> 
     serial = list(simulate(jobs[:3] + jobs[4:], engine=engine))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
-        # A Dask worker starts cold: the imports first, so the grace is the jobs'.
+        # A Dask worker starts cold: the imports and the engine first, so the
+        # grace is the jobs'; the restarted worker starts cold again, and is
+        # given the default grace (room to import and build the engine).
         for name in ("redzone.execution.simulation", "rz_batch_hung"):
             client.run(importlib.import_module, name)
+        list(simulate(jobs[:2], engine=engine, executor=client, chunksize=1))
+        monkeypatch.setattr(simulation, "chunk_deadline", faults.chunk_deadline)
+        before = set(client.run(os.getpid).values())
         got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=client,
-                                             chunksize=1, timeout=0.5)), 30)
+                                             chunksize=1, timeout=0.5)), 90)
+        client.wait_for_workers(2, timeout=30)
+        after = set(client.run(os.getpid).values())
+        # Both workers free: two tasks meeting at a barrier both run.
+        token = f"rz-meet-{os.getpid()}-{time.time_ns()}"
+        barrier = (client.submit(_meet, 0, token, pure=False),
+                   client.submit(_meet, 1, token, pure=False))
+        met = client.gather(list(barrier))
         cluster.close(timeout=5)
     assert (got[3].status, got[3].kind) == (3, "timeout")
-    assert "stays busy" in got[3].outcome["error"]["message"]
+    assert "worker was ended and replaced" in got[3].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 3] == [
         (r.status, r.json) for r in serial]
+    assert len(before - after) == 1 and len(after) == 2  # one worker process replaced
+    assert sorted(met) == [0, 1]
+
+
+def _meet(n: int, token: str) -> int:
+    """Wait (at most 20 s) until the other of two calls has started: both
+    return only when two workers run them at once."""
+    import tempfile
+
+    folder = os.path.join(tempfile.gettempdir(), token)
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, str(n)), "w").close()
+    end = time.monotonic() + 20
+    while not os.path.exists(os.path.join(folder, str(1 - n))):
+        if time.monotonic() > end:
+            raise TimeoutError("the other worker never started its call")
+        time.sleep(0.05)
+    return n
 
 
 @pytest.mark.skipif(not HAS_RAY, reason="Ray (redzone[ray]) is not installed")

@@ -26,7 +26,7 @@ from redzone.execution.sinks import Summary, done_keys, open_sink
 from redzone.frontends.cli import EXIT_USAGE, cli
 
 EXAMPLES = Path(examples.__file__).parent
-ROW_KEYS = {"file", "status", "kind", "message", "outcome"}
+ROW_KEYS = {"file", "status", "kind", "message", "outcome", "retried"}
 
 
 @pytest.fixture
@@ -217,4 +217,5 @@ def test_a_sink_is_chosen_by_suffix(tmp_path: Path) -> None:
     sink.write(_outcome(0, 0, 0.1))
     sink.close()
     assert _rows(tmp_path / "out.jsonl") == [{"file": "f0", "status": 0, "kind": "resolved",
-                                              "message": None, "outcome": {"ok": True}}]
+                                              "message": None, "outcome": {"ok": True},
+                                              "retried": 0}]

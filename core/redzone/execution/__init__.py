@@ -31,7 +31,7 @@ formats and the kernel, never the other way.
 #: generated from it by ``python -m redzone._stub``.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.execution.engines": ("BatchError", "EngineSpec", "WorkerSetupError"),
-    "redzone.execution.executors": ("RayExecutor",),
+    "redzone.execution.executors": ("DaskExecutor", "RayExecutor"),
     "redzone.execution.faults": ("WorkersLost",),
     "redzone.execution.feeds": ("jobs_dataset", "outcome_of_row", "run_bag", "run_dataset"),
     "redzone.execution.jobs": (

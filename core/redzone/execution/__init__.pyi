@@ -3,7 +3,7 @@ the table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;
 don't edit."""
 
 from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
-from redzone.execution.executors import RayExecutor
+from redzone.execution.executors import DaskExecutor, RayExecutor
 from redzone.execution.faults import WorkersLost
 from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
 from redzone.execution.jobs import (
@@ -25,6 +25,7 @@ __all__ = [
     "WORKER_SETUP",
     "BatchError",
     "Cell",
+    "DaskExecutor",
     "EngineSpec",
     "Grid",
     "JobOutcome",

@@ -13,9 +13,11 @@ error as a value.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import os
+import pickle
 import reprlib
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -306,6 +308,8 @@ class LightOutcome:
     :param losers: the players who lost.
     :param draw: whether the game is a draw (104.4a).
     :param message: the error's message, ``""`` when resolved.
+    :param retried: how many times the job was sent again after its worker
+        was lost (or hung), as :attr:`JobOutcome.retried`.
 
     .. versionadded:: 0.1.0
     """
@@ -322,6 +326,7 @@ class LightOutcome:
     losers: tuple[str, ...] = ()
     draw: bool = False
     message: str = ""
+    retried: int = field(default=0, eq=False)
 
     @property
     def ok(self) -> bool:
@@ -354,11 +359,11 @@ class LightOutcome:
         """The light outcome of a job that failed, from its full outcome.
 
         :param outcome: the failed job's outcome.
-        :returns: its index, source, status, kind and message.
+        :returns: its index, source, status, kind, message and retries.
         """
         error = outcome.outcome.get("error") or {}
         return cls(outcome.index, outcome.source, outcome.status, outcome.kind,
-                   message=str(error.get("message", "")))
+                   message=str(error.get("message", "")), retried=outcome.retried)
 
     def to_wire(self) -> tuple[Any, ...]:
         """The outcome as a plain tuple (:meth:`from_wire` makes it again).
@@ -367,7 +372,7 @@ class LightOutcome:
         """
         return (self.index, self.source, self.status, self.kind, tuple(self.lives.items()),
                 tuple(self.poison.items()), self.deaths, self.game_over, self.winners,
-                self.losers, self.draw, self.message)
+                self.losers, self.draw, self.message, self.retried)
 
     @classmethod
     def from_wire(cls, t: Sequence[Any]) -> LightOutcome:
@@ -391,6 +396,8 @@ class Scored:
     :param value: what the score function returned for the job's outcome
         (for a failed job too: the function is given every outcome).
     :param message: the error's message, ``""`` when resolved.
+    :param retried: how many times the job was sent again after its worker
+        was lost (or hung), as :attr:`JobOutcome.retried`.
 
     .. versionadded:: 0.1.0
     """
@@ -401,6 +408,7 @@ class Scored:
     kind: str
     value: Any
     message: str = ""
+    retried: int = field(default=0, eq=False)
 
     @property
     def ok(self) -> bool:
@@ -524,15 +532,15 @@ class Query:
         """What travels back for these outcomes (scored, reduced)."""
         if self.score is None:
             return [to_wire(o) if isinstance(o, JobOutcome) else o.to_wire() for o in outs]
-        scored: list[tuple[int, str, int, str, Any, str]] = []
+        scored: list[tuple[int, str, int, str, Any, str, int]] = []
         for o in outs:
             try:
                 value = self.score(o)
             except Exception as exc:  # the caller's function: its error, named
                 return [_Failed(o.index, o.source, f"the score function {_name(self.score)} "
                                 f"raised on job {o.index} ({o.source}): {_raised(exc)}")]
-            scored.append((o.index, o.source, o.status, o.kind, value, _message(o)))
-        if self.reduce is None:
+            scored.append((o.index, o.source, o.status, o.kind, value, _message(o), o.retried))
+        if self.reduce is None or not scored:
             return scored
         value = scored[0][4]
         for t in scored[1:]:
@@ -744,6 +752,65 @@ def run_chunk(chunk: Sequence[tuple[int, _Payload]], timeout: float | None = Non
     return query.run(chunk, timeout)
 
 
+def pack(chunk: Sequence[tuple[int, _Payload]]) -> bytes:
+    """A chunk as it travels: pickled once, here, so that an executor sends
+    bytes (a Dask scheduler neither walks nor unpickles them, nor keeps
+    them as objects).
+
+    :raises Exception: what pickling raises, for a job that can't be sent.
+    """
+    return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def pack_query(query: Query | None) -> bytes | None:
+    """A batch's query as it travels, pickled once per batch: with
+    cloudpickle where it is installed (Dask and Ray bring it), so that a
+    score function defined in the script that runs (``__main__``) travels
+    by value, as Dask and Ray send a function; else with :mod:`pickle`."""
+    if query is None:
+        return None
+    try:
+        cloudpickle: Any = importlib.import_module("cloudpickle")
+    except ImportError:
+        return pickle.dumps(query, protocol=pickle.HIGHEST_PROTOCOL)
+    return bytes(cloudpickle.dumps(query, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+#: The queries a worker has unpickled, by their bytes (a batch sends one).
+_QUERIES: dict[bytes, Query] = {}
+
+
+def run_packed(chunk: bytes, timeout: float | None = None,
+               query: bytes | None = None) -> bytes | list[Any]:
+    """:func:`run_chunk` for a chunk :func:`pack` made and a query
+    :func:`pack_query` made (unpickled once per worker and batch); what
+    travels back is pickled here too, one object for the executor to send
+    (Dask would send each outcome as a frame of its own), unless a score
+    can't be pickled so (an instance of a class of the script that runs):
+    then the list, for the executor's own pickling. :func:`unpack` reads
+    either."""
+    asked: Query | None = None
+    if query is not None:
+        asked = _QUERIES.get(query)
+        if asked is None:
+            if len(_QUERIES) >= 8:
+                _QUERIES.clear()
+            asked = _QUERIES[query] = pickle.loads(query)
+    wires = run_chunk(pickle.loads(chunk), timeout, asked)
+    try:
+        return pickle.dumps(wires, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # left to the executor's pickling (cloudpickle on a cluster)
+        return wires
+
+
+def unpack(result: bytes | list[Any]) -> list[Any]:
+    """What :func:`run_packed` gave, as :func:`run_chunk` gives it."""
+    if isinstance(result, bytes):
+        wires: list[Any] = pickle.loads(result)
+        return wires
+    return result
+
+
 def _full(outcome: JobOutcome | LightOutcome) -> JobOutcome:
     assert isinstance(outcome, JobOutcome)
     return outcome
@@ -909,7 +976,11 @@ __all__ = [
     "ScoreError",
     "Scored",
     "from_wire",
+    "pack",
+    "pack_query",
     "run_chunk",
+    "run_packed",
     "scenario_files",
     "to_wire",
+    "unpack",
 ]

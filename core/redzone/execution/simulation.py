@@ -32,7 +32,7 @@ from typing import Any, Final, Literal, overload
 
 from attrs import evolve
 
-from redzone.execution.engines import build_engine
+from redzone.execution.engines import BatchError, build_engine
 from redzone.execution.executors import as_executor, cut, describe, live_workers, worker_count
 from redzone.execution.faults import (
     LOST_AFTER,
@@ -64,7 +64,10 @@ from redzone.execution.jobs import (
     _Payload,
     _Planner,
     _ScenarioJob,
-    run_chunk,
+    pack,
+    pack_query,
+    run_packed,
+    unpack,
 )
 from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
@@ -75,13 +78,26 @@ from redzone.kernel.errors import BadQueryError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 
-#: The most jobs in one chunk when the chunk size is chosen automatically.
+#: The most jobs in one chunk when the chunk size is chosen automatically,
+#: on a local pool; a cluster's executor says its own
+#: (:data:`~redzone.execution.executors.CLUSTER_CHUNK`).
 MAX_CHUNK: Final = 64
+
+
+def chunk_limit(executor: Any) -> int:
+    """The most jobs in one chunk the chunk size is chosen up to: the
+    executor's ``max_chunk`` (a cluster's task costs the caller about ten
+    times a local pool's: fewer, larger chunks), else :data:`MAX_CHUNK`."""
+    most = getattr(executor, "max_chunk", None)
+    return most if isinstance(most, int) and most > 0 else MAX_CHUNK
 
 
 class _NoInitial:
     def __repr__(self) -> str:
         return "<no initial value>"
+
+    def __reduce__(self) -> str:
+        return "_NO_INITIAL"  # the one value, wherever it is unpickled
 
 
 #: ``initial`` not given.
@@ -150,7 +166,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         worker (no :class:`~redzone.formats.scenario.Scenario` is built).
     :param executor: ``None`` to run here, one job after another; or any
         :class:`concurrent.futures.Executor` (a process pool, a Dask
-        ``distributed.Client`` or its ``get_executor()``, a
+        ``distributed.Client`` or its ``get_executor()``, run through a
+        :class:`~redzone.execution.executors.DaskExecutor`, a
         :class:`~redzone.execution.executors.RayExecutor`).
     :param engine: the engine of ``(state, decisions)`` jobs, and the plugin
         set files are read with (each file's rules edition applies); default
@@ -160,7 +177,9 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         verify mode, here and on every worker. A Scenario is resolved with its
         own engine's plugins.
     :param chunksize: jobs per chunk sent to a worker (default: about four
-        chunks per worker, at most :data:`MAX_CHUNK` jobs each).
+        chunks per worker, at most :data:`MAX_CHUNK` jobs each on a local
+        pool, :data:`~redzone.execution.executors.CLUSTER_CHUNK` on Dask or
+        Ray).
     :param rules: a rules edition overriding each file's ``rules`` key (as
         ``redzone run --rules``); files only. An unknown edition is each
         file's bad-scenario outcome.
@@ -264,9 +283,12 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     chunks in flight on it are sent again to the new pool: they lost their
     worker, it is not counted against them); a
     :class:`~redzone.execution.executors.RayExecutor` ends the task's worker
-    process (``ray.cancel(force=True)``) and Ray starts another; any other
-    executor (Dask, a thread pool) has its worker left busy until the job
-    returns, and the job is reported at its deadline all the same.
+    process (``ray.cancel(force=True)``) and Ray starts another; on Dask
+    (:class:`~redzone.execution.executors.DaskExecutor`) the task is
+    cancelled and its worker restarted by its nanny; any other executor (a
+    thread pool, a Dask worker without a nanny) has its worker left busy
+    until the job returns, and the job is reported at its deadline all the
+    same.
 
     .. versionchanged:: 0.1.0
        ``outcome``, ``score``, ``reduce`` and ``initial``.
@@ -305,22 +327,25 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     return _reduced(items, query.reduce, initial)
 
 
-def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool) -> Query:
+def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool,
+           who: str = "simulate") -> Query:
     """The query of a batch, checked before any job runs.
 
+    :param who: the function asked (``simulate``, ``run_bag``...), as the
+        errors name it.
     :raises BadQueryError: naming what is wrong.
     """
     if not isinstance(outcome, str) or outcome not in OUTCOMES:
-        raise BadQueryError(f"simulate: outcome is {outcome!r}: give one of "
+        raise BadQueryError(f"{who}: outcome is {outcome!r}: give one of "
                             f"{', '.join(repr(o) for o in OUTCOMES)}")
     for name, fn in (("score", score), ("reduce", reduce)):
         if fn is not None and not callable(fn):
-            raise BadQueryError(f"simulate: {name} is a {type(fn).__name__}, not a function: "
+            raise BadQueryError(f"{who}: {name} is a {type(fn).__name__}, not a function: "
                                 f"give a module-level function (or None)")
     if reduce is not None and score is None:
-        raise BadQueryError("simulate: reduce needs score: the scores are what it combines")
+        raise BadQueryError(f"{who}: reduce needs score: the scores are what it combines")
     if initial is not _NO_INITIAL and reduce is None:
-        raise BadQueryError("simulate: initial is given without reduce: it is the value a "
+        raise BadQueryError(f"{who}: initial is given without reduce: it is the value a "
                             "reduction starts from")
     query = Query(outcome, score, reduce)
     if sent and (score is not None or reduce is not None):
@@ -329,13 +354,14 @@ def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool) -
         except Exception as exc:
             which = "score" if _unpicklable(score) else "reduce"
             fn = score if which == "score" else reduce
-            raise BadQueryError(f"simulate: the {which} function {fn!r} can't be sent to a "
+            raise BadQueryError(f"{who}: the {which} function {fn!r} can't be sent to a "
                                 f"worker ({type(exc).__name__}: {exc}): make it a "
                                 "module-level function") from exc
     return query
 
 
-def _reduced(items: Iterator[Any], fn: Callable[[Any, Any], Any], initial: Any) -> Reduced:
+def _reduced(items: Iterable[Any], fn: Callable[[Any, Any], Any], initial: Any,
+             who: str = "simulate") -> Reduced:
     """The chunks' reductions, reduced here in input order."""
     value = initial
     jobs = 0
@@ -356,7 +382,7 @@ def _reduced(items: Iterator[Any], fn: Callable[[Any, Any], Any], initial: Any) 
         for kind, n in part.kinds:
             kinds[kind] = kinds.get(kind, 0) + n
     if value is _NO_INITIAL:
-        raise BadQueryError("simulate: there was no job to reduce and no initial value: give "
+        raise BadQueryError(f"{who}: there was no job to reduce and no initial value: give "
                             "initial= for batches that may be empty")
     return Reduced(value, jobs, FrozenMap(kinds))
 
@@ -409,34 +435,39 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
               query: Query = _PLAIN, lost_after: float | None = None) -> Iterator[Any]:
     workers = worker_count(executor)
     size = chunksize or 0
+    most = chunk_limit(executor)
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []
     state = {"executor": executor}
     it = iter(numbered(jobs))
-    pending: deque[tuple[list[tuple[int, _Payload]], cf.Future[list[Any]]]] = deque()
-    # The plain query travels as None: what run_chunk has always been given.
-    sent = None if query == _PLAIN else query
+    pending: deque[tuple[_Chunk, cf.Future[Any]]] = deque()
+    # The plain query travels as None; any other, pickled once for the batch.
+    sent = pack_query(None if query == _PLAIN else query)
 
     # The futures sent and not given up on, in the order sent, with their
     # numbers of jobs: a chunk's deadline counts the jobs queued before it.
-    flight: dict[cf.Future[list[Any]], int] = {}
+    flight: dict[cf.Future[Any], int] = {}
 
-    def submit(chunk: list[tuple[int, _Payload]]) -> cf.Future[list[Any]]:
+    def submit(chunk: _Chunk) -> cf.Future[Any]:
+        if not isinstance(chunk.work, bytes):  # a job that can't be sent: as if lost
+            future: cf.Future[Any] = cf.Future()
+            future.set_exception(chunk.error or BatchError("the chunk can't be sent"))
+            return future
         try:
-            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
+            future = state["executor"].submit(run_packed, chunk.work, timeout, sent)
         except cf.BrokenExecutor:
             state["executor"] = _replace(state["executor"], owned)
-            future = state["executor"].submit(run_chunk, chunk, timeout, sent)
+            future = state["executor"].submit(run_packed, chunk.work, timeout, sent)
         if timeout is not None:
-            flight[future] = len(chunk)
+            flight[future] = chunk.jobs
         return future
 
     def fill() -> bool:
         nonlocal size
         if size == 0:
             # Look ahead to choose a chunk size: about four chunks per worker.
-            head = list(itertools.islice(it, MAX_CHUNK * 4 * workers))
-            size = max(1, min(MAX_CHUNK, -(-len(head) // (4 * workers))))
+            head = list(itertools.islice(it, most * 4 * workers))
+            size = max(1, min(most, -(-len(head) // (4 * workers))))
             buffered.extend(head)
         chunk: list[tuple[int, _Payload]] = []
         while len(chunk) < size:
@@ -449,10 +480,11 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 index, job = nxt
             chunk.append((index, planner.payload(index, job)))
         if chunk:
-            pending.append((chunk, submit(chunk)))
+            sending = _Chunk(chunk)
+            pending.append((sending, submit(sending)))
         return bool(chunk)
 
-    def wait(future: cf.Future[list[Any]]) -> list[Any]:
+    def wait(future: cf.Future[Any]) -> list[Any]:
         ex = state["executor"]
         deadline = None
         if timeout is not None:
@@ -467,12 +499,12 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             deadline = time.monotonic() + chunk_deadline(timeout, flight.get(future, 1)) + (
                 timeout * ahead)
         try:
-            return wait_result(future, lambda: live_workers(ex), lost_after,
-                               what=describe(ex), deadline=deadline)
+            return unpack(wait_result(future, lambda: live_workers(ex), lost_after,
+                                      what=describe(ex), deadline=deadline))
         finally:
             flight.pop(future, None)
 
-    def hung(future: cf.Future[list[Any]]) -> bool:
+    def hung(future: cf.Future[Any]) -> bool:
         """End the worker stuck on ``future``; replace a pool so ended, and
         send the other chunks in flight on it again."""
         ex = state["executor"]
@@ -491,13 +523,14 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         while len(pending) < window and fill():
             pass
         while pending:
-            chunk, future = pending.popleft()
+            sending, future = pending.popleft()
             try:
                 wires = wait(future)
             except WorkersLost:
                 raise
             except ChunkHung as exc:
                 ended = hung(future)
+                chunk = sending.payloads()
                 if len(chunk) == 1:  # alone already: cut
                     index, payload = chunk[0]
                     results = query.local(_cut_by_caller(index, _source(payload), timeout,
@@ -505,7 +538,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 else:
                     results = _retry(chunk, exc, submit, query, wait, hung, timeout)
             except Exception as exc:
-                results = _retry(chunk, exc, submit, query, wait, hung, timeout)
+                results = _retry(sending.payloads(), exc, submit, query, wait, hung, timeout)
             else:
                 results = query.decode(wires)
             yield from results
@@ -516,6 +549,30 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             future.cancel()
         for ex in owned:
             ex.shutdown(wait=False, cancel_futures=True)
+
+
+class _Chunk:
+    """A chunk as it is sent: its jobs pickled once (:func:`pack`), so that
+    what waits for its outcomes is bytes, not the jobs' objects; or, when
+    they can't be pickled, the jobs themselves and why."""
+
+    __slots__ = ("error", "jobs", "work")
+
+    def __init__(self, payloads: list[tuple[int, _Payload]]) -> None:
+        self.jobs = len(payloads)
+        self.error: Exception | None = None
+        self.work: bytes | list[tuple[int, _Payload]]
+        try:
+            self.work = pack(payloads)
+        except Exception as exc:  # a job that can't be sent: found when sent alone
+            self.work, self.error = payloads, exc
+
+    def payloads(self) -> list[tuple[int, _Payload]]:
+        """The chunk's jobs (unpickled again: to send them one by one)."""
+        if isinstance(self.work, bytes):
+            payloads: list[tuple[int, _Payload]] = pickle.loads(self.work)
+            return payloads
+        return self.work
 
 
 def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
@@ -529,10 +586,10 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
 
 
 def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
-           submit: Callable[[list[tuple[int, _Payload]]], cf.Future[list[Any]]],
+           submit: Callable[[_Chunk], cf.Future[Any]],
            query: Query = _PLAIN,
-           wait: Callable[[cf.Future[list[Any]]], list[Any]] = lambda f: f.result(),
-           hung: Callable[[cf.Future[list[Any]]], bool] = lambda f: False,
+           wait: Callable[[cf.Future[Any]], list[Any]] = lambda f: unpack(f.result()),
+           hung: Callable[[cf.Future[Any]], bool] = lambda f: False,
            timeout: float | None = None) -> list[Any]:
     """Send each job of a lost (or hung) chunk again, alone and one after
     another, so that a job that kills its worker is lost alone: its
@@ -544,7 +601,7 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
     worker where it could."""
     out: list[Any] = []
     for index, payload in chunk:
-        future = submit([(index, payload)])
+        future = submit(_Chunk([(index, payload)]))
         try:
             wires = wait(future)
         except WorkersLost:
@@ -568,8 +625,8 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
             out.extend(query.local(JobOutcome(index, source, EXIT_FAILURE, _compact(outcome),
                                               retried=1)))
             continue
-        out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome) else r
-                   for r in query.decode(wires))
+        out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome | LightOutcome | Scored)
+                   else r for r in query.decode(wires))
     return out
 
 
@@ -604,4 +661,4 @@ def _unpicklable(payload: Any) -> str:
     return ""
 
 
-__all__ = ["MAX_CHUNK", "simulate"]
+__all__ = ["MAX_CHUNK", "chunk_limit", "simulate"]

@@ -5,8 +5,10 @@ outcome or score a batch was asked for, :func:`outcome_text`) at a time and
 keeps nothing of it in memory beyond a bounded buffer, so a batch of any
 size runs in flat memory. Each row holds what the "Batch runs" part of the
 scenario format names: ``file``, ``status``, ``kind``, ``message`` (the
-error's message, ``null`` for a resolved job) and ``outcome`` (the JSON
-outcome: an object in JSON lines, its compact JSON text in Parquet).
+error's message, ``null`` for a resolved job), ``outcome`` (the JSON
+outcome: an object in JSON lines, its compact JSON text in Parquet) and
+``retried`` (how many times the job was sent again after its worker was lost
+or hung).
 
 - ``.jsonl``: JSON lines, one row a line, flushed as written.
 - ``.parquet``: Apache Parquet through pyarrow (``pip install
@@ -103,7 +105,10 @@ def outcome_text(outcome: Handed) -> str:
 
 
 def row(outcome: Handed) -> dict[str, Any]:
-    """One job's row: ``file``, ``status``, ``kind``, ``message``, ``outcome``.
+    """One job's row: ``file``, ``status``, ``kind``, ``message``, ``outcome``,
+    ``retried`` (how many times the job was sent again after its worker was
+    lost or hung; 0 for most), the same for a full outcome, a light one or a
+    score.
 
     :param outcome: the job's outcome (full or light) or score.
     :returns: the row, with the outcome parsed (:func:`outcome_text`).
@@ -116,7 +121,7 @@ def row(outcome: Handed) -> dict[str, Any]:
         parsed = json.loads(outcome_text(outcome))
         message = outcome.message if outcome.status else None
     return {"file": outcome.source, "status": outcome.status, "kind": outcome.kind,
-            "message": message, "outcome": parsed}
+            "message": message, "outcome": parsed, "retried": outcome.retried}
 
 
 class JsonLinesSink:
@@ -165,7 +170,7 @@ class ParquetSink:
         self.path = Path(path)
         self._schema = pa.schema([("file", pa.string()), ("status", pa.int64()),
                                   ("kind", pa.string()), ("message", pa.string()),
-                                  ("outcome", pa.string())])
+                                  ("outcome", pa.string()), ("retried", pa.int64())])
         self._target = self.path.with_name(self.path.name + ".partial")
         self._writer = pq.ParquetWriter(str(self._target), self._schema)
         self._rows: list[dict[str, Any]] = []
@@ -173,7 +178,12 @@ class ParquetSink:
             try:
                 old = pq.ParquetFile(str(self.path))
                 for i in range(old.num_row_groups):
-                    self._writer.write_table(old.read_row_group(i).cast(self._schema))
+                    group = old.read_row_group(i)
+                    if "retried" not in group.column_names:  # written before the column was
+                        group = group.append_column("retried", pa.array(
+                            [0] * group.num_rows, pa.int64()))
+                    self._writer.write_table(group.select(self._schema.names).cast(
+                        self._schema))
             except Exception as exc:
                 self._writer.close()
                 self._target.unlink(missing_ok=True)
