@@ -115,6 +115,22 @@ def draw_blocks(data: st.DataObject, state: GameState) -> dict[str, list[str]]:
     return blocks
 
 
+def draw_declarations(data: st.DataObject, engine: Engine, state: GameState
+                      ) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Attackers drawn for ``state`` and, when they lead to a declare
+    blockers step, blocks drawn for the declared state (none when the
+    attack is illegal or nothing can block)."""
+    attacks = draw_attacks(data, engine, state)
+    blocks: dict[str, list[str]] = {}
+    try:
+        declared = engine.declare_attackers(state, attacks).state
+        if engine.next_step(declared) == "declare_blockers":
+            blocks = draw_blocks(data, declared)
+    except IllegalActionError:
+        pass
+    return attacks, blocks
+
+
 def draw_assign(data: st.DataObject, engine: Engine, state: GameState
                 ) -> dict[str, dict[str, int]]:
     """A random division of each creature's power among its legal recipients
@@ -365,14 +381,7 @@ def test_results_do_not_depend_on_registration_order(board: Any, data: st.DataOb
     one = Engine(discover=False, plugins=data.draw(st.permutations(everything)))
     two = Engine(discover=False, plugins=data.draw(st.permutations(everything)))
     state = game(one, board)
-    attacks = draw_attacks(data, one, state)
-    blocks: dict[str, list[str]] = {}
-    try:
-        declared = one.declare_attackers(state, attacks).state
-        if one.next_step(declared) == "declare_blockers":
-            blocks = draw_blocks(data, declared)
-    except IllegalActionError:
-        pass
+    attacks, blocks = draw_declarations(data, one, state)
     assert _outcome(one, board, attacks, blocks) == _outcome(two, board, attacks, blocks)
 
 

@@ -19,7 +19,7 @@ from redzone.formats.serialize import state_to_dict
 from redzone.kernel import index
 from redzone.kernel.plugins import PluginInfo, discover
 from redzone.testing import check_index
-from test_core_properties import boards, draw_attacks, draw_blocks, game
+from test_core_properties import boards, draw_declarations, game
 
 #: Each built-in keyword as printed (its first example, or its form).
 PRINTED = sorted(k.spec.examples[0] if k.spec.examples else k.spec.form
@@ -155,14 +155,7 @@ def test_a_lazy_engine_answers_as_an_eager_one(board: Any, data: st.DataObject) 
     outcomes and events to one that imported every plugin as it was built."""
     lazy = Engine()
     state = game(EAGER, board)
-    attacks = draw_attacks(data, EAGER, state)
-    blocks: dict[str, list[str]] = {}
-    try:
-        declared = EAGER.declare_attackers(state, attacks).state
-        if EAGER.next_step(declared) == "declare_blockers":
-            blocks = draw_blocks(data, declared)
-    except IllegalActionError:
-        pass
+    attacks, blocks = draw_declarations(data, EAGER, state)
     assert _outcome(lazy, board, attacks, blocks) == _outcome(EAGER, board, attacks, blocks)
 
 

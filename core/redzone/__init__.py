@@ -6,6 +6,7 @@ the damage pipeline (120.4) and state-based actions (704); every keyword is a
 pluggy plugin. Start with :class:`Engine`.
 """
 
+from redzone._names import lazy_names
 from redzone._version import __version__ as __version__
 
 #: The public names, by the module that defines each: the one list of them.
@@ -59,21 +60,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.execution.simulation": ("simulate",),
 }
 
-_WHERE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
-
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'redzone' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # once looked up, an ordinary attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
+_WHERE, __all__, __getattr__, __dir__ = lazy_names('redzone', _EXPORTS, globals())

@@ -24,6 +24,8 @@ Imports point down only: the front ends import this layer; it imports the
 formats and the kernel, never the other way.
 """
 
+from redzone._names import lazy_names
+
 #: The public names, by the module that defines each: the one list of them,
 #: as ``redzone._EXPORTS`` is redzone's. A name's module is imported when the
 #: name is first used (PEP 562); ``__all__``, the lookup and ``dir()`` are
@@ -42,21 +44,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.execution.whatif": ("Cell", "Grid", "WhatIf", "what_if", "what_if_blocks"),
 }
 
-_WHERE: dict[str, str] = {name: module for module, names in _EXPORTS.items() for name in names}
-
-__all__ = sorted(_WHERE)
-
-
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'redzone.execution' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # once looked up, an ordinary attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_WHERE})
+_WHERE, __all__, __getattr__, __dir__ = lazy_names('redzone.execution', _EXPORTS, globals())
