@@ -2,9 +2,9 @@
 static are asked once per characteristics of the objects they are about,
 asked again when one of those changes, asked every time from an
 implementation declared ``@dynamic``, and checked by verify mode, which
-recomputes every answer it keeps and names a plugin whose answer depends on
-more than it declares. (The calls are counted outside verify mode, which
-asks again about everything it keeps.)"""
+recomputes every answer it keeps (once per state it is used in) and names a
+plugin whose answer depends on more than it declares. (The calls are
+counted outside verify mode, which asks again about what it keeps.)"""
 
 from __future__ import annotations
 
@@ -180,7 +180,8 @@ def _grudge(*, declared: bool) -> Any:
 
 
 def test_verify_mode_names_a_plugin_whose_static_answer_depends_on_the_state() -> None:
-    """Verify mode recomputes every answer it keeps: a plugin whose answer
+    """Verify mode recomputes every answer it keeps about each state it is
+    used in: a plugin whose answer
     changes while the objects' characteristics don't (it reads a player's
     life) and that doesn't declare ``@dynamic`` is a PluginError naming the
     plugin, the hook and the objects."""
@@ -193,6 +194,23 @@ def test_verify_mode_names_a_plugin_whose_static_answer_depends_on_the_state() -
     err = info.value
     assert (err.plugin, err.hook) == ("grudge", "redzone_lethal_damage")
     assert "'imp'" in str(err) and "'bear'" in str(err) and "@redzone.dynamic" in str(err)
+
+
+def test_verify_mode_recomputes_a_kept_answer_once_per_state_it_is_used_in() -> None:
+    """Verify mode's recomputation compares the kept answer with the one
+    about each state it is used in, once per state: asked again about the
+    same state, the plugin isn't asked again (the answer found about that
+    state was compared already); asked about another state with the same
+    characteristics, it is."""
+    calls: Calls = []
+    engine = Engine(discover=False, plugins=[_zap(calls)], verify=True)
+    state = _board(engine)
+    other = state.with_players({"bob": state.players["bob"].evolve(life=10)})
+    assert _lethal(engine, state) == 1 and len(calls) == 1  # found
+    assert _lethal(engine, state) == 1 and len(calls) == 1  # found about this state
+    assert _lethal(engine, other) == 1 and len(calls) == 2  # recomputed about another
+    assert _lethal(engine, other) == 1 and len(calls) == 2  # compared once for it
+    assert _lethal(engine, state) == 1 and len(calls) == 3  # the last state compared changed
 
 
 @pytest.mark.parametrize("verify", [False, True])

@@ -24,9 +24,11 @@ the combat, a player, the object's status such as damage or being tapped)
 says so once, with :func:`dynamic`: while one such implementation would be
 asked (the gates let it through), the hook is asked every time, with every
 implementation. Declaring it is about what the answer means, not speed:
-verify mode recomputes every kept answer it would use and fails a plugin
-whose answer differs for the same characteristics, naming the plugin, the
-hook and the objects (:meth:`StaticAnswers.verified`).
+verify mode recomputes every kept answer it would use, once for each state
+it is used in (the answer about a state was compared with the kept one
+already), and fails a plugin whose answer differs for the same
+characteristics, naming the plugin, the hook and the objects
+(:meth:`StaticAnswers.verified`).
 
 The table of each engine is bounded (:data:`MAX_KEPT` answers per hook, then
 emptied; fewer in verify mode) and filled idempotently: threads sharing an engine at most compute
@@ -66,6 +68,10 @@ STATIC_HOOKS: Final[Mapping[str, int]] = {
 }
 #: The shape of a hook asked about one :class:`~redzone.Damage`.
 DAMAGE: Final = -1
+
+#: A kept answer: its value, and (in verify mode) the state it was found in
+#: and the last state it was recomputed about.
+_Kept = tuple[Any, GameState | None, GameState | None]
 
 #: The most answers kept per hook and engine (then the table is emptied);
 #: verify mode, which keeps the state each was found in, keeps an eighth.
@@ -149,11 +155,13 @@ def static(hook: str) -> Callable[[F], F]:
                 value = method(self, state, *args)
                 if len(table) >= kept.limit:
                     table.clear()
-                table[key] = (value[:] if type(value) is list else value,
-                              state if kept.verify else None)
+                then = state if kept.verify else None
+                table[key] = (value[:] if type(value) is list else value, then, then)
                 return value
-            if entry[1] is not None:
+            if entry[2] is not None and entry[2] is not state:
+                # Verify mode: recomputed once per state it is used in.
                 kept.verified(hook, entry, state, ids, args, method(self, state, *args))
+                table[key] = (entry[0], entry[1], state)
             value = entry[0]
             return value[:] if type(value) is list else value
 
@@ -170,7 +178,8 @@ class StaticAnswers:
     :param calls: the engine's triage, to name a plugin.
     :param plain: the call loop without verify mode, to find the plugin
         whose answer changed.
-    :param verify: verify mode: each kept answer is recomputed as it is used.
+    :param verify: verify mode: each kept answer is recomputed as it is used
+        about a state it wasn't recomputed about last.
     :param pending: the plugins the engine imports when first needed: told
         of each as it is imported, this finds its dynamic implementations.
     """
@@ -185,8 +194,9 @@ class StaticAnswers:
         #: The most answers kept per hook.
         self.limit = MAX_KEPT // 8 if verify else MAX_KEPT
         #: Per static hook, the kept answers: ``(value, state it was found
-        #: in, in verify mode)`` by arguments and characteristics.
-        self.tables: dict[str, dict[tuple[Any, ...], tuple[Any, GameState | None]]] = {
+        #: in, state it was last recomputed about)`` (the states in verify
+        #: mode only) by arguments and characteristics.
+        self.tables: dict[str, dict[tuple[Any, ...], _Kept]] = {
             hook: {} for hook in STATIC_HOOKS}
         #: Per static hook, its implementations declared :func:`dynamic` (a
         #: hook with none is left out).
@@ -219,7 +229,7 @@ class StaticAnswers:
             impls = self._gates.active(hook, impls, state)
         return not self.dynamic[hook].isdisjoint(impls)
 
-    def verified(self, hook: str, entry: tuple[Any, GameState | None], state: GameState,
+    def verified(self, hook: str, entry: _Kept, state: GameState,
                  ids: tuple[str, ...], args: tuple[Any, ...], fresh: Any) -> None:
         """Verify mode: the answer kept in ``entry`` is the one recomputed
         about ``state`` (``fresh``), or the implementation that answers
@@ -227,7 +237,7 @@ class StaticAnswers:
 
         :raises PluginError: naming it, the hook and the objects.
         """
-        value, then = entry
+        value, then, _ = entry
         if type(fresh) is type(value) and fresh == value:
             return
         assert then is not None
