@@ -31,6 +31,16 @@ def test_import_redzone_defers_metadata_front_ends_and_loader() -> None:
     assert _imported("import redzone") == dict.fromkeys(LATER, False)
 
 
+def test_import_redzone_imports_no_typing() -> None:
+    """``import redzone`` costs about what the interpreter's start does: it
+    imports the version and the table of lazy names, not ``typing`` (which
+    alone would double it)."""
+    probe = "import redzone, sys\nprint('typing' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
+    assert out.split() == ["False"]
+
+
 #: The packages whose public names are one table, ``_EXPORTS``.
 PACKAGES = ("redzone", "redzone.execution")
 

@@ -10,8 +10,11 @@ redzone._stub`` writes the type stubs from the same table.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, MutableMapping
-from typing import Any
+
+TYPE_CHECKING = False  # ``import typing`` alone would double the cost of ``import redzone``
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, MutableMapping
+    from typing import Any
 
 
 def lazy_names(package: str, exports: Mapping[str, tuple[str, ...]],
