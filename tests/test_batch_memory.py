@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import pickle
 import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from typing import Any
 import pytest
 from redzone import Engine
 from redzone.execution import simulate
+from redzone.execution.simulation import FIRST_CHUNK
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 
@@ -131,3 +133,32 @@ def test_the_chunks_in_flight_and_the_jobs_drawn_ahead_are_bounded() -> None:
     assert n == 5_000
     assert most[0] <= 2 * 2 + 1  # the window of two chunks per worker, and the one refilled
     assert ahead <= (2 * 2 + 1) * 8
+
+
+def test_each_workers_first_chunk_is_small_and_the_rest_as_large_as_chosen() -> None:
+    """Item 1 (time to first result): with the chunk size left to
+    ``simulate`` on an executor whose chunks may hold 256 jobs (as Dask's
+    and Ray's may), each worker's first chunk holds at most
+    ``FIRST_CHUNK`` jobs and later ones the size chosen; every job's outcome
+    comes back once, in order. A size the caller gives is used throughout."""
+    engine = Engine(verify=False)
+    sizes: list[int] = []
+
+    class Big(cf.ThreadPoolExecutor):
+        max_chunk = 256
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+            sizes.append(len(pickle.loads(args[0])))
+            return super().submit(fn, *args, **kwargs)
+
+    jobs = list(_jobs(engine, 3_000))
+    with Big(max_workers=2) as pool:
+        outcomes = list(simulate(jobs, engine=engine, executor=pool))
+    assert [o.index for o in outcomes] == list(range(3_000))
+    assert sum(sizes) == 3_000
+    assert sizes[:2] == [FIRST_CHUNK, FIRST_CHUNK]
+    assert max(sizes[2:]) > FIRST_CHUNK and max(sizes) <= 256
+    sizes.clear()
+    with Big(max_workers=2) as pool:
+        assert len(list(simulate(jobs[:200], engine=engine, executor=pool, chunksize=50))) == 200
+    assert sizes == [50, 50, 50, 50]

@@ -82,6 +82,10 @@ from redzone.kernel.model import GameState
 #: on a local pool; a cluster's executor says its own
 #: (:data:`~redzone.execution.executors.CLUSTER_CHUNK`).
 MAX_CHUNK: Final = 64
+#: The most jobs in each worker's first chunk when the chunk size is chosen
+#: automatically: a batch's first results come after this many jobs, not
+#: after a whole cluster-sized chunk.
+FIRST_CHUNK: Final = 16
 
 
 def chunk_limit(executor: Any) -> int:
@@ -179,7 +183,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     :param chunksize: jobs per chunk sent to a worker (default: about four
         chunks per worker, at most :data:`MAX_CHUNK` jobs each on a local
         pool, :data:`~redzone.execution.executors.CLUSTER_CHUNK` on Dask or
-        Ray).
+        Ray, each worker's first chunk at most :data:`FIRST_CHUNK`, so that
+        the first results come soon).
     :param rules: a rules edition overriding each file's ``rules`` key (as
         ``redzone run --rules``); files only. An unknown edition is each
         file's bad-scenario outcome.
@@ -447,6 +452,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
     # The futures sent and not given up on, in the order sent, with their
     # numbers of jobs: a chunk's deadline counts the jobs queued before it.
     flight: dict[cf.Future[Any], int] = {}
+    started = [0]  # the chunks sent so far
 
     def submit(chunk: _Chunk) -> cf.Future[Any]:
         if not isinstance(chunk.work, bytes):  # a job that can't be sent: as if lost
@@ -470,7 +476,9 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             size = max(1, min(most, -(-len(head) // (4 * workers))))
             buffered.extend(head)
         chunk: list[tuple[int, _Payload]] = []
-        while len(chunk) < size:
+        # each worker's first chunk is small when the size is ours to choose
+        limit = size if chunksize or started[0] >= workers else min(size, FIRST_CHUNK)
+        while len(chunk) < limit:
             if buffered:
                 index, job = buffered.popleft()
             else:
@@ -482,6 +490,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
         if chunk:
             sending = _Chunk(chunk)
             pending.append((sending, submit(sending)))
+            started[0] += 1
         return bool(chunk)
 
     def wait(future: cf.Future[Any]) -> list[Any]:
@@ -661,4 +670,4 @@ def _unpicklable(payload: Any) -> str:
     return ""
 
 
-__all__ = ["MAX_CHUNK", "chunk_limit", "simulate"]
+__all__ = ["FIRST_CHUNK", "MAX_CHUNK", "chunk_limit", "simulate"]
