@@ -1,6 +1,8 @@
 """A plugin module written by a test, importable in this process and in
 every worker process started while it is in use (a process pool, a Dask or
-Ray worker): the batch fault tests' way to give workers a misbehaving plugin.
+Ray worker): the batch fault tests' way to give workers a misbehaving plugin;
+and the jobs those tests run, one creature a job named for what the plugin
+does to it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+from redzone import Engine
 
 
 @contextmanager
@@ -29,3 +34,15 @@ def plugin_module(folder: Path, name: str, source: str) -> Iterator[ModuleType]:
         sys.path.remove(str(folder))
         os.environ["PYTHONPATH"] = old
         sys.modules.pop(name, None)
+
+
+def named_jobs(engine: Engine, names: list[str]) -> list[Any]:
+    """One ``(state, decisions)`` job per name: an attacker named ``name``
+    (a misbehaving plugin acts on the name), blocked in every other job."""
+    c = engine.creature
+    out = []
+    for i, name in enumerate(names):
+        state = engine.game(["alice", "bob"], [c("x", "alice", 1 + i % 4, 2, name=name),
+                                                c("y", "bob", 2, 1 + i % 3)])
+        out.append((state, {"attacks": {"x": "bob"}, "blocks": {"y": "x"} if i % 2 else {}}))
+    return out

@@ -367,6 +367,38 @@ def _tool(name: str) -> list[str]:
     return [str(found)] if found.exists() else [name]
 
 
+def start_dask_scheduler(procs: list[subprocess.Popen[bytes]], where: Path,
+                         env: dict[str, str]) -> Path:
+    """Start ``dask scheduler`` on 127.0.0.1 (no dashboard) in ``where``,
+    appended to ``procs``, and wait for its scheduler file (failing the test
+    with its log if it ends or takes over :data:`START_SECONDS`).
+
+    :returns: the scheduler file."""
+    sched_file = where / "scheduler.json"
+    procs.append(_start([*_tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                         "--no-dashboard", "--scheduler-file", str(sched_file)],
+                        where, where / "scheduler.log", env))
+    deadline = time.monotonic() + START_SECONDS
+    while not sched_file.exists() or not sched_file.read_text().strip():
+        if procs[-1].poll() is not None or time.monotonic() > deadline:
+            pytest.fail("the Dask scheduler didn't start:\n"
+                        + (where / "scheduler.log").read_text())
+        time.sleep(0.2)
+    return sched_file
+
+
+def start_dask_worker(procs: list[subprocess.Popen[bytes]], where: Path, name: str,
+                      env: dict[str, str]) -> None:
+    """Start one ``dask worker`` process (one thread, no dashboard) of the
+    scheduler :func:`start_dask_scheduler` started in ``where``, appended to
+    ``procs``."""
+    procs.append(_start([*_tool("dask"), "worker", "--scheduler-file",
+                         str(where / "scheduler.json"), "--nworkers", "1", "--nthreads", "1",
+                         "--host", "127.0.0.1", "--no-dashboard", "--name", name,
+                         "--local-directory", str(where / name)],
+                        where, where / f"{name}.log", env))
+
+
 @pytest.fixture(scope="module")
 def dask_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Dask scheduler and two ``dask worker`` processes (one thread each),
@@ -378,22 +410,11 @@ def dask_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     where = tmp_path_factory.mktemp("dask-cluster")
     sched_file = where / "scheduler.json"
     env = _env()
-    procs = [_start([*_tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                     "--no-dashboard", "--scheduler-file", str(sched_file)],
-                    where, where / "scheduler.log", env)]
+    procs: list[subprocess.Popen[bytes]] = []
     try:
-        deadline = time.monotonic() + START_SECONDS
-        while not sched_file.exists() or not sched_file.read_text().strip():
-            if procs[0].poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the Dask scheduler didn't start:\n"
-                            + (where / "scheduler.log").read_text())
-            time.sleep(0.2)
+        start_dask_scheduler(procs, where, env)
         for n in range(2):
-            procs.append(_start([*_tool("dask"), "worker", "--scheduler-file", str(sched_file),
-                                 "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
-                                 "--no-dashboard", "--name", f"w{n}",
-                                 "--local-directory", str(where / f"w{n}")],
-                                where, where / f"worker{n}.log", env))
+            start_dask_worker(procs, where, f"w{n}", env)
         with Client(scheduler_file=str(sched_file), timeout=START_SECONDS) as client:
             client.wait_for_workers(2, timeout=START_SECONDS)
             address: str = client.scheduler.address

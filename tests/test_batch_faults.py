@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _plugin_module import plugin_module
+from _plugin_module import named_jobs, plugin_module
 from click.testing import CliRunner
 from redzone import Engine
 from redzone.execution import JobOutcome, simulate
@@ -56,16 +56,6 @@ def faulty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 @pytest.fixture(scope="module")
 def engine(faulty: ModuleType) -> Engine:
     return Engine(plugins=[faulty])
-
-
-def _jobs(engine: Engine, names: list[str]) -> list[Any]:
-    c = engine.creature
-    out = []
-    for i, name in enumerate(names):
-        state = engine.game(["alice", "bob"], [c("x", "alice", 1 + i % 4, 2, name=name),
-                                                c("y", "bob", 2, 1 + i % 3)])
-        out.append((state, {"attacks": {"x": "bob"}, "blocks": {"y": "x"} if i % 2 else {}}))
-    return out
 
 
 def _texts(results: list[JobOutcome]) -> list[tuple[int, int, str]]:
@@ -107,7 +97,7 @@ def test_a_hung_job_is_cut_at_its_timeout_and_the_batch_goes_on(engine: Engine,
     # A thread is cut only in Python code (a sleep is C code): Spinner there.
     hung = "Spinner" if where == "threads" else "Sloth"
     names = ["Bear"] * 6 + [hung] + ["Bear"] * 5 + ["Spinner"] + ["Bear"] * 3
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     expected = list(simulate(jobs[:6] + jobs[7:12] + jobs[13:], engine=engine))
     if where == "serial":
         got = list(simulate(jobs, engine=engine, timeout=0.5))
@@ -141,7 +131,7 @@ def test_a_workers_set_up_is_not_its_first_jobs_time(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(engines, "build_engine", slow_build)  # inherited by forked workers
     monkeypatch.setattr(engines, "_ENGINES", {})
     plain = Engine()
-    jobs = _jobs(plain, ["Bear"] * 4)
+    jobs = named_jobs(plain, ["Bear"] * 4)
     with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as ex:
         got = list(simulate(jobs, engine=plain, executor=ex, chunksize=1, timeout=0.5))
     assert [r.kind for r in got] == ["resolved"] * 4
@@ -151,12 +141,12 @@ def test_a_workers_set_up_is_not_its_first_jobs_time(monkeypatch: pytest.MonkeyP
 def test_a_timeout_must_be_a_positive_number(engine: Engine) -> None:
     for bad in (0, -1, "2", True):
         with pytest.raises(BadQueryError, match="timeout"):
-            simulate(_jobs(engine, ["Bear"]), engine=engine, timeout=bad)  # type: ignore[arg-type]
+            simulate(named_jobs(engine, ["Bear"]), engine=engine, timeout=bad)  # type: ignore[arg-type]
 
 
 def test_a_poison_job_fails_alone_and_its_neighbours_are_run_again(engine: Engine) -> None:
     names = ["Bear"] * 20 + ["Poison"] + ["Bear"] * 19
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:20] + jobs[21:], engine=engine))
     with cf.ProcessPoolExecutor(max_workers=2) as pool:
         got = list(simulate(jobs, engine=engine, executor=pool, chunksize=4))
@@ -173,7 +163,7 @@ def test_a_poison_job_fails_alone_on_dask(engine: Engine) -> None:
     from distributed import Client, LocalCluster
 
     names = ["Bear"] * 8 + ["Poison"] + ["Bear"] * 7
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:8] + jobs[9:], engine=engine))
     # Dask's own retries off (allowed-failures 0): a task whose worker dies
     # errs at once, and redzone's retry (each job of the chunk alone) is what
@@ -226,7 +216,7 @@ def test_a_job_sent_again_says_so_in_every_kind_of_outcome_and_its_row(
     import json
 
     names = ["Bear"] * 6 + ["Poison"] + ["Bear"] * 5
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     out = tmp_path / "rows.jsonl"
     with cf.ProcessPoolExecutor(max_workers=2) as pool:
         got = list(simulate(jobs, engine=engine, executor=pool, chunksize=3, sink=out,

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _plugin_module import plugin_module
+from _plugin_module import named_jobs, plugin_module
 from redzone import Engine
 from redzone.execution import JobOutcome, faults, simulate, simulation
 
@@ -70,16 +70,6 @@ def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda timeout, jobs: real(timeout, jobs, GRACE), raising=False)
 
 
-def _jobs(engine: Engine, names: list[str]) -> list[Any]:
-    c = engine.creature
-    out = []
-    for i, name in enumerate(names):
-        state = engine.game(["alice", "bob"], [c("x", "alice", 1 + i % 4, 2, name=name),
-                                                c("y", "bob", 2, 1 + i % 3)])
-        out.append((state, {"attacks": {"x": "bob"}, "blocks": {"y": "x"} if i % 2 else {}}))
-    return out
-
-
 def _bounded(run: Callable[[], list[JobOutcome]], seconds: float) -> list[JobOutcome]:
     """``run()``'s outcomes, failing the test if it takes more than ``seconds``."""
     box: list[Any] = []
@@ -101,7 +91,7 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
     ``timeout`` outcome within a bounded time, its neighbours' outcomes are
     the serial ones, and the pool's processes were replaced."""
     names = ["Bear"] * 4 + ["Stone"] + ["Bear"] * 4
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:4] + jobs[5:], engine=engine))
     pools: list[cf.ProcessPoolExecutor] = []
     real = simulation._replace
@@ -153,7 +143,7 @@ def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(
     from distributed import Client, LocalCluster
 
     names = ["Bear"] * 3 + ["Stone"] + ["Bear"] * 3
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:3] + jobs[4:], engine=engine))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
@@ -208,7 +198,7 @@ def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> N
     from redzone.execution.executors import RayExecutor
 
     names = ["Bear"] * 2 + ["Stone"] + ["Bear"] * 2
-    jobs = _jobs(engine, names)
+    jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:2] + jobs[3:], engine=engine))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:

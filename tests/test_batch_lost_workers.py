@@ -21,15 +21,15 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import signal
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
-from _plugin_module import plugin_module
+from _plugin_module import named_jobs, plugin_module
 from redzone import Engine
 from redzone.execution import JobOutcome, RayExecutor, simulate
 from redzone.execution.executors import live_workers
@@ -41,8 +41,8 @@ from test_batch_clusters import (
     START_SECONDS,
     _end,
     _env,
-    _start,
-    _tool,
+    start_dask_scheduler,
+    start_dask_worker,
 )
 
 needs_dask = pytest.mark.skipif(not HAS_DASK and not REQUIRED,
@@ -81,12 +81,6 @@ def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 @pytest.fixture(scope="module")
 def engine(slow: ModuleType) -> Engine:
     return Engine(plugins=[slow], verify=False)
-
-
-def _jobs(engine: Engine, names: list[str]) -> list[Any]:
-    c = engine.creature
-    return [(engine.game(["a", "b"], [c("x", "a", 1 + i % 4, 2, name=name), c("y", "b", 2, 2)]),
-             {"attacks": {"x": "b"}}) for i, name in enumerate(names)]
 
 
 class Batch:
@@ -149,7 +143,7 @@ def test_a_dask_cluster_scaled_to_no_worker_mid_batch_ends_the_batch(
     on a new cluster resolves exactly the rest."""
     from distributed import Client, LocalCluster
 
-    jobs = _jobs(engine, ["Slow"] * 24)
+    jobs = named_jobs(engine, ["Slow"] * 24)
     out = tmp_path / "out.jsonl"
     with LocalCluster(n_workers=2, processes=False, threads_per_worker=1,
                       dashboard_address=None) as cluster, Client(cluster) as client:
@@ -179,24 +173,14 @@ def test_a_dask_worker_process_killed_mid_batch_ends_the_batch(
     a bounded time, never a batch that waits for ever."""
     from distributed import Client
 
-    sched_file = tmp_path / "scheduler.json"
     env = _env()
-    procs = [_start([*_tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                     "--no-dashboard", "--scheduler-file", str(sched_file)],
-                    tmp_path, tmp_path / "scheduler.log", env)]
+    procs: list[subprocess.Popen[bytes]] = []
     try:
-        deadline = time.monotonic() + START_SECONDS
-        while not sched_file.exists() or not sched_file.read_text().strip():
-            assert procs[0].poll() is None and time.monotonic() < deadline, (
-                tmp_path / "scheduler.log").read_text()
-            time.sleep(0.2)
-        procs.append(_start([*_tool("dask"), "worker", "--scheduler-file", str(sched_file),
-                             "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
-                             "--no-dashboard", "--local-directory", str(tmp_path / "w")],
-                            tmp_path, tmp_path / "worker.log", env))
+        sched_file = start_dask_scheduler(procs, tmp_path, env)
+        start_dask_worker(procs, tmp_path, "w", env)
         with Client(scheduler_file=str(sched_file), timeout=START_SECONDS) as client:
             client.wait_for_workers(1, timeout=START_SECONDS)
-            jobs = _jobs(engine, ["Slow"] * 30)
+            jobs = named_jobs(engine, ["Slow"] * 30)
             batch = Batch(lambda: simulate(jobs, engine=engine, executor=client, chunksize=2,
                                            lost_after=LOST_AFTER))
             batch.wait_for(2, 60)
@@ -218,7 +202,7 @@ def test_a_hung_job_is_cut_at_its_timeout_on_dask_worker_processes(engine: Engin
     thread) is a ``timeout`` outcome and its neighbours resolve."""
     from distributed import Client, LocalCluster
 
-    jobs = _jobs(engine, ["Bear"] * 3 + ["Spinner"] + ["Bear"] * 3)
+    jobs = named_jobs(engine, ["Bear"] * 3 + ["Spinner"] + ["Bear"] * 3)
     with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
         batch = Batch(lambda: simulate(jobs, engine=engine, executor=client, chunksize=2,
@@ -238,7 +222,7 @@ def test_a_hung_job_is_cut_at_its_timeout_on_ray(engine: Engine) -> None:
 
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        jobs = _jobs(engine, ["Bear", "Sloth", "Bear"])
+        jobs = named_jobs(engine, ["Bear", "Sloth", "Bear"])
         batch = Batch(lambda: simulate(jobs, engine=engine, executor=RayExecutor(), chunksize=1,
                                        timeout=0.5))
         batch.join(90)
@@ -262,7 +246,7 @@ def test_a_ray_cluster_with_no_worker_ends_the_batch(engine: Engine) -> None:
         executor = RayExecutor()
         assert executor.live_workers() == 0
         start = time.monotonic()
-        batch = Batch(lambda: simulate(_jobs(engine, ["Bear"] * 4), engine=engine,
+        batch = Batch(lambda: simulate(named_jobs(engine, ["Bear"] * 4), engine=engine,
                                        executor=executor, lost_after=LOST_AFTER))
         batch.join(60)
     finally:

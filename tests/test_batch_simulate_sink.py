@@ -20,6 +20,7 @@ from typing import Any
 import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
+from _terminal import drained
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from redzone import Engine
@@ -269,16 +270,7 @@ def test_the_bar_shows_on_a_terminal_whatever_the_output(folder: Path, tmp_path:
     proc = subprocess.Popen([sys.executable, "-m", "redzone", "batch", *args, *paths],
                             stdout=subprocess.PIPE, stderr=follower)
     os.close(follower)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(leader)
+    seen = drained(leader)
     proc.communicate(timeout=120)
     assert proc.returncode == 2  # the bad file
     assert b"resolving" in seen

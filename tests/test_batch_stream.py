@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import redzone.examples as examples
+from _terminal import drained
 from click.testing import CliRunner
 from redzone.execution.jobs import JobOutcome
 from redzone.execution.sinks import Summary, done_keys, open_sink
@@ -172,16 +173,7 @@ def test_the_bar_shows_on_a_terminal_with_json(folder: Path) -> None:
                             stdout=subprocess.PIPE, stderr=follower, text=True)
     os.close(follower)
     stdout, _ = proc.communicate(timeout=120)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    os.close(leader)
+    seen = drained(leader)
     assert len(stdout.splitlines()) == 8
     assert b"resolving" in seen
 

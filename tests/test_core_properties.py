@@ -360,14 +360,18 @@ KEYWORDS = sorted({k.spec.name for k in Engine().keywords()} & {
     "wither", "infect", "indestructible", "reach", "flying", "menace", "defender", "haste"})
 
 
-def _outcome(engine: Engine, board: Any, attacks: dict[str, str],
+def resolved(engine: Engine, board: Any, attacks: dict[str, str],
              blocks: dict[str, list[str]]) -> Any:
+    """The whole combat of ``board`` as text to compare byte for byte: the
+    final state and every event as sorted JSON, and the steps; or the error
+    an illegal declaration raised."""
     try:
         state = game(engine, board)
         result = engine.resolve(state, attacks, blocks)
     except IllegalActionError as err:
         return ("error", type(err).__name__, err.violations)
-    return (state_to_dict(result.state), [e.to_json() for e in result.events], result.steps)
+    return (json.dumps(state_to_dict(result.state), sort_keys=True),
+            [json.dumps(e.to_json(), sort_keys=True) for e in result.events], result.steps)
 
 
 @settings(max_examples=40, deadline=None,
@@ -382,7 +386,7 @@ def test_results_do_not_depend_on_registration_order(board: Any, data: st.DataOb
     two = Engine(discover=False, plugins=data.draw(st.permutations(everything)))
     state = game(one, board)
     attacks, blocks = draw_declarations(data, one, state)
-    assert _outcome(one, board, attacks, blocks) == _outcome(two, board, attacks, blocks)
+    assert resolved(one, board, attacks, blocks) == resolved(two, board, attacks, blocks)
 
 
 def test_registration_order_changes_pluggy_order_but_not_ours() -> None:

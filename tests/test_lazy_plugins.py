@@ -15,11 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redzone import Engine, IllegalActionError, PluginError, PluginLoadError, UnknownKeywordError
-from redzone.formats.serialize import state_to_dict
 from redzone.kernel import index
 from redzone.kernel.plugins import PluginInfo, discover
 from redzone.testing import check_index
-from test_core_properties import boards, draw_declarations, game
+from test_core_properties import boards, draw_declarations, game, resolved
 
 #: Each built-in keyword as printed (its first example, or its form).
 PRINTED = sorted(k.spec.examples[0] if k.spec.examples else k.spec.form
@@ -135,17 +134,6 @@ def test_stand_ins_sit_where_the_plugins_own_implementations_would() -> None:
                 if getattr(i.fn, "__name__", "") == "stand_in"]
 
 
-def _outcome(engine: Engine, board: Any, attacks: dict[str, str],
-             blocks: dict[str, list[str]]) -> Any:
-    try:
-        state = game(engine, board)
-        result = engine.resolve(state, attacks, blocks)
-    except IllegalActionError as err:
-        return ("error", type(err).__name__, err.violations)
-    return (json.dumps(state_to_dict(result.state), sort_keys=True),
-            [json.dumps(e.to_json(), sort_keys=True) for e in result.events], result.steps)
-
-
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(board=boards(keywords=PRINTED), data=st.data())
@@ -156,7 +144,7 @@ def test_a_lazy_engine_answers_as_an_eager_one(board: Any, data: st.DataObject) 
     lazy = Engine()
     state = game(EAGER, board)
     attacks, blocks = draw_declarations(data, EAGER, state)
-    assert _outcome(lazy, board, attacks, blocks) == _outcome(EAGER, board, attacks, blocks)
+    assert resolved(lazy, board, attacks, blocks) == resolved(EAGER, board, attacks, blocks)
 
 
 def test_two_threads_resolving_on_one_fresh_engine_import_each_plugin_once() -> None:
@@ -170,7 +158,7 @@ def test_two_threads_resolving_on_one_fresh_engine_import_each_plugin_once() -> 
             engine.creature("a1", "alice", 3, 3, *keywords[:3]),
             engine.creature("a2", "alice", 2, 2, *keywords[3:]),
             engine.creature("b1", "bob", 2, 2, "reach")])
-        return _outcome(engine, (list(state.players.values()),
+        return resolved(engine, (list(state.players.values()),
                                  list(state.objects.values()), []),
                         {"a1": "bob"}, {"b1": ["a1"]})
 
