@@ -80,6 +80,21 @@ def bad_reduce(a: int, b: int) -> int:
     raise ValueError("cannot combine")
 
 
+def _missing_module() -> Any:
+    raise ModuleNotFoundError("No module named 'only_on_the_caller'")
+
+
+class ScoreOfAMissingModule:
+    """A score whose function can't be loaded where it is unpickled: what a
+    function of a module only the caller can import is on a worker."""
+
+    def __call__(self, out: Any) -> int:
+        return 1
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_missing_module, ())
+
+
 # -- boards ---------------------------------------------------------------------------
 
 
@@ -319,6 +334,23 @@ def test_item2_a_score_that_raises_names_its_job(eng: Engine, jobs: list[Any], p
     with pytest.raises(ScoreError, match="bad_reduce raised"):
         simulate(jobs, engine=eng, executor=executor, chunksize=3, score=one,
                  reduce=bad_reduce)
+
+
+def test_item2_a_query_a_worker_cant_load_is_one_error_not_lost_workers(
+        eng: Engine, jobs: list[Any], pool: Any) -> None:
+    """A score the workers can't import fails the batch once, at its first
+    chunk, as a ScoreError naming the import error: it is no job's fault,
+    so no job is retried alone or reported as a lost worker."""
+    with pytest.raises(ScoreError, match=r"can't be loaded on a worker: ModuleNotFoundError: "
+                                         r"No module named 'only_on_the_caller'") as info:
+        list(simulate(jobs, engine=eng, executor=pool, chunksize=4,
+                      score=ScoreOfAMissingModule()))
+    assert info.value.index in (0, 4)
+    with pytest.raises(ScoreError, match="can't be loaded on a worker"):
+        simulate(jobs, engine=eng, executor=pool, chunksize=4, score=ScoreOfAMissingModule(),
+                 reduce=operator.add)
+    # the pool is fine afterwards
+    assert [s.value for s in simulate(jobs, engine=eng, executor=pool, score=one)] == [1] * 8
 
 
 def test_item2_a_job_that_cant_travel_is_scored_on_the_caller(eng: Engine, jobs: list[Any],

@@ -790,17 +790,36 @@ def run_packed(chunk: bytes, timeout: float | None = None,
     then the list, for the executor's own pickling. :func:`unpack` reads
     either."""
     asked: Query | None = None
+    jobs = pickle.loads(chunk)
     if query is not None:
         asked = _QUERIES.get(query)
         if asked is None:
+            try:
+                asked = pickle.loads(query)
+            except Exception as exc:
+                # The batch's fault, not the chunk's: said once, not as lost workers.
+                index, payload = jobs[0] if jobs else (-1, None)
+                return pickle.dumps([_Failed(index, payload_source(payload), (
+                    f"the batch's query (its outcome, score and reduce functions) can't be "
+                    f"loaded on a worker: {type(exc).__name__}: {exc}; a function travels by "
+                    "reference to its module, which the workers must be able to import "
+                    "(a function of the script that runs travels by value)"))])
             if len(_QUERIES) >= 8:
                 _QUERIES.clear()
-            asked = _QUERIES[query] = pickle.loads(query)
-    wires = run_chunk(pickle.loads(chunk), timeout, asked)
+            _QUERIES[query] = asked
+    wires = run_chunk(jobs, timeout, asked)
     try:
         return pickle.dumps(wires, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # left to the executor's pickling (cloudpickle on a cluster)
         return wires
+
+
+def payload_source(payload: _Payload | None) -> str:
+    """A job's source, as its outcome names it (``""`` for no job)."""
+    if payload is None:
+        return ""
+    return (payload.path if isinstance(payload, _FileJob) else
+            payload.file if isinstance(payload, _ScenarioJob | _PairJob) else payload.source)
 
 
 def unpack(result: bytes | list[Any]) -> list[Any]:

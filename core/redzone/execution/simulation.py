@@ -57,7 +57,6 @@ from redzone.execution.jobs import (
     _Combat,
     _combat_of,
     _compact,
-    _FileJob,
     _job,
     _PairJob,
     _Partial,
@@ -66,6 +65,7 @@ from redzone.execution.jobs import (
     _ScenarioJob,
     pack,
     pack_query,
+    payload_source,
     run_packed,
     unpack,
 )
@@ -542,7 +542,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 chunk = sending.payloads()
                 if len(chunk) == 1:  # alone already: cut
                     index, payload = chunk[0]
-                    results = query.local(_cut_by_caller(index, _source(payload), timeout,
+                    results = query.local(_cut_by_caller(index, payload_source(payload), timeout,
                                                          ended, retried=0))
                 else:
                     results = _retry(chunk, exc, submit, query, wait, hung, timeout)
@@ -617,11 +617,11 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
             raise
         except ChunkHung:
             ended = hung(future)
-            out.extend(query.local(_cut_by_caller(index, _source(payload), timeout, ended,
+            out.extend(query.local(_cut_by_caller(index, payload_source(payload), timeout, ended,
                                                   retried=1)))
             continue
         except Exception as lost:
-            source = _source(payload)
+            source = payload_source(payload)
             unsendable = _unpicklable(payload)
             if unsendable:
                 out.extend(query.local(evolve(_bad(index, _BadJob(source, (
@@ -637,12 +637,6 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
         out.extend(evolve(r, retried=1) if isinstance(r, JobOutcome | LightOutcome | Scored)
                    else r for r in query.decode(wires))
     return out
-
-
-def _source(payload: _Payload) -> str:
-    """A job's source, as its outcome names it."""
-    return (payload.path if isinstance(payload, _FileJob) else
-            payload.file if isinstance(payload, _ScenarioJob | _PairJob) else payload.source)
 
 
 def _cut_by_caller(index: int, source: str, timeout: float | None, ended: bool, *,
