@@ -93,17 +93,16 @@ def executor(kind: str, workers: int) -> Iterator[Any]:
         with cf.ProcessPoolExecutor(max_workers=workers) as pool:
             yield pool
     elif kind == "dask":  # as ``redzone batch --executor dask:local`` makes it
-        import dask
-        from distributed import Client, LocalCluster
-        from redzone.execution.executors import LOCAL_DASK
+        from redzone.execution.localdask import local_dask
 
-        with dask.config.set(LOCAL_DASK):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
-        with cluster, Client(cluster) as client:
+        with local_dask(workers) as client:
             yield client
-    elif kind == "daskx":
-        with external_dask(workers) as client:
+    elif kind == "lc":  # a LocalCluster: its scheduler runs in the caller's process
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=None)
+        with cluster, Client(cluster) as client:
             yield client
     elif kind == "ray":
         import ray
@@ -115,42 +114,6 @@ def executor(kind: str, workers: int) -> Iterator[Any]:
             ray.shutdown()
     else:
         raise SystemExit(f"unknown executor {kind!r}")
-
-
-@contextmanager
-def external_dask(workers: int) -> Iterator[Any]:
-    """A Dask scheduler and ``workers`` worker processes started as separate
-    processes on 127.0.0.1, as on a cluster: the caller is only a client, so
-    its CPU time is the client's alone (a ``LocalCluster`` runs the
-    scheduler in the caller's process)."""
-    import subprocess
-    import tempfile
-
-    from distributed import Client
-
-    folder = tempfile.mkdtemp(prefix="redzone-bench-dask-")
-    file = os.path.join(folder, "scheduler.json")
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
-                               "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                               "--scheduler-file", file], **quiet)]
-    try:
-        for _ in range(workers):
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", file,
-                 "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
-                 "--host", "127.0.0.1"], **quiet))
-        deadline = time.monotonic() + 60
-        while not os.path.exists(file) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        with Client(scheduler_file=file) as client:
-            client.wait_for_workers(workers, timeout=60)
-            yield client
-    finally:
-        for proc in reversed(procs):
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=30)
 
 
 def timed_chunk(blob: bytes) -> tuple[float, bytes]:
@@ -218,9 +181,10 @@ def memory(ex: Any, engine: Engine, jobs: list[Any], n: int) -> tuple[float, flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--counts", default="200,1000,3000", help="job counts")
-    parser.add_argument("--executors", default="serial,pool1,pool2,dask2,daskx2,ray2",
-                        help="serial, poolN, daskN (LocalCluster), daskxN (a scheduler and "
-                        "N workers as separate processes), rayN (N workers)")
+    parser.add_argument("--executors", default="serial,pool1,pool2,dask2,ray2",
+                        help="serial, poolN, daskN (a scheduler and N workers as processes "
+                        "of their own, as dask:local), lcN (a Dask LocalCluster, its "
+                        "scheduler in this process), rayN (N workers)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cores", type=int, default=64, help="cores to extrapolate to")
     parser.add_argument("--board", choices=("generated", "mixed10"), default="generated")

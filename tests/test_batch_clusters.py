@@ -376,7 +376,8 @@ def start_dask_scheduler(procs: list[subprocess.Popen[bytes]], where: Path,
     :returns: the scheduler file."""
     sched_file = where / "scheduler.json"
     procs.append(_start([*_tool("dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-                         "--no-dashboard", "--scheduler-file", str(sched_file)],
+                         "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                         "--scheduler-file", str(sched_file)],
                         where, where / "scheduler.log", env))
     deadline = time.monotonic() + START_SECONDS
     while not sched_file.exists() or not sched_file.read_text().strip():
@@ -394,7 +395,8 @@ def start_dask_worker(procs: list[subprocess.Popen[bytes]], where: Path, name: s
     ``procs``."""
     procs.append(_start([*_tool("dask"), "worker", "--scheduler-file",
                          str(where / "scheduler.json"), "--nworkers", "1", "--nthreads", "1",
-                         "--host", "127.0.0.1", "--no-dashboard", "--name", name,
+                         "--host", "127.0.0.1", "--no-dashboard", "--dashboard-address",
+                         "127.0.0.1:0", "--name", name,
                          "--local-directory", str(where / name)],
                         where, where / f"{name}.log", env))
 

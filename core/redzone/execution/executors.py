@@ -111,19 +111,6 @@ ASK_TIMEOUT = 10.0
 MESSAGE_LOG: Final = 8
 
 
-#: Dask settings for a cluster whose scheduler and nannies run in the
-#: caller's process (a ``LocalCluster``, ``redzone batch --executor
-#: dask:local``), set while it is made: the system monitor every 2 s instead
-#: of 0.5 s, a nanny's look at its worker's memory every second instead of
-#: 0.1 s, the event loop's tick every 0.5 s instead of 20 ms, and
-#: :data:`MESSAGE_LOG` messages kept per connection. Idle, such a cluster of
-#: two workers costs the caller about 7 ms of CPU a second instead of 40.
-LOCAL_DASK: Final = {"distributed.admin.system-monitor.interval": "2s",
-                     "distributed.worker.memory.monitor-interval": "1s",
-                     "distributed.admin.tick.interval": "500ms",
-                     "distributed.admin.low-level-log-length": MESSAGE_LOG}
-
-
 class DaskExecutor(cf.Executor):
     """A :class:`concurrent.futures.Executor` running each call as a task of
     a Dask cluster, through its ``distributed.Client``.
@@ -356,6 +343,6 @@ def describe(executor: Any) -> str:
     return f"the executor {type(executor).__name__}"
 
 
-__all__ = ["ASK_TIMEOUT", "CLUSTER_CHUNK", "LOCAL_DASK", "MESSAGE_LOG", "RESTART_TIMEOUT",
+__all__ = ["ASK_TIMEOUT", "CLUSTER_CHUNK", "MESSAGE_LOG", "RESTART_TIMEOUT",
            "DaskExecutor", "RayExecutor", "as_executor", "cut", "describe", "live_workers",
            "worker_count"]

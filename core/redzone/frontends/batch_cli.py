@@ -73,12 +73,9 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
             raise click.UsageError(f"--executor {spec}: Dask is not installed "
                                    f"(pip install 'redzone[dask]'): {exc}") from None
         if spec == "dask:local":
-            from redzone.execution.executors import LOCAL_DASK
+            from redzone.execution.localdask import local_dask
 
-            with importlib.import_module("dask").config.set(LOCAL_DASK):
-                cluster = distributed.LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                                   host="127.0.0.1", dashboard_address=None)
-            with cluster, distributed.Client(cluster) as client:
+            with local_dask(max(1, jobs)) as client:
                 yield client
             return
         address = "tcp://" + spec.removeprefix("dask://")

@@ -1,0 +1,166 @@
+"""A Dask cluster on this machine whose scheduler and workers are processes
+of their own: what ``redzone batch --executor dask:local`` runs on.
+
+A ``distributed.LocalCluster`` runs its scheduler inside the caller's
+process: every task's bookkeeping then costs the caller's CPU, the one CPU
+that bounds a batch however many workers it has, and the scheduler's memory
+is the caller's. :func:`local_dask` starts ``dask scheduler`` and one ``dask
+worker`` per worker as separate processes instead, bound to 127.0.0.1 with no
+dashboard, as on a cluster of machines: the caller is only a client.
+
+The processes run in a session of their own, so that Ctrl-C in a terminal
+reaches the caller alone, which then ends them. A caller killed outright
+(``SIGKILL``) can't end them: the scheduler watches its parent and closes
+when it is gone, and workers close when their scheduler has been gone for
+:data:`DEATH_TIMEOUT` seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import Any, Final
+
+from redzone.execution.engines import BatchError
+
+#: Dask settings of the scheduler and workers :func:`local_dask` starts,
+#: given to them as ``DASK_...`` environment variables: the system monitor
+#: every 2 s instead of 0.5 s, a nanny's look at its worker's memory every
+#: second instead of 0.1 s, and the event loop's tick every 0.5 s instead of
+#: 20 ms (an idle cluster of two workers then costs the machine about 7 ms
+#: of CPU a second instead of 40), and 8 messages kept per connection
+#: instead of 1000.
+SETTINGS: Final = {"distributed.admin.system-monitor.interval": "2s",
+                   "distributed.worker.memory.monitor-interval": "1s",
+                   "distributed.admin.tick.interval": "500ms",
+                   "distributed.admin.low-level-log-length": "8"}
+
+#: Seconds a worker waits for a scheduler that is gone before it closes.
+DEATH_TIMEOUT: Final = 30
+
+#: The most seconds the scheduler and the workers have to start.
+START_TIMEOUT: Final = 120.0
+
+#: How the scheduler knows the caller whose cluster it is.
+_PARENT: Final = "REDZONE_DASK_PARENT"
+
+
+def environment(parent: int | None = None) -> dict[str, str]:
+    """The environment of the processes :func:`local_dask` starts: this
+    process's, with :data:`SETTINGS` as Dask's environment variables
+    (``distributed.admin.tick.interval`` is
+    ``DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL``) and the caller's process id
+    for the scheduler to watch."""
+    env = dict(os.environ)
+    for key, value in SETTINGS.items():
+        env["DASK_" + "__".join(part.upper().replace("-", "_")
+                                for part in key.split("."))] = value
+    env[_PARENT] = str(os.getpid() if parent is None else parent)
+    return env
+
+
+@contextlib.contextmanager
+def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
+    """A scheduler and ``workers`` worker processes (each with a nanny, so
+    that a hung worker can be restarted) on 127.0.0.1, started for the
+    ``with`` block and ended after it; yields a connected
+    ``distributed.Client``.
+
+    :param workers: how many worker processes.
+    :param threads: threads per worker.
+    :raises BatchError: when Dask is not installed, or the cluster doesn't
+        start within :data:`START_TIMEOUT` seconds (with what the scheduler
+        printed).
+
+    .. versionadded:: 0.1.0
+    """
+    try:
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError as exc:
+        raise BatchError(f"a local Dask cluster needs Dask (pip install 'redzone[dask]'): "
+                         f"{exc}") from None
+    folder = tempfile.mkdtemp(prefix="redzone-dask-")
+    file = os.path.join(folder, "scheduler.json")
+    log = open(os.path.join(folder, "cluster.log"), "wb")  # noqa: SIM115 - closed below
+    quiet: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": log, "stderr": log,
+                             "env": environment(), "start_new_session": True}
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", "0", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+             "--scheduler-file", file,
+             "--preload", __name__], **quiet))
+        for _ in range(max(1, workers)):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                 file, "--nworkers", "1", "--nthreads", str(threads), "--no-dashboard",
+                 "--dashboard-address", "127.0.0.1:0", "--host", "127.0.0.1",
+                 "--death-timeout", str(DEATH_TIMEOUT)], **quiet))
+        deadline = time.monotonic() + START_TIMEOUT
+        while not os.path.exists(file):
+            if procs[0].poll() is not None or time.monotonic() > deadline:
+                raise BatchError("the local Dask scheduler did not start: "
+                                 + _tail(log.name))
+            time.sleep(0.05)
+        try:
+            client = distributed.Client(scheduler_file=file, timeout=START_TIMEOUT)
+        except OSError as exc:
+            raise BatchError(f"the local Dask scheduler can't be reached: {exc}; "
+                             + _tail(log.name)) from None
+        with client:
+            try:
+                client.wait_for_workers(max(1, workers), timeout=START_TIMEOUT)
+            except TimeoutError:
+                raise BatchError(f"the local Dask workers did not start within "
+                                 f"{START_TIMEOUT:g} s: " + _tail(log.name)) from None
+            yield client
+    finally:
+        for proc in reversed(procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _tail(path: str, size: int = 2000) -> str:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        f.seek(max(0, f.tell() - size))
+        text = f.read().decode("utf-8", "replace").strip()
+    return f"it printed: {text}" if text else "it printed nothing"
+
+
+def dask_setup(scheduler: Any) -> None:
+    """Run by the scheduler :func:`local_dask` starts (a Dask preload):
+    close it once the process that started it is gone."""
+    parent = int(os.environ.get(_PARENT, "0") or 0)
+    if not parent:
+        return
+    import asyncio
+
+    from tornado.ioloop import PeriodicCallback
+
+    def check() -> None:
+        if os.getppid() != parent:
+            watch.stop()
+            asyncio.get_running_loop().create_task(scheduler.close(reason="the caller is gone"))
+
+    watch = PeriodicCallback(check, 1000)
+    watch.start()
+
+
+__all__ = ["DEATH_TIMEOUT", "SETTINGS", "START_TIMEOUT", "environment", "local_dask"]
