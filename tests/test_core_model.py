@@ -219,6 +219,26 @@ def test_frozen_map() -> None:
     assert isinstance(pickle.loads(pickle.dumps(fm)), FrozenMap)
 
 
+def test_a_frozen_map_round_trips_through_pickle_as_its_own_copy() -> None:
+    """States travel to batch workers pickled: a map comes back equal, with
+    the same hash, as a map of its own (not sharing the original's dict),
+    still immutable; and bytes written by the earlier form (the class
+    called with a dict) still load."""
+    fm = FrozenMap({"a": 1, "b": (2, 3)})
+    back = pickle.loads(pickle.dumps(fm, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(back) is FrozenMap and back == fm and hash(back) == hash(fm)
+    assert back._items is not fm._items
+    with pytest.raises(TypeError, match="immutable"):
+        back["c"] = 4  # type: ignore[index]
+
+    class Earlier:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (FrozenMap, ({"a": 1},))
+
+    old = pickle.loads(pickle.dumps(Earlier()))
+    assert type(old) is FrozenMap and old == {"a": 1}
+
+
 def test_combat_indexes_blockers_in_declaration_order() -> None:
     """509.1g: each blocker blocks the attackers chosen for it; blockers_of
     lists an attacker's blockers in declaration order."""

@@ -140,7 +140,9 @@ class FrozenMap(Mapping[K, V], metaclass=_Build):
         return f"FrozenMap({self._items!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenMap, (dict(self._items),))
+        # Its dict as it is (pickling copies it anyway), rebuilt without a
+        # second copy: a batch pickles several maps for every job it sends.
+        return (_unpickle_map, (self._items,))
 
     def __copy__(self) -> FrozenMap[K, V]:
         return self
@@ -174,6 +176,11 @@ class FrozenMap(Mapping[K, V], metaclass=_Build):
         new = dict(self._items)
         del new[key]
         return FrozenMap._wrap(new)
+
+
+def _unpickle_map(items: dict[Any, Any]) -> FrozenMap[Any, Any]:
+    """A :class:`FrozenMap` of the dict pickle just made (``FrozenMap.__reduce__``)."""
+    return FrozenMap._wrap(items)
 
 
 @overload
