@@ -40,6 +40,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "BAD_JOB", "WORKER_LOST", "WORKER_SETUP", "JobOutcome", "LightOutcome", "Reduced",
         "ScoreError", "Scored",
     ),
+    "redzone.execution.localdask": ("local_dask",),
     "redzone.execution.simulation": ("simulate",),
     "redzone.execution.whatif": ("Cell", "Grid", "WhatIf", "what_if", "what_if_blocks"),
 }

@@ -16,6 +16,7 @@ from redzone.execution.jobs import (
     Scored,
     ScoreError,
 )
+from redzone.execution.localdask import local_dask
 from redzone.execution.simulation import simulate
 from redzone.execution.whatif import Cell, Grid, WhatIf, what_if, what_if_blocks
 
@@ -38,6 +39,7 @@ __all__ = [
     "WorkerSetupError",
     "WorkersLost",
     "jobs_dataset",
+    "local_dask",
     "outcome_of_row",
     "run_bag",
     "run_dataset",
