@@ -13,7 +13,10 @@ consecutive states share almost all their parts:
   hook call (only new parts cost Python calls; finding them is done in C):
   every attrs instance and map inside it with its field values (a value
   shared with a part recorded before is walked once), and its fingerprint
-  only when it holds what those values can't see change;
+  only when it holds what those values can't see change. A new version of
+  a part (the value under the same key of a map, in the state watched
+  before) that differs from the last only in ids and numbers reads its own
+  fields alone: what is inside them is compared as the last recorded it;
 * the containers of the state calls are made with are recorded as it is
   first given (field values by identity, a copy of each map's dict) and
   compared, in C, when the calls move on to another state, after each
@@ -35,8 +38,10 @@ consecutive states share almost all their parts:
 A container that changed is named as before: the calls made with that state
 are replayed, in order, on a pristine copy, and the first one that changes it
 is named. A part that changed: the calls since the parts were last compared
-that were given a state holding it are replayed on copies holding a pristine
-rebuild of it, and the first one that changes the rebuild is named.
+that were given a state holding it, or another part whose records differ too
+(versions of a part share what is inside them), are replayed on copies
+holding pristine rebuilds of those, and the first one that changes a rebuild
+is named.
 """
 
 from __future__ import annotations
@@ -97,6 +102,10 @@ class _VerifyState(threading.local):
         self.ran = False
         #: What the arguments beside the state given lately recorded, by id.
         self.args: dict[int, tuple[Any, _fp.Record]] = {}
+        #: The containers of the state watched last, once it no longer is
+        #: (a command started): the next state's new parts are recorded
+        #: against their last versions (:meth:`~redzone.kernel.fingerprint.Parts.watch`).
+        self.before: _fp.Shallow | None = None
 
     def reset(self) -> None:
         """Stop watching and forget every part (a change was reported)."""
@@ -107,6 +116,7 @@ class _VerifyState(threading.local):
         self.log = []
         self.ran = False
         self.args = {}
+        self.before = None
 
 
 class Verifier:
@@ -201,7 +211,8 @@ class Verifier:
         if last is not None:
             self._containers(last)
         vs.state = state
-        vs.shallow = vs.parts.watch(state, last)
+        vs.shallow = vs.parts.watch(state, last, vs.before if last is None else None)
+        vs.before = None
         vs.since = len(vs.log)
         vs.moves += 1
         if vs.parts.new > vs.kept or vs.moves >= _VERIFY_MOVES:
@@ -242,13 +253,21 @@ class Verifier:
             self._containers(vs.shallow)
         part = vs.parts.changed(deep, records=vs.ran)
         if part is not None:
-            log = [entry for entry in vs.log if _fp.holds(entry[2][0], part)]
-            rebuilt = vs.parts.pristine(part)
-            culprit = None
-            if rebuilt is not part:
-                culprit = self._replay([
-                    (impl, hook, (_fp.swap(args[0], part, rebuilt), *args[1:]), rebuilt)
-                    for impl, hook, args in log])
+            found = [part, *(p for p in vs.parts.differing() if p is not part)]
+            rebuilt = [(p, vs.parts.pristine(p)) for p in found]
+            replays = []
+            log = []
+            for impl, hook, args in vs.log:
+                copy, watched = args[0], []
+                for was, now in rebuilt:
+                    if now is not was and _fp.holds(copy, was):
+                        copy = _fp.swap(copy, was, now)
+                        watched.append(now)
+                if copy is not args[0] or any(_fp.holds(args[0], p) for p in found):
+                    log.append((impl, hook, args))
+                if watched:
+                    replays.append((impl, hook, (copy, *args[1:]), tuple(watched)))
+            culprit = self._replay(replays)
             state = vs.state or (log[-1][2][0] if log else None)
             everyone = vs.log
             vs.reset()
@@ -325,5 +344,7 @@ class Verifier:
         elif vs.state is not None and vs.shallow is not None:
             self._containers(vs.shallow)
         if not keep:
+            if vs.state is not None:
+                vs.before = vs.shallow
             vs.state = None
             vs.shallow = None

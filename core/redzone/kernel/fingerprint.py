@@ -603,11 +603,58 @@ class Parts:
         self.new += len(fresh)
         self._flat = None
 
-    def watch(self, state: Any, last: Shallow | None) -> Shallow:
+    def add_map(self, items: dict[Any, Any], before: dict[Any, Any] | None) -> None:
+        """:meth:`add` of a map's values, each new one recorded against the
+        value it replaced under the same key in ``before`` (the last watched
+        state's copy of the map) when that one is in the table
+        (:meth:`next_version`)."""
+        table = self.table
+        fresh = set(map(id, items.values())) - table.keys()
+        if not fresh:
+            return
+        for key, part in items.items():
+            if id(part) in fresh:
+                last = table.get(id(before.get(key))) if before is not None else None
+                table[id(part)] = (self.print(part) if last is None
+                                   else self.next_version(part, last))
+        self.new += len(fresh)
+        self._flat = None
+
+    def next_version(self, part: Any, last: Entry) -> Entry:
+        """``part``'s entry, made from ``last``'s (the entry of the part it
+        replaced, in the table) when ``part`` is an attrs instance of the
+        same class whose fields not holding an id or a number are the very
+        objects ``last``'s held (a creature tapped, dealt damage, moved):
+        only ``part``'s own fields are read; what is inside them was
+        recorded with ``last`` and is compared with it, so a change made to
+        it since is found all the same. Else :meth:`print`.
+
+        (An entry ends with its part's own record: :meth:`_sub` appends it
+        after what is inside.)"""
+        kind = type(part)
+        known = _FIELDS.get(kind)
+        getters, objects, values = last[2], last[3], last[4]
+        if (known is None or last[1] is not None or not getters
+                or len(known[0]) < 2 or objects[-1] is not last[0]
+                or getters[-1] is not known[1]):
+            return self.print(part)
+        got = known[1](part)
+        new = list(_compress(got, map(operator.is_not, got, values[-1])))
+        if not _PLAIN_VALUES.issuperset(map(type, new)):
+            return self.print(part)
+        return (part, None, getters, (*objects[:-1], part), (*values[:-1], got), False)
+
+    def watch(self, state: Any, last: Shallow | None,
+              before: Shallow | None = None) -> Shallow:
         """Add the parts of ``state`` (skipping the containers it shares with
-        ``last``, whose parts are in the table) and return its containers."""
+        ``last``, whose parts are in the table) and return its containers.
+        A new value in one of its maps is recorded against the value under
+        the same key in ``last`` (or ``before``, the state watched last when
+        ``last`` is ``None``) when that one's entry is in the table
+        (:meth:`next_version`)."""
         same = last.fields if last is not None else ()
         copies = {i: items for i, items in last.maps} if last is not None else {}
+        earlier = copies if before is None else dict(before.maps)
         fields = state_fields(state)[1]
         maps: list[tuple[int, dict[Any, Any]]] = []
         loose: list[Any] = []
@@ -620,7 +667,7 @@ class Parts:
                     continue
                 items = _ITEMS(value)
                 maps.append((i, dict(items)))
-                self.add(items.values())
+                self.add_map(items, earlier.get(i))
             elif kind is tuple:
                 if not shared:
                     self.add(value)
@@ -683,6 +730,13 @@ class Parts:
                 if self._pickled(entry[0])[1] != entry[1]:
                     return entry[0]
         return None
+
+    def differing(self) -> list[Any]:
+        """Every part whose recorded values differ from what it holds now
+        (a change to a value several versions of a part share shows in each:
+        the calls given any of them may have made it)."""
+        return [entry[0] for entry in self.table.values()
+                if entry[1] is None and tuple(map(operator.call, entry[2], entry[3])) != entry[4]]
 
     def pristine(self, part: Any) -> Any:
         """A copy of ``part`` as it was recorded (:meth:`restore`) or
