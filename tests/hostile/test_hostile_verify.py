@@ -282,3 +282,25 @@ def test_a_plugin_changing_a_damaged_creatures_counters_is_named(
     assert (info.value.plugin, info.value.hook) == ("damaged-writer", "redzone_damage_event")
     assert "changed the state" in str(info.value)
     assert any(getattr(part, "id", None) == "ogre" and part.damage == 2 for part in versions)
+
+
+def test_a_container_shared_with_the_last_commands_state_is_still_compared() -> None:
+    """Guarantee 10: the first state a command's hook calls get is watched
+    against the last state the previous command's calls got (its parts
+    are still recorded); a map the two share, taken as it was compared
+    last, written into by a plugin fails naming the plugin and the hook."""
+    def redzone_assignment_violations(state: GameState,
+                                      assignment: SourceAssignment) -> None:
+        _items(state.players)["mallory"] = state.players["bob"]
+
+    def redzone_block_requirements(state: GameState) -> None:
+        return None  # asked during declare blockers: that command's calls watch a state
+
+    engine = Engine(plugins=[hostile(
+        "players-writer", redzone_assignment_violations=redzone_assignment_violations,
+        redzone_block_requirements=redzone_block_requirements)], verify=True)
+    with pytest.raises(PluginError) as info:
+        combat(engine, board(engine))
+    assert (info.value.plugin, info.value.hook) == ("players-writer",
+                                                    "redzone_assignment_violations")
+    assert "changed the state" in str(info.value)

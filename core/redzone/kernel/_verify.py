@@ -103,8 +103,10 @@ class _VerifyState(threading.local):
         #: What the arguments beside the state given lately recorded, by id.
         self.args: dict[int, tuple[Any, _fp.Record]] = {}
         #: The containers of the state watched last, once it no longer is
-        #: (a command started): the next state's new parts are recorded
-        #: against their last versions (:meth:`~redzone.kernel.fingerprint.Parts.watch`).
+        #: (a command started), while its parts are the table's: the next
+        #: state is watched against it as against the last
+        #: (:meth:`~redzone.kernel.fingerprint.Parts.watch`), the containers
+        #: it shares taken as they were compared last.
         self.before: _fp.Shallow | None = None
 
     def reset(self) -> None:
@@ -211,7 +213,7 @@ class Verifier:
         if last is not None:
             self._containers(last)
         vs.state = state
-        vs.shallow = vs.parts.watch(state, last, vs.before if last is None else None)
+        vs.shallow = vs.parts.watch(state, last or vs.before)
         vs.before = None
         vs.since = len(vs.log)
         vs.moves += 1
@@ -273,6 +275,8 @@ class Verifier:
             vs.reset()
             self._blame(culprit, log or everyone, state)
         vs.parts.prune(vs.shallow if vs.state is not None else None)
+        if vs.state is None:
+            vs.before = None  # its parts are no longer in the table
         vs.kept = len(vs.parts.table)
         vs.moves = 0
         vs.log = []

@@ -644,17 +644,14 @@ class Parts:
             return self.print(part)
         return (part, None, getters, (*objects[:-1], part), (*values[:-1], got), False)
 
-    def watch(self, state: Any, last: Shallow | None,
-              before: Shallow | None = None) -> Shallow:
+    def watch(self, state: Any, last: Shallow | None) -> Shallow:
         """Add the parts of ``state`` (skipping the containers it shares with
         ``last``, whose parts are in the table) and return its containers.
         A new value in one of its maps is recorded against the value under
-        the same key in ``last`` (or ``before``, the state watched last when
-        ``last`` is ``None``) when that one's entry is in the table
+        the same key in ``last`` when that one's entry is in the table
         (:meth:`next_version`)."""
         same = last.fields if last is not None else ()
         copies = {i: items for i, items in last.maps} if last is not None else {}
-        earlier = copies if before is None else dict(before.maps)
         fields = state_fields(state)[1]
         maps: list[tuple[int, dict[Any, Any]]] = []
         loose: list[Any] = []
@@ -667,7 +664,7 @@ class Parts:
                     continue
                 items = _ITEMS(value)
                 maps.append((i, dict(items)))
-                self.add_map(items, earlier.get(i))
+                self.add_map(items, copies.get(i))
             elif kind is tuple:
                 if not shared:
                     self.add(value)
