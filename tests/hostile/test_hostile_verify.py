@@ -304,3 +304,21 @@ def test_a_container_shared_with_the_last_commands_state_is_still_compared() -> 
     assert (info.value.plugin, info.value.hook) == ("players-writer",
                                                     "redzone_assignment_violations")
     assert "changed the state" in str(info.value)
+
+
+def test_arguments_passed_over_in_c_still_see_a_change() -> None:
+    """Guarantee 10's shortcut for arguments beside the state: a record, a
+    map or a tuple holding only ids and numbers is recorded without walking
+    its items (checked in C); a change to any of them is still found, and a
+    value nested too deep to walk is snapped instead (recorded as ``None``)."""
+    amounts = FrozenMap({"wall": 2, "bob": 4})
+    box = _Box(amounts, inner=("wall", 3))
+    rec = fp.record((box, _Box(1), "step"))
+    assert rec is not None and fp.unchanged(rec)
+    assert rec[1][:2] == (box, amounts) and len(rec[1]) == 3  # the tuple has no record
+    _items(amounts)["wall"] = 6
+    assert not fp.unchanged(rec)
+    deep: Any = _Box(1)
+    for _ in range(5000):
+        deep = _Box(deep)
+    assert fp.record((deep,)) is None

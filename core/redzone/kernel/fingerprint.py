@@ -169,12 +169,6 @@ def _kind(kind: type) -> int:
     return found
 
 
-def _not_plain(values: Iterable[Any]) -> Iterable[Any]:
-    """The values among ``values`` that aren't ids, numbers or ``None``
-    (filtered in C)."""
-    return _compress(values, map(_NOT_PLAIN, map(type, values), _TRUE))
-
-
 #: What :func:`record` returns: getters, objects and the values they read.
 Record = tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
 
@@ -184,28 +178,41 @@ def record(values: Iterable[Any]) -> Record | None:
     them, tuples and frozensets included), each with a getter and the
     values it reads, to compare in C (:func:`unchanged`); ``None`` when they
     hold what such values can't see change (a list, a dict, an object of a
-    class that isn't attrs): then :func:`snap` them instead. Plain values
-    (ids, numbers) are passed over in C."""
+    class that isn't attrs, or a value nested too deep to walk): then
+    :func:`snap` them instead. A tuple, a map or a record holding only ids
+    and numbers is passed over in C."""
     getters: list[Any] = []
     objects: list[Any] = []
     read: list[Any] = []
-    seen: set[int] = set()
-    stack = list(_not_plain(values))
-    push = stack.extend
-    kinds = _KINDS
-    while stack:
-        value = stack.pop()
+    try:
+        if not _walk(values, getters, objects, read, set()):
+            return None
+    except RecursionError:
+        return None
+    return tuple(getters), tuple(objects), tuple(read)
+
+
+_only_plain: Final = _PLAIN_VALUES.issuperset
+
+
+def _walk(values: Iterable[Any], getters: list[Any], objects: list[Any], read: list[Any],
+          seen: set[int]) -> bool:
+    """:func:`record`'s walk of ``values``, appending to its lists; ``False``
+    when one holds what recorded values can't see change."""
+    for value in values:
         kind = type(value)
-        what = kinds.get(kind)
-        if what is None:
+        what = _KINDS.get(kind, -1)
+        if what < 0:
             what = _kind(kind)
         if what == _ITEMS_OF:
-            push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
+            if not _only_plain(map(type, value)) and not _walk(value, getters, objects,
+                                                               read, seen):
+                return False
             continue
-        if what == _SAFE:
+        if what == _SAFE or kind in _PLAIN_VALUES:
             continue
         if what == _LOOSE:
-            return None
+            return False
         if id(value) in seen:
             continue
         seen.add(id(value))
@@ -214,9 +221,11 @@ def record(values: Iterable[Any]) -> Record | None:
             getters.append(_ITEMS)
             objects.append(value)
             read.append(dict(items))
-            push(_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)))
             vals = items.values()
-            push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
+            if not (_only_plain(map(type, items)) and _only_plain(map(type, vals))) and not (
+                    _walk(items, getters, objects, read, seen)
+                    and _walk(vals, getters, objects, read, seen)):
+                return False
             continue
         names, getter = _FIELDS[kind]  # type: ignore[misc]
         if getter is None:
@@ -225,11 +234,11 @@ def record(values: Iterable[Any]) -> Record | None:
         getters.append(getter)
         objects.append(value)
         read.append(got)
-        if len(names) > 1:
-            push(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
-        elif type(got) not in _PLAIN_VALUES:
-            stack.append(got)
-    return tuple(getters), tuple(objects), tuple(read)
+        if len(names) == 1:
+            got = (got,)
+        if not _only_plain(map(type, got)) and not _walk(got, getters, objects, read, seen):
+            return False
+    return True
 
 
 #: Arguments :func:`record_reusing` keeps the records of, at most.
