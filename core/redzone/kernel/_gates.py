@@ -28,12 +28,15 @@ import importlib
 import inspect
 import warnings
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from redzone.kernel._calling import Calls, Impl, Loop
 from redzone.kernel._loading import KeywordInfo, PluginInfo
 from redzone.kernel.answers import shown
 from redzone.kernel.model import GameState
+
+if TYPE_CHECKING:
+    from redzone.kernel._lazy import Pending
 
 #: Hooks never gated: loading, and resolving a trigger (an ability on the
 #: stack resolves whatever its source has become, 113.7a).
@@ -243,17 +246,23 @@ class Gates:
                         "non-empty, none is")
         return "; ".join(said)
 
-    def checked(self, inner: Loop, unwatched: Loop, calls: Calls) -> Loop:
+    def checked(self, inner: Loop, unwatched: Loop, calls: Calls,
+                pending: Pending | None = None) -> Loop:
         """``inner``, asked with the implementations the gates let through,
         and ``unwatched`` (the loop without verify mode's watch of the
         state: they answer nothing, or fail) with the ones they keep out:
         one of those that answers something (not ``None``, ``False`` or
         empty) fails, since outside verify mode that answer would be lost.
         What the caller gets is what the gates let through answered, as
-        outside verify mode."""
+        outside verify mode. A kept-out stand-in of a plugin not imported
+        yet (``pending``) answers ``None`` without importing it: it is
+        not asked, until the plugin is imported."""
         cache, gated = self._cache, self.gated_hooks
         #: Per gate key and hook: the implementations let through and those kept out.
         splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
+        silent = pending.kept_silent if pending is not None else None
+        if pending is not None:
+            pending.loaded.append(lambda loaded: splits.clear())
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
@@ -268,7 +277,8 @@ class Gates:
             split = splits.get((entry[1], hook))
             if split is None:
                 asked = self.active(hook, impls, state)
-                split = (asked, tuple(i for i in impls if i not in asked))
+                split = (asked, tuple(i for i in impls if i not in asked
+                                      and (silent is None or not silent(i))))
                 if len(splits) > 4096:
                     splits.clear()
                 splits[entry[1], hook] = split

@@ -149,7 +149,7 @@ class Hooks:
                                    everyone=self._verifier is not None)
         self._gated_hooks = self._gates.filtered
         if self._verifier is not None:
-            self._loop = self._gates.checked(self._loop, unwatched, calls)
+            self._loop = self._gates.checked(self._loop, unwatched, calls, self.pending)
         #: The hooks no implementation would be asked about a state
         #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
         self.silent = self._gates.silent
