@@ -27,16 +27,13 @@ from __future__ import annotations
 import importlib
 import inspect
 import warnings
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from redzone.kernel._calling import Calls, Impl, Loop
 from redzone.kernel._loading import KeywordInfo, PluginInfo
 from redzone.kernel.answers import shown
 from redzone.kernel.model import GameState
-
-if TYPE_CHECKING:
-    from redzone.kernel._lazy import Pending
 
 #: Hooks never gated: loading, and resolving a trigger (an ability on the
 #: stack resolves whatever its source has become, 113.7a).
@@ -247,22 +244,23 @@ class Gates:
         return "; ".join(said)
 
     def checked(self, inner: Loop, unwatched: Loop, calls: Calls,
-                pending: Pending | None = None) -> Loop:
+                silent: Callable[[Impl], bool] | None = None,
+                loaded: list[Callable[[PluginInfo], None]] | None = None) -> Loop:
         """``inner``, asked with the implementations the gates let through,
         and ``unwatched`` (the loop without verify mode's watch of the
         state: they answer nothing, or fail) with the ones they keep out:
         one of those that answers something (not ``None``, ``False`` or
         empty) fails, since outside verify mode that answer would be lost.
         What the caller gets is what the gates let through answered, as
-        outside verify mode. A kept-out stand-in of a plugin not imported
-        yet (``pending``) answers ``None`` without importing it: it is
-        not asked, until the plugin is imported."""
+        outside verify mode. A kept-out implementation ``silent`` says
+        answers ``None`` (the stand-in of a plugin not imported yet:
+        :meth:`redzone.kernel._lazy.Pending.kept_silent`) is not asked,
+        until a plugin is imported (``loaded``: told of each)."""
         cache, gated = self._cache, self.gated_hooks
         #: Per gate key and hook: the implementations let through and those kept out.
         splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
-        silent = pending.kept_silent if pending is not None else None
-        if pending is not None:
-            pending.loaded.append(lambda loaded: splits.clear())
+        if loaded is not None:
+            loaded.append(lambda info: splits.clear())
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:

@@ -149,7 +149,8 @@ class Hooks:
                                    everyone=self._verifier is not None)
         self._gated_hooks = self._gates.filtered
         if self._verifier is not None:
-            self._loop = self._gates.checked(self._loop, unwatched, calls, self.pending)
+            self._loop = self._gates.checked(self._loop, unwatched, calls,
+                                             self.pending.kept_silent, self.pending.loaded)
         #: The hooks no implementation would be asked about a state
         #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
         self.silent = self._gates.silent
