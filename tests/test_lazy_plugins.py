@@ -335,8 +335,9 @@ def test_a_dynamic_implementation_imported_late_is_asked_every_time(zap_site: Pa
 def test_verify_mode_asks_a_kept_out_plugin_once_it_is_imported(zap_site: Path) -> None:
     """Contract of verify mode's gate check: a plugin not imported yet whose
     keyword gate keeps it out answers nothing (its stand-in imports nothing),
-    so it isn't asked; once imported, its own implementation is, and one
-    that answers about a state without its keyword fails, naming it."""
+    so it isn't asked, nor a hook it alone implements; once imported, its
+    own implementation is, and one that answers about a state without its
+    keyword fails, naming it."""
     _package(zap_site, "('redzone_keywords', 'redzone_lethal_damage')")
     (zap_site / "zapkw" / "zap.py").write_text(
         "from redzone import KeywordSpec, hookimpl\n\n"
@@ -349,7 +350,9 @@ def test_verify_mode_asks_a_kept_out_plugin_once_it_is_imported(zap_site: Path) 
                                            engine.creature("b", "bob", 2, 2)])
     engine.resolve(state, {"a": "bob"}, {"b": ["a"]})
     assert "zapkw.zap" not in sys.modules
+    assert not engine.hooks.asks("redzone_lethal_damage", state)  # its one implementation
     engine.hooks.pending.load(engine.hooks.info("zap"))
+    assert engine.hooks.asks("redzone_lethal_damage", state)
     with pytest.raises(PluginError) as err:
         engine.resolve(state, {"a": "bob"}, {"b": ["a"]})
     assert (err.value.plugin, err.value.hook) == ("zap", "redzone_lethal_damage")

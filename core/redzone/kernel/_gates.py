@@ -156,13 +156,18 @@ class Gates:
         self._silent: dict[_Key, frozenset[str]] = {}
         self._entry: tuple[Any, _Key, dict[str, tuple[Impl, ...]],
                            frozenset[str] | None] = (None, (frozenset(), 0), {}, None)
+        #: Verify mode: whether a kept-out implementation answers nothing
+        #: without being asked (:meth:`checked`).
+        self._quiet: Callable[[Impl], bool] | None = None
 
     def silent(self, state: Any) -> frozenset[str]:
         """The hooks no implementation would be asked about ``state`` (none
-        is implemented, or the gates keep every one out): a caller about to
-        ask one hook for each of many creatures asks this once instead.
-        Worked out once per set of keywords present and of non-empty gated
-        fields (and kept with the last state asked about)."""
+        is implemented, or the gates keep every one out; in verify mode,
+        which asks the ones kept out too, every one is kept out and answers
+        nothing unasked: the stand-in of a plugin not imported yet): a
+        caller about to ask one hook for each of many creatures asks this
+        once instead. Worked out once per set of keywords present and of
+        non-empty gated fields (and kept with the last state asked about)."""
         entry = self._entry
         if entry[0] is state:
             known = entry[3]
@@ -173,9 +178,10 @@ class Gates:
         key = entry[1]
         found = self._silent.get(key)
         if found is None:
-            found = frozenset(h for h, impls in self._cache.items()
-                              if not impls or (h in self.filtered
-                                               and not self.active(h, impls, state)))
+            quiet = self._quiet
+            found = frozenset(h for h, impls in self._cache.items() if not impls or (
+                h in self.gated_hooks and not self.active(h, impls, state) and (
+                    h in self.filtered or (quiet is not None and all(map(quiet, impls))))))
             if len(self._silent) > 1024:
                 self._silent.clear()
             self._silent[key] = found
@@ -259,8 +265,16 @@ class Gates:
         cache, gated = self._cache, self.gated_hooks
         #: Per gate key and hook: the implementations let through and those kept out.
         splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
+        self._quiet = silent
+
+        def forget(info: PluginInfo) -> None:
+            # a plugin imported: its implementations are asked from now on
+            splits.clear()
+            self._silent.clear()
+            self._entry = (None, (frozenset(), 0), {}, None)
+
         if loaded is not None:
-            loaded.append(lambda info: splits.clear())
+            loaded.append(forget)
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
