@@ -38,7 +38,7 @@ def plain_values(values: tuple[Any, ...]) -> bool:
     for value in values:
         if type(value) in _PLAIN_VALUES:
             continue
-        if type(value) is tuple and all(type(v) in _PLAIN_VALUES for v in value):
+        if type(value) is tuple and _PLAIN_VALUES.issuperset(map(type, value)):
             continue
         return False
     return True
