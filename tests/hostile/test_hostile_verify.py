@@ -322,3 +322,23 @@ def test_arguments_passed_over_in_c_still_see_a_change() -> None:
     for _ in range(5000):
         deep = _Box(deep)
     assert fp.record((deep,)) is None
+
+
+def test_a_table_pruned_again_to_the_same_state_still_sees_changes() -> None:
+    """Pruning the table to the state it was pruned to last, nothing added
+    since (a command starting right after the last returned), keeps it as
+    it is; a change made after is still found, and a part added since is
+    pruned away as before."""
+    part = _Box(FrozenMap({"a": _Box(1)}))
+    parts = fp.Parts()
+    shallow = parts.watch(_State(FrozenMap({"ogre": part})), None)
+    parts.prune(shallow)
+    table, kept = parts.table, set(parts.table)
+    parts.prune(shallow)
+    assert parts.table is table and parts.changed(deep=True) is None
+    object.__setattr__(_items(part.value)["a"], "value", 2)
+    assert parts.changed(deep=False) is part
+    extra = _Box(3)
+    parts.add([extra])
+    parts.prune(shallow)
+    assert set(parts.table) == kept

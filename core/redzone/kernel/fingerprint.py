@@ -435,6 +435,8 @@ class Parts:
         self.new = 0
         self._flat: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...],
                          tuple[Entry, ...]] | None = None
+        #: The containers the table was last pruned to, while nothing was added.
+        self._pruned: Shallow | None = None
         self._out: list[bytes] = []
         self._pickler = self._new_pickler()
         #: What each value met inside a part records (itself and everything
@@ -610,7 +612,7 @@ class Parts:
         for key in fresh:
             table[key] = self.print(by_id[key])
         self.new += len(fresh)
-        self._flat = None
+        self._flat = self._pruned = None
 
     def add_map(self, items: dict[Any, Any], before: dict[Any, Any] | None) -> None:
         """:meth:`add` of a map's values, each new one recorded against the
@@ -627,7 +629,7 @@ class Parts:
                 table[id(part)] = (self.print(part) if last is None
                                    else self.next_version(part, last))
         self.new += len(fresh)
-        self._flat = None
+        self._flat = self._pruned = None
 
     def next_version(self, part: Any, last: Entry) -> Entry:
         """``part``'s entry, made from ``last``'s (the entry of the part it
@@ -697,15 +699,19 @@ class Parts:
         return out
 
     def prune(self, keep: Shallow | None) -> None:
-        """Keep only the parts of the state ``keep`` describes."""
+        """Keep only the parts of the state ``keep`` describes (nothing to do
+        when the table was pruned to them last and nothing was added since)."""
+        self.new = 0
+        if keep is not None and keep is self._pruned:
+            return
         if keep is None:
             self.table = {}
         else:
             ids = set(map(id, self.values_of(keep)))
             table = self.table
             self.table = dict(zip(ids, map(table.__getitem__, ids), strict=True))
-        self.new = 0
         self._flat = None
+        self._pruned = keep
 
     def changed(self, deep: bool = False, records: bool = True) -> Any:
         """A part whose content differs from its fingerprint, or ``None``.
