@@ -49,7 +49,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from itertools import repeat
 from typing import Any, Final
 
 from redzone.kernel import fingerprint as _fp
@@ -71,6 +70,13 @@ _VERIFY_MOVES: Final = 32
 
 #: A call verify mode recorded: the implementation, the hook and the arguments.
 _Call = tuple[Impl, str, tuple[Any, ...]]
+#: A hook call verify mode logged: its implementations, the hook and the arguments.
+_Logged = tuple[tuple[Impl, ...], str, tuple[Any, ...]]
+
+
+def _each(log: Sequence[_Logged]) -> list[_Call]:
+    """The calls of ``log``, one per implementation, in order."""
+    return [(impl, hook, args) for impls, hook, args in log for impl in impls]
 
 
 def verify_default() -> bool:
@@ -93,7 +99,7 @@ class _VerifyState(threading.local):
         self.kept = 0
         #: States watched since then.
         self.moves = 0
-        self.log: list[_Call] = []
+        self.log: list[_Logged] = []
         #: Where the calls with the watched state start in :attr:`log`
         #: (since its containers were last compared).
         self.since = 0
@@ -161,7 +167,7 @@ class Verifier:
                 # Nothing beside the state to compare: one call of the loop
                 # for them all (the replay of a change calls them one by one).
                 if log is not None:
-                    log.extend(zip(impls, repeat(hook), repeat(args)))
+                    log.append((impls, hook, args))
                 out = inner(hook, impls, args)
             else:
                 out = self._one_by_one(inner, hook, impls, args, rest, log)
@@ -182,7 +188,7 @@ class Verifier:
 
     def _one_by_one(self, inner: Loop, hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...], rest: tuple[Any, ...],
-                    log: list[_Call] | None) -> list[tuple[Impl, Any]]:
+                    log: list[_Logged] | None) -> list[tuple[Impl, Any]]:
         """The calls of ``impls`` one at a time, ``rest`` (the arguments
         beside the state) compared after each: the values :func:`~redzone.
         kernel.fingerprint.record` read, in C, or (holding what those can't
@@ -195,7 +201,7 @@ class Verifier:
         out: list[tuple[Impl, Any]] = []
         for impl in impls:
             if log is not None:
-                log.append((impl, hook, args))
+                log.append(((impl,), hook, args))
             out += inner(hook, (impl,), args)
             if not (_fp.unchanged(rec) if rec is not None else _fp.snap(rest) == before):
                 self._vs.reset()
@@ -229,7 +235,7 @@ class Verifier:
         if not shallow.changed():
             vs.since = len(vs.log)
             return
-        log = vs.log[vs.since:]
+        log = _each(vs.log[vs.since:])
         copy = vs.parts.rebuild(shallow)
         culprit = self._replay([(impl, hook, (copy, *args[1:]), copy)
                                 for impl, hook, args in log])
@@ -259,7 +265,7 @@ class Verifier:
             rebuilt = [(p, vs.parts.pristine(p)) for p in found]
             replays = []
             log = []
-            for impl, hook, args in vs.log:
+            for impl, hook, args in _each(vs.log):
                 copy, watched = args[0], []
                 for was, now in rebuilt:
                     if now is not was and _fp.holds(copy, was):
@@ -271,7 +277,7 @@ class Verifier:
                     replays.append((impl, hook, (copy, *args[1:]), tuple(watched)))
             culprit = self._replay(replays)
             state = vs.state or (log[-1][2][0] if log else None)
-            everyone = vs.log
+            everyone = _each(vs.log)
             vs.reset()
             self._blame(culprit, log or everyone, state)
         vs.parts.prune(vs.shallow if vs.state is not None else None)
