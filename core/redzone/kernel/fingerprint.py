@@ -661,25 +661,28 @@ class Parts:
         A new value in one of its maps is recorded against the value under
         the same key in ``last`` when that one's entry is in the table
         (:meth:`next_version`)."""
-        same = last.fields if last is not None else ()
-        copies = {i: items for i, items in last.maps} if last is not None else {}
         fields = state_fields(state)[1]
+        copies: dict[int, dict[Any, Any]] = {}
         maps: list[tuple[int, dict[Any, Any]]] = []
+        changed: Iterable[int] = range(len(fields))
+        if last is not None and type(last.state) is type(state):
+            copies = dict(last.maps)
+            same = last.fields
+            # the fields that aren't the last state's (found in C); the maps
+            # it shares are taken as they were copied
+            changed = list(_compress(changed, map(operator.is_not, fields, same)))
+            maps = [(i, items) for i, items in last.maps if fields[i] is same[i]]
         loose: list[Any] = []
-        for i, value in enumerate(fields):
+        for i in changed:
+            value = fields[i]
             kind = type(value)
-            shared = i < len(same) and same[i] is value
             if kind is FrozenMap:
-                if shared and i in copies:
-                    maps.append((i, copies[i]))
-                    continue
                 items = _ITEMS(value)
                 maps.append((i, dict(items)))
                 self.add_map(items, copies.get(i))
             elif kind is tuple:
-                if not shared:
-                    self.add(value)
-            elif not shared:
+                self.add(value)
+            else:
                 loose.append(value)
         if loose:
             self.add(loose)
