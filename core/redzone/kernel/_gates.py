@@ -16,7 +16,9 @@ What each gate lets through is worked out once per set of keywords present
 and of non-empty gated fields, and kept with the last state asked about.
 Verify mode asks every implementation whatever its gate (:meth:`Gates.checked`
 wraps the call loop) and fails a plugin its gate kept out that answers; the
-answers it uses are those of the implementations the gates let through.
+answers it uses are those of the implementations the gates let through. A
+plugin not imported yet answers nothing where its gate keeps it out (its
+stand-in imports nothing): it is asked from its import on.
 
 The module constants that used to set gates by hand (:data:`RETIRED_FLAGS`)
 are ignored, with a :class:`DeprecationWarning` naming the plugin.
