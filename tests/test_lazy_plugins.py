@@ -330,3 +330,30 @@ def test_a_dynamic_implementation_imported_late_is_asked_every_time(zap_site: Pa
     assert bob_after(20) == 18
     assert "redzone_lethal_damage" in engine.hooks.static_answers.dynamic
     assert bob_after(5) == 17
+
+
+def test_verify_mode_asks_a_kept_out_plugin_once_it_is_imported(zap_site: Path) -> None:
+    """Contract of verify mode's gate check: a plugin not imported yet whose
+    keyword gate keeps it out answers nothing (its stand-in imports nothing),
+    so it isn't asked, nor a hook it alone implements; once imported, its
+    own implementation is, and one that answers about a state without its
+    keyword fails, naming it."""
+    _package(zap_site, "('redzone_keywords', 'redzone_lethal_damage')")
+    (zap_site / "zapkw" / "zap.py").write_text(
+        "from redzone import KeywordSpec, hookimpl\n\n"
+        "@hookimpl\ndef redzone_keywords():\n"
+        "    return [KeywordSpec('zap', '702.999', summary='zaps')]\n\n"
+        "@hookimpl\ndef redzone_lethal_damage(state, source, creature):\n    return 0\n",
+        encoding="utf-8")
+    engine = Engine(allow=["zap"], verify=True)
+    state = engine.game(["alice", "bob"], [engine.creature("a", "alice", 2, 2),
+                                           engine.creature("b", "bob", 2, 2)])
+    engine.resolve(state, {"a": "bob"}, {"b": ["a"]})
+    assert "zapkw.zap" not in sys.modules
+    assert not engine.hooks.asks("redzone_lethal_damage", state)  # its one implementation
+    engine.hooks.pending.load(engine.hooks.info("zap"))
+    assert engine.hooks.asks("redzone_lethal_damage", state)
+    with pytest.raises(PluginError) as err:
+        engine.resolve(state, {"a": "bob"}, {"b": ["a"]})
+    assert (err.value.plugin, err.value.hook) == ("zap", "redzone_lethal_damage")
+    assert "none present" in str(err.value)

@@ -209,3 +209,136 @@ def test_an_argument_given_again_reuses_its_record_only_while_unchanged() -> Non
     again = fp.record_reusing((batch[0], batch, "step"), kept)
     assert again is not None and fp.unchanged(again)
     assert fp.record_reusing((batch[0], [1]), kept) is None
+
+
+@attrs.frozen
+class _State:
+    """A state's shape as verify mode sees it: a map of parts."""
+
+    objects: Any
+    step: str = "declare_attackers"
+
+
+def test_a_new_version_of_a_part_recorded_against_the_last_still_sees_changes() -> None:
+    """Guarantee 10's shortcut for a new version of a part (a creature
+    tapped or dealt damage: only ids and numbers differ): only its own
+    fields are read, what is inside them was recorded with the version it
+    replaced; a change inside made after either was recorded is found, and
+    the part restored from the records is the part as it was."""
+    old = _Box(FrozenMap({"+1/+1": _Box(1)}), inner=0)
+    parts = fp.Parts()
+    first = _State(FrozenMap({"ogre": old}))
+    shallow = parts.watch(first, None)
+    new = attrs.evolve(old, inner=3)  # an id or number changed: the shortcut
+    second = _State(FrozenMap({"ogre": new}))
+    shallow = parts.watch(second, shallow)
+    entry = parts.table[id(new)]
+    assert entry[3][-1] is new and entry[4][-1] == (old.value, 3)
+    assert parts.changed(deep=True) is None
+    before = fp.fingerprint(new)
+    object.__setattr__(_items(new.value)["+1/+1"], "value", 2)
+    assert parts.changed(deep=False) in (old, new)
+    assert fp.fingerprint(parts.pristine(new)) == before
+    object.__setattr__(_items(new.value)["+1/+1"], "value", 1)
+    object.__setattr__(new, "inner", 4)  # the new version's own field
+    assert parts.changed(deep=False) is new
+    assert fp.fingerprint(parts.pristine(new)) == before
+    other = attrs.evolve(new, value=FrozenMap())  # a held object replaced: walked whole
+    parts.watch(_State(FrozenMap({"ogre": other})), shallow)
+    assert len(parts.table[id(other)][3]) == 2  # itself and its map, none of new's
+
+
+def test_a_plugin_changing_a_damaged_creatures_counters_is_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guarantee 10: a creature's next version (dealt damage, recorded
+    against the version the plugin was asked about before) whose counters a
+    notification writes into fails naming the plugin and the hook."""
+    shortcut = fp.Parts.next_version
+    versions: list[Any] = []
+
+    def next_version(self: fp.Parts, part: Any, last: Any) -> Any:
+        entry = shortcut(self, part, last)
+        if entry[3][:-1] == last[3][:-1]:  # recorded against the last
+            versions.append(part)
+        return entry
+
+    monkeypatch.setattr(fp.Parts, "next_version", next_version)
+
+    def redzone_damage_event(state: GameState, damage: tuple[Damage, ...]) -> None:
+        _items(state.objects["ogre"].counters)["+1/+1"] = 5
+
+    def redzone_assignment_violations(state: GameState,
+                                      assignment: SourceAssignment) -> None:
+        return None  # asked about the state before damage: the ogre's last version
+
+    engine = Engine(plugins=[hostile(
+        "damaged-writer", redzone_damage_event=redzone_damage_event,
+        redzone_assignment_violations=redzone_assignment_violations)], verify=True)
+    start = engine.game(["alice", "bob"], [
+        engine.creature("ogre", "alice", 6, 6, counters={"+1/+1": 1}),
+        engine.creature("wall", "bob", 2, 2)])
+    with pytest.raises(PluginError) as info:
+        combat(engine, start)
+    assert (info.value.plugin, info.value.hook) == ("damaged-writer", "redzone_damage_event")
+    assert "changed the state" in str(info.value)
+    assert any(getattr(part, "id", None) == "ogre" and part.damage == 2 for part in versions)
+
+
+def test_a_container_shared_with_the_last_commands_state_is_still_compared() -> None:
+    """Guarantee 10: the first state a command's hook calls get is watched
+    against the last state the previous command's calls got (its parts
+    are still recorded); a map the two share, taken as it was compared
+    last, written into by a plugin fails naming the plugin and the hook."""
+    def redzone_assignment_violations(state: GameState,
+                                      assignment: SourceAssignment) -> None:
+        _items(state.players)["mallory"] = state.players["bob"]
+
+    def redzone_block_requirements(state: GameState) -> None:
+        return None  # asked during declare blockers: that command's calls watch a state
+
+    engine = Engine(plugins=[hostile(
+        "players-writer", redzone_assignment_violations=redzone_assignment_violations,
+        redzone_block_requirements=redzone_block_requirements)], verify=True)
+    with pytest.raises(PluginError) as info:
+        combat(engine, board(engine))
+    assert (info.value.plugin, info.value.hook) == ("players-writer",
+                                                    "redzone_assignment_violations")
+    assert "changed the state" in str(info.value)
+
+
+def test_arguments_passed_over_in_c_still_see_a_change() -> None:
+    """Guarantee 10's shortcut for arguments beside the state: a record, a
+    map or a tuple holding only ids and numbers is recorded without walking
+    its items (checked in C); a change to any of them is still found, and a
+    value nested too deep to walk is snapped instead (recorded as ``None``)."""
+    amounts = FrozenMap({"wall": 2, "bob": 4})
+    box = _Box(amounts, inner=("wall", 3))
+    rec = fp.record((box, _Box(1), "step"))
+    assert rec is not None and fp.unchanged(rec)
+    assert rec[1][:2] == (box, amounts) and len(rec[1]) == 3  # the tuple has no record
+    _items(amounts)["wall"] = 6
+    assert not fp.unchanged(rec)
+    deep: Any = _Box(1)
+    for _ in range(5000):
+        deep = _Box(deep)
+    assert fp.record((deep,)) is None
+
+
+def test_a_table_pruned_again_to_the_same_state_still_sees_changes() -> None:
+    """Pruning the table to the state it was pruned to last, nothing added
+    since (a command starting right after the last returned), keeps it as
+    it is; a change made after is still found, and a part added since is
+    pruned away as before."""
+    part = _Box(FrozenMap({"a": _Box(1)}))
+    parts = fp.Parts()
+    shallow = parts.watch(_State(FrozenMap({"ogre": part})), None)
+    parts.prune(shallow)
+    table, kept = parts.table, set(parts.table)
+    parts.prune(shallow)
+    assert parts.table is table and parts.changed(deep=True) is None
+    object.__setattr__(_items(part.value)["a"], "value", 2)
+    assert parts.changed(deep=False) is part
+    extra = _Box(3)
+    parts.add([extra])
+    parts.prune(shallow)
+    assert set(parts.table) == kept

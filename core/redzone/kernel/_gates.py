@@ -16,7 +16,9 @@ What each gate lets through is worked out once per set of keywords present
 and of non-empty gated fields, and kept with the last state asked about.
 Verify mode asks every implementation whatever its gate (:meth:`Gates.checked`
 wraps the call loop) and fails a plugin its gate kept out that answers; the
-answers it uses are those of the implementations the gates let through.
+answers it uses are those of the implementations the gates let through. A
+plugin not imported yet answers nothing where its gate keeps it out (its
+stand-in imports nothing): it is asked from its import on.
 
 The module constants that used to set gates by hand (:data:`RETIRED_FLAGS`)
 are ignored, with a :class:`DeprecationWarning` naming the plugin.
@@ -27,7 +29,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from redzone.kernel._calling import Calls, Impl, Loop
@@ -156,13 +158,18 @@ class Gates:
         self._silent: dict[_Key, frozenset[str]] = {}
         self._entry: tuple[Any, _Key, dict[str, tuple[Impl, ...]],
                            frozenset[str] | None] = (None, (frozenset(), 0), {}, None)
+        #: Verify mode: whether a kept-out implementation answers nothing
+        #: without being asked (:meth:`checked`).
+        self._quiet: Callable[[Impl], bool] | None = None
 
     def silent(self, state: Any) -> frozenset[str]:
         """The hooks no implementation would be asked about ``state`` (none
-        is implemented, or the gates keep every one out): a caller about to
-        ask one hook for each of many creatures asks this once instead.
-        Worked out once per set of keywords present and of non-empty gated
-        fields (and kept with the last state asked about)."""
+        is implemented, or the gates keep every one out; in verify mode,
+        which asks the ones kept out too, every one is kept out and answers
+        nothing unasked: the stand-in of a plugin not imported yet): a
+        caller about to ask one hook for each of many creatures asks this
+        once instead. Worked out once per set of keywords present and of
+        non-empty gated fields (and kept with the last state asked about)."""
         entry = self._entry
         if entry[0] is state:
             known = entry[3]
@@ -173,9 +180,10 @@ class Gates:
         key = entry[1]
         found = self._silent.get(key)
         if found is None:
-            found = frozenset(h for h, impls in self._cache.items()
-                              if not impls or (h in self.filtered
-                                               and not self.active(h, impls, state)))
+            quiet = self._quiet
+            found = frozenset(h for h, impls in self._cache.items() if not impls or (
+                h in self.gated_hooks and not self.active(h, impls, state) and (
+                    h in self.filtered or (quiet is not None and all(map(quiet, impls))))))
             if len(self._silent) > 1024:
                 self._silent.clear()
             self._silent[key] = found
@@ -243,17 +251,32 @@ class Gates:
                         "non-empty, none is")
         return "; ".join(said)
 
-    def checked(self, inner: Loop, unwatched: Loop, calls: Calls) -> Loop:
+    def checked(self, inner: Loop, unwatched: Loop, calls: Calls,
+                silent: Callable[[Impl], bool] | None = None,
+                loaded: list[Callable[[PluginInfo], None]] | None = None) -> Loop:
         """``inner``, asked with the implementations the gates let through,
         and ``unwatched`` (the loop without verify mode's watch of the
         state: they answer nothing, or fail) with the ones they keep out:
         one of those that answers something (not ``None``, ``False`` or
         empty) fails, since outside verify mode that answer would be lost.
         What the caller gets is what the gates let through answered, as
-        outside verify mode."""
+        outside verify mode. A kept-out implementation ``silent`` says
+        answers ``None`` (the stand-in of a plugin not imported yet:
+        :meth:`redzone.kernel._lazy.Pending.kept_silent`) is not asked,
+        until a plugin is imported (``loaded``: told of each)."""
         cache, gated = self._cache, self.gated_hooks
         #: Per gate key and hook: the implementations let through and those kept out.
         splits: dict[tuple[_Key, str], tuple[tuple[Impl, ...], tuple[Impl, ...]]] = {}
+        self._quiet = silent
+
+        def forget(info: PluginInfo) -> None:
+            # a plugin imported: its implementations are asked from now on
+            splits.clear()
+            self._silent.clear()
+            self._entry = (None, (frozenset(), 0), {}, None)
+
+        if loaded is not None:
+            loaded.append(forget)
 
         def answers(hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
@@ -268,7 +291,8 @@ class Gates:
             split = splits.get((entry[1], hook))
             if split is None:
                 asked = self.active(hook, impls, state)
-                split = (asked, tuple(i for i in impls if i not in asked))
+                split = (asked, tuple(i for i in impls if i not in asked
+                                      and (silent is None or not silent(i))))
                 if len(splits) > 4096:
                     splits.clear()
                 splits[entry[1], hook] = split

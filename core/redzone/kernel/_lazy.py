@@ -72,6 +72,9 @@ class Pending:
         #: place (what the engine worked out from its functions, such as
         #: which are :func:`~redzone.dynamic`, is worked out again).
         self.loaded: list[Callable[[PluginInfo], None]] = []
+        #: The stand-ins given the state that answer ``None`` without
+        #: importing their plugin when its keyword gate keeps them out.
+        self._gated: set[Impl] = set()
         added: dict[str, list[Impl]] = {}
         for info in infos.values():
             if info.declared is None or pm.get_plugin(info.name) is not None:
@@ -85,6 +88,8 @@ class Pending:
                 picks = None if args is None else tuple(spec.index(a) for a in args)
                 impl = own[hook] = Impl(_calling.state_of, picks, info)
                 impl.fn = self._stand_in(impl, hook)
+                if hook != "redzone_keywords" and (picks is None or 0 in picks):
+                    self._gated.add(impl)
                 added.setdefault(hook, []).append(impl)
         for hook, impls in added.items():
             cache[hook] = tuple(sorted((*cache[hook], *impls), key=lambda i: i.plugin.name))
@@ -93,6 +98,12 @@ class Pending:
     def names(self) -> frozenset[str]:
         """The plugins not imported yet."""
         return frozenset(self._stand_ins) - frozenset(self._real)
+
+    def kept_silent(self, impl: Impl) -> bool:
+        """Whether ``impl``, which the gates keep out of a call about a
+        state, is the stand-in of a plugin not imported yet: it answers
+        ``None`` (asking it would import nothing, and say nothing)."""
+        return impl in self._gated and impl.plugin.name not in self._real
 
     def _stand_in(self, impl: Impl, hook: str) -> Callable[..., Any]:
         """The function of ``impl``, the stand-in for ``hook`` of a plugin

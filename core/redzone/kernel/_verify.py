@@ -13,7 +13,10 @@ consecutive states share almost all their parts:
   hook call (only new parts cost Python calls; finding them is done in C):
   every attrs instance and map inside it with its field values (a value
   shared with a part recorded before is walked once), and its fingerprint
-  only when it holds what those values can't see change;
+  only when it holds what those values can't see change. A new version of
+  a part (the value under the same key of a map, in the state watched
+  before) that differs from the last only in ids and numbers reads its own
+  fields alone: what is inside them is compared as the last recorded it;
 * the containers of the state calls are made with are recorded as it is
   first given (field values by identity, a copy of each map's dict) and
   compared, in C, when the calls move on to another state, after each
@@ -35,8 +38,10 @@ consecutive states share almost all their parts:
 A container that changed is named as before: the calls made with that state
 are replayed, in order, on a pristine copy, and the first one that changes it
 is named. A part that changed: the calls since the parts were last compared
-that were given a state holding it are replayed on copies holding a pristine
-rebuild of it, and the first one that changes the rebuild is named.
+that were given a state holding it, or another part whose records differ too
+(versions of a part share what is inside them), are replayed on copies
+holding pristine rebuilds of those, and the first one that changes a rebuild
+is named.
 """
 
 from __future__ import annotations
@@ -44,7 +49,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from itertools import repeat
 from typing import Any, Final
 
 from redzone.kernel import fingerprint as _fp
@@ -66,6 +70,13 @@ _VERIFY_MOVES: Final = 32
 
 #: A call verify mode recorded: the implementation, the hook and the arguments.
 _Call = tuple[Impl, str, tuple[Any, ...]]
+#: A hook call verify mode logged: its implementations, the hook and the arguments.
+_Logged = tuple[tuple[Impl, ...], str, tuple[Any, ...]]
+
+
+def _each(log: Sequence[_Logged]) -> list[_Call]:
+    """The calls of ``log``, one per implementation, in order."""
+    return [(impl, hook, args) for impls, hook, args in log for impl in impls]
 
 
 def verify_default() -> bool:
@@ -88,7 +99,7 @@ class _VerifyState(threading.local):
         self.kept = 0
         #: States watched since then.
         self.moves = 0
-        self.log: list[_Call] = []
+        self.log: list[_Logged] = []
         #: Where the calls with the watched state start in :attr:`log`
         #: (since its containers were last compared).
         self.since = 0
@@ -97,6 +108,12 @@ class _VerifyState(threading.local):
         self.ran = False
         #: What the arguments beside the state given lately recorded, by id.
         self.args: dict[int, tuple[Any, _fp.Record]] = {}
+        #: The containers of the state watched last, once it no longer is
+        #: (a command started), while its parts are the table's: the next
+        #: state is watched against it as against the last
+        #: (:meth:`~redzone.kernel.fingerprint.Parts.watch`), the containers
+        #: it shares taken as they were compared last.
+        self.before: _fp.Shallow | None = None
 
     def reset(self) -> None:
         """Stop watching and forget every part (a change was reported)."""
@@ -107,6 +124,7 @@ class _VerifyState(threading.local):
         self.log = []
         self.ran = False
         self.args = {}
+        self.before = None
 
 
 class Verifier:
@@ -149,7 +167,7 @@ class Verifier:
                 # Nothing beside the state to compare: one call of the loop
                 # for them all (the replay of a change calls them one by one).
                 if log is not None:
-                    log.extend(zip(impls, repeat(hook), repeat(args)))
+                    log.append((impls, hook, args))
                 out = inner(hook, impls, args)
             else:
                 out = self._one_by_one(inner, hook, impls, args, rest, log)
@@ -170,7 +188,7 @@ class Verifier:
 
     def _one_by_one(self, inner: Loop, hook: str, impls: tuple[Impl, ...],
                     args: tuple[Any, ...], rest: tuple[Any, ...],
-                    log: list[_Call] | None) -> list[tuple[Impl, Any]]:
+                    log: list[_Logged] | None) -> list[tuple[Impl, Any]]:
         """The calls of ``impls`` one at a time, ``rest`` (the arguments
         beside the state) compared after each: the values :func:`~redzone.
         kernel.fingerprint.record` read, in C, or (holding what those can't
@@ -183,7 +201,7 @@ class Verifier:
         out: list[tuple[Impl, Any]] = []
         for impl in impls:
             if log is not None:
-                log.append((impl, hook, args))
+                log.append(((impl,), hook, args))
             out += inner(hook, (impl,), args)
             if not (_fp.unchanged(rec) if rec is not None else _fp.snap(rest) == before):
                 self._vs.reset()
@@ -201,7 +219,8 @@ class Verifier:
         if last is not None:
             self._containers(last)
         vs.state = state
-        vs.shallow = vs.parts.watch(state, last)
+        vs.shallow = vs.parts.watch(state, last or vs.before)
+        vs.before = None
         vs.since = len(vs.log)
         vs.moves += 1
         if vs.parts.new > vs.kept or vs.moves >= _VERIFY_MOVES:
@@ -216,7 +235,7 @@ class Verifier:
         if not shallow.changed():
             vs.since = len(vs.log)
             return
-        log = vs.log[vs.since:]
+        log = _each(vs.log[vs.since:])
         copy = vs.parts.rebuild(shallow)
         culprit = self._replay([(impl, hook, (copy, *args[1:]), copy)
                                 for impl, hook, args in log])
@@ -242,18 +261,28 @@ class Verifier:
             self._containers(vs.shallow)
         part = vs.parts.changed(deep, records=vs.ran)
         if part is not None:
-            log = [entry for entry in vs.log if _fp.holds(entry[2][0], part)]
-            rebuilt = vs.parts.pristine(part)
-            culprit = None
-            if rebuilt is not part:
-                culprit = self._replay([
-                    (impl, hook, (_fp.swap(args[0], part, rebuilt), *args[1:]), rebuilt)
-                    for impl, hook, args in log])
+            found = [part, *(p for p in vs.parts.differing() if p is not part)]
+            rebuilt = [(p, vs.parts.pristine(p)) for p in found]
+            replays = []
+            log = []
+            for impl, hook, args in _each(vs.log):
+                copy, watched = args[0], []
+                for was, now in rebuilt:
+                    if now is not was and _fp.holds(copy, was):
+                        copy = _fp.swap(copy, was, now)
+                        watched.append(now)
+                if copy is not args[0] or any(_fp.holds(args[0], p) for p in found):
+                    log.append((impl, hook, args))
+                if watched:
+                    replays.append((impl, hook, (copy, *args[1:]), tuple(watched)))
+            culprit = self._replay(replays)
             state = vs.state or (log[-1][2][0] if log else None)
-            everyone = vs.log
+            everyone = _each(vs.log)
             vs.reset()
             self._blame(culprit, log or everyone, state)
         vs.parts.prune(vs.shallow if vs.state is not None else None)
+        if vs.state is None:
+            vs.before = None  # its parts are no longer in the table
         vs.kept = len(vs.parts.table)
         vs.moves = 0
         vs.log = []
@@ -325,5 +354,7 @@ class Verifier:
         elif vs.state is not None and vs.shallow is not None:
             self._containers(vs.shallow)
         if not keep:
+            if vs.state is not None:
+                vs.before = vs.shallow
             vs.state = None
             vs.shallow = None

@@ -38,7 +38,7 @@ def plain_values(values: tuple[Any, ...]) -> bool:
     for value in values:
         if type(value) in _PLAIN_VALUES:
             continue
-        if type(value) is tuple and all(type(v) in _PLAIN_VALUES for v in value):
+        if type(value) is tuple and _PLAIN_VALUES.issuperset(map(type, value)):
             continue
         return False
     return True
@@ -169,12 +169,6 @@ def _kind(kind: type) -> int:
     return found
 
 
-def _not_plain(values: Iterable[Any]) -> Iterable[Any]:
-    """The values among ``values`` that aren't ids, numbers or ``None``
-    (filtered in C)."""
-    return _compress(values, map(_NOT_PLAIN, map(type, values), _TRUE))
-
-
 #: What :func:`record` returns: getters, objects and the values they read.
 Record = tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
 
@@ -184,28 +178,41 @@ def record(values: Iterable[Any]) -> Record | None:
     them, tuples and frozensets included), each with a getter and the
     values it reads, to compare in C (:func:`unchanged`); ``None`` when they
     hold what such values can't see change (a list, a dict, an object of a
-    class that isn't attrs): then :func:`snap` them instead. Plain values
-    (ids, numbers) are passed over in C."""
+    class that isn't attrs, or a value nested too deep to walk): then
+    :func:`snap` them instead. A tuple, a map or a record holding only ids
+    and numbers is passed over in C."""
     getters: list[Any] = []
     objects: list[Any] = []
     read: list[Any] = []
-    seen: set[int] = set()
-    stack = list(_not_plain(values))
-    push = stack.extend
-    kinds = _KINDS
-    while stack:
-        value = stack.pop()
+    try:
+        if not _walk(values, getters, objects, read, set()):
+            return None
+    except RecursionError:
+        return None
+    return tuple(getters), tuple(objects), tuple(read)
+
+
+_only_plain: Final = _PLAIN_VALUES.issuperset
+
+
+def _walk(values: Iterable[Any], getters: list[Any], objects: list[Any], read: list[Any],
+          seen: set[int]) -> bool:
+    """:func:`record`'s walk of ``values``, appending to its lists; ``False``
+    when one holds what recorded values can't see change."""
+    for value in values:
         kind = type(value)
-        what = kinds.get(kind)
-        if what is None:
+        what = _KINDS.get(kind, -1)
+        if what < 0:
             what = _kind(kind)
         if what == _ITEMS_OF:
-            push(_compress(value, map(_NOT_PLAIN, map(type, value), _TRUE)))
+            if not _only_plain(map(type, value)) and not _walk(value, getters, objects,
+                                                               read, seen):
+                return False
             continue
-        if what == _SAFE:
+        if what == _SAFE or kind in _PLAIN_VALUES:
             continue
         if what == _LOOSE:
-            return None
+            return False
         if id(value) in seen:
             continue
         seen.add(id(value))
@@ -214,9 +221,11 @@ def record(values: Iterable[Any]) -> Record | None:
             getters.append(_ITEMS)
             objects.append(value)
             read.append(dict(items))
-            push(_compress(items, map(_NOT_PLAIN, map(type, items), _TRUE)))
             vals = items.values()
-            push(_compress(vals, map(_NOT_PLAIN, map(type, vals), _TRUE)))
+            if not (_only_plain(map(type, items)) and _only_plain(map(type, vals))) and not (
+                    _walk(items, getters, objects, read, seen)
+                    and _walk(vals, getters, objects, read, seen)):
+                return False
             continue
         names, getter = _FIELDS[kind]  # type: ignore[misc]
         if getter is None:
@@ -225,11 +234,11 @@ def record(values: Iterable[Any]) -> Record | None:
         getters.append(getter)
         objects.append(value)
         read.append(got)
-        if len(names) > 1:
-            push(_compress(got, map(_NOT_PLAIN, map(type, got), _TRUE)))
-        elif type(got) not in _PLAIN_VALUES:
-            stack.append(got)
-    return tuple(getters), tuple(objects), tuple(read)
+        if len(names) == 1:
+            got = (got,)
+        if not _only_plain(map(type, got)) and not _walk(got, getters, objects, read, seen):
+            return False
+    return True
 
 
 #: Arguments :func:`record_reusing` keeps the records of, at most.
@@ -426,6 +435,8 @@ class Parts:
         self.new = 0
         self._flat: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...],
                          tuple[Entry, ...]] | None = None
+        #: The containers the table was last pruned to, while nothing was added.
+        self._pruned: Shallow | None = None
         self._out: list[bytes] = []
         self._pickler = self._new_pickler()
         #: What each value met inside a part records (itself and everything
@@ -601,30 +612,77 @@ class Parts:
         for key in fresh:
             table[key] = self.print(by_id[key])
         self.new += len(fresh)
-        self._flat = None
+        self._flat = self._pruned = None
+
+    def add_map(self, items: dict[Any, Any], before: dict[Any, Any] | None) -> None:
+        """:meth:`add` of a map's values, each new one recorded against the
+        value it replaced under the same key in ``before`` (the last watched
+        state's copy of the map) when that one is in the table
+        (:meth:`next_version`)."""
+        table = self.table
+        fresh = set(map(id, items.values())) - table.keys()
+        if not fresh:
+            return
+        for key, part in items.items():
+            if id(part) in fresh:
+                last = table.get(id(before.get(key))) if before is not None else None
+                table[id(part)] = (self.print(part) if last is None
+                                   else self.next_version(part, last))
+        self.new += len(fresh)
+        self._flat = self._pruned = None
+
+    def next_version(self, part: Any, last: Entry) -> Entry:
+        """``part``'s entry, made from ``last``'s (the entry of the part it
+        replaced, in the table) when ``part`` is an attrs instance of the
+        same class whose fields not holding an id or a number are the very
+        objects ``last``'s held (a creature tapped, dealt damage, moved):
+        only ``part``'s own fields are read; what is inside them was
+        recorded with ``last`` and is compared with it, so a change made to
+        it since is found all the same. Else :meth:`print`.
+
+        (An entry ends with its part's own record: :meth:`_sub` appends it
+        after what is inside.)"""
+        kind = type(part)
+        known = _FIELDS.get(kind)
+        getters, objects, values = last[2], last[3], last[4]
+        if (known is None or last[1] is not None or not getters
+                or len(known[0]) < 2 or objects[-1] is not last[0]
+                or getters[-1] is not known[1]):
+            return self.print(part)
+        got = known[1](part)
+        new = list(_compress(got, map(operator.is_not, got, values[-1])))
+        if not _PLAIN_VALUES.issuperset(map(type, new)):
+            return self.print(part)
+        return (part, None, getters, (*objects[:-1], part), (*values[:-1], got), False)
 
     def watch(self, state: Any, last: Shallow | None) -> Shallow:
         """Add the parts of ``state`` (skipping the containers it shares with
-        ``last``, whose parts are in the table) and return its containers."""
-        same = last.fields if last is not None else ()
-        copies = {i: items for i, items in last.maps} if last is not None else {}
+        ``last``, whose parts are in the table) and return its containers.
+        A new value in one of its maps is recorded against the value under
+        the same key in ``last`` when that one's entry is in the table
+        (:meth:`next_version`)."""
         fields = state_fields(state)[1]
+        copies: dict[int, dict[Any, Any]] = {}
         maps: list[tuple[int, dict[Any, Any]]] = []
+        changed: Iterable[int] = range(len(fields))
+        if last is not None and type(last.state) is type(state):
+            copies = dict(last.maps)
+            same = last.fields
+            # the fields that aren't the last state's (found in C); the maps
+            # it shares are taken as they were copied
+            changed = list(_compress(changed, map(operator.is_not, fields, same)))
+            maps = [(i, items) for i, items in last.maps if fields[i] is same[i]]
         loose: list[Any] = []
-        for i, value in enumerate(fields):
+        for i in changed:
+            value = fields[i]
             kind = type(value)
-            shared = i < len(same) and same[i] is value
             if kind is FrozenMap:
-                if shared and i in copies:
-                    maps.append((i, copies[i]))
-                    continue
                 items = _ITEMS(value)
                 maps.append((i, dict(items)))
-                self.add(items.values())
+                self.add_map(items, copies.get(i))
             elif kind is tuple:
-                if not shared:
-                    self.add(value)
-            elif not shared:
+                self.add(value)
+            else:
                 loose.append(value)
         if loose:
             self.add(loose)
@@ -644,15 +702,19 @@ class Parts:
         return out
 
     def prune(self, keep: Shallow | None) -> None:
-        """Keep only the parts of the state ``keep`` describes."""
+        """Keep only the parts of the state ``keep`` describes (nothing to do
+        when the table was pruned to them last and nothing was added since)."""
+        self.new = 0
+        if keep is not None and keep is self._pruned:
+            return
         if keep is None:
             self.table = {}
         else:
             ids = set(map(id, self.values_of(keep)))
             table = self.table
             self.table = dict(zip(ids, map(table.__getitem__, ids), strict=True))
-        self.new = 0
         self._flat = None
+        self._pruned = keep
 
     def changed(self, deep: bool = False, records: bool = True) -> Any:
         """A part whose content differs from its fingerprint, or ``None``.
@@ -683,6 +745,13 @@ class Parts:
                 if self._pickled(entry[0])[1] != entry[1]:
                     return entry[0]
         return None
+
+    def differing(self) -> list[Any]:
+        """Every part whose recorded values differ from what it holds now
+        (a change to a value several versions of a part share shows in each:
+        the calls given any of them may have made it)."""
+        return [entry[0] for entry in self.table.values()
+                if entry[1] is None and tuple(map(operator.call, entry[2], entry[3])) != entry[4]]
 
     def pristine(self, part: Any) -> Any:
         """A copy of ``part`` as it was recorded (:meth:`restore`) or

@@ -143,13 +143,13 @@ class Hooks:
             self._declared("redzone_damage_steps", DamageStep))
         self.event_kinds = _loading.load_event_kinds(
             self._declared("redzone_event_kinds", EventKind), self.keyword_infos)
-        # Verify mode asks every implementation whatever its gate, and fails
-        # one its gate would have kept out that answers.
+        # Verify mode asks the implementations the gates keep out too, to fail one that answers.
         self._gates = _gates.Gates(self._cache, self.keyword_infos,
                                    everyone=self._verifier is not None)
         self._gated_hooks = self._gates.filtered
         if self._verifier is not None:
-            self._loop = self._gates.checked(self._loop, unwatched, calls)
+            self._loop = self._gates.checked(self._loop, unwatched, calls,
+                                             self.pending.kept_silent, self.pending.loaded)
         #: The hooks no implementation would be asked about a state
         #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
         self.silent = self._gates.silent
