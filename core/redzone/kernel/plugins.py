@@ -55,6 +55,7 @@ from redzone.kernel._static import dynamic
 from redzone.kernel._verify import verify_default
 from redzone.kernel.errors import PluginError, Violation
 from redzone.kernel.events import Event, EventKind
+from redzone.kernel.hookspecs import hookimpl
 from redzone.kernel.hooktypes import (
     Action,
     ActionSpec,
@@ -79,8 +80,6 @@ __all__ = [
     "plugin_name", "suggest", "verify_default",
 ]
 
-#: Marks a plugin's function as the implementation of the hook it is named after.
-hookimpl = pluggy.HookimplMarker(GROUP)
 
 T = TypeVar("T")
 _E = TypeVar("_E", bound=PluginError)
