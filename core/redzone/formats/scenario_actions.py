@@ -11,7 +11,6 @@ and the action class's.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
@@ -27,6 +26,7 @@ from redzone.formats.document import Path, Problems
 from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
 from redzone.kernel.engine import Engine
+from redzone.kernel.errors import close_matches
 from redzone.kernel.events import kinds as _event_kinds
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject, WrittenTrigger
@@ -129,7 +129,7 @@ class ActionReader:
             do = adata.get("do")
             after = adata.get("after")
             if isinstance(after, str) and after not in self.steps:
-                close = difflib.get_close_matches(after, self.steps, n=3, cutoff=0.6)
+                close = close_matches(after, self.steps)
                 hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
                 self.board.p.add((*at, "after"), f"unknown step {after!r}{hint}; the steps are: "
                                  f"{', '.join(self.steps)} (a combat damage step of a plugin "
@@ -202,7 +202,7 @@ class ActionReader:
             when, source = tdata.get("when"), tdata.get("source")
             ok = True
             if isinstance(when, str) and when not in kinds:
-                close = difflib.get_close_matches(when, sorted(kinds), n=3, cutoff=0.6)
+                close = close_matches(when, sorted(kinds))
                 hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
                 board.p.add((*at, "when"), f"unknown kind of event {when!r}{hint} (603.1: a "
                             "triggered ability triggers on an event)")

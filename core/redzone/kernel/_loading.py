@@ -10,7 +10,6 @@ steps.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import re
@@ -28,7 +27,12 @@ from redzone.kernel import hookspecs
 from redzone.kernel import index as _index
 from redzone.kernel.action_kinds import PLUGIN as KERNEL_ACTIONS
 from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
-from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
+from redzone.kernel.errors import (
+    PluginError,
+    PluginLoadError,
+    UnknownKeywordError,
+    close_matches,
+)
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
     MAX_KEYWORD_TEXT,
@@ -581,7 +585,7 @@ def _check_registered(pm: pluggy.PluginManager, info: PluginInfo) -> None:
 
 def suggest(word: str, options: Iterable[str]) -> list[str]:
     """Close matches for ``word`` among ``options``."""
-    return difflib.get_close_matches(word, list(options), n=3, cutoff=0.6)
+    return close_matches(word, options)
 
 
 def check_policy(policy: str) -> None:
@@ -665,7 +669,7 @@ class Keywords:
                 names = list(self.infos) + [
                     e for i in self.infos.values() for e in i.spec.examples
                 ]
-                close = difflib.get_close_matches(norm, names, n=3, cutoff=0.6)
+                close = close_matches(norm, names)
             raise UnknownKeywordError(text, close)
         if len(matches) > 1:  # pragma: no cover - forms are checked for overlap at load
             raise UnknownKeywordError(

@@ -41,7 +41,6 @@ rebuild of it, and the first one that changes the rebuild is named.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from itertools import repeat
@@ -66,13 +65,6 @@ _VERIFY_MOVES: Final = 32
 
 #: A call verify mode recorded: the implementation, the hook and the arguments.
 _Call = tuple[Impl, str, tuple[Any, ...]]
-
-
-def verify_default() -> bool:
-    """Whether verify mode is on when an engine doesn't say: the
-    ``REDZONE_VERIFY`` environment variable is ``"1"`` (CI's verify pass of
-    the test suite sets it)."""
-    return os.environ.get("REDZONE_VERIFY", "") == "1"
 
 
 class _VerifyState(threading.local):
