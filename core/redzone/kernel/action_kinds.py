@@ -11,10 +11,9 @@ performs no action never imports them. They are reached by name
 (:data:`SPECS`), as an entry point names a plugin: the module that defines
 them is built on the whole kernel, this one on almost none of it.
 
-This module is also the kernel's plugin ``redzone.actions``, which answers
-for those kinds (a kernel kind performed on a plugin's behalf acts for that
-plugin) and implements the one hook about them: regeneration shields
-replacing destruction (701.19).
+This module is also the kernel's plugin ``redzone.actions``, the plugin
+that declares those kinds, with the one hook about them: regeneration
+shields replacing destruction (701.19).
 """
 
 from __future__ import annotations
