@@ -91,6 +91,15 @@ def verify_default() -> bool:
     the test suite sets it)."""
     return os.environ.get("REDZONE_VERIFY", "") == "1"
 
+
+def _verifier(calls: _calling.Calls, plain: _calling.Loop) -> _verify.Verifier:
+    """Verify mode's watch over the call loop ``plain``; its fingerprinting
+    (pickle) is imported by an engine in verify mode only."""
+    from redzone.kernel import _verify
+
+    return _verify.Verifier(calls, plain)
+
+
 T = TypeVar("T")
 _E = TypeVar("_E", bound=PluginError)
 _SEQUENCES: Final = frozenset({list, tuple})
@@ -138,11 +147,7 @@ class Hooks:
         if timeout is not None:
             self._loop = calls.timed(self._loop, timeout)
         unwatched = self._loop
-        self._verifier: _verify.Verifier | None = None
-        if self.verify:  # the fingerprinting (pickle) is imported for verify mode only
-            from redzone.kernel import _verify
-
-            self._verifier = _verify.Verifier(calls, self._plain)
+        self._verifier = _verifier(calls, self._plain) if self.verify else None
         if self._verifier is not None:
             self._loop = self._verifier.wrap(self._loop)
         self.keyword_infos = _loading.load_keywords(self._answers("redzone_keywords", ()),
