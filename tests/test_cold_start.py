@@ -288,11 +288,13 @@ blocks = { b = "a" }
 #: :data:`RUN_LATER`: the kernel's 34 action classes (an engine knows their
 #: kinds by name, :mod:`redzone.kernel.action_kinds`; the built-in plugins it
 #: imports as it is built, declaring an action kind or an activated ability,
-#: import them where they perform one).
-ONE_V_ONE_LATER = ("redzone.kernel.actions",)
+#: import them where they perform one), and the standard modules only a
+#: failure shown (``traceback``), a misspelt name (``difflib``) or a page
+#: (``html``) needs.
+ONE_V_ONE_LATER = ("redzone.kernel.actions", "traceback", "difflib", "html")
 
 
-def test_one_v_one_run_imports_no_action_class(tmp_path: Path) -> None:
+def test_one_v_one_run_imports_no_action_class_and_no_failure_tool(tmp_path: Path) -> None:
     """``redzone run --json`` on a combat without actions resolves it (both
     2/2s die, 704.5g) without importing the modules of
     :data:`ONE_V_ONE_LATER` or :data:`RUN_LATER`."""
@@ -330,3 +332,18 @@ def test_the_kernel_action_kinds_are_known_by_name_and_imported_when_looked_up()
     before, named, same, listed, declared, plugin = json.loads(out)
     assert (before, named, same, plugin) == (False, True, True, "redzone.actions")
     assert listed == declared
+
+
+@pytest.mark.parametrize("verify", [False, True])
+def test_verify_modes_fingerprinting_is_imported_by_an_engine_that_verifies(
+        verify: bool) -> None:
+    """Verify mode's fingerprinting (``pickle`` underneath) is imported by an
+    engine in verify mode only (``redzone run``'s engine is one, guarantee
+    10); an engine that doesn't verify never imports it."""
+    probe = (f"import json, sys, redzone\nredzone.Engine(verify={verify})\n"
+             "print(json.dumps([m in sys.modules for m in\n"
+             "    ('redzone.kernel._verify', 'redzone.kernel.fingerprint', 'pickle')]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "REDZONE_VERIFY"}
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True, env=env).stdout
+    assert json.loads(out) == [verify] * 3
