@@ -258,3 +258,92 @@ def test_the_batch_command_is_imported_when_listed_or_asked_for(
     assert done.returncode == 0, done.stderr
     assert "batch" in done.stdout and (args[0] == "--help" or "--jobs" in done.stdout)
     assert json.loads(report.read_text(encoding="utf-8"))["redzone.frontends.batch_cli"] is True
+
+
+# ---------------------------------------------------------------------------
+# The 1 v 1 combat: the kernel's action classes and what else it never uses
+# ---------------------------------------------------------------------------
+
+#: Two 2/2s trade in combat: no action, no keyword.
+ONE_V_ONE = """\
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "a"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "b"
+controller = "bob"
+power = 2
+toughness = 2
+[combat]
+attacks = { a = "bob" }
+blocks = { b = "a" }
+"""
+
+#: What ``redzone run --json`` on :data:`ONE_V_ONE` never imports, beyond
+#: :data:`RUN_LATER`: the kernel's 34 action classes (an engine knows their
+#: kinds by name, :mod:`redzone.kernel.action_kinds`; the built-in plugins it
+#: imports as it is built, declaring an action kind or an activated ability,
+#: import them where they perform one), and the standard modules only a
+#: failure shown (``traceback``), a misspelt name (``difflib``) or a page
+#: (``html``) needs.
+ONE_V_ONE_LATER = ("redzone.kernel.actions", "traceback", "difflib", "html")
+
+
+def test_one_v_one_run_imports_no_action_class_and_no_failure_tool(tmp_path: Path) -> None:
+    """``redzone run --json`` on a combat without actions resolves it (both
+    2/2s die, 704.5g) without importing the modules of
+    :data:`ONE_V_ONE_LATER` or :data:`RUN_LATER`."""
+    scenario = tmp_path / "one.toml"
+    scenario.write_text(ONE_V_ONE, encoding="utf-8")
+    report = tmp_path / "imported.json"
+    later = ONE_V_ONE_LATER + RUN_LATER
+    probe = ("import json, sys\nfrom redzone.__main__ import main\n"
+             f"status = main(['run', '--json', {str(scenario)!r}])\n"
+             f"with open({str(report)!r}, 'w') as fh:\n"
+             f"    json.dump([m for m in {later!r} if m in sys.modules], fh)\n"
+             "sys.exit(status)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert {k: v["zone"] for k, v in json.loads(done.stdout)["permanents"].items()} == {
+        "a": "graveyard", "b": "graveyard"}
+    assert json.loads(report.read_text(encoding="utf-8")) == []
+
+
+def test_the_kernel_action_kinds_are_known_by_name_and_imported_when_looked_up() -> None:
+    """An engine knows every kernel action kind (117.1) by name without
+    importing its class; looking one up imports them, and the table of names
+    is the list :data:`redzone.kernel.actions.CORE_SPECS` declares, in order."""
+    probe = ("import json, sys, redzone\n"
+             "engine = redzone.Engine()\n"
+             "specs = engine.hooks.action_specs\n"
+             "before = 'redzone.kernel.actions' in sys.modules\n"
+             "named = 'pump' in specs and 'enlist' in specs and 'nope' not in specs\n"
+             "cls = specs['pump'][0].cls\n"
+             "from redzone.kernel.actions import CORE_SPECS, Pump\n"
+             "print(json.dumps([before, named, cls is Pump, list(specs)[:len(CORE_SPECS)],\n"
+             "                  [s.cls.do for s in CORE_SPECS], specs['pump'][1]]))\n")
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
+    before, named, same, listed, declared, plugin = json.loads(out)
+    assert (before, named, same, plugin) == (False, True, True, "redzone.actions")
+    assert listed == declared
+
+
+@pytest.mark.parametrize("verify", [False, True])
+def test_verify_modes_fingerprinting_is_imported_by_an_engine_that_verifies(
+        verify: bool) -> None:
+    """Verify mode's fingerprinting (``pickle`` underneath) is imported by an
+    engine in verify mode only (``redzone run``'s engine is one, guarantee
+    10); an engine that doesn't verify never imports it."""
+    probe = (f"import json, sys, redzone\nredzone.Engine(verify={verify})\n"
+             "print(json.dumps([m in sys.modules for m in\n"
+             "    ('redzone.kernel._verify', 'redzone.kernel.fingerprint', 'pickle')]))\n")
+    env = {k: v for k, v in os.environ.items() if k != "REDZONE_VERIFY"}
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                         text=True, env=env).stdout
+    assert json.loads(out) == [verify] * 3

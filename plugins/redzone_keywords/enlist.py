@@ -23,7 +23,7 @@ power" (702.154a).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 from redzone import (
@@ -36,11 +36,13 @@ from redzone import (
     IllegalActionError,
     KeywordSpec,
     ObjectId,
-    Pump,
     Trigger,
     Tx,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from redzone import Pump
 
 KIND = "enlist"
 
@@ -134,5 +136,9 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
     if state.on_battlefield(trigger.source) is None:
         return []
     power = state.source(trigger.targets[0]).power
+    # Imported here: an engine imports this plugin as it is built (it declares
+    # an action kind), and the kernel's action classes only when needed.
+    from redzone import Pump
+
     return [Pump(trigger.source, power, 0)]
 

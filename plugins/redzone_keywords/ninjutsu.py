@@ -36,7 +36,6 @@ from redzone import (
     ActivatedAbility,
     GameState,
     KeywordSpec,
-    Move,
     ObjectId,
     Tx,
     hookimpl,
@@ -76,6 +75,10 @@ def _why_not(state: GameState, a: Action) -> str | None:
 
 
 def _perform(tx: Tx, a: Action) -> None:
+    # Imported here: an engine imports this plugin as it is built (it declares
+    # an activated ability), and the kernel's action classes only when needed.
+    from redzone import Move
+
     assert isinstance(a, Activate)
     state = tx.state
     returned = str(a.cost["return"])

@@ -27,12 +27,12 @@ from __future__ import annotations
 import collections.abc
 import types
 import typing
-from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
 import attrs
 
-from redzone.kernel.actions import ACTIONS, Action
+from redzone.kernel.action_kinds import ActionTable
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.references import Ref
 
 #: A schema that stands for a field a file can't write (the reader reports it).
@@ -173,14 +173,13 @@ def action_schema(cls: type) -> dict[str, Any]:
             "properties": props}
 
 
-def plugin_kinds(specs: Mapping[str, tuple[Any, str]]) -> dict[str, tuple[type[Action], str]]:
+def plugin_kinds(specs: ActionTable) -> dict[str, tuple[type[Action], str]]:
     """The action kinds plugins declare (not the kernel's), by ``do`` name,
-    with the plugin that declares each.
+    with the plugin that declares each (the kernel's classes stay unimported).
 
     :param specs: an engine's ``hooks.action_specs``.
     """
-    return {do: (spec.cls, plugin) for do, (spec, plugin) in sorted(specs.items())
-            if do not in ACTIONS}
+    return {do: (spec.cls, plugin) for do, (spec, plugin) in specs.plugin_kinds().items()}
 
 
 def convert(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:

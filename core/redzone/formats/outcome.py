@@ -21,7 +21,6 @@ from typing import Any, cast
 from attrs import field, frozen
 
 from redzone.formats.scenario import Scenario, ScenarioProblems, load
-from redzone.kernel.actions import Action
 from redzone.kernel.display import json_visible
 from redzone.kernel.engine import CombatResult, Engine
 from redzone.kernel.errors import (
@@ -32,6 +31,7 @@ from redzone.kernel.errors import (
 )
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import as_tuple
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import PLAYER_ZONES, ChoiceMade, GameState, Permanent
 from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 

@@ -58,11 +58,11 @@ from redzone.formats.validator import (
     suggestions_left,
     with_actions,
 )
-from redzone.kernel.actions import Action
 from redzone.kernel.editions import EDITIONS, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import (
     UNLIMITED,
     ZONES,

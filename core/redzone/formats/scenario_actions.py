@@ -11,7 +11,6 @@ and the action class's.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
@@ -20,15 +19,16 @@ from redzone.formats.action_fields import (
     action_fields,
     convert,
     field_schema,
-    plugin_kinds,
     ref_kind,
     type_text,
 )
 from redzone.formats.document import Path, Problems
 from redzone.formats.validator import suggest, value_problems
-from redzone.kernel.actions import ACTIONS, Action
+from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
 from redzone.kernel.engine import Engine
+from redzone.kernel.errors import close_matches
 from redzone.kernel.events import kinds as _event_kinds
+from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject, WrittenTrigger
 from redzone.kernel.references import EACH_PLAYER, reference_fields
 
@@ -129,7 +129,7 @@ class ActionReader:
             do = adata.get("do")
             after = adata.get("after")
             if isinstance(after, str) and after not in self.steps:
-                close = difflib.get_close_matches(after, self.steps, n=3, cutoff=0.6)
+                close = close_matches(after, self.steps)
                 hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
                 self.board.p.add((*at, "after"), f"unknown step {after!r}{hint}; the steps are: "
                                  f"{', '.join(self.steps)} (a combat damage step of a plugin "
@@ -148,12 +148,12 @@ class ActionReader:
         kwargs = {k: v for k, v in adata.items() if k not in ("after", "do")}
         if not self.fields(at, do, adata, kwargs):
             return None
-        if do not in ACTIONS:
+        if not is_kernel_kind(do):
             if not self.writable(at, do, adata):
                 return None
-            kwargs = convert(self.kinds[do], kwargs)
+            kwargs = convert(self.kind(do), kwargs)
         try:
-            return self.kinds[do](**kwargs)
+            return self.kind(do)(**kwargs)
         except (TypeError, ValueError):
             return None  # wrong keys or types: the schema check has reported them
 
@@ -202,7 +202,7 @@ class ActionReader:
             when, source = tdata.get("when"), tdata.get("source")
             ok = True
             if isinstance(when, str) and when not in kinds:
-                close = difflib.get_close_matches(when, sorted(kinds), n=3, cutoff=0.6)
+                close = close_matches(when, sorted(kinds))
                 hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
                 board.p.add((*at, "when"), f"unknown kind of event {when!r}{hint} (603.1: a "
                             "triggered ability triggers on an event)")
@@ -247,21 +247,23 @@ class ActionReader:
         kwargs.setdefault("kind", "delayed")
         return ok
 
-    @functools.cached_property
-    def kinds(self) -> dict[str, type[Action]]:
+    @property
+    def kinds(self) -> ActionTable:
         """The action kinds a file may name: the kernel's that the format
-        lists, and every kind the engine's plugins declare."""
-        found = dict(ACTIONS)
-        found.update((do, cls) for do, (cls, _plugin)
-                     in plugin_kinds(self.board.engine.hooks.action_specs).items())
-        return found
+        lists, and every kind the engine's plugins declare (a kind's class
+        is :meth:`kind`)."""
+        return self.board.engine.hooks.action_specs
+
+    def kind(self, do: str) -> type[Action]:
+        """The class of the action kind ``do`` (one of :attr:`kinds`)."""
+        return self.kinds[do][0].cls
 
     def writable(self, at: Path, do: str, adata: dict[str, Any]) -> bool:
         """Whether every field of the plugin's kind ``do`` that is required or
         given can be written in a file; else a problem naming the field."""
         ok = True
         plugin = self.board.engine.hooks.action_specs[do][1]
-        for f in action_fields(self.kinds[do]):
+        for f in action_fields(self.kind(do)):
             if f.schema is None and (f.required or f.name in adata):
                 self.board.p.add((*at, f.name) if f.name in adata else (*at, "do"),
                                  f"the action {do!r} (plugin {plugin!r}) can't be written in a "
@@ -297,7 +299,7 @@ class ActionReader:
             effect = self.effect((*at, "effect"), adata.get("effect"))
             ok = effect is not None and ok
             kwargs["effect"] = effect
-        for name, kind in reference_fields(self.kinds[do]).items():
+        for name, kind in reference_fields(self.kind(do)).items():
             if name not in adata:
                 continue  # a required one: the schema check has reported it
             value = adata[name]

@@ -42,7 +42,6 @@ import functools
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -165,6 +164,8 @@ def show_traceback(error: BaseException) -> None:
     :param error: the error, as caught (its ``__traceback__`` set).
     """
     if debugging():
+        import traceback  # (for a failure shown with REDZONE_DEBUG: not on the way of a run)
+
         traceback.print_exception(error, file=sys.stderr)
         sys.stderr.flush()
 

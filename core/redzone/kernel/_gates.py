@@ -58,9 +58,8 @@ _KERNEL_STATE_GATES: Final[Mapping[str, tuple[str, ...]]] = {
         "objects.must_be_blocked", "objects.lure", "effects"),
     # Prevention, doubling, redirection and life floors: the state's effects.
     "redzone.kernel.effects": ("effects",),
-    # Regeneration, the one replacement hook there (declaring the action
-    # kinds is never gated): the state's shields.
-    "redzone.kernel.actions": ("shields",),
+    # Regeneration, the kernel's actions plugin's one hook: the state's shields.
+    "redzone.kernel.action_kinds": ("shields",),
 }
 
 #: The module constants by which plugins once set their gates, and what

@@ -10,7 +10,6 @@ steps.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import re
@@ -26,7 +25,14 @@ from redzone.kernel import entrypoints as _entrypoints
 from redzone.kernel import events as _events
 from redzone.kernel import hookspecs
 from redzone.kernel import index as _index
-from redzone.kernel.errors import PluginError, PluginLoadError, UnknownKeywordError
+from redzone.kernel.action_kinds import PLUGIN as KERNEL_ACTIONS
+from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
+from redzone.kernel.errors import (
+    PluginError,
+    PluginLoadError,
+    UnknownKeywordError,
+    close_matches,
+)
 from redzone.kernel.hooktypes import (
     MAX_KEYWORD_NUMBER,
     MAX_KEYWORD_TEXT,
@@ -579,7 +585,7 @@ def _check_registered(pm: pluggy.PluginManager, info: PluginInfo) -> None:
 
 def suggest(word: str, options: Iterable[str]) -> list[str]:
     """Close matches for ``word`` among ``options``."""
-    return difflib.get_close_matches(word, list(options), n=3, cutoff=0.6)
+    return close_matches(word, options)
 
 
 def check_policy(policy: str) -> None:
@@ -663,7 +669,7 @@ class Keywords:
                 names = list(self.infos) + [
                     e for i in self.infos.values() for e in i.spec.examples
                 ]
-                close = difflib.get_close_matches(norm, names, n=3, cutoff=0.6)
+                close = close_matches(norm, names)
             raise UnknownKeywordError(text, close)
         if len(matches) > 1:  # pragma: no cover - forms are checked for overlap at load
             raise UnknownKeywordError(
@@ -731,13 +737,15 @@ def load_keywords(answers: Iterable[tuple[_Answer, Any]], fail: _Fail) -> dict[s
     return dict(sorted(infos.items()))
 
 
-def load_actions(declared: Iterable[tuple[_Answer, Sequence[ActionSpec]]]
-                 ) -> dict[str, tuple[ActionSpec, str]]:
-    """The action kinds ``redzone_actions`` declared (each plugin's answer
-    already checked to be action specs), by ``do`` name, with their plugin.
+def load_actions(declared: Iterable[tuple[_Answer, Sequence[ActionSpec]]]) -> ActionTable:
+    """The action kinds an engine knows: the kernel's (by name,
+    :mod:`redzone.kernel.action_kinds`) and those ``redzone_actions``
+    declared (each plugin's answer already checked to be action specs), by
+    ``do`` name, with their plugin.
 
     :raises PluginLoadError: when a kind isn't an :class:`Action` subclass
-        with a ``do`` name and a callable ``apply``, or two plugins declare it.
+        with a ``do`` name and a callable ``apply``, or two plugins (or a
+        plugin and the kernel) declare it.
     """
     found: dict[str, tuple[ActionSpec, str]] = {}
     for impl, specs in declared:
@@ -755,13 +763,14 @@ def load_actions(declared: Iterable[tuple[_Answer, Sequence[ActionSpec]]]
                     f"plugin {impl.plugin.name!r} declares the action {do!r} without a "
                     "callable 'apply'", plugin=impl.plugin.name,
                     distribution=impl.plugin.distribution)
-            if do in found:
+            if do in found or is_kernel_kind(do):
+                first = found[do][1] if do in found else KERNEL_ACTIONS
                 raise PluginLoadError(
-                    f"the action {do!r} is declared by two plugins: {found[do][1]!r} and "
+                    f"the action {do!r} is declared by two plugins: {first!r} and "
                     f"{impl.plugin.name!r}; block one of them", plugin=impl.plugin.name,
                     distribution=impl.plugin.distribution)
             found[do] = (spec, impl.plugin.name)
-    return found
+    return ActionTable(found)
 
 
 def load_damage_steps(declared: Iterable[tuple[_Answer, Sequence[DamageStep]]]

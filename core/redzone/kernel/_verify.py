@@ -46,7 +46,6 @@ is named.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -77,13 +76,6 @@ _Logged = tuple[tuple[Impl, ...], str, tuple[Any, ...]]
 def _each(log: Sequence[_Logged]) -> list[_Call]:
     """The calls of ``log``, one per implementation, in order."""
     return [(impl, hook, args) for impls, hook, args in log for impl in impls]
-
-
-def verify_default() -> bool:
-    """Whether verify mode is on when an engine doesn't say: the
-    ``REDZONE_VERIFY`` environment variable is ``"1"`` (CI's verify pass of
-    the test suite sets it)."""
-    return os.environ.get("REDZONE_VERIFY", "") == "1"
 
 
 class _VerifyState(threading.local):

@@ -5,10 +5,12 @@ their effects as these values; :meth:`redzone.Engine.perform` applies one and
 runs state-based actions, as the game does before a player gets priority
 again (117.5). Each value's ``do`` is its name in the scenario format.
 
-The vocabulary is open, as keywords are: this module is an ordinary plugin
-that declares the kernel's own kinds through
-:func:`~redzone.kernel.hookspecs.redzone_actions`, with the same tools a
-plugin's own kinds use (:class:`~redzone.kernel.tx.Tx`).
+The vocabulary is open, as keywords are: the kernel's own kinds
+(:data:`CORE_SPECS`) are declared as a plugin declares its kinds through
+:func:`~redzone.kernel.hookspecs.redzone_actions`, with the same tools
+(:class:`~redzone.kernel.tx.Tx`). An engine knows them by name
+(:mod:`redzone.kernel.action_kinds`, the kernel's plugin ``redzone.actions``)
+and imports this module when it first looks one up.
 """
 
 from __future__ import annotations
@@ -27,14 +29,13 @@ from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, as_tuple
-from redzone.kernel.hooktypes import Action, ActionSpec, Damage, DestructionReplacement
+from redzone.kernel.hooktypes import Action, ActionSpec, Damage
 from redzone.kernel.model import (
     ZONES,
     Condition,
     ContinuousEffect,
     DelayedTrigger,
     Effect,
-    GameState,
     Keyword,
     Modification,
     Permanent,
@@ -42,7 +43,6 @@ from redzone.kernel.model import (
     StackObject,
     WrittenTrigger,
 )
-from redzone.kernel.plugins import hookimpl
 from redzone.kernel.references import (
     EACH_PLAYER,
     AnyId,
@@ -1298,25 +1298,6 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
 
 #: The kernel's action classes by their scenario name.
 ACTIONS: dict[str, type[Action]] = {spec.cls.do: spec.cls for spec in CORE_SPECS}
-
-# What the replacement hook here reads decides its state gate: keep
-# redzone.kernel._gates._KERNEL_STATE_GATES in step with it.
-
-
-@hookimpl
-def redzone_actions() -> tuple[ActionSpec, ...]:
-    return CORE_SPECS
-
-
-@hookimpl
-def redzone_destruction_replacements(state: GameState,
-                                     permanent: str) -> list[DestructionReplacement] | None:
-    """Regeneration shields (701.19): the oldest one applies."""
-    if not state.shields:
-        return None
-    return [DestructionReplacement(f"regeneration {s.id}", "701.19b",
-                                   (Regenerated(permanent, s.id),), regeneration=True)
-            for s in state.shields if s.mode == "regenerate" and s.to == permanent][:1]
 
 
 __all__ = [

@@ -15,7 +15,6 @@ of an event is its one-line account with its rule.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence, Sized
@@ -389,6 +388,8 @@ def html_text(text: object) -> str:
 
     :param text: the text (or a value, shown with ``str``).
     """
+    import html  # (for the HTML views: not on the way of a run)
+
     return html.escape(visible(str(text)), quote=True)
 
 

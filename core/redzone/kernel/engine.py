@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from redzone.kernel import actions as _actions
+from redzone.kernel import action_kinds as _action_kinds
 from redzone.kernel import combat as _combat
 from redzone.kernel import decisions as _decisions
 from redzone.kernel import effects as _effects
@@ -869,7 +869,7 @@ def _plugin_set(edition: Edition, plugins: Iterable[object], *, discover: bool,
                 "in a checkout) or pass discover=False with an explicit plugin list"
             )
         found.extend(discovered)
-    found.append(PluginInfo("redzone.actions", _actions, BUILTIN_DISTRIBUTION, ""))
+    found.append(PluginInfo(_action_kinds.PLUGIN, _action_kinds, BUILTIN_DISTRIBUTION, ""))
     found.append(PluginInfo("redzone.effects", _effects, BUILTIN_DISTRIBUTION, ""))
     found.append(PluginInfo("redzone.restrictions", _restrictions, BUILTIN_DISTRIBUTION, ""))
     found.extend(edition.plugins)

@@ -9,7 +9,6 @@ rejected command (733: the game returns to the moment before).
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
@@ -94,8 +93,21 @@ def did_you_mean(word: object, options: Iterable[str]) -> str:
             if room < 0:
                 break
             pool.append(option)
-    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    close = close_matches(word, pool, n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def close_matches(word: str, options: Iterable[str], n: int = 3,
+                  cutoff: float = 0.6) -> list[str]:
+    """The at most ``n`` options closest to ``word``, closest first, whose
+    :class:`difflib.SequenceMatcher` ratio is at least ``cutoff``.
+
+    :param word: the name as given.
+    :param options: the names it could have meant.
+    """
+    import difflib  # only for a name that names nothing: a run that names none never needs it
+
+    return difflib.get_close_matches(word, list(options), n=n, cutoff=cutoff)
 
 
 def sort_violations(violations: Iterable[Violation]) -> tuple[Violation, ...]:

@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 hookspec = pluggy.HookspecMarker("redzone")
 
+#: Marks a plugin's function as the implementation of the hook it is named after.
+hookimpl = pluggy.HookimplMarker("redzone")
+
 # ---------------------------------------------------------------------------
 # Declarations, asked as the engine is made (702.1, 117.1, 510.4)
 # ---------------------------------------------------------------------------

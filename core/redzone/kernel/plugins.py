@@ -26,12 +26,13 @@ registration order and a failing plugin is named in the error.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import pluggy
 
-from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _static, _verify
+from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _static
 from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
@@ -52,9 +53,9 @@ from redzone.kernel._loading import (
     _distribution_of as _distribution_of,
 )
 from redzone.kernel._static import dynamic
-from redzone.kernel._verify import verify_default
 from redzone.kernel.errors import PluginError, Violation
 from redzone.kernel.events import Event, EventKind
+from redzone.kernel.hookspecs import hookimpl
 from redzone.kernel.hooktypes import (
     Action,
     ActionSpec,
@@ -79,8 +80,25 @@ __all__ = [
     "plugin_name", "suggest", "verify_default",
 ]
 
-#: Marks a plugin's function as the implementation of the hook it is named after.
-hookimpl = pluggy.HookimplMarker(GROUP)
+
+if TYPE_CHECKING:
+    from redzone.kernel import _verify
+
+
+def verify_default() -> bool:
+    """Whether verify mode is on when an engine doesn't say: the
+    ``REDZONE_VERIFY`` environment variable is ``"1"`` (CI's verify pass of
+    the test suite sets it)."""
+    return os.environ.get("REDZONE_VERIFY", "") == "1"
+
+
+def _verifier(calls: _calling.Calls, plain: _calling.Loop) -> _verify.Verifier:
+    """Verify mode's watch over the call loop ``plain``; its fingerprinting
+    (pickle) is imported by an engine in verify mode only."""
+    from redzone.kernel import _verify
+
+    return _verify.Verifier(calls, plain)
+
 
 T = TypeVar("T")
 _E = TypeVar("_E", bound=PluginError)
@@ -129,7 +147,7 @@ class Hooks:
         if timeout is not None:
             self._loop = calls.timed(self._loop, timeout)
         unwatched = self._loop
-        self._verifier = _verify.Verifier(calls, self._plain) if self.verify else None
+        self._verifier = _verifier(calls, self._plain) if self.verify else None
         if self._verifier is not None:
             self._loop = self._verifier.wrap(self._loop)
         self.keyword_infos = _loading.load_keywords(self._answers("redzone_keywords", ()),

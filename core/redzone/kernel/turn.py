@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Protocol
 
 from redzone.kernel import zones as _zones
-from redzone.kernel.actions import Draw
 from redzone.kernel.context import Context
 from redzone.kernel.decisions import Shared
 from redzone.kernel.decisions import only_asked as _asked
@@ -333,6 +332,8 @@ def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
     tx = Tx(ctx, state.evolve(step="draw"), answers=choices)
     tx.emit(Event("step", "504.1", "draw"))
     if draw:
+        from redzone.kernel.actions import Draw  # the kernel's action classes, when first needed
+
         for player in active_team(tx.state):
             tx.perform(Draw(player))
     return commit(tx)
