@@ -21,24 +21,8 @@ import rzbench
 from redzone import Engine
 from rzbench import Board
 
-ONE_V_ONE = """\
-active_player = "alice"
-[players.alice]
-[players.bob]
-[[permanents]]
-id = "a"
-controller = "alice"
-power = 2
-toughness = 2
-[[permanents]]
-id = "b"
-controller = "bob"
-power = 2
-toughness = 2
-[combat]
-attacks = { a = "bob" }
-blocks = { b = "a" }
-"""
+#: The 1 v 1 file of the cold-start figures: a 2/2 attacks, a 2/2 blocks it.
+ONE_V_ONE = (Path(__file__).parent / "one-v-one.toml").read_text(encoding="utf-8")
 
 
 def _board(engine: Engine, attacker: tuple[int, int, tuple[str, ...]], n: int = 1) -> Board:

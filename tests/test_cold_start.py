@@ -264,25 +264,10 @@ def test_the_batch_command_is_imported_when_listed_or_asked_for(
 # The 1 v 1 combat: the kernel's action classes and what else it never uses
 # ---------------------------------------------------------------------------
 
-#: Two 2/2s trade in combat: no action, no keyword.
-ONE_V_ONE = """\
-active_player = "alice"
-[players.alice]
-[players.bob]
-[[permanents]]
-id = "a"
-controller = "alice"
-power = 2
-toughness = 2
-[[permanents]]
-id = "b"
-controller = "bob"
-power = 2
-toughness = 2
-[combat]
-attacks = { a = "bob" }
-blocks = { b = "a" }
-"""
+#: The benchmarks' 1 v 1 file (``benchmarks/cold_start.py`` times it): two
+#: 2/2s trade in combat, no action, no keyword.
+ONE_V_ONE = (Path(__file__).resolve().parents[1] / "benchmarks" / "one-v-one.toml").read_text(
+    encoding="utf-8")
 
 #: What ``redzone run --json`` on :data:`ONE_V_ONE` never imports, beyond
 #: :data:`RUN_LATER`: the kernel's 34 action classes (an engine knows their
