@@ -44,6 +44,28 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
                   f"(hypothesis profile {PROFILE})"]
 
 
+@pytest.fixture
+def public_names_resolved() -> None:
+    """Every public name of ``redzone`` and ``redzone.execution`` resolved
+    (their modules imported)."""
+    import redzone.execution
+
+    for package in (redzone, redzone.execution):
+        for name in package.__all__:
+            getattr(package, name)
+
+
+@pytest.fixture
+def pytester(public_names_resolved: None, pytester: pytest.Pytester) -> pytest.Pytester:
+    """pytest's ``pytester``, made after :func:`public_names_resolved`: an
+    in-process run drops from ``sys.modules`` the modules first imported
+    inside it, while the package, imported before, keeps the names it
+    resolved from them (its public names are imported on first use), so a
+    name first used inside such a run would be a second copy of the one its
+    module gives afterwards."""
+    return pytester
+
+
 @pytest.fixture(scope="session")
 def engine() -> Engine:
     """An engine with every discovered plugin (the built-in keywords)."""
