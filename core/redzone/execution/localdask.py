@@ -145,22 +145,24 @@ def _tail(path: str, size: int = 2000) -> str:
 
 
 def dask_setup(scheduler: Any) -> None:
-    """Run by the scheduler :func:`local_dask` starts (a Dask preload):
-    close it once the process that started it is gone."""
+    """Run by the scheduler :func:`local_dask` starts (a Dask preload, in
+    its event loop): close it once the process that started it is gone."""
+    import asyncio
+
     parent = int(os.environ.get(_PARENT, "0") or 0)
     if not parent:
         return
-    import asyncio
 
-    from tornado.ioloop import PeriodicCallback
+    async def watch() -> None:
+        while os.getppid() == parent:
+            await asyncio.sleep(1.0)
+        await scheduler.close(reason="the process that started it is gone")
 
-    def check() -> None:
-        if os.getppid() != parent:
-            watch.stop()
-            asyncio.get_running_loop().create_task(scheduler.close(reason="the caller is gone"))
+    _WATCHES.add(asyncio.get_running_loop().create_task(watch()))
 
-    watch = PeriodicCallback(check, 1000)
-    watch.start()
+
+#: The scheduler's watch of its parent (a task the loop holds only weakly).
+_WATCHES: set[Any] = set()
 
 
 __all__ = ["DEATH_TIMEOUT", "SETTINGS", "START_TIMEOUT", "environment", "local_dask"]
