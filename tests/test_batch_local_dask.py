@@ -144,3 +144,20 @@ def test_ctrl_c_on_a_local_dask_batch_exits_130_with_the_summary_and_no_tracebac
     assert f"{len(rows)} scenario files" in stdout
     assert "interrupted" in stderr and "Traceback" not in stderr, stderr[-3000:]
     assert all(_gone(pid, 30) for pid in cluster)
+
+
+@pytest.mark.parametrize("workers, threads, named", [
+    (0, 1, "workers"), (-1, 1, "workers"), (True, 1, "workers"), (1.5, 1, "workers"),
+    (2, 0, "threads")])
+def test_a_cluster_of_no_worker_or_thread_is_refused_before_anything_starts(
+        workers: Any, threads: Any, named: str) -> None:
+    """Bad input names the argument, and no process is started."""
+    import psutil
+    from redzone.execution import BatchError
+    from redzone.execution.localdask import local_dask
+
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with pytest.raises(BatchError, match=f"local_dask: {named} must be a whole number"), \
+            local_dask(workers, threads=threads):
+        pass  # pragma: no cover
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 import shutil
 import subprocess
@@ -75,12 +76,16 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
 
     :param workers: how many worker processes.
     :param threads: threads per worker.
-    :raises BatchError: when Dask is not installed, or the cluster doesn't
-        start within :data:`START_TIMEOUT` seconds (with what the scheduler
-        printed).
+    :raises BatchError: when ``workers`` or ``threads`` is below 1, Dask
+        is not installed, or the cluster doesn't start within
+        :data:`START_TIMEOUT` seconds (with what its processes printed).
 
     .. versionadded:: 0.1.0
     """
+    for name, value in (("workers", workers), ("threads", threads)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise BatchError(f"local_dask: {name} must be a whole number of 1 or more, "
+                             f"not {value!r}")
     try:
         distributed: Any = importlib.import_module("distributed")
     except ImportError as exc:
@@ -98,14 +103,14 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
              "--port", "0", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
              "--scheduler-file", file,
              "--preload", __name__], **quiet))
-        for _ in range(max(1, workers)):
+        for _ in range(workers):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
                  file, "--nworkers", "1", "--nthreads", str(threads), "--no-dashboard",
                  "--dashboard-address", "127.0.0.1:0", "--host", "127.0.0.1",
                  "--death-timeout", str(DEATH_TIMEOUT)], **quiet))
         deadline = time.monotonic() + START_TIMEOUT
-        while not os.path.exists(file):
+        while not _written(file):
             if procs[0].poll() is not None or time.monotonic() > deadline:
                 raise BatchError("the local Dask scheduler did not start: "
                                  + _tail(log.name))
@@ -117,7 +122,7 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
                              + _tail(log.name)) from None
         with client:
             try:
-                client.wait_for_workers(max(1, workers), timeout=START_TIMEOUT)
+                client.wait_for_workers(workers, timeout=START_TIMEOUT)
             except TimeoutError:
                 raise BatchError(f"the local Dask workers did not start within "
                                  f"{START_TIMEOUT:g} s: " + _tail(log.name)) from None
@@ -134,6 +139,16 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
                 proc.wait()
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _written(file: str) -> bool:
+    """Whether the scheduler has written its whole file (it writes it in
+    place: a file that exists may not parse yet)."""
+    try:
+        with open(file, encoding="utf-8") as f:
+            return "address" in json.load(f)
+    except (OSError, ValueError):
+        return False
 
 
 def _tail(path: str, size: int = 2000) -> str:
