@@ -1707,9 +1707,75 @@ class GameState(Copyable):
     def _repr_html_(self) -> str:
         return _display.state_html(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a batch sends a state with each job) as its fields and its
+        # permanents' fields, in tuples: what is derived from them is
+        # recomputed where it is used, and what an engine notes for itself
+        # (keyed by its own objects) means nothing in another process.
+        return _pickled_state(self)
+
 
 GameState.__evolve_carry__[STEP_KIND] = GameState.__evolve_carry__[BEGAN_COMBAT] = tuple(
     f.name for f in attrs_fields(GameState))
+
+
+class _Pickling:
+    """What :func:`_pickled_state` and :func:`_unpickled_state` know of a
+    value class: its field names and a C getter of their values."""
+
+    def __init__(self, cls: type, leave: tuple[str, ...] = ()) -> None:
+        import operator
+
+        self.names = tuple(f.name for f in attrs_fields(cls) if f.name not in leave)
+        self.get = operator.attrgetter(*self.names)
+
+
+_PICKLING: dict[type, _Pickling] = {}
+#: What a state pickled without the note :data:`SBA_DIRTY` carries in its place.
+_NO_NOTE: Final = None
+
+
+def _pickling(cls: type, leave: tuple[str, ...] = ()) -> _Pickling:
+    known = _PICKLING.get(cls)
+    if known is None:
+        known = _PICKLING[cls] = _Pickling(cls, leave)
+    return known
+
+
+def _pickled_state(state: GameState) -> tuple[Any, ...]:
+    """``GameState.__reduce__``: the state's fields, and each permanent's
+    fields (a permanent of a subclass whole); of the notes, the one about
+    state-based actions (:data:`SBA_DIRTY`) alone. The others are an engine's
+    own (keyed by its objects) or derived values, worked out again where
+    they are used."""
+    get = _pickling(Permanent).get
+    objects = state.objects
+    perms = tuple([get(p) if type(p) is Permanent else p for p in objects.values()])
+    return (_unpickled_state, (type(state), _pickling(type(state), ("objects",)).get(state),
+                               tuple(objects), perms,
+                               state.__dict__.get(SBA_DIRTY, _NO_NOTE)))
+
+
+def _unpickled_state(cls: type[GameState], values: tuple[Any, ...], ids: tuple[str, ...],
+                     perms: tuple[Any, ...], dirty: Any) -> GameState:
+    """A state :func:`_pickled_state` wrote (``GameState.__reduce__``)."""
+    new = object.__new__(cls)
+    d = new.__dict__
+    d.update(zip(_pickling(cls, ("objects",)).names, values, strict=True))
+    names = _pickling(Permanent).names
+    objects: dict[str, Permanent] = {}
+    for key, perm in zip(ids, perms, strict=True):
+        if type(perm) is tuple:
+            built = object.__new__(Permanent)
+            built.__dict__.update(zip(names, perm, strict=True))
+            built.__dict__["_attrs_cached_hash"] = None
+            perm = built
+        objects[key] = perm
+    d["objects"] = FrozenMap._wrap(objects)
+    d["_attrs_cached_hash"] = None
+    if dirty is not _NO_NOTE:
+        d[SBA_DIRTY] = dirty
+    return new
 
 
 def _position(perm: Permanent) -> int:
