@@ -118,7 +118,7 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
         try:
             client = distributed.Client(scheduler_file=file, timeout=START_TIMEOUT)
         except OSError as exc:
-            raise BatchError(f"the local Dask scheduler can't be reached: {exc}; "
+            raise BatchError(f"the local Dask scheduler doesn't answer: {exc}; "
                              + _tail(log.name)) from None
         with client:
             try:

@@ -190,25 +190,28 @@ class WorkingCopy:
         objects = self._objects
         if objects is _NONE:
             objects = self._objects = {}
-        log = self._log
-        if log is not None:
-            for obj in changed:
-                log.append((objects, obj, objects.get(obj, _ABSENT)))
-        objects.update(changed)
+        self._write(objects, changed)
         moved = self._left
+        log = self._log
         if left:
             if moved is _NONE:
                 moved = self._left = {}
-            if log is not None:
-                for obj in changed:
-                    log.append((moved, obj, moved.get(obj, _ABSENT)))
-            moved.update(dict.fromkeys(changed, True))
+            self._write(moved, dict.fromkeys(changed, True))
         elif moved:
             for obj in changed:
                 if obj in moved:
                     if log is not None:
                         log.append((moved, obj, True))
                     del moved[obj]
+
+    def _write(self, target: dict[Any, Any], changes: Mapping[Any, Any]) -> None:
+        """Bind ``changes`` in ``target``, one of the pending maps, logging
+        each key's value before (or its absence) while an action runs, for
+        :meth:`_undo`."""
+        log = self._log
+        if log is not None:
+            log.extend([(target, key, target.get(key, _ABSENT)) for key in changes])
+        target.update(changes)
 
     def _put_players(self, changed: Mapping[str, Player]) -> None:
         """Replace players."""
@@ -219,11 +222,7 @@ class WorkingCopy:
         players = self._players
         if players is _NONE:
             players = self._players = {}
-        log = self._log
-        if log is not None:
-            for pid in changed:
-                log.append((players, pid, players.get(pid, _ABSENT)))
-        players.update(changed)
+        self._write(players, changed)
 
     def _set(self, **values: Any) -> None:
         """Give fields of the state new values (not ``objects``, ``players``
@@ -233,31 +232,21 @@ class WorkingCopy:
         fields = self._fields
         if fields is _NONE:
             fields = self._fields = {}
-        log = self._log
-        if log is not None:
-            for name in values:
-                log.append((fields, name, fields.get(name, _ABSENT)))
-        fields.update(values)
+        self._write(fields, values)
 
     def _leave(self, objects: Mapping[str, Permanent], lki: Mapping[str, Permanent],
                combat: Combat | None) -> None:
         """Cards left the battlefield (400.7): the new objects they became,
         their last known information (608.2h) and the combat they left."""
         self._put(objects, left=True)
-        log = self._log
         known, fields = self._lki, self._fields
         if known is _NONE:
             known = self._lki = {}
-        if log is not None:
-            for obj in lki:
-                log.append((known, obj, known.get(obj, _ABSENT)))
-        known.update(lki)
+        self._write(known, lki)
         if combat is not fields.get("combat", self._base.combat):
             if fields is _NONE:
                 fields = self._fields = {}
-            if log is not None:
-                log.append((fields, "combat", fields.get("combat", _ABSENT)))
-            fields["combat"] = combat
+            self._write(fields, {"combat": combat})
 
     def _attack(self, attacker: str, attacked: str, defending: str) -> None:
         """A created creature attacks ``attacked`` (508.4)."""
