@@ -30,18 +30,20 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from redzone.execution.engines import BatchError
+from redzone.execution.executors import MESSAGE_LOG
 
 #: Dask settings of the scheduler and workers :func:`local_dask` starts,
 #: given to them as ``DASK_...`` environment variables: the system monitor
 #: every 2 s instead of 0.5 s, a nanny's look at its worker's memory every
 #: second instead of 0.1 s, and the event loop's tick every 0.5 s instead of
 #: 20 ms (an idle cluster of two workers then costs the machine about 7 ms
-#: of CPU a second instead of 40), and 8 messages kept per connection
-#: instead of 1000.
+#: of CPU a second instead of 40), and
+#: :data:`~redzone.execution.executors.MESSAGE_LOG` messages kept per
+#: connection instead of 1000.
 SETTINGS: Final = {"distributed.admin.system-monitor.interval": "2s",
                    "distributed.worker.memory.monitor-interval": "1s",
                    "distributed.admin.tick.interval": "500ms",
-                   "distributed.admin.low-level-log-length": "8"}
+                   "distributed.admin.low-level-log-length": str(MESSAGE_LOG)}
 
 #: Seconds a worker waits for a scheduler that is gone before it closes.
 DEATH_TIMEOUT: Final = 30
@@ -53,17 +55,17 @@ START_TIMEOUT: Final = 120.0
 _PARENT: Final = "REDZONE_DASK_PARENT"
 
 
-def environment(parent: int | None = None) -> dict[str, str]:
+def environment() -> dict[str, str]:
     """The environment of the processes :func:`local_dask` starts: this
     process's, with :data:`SETTINGS` as Dask's environment variables
     (``distributed.admin.tick.interval`` is
-    ``DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL``) and the caller's process id
-    for the scheduler to watch."""
+    ``DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL``) and this process's id for
+    the scheduler to watch."""
     env = dict(os.environ)
     for key, value in SETTINGS.items():
         env["DASK_" + "__".join(part.upper().replace("-", "_")
                                 for part in key.split("."))] = value
-    env[_PARENT] = str(os.getpid() if parent is None else parent)
+    env[_PARENT] = str(os.getpid())
     return env
 
 

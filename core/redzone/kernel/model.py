@@ -1730,15 +1730,15 @@ class _Pickling:
         self.get = operator.attrgetter(*self.names)
 
 
-_PICKLING: dict[type, _Pickling] = {}
+_PICKLING: dict[tuple[type, tuple[str, ...]], _Pickling] = {}
 #: What a state pickled without the note :data:`SBA_DIRTY` carries in its place.
 _NO_NOTE: Final = None
 
 
 def _pickling(cls: type, leave: tuple[str, ...] = ()) -> _Pickling:
-    known = _PICKLING.get(cls)
+    known = _PICKLING.get((cls, leave))
     if known is None:
-        known = _PICKLING[cls] = _Pickling(cls, leave)
+        known = _PICKLING[cls, leave] = _Pickling(cls, leave)
     return known
 
 
