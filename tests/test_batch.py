@@ -271,6 +271,33 @@ def test_engine_spec_rebuilds_an_equal_engine(eng: Engine) -> None:
     assert signature(build_engine(m10)) == signature(Engine("m10"))
 
 
+def test_a_batch_after_another_reads_no_metadata_and_imports_no_plugin(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spec of an engine is kept for the process by the engine's
+    settings and plugins (``spec_of``): a second batch with the same engine,
+    or an engine alike, neither reads the entry points again nor builds an
+    engine; finding it imports no plugin the engine hasn't imported; a
+    change of setting is another spec."""
+    import redzone.execution.engines as rzengines
+
+    rzengines._SPECS.clear()
+    read: list[int] = []
+    names = rzengines._entry_point_names
+    monkeypatch.setattr(rzengines, "_entry_point_names", lambda: read.append(1) or names())
+    first = Engine()
+    pending = {n for n, i in first.plugin_infos.items() if not i.imported}
+    assert pending, "the built-in keywords are imported when first needed"
+    spec = rzengines.spec_of(first)
+    assert {n for n, i in first.plugin_infos.items() if not i.imported} == pending
+    assert rzengines.spec_of(first) is spec and rzengines.spec_of(Engine()) is spec
+    assert read == [1]
+    assert spec == EngineSpec.of(first) and "trample" in spec.allow
+    other = Engine(auto_triggers=False)
+    assert rzengines.spec_of(other) == EngineSpec.of(other) != spec
+    assert rzengines.spec_of(Engine("m10")).rules == "m10"
+    assert spec.for_rules("m10") is spec.for_rules("m10")
+
+
 def test_a_plugin_of_another_version_on_a_worker_is_named(eng: Engine) -> None:
     spec = EngineSpec.of(eng)
     wrong = tuple((n, d, "9.9" if n == "trample" else v) for n, d, v in spec.expected)

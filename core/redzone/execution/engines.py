@@ -18,7 +18,7 @@ import socket
 import sys
 import types
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from attrs import evolve, frozen
 
@@ -95,6 +95,9 @@ class EngineSpec:
         for name, info in engine.plugin_infos.items():
             if name in baseline:
                 continue
+            if info.entry is not None and name in entry_points:
+                allow.append(name)  # found through its entry point: not imported for this
+                continue
             module = info.module
             if isinstance(module, types.ModuleType) and name in entry_points:
                 allow.append(name)
@@ -113,11 +116,56 @@ class EngineSpec:
     def for_rules(self, rules: str) -> EngineSpec:
         """The same plugin choices under another rules edition (the edition
         replaces some plugins: the expected set is that of an engine built
-        here)."""
+        here, once per process)."""
         if rules == self.rules:
             return self
-        spec = evolve(self, rules=rules, expected=())
-        return evolve(spec, expected=signature(_construct(spec)))
+        known = _OTHER_RULES.get((self, rules))
+        if known is None:
+            spec = evolve(self, rules=rules, expected=())
+            known = evolve(spec, expected=signature(_construct(spec)))
+            _remember(_OTHER_RULES, (self, rules), known)
+        return known
+
+
+#: How many specs :func:`spec_of` and :meth:`EngineSpec.for_rules` keep.
+_KEPT: Final = 64
+_SPECS: dict[tuple[object, ...], EngineSpec] = {}
+_OTHER_RULES: dict[tuple[EngineSpec, str], EngineSpec] = {}
+
+
+def _remember(cache: dict[Any, EngineSpec], key: Any, spec: EngineSpec) -> None:
+    if len(cache) >= _KEPT:
+        cache.clear()
+    cache[key] = spec
+
+
+def spec_of(engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
+    """:meth:`EngineSpec.of`, kept for the process by what it depends on:
+    the engine's settings and each plugin (its entry point, or the object
+    given), never importing a plugin not imported yet. A batch after
+    another with the same engine, or with an engine alike (each scenario
+    file has its own), reads no metadata and builds no engine.
+
+    :raises BatchError: as :meth:`EngineSpec.of`.
+    """
+    plugins: list[object] = []
+    for name, info in engine.plugin_infos.items():
+        if info.entry is not None:
+            plugins.append((name, info.entry.value, info.distribution, info.version))
+        elif isinstance(info.module, types.ModuleType):
+            plugins.append((name, info.module, info.distribution, info.version))
+        else:  # not a module: can't be rebuilt by name
+            return EngineSpec.of(engine, entry_points=entry_points)
+    key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, engine.policy,
+           engine.hooks.verify, engine.hooks.unknown_keywords, tuple(plugins))
+    try:
+        spec = _SPECS.get(key)
+    except TypeError:  # an unhashable policy: not a module-level function
+        return EngineSpec.of(engine, entry_points=entry_points)
+    if spec is None:
+        spec = EngineSpec.of(engine, entry_points=entry_points)
+        _remember(_SPECS, key, spec)
+    return spec
 
 
 def signature(engine: Engine) -> tuple[tuple[str, str, str], ...]:
@@ -248,5 +296,6 @@ __all__ = [
     "WorkerSetupError",
     "build_engine",
     "signature",
+    "spec_of",
     "worker_engine",
 ]

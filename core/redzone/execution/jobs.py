@@ -31,8 +31,8 @@ from redzone.execution.engines import (
     BatchError,
     EngineSpec,
     WorkerSetupError,
-    _entry_point_names,
     _here,
+    spec_of,
     worker_engine,
 )
 from redzone.execution.faults import TIMEOUT, Limit, time_limit
@@ -186,6 +186,12 @@ class _PairJob:
     @property
     def file(self) -> str:
         return f"<job {self.index}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A tuple of the fields: a slotted class's own pickling is a Python
+        # dict of them, made for every job a batch sends.
+        return (_PairJob, (self.index, self.state, self.decisions, self.rules, self.spec,
+                           self.rest))
 
     def converted(self) -> _ScenarioJob | _BadJob:
         """The job with its decisions checked and converted to the fields of
@@ -856,22 +862,11 @@ class _Planner:
         self.rules = rules
         self._spec: EngineSpec | None = None
         self._family: tuple[tuple[str, EngineSpec], ...] | None = None
-        self._by_print: dict[tuple[Any, ...], EngineSpec] = {}
-        self._entry_points: frozenset[str] | None = None
 
     def _of(self, engine: Engine) -> EngineSpec:
-        # Scenarios loaded from files each have their own engine, mostly alike:
-        # engines with the same plugin objects and settings share one spec.
-        key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, id(engine.policy),
-               engine.hooks.verify, engine.hooks.unknown_keywords,
-               tuple((n, id(i.module)) for n, i in engine.plugin_infos.items()))
-        spec = self._by_print.get(key)
-        if spec is None:
-            if self._entry_points is None:
-                self._entry_points = _entry_point_names()
-            spec = self._by_print[key] = EngineSpec.of(engine,
-                                                       entry_points=self._entry_points)
-        return spec
+        # Scenarios loaded from files each have their own engine, mostly
+        # alike: engines with the same plugins and settings share one spec.
+        return spec_of(engine)
 
     @property
     def spec(self) -> EngineSpec:

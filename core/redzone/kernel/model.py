@@ -1748,11 +1748,12 @@ def _pickled_state(state: GameState) -> tuple[Any, ...]:
     state-based actions (:data:`SBA_DIRTY`) alone. The others are an engine's
     own (keyed by its objects) or derived values, worked out again where
     they are used."""
-    get = _pickling(Permanent).get
-    objects = state.objects
+    get = _PERMANENT.get
+    objects = state.objects._items
     perms = tuple([get(p) if type(p) is Permanent else p for p in objects.values()])
-    return (_unpickled_state, (type(state), _pickling(type(state), ("objects",)).get(state),
-                               tuple(objects), perms,
+    cls = type(state)
+    mine = _STATE if cls is GameState else _pickling(cls, ("objects",))
+    return (_unpickled_state, (cls, mine.get(state), tuple(objects), perms,
                                state.__dict__.get(SBA_DIRTY, _NO_NOTE)))
 
 
@@ -1761,8 +1762,9 @@ def _unpickled_state(cls: type[GameState], values: tuple[Any, ...], ids: tuple[s
     """A state :func:`_pickled_state` wrote (``GameState.__reduce__``)."""
     new = object.__new__(cls)
     d = new.__dict__
-    d.update(zip(_pickling(cls, ("objects",)).names, values, strict=True))
-    names = _pickling(Permanent).names
+    mine = _STATE if cls is GameState else _pickling(cls, ("objects",))
+    d.update(zip(mine.names, values, strict=True))
+    names = _PERMANENT.names
     objects: dict[str, Permanent] = {}
     for key, perm in zip(ids, perms, strict=True):
         if type(perm) is tuple:
@@ -1776,6 +1778,11 @@ def _unpickled_state(cls: type[GameState], values: tuple[Any, ...], ids: tuple[s
     if dirty is not _NO_NOTE:
         d[SBA_DIRTY] = dirty
     return new
+
+
+#: How a permanent, and a state but its permanents, pickle.
+_PERMANENT: Final = _pickling(Permanent)
+_STATE: Final = _pickling(GameState, ("objects",))
 
 
 def _position(perm: Permanent) -> int:
