@@ -54,7 +54,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from redzone import Engine
 from redzone.execution.executors import RayExecutor, as_executor
-from redzone.execution.jobs import LightOutcome, Query, _Planner, run_chunk
+from redzone.execution.jobs import LightOutcome, Query, _Planner, pack, run_chunk, unpack_jobs
 from redzone.execution.simulation import simulate
 from redzone.testing.conformance import Case, cases, printed_keywords
 
@@ -120,7 +120,7 @@ def timed_chunk(blob: bytes) -> tuple[float, bytes]:
     """Run a pickled chunk inside a CPU timer, as a worker does."""
     start = time.process_time()
     query = Query("light", damage) if QUERY else None
-    out = pickle.dumps(run_chunk(pickle.loads(blob), None, query))
+    out = pickle.dumps(run_chunk(unpack_jobs(blob), None, query))
     return time.process_time() - start, out
 
 
@@ -128,7 +128,7 @@ def worker_cpu(ex: Any, engine: Engine, jobs: list[Any], size: int = 64) -> floa
     """A worker's CPU seconds per job (the chunks run one at a time)."""
     planner = _Planner(engine)
     payloads = [(i, planner.payload(i, j)) for i, j in enumerate(jobs)]
-    blobs = [pickle.dumps(payloads[i:i + size]) for i in range(0, len(payloads), size)]
+    blobs = [pack(payloads[i:i + size]) for i in range(0, len(payloads), size)]
     if ex is None:
         return sum(timed_chunk(b)[0] for b in blobs) / len(jobs)
     pool = as_executor(ex)

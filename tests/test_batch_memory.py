@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
-import pickle
 import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from typing import Any
 import pytest
 from redzone import Engine
 from redzone.execution import simulate
+from redzone.execution.jobs import unpack_jobs
 from redzone.execution.simulation import FIRST_CHUNK
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
@@ -155,7 +155,7 @@ def test_each_workers_first_chunk_is_small_and_the_rest_as_large_as_chosen() -> 
         max_chunk = 256
 
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
-            sizes.append(len(pickle.loads(args[0])))
+            sizes.append(len(unpack_jobs(args[0])))
             return super().submit(fn, *args, **kwargs)
 
     jobs = list(_jobs(engine, 3_000))

@@ -366,3 +366,46 @@ def test_item2_a_job_that_cant_travel_is_scored_on_the_caller(eng: Engine, jobs:
     total = simulate(batch, engine=eng, executor=pool, chunksize=3, score=one,
                      reduce=operator.add)
     assert total.value == 3 and dict(total.kinds) == {"resolved": 2, "bad_job": 1}
+
+
+def test_a_chunk_travels_in_parts_and_comes_back_whole_in_order(eng: Engine,
+                                                                  jobs: list[Any]) -> None:
+    """A chunk is pickled ``PACK_PART`` jobs at a time (the pickler forgets
+    what it wrote after each part, so that a chunk's jobs are not all alive
+    at once on the caller): reading it gives every job back, in order,
+    whatever the chunk's length."""
+    from redzone.execution.jobs import PACK_PART, Packer, pack, unpack_jobs
+
+    planner = _Planner(eng)
+    payloads = [(i, planner.payload(i, jobs[i % len(jobs)])) for i in range(2 * PACK_PART + 3)]
+    for n in (0, 1, PACK_PART, PACK_PART + 1, len(payloads)):
+        back = unpack_jobs(pack(payloads[:n]))
+        assert [i for i, _ in back] == list(range(n))
+        assert all(b.state == p.state and b.decisions == p.decisions
+                   for (_, b), (_, p) in zip(back, payloads, strict=False))
+    packer = Packer()
+    for index, payload in payloads[:2 * PACK_PART - 1]:
+        packer.add(index, payload)
+    last = 2 * PACK_PART - 1  # completes the second part, which fails to pickle
+    with pytest.raises(Exception, match="lambda"):
+        packer.add(last, _PairJob(last, jobs[0][0], {"choices": {"x": lambda: 1}},
+                                  "foundations", planner.spec))
+    assert [i for i, _ in packer.unsent()] == list(range(2 * PACK_PART))
+
+
+def test_a_job_that_cant_travel_in_a_later_part_leaves_its_chunk_to_run_alone(
+        eng: Engine, jobs: list[Any], pool: Any) -> None:
+    """A job that can't be pickled, in the second part of a chunk: the jobs
+    before it in the chunk (already pickled) and after it are sent one by
+    one, with the same outcomes as here; it alone is a bad_job."""
+    from redzone.execution.jobs import PACK_PART
+
+    state = jobs[0][0]
+    batch = [jobs[i % len(jobs)] for i in range(PACK_PART + 10)]
+    batch[PACK_PART + 2] = (state, {"attacks": {"bear": "bob"}, "choices": {"x": lambda: 1}})
+    there = list(simulate(batch, engine=eng, executor=pool, chunksize=len(batch)))
+    here = list(simulate(batch, engine=eng))
+    assert [o.kind for o in there] == [o.kind for o in here]
+    assert there[PACK_PART + 2].kind == "bad_job"
+    assert [o.json for i, o in enumerate(there) if i != PACK_PART + 2] == [
+        o.json for i, o in enumerate(here) if i != PACK_PART + 2]

@@ -117,8 +117,12 @@ def test_a_pickle_of_another_shape_is_refused_not_misread() -> None:
     from redzone.kernel.model import _unpickled_state
 
     state = ENGINE.game(["alice", "bob"], [ENGINE.creature("bear", "alice", 2, 2)])
-    _fn, (cls, values, ids, perms, dirty) = state.__reduce__()
-    with pytest.raises(ValueError):
-        _unpickled_state(cls, values[:-1], ids, perms, dirty)
-    with pytest.raises(ValueError):
-        _unpickled_state(cls, values, ids, (perms[0][:-1],), dirty)
+    _fn, (cls, count, values, whole, dirty) = state.__reduce__()
+    assert count == 1 and whole is None
+    _unpickled_state(cls, count, values, whole, dirty)  # as written: loads
+    with pytest.raises(ValueError):  # one field fewer in a permanent
+        _unpickled_state(cls, count, values[:-1], whole, dirty)
+    with pytest.raises(ValueError):  # one field more
+        _unpickled_state(cls, count, (*values, 0), whole, dirty)
+    with pytest.raises(ValueError):  # a permanent fewer than it says
+        _unpickled_state(cls, 2, values, whole, dirty)

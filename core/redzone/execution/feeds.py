@@ -96,7 +96,7 @@ class _Feed:
         """
         if self.query is None or self.query.score is None:
             return list(outs)
-        return self.query.decode(self.query.finish(outs))
+        return list(self.query.decode(self.query.finish(outs)))
 
 
 def _feed(engine: Engine | None, rules: str | None, query: Query | None = None) -> _Feed:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import io
+import itertools
 import json
 import os
 import pickle
 import reprlib
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
@@ -560,27 +562,29 @@ class Query:
             kinds[t[3]] = kinds.get(t[3], 0) + 1
         return [_Partial(value, len(scored), tuple(kinds.items()), scored[0][0], scored[0][1])]
 
-    def decode(self, wires: Sequence[Any]) -> list[Any]:
+    def decode(self, wires: Sequence[Any]) -> Iterator[Any]:
         """What a worker sent back, as the caller gives it: :class:`JobOutcome`,
-        :class:`LightOutcome`, :class:`Scored` or :class:`_Partial` values.
+        :class:`LightOutcome`, :class:`Scored` or :class:`_Partial` values,
+        each made as it is taken (so that a chunk's outcomes are not all
+        alive at once, for the garbage collector to walk and promote).
 
-        :raises ScoreError: when a function raised on the worker.
+        :raises ScoreError: when a function raised on the worker (before
+            any value is given).
         """
         for w in wires:
             if isinstance(w, _Failed):
                 raise ScoreError(w.message, w.index, w.source)
         if self.score is None:
-            return [LightOutcome.from_wire(w) for w in wires] if self.light else [
-                from_wire(w) for w in wires]
+            return map(LightOutcome.from_wire if self.light else from_wire, wires)
         if self.reduce is None:
-            return [Scored(*w) for w in wires]
-        return list(wires)
+            return itertools.starmap(Scored, wires)
+        return iter(wires)
 
     def local(self, outcome: JobOutcome) -> list[Any]:
         """The caller's own answer for a job whose outcome it made (a lost
         worker, a job that can't be sent), as a worker would have given it."""
-        return self.decode(self.finish([LightOutcome.of_failure(outcome) if self.light
-                                        else outcome]))
+        return list(self.decode(self.finish([LightOutcome.of_failure(outcome) if self.light
+                                             else outcome])))
 
 
 def _name(fn: Callable[..., Any]) -> str:
@@ -758,14 +762,78 @@ def run_chunk(chunk: Sequence[tuple[int, _Payload]], timeout: float | None = Non
     return query.run(chunk, timeout)
 
 
+#: How many jobs of a chunk a :class:`Packer` pickles together, sharing what
+#: they share (the engine's spec, names): the pickler keeps each object it
+#: writes until told to forget them, and a thousand jobs' worth of them
+#: alive at once made the caller's garbage collector walk and promote them,
+#: and then walk the whole heap.
+PACK_PART: Final = 64
+
+
+class Packer:
+    """Pickles the jobs of a chunk as they are given, :data:`PACK_PART` at a
+    time, so that no more than a part's jobs are alive as objects: the
+    chunk travels as the bytes :meth:`bytes` gives (:func:`unpack_jobs`
+    reads them), which an executor sends as they are (a Dask scheduler
+    neither walks nor unpickles them, nor keeps them as objects)."""
+
+    __slots__ = ("_out", "_part", "_pickler", "jobs")
+
+    def __init__(self) -> None:
+        self._out = io.BytesIO()
+        self._pickler = pickle.Pickler(self._out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._part: list[tuple[int, _Payload]] = []
+        #: how many jobs were given
+        self.jobs = 0
+
+    def add(self, index: int, payload: _Payload) -> None:
+        """Add a job.
+
+        :raises Exception: what pickling raises, for a job that can't be
+            sent (its part is then :meth:`unsent`).
+        """
+        self._part.append((index, payload))
+        self.jobs += 1
+        if len(self._part) >= PACK_PART:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._part:
+            self._pickler.dump(self._part)
+            self._pickler.clear_memo()
+            self._part = []
+
+    def bytes(self) -> bytes:
+        """The chunk as it travels.
+
+        :raises Exception: what pickling raises, for a job that can't be sent.
+        """
+        self._flush()
+        return self._out.getvalue()
+
+    def unsent(self) -> list[tuple[int, _Payload]]:
+        """Every job given, as objects (after pickling one failed)."""
+        return unpack_jobs(self._out.getvalue()) + self._part
+
+
 def pack(chunk: Sequence[tuple[int, _Payload]]) -> bytes:
-    """A chunk as it travels: pickled once, here, so that an executor sends
-    bytes (a Dask scheduler neither walks nor unpickles them, nor keeps
-    them as objects).
+    """A chunk of jobs as it travels (:class:`Packer`).
 
     :raises Exception: what pickling raises, for a job that can't be sent.
     """
-    return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+    packer = Packer()
+    for index, payload in chunk:
+        packer.add(index, payload)
+    return packer.bytes()
+
+
+def unpack_jobs(work: bytes) -> list[tuple[int, _Payload]]:
+    """The jobs of a chunk a :class:`Packer` made, in order."""
+    source = io.BytesIO(work)
+    jobs: list[tuple[int, _Payload]] = []
+    while source.tell() < len(work):
+        jobs += pickle.Unpickler(source).load()  # each part has its own memo
+    return jobs
 
 
 def pack_query(query: Query | None) -> bytes | None:
@@ -796,7 +864,7 @@ def run_packed(chunk: bytes, timeout: float | None = None,
     then the list, for the executor's own pickling. :func:`unpack` reads
     either."""
     asked: Query | None = None
-    jobs = pickle.loads(chunk)
+    jobs = unpack_jobs(chunk)
     if query is not None:
         asked = _QUERIES.get(query)
         if asked is None:

@@ -48,6 +48,7 @@ from redzone.execution.jobs import (
     Job,
     JobOutcome,
     LightOutcome,
+    Packer,
     Query,
     Reduced,
     Scored,
@@ -63,11 +64,11 @@ from redzone.execution.jobs import (
     _Payload,
     _Planner,
     _ScenarioJob,
-    pack,
     pack_query,
     payload_source,
     run_packed,
     unpack,
+    unpack_jobs,
 )
 from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
@@ -477,10 +478,10 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             head = list(itertools.islice(it, most * 4 * workers))
             size = max(1, min(most, -(-len(head) // (4 * workers))))
             buffered.extend(head)
-        chunk: list[tuple[int, _Payload]] = []
+        sending = _Chunk()
         # each worker's first chunk is small when the size is ours to choose
         limit = size if chunksize or started[0] >= workers else min(size, FIRST_CHUNK)
-        while len(chunk) < limit:
+        while sending.jobs < limit:
             if buffered:
                 index, job = buffered.popleft()
             else:
@@ -488,12 +489,13 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
                 if nxt is None:
                     break
                 index, job = nxt
-            chunk.append((index, planner.payload(index, job)))
-        if chunk:
-            sending = _Chunk(chunk)
-            pending.append((sending, submit(sending)))
-            started[0] += 1
-        return bool(chunk)
+            sending.add(index, planner.payload(index, job))
+        if not sending.jobs:
+            return False
+        sending.close()
+        pending.append((sending, submit(sending)))
+        started[0] += 1
+        return True
 
     def wait(future: cf.Future[Any]) -> list[Any]:
         ex = state["executor"]
@@ -535,6 +537,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
             pass
         while pending:
             sending, future = pending.popleft()
+            results: Iterable[Any]
             try:
                 wires = wait(future)
             except WorkersLost:
@@ -563,26 +566,55 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
 
 
 class _Chunk:
-    """A chunk as it is sent: its jobs pickled once (:func:`pack`), so that
-    what waits for its outcomes is bytes, not the jobs' objects; or, when
-    they can't be pickled, the jobs themselves and why."""
+    """A chunk as it is sent: its jobs pickled once, as they are added
+    (:class:`~redzone.execution.jobs.Packer`), so that what waits for its
+    outcomes is bytes, not the jobs' objects; or, when one can't be
+    pickled, the jobs themselves and why."""
 
-    __slots__ = ("error", "jobs", "work")
+    __slots__ = ("_packer", "_raw", "error", "work")
 
-    def __init__(self, payloads: list[tuple[int, _Payload]]) -> None:
-        self.jobs = len(payloads)
+    def __init__(self) -> None:
         self.error: Exception | None = None
-        self.work: bytes | list[tuple[int, _Payload]]
+        self.work: bytes | list[tuple[int, _Payload]] = b""
+        self._packer = Packer()
+        self._raw: list[tuple[int, _Payload]] | None = None
+
+    @classmethod
+    def of(cls, payloads: Iterable[tuple[int, _Payload]]) -> _Chunk:
+        """A chunk of these jobs, closed."""
+        chunk = cls()
+        for index, payload in payloads:
+            chunk.add(index, payload)
+        chunk.close()
+        return chunk
+
+    @property
+    def jobs(self) -> int:
+        return self._packer.jobs if self._raw is None else len(self._raw)
+
+    def add(self, index: int, payload: _Payload) -> None:
+        if self._raw is not None:
+            self._raw.append((index, payload))
+            return
         try:
-            self.work = pack(payloads)
+            self._packer.add(index, payload)
         except Exception as exc:  # a job that can't be sent: found when sent alone
-            self.work, self.error = payloads, exc
+            self._raw, self.error = self._packer.unsent(), exc
+
+    def close(self) -> None:
+        """No more jobs: the chunk as it is sent."""
+        if self._raw is None:
+            try:
+                self.work = self._packer.bytes()
+                return
+            except Exception as exc:
+                self._raw, self.error = self._packer.unsent(), exc
+        self.work = self._raw
 
     def payloads(self) -> list[tuple[int, _Payload]]:
         """The chunk's jobs (unpickled again: to send them one by one)."""
         if isinstance(self.work, bytes):
-            payloads: list[tuple[int, _Payload]] = pickle.loads(self.work)
-            return payloads
+            return unpack_jobs(self.work)
         return self.work
 
 
@@ -612,7 +644,7 @@ def _retry(chunk: list[tuple[int, _Payload]], exc: BaseException,
     worker where it could."""
     out: list[Any] = []
     for index, payload in chunk:
-        future = submit(_Chunk([(index, payload)]))
+        future = submit(_Chunk.of([(index, payload)]))
         try:
             wires = wait(future)
         except WorkersLost:

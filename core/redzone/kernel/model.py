@@ -1743,36 +1743,60 @@ def _pickling(cls: type, leave: tuple[str, ...] = ()) -> _Pickling:
 
 
 def _pickled_state(state: GameState) -> tuple[Any, ...]:
-    """``GameState.__reduce__``: the state's fields, and each permanent's
-    fields (a permanent of a subclass whole); of the notes, the one about
-    state-based actions (:data:`SBA_DIRTY`) alone. The others are an engine's
-    own (keyed by its objects) or derived values, worked out again where
-    they are used."""
+    """``GameState.__reduce__``: the state's fields, its permanents' ids and
+    each permanent's fields, in one flat tuple (a permanent of a subclass
+    whole, aside); of the notes, the one about state-based actions
+    (:data:`SBA_DIRTY`) alone. The others are an engine's own (keyed by its
+    objects) or derived values, worked out again where they are used.
+
+    One tuple a state, not one a permanent: the pickler keeps every object
+    it writes until the end, and a tuple a permanent made the garbage
+    collector run and promote them, on a caller pickling a chunk of jobs."""
     get = _PERMANENT.get
     objects = state.objects._items
-    perms = tuple([get(p) if type(p) is Permanent else p for p in objects.values()])
     cls = type(state)
-    mine = _STATE if cls is GameState else _pickling(cls, ("objects",))
-    return (_unpickled_state, (cls, mine.get(state), tuple(objects), perms,
+    values = list((_STATE if cls is GameState else _pickling(cls, ("objects",))).get(state))
+    values += objects
+    whole: dict[int, Permanent] | None = None
+    for at, perm in enumerate(objects.values()):
+        if type(perm) is Permanent:
+            values += get(perm)
+        else:
+            if whole is None:
+                whole = {}
+            whole[at] = perm
+    return (_unpickled_state, (cls, len(objects), tuple(values), whole,
                                state.__dict__.get(SBA_DIRTY, _NO_NOTE)))
 
 
-def _unpickled_state(cls: type[GameState], values: tuple[Any, ...], ids: tuple[str, ...],
-                     perms: tuple[Any, ...], dirty: Any) -> GameState:
-    """A state :func:`_pickled_state` wrote (``GameState.__reduce__``)."""
+def _unpickled_state(cls: type[GameState], count: int, values: tuple[Any, ...],
+                     whole: dict[int, Permanent] | None, dirty: Any) -> GameState:
+    """A state :func:`_pickled_state` wrote (``GameState.__reduce__``).
+
+    :raises ValueError: when ``values`` is not as long as the fields of this
+        version make it (a state pickled by another version).
+    """
     new = object.__new__(cls)
     d = new.__dict__
-    mine = _STATE if cls is GameState else _pickling(cls, ("objects",))
-    d.update(zip(mine.names, values, strict=True))
-    names = _PERMANENT.names
+    names = (_STATE if cls is GameState else _pickling(cls, ("objects",))).names
+    first = len(names)
+    d.update(zip(names, values[:first], strict=True))
+    fields = _PERMANENT.names
+    size = len(fields)
     objects: dict[str, Permanent] = {}
-    for key, perm in zip(ids, perms, strict=True):
-        if type(perm) is tuple:
-            built = object.__new__(Permanent)
-            built.__dict__.update(zip(names, perm, strict=True))
-            built.__dict__["_attrs_cached_hash"] = None
-            perm = built
+    at = first + count
+    for n, key in enumerate(values[first:at]):
+        perm = whole.get(n) if whole else None
+        if perm is None:
+            perm = object.__new__(Permanent)
+            built = perm.__dict__
+            built.update(zip(fields, values[at:at + size], strict=True))
+            built["_attrs_cached_hash"] = None
+            at += size
         objects[key] = perm
+    if at != len(values) or len(objects) != count:
+        raise ValueError(f"a pickled {cls.__name__} of another shape: {len(values)} values "
+                         f"for {count} permanents")
     d["objects"] = FrozenMap._wrap(objects)
     d["_attrs_cached_hash"] = None
     if dirty is not _NO_NOTE:
