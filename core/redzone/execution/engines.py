@@ -139,14 +139,17 @@ def _remember(cache: dict[Any, EngineSpec], key: Any, spec: EngineSpec) -> None:
     cache[key] = spec
 
 
-def spec_of(engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
+def spec_of(engine: Engine) -> EngineSpec:
     """:meth:`EngineSpec.of`, kept for the process by what it depends on:
     the engine's settings and each plugin (its entry point, or the object
     given), never importing a plugin not imported yet. A batch after
     another with the same engine, or with an engine alike (each scenario
     file has its own), reads no metadata and builds no engine.
 
+    :param engine: the engine.
     :raises BatchError: as :meth:`EngineSpec.of`.
+
+    .. versionadded:: 0.1.0
     """
     plugins: list[object] = []
     for name, info in engine.plugin_infos.items():
@@ -155,15 +158,15 @@ def spec_of(engine: Engine, *, entry_points: frozenset[str] | None = None) -> En
         elif isinstance(info.module, types.ModuleType):
             plugins.append((name, info.module, info.distribution, info.version))
         else:  # not a module: can't be rebuilt by name
-            return EngineSpec.of(engine, entry_points=entry_points)
+            return EngineSpec.of(engine)
     key = (engine.rules, engine.hooks.timeout, engine.auto_triggers, engine.policy,
            engine.hooks.verify, engine.hooks.unknown_keywords, tuple(plugins))
     try:
         spec = _SPECS.get(key)
     except TypeError:  # an unhashable policy: not a module-level function
-        return EngineSpec.of(engine, entry_points=entry_points)
+        return EngineSpec.of(engine)
     if spec is None:
-        spec = EngineSpec.of(engine, entry_points=entry_points)
+        spec = EngineSpec.of(engine)
         _remember(_SPECS, key, spec)
     return spec
 
