@@ -203,9 +203,48 @@ def test_item3_declarations_for_steps_already_past_are_refused(
     blocked = eng.declare_blockers(declared, {}).state
     with pytest.raises(BadQueryError, match="blockers are declared already"):
         what_if(blocked, Grid(blocks=[{}]), score=light_score, engine=eng)
-    with pytest.raises(BadQueryError, match=r"grid.variants.0. has 'through'"):
-        what_if(blocked, Grid(variants=[{"through": "cleanup"}]), score=light_score,
+    with pytest.raises(BadQueryError, match=r"grid.variants.0. has 'first_turn'"):
+        what_if(blocked, Grid(variants=[{"first_turn": True}]), score=light_score,
                 engine=eng)
+
+
+def last_steps(out: JobOutcome) -> tuple[str, ...]:
+    """The steps after combat damage and bob's life: where the cell ended."""
+    if not out.ok:
+        return ("error", out.kind)
+    o = out.outcome
+    return (*o["steps"][-3:], str(o["players"]["bob"]["life"]))
+
+
+def test_513_500_8_a_grid_in_combat_goes_on_past_the_combat_as_resolve_does(
+        eng: Engine, declared: GameState) -> None:
+    """From a state in combat, a variant may hold what resolves past the
+    combat, as a whole combat's may: the end step and cleanup (513, 514:
+    ``through``), an additional combat (500.8, 505.1a) and later turns
+    (500.1); each cell is :meth:`Engine.resolve` from there, its error
+    included (a creature that attacked is tapped, 508.1a)."""
+    from redzone.kernel.plans import CombatPlan, TurnPlan
+
+    blocked = eng.declare_blockers(declared, {"elf": "bear"}).state
+    variants: list[dict[str, Any]] = [
+        {}, {"through": "cleanup"},
+        {"additional_combats": [CombatPlan({"wolf": "bob"})]},
+        {"additional_combats": [CombatPlan({})], "turns": [TurnPlan(CombatPlan({}))]}]
+    cells = list(what_if(blocked, Grid(variants=variants), score=last_steps, engine=eng,
+                         outcome="json", stream=True))
+    got = [c.score for c in cells]
+    for variant, score in zip(variants, got, strict=True):
+        try:
+            result = eng.resolve(blocked, ATTACKS, {"elf": ("bear",)}, **variant)
+        except IllegalAttackError as exc:
+            want: tuple[str, ...] = ("error", exc.kind)
+        else:
+            want = (*result.steps[-3:], str(result.state.players["bob"].life))
+        assert score == want, variant
+    assert got[1][:3] == ("end_of_combat", "end_step", "cleanup")
+    assert got[2][0] == "error"
+    # bob's turn runs until he draws from his empty library and loses (704.5b)
+    assert got[3][:3] == ("untap@2", "upkeep@2", "draw@2")
 
 
 def test_item3_a_bad_score_is_a_clear_error(eng: Engine, board: GameState) -> None:

@@ -87,9 +87,9 @@ assert set(_SCENARIO_FIELDS) >= _DECISION_KEYS, "a resolve argument has no Scena
 
 
 #: The decisions a :class:`MidCombat` job may hold: those of
-#: :meth:`redzone.Engine.resolve` that a combat's rest takes.
-_REST_KEYS: Final = ("attacks", "blocks", "actions", "assign", "assign_first_strike", "order",
-                     "bands", "choices")
+#: :meth:`redzone.Engine.resolve` but ``first_turn`` (a state in a combat is
+#: not at the start of the game's first turn, 500.1).
+_REST_KEYS: Final = tuple(sorted(_DECISION_KEYS - {"first_turn"}))
 
 
 @frozen
@@ -104,8 +104,8 @@ class MidCombat:
     :param decisions: keyword arguments of
         :meth:`redzone.Engine.resolve` (``attacks`` only
         from the beginning of combat step, ``blocks`` only before blockers
-        are declared, ``actions``, ``assign``, ``assign_first_strike``,
-        ``order``, ``bands``, ``choices``).
+        are declared; any other but ``first_turn``: the rest of the turn,
+        its additional combats and later turns too).
 
     .. versionadded:: 0.1.0
     """
