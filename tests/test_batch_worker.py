@@ -391,6 +391,22 @@ def test_a_chunk_travels_in_parts_and_comes_back_whole_in_order(eng: Engine,
         packer.add(last, _PairJob(last, jobs[0][0], {"choices": {"x": lambda: 1}},
                                   "foundations", planner.spec))
     assert [i for i, _ in packer.unsent()] == list(range(2 * PACK_PART))
+    # A part larger than a pickle frame (64 KiB) is written as it goes: a
+    # job that fails late in it leaves none of it behind.
+    c = eng.creature
+    big = eng.game(["alice", "bob"], [c(f"c{i}", "alice", 2, 2) for i in range(200)])
+    packer = Packer()
+    packer.add(0, planner.payload(0, jobs[0]))
+    for i in range(1, PACK_PART):  # a state of its own each (not pickled once, by reference)
+        packer.add(i, planner.payload(i, (big.evolve(turn=i + 1), {})))
+    assert [i for i, _ in unpack_jobs(packer.bytes())] == list(range(PACK_PART))
+    packer = Packer()
+    for i in range(PACK_PART - 1):
+        packer.add(i, planner.payload(i, (big.evolve(turn=i + 1), {})))
+    with pytest.raises(Exception, match="lambda"):
+        packer.add(PACK_PART - 1, _PairJob(PACK_PART - 1, big, {"choices": {"x": lambda: 1}},
+                                           "foundations", planner.spec))
+    assert [i for i, _ in packer.unsent()] == list(range(PACK_PART))
 
 
 def test_a_job_that_cant_travel_in_a_later_part_leaves_its_chunk_to_run_alone(

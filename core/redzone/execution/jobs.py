@@ -799,7 +799,16 @@ class Packer:
 
     def _flush(self) -> None:
         if self._part:
-            self._pickler.dump(self._part)
+            at = self._out.tell()
+            try:
+                self._pickler.dump(self._part)
+            except BaseException:
+                # What the failed part wrote (a part larger than a frame is
+                # written as it goes) is no job: the parts before it stay whole.
+                self._out.seek(at)
+                self._out.truncate()
+                self._pickler.clear_memo()
+                raise
             self._pickler.clear_memo()
             self._part = []
 
