@@ -571,12 +571,16 @@ class _Chunk:
     outcomes is bytes, not the jobs' objects; or, when one can't be
     pickled, the jobs themselves and why."""
 
-    __slots__ = ("_packer", "_raw", "error", "work")
+    __slots__ = ("_packer", "_raw", "error", "jobs", "work")
 
     def __init__(self) -> None:
         self.error: Exception | None = None
         self.work: bytes | list[tuple[int, _Payload]] = b""
-        self._packer = Packer()
+        #: how many jobs it holds
+        self.jobs = 0
+        #: pickling its jobs, until it is closed (then its bytes are :attr:`work`)
+        self._packer: Packer | None = Packer()
+        #: its jobs as objects, once one couldn't be pickled
         self._raw: list[tuple[int, _Payload]] | None = None
 
     @classmethod
@@ -588,28 +592,29 @@ class _Chunk:
         chunk.close()
         return chunk
 
-    @property
-    def jobs(self) -> int:
-        return self._packer.jobs if self._raw is None else len(self._raw)
-
     def add(self, index: int, payload: _Payload) -> None:
+        self.jobs += 1
         if self._raw is not None:
             self._raw.append((index, payload))
             return
+        assert self._packer is not None, "a closed chunk takes no job"
         try:
             self._packer.add(index, payload)
         except Exception as exc:  # a job that can't be sent: found when sent alone
             self._raw, self.error = self._packer.unsent(), exc
+            self._packer = None
 
     def close(self) -> None:
-        """No more jobs: the chunk as it is sent."""
-        if self._raw is None:
+        """No more jobs: the chunk as it is sent (its packer, holding a copy
+        of its bytes, is let go)."""
+        packer, self._packer = self._packer, None
+        if self._raw is None and packer is not None:
             try:
-                self.work = self._packer.bytes()
+                self.work = packer.bytes()
                 return
             except Exception as exc:
-                self._raw, self.error = self._packer.unsent(), exc
-        self.work = self._raw
+                self._raw, self.error = packer.unsent(), exc
+        self.work = self._raw if self._raw is not None else []
 
     def payloads(self) -> list[tuple[int, _Payload]]:
         """The chunk's jobs (unpickled again: to send them one by one)."""
