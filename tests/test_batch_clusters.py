@@ -549,7 +549,11 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
            "--port", str(gcs_port), "--ray-client-server-port", str(client_port),
            "--include-dashboard=false", "--dashboard-port", str(_free_port()),
            "--num-cpus", "2", "--temp-dir", str(temp), "--disable-usage-stats"]
-    proc = _start(cmd, where, where / "ray.log", _env(**auth))
+    # Each ray:// client gets a server process of its own, which Ray gives 30 s
+    # to answer: too few on a loaded machine (CI runs two suites at once), where
+    # the first connections then failed with "Starting Ray client server failed".
+    proc = _start(cmd, where, where / "ray.log",
+                  _env(**auth, RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S=str(START_SECONDS)))
     mp = pytest.MonkeyPatch()
     try:
         for key, value in auth.items():
