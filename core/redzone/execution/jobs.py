@@ -777,14 +777,12 @@ class Packer:
     reads them), which an executor sends as they are (a Dask scheduler
     neither walks nor unpickles them, nor keeps them as objects)."""
 
-    __slots__ = ("_out", "_part", "_pickler", "jobs")
+    __slots__ = ("_out", "_part", "_pickler")
 
     def __init__(self) -> None:
         self._out = io.BytesIO()
         self._pickler = pickle.Pickler(self._out, protocol=pickle.HIGHEST_PROTOCOL)
         self._part: list[tuple[int, _Payload]] = []
-        #: how many jobs were given
-        self.jobs = 0
 
     def add(self, index: int, payload: _Payload) -> None:
         """Add a job.
@@ -793,7 +791,6 @@ class Packer:
             sent (its part is then :meth:`unsent`).
         """
         self._part.append((index, payload))
-        self.jobs += 1
         if len(self._part) >= PACK_PART:
             self._flush()
 
@@ -940,15 +937,10 @@ class _Planner:
         self._spec: EngineSpec | None = None
         self._family: tuple[tuple[str, EngineSpec], ...] | None = None
 
-    def _of(self, engine: Engine) -> EngineSpec:
-        # Scenarios loaded from files each have their own engine, mostly
-        # alike: engines with the same plugins and settings share one spec.
-        return spec_of(engine)
-
     @property
     def spec(self) -> EngineSpec:
         if self._spec is None:
-            self._spec = self._of(self.engine)
+            self._spec = spec_of(self.engine)
         return self._spec
 
     def family(self) -> tuple[tuple[str, EngineSpec], ...]:
@@ -957,7 +949,7 @@ class _Planner:
         return self._family
 
     def spec_of(self, engine: Engine) -> EngineSpec:
-        return self.spec if engine is self.engine else self._of(engine)
+        return self.spec if engine is self.engine else spec_of(engine)
 
     def payload(self, index: int, job: Any, *, spec: bool = True) -> _Payload:
         if isinstance(job, str | os.PathLike):

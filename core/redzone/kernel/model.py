@@ -1709,7 +1709,7 @@ class GameState(Copyable):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a batch sends a state with each job) as its fields and its
-        # permanents' fields, in tuples: what is derived from them is
+        # permanents' fields, in one tuple: what is derived from them is
         # recomputed where it is used, and what an engine notes for itself
         # (keyed by its own objects) means nothing in another process.
         return _pickled_state(self)
@@ -1730,15 +1730,16 @@ class _Pickling:
         self.get = operator.attrgetter(*self.names)
 
 
-_PICKLING: dict[tuple[type, tuple[str, ...]], _Pickling] = {}
+#: How each class of state pickles, but its permanents (a subclass's fields too).
+_STATES: dict[type, _Pickling] = {}
 #: What a state pickled without the note :data:`SBA_DIRTY` carries in its place.
 _NO_NOTE: Final = None
 
 
-def _pickling(cls: type, leave: tuple[str, ...] = ()) -> _Pickling:
-    known = _PICKLING.get((cls, leave))
+def _state_pickling(cls: type) -> _Pickling:
+    known = _STATES.get(cls)
     if known is None:
-        known = _PICKLING[cls, leave] = _Pickling(cls, leave)
+        known = _STATES[cls] = _Pickling(cls, ("objects",))
     return known
 
 
@@ -1755,7 +1756,7 @@ def _pickled_state(state: GameState) -> tuple[Any, ...]:
     get = _PERMANENT.get
     objects = state.objects._items
     cls = type(state)
-    values = list((_STATE if cls is GameState else _pickling(cls, ("objects",))).get(state))
+    values = list(_state_pickling(cls).get(state))
     values += objects
     whole: dict[int, Permanent] | None = None
     for at, perm in enumerate(objects.values()):
@@ -1778,7 +1779,7 @@ def _unpickled_state(cls: type[GameState], count: int, values: tuple[Any, ...],
     """
     new = object.__new__(cls)
     d = new.__dict__
-    names = (_STATE if cls is GameState else _pickling(cls, ("objects",))).names
+    names = _state_pickling(cls).names
     first = len(names)
     d.update(zip(names, values[:first], strict=True))
     fields = _PERMANENT.names
@@ -1804,9 +1805,8 @@ def _unpickled_state(cls: type[GameState], count: int, values: tuple[Any, ...],
     return new
 
 
-#: How a permanent, and a state but its permanents, pickle.
-_PERMANENT: Final = _pickling(Permanent)
-_STATE: Final = _pickling(GameState, ("objects",))
+#: How a permanent pickles: its fields.
+_PERMANENT: Final = _Pickling(Permanent)
 
 
 def _position(perm: Permanent) -> int:
