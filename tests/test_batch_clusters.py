@@ -38,12 +38,13 @@ import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
 from _long import samples
-from attrs import evolve
+from attrs import evolve, frozen
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from redzone import Engine
 from redzone.execution import (
     WORKER_SETUP,
+    ExecutorUnavailable,
     JobOutcome,
     LightOutcome,
     RayExecutor,
@@ -530,12 +531,11 @@ def test_a_dask_bag_gives_light_outcomes_scores_and_a_reduction_as_simulate(
 
 
 @pytest.fixture(scope="module")
-def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
     """A Ray head started with ``ray start`` in a folder of its own (2 CPUs,
-    no dashboard, its own temporary folder and a token of its own), reached
-    through its client server as ``ray://127.0.0.1:PORT``; and the port of
-    its control store (GCS), for a driver of its own. Ended by its process
-    group (``ray stop`` would end every Ray of the machine)."""
+    no dashboard, its own temporary folder and a token of its own), up when
+    its client server takes connections. Ended by its process group (``ray
+    stop`` would end every Ray of the machine)."""
     if not HAS_RAY_CLIENT:
         (pytest.fail if REQUIRED else pytest.skip)(RAY_MISSING)
     where = tmp_path_factory.mktemp("ray-cluster")
@@ -549,11 +549,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
            "--port", str(gcs_port), "--ray-client-server-port", str(client_port),
            "--include-dashboard=false", "--dashboard-port", str(_free_port()),
            "--num-cpus", "2", "--temp-dir", str(temp), "--disable-usage-stats"]
-    # Each ray:// client gets a server process of its own, which Ray gives 30 s
-    # to answer: too few on a loaded machine (CI runs two suites at once), where
-    # the first connections then failed with "Starting Ray client server failed".
-    proc = _start(cmd, where, where / "ray.log",
-                  _env(**auth, RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S=str(START_SECONDS)))
+    proc = _start(cmd, where, where / "ray.log", _env(**auth))
     mp = pytest.MonkeyPatch()
     try:
         for key, value in auth.items():
@@ -571,27 +567,31 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, in
                 if s.connect_ex(("127.0.0.1", client_port)) == 0:
                     break
             time.sleep(0.5)
-        # The client server takes connections before the head is ready for
-        # them (on a loaded machine, a first client can time out): connect
-        # once here, again until the head answers or the deadline passes.
-        import ray
-
-        while True:
-            try:
-                ray.init(f"ray://127.0.0.1:{client_port}", log_to_driver=False)
-            except ConnectionError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(1)
-            else:
-                ray.shutdown()
-                break
-        yield f"ray://127.0.0.1:{client_port}", gcs_port
+        yield RayHead(f"ray://127.0.0.1:{client_port}", gcs_port, proc, temp)
     finally:
         mp.undo()
         _forget_ray_token()  # a later in-process Ray must not send this head's token
         _end([proc])
         shutil.rmtree(temp, ignore_errors=True)
+
+
+@frozen
+class RayHead:
+    """The Ray head of :func:`ray_head`: its client address, the port of its
+    control store (GCS, for a driver of its own), its process and its
+    temporary folder (where its logs are)."""
+
+    address: str
+    gcs_port: int
+    proc: subprocess.Popen[bytes]
+    temp: Path
+
+    def logs(self, limit: int = 3000) -> str:
+        """The end of each client server's log: the proxy's, and the one
+        started for each client."""
+        found = sorted((self.temp / "session_latest" / "logs").glob("ray_client_server*"))
+        return "\n".join(f"--- {f.name}\n{f.read_text(errors='replace')[-limit:]}"
+                         for f in found if f.stat().st_size)
 
 
 def _forget_ray_token() -> None:
@@ -601,9 +601,30 @@ def _forget_ray_token() -> None:
     AuthenticationTokenLoader.instance().reset_cache()
 
 
-@pytest.fixture
-def ray_address(ray_head: tuple[str, int]) -> str:
-    return ray_head[0]
+@pytest.fixture(scope="module")
+def ray_address(ray_head: RayHead) -> str:
+    """The head's ``ray://`` address, once a client has connected through it.
+
+    Its client server takes connections before the head is ready for them,
+    and starts a server process for each client: on a loaded machine a
+    first client can time out, or its server fail to start. Connect by
+    :class:`RayExecutor` (which leaves this process as it was when it
+    fails), again until one connects or the deadline passes; then fail with
+    the client servers' logs."""
+    import ray
+
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            RayExecutor(address=ray_head.address, log_to_driver=False)
+        except ExecutorUnavailable as exc:
+            if ray_head.proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"no client could connect through {ray_head.address}: "
+                            f"{exc}\n{ray_head.logs()}")
+            time.sleep(1)
+        else:
+            ray.shutdown()
+            return ray_head.address
 
 
 @needs_ray
@@ -636,7 +657,7 @@ def test_redzone_batch_on_a_ray_cluster_prints_the_serial_lines(
 
 @needs_ray
 def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
-        in_caller_dir: Path, ray_head: tuple[str, int], mixed: list[Any],
+        in_caller_dir: Path, ray_head: RayHead, mixed: list[Any],
         serial_mixed: list[JobOutcome]) -> None:
     """A dataset of ``(name, text)`` files and ``(state, decisions)`` pairs,
     resolved by Ray Data's workers: each row the outcome ``simulate`` gives
@@ -647,7 +668,7 @@ def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
     jobs = [(j, (in_caller_dir / j).read_bytes())
             if isinstance(j, str) and (in_caller_dir / j).exists() else j for j in picked]
     # Ray Data needs a driver of the cluster (not a Ray client): this process is one.
-    ray.init(f"127.0.0.1:{ray_head[1]}", log_to_driver=False)
+    ray.init(f"127.0.0.1:{ray_head.gcs_port}", log_to_driver=False)
     try:
         rows = run_dataset(jobs_dataset(jobs), batch_size=4).take_all()
     finally:
@@ -661,7 +682,7 @@ def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
 
 @needs_ray
 def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
-        in_caller_dir: Path, ray_head: tuple[str, int], mixed: list[Any]) -> None:
+        in_caller_dir: Path, ray_head: RayHead, mixed: list[Any]) -> None:
     """``run_dataset``'s ``outcome``, ``score``, ``reduce`` and ``initial``
     are ``simulate``'s: rows that make the same light outcomes and scores
     back (``outcome_of_row``), and the same reduction in input order."""
@@ -669,7 +690,7 @@ def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
 
     both = _portable(in_caller_dir, mixed)
     jobs, plain = both[0][:12], both[1][:12]
-    ray.init(f"127.0.0.1:{ray_head[1]}", log_to_driver=False)
+    ray.init(f"127.0.0.1:{ray_head.gcs_port}", log_to_driver=False)
     try:
         light = run_dataset(jobs_dataset(jobs), batch_size=4, outcome="light").take_all()
         scored = run_dataset(jobs_dataset(jobs), batch_size=4, score=KIND).take_all()
@@ -682,3 +703,55 @@ def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
     assert sorted((outcome_of_row(r) for r in scored), key=lambda r: r.index) == list(
         simulate(plain, score=KIND))
     assert got == simulate(plain, score=KIND, reduce=JOIN, initial="")
+
+
+# ---------------------------------------------------------------------------
+# A cluster that isn't there
+# ---------------------------------------------------------------------------
+
+
+@needs_ray
+def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
+        caller_dir: Path, files: list[str]) -> None:
+    """``--executor ray://HOST:PORT`` with no cluster there: the batch can't
+    run, the error names the address, exit 3, no traceback, no job. And this
+    process can still start a Ray of its own: Ray turns its client mode on
+    to connect and leaves it on when the connection fails, after which a
+    local ``ray.init`` failed with a bare ``AssertionError`` (as each Ray
+    test after a failed ``ray://`` connection did in one CI run);
+    :class:`RayExecutor` turns it off again."""
+    import ray
+
+    address = f"ray://127.0.0.1:{_free_port()}"
+    boards = [str(caller_dir / f) for f in files[:3]]
+    result = CliRunner().invoke(cli, ["batch", "--json", "--executor", address, *boards])
+    assert result.exit_code == 3, result.output
+    said = " ".join(result.output.split())  # as printed, wrapped to the terminal's width
+    assert f"can't run the batch: can't connect to Ray at {address}: ConnectionError" in said
+    assert "Traceback" not in result.output
+    assert not [ln for ln in result.output.splitlines() if ln.startswith("{")]
+    executor = RayExecutor(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        got = list(simulate(boards, executor=executor))
+    finally:
+        ray.shutdown()
+    assert _texts(got) == _texts(list(simulate(boards)))
+
+
+@needs_dask
+def test_an_unreachable_dask_scheduler_is_an_error_naming_it(
+        caller_dir: Path, files: list[str]) -> None:
+    """``--executor dask://HOST:PORT`` with no scheduler there: the batch
+    can't run, the error names the address (Dask's connection timeout,
+    shortened here), exit 3, no traceback, no job."""
+    import dask
+
+    address = f"dask://127.0.0.1:{_free_port()}"
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        result = CliRunner().invoke(cli, ["batch", "--json", "--executor", address,
+                                          str(caller_dir / files[0])])
+    assert result.exit_code == 3, result.output
+    said = " ".join(result.output.split())  # as printed, wrapped to the terminal's width
+    assert f"can't run the batch: can't connect to Dask at {address}: OSError" in said
+    assert "Traceback" not in result.output
+    assert not [ln for ln in result.output.splitlines() if ln.startswith("{")]

@@ -33,7 +33,7 @@ from redzone._names import lazy_names
 #: generated from it by ``python -m redzone._stub``.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "redzone.execution.engines": ("BatchError", "EngineSpec", "WorkerSetupError"),
-    "redzone.execution.executors": ("DaskExecutor", "RayExecutor"),
+    "redzone.execution.executors": ("DaskExecutor", "ExecutorUnavailable", "RayExecutor"),
     "redzone.execution.faults": ("WorkersLost",),
     "redzone.execution.feeds": ("jobs_dataset", "outcome_of_row", "run_bag", "run_dataset"),
     "redzone.execution.jobs": (

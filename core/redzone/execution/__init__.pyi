@@ -3,7 +3,7 @@ the table ``_EXPORTS`` in ``__init__.py`` by ``python -m redzone._stub``;
 don't edit."""
 
 from redzone.execution.engines import BatchError, EngineSpec, WorkerSetupError
-from redzone.execution.executors import DaskExecutor, RayExecutor
+from redzone.execution.executors import DaskExecutor, ExecutorUnavailable, RayExecutor
 from redzone.execution.faults import WorkersLost
 from redzone.execution.feeds import jobs_dataset, outcome_of_row, run_bag, run_dataset
 from redzone.execution.jobs import (
@@ -28,6 +28,7 @@ __all__ = [
     "Cell",
     "DaskExecutor",
     "EngineSpec",
+    "ExecutorUnavailable",
     "Grid",
     "JobOutcome",
     "LightOutcome",

@@ -32,6 +32,25 @@ from redzone.execution.engines import BatchError
 CLUSTER_CHUNK: Final = 1024
 
 
+def _forget_ray_client() -> None:
+    """Undo what a failed ``ray.init("ray://...")`` leaves behind: Ray turns
+    its client mode on before connecting and, when the connection fails,
+    closes the connection but leaves the mode on, so that every later Ray
+    call of the process (a local ``ray.init`` included) goes to a client
+    that isn't there. Ray's own ``disconnect`` turns it off with the last
+    connection."""
+    with contextlib.suppress(Exception):
+        importlib.import_module("ray.util.client").ray.disconnect()
+
+
+class ExecutorUnavailable(BatchError):
+    """A batch's cluster can't be reached or started: the address, and what
+    the cluster's client said, are in the message. No job was run.
+
+    .. versionadded:: 0.1.0
+    """
+
+
 class RayExecutor(cf.Executor):
     """A :class:`concurrent.futures.Executor` running each call as a Ray task.
 
@@ -40,6 +59,11 @@ class RayExecutor(cf.Executor):
 
     :param address: passed to ``ray.init`` when Ray is not initialised yet.
     :param max_retries: Ray's retries of a task whose worker died.
+    :raises ExecutorUnavailable: when ``ray.init`` fails (no cluster at the
+        address, a client server that didn't start). This process is left
+        as it was: Ray's client mode, which a failed ``ray://`` connection
+        leaves on (and a later local ``ray.init`` then fails with a bare
+        ``AssertionError``), is turned off again.
 
     .. versionadded:: 0.1.0
     """
@@ -51,7 +75,12 @@ class RayExecutor(cf.Executor):
                  **init: Any) -> None:
         ray: Any = importlib.import_module("ray")
         if not ray.is_initialized():
-            ray.init(address=address, **init)
+            try:
+                ray.init(address=address, **init)
+            except Exception as exc:
+                _forget_ray_client()
+                what = f"connect to Ray at {address}" if address else "start a local Ray"
+                raise ExecutorUnavailable(f"can't {what}: {type(exc).__name__}: {exc}") from exc
         self._ray = ray
         self._remote: dict[Callable[..., Any], Any] = {}
         self._max_retries = max_retries
@@ -345,5 +374,5 @@ def describe(executor: Any) -> str:
 
 
 __all__ = ["ASK_TIMEOUT", "CLUSTER_CHUNK", "MESSAGE_LOG", "RESTART_TIMEOUT",
-           "DaskExecutor", "RayExecutor", "as_executor", "cut", "describe", "live_workers",
-           "worker_count"]
+           "DaskExecutor", "ExecutorUnavailable", "RayExecutor", "as_executor", "cut", "describe",
+           "live_workers", "worker_count"]

@@ -78,8 +78,15 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
             with local_dask(max(1, jobs)) as client:
                 yield client
             return
+        from redzone.execution.executors import ExecutorUnavailable
+
         address = "tcp://" + spec.removeprefix("dask://")
-        with distributed.Client(address) as client:
+        try:
+            client = distributed.Client(address)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorUnavailable(f"can't connect to Dask at {spec}: "
+                                      f"{type(exc).__name__}: {exc}") from exc
+        with client:
             yield client
         return
     if spec.startswith("ray:"):
@@ -296,6 +303,8 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
                         transient=True)
     interrupted = False
     lost: WorkersLost | None = None
+    from redzone.execution.executors import ExecutorUnavailable
+
     try:
         with open_executor(executor_spec, jobs) as executor, progress:
             task = progress.add_task("files", total=None)
@@ -325,8 +334,12 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
                 close = getattr(outcomes, "close", None)
                 if callable(close):
                     close()  # the sink's last rows written and the file closed
-    except KeyboardInterrupt:  # while the executor shuts down
+    except KeyboardInterrupt:  # while the executor starts or shuts down
         interrupted = True
+    except ExecutorUnavailable as exc:  # no job was run
+        show_traceback(exc)
+        err.print(f"can't run the batch: {exc}")
+        ctx.exit(EXIT_FAILURE)
     if debug:
         show_failures(failed, rules=rules, hook_timeout=hook_timeout)
     summary(err if as_json else console(color), counted)
