@@ -56,7 +56,12 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
     job; a local process pool; ``dask://HOST:PORT`` (a running scheduler),
     ``dask:local`` (a local cluster of ``--jobs`` workers); ``ray://HOST:PORT``,
     ``ray:auto`` (a running cluster) or ``ray:local`` (a local Ray with
-    ``--jobs`` CPUs). Dask and Ray are imported only here."""
+    ``--jobs`` CPUs). Dask and Ray are imported only here.
+
+    :raises ExecutorUnavailable: when a Dask scheduler or a Ray cluster
+        can't be reached, or a local Ray can't start (the address named).
+    :raises click.UsageError: for an executor of an unknown form, or one
+        whose package isn't installed."""
     if spec is None:
         if jobs <= 1:
             yield None
@@ -246,7 +251,8 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     """Resolve every scenario file in PATHS (files and folders) and in --files-from.
 
     The exit status is the worst of the files' statuses; 130 when Ctrl-C
-    stopped the batch (after the summary of what was done).
+    stopped the batch (after the summary of what was done); 3 when the
+    --executor can't be reached or started, or lost every worker.
 
     \b
     Example:
