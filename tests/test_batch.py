@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 import redzone
 from _long import samples
+from _ray import STARTS, ray_started
 from attrs import evolve
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
@@ -181,13 +182,8 @@ def test_local_dask_cluster_gives_the_same_bytes(eng: Engine, corpus: list[Any],
 @pytest.mark.skipif(not HAS_RAY, reason="Ray (redzone[ray]) is not installed")
 def test_local_ray_gives_the_same_bytes(eng: Engine, corpus: list[Any],
                                         serial: list[JobOutcome]) -> None:
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_started(num_cpus=2, include_dashboard=False):
         results = list(simulate(corpus, executor=RayExecutor(), engine=eng))
-    finally:
-        ray.shutdown()
     assert _texts(results) == _texts(serial)
 
 
@@ -548,9 +544,12 @@ def test_cli_executor_urls_give_the_same_json_lines(url: str, serial_examples: A
     import redzone.examples as examples
 
     folder = str(Path(examples.__file__).parent)
-    remote = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", "--jobs", "2",
-                             "--executor", url, folder],
-                            capture_output=True, text=True, timeout=300)
+    for _ in range(STARTS):  # a cluster whose own start failed is started again (tests/_ray.py)
+        remote = subprocess.run([sys.executable, "-m", "redzone", "batch", "--json", "--jobs",
+                                 "2", "--executor", url, folder],
+                                capture_output=True, text=True, timeout=300)
+        if "can't start a local Ray" not in " ".join(remote.stderr.split()):
+            break
     serial = serial_examples
     assert remote.stdout == serial.stdout, remote.stderr[-3000:]
     assert serial.stdout.count("\n") > 20

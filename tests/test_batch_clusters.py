@@ -38,6 +38,7 @@ import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
 from _long import samples
+from _ray import ray_started
 from attrs import evolve, frozen
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -669,17 +670,13 @@ def test_a_ray_dataset_of_jobs_gives_simulates_outcomes(
     """A dataset of ``(name, text)`` files and ``(state, decisions)`` pairs,
     resolved by Ray Data's workers: each row the outcome ``simulate`` gives
     for the same job at the same index."""
-    import ray
 
     picked = [j for j in mixed if not isinstance(j, Scenario)][:12]
     jobs = [(j, (in_caller_dir / j).read_bytes())
             if isinstance(j, str) and (in_caller_dir / j).exists() else j for j in picked]
     # Ray Data needs a driver of the cluster (not a Ray client): this process is one.
-    ray.init(f"127.0.0.1:{ray_head.gcs_port}", log_to_driver=False)
-    try:
+    with ray_started(address=f"127.0.0.1:{ray_head.gcs_port}"):
         rows = run_dataset(jobs_dataset(jobs), batch_size=4).take_all()
-    finally:
-        ray.shutdown()
     got = sorted((outcome_of_row(r) for r in rows), key=lambda r: r.index)
     want = list(simulate(picked))  # the files by name: the same jobs, read here
     assert [(r.index, r.source, r.status, r.text) for r in got] == [
@@ -693,18 +690,14 @@ def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
     """``run_dataset``'s ``outcome``, ``score``, ``reduce`` and ``initial``
     are ``simulate``'s: rows that make the same light outcomes and scores
     back (``outcome_of_row``), and the same reduction in input order."""
-    import ray
 
     both = _portable(in_caller_dir, mixed)
     jobs, plain = both[0][:12], both[1][:12]
-    ray.init(f"127.0.0.1:{ray_head.gcs_port}", log_to_driver=False)
-    try:
+    with ray_started(address=f"127.0.0.1:{ray_head.gcs_port}"):
         light = run_dataset(jobs_dataset(jobs), batch_size=4, outcome="light").take_all()
         scored = run_dataset(jobs_dataset(jobs), batch_size=4, score=KIND).take_all()
         got = run_dataset(jobs_dataset(jobs), batch_size=4, score=KIND, reduce=JOIN,
                           initial="")
-    finally:
-        ray.shutdown()
     assert sorted((outcome_of_row(r) for r in light), key=lambda r: r.index) == list(
         simulate(plain, outcome="light"))
     assert sorted((outcome_of_row(r) for r in scored), key=lambda r: r.index) == list(
@@ -727,7 +720,6 @@ def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
     local ``ray.init`` failed with a bare ``AssertionError`` (as each Ray
     test after a failed ``ray://`` connection did in one CI run);
     :class:`RayExecutor` turns it off again."""
-    import ray
 
     address = f"ray://127.0.0.1:{_free_port()}"
     boards = [str(caller_dir / f) for f in files[:3]]
@@ -737,11 +729,8 @@ def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
     assert f"can't run the batch: can't connect to Ray at {address}: ConnectionError" in said
     assert "Traceback" not in result.output
     assert not [ln for ln in result.output.splitlines() if ln.startswith("{")]
-    executor = RayExecutor(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
-        got = list(simulate(boards, executor=executor))
-    finally:
-        ray.shutdown()
+    with ray_started(num_cpus=1, include_dashboard=False):
+        got = list(simulate(boards, executor=RayExecutor()))
     assert _texts(got) == _texts(list(simulate(boards)))
 
 

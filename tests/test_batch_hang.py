@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 from _plugin_module import named_jobs, plugin_module
+from _ray import ray_started
 from redzone import Engine
 from redzone.execution import JobOutcome, faults, simulate, simulation
 
@@ -194,21 +195,17 @@ def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> N
     """Issue 24, item 4: on Ray, a job hung in C is a ``timeout`` outcome at
     its deadline, its worker process ended (``ray.cancel(force=True)``), and
     its neighbours resolve as serially."""
-    import ray
     from redzone.execution.executors import RayExecutor
 
     names = ["Bear"] * 2 + ["Stone"] + ["Bear"] * 2
     jobs = named_jobs(engine, names)
     serial = list(simulate(jobs[:2] + jobs[3:], engine=engine))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_started(num_cpus=2, include_dashboard=False):
         executor = RayExecutor()
         # Ray's workers start cold: warm them, so the grace is the jobs'.
         list(simulate(jobs[:2], engine=engine, executor=executor, chunksize=1))
         got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=executor,
                                              chunksize=1, timeout=0.5)), 30)
-    finally:
-        ray.shutdown()
     assert (got[2].status, got[2].kind) == (3, "timeout")
     assert "worker was ended and replaced" in got[2].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 2] == [

@@ -30,6 +30,7 @@ from types import ModuleType
 
 import pytest
 from _plugin_module import named_jobs, plugin_module
+from _ray import ray_started
 from redzone import Engine
 from redzone.execution import JobOutcome, RayExecutor, simulate
 from redzone.execution.executors import live_workers
@@ -218,16 +219,11 @@ def test_a_hung_job_is_cut_at_its_timeout_on_ray(engine: Engine) -> None:
     """``timeout=`` on Ray: the hung job (a sleep, cut by ``SIGALRM`` on the
     Ray worker's main thread) is a ``timeout`` outcome and its neighbours
     resolve."""
-    import ray
-
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_started(num_cpus=1, include_dashboard=False):
         jobs = named_jobs(engine, ["Bear", "Sloth", "Bear"])
         batch = Batch(lambda: simulate(jobs, engine=engine, executor=RayExecutor(), chunksize=1,
                                        timeout=0.5))
         batch.join(90)
-    finally:
-        ray.shutdown()
     assert batch.error is None, batch.error
     assert [o.kind for o in batch.outcomes] == ["resolved", "timeout", "resolved"]
 
@@ -239,18 +235,13 @@ def test_a_ray_cluster_with_no_worker_ends_the_batch(engine: Engine) -> None:
     later instead of waiting for ever. (By hand, a worker node killed
     mid-batch ended a batch 18 s after the kill: Ray's 15 s to mark the node
     dead, then ``lost_after``.)"""
-    import ray
-
-    ray.init(num_cpus=0, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_started(num_cpus=0, include_dashboard=False):
         executor = RayExecutor()
         assert executor.live_workers() == 0
         start = time.monotonic()
         batch = Batch(lambda: simulate(named_jobs(engine, ["Bear"] * 4), engine=engine,
                                        executor=executor, lost_after=LOST_AFTER))
         batch.join(60)
-    finally:
-        ray.shutdown()
     assert isinstance(batch.error, WorkersLost), batch.error
     assert "every worker of the Ray cluster was lost" in str(batch.error)
     assert LOST_AFTER <= batch.ended_at - start < LOST_AFTER + 20

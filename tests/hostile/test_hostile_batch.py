@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 import redzone
+from _ray import ray_started
 from hostile_kit import FILES, install_plugin
 from redzone import Engine, GameState
 
@@ -149,15 +150,11 @@ def ray_executor(rewriter_site: Path) -> Iterator[Any]:
     its own processes): started in the first of them, under its
     :func:`rewriter`, so its workers get the rewriter's folder on their path
     and ``REDZONE_VERIFY`` unset."""
-    import ray
     from redzone.execution import RayExecutor
 
     assert str(rewriter_site) in sys.path and "REDZONE_VERIFY" not in os.environ
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
+    with ray_started(num_cpus=1, include_dashboard=False):
         yield RayExecutor()
-    finally:
-        ray.shutdown()
 
 
 EXECUTORS: dict[str, Callable[[pytest.FixtureRequest], AbstractContextManager[Any]]] = {
