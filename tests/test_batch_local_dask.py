@@ -161,3 +161,31 @@ def test_a_cluster_of_no_worker_or_thread_is_refused_before_anything_starts(
             local_dask(workers, threads=threads):
         pass  # pragma: no cover
     assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+
+
+def test_a_local_cluster_that_cant_start_is_executor_unavailable(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler process that ends at once (here: started as ``false``,
+    not Python): ``local_dask`` raises ``ExecutorUnavailable`` with what the
+    process printed, no process is left, and ``redzone batch --executor
+    dask:local`` says it can't run the batch and exits 3, with no
+    traceback and no job run."""
+    import psutil
+    from click.testing import CliRunner
+    from redzone.execution import ExecutorUnavailable
+    from redzone.execution.localdask import local_dask
+    from redzone.frontends.cli import cli
+
+    board = Path(examples.__file__).parent / "lure.toml"
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    monkeypatch.setattr(sys, "executable", shutil.which("false") or "/bin/false")
+    with pytest.raises(ExecutorUnavailable, match="the local Dask scheduler did not start"), \
+            local_dask(1):
+        pass  # pragma: no cover
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+    result = CliRunner().invoke(cli, ["batch", "--json", "--executor", "dask:local",
+                                      str(board)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 3, result.output
+    assert "can't run the batch: the local Dask scheduler did not start" in said
+    assert "Traceback" not in said and "{" not in said

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from redzone.execution.engines import BatchError
-from redzone.execution.executors import MESSAGE_LOG
+from redzone.execution.executors import MESSAGE_LOG, ExecutorUnavailable
 
 #: Dask settings of the scheduler and workers :func:`local_dask` starts,
 #: given to them as ``DASK_...`` environment variables: the system monitor
@@ -78,9 +78,11 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
 
     :param workers: how many worker processes.
     :param threads: threads per worker.
-    :raises BatchError: when ``workers`` or ``threads`` is below 1, Dask
-        is not installed, or the cluster doesn't start within
-        :data:`START_TIMEOUT` seconds (with what its processes printed).
+    :raises BatchError: when ``workers`` or ``threads`` is below 1, or Dask
+        is not installed.
+    :raises ExecutorUnavailable: (a :class:`BatchError`) when the cluster
+        doesn't start within :data:`START_TIMEOUT` seconds, with what its
+        processes printed.
 
     .. versionadded:: 0.1.0
     """
@@ -114,20 +116,20 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
         deadline = time.monotonic() + START_TIMEOUT
         while not _written(file):
             if procs[0].poll() is not None or time.monotonic() > deadline:
-                raise BatchError("the local Dask scheduler did not start: "
-                                 + _tail(log.name))
+                raise ExecutorUnavailable("the local Dask scheduler did not start: "
+                                          + _tail(log.name))
             time.sleep(0.05)
         try:
             client = distributed.Client(scheduler_file=file, timeout=START_TIMEOUT)
         except OSError as exc:
-            raise BatchError(f"the local Dask scheduler doesn't answer: {exc}; "
-                             + _tail(log.name)) from None
+            raise ExecutorUnavailable(f"the local Dask scheduler doesn't answer: {exc}; "
+                                      + _tail(log.name)) from None
         with client:
             try:
                 client.wait_for_workers(workers, timeout=START_TIMEOUT)
             except TimeoutError:
-                raise BatchError(f"the local Dask workers did not start within "
-                                 f"{START_TIMEOUT:g} s: " + _tail(log.name)) from None
+                raise ExecutorUnavailable(f"the local Dask workers did not start within "
+                                          f"{START_TIMEOUT:g} s: " + _tail(log.name)) from None
             yield client
     finally:
         for proc in reversed(procs):
