@@ -734,6 +734,18 @@ def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
     assert _texts(got) == _texts(list(simulate(boards)))
 
 
+@needs_ray
+def test_a_local_ray_that_cant_start_is_executor_unavailable() -> None:
+    """``RayExecutor`` of a local Ray that ``ray.init`` refuses: the error
+    says a local Ray can't start and why, and leaves Ray uninitialised."""
+    import ray
+
+    with pytest.raises(ExecutorUnavailable,
+                       match="can't start a local Ray: ValueError: Resource quantities"):
+        RayExecutor(num_cpus=-1, include_dashboard=False)
+    assert not ray.is_initialized()
+
+
 @needs_dask
 def test_an_unreachable_dask_scheduler_is_an_error_naming_it(
         caller_dir: Path, files: list[str]) -> None:
