@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import redzone.examples as examples
+from _terminal import interruptible
 from redzone import Engine
 from redzone.execution import simulate
 
@@ -125,11 +126,11 @@ def test_ctrl_c_on_a_local_dask_batch_exits_130_with_the_summary_and_no_tracebac
     for i in range(400):
         shutil.copy(EXAMPLES / "layers-forests-and-anthem.toml", boards / f"b{i:03}.toml")
     out = tmp_path / "out.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "redzone", "batch", "--no-color", "--jobs",
-                             "2", "--chunksize", "4", "--executor", "dask:local", "--out",
-                             str(out), str(boards)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = interruptible([sys.executable, "-m", "redzone", "batch", "--no-color", "--jobs",
+                          "2", "--chunksize", "4", "--executor", "dask:local", "--out",
+                          str(out), str(boards)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and (
             not out.exists() or len(out.read_text().splitlines()) < 3):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import redzone.examples as examples
-from _terminal import drained
+from _terminal import drained, interruptible
 from click.testing import CliRunner
 from redzone.execution.jobs import JobOutcome
 from redzone.execution.sinks import Summary, done_keys, open_sink
@@ -144,9 +144,9 @@ def test_ctrl_c_prints_the_summary_of_what_was_done_and_exits_130(tmp_path: Path
         shutil.copy(EXAMPLES / "layers-forests-and-anthem.toml", boards / f"b{i:03}.toml")
     out = tmp_path / "out.jsonl"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "redzone", "batch", "--no-color",
-                             "--out", str(out), str(boards)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = interruptible([sys.executable, "-m", "redzone", "batch", "--no-color",
+                          "--out", str(out), str(boards)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or len(_rows(out)) < 3):
         time.sleep(0.05)
