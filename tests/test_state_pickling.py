@@ -119,7 +119,7 @@ def test_a_pickle_of_another_shape_is_refused_not_misread() -> None:
     state = ENGINE.game(["alice", "bob"], [ENGINE.creature("bear", "alice", 2, 2)])
     _fn, (cls, count, values, whole, dirty) = state.__reduce__()
     assert count == 1 and whole is None
-    _unpickled_state(cls, count, values, whole, dirty)  # as written: loads
+    assert _unpickled_state(cls, count, values, whole, dirty) == state  # as written: loads
     with pytest.raises(ValueError):  # one field fewer in a permanent
         _unpickled_state(cls, count, values[:-1], whole, dirty)
     with pytest.raises(ValueError):  # one field more

@@ -78,30 +78,27 @@ class EngineSpec:
     unknown_keywords: str = "error"
 
     @classmethod
-    def of(cls, engine: Engine, *, entry_points: frozenset[str] | None = None) -> EngineSpec:
+    def of(cls, engine: Engine) -> EngineSpec:
         """The spec of an engine.
 
-        :param entry_points: the names of the ``redzone`` entry-point group,
-            when the caller has them already.
         :raises BatchError: when a plugin is an object (not a module or an
             entry point), or the policy is not a module-level function: they
             can't be rebuilt by name.
         """
         baseline = _baseline(engine.rules)
-        if entry_points is None:
-            entry_points = _entry_point_names()
+        entry_points = _entry_point_names()
         allow: list[str] = []
         modules: list[str] = []
         for name, info in engine.plugin_infos.items():
             if name in baseline:
                 continue
-            if info.entry is not None and name in entry_points:
-                allow.append(name)  # found through its entry point: not imported for this
+            # (One found through its entry point is named by it: not imported for this.)
+            if name in entry_points and (info.entry is not None
+                                         or isinstance(info.module, types.ModuleType)):
+                allow.append(name)
                 continue
             module = info.module
-            if isinstance(module, types.ModuleType) and name in entry_points:
-                allow.append(name)
-            elif isinstance(module, types.ModuleType) and (
+            if isinstance(module, types.ModuleType) and (
                     sys.modules.get(module.__name__) is module):
                 modules.append(module.__name__)
             else:

@@ -608,13 +608,14 @@ class _Chunk:
         """No more jobs: the chunk as it is sent (its packer, holding a copy
         of its bytes, is let go)."""
         packer, self._packer = self._packer, None
-        if self._raw is None and packer is not None:
+        if packer is not None:  # (None: a job couldn't be pickled, and the jobs are raw)
             try:
                 self.work = packer.bytes()
                 return
             except Exception as exc:
                 self._raw, self.error = packer.unsent(), exc
-        self.work = self._raw if self._raw is not None else []
+        assert self._raw is not None, "a chunk is closed once"
+        self.work = self._raw
 
     def payloads(self) -> list[tuple[int, _Payload]]:
         """The chunk's jobs (unpickled again: to send them one by one)."""
