@@ -712,7 +712,7 @@ def test_a_ray_dataset_gives_light_outcomes_scores_and_a_reduction_as_simulate(
 
 @needs_ray
 def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
-        caller_dir: Path, files: list[str]) -> None:
+        caller_dir: Path, files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """``--executor ray://HOST:PORT`` with no cluster there: the batch can't
     run, the error names the address, exit 3, no traceback, no job. And this
     process can still start a Ray of its own: Ray turns its client mode on
@@ -721,6 +721,12 @@ def test_an_unreachable_ray_cluster_is_an_error_naming_it_and_leaves_ray_usable(
     test after a failed ``ray://`` connection did in one CI run);
     :class:`RayExecutor` turns it off again."""
 
+    from ray.util.client import worker
+
+    # Ray's client tries 3 times, waiting 5, 10 and 15 s (its module's
+    # constants, read at each connection): 1 s each here.
+    monkeypatch.setattr(worker, "INITIAL_TIMEOUT_SEC", 1)
+    monkeypatch.setattr(worker, "backoff", lambda timeout: timeout)
     address = f"ray://127.0.0.1:{_free_port()}"
     boards = [str(caller_dir / f) for f in files[:3]]
     result = CliRunner().invoke(cli, ["batch", "--json", "--executor", address, *boards])
