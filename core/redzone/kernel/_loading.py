@@ -472,9 +472,44 @@ def make_manager(
     return pm, infos
 
 
+#: What a module attribute must be for pluggy to take it as a hook
+#: implementation or specification (pluggy's own static lookup accepts these).
+_HOOKABLE: Final = (types.FunctionType, types.MethodType, staticmethod, classmethod)
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's plugin manager, passing over a module's attributes that can't
+    be hooks before pluggy looks at them.
+
+    pluggy finds hooks statically (:func:`inspect.getattr_static`, so that no
+    descriptor of a plugin runs), which walks the module's type for each name
+    the module has: most of the cost of registering a plugin module, and of
+    building an engine in a process that has built one before. A plain
+    module's attribute is its namespace's value (a module's type holds no
+    descriptor of a name in it), so an attribute there that is no function
+    or method is none to pluggy either and is skipped here; every other
+    attribute, and every plugin that is not a plain module, is pluggy's to
+    look at, as before.
+    """
+
+    def parse_hookimpl_opts(self, plugin: object, name: str
+                            ) -> pluggy.HookimplOpts | None:
+        if type(plugin) is types.ModuleType \
+                and not isinstance(plugin.__dict__.get(name), _HOOKABLE):
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+    def parse_hookspec_opts(self, module_or_class: types.ModuleType | type, name: str
+                            ) -> pluggy.HookspecOpts | None:
+        if type(module_or_class) is types.ModuleType \
+                and not isinstance(module_or_class.__dict__.get(name), _HOOKABLE):
+            return None
+        return super().parse_hookspec_opts(module_or_class, name)
+
+
 def new_manager() -> pluggy.PluginManager:
     """An empty plugin manager with redzone's hookspecs."""
-    pm = pluggy.PluginManager(GROUP)
+    pm = _Manager(GROUP)
     pm.add_hookspecs(hookspecs)
     return pm
 
