@@ -77,14 +77,19 @@ def _module_plugin() -> types.ModuleType:
     def redzone_record(state: Any, events: Any) -> None:
         return None
 
+    def redzone_damage_event(state: Any, dealt: Any, results: Any) -> None:
+        return None
+
+    redzone_damage_event.redzone_impl = "not a dict"  # type: ignore[attr-defined]
     marked_value = types.SimpleNamespace(redzone_impl={})  # not a function: not a hook
+    module.redzone_damage_event = redzone_damage_event  # type: ignore[attr-defined]
     module.redzone_record = redzone_record  # type: ignore[attr-defined]
     module.redzone_triggers = marked_value  # type: ignore[attr-defined]
     module.helper = len  # type: ignore[attr-defined]
     module.bound = _ClassPlugin().redzone_record  # type: ignore[attr-defined]
 
     def __getattr__(name: str) -> Any:  # (PEP 562: no static lookup sees it)
-        if name == "redzone_damage_event":
+        if name == "redzone_end_of_combat":
             return redzone_record
         raise AttributeError(name)
 
@@ -98,7 +103,8 @@ def test_any_plugin_object_has_the_hooks_pluggy_finds(plugin: object) -> None:
     found = _found(new_manager(), plugin)
     assert found == _found(pluggy.PluginManager(GROUP), plugin)
     assert "redzone_record" in found and "redzone_damage_results" not in found
-    assert "redzone_damage_event" not in found  # only a module __getattr__ gives it
+    assert "redzone_end_of_combat" not in found  # only a module __getattr__ gives it
+    assert "redzone_damage_event" not in found  # marked, but its options are no dict
 
 
 def test_a_module_plugins_hooks_are_registered_with_their_options() -> None:

@@ -16,7 +16,7 @@ import re
 import types
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 import pluggy
 from attrs import frozen
@@ -477,34 +477,53 @@ def make_manager(
 _HOOKABLE: Final = (types.FunctionType, types.MethodType, staticmethod, classmethod)
 
 
+def _module_opts(module: object, name: str, marker: str) -> dict[str, Any] | bool | None:
+    """The options ``marker`` gives the attribute ``name`` of a plain module,
+    as pluggy's static lookup finds them: ``None`` for an attribute that is
+    no hook, the options of a plain function, or ``True`` when pluggy must
+    look (a method or a static or class method object at module level, or a
+    module of a subclass of :class:`types.ModuleType`, whose type may hold
+    descriptors)."""
+    if type(module) is not types.ModuleType:
+        return True
+    value = module.__dict__.get(name)
+    if type(value) is types.FunctionType:
+        # (A module's type holds no descriptor of a name in its namespace:
+        # the static lookup finds this function, unbound.)
+        opts = getattr(value, marker, None)
+        return opts if isinstance(opts, dict) else None
+    return True if isinstance(value, _HOOKABLE) else None
+
+
 class _Manager(pluggy.PluginManager):
-    """pluggy's plugin manager, passing over a module's attributes that can't
-    be hooks before pluggy looks at them.
+    """pluggy's plugin manager, reading a plain module's functions itself.
 
     pluggy finds hooks statically (:func:`inspect.getattr_static`, so that no
     descriptor of a plugin runs), which walks the module's type for each name
     the module has: most of the cost of registering a plugin module, and of
     building an engine in a process that has built one before. A plain
-    module's attribute is its namespace's value (a module's type holds no
-    descriptor of a name in it), so an attribute there that is no function
-    or method is none to pluggy either and is skipped here; every other
-    attribute, and every plugin that is not a plain module, is pluggy's to
-    look at, as before.
+    module's attribute is its namespace's value (its type holds no
+    descriptor of a name in it), so a function there is what the static
+    lookup finds, and an attribute that is no function or method is no hook;
+    every other attribute, and every plugin that is not a plain module, is
+    pluggy's to look at (``tests/test_plugin_manager.py`` checks that every
+    built-in plugin, the hookspecs and plugins of each kind get pluggy's
+    own answers).
     """
 
     def parse_hookimpl_opts(self, plugin: object, name: str
                             ) -> pluggy.HookimplOpts | None:
-        if type(plugin) is types.ModuleType \
-                and not isinstance(plugin.__dict__.get(name), _HOOKABLE):
-            return None
-        return super().parse_hookimpl_opts(plugin, name)
+        opts = _module_opts(plugin, name, _MARKER)
+        if opts is True:
+            return super().parse_hookimpl_opts(plugin, name)
+        return cast("pluggy.HookimplOpts | None", opts)
 
     def parse_hookspec_opts(self, module_or_class: types.ModuleType | type, name: str
                             ) -> pluggy.HookspecOpts | None:
-        if type(module_or_class) is types.ModuleType \
-                and not isinstance(module_or_class.__dict__.get(name), _HOOKABLE):
-            return None
-        return super().parse_hookspec_opts(module_or_class, name)
+        opts = _module_opts(module_or_class, name, _SPEC_MARKER)
+        if opts is True:
+            return super().parse_hookspec_opts(module_or_class, name)
+        return cast("pluggy.HookspecOpts | None", opts)
 
 
 def new_manager() -> pluggy.PluginManager:
@@ -547,6 +566,7 @@ def check_pending(pm: pluggy.PluginManager) -> None:
 
 
 _MARKER: Final = f"{GROUP}_impl"
+_SPEC_MARKER: Final = f"{GROUP}_spec"
 _HOOK_NAMES: Final = tuple(sorted(n for n in dir(hookspecs) if n.startswith("redzone_")))
 
 
