@@ -1,10 +1,11 @@
 """redzone's plugin manager finds exactly the hooks pluggy's own would.
 
-It passes over a plain module's attributes that are no function or method
-before pluggy's static lookup (``inspect.getattr_static``) looks at them:
-that lookup was most of the cost of registering a plugin module. Whatever a
-plugin is, the hook implementations and specifications found, and their
-options, must be pluggy's.
+For a plain module it reads its functions' marks from the namespace itself
+and passes over what is no function or method, instead of pluggy's static
+lookup (``inspect.getattr_static``) of every name, which was most of the
+cost of registering a plugin module. Whatever a plugin is, the hook
+implementations and specifications found, and their options, must be
+pluggy's.
 """
 
 from __future__ import annotations
