@@ -38,7 +38,7 @@ import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
 from _long import samples
-from _ray import ray_started
+from _ray import STARTS, ray_started
 from attrs import evolve, frozen
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -652,7 +652,7 @@ def test_redzone_batch_on_a_ray_cluster_prints_the_serial_lines(
         in_caller_dir: Path, ray_address: str, files: list[str]) -> None:
     runner = CliRunner()
     here = runner.invoke(cli, ["batch", "--json", *files])
-    for _ in range(3):  # as _connect: a client's server that failed to start, Ray's
+    for _ in range(STARTS):  # as _connect: a client's server that failed to start, Ray's
         there = runner.invoke(cli, ["batch", "--json", "--chunksize", "2", "--executor",
                                     ray_address, *files])
         if "can't connect to Ray" not in " ".join(there.output.split()):

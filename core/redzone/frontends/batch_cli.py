@@ -268,6 +268,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
         TimeElapsedColumn,
     )
 
+    from redzone.execution.executors import ExecutorUnavailable
     from redzone.execution.faults import LOST_AFTER, WorkersLost
     from redzone.execution.jobs import scenario_files
     from redzone.execution.simulation import simulate
@@ -309,8 +310,6 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
                         transient=True)
     interrupted = False
     lost: WorkersLost | None = None
-    from redzone.execution.executors import ExecutorUnavailable
-
     try:
         with open_executor(executor_spec, jobs) as executor, progress:
             task = progress.add_task("files", total=None)
