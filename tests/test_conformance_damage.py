@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from redzone import Damage, DamageModifier, Engine, GameState
+from redzone import Damage, DamageModifier, Engine, GameState, whole_board
 from redzone.testing import plugin_module
 from redzone.testing.conformance import ConformanceError, Subject, check_invariant
 
@@ -29,6 +29,7 @@ def _fails(module: Any) -> ConformanceError:
     return err.value
 
 
+@whole_board  # its keyword on one creature doubles every combat damage
 def _double_every_combat_damage(state: GameState, damage: Damage) -> list[DamageModifier] | None:
     if not damage.combat:
         return None
@@ -57,8 +58,10 @@ def test_614_1a_a_modified_amount_is_an_event_naming_its_effects() -> None:
 def test_510_1a_doubling_what_every_creature_assigns_breaks_damage_conserved() -> None:
     """510.1a: a creature assigns its power; a plugin answering twice the
     power for every creature, with or without its keyword, is caught: the
-    doubled creature has none of the plugin's keywords."""
+    doubled creature has none of the plugin's keywords (the implementation
+    says it answers about creatures without them: ``@whole_board``)."""
 
+    @whole_board
     def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> int:
         return 2 * state.objects[creature].power
 

@@ -357,3 +357,46 @@ def test_verify_mode_asks_a_kept_out_plugin_once_it_is_imported(zap_site: Path) 
         engine.resolve(state, {"a": "bob"}, {"b": ["a"]})
     assert (err.value.plugin, err.value.hook) == ("zap", "redzone_lethal_damage")
     assert "none present" in str(err.value)
+
+
+def test_a_whole_board_implementation_imported_late_is_asked_about_every_object(
+        zap_site: Path) -> None:
+    """509.1b: a plugin imported when its keyword first appears is gated by
+    the state alone until then (whether an implementation is
+    ``@whole_board`` is not known without importing it), and by what it
+    declares from its import on: a ``@whole_board`` one is asked about
+    objects without its keyword in every later command too. Here no
+    creature without zap can be blocked while one with zap is on the
+    battlefield; its unmarked implementation (whether an attacker attacks
+    without tapping) is asked about zap creatures only, once imported."""
+    _package(zap_site, "('redzone_keywords', 'redzone_attacks_without_tapping', "
+                       "'redzone_block_violations')")
+    (zap_site / "zapkw" / "zap.py").write_text(
+        "from redzone import KeywordSpec, Violation, hookimpl, whole_board\n\n"
+        "ASKED = []\n\n"
+        "@hookimpl\ndef redzone_attacks_without_tapping(state, attacker):\n"
+        "    ASKED.append(attacker)\n\n"
+        "@hookimpl\ndef redzone_keywords():\n"
+        "    return [KeywordSpec('zap', '702.999', summary='zaps')]\n\n"
+        "@hookimpl\n@whole_board\ndef redzone_block_violations(state, blocker, attacker):\n"
+        "    if state.objects[attacker].has('zap'):\n        return None\n"
+        "    if any(p.has('zap') for p in state.objects.values()):\n"
+        "        return [Violation('702.999', 'zapped', (blocker, attacker))]\n"
+        "    return None\n",
+        encoding="utf-8")
+    engine = Engine(allow=["zap"], verify=False)
+    assert "zapkw.zap" not in sys.modules
+    state = engine.game(["alice", "bob"], [
+        engine.creature("z", "alice", 0, 1, "zap"),
+        engine.creature("bear", "alice", 2, 2),
+        engine.creature("wall", "bob", 0, 4)])
+    declared = engine.declare_attackers(state, {"bear": "bob"}).state
+    for _ in range(2):  # the first check imports the plugin; the second asks it imported
+        assert [v.message for v in engine.block_violations(declared, {"wall": ("bear",)})] \
+            == ["zapped"]
+        assert "zapkw.zap" in sys.modules
+    # Its implementations not marked are gated on the objects from its import on.
+    asked = sys.modules["zapkw.zap"].ASKED
+    asked.clear()
+    engine.declare_attackers(state, {"bear": "bob", "z": "bob"})
+    assert asked == ["z"]

@@ -101,7 +101,7 @@ from redzone.kernel.model import (
     creature,
     new_game,
 )
-from redzone.kernel.plugins import dynamic, hookimpl
+from redzone.kernel.plugins import dynamic, hookimpl, whole_board
 from redzone.kernel.references import (
     EACH_PLAYER,
     AnyId,
@@ -221,4 +221,5 @@ __all__ = [
     "new_game",
     "simulate",
     "token_ids",
+    "whole_board",
 ]

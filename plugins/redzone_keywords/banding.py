@@ -15,7 +15,7 @@ legendary supertype), or "creatures named N".
 
 from __future__ import annotations
 
-from redzone import GameState, KeywordSpec, Permanent, hookimpl
+from redzone import GameState, KeywordSpec, Permanent, hookimpl, whole_board
 
 
 @hookimpl
@@ -72,6 +72,7 @@ def _bands_against(state: GameState, creature: Permanent, opposing: tuple[str, .
 
 
 @hookimpl
+@whole_board  # asked about a creature blocked by, or blocking, a band with banding
 def redzone_damage_divider(state: GameState, creature: str) -> str | None:
     combat = state.combat
     if combat is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import time
+import types
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, TypeVar
@@ -54,7 +55,7 @@ class Impl:
         (``"replacement 'x' "``; empty for a hook implementation).
     """
 
-    __slots__ = ("doing", "fn", "gate", "picks", "plugin", "state_gate")
+    __slots__ = ("doing", "fn", "gate", "object_gate", "picks", "plugin", "state_gate")
 
     def __init__(self, fn: Callable[..., Any], picks: tuple[int, ...] | None,
                  plugin: PluginInfo, doing: str = "") -> None:
@@ -67,6 +68,26 @@ class Impl:
         self.gate: frozenset[str] | None = None
         #: Bits of the gated state fields: asked only when one is set.
         self.state_gate = 0
+        #: For a hook about objects, the keywords one of which an object
+        #: asked about must have for it to be asked (``None``: no object
+        #: gate); see :mod:`redzone.kernel._gates`.
+        self.object_gate: frozenset[str] | None = None
+
+
+def marked(fn: object, marker: str) -> bool:
+    """Whether the implementation ``fn`` (a function, a bound method, or the
+    kernel's wrapper of either: a slot's owner, a stand-in's replacement)
+    carries ``marker`` (an attribute set to ``True`` by a decorator such as
+    :func:`~redzone.dynamic`), read without running plugin code."""
+    for _ in range(4):
+        if isinstance(fn, types.MethodType):
+            fn = fn.__func__
+        if not isinstance(fn, types.FunctionType):
+            return False
+        if fn.__dict__.get(marker) is True:
+            return True
+        fn = fn.__dict__.get("__wrapped__")
+    return False
 
 
 #: The call loop's signature: ``(hook, implementations, arguments)`` ->

@@ -7,6 +7,16 @@ No plugin sets a gate; the kernel infers each from what it knows already:
   object (in any zone, or as last known information) has one of them. A
   plugin that declares no keyword, or one of whose
   :class:`~redzone.KeywordSpec`\\ s says ``asked_always=True``, has none;
+* for a hook about objects (:data:`ABOUT`: a creature, a pair of creatures,
+  a damage, a source's assignment), a keyword-gated implementation also has
+  an **object gate**, the same keywords: it is not asked about objects on
+  the battlefield none of which has one of them (a player asked about has
+  none; an object not on the battlefield, or not there at all, lets every
+  implementation the state gate lets through be asked). An implementation
+  that answers about objects without its keyword (banding's damage division:
+  a creature blocked by a band with banding) says so with
+  :func:`whole_board`; a plugin not imported yet is gated by the state alone
+  until it is;
 * the kernel's own plugin modules have a **state gate**, from
   :data:`_KERNEL_STATE_GATES`: their hooks read some fields of the state
   alone and are not asked while all of those are empty. No other plugin
@@ -14,8 +24,8 @@ No plugin sets a gate; the kernel infers each from what it knows already:
 
 What each gate lets through is worked out once per set of keywords present
 and of non-empty gated fields, and kept with the last state asked about.
-Verify mode asks every implementation whatever its gate (:meth:`Gates.checked`
-wraps the call loop) and fails a plugin its gate kept out that answers; the
+Verify mode asks every implementation whatever its gates (:meth:`Gates.checked`
+wraps the call loop) and fails a plugin its gates kept out that answers; the
 answers it uses are those of the implementations the gates let through. A
 plugin not imported yet answers nothing where its gate keeps it out (its
 stand-in imports nothing): it is asked from its import on.
@@ -28,11 +38,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import types
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
-from redzone.kernel._calling import Calls, Impl, Loop
+from redzone.kernel._calling import Calls, Impl, Loop, marked
 from redzone.kernel._loading import KeywordInfo, PluginInfo
 from redzone.kernel.answers import shown
 from redzone.kernel.model import GameState
@@ -72,6 +83,114 @@ RETIRED_FLAGS: Final[Mapping[str, str]] = {
                                      "redzone_assignment_violations its gates let through",
 }
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _first(n: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The objects of a hook asked about its first ``n`` arguments after the state."""
+    return lambda args: args[1:1 + n]
+
+
+def _damage(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (args[1].source, args[1].target)
+
+
+def _source(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (args[1].source,)
+
+
+def _group(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(args[1])
+
+
+def _attacker_and_blockers(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (args[1], *args[2])
+
+
+#: The hooks about objects, each with how the ids of the objects it is asked
+#: about are read from its arguments (the state first): a creature or a
+#: pair of them, a band's members, a damage's source and target, the source
+#: of an assignment. A keyword-gated implementation of one of them is asked
+#: only when one of those objects has one of its keywords (its object gate).
+ABOUT: Final[Mapping[str, Callable[[tuple[Any, ...]], tuple[Any, ...]]]] = {
+    "redzone_keeps_tapped": _first(1),
+    "redzone_attack_violations": _first(2),
+    "redzone_attack_exemption": _first(2),
+    "redzone_can_band": _group,
+    "redzone_attacks_without_tapping": _first(1),
+    "redzone_additional_blocks": _first(1),
+    "redzone_block_violations": _first(2),
+    "redzone_block_exemption": _first(2),
+    "redzone_blocked_by_violations": _attacker_and_blockers,
+    "redzone_deals_combat_damage": _first(1),
+    "redzone_combat_damage_amount": _first(1),
+    "redzone_assigns_past_blockers": _first(1),
+    "redzone_may_assign_as_though_unblocked": _first(1),
+    "redzone_additional_recipients": _first(1),
+    "redzone_damage_divider": _first(1),
+    "redzone_lethal_damage": _first(2),
+    "redzone_assignment_violations": _source,
+    "redzone_redirect_damage": _damage,
+    "redzone_prevent_damage": _damage,
+    "redzone_modify_damage": _damage,
+    "redzone_damage_results": _damage,
+    "redzone_cannot_be_destroyed": _first(1),
+    "redzone_destruction_replacements": _first(1),
+}
+
+#: The attribute :func:`whole_board` sets on an implementation.
+WHOLE_BOARD: Final = "__redzone_whole_board__"
+
+
+def whole_board(fn: F) -> F:
+    """Declare that a hook implementation may answer about objects none of
+    which has one of its plugin's keywords: it is asked whenever one of them
+    is present on the board, not only about the objects that have one.
+
+    A hook about objects (a creature, a pair of creatures, a damage, a
+    source's assignment: the hook's documentation says "gated on the objects
+    it is asked about") asks a plugin that declares keywords only about
+    objects one of which has one of them: trample's check of an assignment
+    is asked about a trampler's, deathtouch's lethal damage about a
+    deathtouch source. Put ``@whole_board`` under ``@hookimpl`` on an
+    implementation whose keyword matters on another object: banding's
+    division of combat damage, asked about a creature blocked by a band
+    that has banding. On a hook not about objects it changes nothing. Verify
+    mode asks every implementation whatever its gates and fails one that
+    answers where its object gate kept it out, naming the plugin, the hook
+    and the objects.
+
+    :returns: ``fn`` itself, marked.
+    :raises TypeError: for anything but a function or a method.
+
+    .. versionadded:: 0.1.0
+    """
+    target = fn.__func__ if isinstance(fn, types.MethodType) else fn
+    if not isinstance(target, types.FunctionType):
+        raise TypeError(f"@whole_board marks a hook implementation (a function), not {shown(fn)}")
+    setattr(target, WHOLE_BOARD, True)
+    return fn
+
+
+def object_keywords(state: GameState, ids: tuple[Any, ...]) -> tuple[frozenset[str], ...] | None:
+    """The keyword names of each object among ``ids`` (a player's id gives
+    none), or ``None`` when one is not a permanent on the battlefield (its
+    last known information may have other keywords: every implementation
+    the state gate lets through is asked)."""
+    objects = state.objects._items
+    found: list[frozenset[str]] = []
+    for obj in ids:
+        perm = objects.get(obj)
+        if perm is None:
+            if type(obj) is str and obj in state.players._items:
+                continue
+            return None
+        if perm.zone != "battlefield":
+            return None
+        found.append(perm.keyword_names)
+    return tuple(found)
+
+
 #: A gate key: the keywords present, and bits of the non-empty gated fields.
 _Key = tuple[frozenset[str], int]
 
@@ -110,10 +229,14 @@ class Gates:
     :param keywords: the keywords the plugins declare.
     :param everyone: ask every implementation whatever its gate (verify
         mode, which then checks the gates with :meth:`checked`).
+    :param loaded: told of each plugin imported after the engine is built
+        (:attr:`redzone.kernel._lazy.Pending.loaded`): its object gates are
+        set then.
     """
 
     def __init__(self, cache: Mapping[str, tuple[Impl, ...]],
-                 keywords: Mapping[str, KeywordInfo], everyone: bool = False) -> None:
+                 keywords: Mapping[str, KeywordInfo], everyone: bool = False,
+                 loaded: list[Callable[[PluginInfo], None]] | None = None) -> None:
         self._cache = cache
         declared: dict[str, set[str]] = {}
         always: set[str] = set()
@@ -146,6 +269,19 @@ class Gates:
                     impl.gate = frozenset(declared[name])
                 for field in kernel[name]:
                     impl.state_gate |= 1 << self._state_fields.index(field)
+        self._declared = {name: frozenset(kws) for name, kws in declared.items()
+                          if name not in always}
+        self._everyone = everyone
+        #: Per hook about objects, active implementations and their objects'
+        #: keywords: the implementations their object gates let through.
+        self._about: dict[tuple[Any, ...], tuple[Impl, ...]] = {}
+        #: Outside verify mode, the hooks an object gate filters.
+        self.object_filtered = frozenset[str]()
+        for info in infos:
+            if info.imported:
+                self.refresh(info)
+        if loaded is not None:
+            loaded.append(self.refresh)  # a plugin imported later: its object gates
         #: Hooks with a gated implementation.
         self.gated_hooks = frozenset(h for h, impls in cache.items()
                                      if any(i.gate is not None or i.state_gate for i in impls))
@@ -160,6 +296,62 @@ class Gates:
         #: Verify mode: whether a kept-out implementation answers nothing
         #: without being asked (:meth:`checked`).
         self._quiet: Callable[[Impl], bool] | None = None
+
+    @property
+    def object_gated(self) -> frozenset[str]:
+        """The hooks about objects with an implementation that has an object gate."""
+        return frozenset(h for h in ABOUT
+                         if any(i.object_gate is not None for i in self._cache.get(h, ())))
+
+    def refresh(self, info: PluginInfo) -> None:
+        """Set the object gates of ``info``'s implementations, once its
+        module is imported (as the engine is built, or later:
+        :attr:`redzone.kernel._lazy.Pending.loaded`; until then a stand-in
+        is gated by the state alone, since whether its implementation is
+        :func:`whole_board` is not known without importing it)."""
+        keywords = self._declared.get(info.name)
+        for hook in ABOUT:
+            for impl in self._cache.get(hook, ()):
+                if impl.plugin.name == info.name:
+                    impl.object_gate = None if keywords is None or \
+                        marked(impl.fn, WHOLE_BOARD) else keywords
+        self._about.clear()
+        self.object_filtered = frozenset() if self._everyone else self.object_gated
+
+    def asks_about(self, hook: str, impls: tuple[Impl, ...], args: tuple[Any, ...]) -> bool:
+        """Whether one of ``impls`` (a hook's) would be asked with ``args``:
+        its gates let it through for the state and the objects."""
+        state = args[0]
+        if hook in self.silent(state):
+            return False
+        return hook not in self.object_filtered or bool(
+            self.about(hook, self.active(hook, impls, state), args))
+
+    def through(self, hook: str, impls: tuple[Impl, ...],
+                args: tuple[Any, ...]) -> tuple[Impl, ...]:
+        """Of ``impls`` (a gated hook's), those its gates let through for
+        ``args`` (the state first): :meth:`active`, then :meth:`about`."""
+        active = self.active(hook, impls, args[0])
+        if active and hook in self.object_filtered:
+            return self.about(hook, active, args)
+        return active
+
+    def about(self, hook: str, impls: tuple[Impl, ...],
+              args: tuple[Any, ...]) -> tuple[Impl, ...]:
+        """Of ``impls`` (those the state gate lets through), the ones the
+        object gates let through for the objects ``args`` asks about."""
+        kws = object_keywords(args[0], ABOUT[hook](args))
+        if kws is None:
+            return impls
+        key = (impls, *kws)
+        found = self._about.get(key)
+        if found is None:
+            found = tuple(i for i in impls if i.object_gate is None
+                          or any(not i.object_gate.isdisjoint(k) for k in kws))
+            if len(self._about) > 4096:
+                self._about.clear()
+            self._about[key] = found
+        return found
 
     def silent(self, state: Any) -> frozenset[str]:
         """The hooks no implementation would be asked about ``state`` (none
@@ -296,12 +488,28 @@ class Gates:
                     splits.clear()
                 splits[entry[1], hook] = split
             asked, kept = split
+            objects: tuple[Impl, ...] = ()
+            if hook in ABOUT and asked:
+                through = self.about(hook, asked, args)
+                if len(through) != len(asked):
+                    objects = tuple(i for i in asked if i not in through)
+                    asked = through
             out = inner(hook, asked, args)
-            if not kept:
+            if not kept and not objects:
                 return out
-            for impl, res in unwatched(hook, kept, args):
+            for impl, res in unwatched(hook, (*kept, *objects), args):
                 if res is False or (type(res) in _COLLECTIONS and not res):
                     continue  # silent (a None answer isn't kept by the loop)
+                if impl in objects:
+                    ids = ", ".join(map(str, ABOUT[hook](args)))
+                    kws = ", ".join(map(repr, sorted(impl.object_gate or ())))
+                    raise calls.fail(impl, hook, state, None,
+                                     f"declares keywords {kws}, "
+                                     f"none on the objects asked about ({ids}), yet answered "
+                                     f"{shown(res)} (its object gate keeps it out of this call "
+                                     "outside verify mode, so the answer would be lost: an "
+                                     "implementation that answers about objects without its "
+                                     "keyword is marked @redzone.whole_board)")
                 raise calls.fail(impl, hook, state, None,
                                  f"{self.describe(impl)}, yet answered {shown(res)} (its "
                                  "gate keeps it out of this call outside verify mode, so "

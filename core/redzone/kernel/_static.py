@@ -42,7 +42,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from redzone.kernel._calling import Calls, Impl, Loop
+from redzone.kernel._calling import Calls, Impl, Loop, marked
 from redzone.kernel.answers import shown
 from redzone.kernel.errors import PluginError
 from redzone.kernel.model import GameState
@@ -108,15 +108,7 @@ def declares_dynamic(fn: object) -> bool:
     """Whether the implementation ``fn`` (a function, a bound method, or the
     kernel's wrapper of either) was marked with :func:`dynamic`, read
     without running plugin code."""
-    for _ in range(4):
-        if isinstance(fn, types.MethodType):
-            fn = fn.__func__
-        if not isinstance(fn, types.FunctionType):
-            return False
-        if fn.__dict__.get(DYNAMIC) is True:
-            return True
-        fn = fn.__dict__.get("__wrapped__")
-    return False
+    return marked(fn, DYNAMIC)
 
 
 def static(hook: str) -> Callable[[F], F]:

@@ -1008,6 +1008,8 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
             continue  # 702.22j-k: the procedure of 510.1c-d (lethal first) is waived
         if unblocked:
             continue  # 510.1b: assigned as though it weren't blocked
+        if not hooks.asks_about("redzone_assignment_violations", (state, duty)):
+            continue  # no plugin's check is about this source (its object gates)
         own = {r: n for r, n in amounts.items() if n}
         view = SourceAssignment(
             source=duty.source, step=step, power=duty.power, amounts=FrozenMap(amounts),

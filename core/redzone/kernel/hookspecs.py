@@ -203,6 +203,11 @@ def redzone_keeps_tapped(state: GameState, permanent: str) -> bool | None:
 
     Combined: any ``True``.
 
+    Gated: on the objects it is asked about (``permanent``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -232,6 +237,11 @@ def redzone_attack_violations(
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_attack_exemption`.
 
+    Gated: on the objects it is asked about (``attacker`` and ``attacked``): a
+    plugin that declares keywords is asked only when one of them has one (an object
+    off the battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -256,6 +266,11 @@ def redzone_attack_exemption(
     :returns: ``True`` to lift the restriction.
 
     Combined: any ``True`` lifts it.
+
+    Gated: on the objects it is asked about (``attacker`` and ``attacked``): a
+    plugin that declares keywords is asked only when one of them has one (an object
+    off the battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -318,6 +333,11 @@ def redzone_can_band(state: GameState, band: tuple[str, ...]) -> bool | None:
 
     Combined: any ``True``.
 
+    Gated: on the objects it is asked about (the band's members): a plugin that
+    declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -334,6 +354,11 @@ def redzone_attacks_without_tapping(state: GameState, attacker: str) -> bool | N
     :returns: ``True`` if it does not become tapped.
 
     Combined: any ``True``.
+
+    Gated: on the objects it is asked about (``attacker``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -385,6 +410,11 @@ def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
 
     Combined: summed with the permanent's own ``can_block_additional``.
 
+    Gated: on the objects it is asked about (``blocker``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -409,6 +439,11 @@ def redzone_block_violations(
     Combined: concatenated; the declaration is illegal if any remain after
     :func:`redzone_block_exemption`.
 
+    Gated: on the objects it is asked about (``blocker`` and ``attacker``): a plugin
+    that declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -432,6 +467,11 @@ def redzone_block_exemption(
 
     Combined: any ``True`` lifts it.
 
+    Gated: on the objects it is asked about (``blocker`` and ``attacker``): a plugin
+    that declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -454,6 +494,11 @@ def redzone_blocked_by_violations(
     :returns: the violations.
 
     Combined: concatenated.
+
+    Gated: on the objects it is asked about (``attacker`` and ``blockers``): a
+    plugin that declares keywords is asked only when one of them has one (an object
+    off the battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -556,6 +601,11 @@ def redzone_deals_combat_damage(state: GameState, creature: str, step: str) -> b
     combat, other objects, players, the creature's status) declares it with
     :func:`redzone.dynamic`.
 
+    Gated: on the objects it is asked about (``creature``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -581,6 +631,11 @@ def redzone_combat_damage_amount(state: GameState, creature: str, step: str) -> 
 
     Combined: the smallest answer (so that "assigns no combat damage" wins
     over "equal to its toughness"); with no answer, its power.
+
+    Gated: on the objects it is asked about (``creature``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -609,6 +664,11 @@ def redzone_assigns_past_blockers(state: GameState, attacker: str) -> bool | Non
     combat, other objects, players, the attacker's status) declares it with
     :func:`redzone.dynamic`.
 
+    Gated: on the objects it is asked about (``attacker``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -634,6 +694,11 @@ def redzone_may_assign_as_though_unblocked(state: GameState, attacker: str) -> b
     :returns: ``True`` if its controller may choose so.
 
     Combined: any ``True``.
+
+    Gated: on the objects it is asked about (``attacker``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -664,6 +729,11 @@ def redzone_additional_recipients(state: GameState, attacker: str) -> Iterable[s
     and players who left the game or permanents that can't be dealt damage,
     are dropped.
 
+    Gated: on the objects it is asked about (``attacker``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -687,6 +757,11 @@ def redzone_damage_divider(state: GameState, creature: str) -> str | None:
 
     Combined: the answers other than ``None``; several different ones are an
     error.
+
+    Gated: on the objects it is asked about (``creature``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -719,6 +794,11 @@ def redzone_lethal_damage(state: GameState, source: str, creature: str) -> int |
     implementation whose answer reads more (the combat, other objects,
     players, damage marked) declares it with :func:`redzone.dynamic`.
 
+    Gated: on the objects it is asked about (``source`` and ``creature``): a plugin
+    that declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -741,6 +821,11 @@ def redzone_assignment_violations(
     :returns: the violations.
 
     Combined: concatenated; the whole assignment is rejected if any exist.
+
+    Gated: on the objects it is asked about (the assignment's ``source``): a plugin
+    that declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -776,6 +861,11 @@ def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redire
     affected player or controller chooses, and this is the default), each
     at most once to a damage (614.5).
 
+    Gated: on the objects it is asked about (the damage's ``source`` and
+    ``target``): a plugin that declares keywords is asked only when one of them has
+    one (an object off the battlefield lets the state decide), unless its
+    implementation is marked :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -808,6 +898,11 @@ def redzone_prevent_damage(
 
     Combined: all apply; one that prevents all wins; amounts add up.
 
+    Gated: on the objects it is asked about (the damage's ``source`` and
+    ``target``): a plugin that declares keywords is asked only when one of them has
+    one (an object off the battlefield lets the state decide), unless its
+    implementation is marked :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -824,6 +919,11 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     :returns: the modifiers that apply.
 
     Combined: applied in order of effect name, each once (614.5).
+
+    Gated: on the objects it is asked about (the damage's ``source`` and
+    ``target``): a plugin that declares keywords is asked only when one of them has
+    one (an object off the battlefield lets the state decide), unless its
+    implementation is marked :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -858,6 +958,11 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
     change. An implementation whose answer reads more (the combat, other
     objects, a player's life or counters, the damage batch) declares it with
     :func:`redzone.dynamic`.
+
+    Gated: on the objects it is asked about (the damage's ``source`` and
+    ``target``): a plugin that declares keywords is asked only when one of them has
+    one (an object off the battlefield lets the state decide), unless its
+    implementation is marked :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """
@@ -945,6 +1050,11 @@ def redzone_cannot_be_destroyed(state: GameState, permanent: str) -> bool | None
 
     Combined: any ``True``.
 
+    Gated: on the objects it is asked about (``permanent``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError
@@ -969,6 +1079,11 @@ def redzone_destruction_replacements(
 
     Combined: concatenated; one applies, the first by effect name (616.1:
     the permanent's controller chooses, and this is the default).
+
+    Gated: on the objects it is asked about (``permanent``): a plugin that declares
+    keywords is asked only when one of them has one (an object off the battlefield
+    lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
 
     .. versionadded:: 0.1.0
     """

@@ -36,6 +36,7 @@ from redzone.kernel import _calling, _checks, _gates, _lazy, _loading, _static
 from redzone.kernel import abilities as _abilities
 from redzone.kernel import answers as _answers_check
 from redzone.kernel._calling import Impl
+from redzone.kernel._gates import whole_board
 from redzone.kernel._loading import (
     BUILTIN_DISTRIBUTION,
     GROUP,
@@ -77,7 +78,7 @@ from redzone.kernel.requirements import Requirement
 __all__ = [
     "BUILTIN_DISTRIBUTION", "GROUP", "INERT_KEYWORDS", "UNKNOWN_KEYWORD_POLICIES", "Hooks",
     "KeywordInfo", "PluginInfo", "discover", "dynamic", "entry_points", "hookimpl", "make_manager",
-    "plugin_name", "suggest", "verify_default",
+    "plugin_name", "suggest", "verify_default", "whole_board",
 ]
 
 
@@ -163,15 +164,15 @@ class Hooks:
             self._declared("redzone_event_kinds", EventKind), self.keyword_infos)
         # Verify mode asks the implementations the gates keep out too, to fail one that answers.
         self._gates = _gates.Gates(self._cache, self.keyword_infos,
-                                   everyone=self._verifier is not None)
+                                   everyone=self._verifier is not None,
+                                   loaded=self.pending.loaded)
         self._gated_hooks = self._gates.filtered
         if self._verifier is not None:
             self._loop = self._gates.checked(self._loop, unwatched, calls,
                                              self.pending.kept_silent, self.pending.loaded)
-        #: The hooks no implementation would be asked about a state
-        #: (:meth:`redzone.kernel._gates.Gates.silent`, without a call between).
+        #: The hooks nobody would be asked about (:meth:`redzone.kernel._gates.Gates.silent`).
         self.silent = self._gates.silent
-        self._active = self._gates.active
+        self._through = self._gates.through
         self.static_answers = _static.StaticAnswers(self._cache, self._gates, calls,
                                                     self._plain, self.verify, self.pending)
 
@@ -184,7 +185,7 @@ class Hooks:
         """The answers of the implementations the gates let through, by the loop."""
         impls = self._cache[hook]
         if hook in self._gated_hooks:
-            impls = self._active(hook, impls, args[0])
+            impls = self._through(hook, impls, args)
         return self._loop(hook, impls, args)
 
     # -- plumbing -------------------------------------------------------------
@@ -201,21 +202,23 @@ class Hooks:
         """Whether an implementation of ``hook`` would be asked about ``state`` (gates let it)."""
         return hook not in self._gates.silent(state)
 
+    def asks_about(self, hook: str, args: tuple[Any, ...]) -> bool:
+        """:meth:`asks`, for a hook about objects (:data:`redzone.kernel._gates.ABOUT`)."""
+        return self._gates.asks_about(hook, self._cache[hook], args)
+
     @functools.cached_property
     def keyword_names(self) -> frozenset[str]:
         """The names of the keywords the loaded plugins declare."""
         return frozenset(self.keyword_infos)
 
     def info(self, plugin: str) -> PluginInfo:
-        """The registered plugin named ``plugin`` (a bare record for a name
-        that isn't registered)."""
+        """The registered plugin named ``plugin`` (a bare record for another name)."""
         return self._calls.info(plugin)
 
     def fault(self, plugin: str | PluginInfo, hook: str, state: GameState | None,
               problem: str) -> PluginError:
-        """The :class:`PluginError` for a fault of ``plugin`` found outside a
-        hook call (in what its answer asked the kernel to do): it names the
-        plugin, its distribution, ``hook``, the hook's rules and the step."""
+        """The :class:`PluginError` for a fault of ``plugin`` found outside a hook call
+        (in what its answer asked): naming it, its distribution, ``hook``, rules, step."""
         info = plugin if isinstance(plugin, PluginInfo) else self.info(plugin)
         return self._fail(info, hook, state, None, problem)
 
@@ -231,9 +234,8 @@ class Hooks:
     # -- verify mode ------------------------------------------------------------
 
     def state_print(self, state: GameState) -> bytes | str | None:
-        """In verify mode, ``state``'s fingerprint, to compare after plugin
-        code that isn't a hook call ran with it (an action kind's perform
-        function); ``None`` outside verify mode."""
+        """In verify mode, ``state``'s fingerprint, to compare after plugin code
+        that isn't a hook call ran with it (an action kind's); else ``None``."""
         return None if self._verifier is None else self._verifier.fingerprint(state)
 
     def check_unchanged(self, plugin: str, hook: str, state: GameState,
@@ -248,9 +250,8 @@ class Hooks:
                 "compares it before and after)"))
 
     def command_started(self) -> None:
-        """A command of the engine starts: in verify mode, what the last
-        command's plugins did is checked. (A command's bounds are its own:
-        :class:`~redzone.kernel.answers.Spent`.)"""
+        """A command of the engine starts: in verify mode, what the last command's
+        plugins did is checked (its bounds are its own: :class:`~redzone.kernel.answers.Spent`)."""
         if self._verifier is not None:
             self._verifier.pending()
 
