@@ -277,9 +277,7 @@ class Gates:
         self._about: dict[tuple[Any, ...], tuple[Impl, ...]] = {}
         #: Outside verify mode, the hooks an object gate filters.
         self.object_filtered = frozenset[str]()
-        for info in infos:
-            if info.imported:
-                self.refresh(info)
+        self._object_gates({info.name for info in infos if info.imported})
         if loaded is not None:
             loaded.append(self.refresh)  # a plugin imported later: its object gates
         #: Hooks with a gated implementation.
@@ -309,10 +307,14 @@ class Gates:
         :attr:`redzone.kernel._lazy.Pending.loaded`; until then a stand-in
         is gated by the state alone, since whether its implementation is
         :func:`whole_board` is not known without importing it)."""
-        keywords = self._declared.get(info.name)
+        self._object_gates({info.name})
+
+    def _object_gates(self, plugins: set[str]) -> None:
+        """Set the object gates of the implementations of ``plugins``."""
         for hook in ABOUT:
             for impl in self._cache.get(hook, ()):
-                if impl.plugin.name == info.name:
+                if impl.plugin.name in plugins:
+                    keywords = self._declared.get(impl.plugin.name)
                     impl.object_gate = None if keywords is None or \
                         marked(impl.fn, WHOLE_BOARD) else keywords
         self._about.clear()
