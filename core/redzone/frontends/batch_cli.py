@@ -22,7 +22,7 @@ import contextlib
 import importlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -314,15 +314,20 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
         with open_executor(executor_spec, jobs) as executor, progress:
             task = progress.add_task("files", total=None)
             outcomes: Iterator[JobOutcome] = iter(())
+
+            def done(count: int, total: int | None, outcome: object) -> None:
+                # Counted as soon as its row is written (the sink writes it just
+                # before): a Ctrl-C after the row leaves it counted.
+                counted.add(cast("JobOutcome", outcome))  # (full outcomes: no score given)
+                progress.update(task, total=total, completed=count)
+
             try:
                 outcomes = simulate(
                     files, executor=executor, engine=engine, chunksize=chunksize, rules=rules,
                     timeout=timeout, sink=out, resume=resume,
                     lost_after=LOST_AFTER if lost_after is None else lost_after,
-                    progress=lambda done, total, outcome: progress.update(task, total=total,
-                                                                          completed=done))
+                    progress=done)
                 for result in outcomes:
-                    counted.add(result)
                     if debug and result.status == EXIT_FAILURE:
                         failed.append(result)
                     if as_json:
