@@ -40,8 +40,11 @@ def plain_roles(text: str) -> str:
     return ROLE.sub(lambda m: f"`{m.group(2).split('.')[-1] if m.group(1) else m.group(2)}`",
                     text)
 
+#: The decorators that make an attrs class (redzone's ``lazy_frozen`` is
+#: ``attrs.frozen`` applied on first use).
 ATTRS_DECORATORS = {"attrs.frozen", "attrs.define", "attr.s", "attrs.mutable",
-                    "attr.attrs", "attr.frozen", "attr.define"}
+                    "attr.attrs", "attr.frozen", "attr.define",
+                    "redzone.kernel.frozen.lazy_frozen", "redzone.kernel.frozen._lazy_frozen"}
 
 
 def _is_attrs(cls: griffe.Class) -> bool:

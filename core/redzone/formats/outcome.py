@@ -30,7 +30,7 @@ from redzone.kernel.errors import (
     Violation,
 )
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import as_tuple
+from redzone.kernel.frozen import as_tuple, lazy_frozen
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import PLAYER_ZONES, ChoiceMade, GameState, Permanent
 from redzone.kernel.results import AssignmentRecord, DamageStepRecord
@@ -169,7 +169,7 @@ def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, 
     return tuple(out)
 
 
-@frozen
+@lazy_frozen
 class Finding:
     """A problem :func:`check` found, with the declaration it concerns.
 
@@ -181,7 +181,7 @@ class Finding:
     error: IllegalActionError
 
 
-@frozen
+@lazy_frozen
 class CheckReport:
     """What :func:`check_report` found.
 

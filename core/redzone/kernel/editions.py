@@ -18,15 +18,15 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-from attrs import field, frozen
+from attrs import field
 
 from redzone.kernel.errors import PluginLoadError, RulesError
-from redzone.kernel.frozen import as_tuple
+from redzone.kernel.frozen import as_tuple, lazy_frozen
 
 GROUP: Final = "redzone.editions"
 
 
-@frozen
+@lazy_frozen
 class Edition:
     """A rules edition.
 

@@ -13,9 +13,9 @@ import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-from attrs import field, frozen
+from attrs import field
 
-from redzone.kernel.frozen import as_tuple
+from redzone.kernel.frozen import as_tuple, lazy_frozen
 
 if TYPE_CHECKING:
     from redzone.kernel.model import GameState
@@ -26,7 +26,7 @@ def _objects(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
-@frozen
+@lazy_frozen
 class Violation:
     """One broken rule.
 

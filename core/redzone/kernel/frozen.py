@@ -14,9 +14,10 @@ reaching into the private dict) the engine's verify mode detects.
 from __future__ import annotations
 
 import linecache
+import threading
 from abc import ABCMeta
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, Generic, NoReturn, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Self, TypeVar, overload
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -454,3 +455,118 @@ def _make_dict_evolver(cls: type, fields: Any) -> Any:
     ns: dict[str, Any] = {"_new": object.__new__, "_set": object.__setattr__, "_cls": cls,
                           "_plan": plan}
     return _define("\n".join(lines) + "\n", "evolve", cls, ns)
+
+
+# ---------------------------------------------------------------------------
+# Value classes built on first use
+# ---------------------------------------------------------------------------
+
+#: The methods attrs writes into a frozen class without slots: until the
+#: class is built, each is a stand-in that builds it and calls attrs' own.
+_BUILT_METHODS: tuple[str, ...] = ("__init__", "__repr__", "__eq__", "__ne__", "__hash__",
+                                   "__setattr__", "__delattr__")
+#: The class attributes attrs sets (read by :func:`attrs.fields`,
+#: :func:`attrs.has`, pattern matching): until the class is built, reading
+#: one builds it.
+_BUILT_ATTRIBUTES: tuple[str, ...] = ("__attrs_attrs__", "__attrs_props__", "__match_args__")
+
+#: The classes not built yet: their attrs options and the stand-ins they hold.
+_UNBUILT: dict[type, tuple[dict[str, Any], tuple[str, ...]]] = {}
+_BUILDING = threading.RLock()
+
+_C = TypeVar("_C", bound=type)
+
+
+class _OnUse:
+    """A class attribute attrs sets, read before the class is built: reading
+    it builds the class and answers attrs' value."""
+
+    __slots__ = ("cls", "name")
+
+    def __init__(self, cls: type, name: str) -> None:
+        self.cls = cls
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        build(self.cls)
+        return getattr(owner if owner is not None else self.cls, self.name)
+
+
+def _stand_in(cls: type, name: str) -> Callable[..., Any]:
+    def stand_in(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+        build(cls)
+        return getattr(cls, name)(self, *args, **kwargs)
+
+    stand_in.__name__ = name
+    stand_in.__qualname__ = f"{cls.__qualname__}.{name}"
+    return stand_in
+
+
+def _lazy_frozen(maybe_cls: Any = None, /, **options: Any) -> Any:
+    """``attrs.frozen(slots=False, **options)``, applied when the class is
+    first used rather than as it is defined: the first instance, the first
+    comparison, hash or ``repr`` of one (an unpickled instance included),
+    or the first read of what attrs sets on the class (:func:`attrs.fields`,
+    :func:`attrs.has`, :func:`attrs.evolve`, a subclass built by attrs)
+    builds it, once, under a lock. Building a class is most of the cost of
+    defining it (attrs writes and compiles its methods), so the value
+    classes a run never uses cost it nothing. The class object is the one
+    defined (attrs builds a class without slots in place): ``isinstance``
+    and references taken before it is built stay valid.
+
+    For type checkers it is :func:`attrs.frozen`.
+
+    :raises TypeError: when asked for slots (a class with slots is a new
+        class, which references taken before it was built wouldn't be).
+    """
+    if options.pop("slots", False):
+        raise TypeError("a class built on first use has no slots (slots=False)")
+
+    def decorate(cls: _C) -> _C:
+        stand_ins = tuple(n for n in (*_BUILT_METHODS, *_BUILT_ATTRIBUTES)
+                          if n not in cls.__dict__)
+        with _BUILDING:
+            _UNBUILT[cls] = (options, stand_ins)
+            for name in stand_ins:
+                setattr(cls, name, _OnUse(cls, name) if name in _BUILT_ATTRIBUTES
+                        else _stand_in(cls, name))
+        return cls
+
+    return decorate if maybe_cls is None else decorate(maybe_cls)
+
+
+def build(cls: type) -> None:
+    """Build a class defined with :func:`lazy_frozen` now, if it isn't yet
+    (attrs writes its methods): what its first use does."""
+    with _BUILDING:
+        unbuilt = _UNBUILT.pop(cls, None)
+        if unbuilt is None:
+            return
+        options, stand_ins = unbuilt
+        for name in stand_ins:
+            delattr(cls, name)
+        import attrs
+
+        try:
+            attrs.frozen(slots=False, **options)(cls)
+        except BaseException:
+            for name in stand_ins:  # (as it was: the next use fails the same way)
+                setattr(cls, name, _OnUse(cls, name) if name in _BUILT_ATTRIBUTES
+                        else _stand_in(cls, name))
+            _UNBUILT[cls] = unbuilt
+            raise
+
+
+def built(cls: type) -> bool:
+    """Whether ``cls`` is built: not a class of :func:`lazy_frozen` still waiting."""
+    return cls not in _UNBUILT
+
+
+if TYPE_CHECKING:
+    from attrs import frozen as lazy_frozen  # re-exported: attrs.frozen to type checkers
+else:
+    lazy_frozen = _lazy_frozen
+
+__all__ = ["EMPTY", "Copyable", "FrozenMap", "as_map", "as_tuple", "build", "built",
+           "cached_properties", "caches_hash", "derived", "freeze", "lazy_frozen", "refusal",
+           "unchanged"]

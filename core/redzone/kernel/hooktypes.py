@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from attrs import field, frozen
 
-from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple
+from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple, lazy_frozen
 from redzone.kernel.model import Action as Action
 from redzone.kernel.model import Damage as Damage
 from redzone.kernel.model import GameState, Permanent
@@ -172,7 +172,7 @@ class KeywordSpec(Copyable):
         return None
 
 
-@frozen
+@lazy_frozen
 class Prevention(Copyable):
     """A prevention effect that applies to one damage (615).
 
@@ -220,7 +220,7 @@ class DamageStep(Copyable):
 REGULAR_DAMAGE_STEP = DamageStep("combat_damage", 0, "510", "Combat damage step")
 
 
-@frozen
+@lazy_frozen
 class Redirection(Copyable):
     """A redirection effect: damage that would be dealt to one recipient is
     dealt to another instead (614.9).
@@ -240,7 +240,7 @@ class Redirection(Copyable):
     to: str
 
 
-@frozen
+@lazy_frozen
 class DamageModifier(Copyable):
     """A replacement effect that changes how much damage is dealt (614.1a).
 
@@ -311,7 +311,7 @@ class Result(Copyable):
     token: Permanent | None = None
 
 
-@frozen
+@lazy_frozen
 class ResultReplacement(Copyable):
     """A replacement effect on a result of damage (120.4c, 614).
 
@@ -350,7 +350,7 @@ class StateBasedAction(Copyable):
     player: str | None = None
 
 
-@frozen(slots=False)  # built by the thousand: dict-based builds are faster
+@lazy_frozen  # built by the thousand: dict-based builds are faster
 class SourceAssignment(Copyable):
     """One creature's proposed combat damage assignment, as validation hooks
     see it (510.1).
@@ -473,7 +473,7 @@ class ActivatedAbility(Copyable):
     summary: str = ""
 
 
-@frozen
+@lazy_frozen
 class DestructionReplacement(Copyable):
     """An effect that replaces a permanent's destruction (614.8, 701.19).
 

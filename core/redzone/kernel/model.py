@@ -22,7 +22,16 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from redzone.kernel import display as _display
-from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple, derived, unchanged
+from redzone.kernel.frozen import (
+    EMPTY,
+    Copyable,
+    FrozenMap,
+    as_map,
+    as_tuple,
+    derived,
+    lazy_frozen,
+    unchanged,
+)
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
 
 # ---------------------------------------------------------------------------
@@ -52,7 +61,7 @@ class Damage(Copyable):
 
 
 
-@frozen
+@lazy_frozen
 class Action(Copyable):
     """The base of every action: a thing that happens to the game, as data.
 
@@ -109,7 +118,7 @@ PLAYER_DURATIONS: Final = frozenset({"until_your_next_turn", "next_untap_step"})
 SCOPES: Final = ("game", "turn", "combat")
 
 
-@frozen
+@lazy_frozen
 class Condition(Copyable):
     """A "for as long as" condition (611.2b).
 
@@ -189,7 +198,7 @@ def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
     return tuple(k if isinstance(k, Keyword) else Keyword(k) for k in value)
 
 
-@frozen
+@lazy_frozen
 class Modification(Copyable):
     """A continuous effect on one permanent (a pump, a granted or lost keyword).
 
@@ -243,7 +252,7 @@ def _strs(value: Iterable[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
-@frozen
+@lazy_frozen
 class ContinuousEffect(Copyable):
     """A continuous effect that modifies characteristics (611, 613).
 
@@ -867,7 +876,7 @@ class Combat(Copyable):
 SHIELD_MODES: Final = ("amount", "next", "all", "regenerate")
 
 
-@frozen
+@lazy_frozen
 class Shield(Copyable):
     """A prevention effect from a resolved spell or ability (615).
 
@@ -899,7 +908,7 @@ class Shield(Copyable):
     condition: Condition | None = None
 
 
-@frozen
+@lazy_frozen
 class Effect(Copyable):
     """A continuous effect that applies to the whole game (a Fog, a Worship).
 
@@ -934,7 +943,7 @@ class Effect(Copyable):
 CHOICE_KINDS: Final = ("target", "mode", "number", "order", "cost", "yes_no", "option")
 
 
-@frozen
+@lazy_frozen
 class Choice(Copyable):
     """A decision a player makes, as data: who chooses, what kind, the legal
     options, how many, and the default redzone takes when none is given.
@@ -978,7 +987,7 @@ class Choice(Copyable):
     key: str = ""
 
 
-@frozen
+@lazy_frozen
 class ChoiceMade(Copyable):
     """A choice as it was made, for the outcome.
 
@@ -1004,7 +1013,7 @@ class ChoiceMade(Copyable):
     step: str = ""
 
 
-@frozen
+@lazy_frozen
 class Trigger(Copyable):
     """A triggered ability that has triggered (603.2) and waits on the stack.
 
@@ -1058,7 +1067,7 @@ class Trigger(Copyable):
 DELAYED_WHEN: Final = ("end_of_combat", "end_step", "cleanup", "leaves", "upkeep")
 
 
-@frozen
+@lazy_frozen
 class DelayedTrigger(Copyable):
     """A delayed triggered ability waiting for its moment (603.7).
 
@@ -1096,7 +1105,7 @@ class DelayedTrigger(Copyable):
     step: str = ""
 
 
-@frozen
+@lazy_frozen
 class WrittenTrigger(Copyable):
     """A triggered ability written as data, not by a plugin (603.1): "whenever
     <event>, <actions>" (a scenario file's ``[[triggers]]``,
@@ -1132,7 +1141,7 @@ class WrittenTrigger(Copyable):
     id: str = ""
 
 
-@frozen
+@lazy_frozen
 class PluginState(Copyable):
     """What one plugin remembers, in its own slot of the state.
 
@@ -1151,7 +1160,7 @@ class PluginState(Copyable):
     scope: str = "game"
 
 
-@frozen
+@lazy_frozen
 class GameOver(Copyable):
     """How the game ended (104).
 
@@ -1171,7 +1180,7 @@ class GameOver(Copyable):
     rule: str
 
 
-@frozen
+@lazy_frozen
 class StackObject(Copyable):
     """A spell or ability on the stack that is a source of damage (120.3,
     609.7): not a permanent, but with the characteristics that matter to

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from redzone.kernel.frozen import lazy_frozen
+
 if TYPE_CHECKING:
     from redzone.kernel.combat import Assignment
     from redzone.kernel.hooktypes import Action
@@ -38,7 +40,7 @@ class CombatPlan:
     bands: tuple[tuple[str, ...], ...] = ()
 
 
-@frozen
+@lazy_frozen
 class TurnPlan:
     """One whole turn after the first, for :meth:`Engine.resolve` (500.1).
 

@@ -43,8 +43,10 @@ from typing import Annotated, Any, Final
 
 import attrs
 
+from redzone.kernel.frozen import lazy_frozen
 
-@attrs.frozen
+
+@lazy_frozen
 class Ref:
     """The annotation's mark: the field names an id of ``kind``.
 

@@ -23,10 +23,10 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from attrs import field, frozen
+from attrs import field
 
 from redzone.kernel.errors import Violation
-from redzone.kernel.frozen import as_tuple
+from redzone.kernel.frozen import as_tuple, lazy_frozen
 
 #: The most complete declarations one check visits.
 SEARCH_BUDGET: Final = 20_000
@@ -36,7 +36,7 @@ SEARCH_BUDGET: Final = 20_000
 MAX_MULTI_BLOCK: Final = 3
 
 
-@frozen
+@lazy_frozen
 class Requirement:
     """Something a creature must do in a declaration if able.
 
@@ -84,7 +84,7 @@ class Requirement:
         return f"{self.creature} is blocked if able{by}"
 
 
-@frozen
+@lazy_frozen
 class RequirementCheck:
     """The outcome of checking a declaration's requirements.
 
