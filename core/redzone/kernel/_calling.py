@@ -23,11 +23,13 @@ import pluggy
 
 from redzone.kernel import hookspecs
 from redzone.kernel._loading import PluginInfo
+from redzone.kernel.answers import shown
 from redzone.kernel.errors import BoundError, IllegalActionError, PluginError
 from redzone.kernel.model import GameState
 from redzone.kernel.slots import declares_slot, owned
 
 _E = TypeVar("_E", bound=PluginError)
+F = TypeVar("F", bound=Callable[..., Any])
 _T = TypeVar("_T")
 
 #: Hooks whose implementations may raise :class:`IllegalActionError` to reject
@@ -72,6 +74,19 @@ class Impl:
         #: asked about must have for it to be asked (``None``: no object
         #: gate); see :mod:`redzone.kernel._gates`.
         self.object_gate: frozenset[str] | None = None
+
+
+def mark(fn: F, marker: str, decorator: str) -> F:
+    """Set ``marker`` on the hook implementation ``fn`` (a function, or a
+    method: its function), for ``@decorator``.
+
+    :returns: ``fn`` itself.
+    :raises TypeError: for anything but a function or a method."""
+    target = fn.__func__ if isinstance(fn, types.MethodType) else fn
+    if not isinstance(target, types.FunctionType):
+        raise TypeError(f"@{decorator} marks a hook implementation (a function), not {shown(fn)}")
+    setattr(target, marker, True)
+    return fn
 
 
 def marked(fn: object, marker: str) -> bool:

@@ -38,12 +38,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import types
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from redzone.kernel._calling import Calls, Impl, Loop, marked
+from redzone.kernel._calling import Calls, Impl, Loop, mark, marked
 from redzone.kernel._loading import KeywordInfo, PluginInfo
 from redzone.kernel.answers import shown
 from redzone.kernel.model import GameState
@@ -165,11 +164,7 @@ def whole_board(fn: F) -> F:
 
     .. versionadded:: 0.1.0
     """
-    target = fn.__func__ if isinstance(fn, types.MethodType) else fn
-    if not isinstance(target, types.FunctionType):
-        raise TypeError(f"@whole_board marks a hook implementation (a function), not {shown(fn)}")
-    setattr(target, WHOLE_BOARD, True)
-    return fn
+    return mark(fn, WHOLE_BOARD, "whole_board")
 
 
 def object_keywords(state: GameState, ids: tuple[Any, ...]) -> tuple[frozenset[str], ...] | None:

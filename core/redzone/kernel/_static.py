@@ -38,11 +38,10 @@ an answer twice.
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from redzone.kernel._calling import Calls, Impl, Loop, marked
+from redzone.kernel._calling import Calls, Impl, Loop, mark, marked
 from redzone.kernel.answers import shown
 from redzone.kernel.errors import PluginError
 from redzone.kernel.model import GameState
@@ -97,11 +96,7 @@ def dynamic(fn: F) -> F:
 
     .. versionadded:: 0.1.0
     """
-    target = fn.__func__ if isinstance(fn, types.MethodType) else fn
-    if not isinstance(target, types.FunctionType):
-        raise TypeError(f"@dynamic marks a hook implementation (a function), not {shown(fn)}")
-    setattr(target, DYNAMIC, True)
-    return fn
+    return mark(fn, DYNAMIC, "dynamic")
 
 
 def declares_dynamic(fn: object) -> bool:
