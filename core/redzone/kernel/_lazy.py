@@ -4,11 +4,16 @@ A plugin that discovery found and that its package's index declares
 (:mod:`redzone.kernel.index`) is not imported when the engine is built. In its
 place, each hook the index says it implements gets a stand-in implementation,
 sorted by plugin name among the others exactly where the plugin's own would
-be, and gated by the gates exactly as its own would be (they read only the
-keywords it declares, which the index gives). So the implementations asked,
-and their order, are those of an engine that imported every plugin at once:
-the lazy import changes when a plugin's module is imported, never what is
-asked or what answers.
+be, and gated by the state's gates exactly as its own would be (they read
+only the keywords it declares, which the index gives). Object gates, which
+depend on whether an implementation is :func:`~redzone.whole_board` (known
+only from its function), apply from its import on: until then the stand-in
+is asked wherever the state's gates let it through, and its first call
+imports the plugin. So the implementations asked, and their order, are
+those of an engine that imported every plugin at once, but for those first
+calls, which a plugin whose object gates are right answers with nothing:
+the lazy import changes when a plugin's module is imported, never what
+answers.
 
 A stand-in, when called:
 

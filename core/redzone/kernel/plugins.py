@@ -13,8 +13,8 @@ Discovery order (what :func:`discover` does, in this order):
 6. import each module and register it under its entry-point name, except
    those their package's plugin index declares (:mod:`redzone.kernel.index`):
    an engine imports and registers one of those when it first needs it
-   (:mod:`redzone.kernel._lazy`), asking it exactly where and when it would
-   have asked it had it been imported at once.
+   (:mod:`redzone.kernel._lazy`), with the answers it would have had had it
+   been imported at once.
 
 Nothing is loaded at import time and nothing is global: each
 :class:`~redzone.Engine` owns one :class:`pluggy.PluginManager`. Core code never
