@@ -16,6 +16,9 @@ from typing import Any
 import attrs
 import pytest
 from attrs.exceptions import FrozenInstanceError
+from hypothesis import given
+from hypothesis import strategies as st
+from redzone.kernel import frozen
 from redzone.kernel.frozen import Copyable, as_tuple, built, lazy_frozen
 
 
@@ -68,6 +71,30 @@ class Point(Copyable):
     name: str
     tags: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)
     n: int = 0
+
+
+_TEXT = st.text(max_size=4)
+
+
+@given(first=st.tuples(_TEXT, st.lists(_TEXT, max_size=3), st.integers()),
+       second=st.tuples(_TEXT, st.lists(_TEXT, max_size=3), st.integers()),
+       fresh=st.booleans())
+def test_values_compare_hash_and_print_as_attrs_values_do(
+        first: tuple[str, list[str], int], second: tuple[str, list[str], int],
+        fresh: bool) -> None:
+    """Property: for any field values, two values of a class built on first
+    use are equal, hash alike and print alike exactly when two values of the
+    same class built by attrs are, whether the class was built by this
+    comparison or before it."""
+    lazy, eager = _pair()
+    if not fresh:
+        frozen.build(lazy)
+    a, b = lazy(*first), lazy(*second)
+    x, y = eager(*first), eager(*second)
+    assert (a == b) is (x == y) and (a != b) is (x != y)
+    assert a != b or hash(a) == hash(b)  # (equal values hash alike, as attrs makes them)
+    assert repr(a) == repr(x).replace("Eager", "Lazy", 1)
+    assert a.evolve(n=first[2] + 1) == lazy(first[0], first[1], first[2] + 1)
 
 
 def test_a_lazily_built_instance_pickles_and_copies() -> None:
