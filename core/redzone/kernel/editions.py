@@ -18,15 +18,15 @@ import functools
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-from attrs import field
+from attrs import field, frozen
 
 from redzone.kernel.errors import PluginLoadError, RulesError
-from redzone.kernel.frozen import as_tuple, lazy_frozen
+from redzone.kernel.frozen import as_tuple
 
 GROUP: Final = "redzone.editions"
 
 
-@lazy_frozen
+@frozen
 class Edition:
     """A rules edition.
 

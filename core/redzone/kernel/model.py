@@ -61,7 +61,7 @@ class Damage(Copyable):
 
 
 
-@lazy_frozen
+@frozen
 class Action(Copyable):
     """The base of every action: a thing that happens to the game, as data.
 

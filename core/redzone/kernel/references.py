@@ -43,10 +43,8 @@ from typing import Annotated, Any, Final
 
 import attrs
 
-from redzone.kernel.frozen import lazy_frozen
 
-
-@lazy_frozen
+@attrs.frozen
 class Ref:
     """The annotation's mark: the field names an id of ``kind``.
 
