@@ -178,9 +178,19 @@ def test_a_class_attrs_refuses_fails_at_each_use_and_stays_unbuilt() -> None:
 
 def test_slots_are_refused() -> None:
     """A class with slots would be a new class object, which references
-    taken before the build wouldn't be: asked for, it is a TypeError."""
+    taken before the build wouldn't be: asked for, it is a TypeError. So is
+    a class deriving from a class with slots: it would pickle as its base
+    does, without the fields it adds (a batch's worker would get values
+    missing them)."""
     with pytest.raises(TypeError, match="no slots"):
         lazy_frozen(slots=True)
+
+    @attrs.frozen
+    class Base:
+        a: int = 0
+
+    with pytest.raises(TypeError, match="derives from Base, which has slots"):
+        lazy_frozen(type("Derived", (Base,), {"__annotations__": {"b": "int"}, "b": 0}))
 
 
 def test_a_plain_run_builds_none_of_the_value_classes_it_never_uses() -> None:

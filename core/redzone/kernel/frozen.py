@@ -517,12 +517,18 @@ def _lazy_frozen(maybe_cls: Any = None, /, **options: Any) -> Any:
     For type checkers it is :func:`attrs.frozen`.
 
     :raises TypeError: when asked for slots (a class with slots is a new
-        class, which references taken before it was built wouldn't be).
+        class, which references taken before it was built wouldn't be), or
+        for a class deriving from one with slots (it would inherit that
+        class's pickled form, which leaves out the fields it adds).
     """
     if options.pop("slots", False):
         raise TypeError("a class built on first use has no slots (slots=False)")
 
     def decorate(cls: _C) -> _C:
+        slotted = [base.__name__ for base in cls.__mro__[1:] if base.__dict__.get("__slots__")]
+        if slotted:
+            raise TypeError(f"{cls.__name__} can't be built on first use: it derives from "
+                            f"{', '.join(slotted)}, which has slots")
         stand_ins = tuple(n for n in (*_BUILT_METHODS, *_BUILT_ATTRIBUTES)
                           if n not in cls.__dict__)
         with _BUILDING:
