@@ -270,7 +270,8 @@ class Gates:
         #: Per hook about objects, active implementations and their objects'
         #: keywords: the implementations their object gates let through.
         self._about: dict[tuple[Any, ...], tuple[Impl, ...]] = {}
-        #: Outside verify mode, the hooks an object gate filters.
+        #: Outside verify mode, the hooks about objects with an implementation
+        #: that has an object gate: those the object gates filter.
         self.object_filtered = frozenset[str]()
         self._object_gates({info.name for info in infos if info.imported})
         if loaded is not None:
@@ -290,12 +291,6 @@ class Gates:
         #: without being asked (:meth:`checked`).
         self._quiet: Callable[[Impl], bool] | None = None
 
-    @property
-    def object_gated(self) -> frozenset[str]:
-        """The hooks about objects with an implementation that has an object gate."""
-        return frozenset(h for h in ABOUT
-                         if any(i.object_gate is not None for i in self._cache.get(h, ())))
-
     def refresh(self, info: PluginInfo) -> None:
         """Set the object gates of ``info``'s implementations, once its
         module is imported (as the engine is built, or later:
@@ -313,7 +308,10 @@ class Gates:
                     impl.object_gate = None if keywords is None or \
                         marked(impl.fn, WHOLE_BOARD) else keywords
         self._about.clear()
-        self.object_filtered = frozenset() if self._everyone else self.object_gated
+        if not self._everyone:  # (verify mode asks every implementation: none filtered)
+            self.object_filtered = frozenset(
+                h for h in ABOUT
+                if any(i.object_gate is not None for i in self._cache.get(h, ())))
 
     def asks_about(self, hook: str, impls: tuple[Impl, ...], args: tuple[Any, ...]) -> bool:
         """Whether one of ``impls`` (a hook's) would be asked with ``args``:

@@ -502,6 +502,13 @@ def _stand_in(cls: type, name: str) -> Callable[..., Any]:
     return stand_in
 
 
+def _install(cls: type, stand_ins: tuple[str, ...]) -> None:
+    """Put the stand-ins named ``stand_ins`` on ``cls``, not built yet."""
+    for name in stand_ins:
+        setattr(cls, name, _OnUse(cls, name) if name in _BUILT_ATTRIBUTES
+                else _stand_in(cls, name))
+
+
 def _lazy_frozen(maybe_cls: Any = None, /, **options: Any) -> Any:
     """``attrs.frozen(slots=False, **options)``, applied when the class is
     first used rather than as it is defined: the first instance, the first
@@ -533,9 +540,7 @@ def _lazy_frozen(maybe_cls: Any = None, /, **options: Any) -> Any:
                           if n not in cls.__dict__)
         with _BUILDING:
             _UNBUILT[cls] = (options, stand_ins)
-            for name in stand_ins:
-                setattr(cls, name, _OnUse(cls, name) if name in _BUILT_ATTRIBUTES
-                        else _stand_in(cls, name))
+            _install(cls, stand_ins)
         return cls
 
     return decorate if maybe_cls is None else decorate(maybe_cls)
@@ -556,9 +561,7 @@ def build(cls: type) -> None:
         try:
             attrs.frozen(slots=False, **options)(cls)
         except BaseException:
-            for name in stand_ins:  # (as it was: the next use fails the same way)
-                setattr(cls, name, _OnUse(cls, name) if name in _BUILT_ATTRIBUTES
-                        else _stand_in(cls, name))
+            _install(cls, stand_ins)  # (as it was: the next use fails the same way)
             _UNBUILT[cls] = unbuilt
             raise
 
