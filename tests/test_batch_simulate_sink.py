@@ -178,6 +178,35 @@ def test_progress_is_called_once_per_job_in_input_order(tmp_path: Path, as_list:
     assert [i for _, _, i in seen] == [3, 4, 5, 6]
 
 
+def test_a_ctrl_c_while_a_row_is_written_is_raised_once_it_is_reported() -> None:
+    """A SIGINT that comes while the sink writes a row is held until that
+    row's progress is reported, then raised: a stopped batch reports exactly
+    the rows it wrote (``redzone batch`` counts its summary from progress)."""
+    import os
+    import signal
+
+    class Interrupted:
+        def __init__(self) -> None:
+            self.rows: list[int] = []
+
+        def write(self, outcome: JobOutcome) -> None:
+            self.rows.append(outcome.index)
+            if outcome.index == 2:
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the row is written
+
+        def close(self) -> None:
+            pass
+
+    sink = Interrupted()
+    reported: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        for _ in simulate(_pairs(5), sink=sink,
+                          progress=lambda done, total, o: reported.append(o.index)):
+            pass
+    assert sink.rows == reported == [0, 1, 2]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_progress_on_a_process_pool(folder: Path) -> None:
     import concurrent.futures as cf
 

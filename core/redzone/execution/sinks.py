@@ -32,9 +32,12 @@ in the sink's file, write each outcome's row, report progress.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from heapq import heappush, heappushpop
@@ -403,6 +406,30 @@ def numbered(jobs: Iterable[Any]) -> Iterable[tuple[int, Any]]:
     return jobs if isinstance(jobs, Numbered) else enumerate(jobs)
 
 
+@contextlib.contextmanager
+def held_interrupt() -> Iterator[None]:
+    """Hold a Ctrl-C (``SIGINT``) that comes inside the block until the block
+    is done, then raise its :class:`KeyboardInterrupt`: a batch stopped by
+    Ctrl-C has reported progress for every row it wrote, and written every
+    row it reported.
+
+    Only on the main thread while Python's own ``SIGINT`` handler is set (a
+    handler of the caller's is left alone; other threads get no signals).
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
+
+
 class Recording:
     """What a batch does around its outcomes: skip the jobs already done
     (``resume``), write each outcome's row to a sink, report progress.
@@ -425,7 +452,9 @@ class Recording:
         the jobs this run resolves when ``jobs`` has a length (``None``
         otherwise), ``outcome`` what is handed over (a :class:`JobOutcome`,
         a light outcome or a score, as asked). An exception it
-        raises ends the batch.
+        raises ends the batch. A Ctrl-C while a row is written or its
+        progress reported is held until both are done
+        (:func:`held_interrupt`).
     :raises BadQueryError: for a sink that is neither a path nor a
         :class:`Sink`, ``resume`` without a sink path, a ``key`` or
         ``progress`` that is not callable.
@@ -514,10 +543,11 @@ class Recording:
             for done, outcome in enumerate(outcomes, 1):
                 if self.key is not None:
                     outcome = evolve(outcome, source=self._keys.pop(outcome.index))
-                if sink is not None:
-                    sink.write(outcome)
-                if self.progress is not None:
-                    self.progress(done, self.total, outcome)
+                with held_interrupt():  # a row written is a row reported
+                    if sink is not None:
+                        sink.write(outcome)
+                    if self.progress is not None:
+                        self.progress(done, self.total, outcome)
                 yield outcome
         finally:
             close = getattr(outcomes, "close", None)
@@ -531,4 +561,4 @@ class Recording:
 
 __all__ = ["ROW_GROUP", "SUFFIXES", "JsonLinesSink", "KeyOf", "Numbered", "ParquetSink",
            "Progress", "Recording", "Sink", "Summary", "check_path", "check_resumable",
-           "done_keys", "job_key", "numbered", "open_sink", "outcome_text", "row"]
+           "done_keys", "held_interrupt", "job_key", "numbered", "open_sink", "outcome_text", "row"]

@@ -316,8 +316,8 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
             outcomes: Iterator[JobOutcome] = iter(())
 
             def done(count: int, total: int | None, outcome: object) -> None:
-                # Counted as soon as its row is written (the sink writes it just
-                # before): a Ctrl-C after the row leaves it counted.
+                # Counted as its row is written (the sink writes it just before,
+                # and holds a Ctrl-C until both are done).
                 counted.add(cast("JobOutcome", outcome))  # (full outcomes: no score given)
                 progress.update(task, total=total, completed=count)
 
