@@ -32,7 +32,6 @@ in the sink's file, write each outcome's row, report progress.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import os
@@ -406,28 +405,54 @@ def numbered(jobs: Iterable[Any]) -> Iterable[tuple[int, Any]]:
     return jobs if isinstance(jobs, Numbered) else enumerate(jobs)
 
 
-@contextlib.contextmanager
-def held_interrupt() -> Iterator[None]:
-    """Hold a Ctrl-C (``SIGINT``) that comes inside the block until the block
-    is done, then raise its :class:`KeyboardInterrupt`: a batch stopped by
+class InterruptGuard:
+    """For the life of a ``with`` block, hold a Ctrl-C (``SIGINT``) that
+    comes while :attr:`holding` is set, and raise its
+    :class:`KeyboardInterrupt` from :meth:`release`: a batch stopped by
     Ctrl-C has reported progress for every row it wrote, and written every
-    row it reported.
+    row it reported. Outside :attr:`holding`, a Ctrl-C raises at once, as
+    Python's own handler does.
 
-    Only on the main thread while Python's own ``SIGINT`` handler is set (a
-    handler of the caller's is left alone; other threads get no signals).
+    The handler is set once for the block (setting a signal handler is a
+    system call: per row it would cost about 10 us), only on the main thread
+    while Python's own ``SIGINT`` handler is set: a handler of the caller's
+    is left alone, and other threads get no signals.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    held: list[int] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if held:
+
+    __slots__ = ("_installed", "held", "holding")
+
+    def __init__(self) -> None:
+        #: Whether a Ctrl-C comes now is held.
+        self.holding = False
+        #: Whether a Ctrl-C was held.
+        self.held = False
+        self._installed = False
+
+    def __enter__(self) -> InterruptGuard:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            self._installed = False
+            if signal.getsignal(signal.SIGINT) == self._handle:  # (not replaced since)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.holding:
+            self.held = True
+            return
         raise KeyboardInterrupt
+
+    def release(self) -> None:
+        """Stop holding, and raise the Ctrl-C held meanwhile, if any."""
+        self.holding = False
+        if self.held:
+            self.held = False
+            raise KeyboardInterrupt
 
 
 class Recording:
@@ -454,7 +479,7 @@ class Recording:
         a light outcome or a score, as asked). An exception it
         raises ends the batch. A Ctrl-C while a row is written or its
         progress reported is held until both are done
-        (:func:`held_interrupt`).
+        (:class:`InterruptGuard`).
     :raises BadQueryError: for a sink that is neither a path nor a
         :class:`Sink`, ``resume`` without a sink path, a ``key`` or
         ``progress`` that is not callable.
@@ -540,15 +565,20 @@ class Recording:
         try:
             if self.path is not None:
                 sink = owned = open_sink(self.path, resume=self.resume)
-            for done, outcome in enumerate(outcomes, 1):
-                if self.key is not None:
-                    outcome = evolve(outcome, source=self._keys.pop(outcome.index))
-                with held_interrupt():  # a row written is a row reported
-                    if sink is not None:
-                        sink.write(outcome)
-                    if self.progress is not None:
-                        self.progress(done, self.total, outcome)
-                yield outcome
+            with InterruptGuard() as guard:
+                for done, outcome in enumerate(outcomes, 1):
+                    if self.key is not None:
+                        outcome = evolve(outcome, source=self._keys.pop(outcome.index))
+                    guard.holding = True  # a row written is a row reported
+                    try:
+                        if sink is not None:
+                            sink.write(outcome)
+                        if self.progress is not None:
+                            self.progress(done, self.total, outcome)
+                    finally:
+                        guard.holding = False
+                    guard.release()
+                    yield outcome
         finally:
             close = getattr(outcomes, "close", None)
             try:
@@ -559,6 +589,7 @@ class Recording:
                     owned.close()
 
 
-__all__ = ["ROW_GROUP", "SUFFIXES", "JsonLinesSink", "KeyOf", "Numbered", "ParquetSink",
-           "Progress", "Recording", "Sink", "Summary", "check_path", "check_resumable",
-           "done_keys", "held_interrupt", "job_key", "numbered", "open_sink", "outcome_text", "row"]
+__all__ = ["ROW_GROUP", "SUFFIXES", "InterruptGuard", "JsonLinesSink", "KeyOf", "Numbered",
+           "ParquetSink", "Progress", "Recording", "Sink", "Summary", "check_path",
+           "check_resumable", "done_keys", "job_key", "numbered", "open_sink", "outcome_text",
+           "row"]
