@@ -182,8 +182,8 @@ def test_a_ctrl_c_while_a_row_is_written_is_raised_once_it_is_reported() -> None
     """A SIGINT that comes while the sink writes a row is held until that
     row's progress is reported, then raised: a stopped batch reports exactly
     the rows it wrote (``redzone batch`` counts its summary from progress)."""
-    import os
     import signal
+    import threading
 
     class Interrupted:
         def __init__(self) -> None:
@@ -192,19 +192,29 @@ def test_a_ctrl_c_while_a_row_is_written_is_raised_once_it_is_reported() -> None
         def write(self, outcome: JobOutcome) -> None:
             self.rows.append(outcome.index)
             if outcome.index == 2:
-                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the row is written
+                # Ctrl-C as the row is written (sent to this thread: a signal
+                # sent to the process may reach a thread an earlier test left)
+                signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
         def close(self) -> None:
             pass
 
     sink = Interrupted()
     reported: list[int] = []
-    with pytest.raises(KeyboardInterrupt):
-        for _ in simulate(_pairs(5), sink=sink,
-                          progress=lambda done, total, o: reported.append(o.index)):
-            pass
+    # As a Ctrl-C finds the process: Python's own handler set, and the signal
+    # not blocked (libraries earlier tests started may have changed either).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in simulate(_pairs(5), sink=sink,
+                              progress=lambda done, total, o: reported.append(o.index)):
+                pass
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)
     assert sink.rows == reported == [0, 1, 2]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_progress_on_a_process_pool(folder: Path) -> None:
