@@ -211,3 +211,32 @@ def test_a_sink_is_chosen_by_suffix(tmp_path: Path) -> None:
     assert _rows(tmp_path / "out.jsonl") == [{"file": "f0", "status": 0, "kind": "resolved",
                                               "message": None, "outcome": {"ok": True},
                                               "retried": 0}]
+
+
+def test_ctrl_c_as_a_json_line_is_printed_counts_exactly_the_lines_printed(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``--json``, the lines on standard output are the batch's rows: a
+    Ctrl-C that comes as the third line is printed stops the batch with
+    three lines printed and "3 scenario files" in the summary."""
+    import threading
+
+    import redzone.frontends.batch_cli as batch_cli
+
+    real = batch_cli.json_line
+    made: list[str] = []
+
+    def json_line(result: JobOutcome) -> str:
+        made.append(real(result))
+        if len(made) == 3:  # Ctrl-C as the third line is printed
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        return made[-1]
+
+    monkeypatch.setattr(batch_cli, "json_line", json_line)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = CliRunner().invoke(cli, ["batch", "--json", "--no-color", str(folder)])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert result.exit_code == 130, result.output
+    assert len(result.stdout.splitlines()) == 3
+    assert "3 scenario files" in result.stderr and "interrupted: 3 file(s) done" in result.stderr

@@ -316,9 +316,16 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
             outcomes: Iterator[JobOutcome] = iter(())
 
             def done(count: int, total: int | None, outcome: object) -> None:
-                # Counted as its row is written (the sink writes it just before,
-                # and holds a Ctrl-C until both are done).
-                counted.add(cast("JobOutcome", outcome))  # (full outcomes: no score given)
+                # Each file's row written (by the sink, just before), its JSON
+                # line printed and its count taken as one step: the sink holds
+                # a Ctrl-C that comes meanwhile until this returns, so the
+                # summary counts exactly the rows written and the lines printed.
+                result = cast("JobOutcome", outcome)  # (full outcomes: no score given)
+                if as_json:
+                    click.echo(json_visible(json_line(result)))
+                counted.add(result)
+                if debug and result.status == EXIT_FAILURE:
+                    failed.append(result)
                 progress.update(task, total=total, completed=count)
 
             try:
@@ -327,11 +334,8 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
                     timeout=timeout, sink=out, resume=resume,
                     lost_after=LOST_AFTER if lost_after is None else lost_after,
                     progress=done)
-                for result in outcomes:
-                    if debug and result.status == EXIT_FAILURE:
-                        failed.append(result)
-                    if as_json:
-                        click.echo(json_visible(json_line(result)))
+                for _ in outcomes:  # (each outcome is taken in done, above)
+                    pass
             except KeyboardInterrupt:
                 interrupted = True
             except WorkersLost as exc:
