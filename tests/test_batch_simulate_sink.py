@@ -217,6 +217,42 @@ def test_a_ctrl_c_while_a_row_is_written_is_raised_once_it_is_reported() -> None
     assert sink.rows == reported == [0, 1, 2]
 
 
+def test_a_second_ctrl_c_while_one_is_held_stops_the_batch_at_once() -> None:
+    """A write that blocks (a full pipe) can't keep a batch from stopping:
+    a second SIGINT while the first is held raises at once, in the write."""
+    import signal
+    import threading
+
+    class Stuck:
+        def __init__(self) -> None:
+            self.rows: list[int] = []
+
+        def write(self, outcome: JobOutcome) -> None:
+            self.rows.append(outcome.index)
+            if outcome.index == 1:
+                signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # held
+                signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # raises here
+                raise AssertionError("the second Ctrl-C was held too")
+
+        def close(self) -> None:
+            pass
+
+    sink = Stuck()
+    reported: list[int] = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in simulate(_pairs(4), sink=sink,
+                              progress=lambda done, total, o: reported.append(o.index)):
+                pass
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)
+    assert sink.rows == [0, 1] and reported == [0]
+
+
 def test_progress_on_a_process_pool(folder: Path) -> None:
     import concurrent.futures as cf
 

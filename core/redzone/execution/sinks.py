@@ -411,7 +411,9 @@ class InterruptGuard:
     :class:`KeyboardInterrupt` from :meth:`release`: a batch stopped by
     Ctrl-C has reported progress for every row it wrote, and written every
     row it reported. Outside :attr:`holding`, a Ctrl-C raises at once, as
-    Python's own handler does.
+    Python's own handler does, and so does a second Ctrl-C while one is
+    held: a write that blocks (a full pipe nobody reads) can't keep the
+    batch from stopping.
 
     The handler is set once for the block (setting a signal handler is a
     system call: per row it would cost about 10 us), only on the main thread
@@ -442,7 +444,7 @@ class InterruptGuard:
                 signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def _handle(self, signum: int, frame: object) -> None:
-        if self.holding:
+        if self.holding and not self.held:
             self.held = True
             return
         raise KeyboardInterrupt
