@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 import hypothesis.strategies as st
 import pytest
 import redzone.examples as examples
-from _terminal import drained
+from _terminal import ctrl_c, drained, python_handles_ctrl_c
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from redzone import Engine
@@ -178,78 +179,53 @@ def test_progress_is_called_once_per_job_in_input_order(tmp_path: Path, as_list:
     assert [i for _, _, i in seen] == [3, 4, 5, 6]
 
 
+class _CtrlCSink:
+    """A sink that records the rows written, and sends ``times`` Ctrl-Cs as
+    it writes the row of job ``at``."""
+
+    def __init__(self, at: int, times: int) -> None:
+        self.at, self.times = at, times
+        self.rows: list[int] = []
+
+    def write(self, outcome: JobOutcome) -> None:
+        self.rows.append(outcome.index)
+        if outcome.index == self.at:
+            for _ in range(self.times):
+                ctrl_c()
+            if self.times > 1:
+                raise AssertionError("a second Ctrl-C was held too")
+
+    def close(self) -> None:
+        pass
+
+
+def _stopped(sink: _CtrlCSink, jobs: int) -> list[int]:
+    """The jobs whose progress was reported in a batch the sink's Ctrl-C
+    stops (it must stop it), Python's own handler in place again after."""
+    reported: list[int] = []
+    with python_handles_ctrl_c():
+        with pytest.raises(KeyboardInterrupt):
+            for _ in simulate(_pairs(jobs), sink=sink,
+                              progress=lambda done, total, o: reported.append(o.index)):
+                pass
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    return reported
+
+
 def test_a_ctrl_c_while_a_row_is_written_is_raised_once_it_is_reported() -> None:
     """A SIGINT that comes while the sink writes a row is held until that
     row's progress is reported, then raised: a stopped batch reports exactly
     the rows it wrote (``redzone batch`` counts its summary from progress)."""
-    import signal
-    import threading
-
-    class Interrupted:
-        def __init__(self) -> None:
-            self.rows: list[int] = []
-
-        def write(self, outcome: JobOutcome) -> None:
-            self.rows.append(outcome.index)
-            if outcome.index == 2:
-                # Ctrl-C as the row is written (sent to this thread: a signal
-                # sent to the process may reach a thread an earlier test left)
-                signal.pthread_kill(threading.get_ident(), signal.SIGINT)
-
-        def close(self) -> None:
-            pass
-
-    sink = Interrupted()
-    reported: list[int] = []
-    # As a Ctrl-C finds the process: Python's own handler set, and the signal
-    # not blocked (libraries earlier tests started may have changed either).
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            for _ in simulate(_pairs(5), sink=sink,
-                              progress=lambda done, total, o: reported.append(o.index)):
-                pass
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        signal.signal(signal.SIGINT, previous)
+    sink = _CtrlCSink(at=2, times=1)
+    reported = _stopped(sink, 5)
     assert sink.rows == reported == [0, 1, 2]
 
 
 def test_a_second_ctrl_c_while_one_is_held_stops_the_batch_at_once() -> None:
     """A write that blocks (a full pipe) can't keep a batch from stopping:
     a second SIGINT while the first is held raises at once, in the write."""
-    import signal
-    import threading
-
-    class Stuck:
-        def __init__(self) -> None:
-            self.rows: list[int] = []
-
-        def write(self, outcome: JobOutcome) -> None:
-            self.rows.append(outcome.index)
-            if outcome.index == 1:
-                signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # held
-                signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # raises here
-                raise AssertionError("the second Ctrl-C was held too")
-
-        def close(self) -> None:
-            pass
-
-    sink = Stuck()
-    reported: list[int] = []
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            for _ in simulate(_pairs(4), sink=sink,
-                              progress=lambda done, total, o: reported.append(o.index)):
-                pass
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        signal.signal(signal.SIGINT, previous)
+    sink = _CtrlCSink(at=1, times=2)
+    reported = _stopped(sink, 4)
     assert sink.rows == [0, 1] and reported == [0]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import redzone.examples as examples
-from _terminal import drained, interruptible
+from _terminal import ctrl_c, drained, interruptible, python_handles_ctrl_c
 from click.testing import CliRunner
 from redzone.execution.jobs import JobOutcome
 from redzone.execution.sinks import Summary, done_keys, open_sink
@@ -218,8 +218,6 @@ def test_ctrl_c_as_a_json_line_is_printed_counts_exactly_the_lines_printed(
     """With ``--json``, the lines on standard output are the batch's rows: a
     Ctrl-C that comes as the third line is printed stops the batch with
     three lines printed and "3 scenario files" in the summary."""
-    import threading
-
     import redzone.frontends.batch_cli as batch_cli
 
     real = batch_cli.json_line
@@ -228,15 +226,12 @@ def test_ctrl_c_as_a_json_line_is_printed_counts_exactly_the_lines_printed(
     def json_line(result: JobOutcome) -> str:
         made.append(real(result))
         if len(made) == 3:  # Ctrl-C as the third line is printed
-            signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+            ctrl_c()
         return made[-1]
 
     monkeypatch.setattr(batch_cli, "json_line", json_line)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
+    with python_handles_ctrl_c():
         result = CliRunner().invoke(cli, ["batch", "--json", "--no-color", str(folder)])
-    finally:
-        signal.signal(signal.SIGINT, previous)
     assert result.exit_code == 130, result.output
     assert len(result.stdout.splitlines()) == 3
     assert "3 scenario files" in result.stderr and "interrupted: 3 file(s) done" in result.stderr

@@ -450,8 +450,8 @@ class InterruptGuard:
         raise KeyboardInterrupt
 
     def release(self) -> None:
-        """Stop holding, and raise the Ctrl-C held meanwhile, if any."""
-        self.holding = False
+        """Raise the Ctrl-C held while :attr:`holding` was set, if any (call
+        it once :attr:`holding` is unset)."""
         if self.held:
             self.held = False
             raise KeyboardInterrupt
