@@ -195,7 +195,8 @@ def test_slots_are_refused() -> None:
 
 def test_a_plain_run_builds_none_of_the_value_classes_it_never_uses() -> None:
     """Cold start: ``redzone run --json`` on a 1 v 1 file builds no trigger,
-    effect, choice, replacement or violation class; what it prints is what
+    effect, choice, replacement or violation class, no layered values (no
+    effect applies) and no activation (no action is taken); what it prints is what
     a run that built every class first prints."""
     code = (
         "import sys, json\n"
@@ -212,7 +213,8 @@ def test_a_plain_run_builds_none_of_the_value_classes_it_never_uses() -> None:
             for how in ("first-use", "all")}
     unbuilt = set(json.loads(runs["first-use"].stderr.strip().splitlines()[-1]))
     assert {"Trigger", "DelayedTrigger", "ContinuousEffect", "Shield", "Choice", "Prevention",
-            "Redirection", "DamageModifier", "Violation", "SourceAssignment"} <= unbuilt
+            "Redirection", "DamageModifier", "Violation", "SourceAssignment", "Printed",
+            "Layered", "Activate"} <= unbuilt
     assert json.loads(runs["all"].stderr.strip().splitlines()[-1]) == []
     assert json.loads(runs["first-use"].stdout)["ok"] is True
     assert runs["first-use"].stdout == runs["all"].stdout

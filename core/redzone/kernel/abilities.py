@@ -31,11 +31,11 @@ import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Protocol
 
-from attrs import field, frozen
+from attrs import field
 
 from redzone.kernel.errors import IllegalActionError, PluginLoadError, did_you_mean
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map
+from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, lazy_frozen
 from redzone.kernel.hooktypes import Action, ActivatedAbility
 from redzone.kernel.model import GameState
 from redzone.kernel.references import ObjectId, PlayerId, Ref
@@ -53,7 +53,7 @@ class _Performs(Protocol):
 RULE = "602.5"
 
 
-@frozen
+@lazy_frozen
 class Activate(Action):
     """Activate an activated ability a keyword plugin declares (602.2).
 

@@ -61,7 +61,7 @@ class Damage(Copyable):
 
 
 
-@frozen
+@lazy_frozen
 class Action(Copyable):
     """The base of every action: a thing that happens to the game, as data.
 
@@ -367,7 +367,7 @@ def has_part(e: ContinuousEffect | Modification, layer: str) -> bool:
     return layer == "7d" and e.switch
 
 
-@frozen
+@lazy_frozen
 class Printed(Copyable):
     """A permanent's own characteristics as its card (or token) gives them,
     kept while layered values stand in its fields (the copiable values
@@ -386,7 +386,7 @@ class Printed(Copyable):
     printed_keywords: tuple[Keyword, ...]
 
 
-@frozen
+@lazy_frozen
 class Layered(Copyable):
     """What the layer system found for one permanent as the last command
     settled (:func:`redzone.kernel.layers.baked`).

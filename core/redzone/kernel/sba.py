@@ -11,6 +11,7 @@ command's settling performs the actions on its working copy
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable
 
 import attrs
@@ -83,6 +84,14 @@ _RESET = {f.name: f.default for f in attrs.fields(Permanent)
 assert len(_RESET) + len(_KEPT) == len(attrs.fields(Permanent)), "a field has no default"
 
 
+@functools.cache
+def _printed_fields() -> tuple[str, ...]:
+    """The fields a permanent's printed characteristics stand in
+    (:class:`~redzone.kernel.model.Printed`, built when a permanent with
+    layered values first leaves)."""
+    return tuple(f.name for f in attrs.fields(Printed))
+
+
 def _make_left() -> object:
     """A function ``left(perm, zone, position)``: the new object a card
     becomes in ``zone`` (400.7): a copy of its fields with every one it
@@ -92,14 +101,13 @@ def _make_left() -> object:
     reset = dict(_RESET)
     reset["_attrs_cached_hash"] = None
     derived = cached_properties(Permanent)
-    printed = tuple(f.name for f in attrs.fields(Printed))
 
     def left(perm: Permanent, zone: str, position: int = 0) -> Permanent:
         d = perm.__dict__.copy()
         d.update(reset)
         layered = perm.layered
         if layered is not None:  # its own characteristics, not the layers' (400.7, 613)
-            for name in printed:
+            for name in _printed_fields():
                 d[name] = getattr(layered.printed, name)
         for name in derived:
             d.pop(name, None)
