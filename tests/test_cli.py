@@ -318,6 +318,53 @@ def test_explain_lists_the_creatures_that_may_block() -> None:
     assert "Grizzly Bears and Llanowar Elves block Boggart Brute" in out
 
 
+#: The only attacker is declared, then removed from combat in the declare
+#: attackers step (as Royal Assassin destroying it would), and a block of it is
+#: declared all the same.
+REMOVED_ATTACKER = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "orc"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "bear"
+controller = "bob"
+power = 2
+toughness = 3
+[combat]
+attacks = { orc = "bob" }
+blocks = { bear = "orc" }
+[[combat.actions]]
+after = "declare_attackers"
+do = "remove_from_combat"
+target = "orc"
+"""
+
+
+def test_explain_a_block_of_an_attacker_removed_from_combat(tmp_path: Path) -> None:
+    """508.8, 509.1a: an attacker was declared, so the declare blockers step
+    happens; removed from combat, it can't be blocked: ``explain`` says no
+    creature is attacking any more (509.1a), not that none attacked (508.8);
+    without the block the file resolves through every step."""
+    path = tmp_path / "removed.toml"
+    path.write_text(REMOVED_ATTACKER, encoding="utf-8")
+    result = invoke("explain", str(path))
+    assert result.exit_code == 1
+    assert "[509.1a]" in result.output and "no creature is attacking any more" in result.output
+    assert "508.8" not in result.output
+    path.write_text(REMOVED_ATTACKER.replace('blocks = { bear = "orc" }\n', ""),
+                    encoding="utf-8")
+    result = invoke("run", "--json", str(path))
+    assert result.exit_code == 0
+    assert json.loads(result.output)["steps"] == [
+        "beginning_of_combat", "declare_attackers", "declare_blockers", "combat_damage",
+        "end_of_combat"]
+
+
 def test_explain_wrong_defender() -> None:
     """``redzone explain`` for 509.1a in multiplayer: who may block what."""
     out = invoke("explain", str(examples.path("multiplayer-wrong-defender"))).output

@@ -9,15 +9,19 @@ from typing import Any
 
 import pytest
 from redzone import (
+    Action,
     DamageStep,
     DealDamage,
+    Destroy,
     Engine,
+    GainLife,
     GameState,
     Grant,
     IllegalActionError,
     KeywordSpec,
     LeaveBattlefield,
     Pump,
+    RemoveFromCombat,
     Revoke,
     creature,
 )
@@ -131,6 +135,49 @@ def test_508_8_no_attackers_skip_blockers_and_damage(bare_engine: Engine,
         bare_engine.resolve(simple, {}, actions=[("declare_blockers", Pump("bear", 1, 1))])
     assert info.value.rule == "506.1"
     assert "declare_blockers" in info.value.message
+
+
+@pytest.mark.parametrize("removal", [RemoveFromCombat("orc"), Destroy("orc")],
+                         ids=["removed from combat", "destroyed"])
+def test_508_8_an_attacker_declared_then_removed_skips_no_step(
+        bare_engine: Engine, simple: GameState, removal: Action) -> None:
+    """508.8, 506.1: the declare blockers and combat damage steps are skipped
+    only if no creatures are *declared* as attackers or put onto the
+    battlefield attacking. An attacker declared and then removed from combat
+    or destroyed in the declare attackers step (Royal Assassin killing the
+    only attacker) leaves both steps to happen, with no creature attacking:
+    actions can be taken in each, and no combat damage is dealt."""
+    gain = GainLife("bob", 3)
+    result = bare_engine.resolve(simple, {"orc": "bob"}, actions=[
+        ("declare_attackers", removal), ("declare_blockers", gain), ("combat_damage", gain)])
+    assert result.steps == ("beginning_of_combat", "declare_attackers", "declare_blockers",
+                            "combat_damage", "end_of_combat")
+    assert result.state.players["bob"].life == 26
+    assert damage(result.events) == []
+    state = bare_engine.declare_attackers(bare_engine.begin_combat(simple).state,
+                                          {"orc": "bob"}).state
+    state = bare_engine.perform(state, removal).state
+    assert state.combat is not None and not state.combat.attacks
+    assert bare_engine.next_step(state) == "declare_blockers"
+    state = bare_engine.declare_blockers(state, {}).state
+    assert bare_engine.next_step(state) == "combat_damage"
+
+
+def test_308_5_an_attacker_declared_then_removed_skips_no_step_in_1999_2009() -> None:
+    """308.5 and 306.1 of 1999-2009, worded as 508.8 is today: with combat
+    damage on the stack, a declared attacker removed from combat leaves the
+    declare blockers step and the combat damage step (its assignment onto the
+    stack included) to happen."""
+    engine = Engine(discover=False, rules="sixth")
+    simple = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2),
+                                            creature("bear", "bob", 2, 3)])
+    state = engine.declare_attackers(engine.begin_combat(simple).state, {"orc": "bob"}).state
+    state = engine.perform(state, RemoveFromCombat("orc")).state
+    assert engine.next_step(state) == "declare_blockers"
+    result = engine.resolve(simple, {"orc": "bob"},
+                            actions=[("declare_attackers", RemoveFromCombat("orc"))])
+    assert "declare_blockers" in result.steps and "end_of_combat" in result.steps
+    assert any(step.startswith("combat_damage") for step in result.steps)
 
 
 def test_510_4_no_first_step_without_early_creatures(bare_engine: Engine,

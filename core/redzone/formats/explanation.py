@@ -118,8 +118,11 @@ def _attack(engine: Engine, state: GameState, name: Namer,
 def _block(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
            blocks: Mapping[str, Sequence[str]]) -> tuple[Line, ...]:
     combat = state.combat
-    if combat is None or not combat.attacks:
+    if combat is None or not combat.declared:
         return (_point("no creature attacks, so no creature can block", rule="508.8"),)
+    if not combat.attacks:  # declared, then all removed from combat (506.4)
+        return (_point("no creature is attacking any more (each one declared was removed "
+                       "from combat), so no creature can block", rule="509.1a"),)
     out: list[Line] = []
     attackers = [o for o in error.objects if o in combat.attacks] or list(combat.attacks)
     for attacker in attackers:

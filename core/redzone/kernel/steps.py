@@ -113,8 +113,12 @@ def next_step(ctx: Context, state: GameState) -> str | None:
     if step == "beginning_of_combat":
         return "declare_attackers"
     if step == "declare_attackers":
+        # Skipped only if no creature was declared as an attacker or put onto
+        # the battlefield attacking (508.8): one declared and then removed
+        # from combat still leaves both steps to happen. ``declared`` keeps
+        # every one of them (``attacks`` loses those removed, 506.4).
         combat = state.combat
-        return "declare_blockers" if combat is not None and combat.attacks._items \
+        return "declare_blockers" if combat is not None and combat.declared._items \
             else "end_of_combat"
     stack = ctx.edition.damage_on_stack
     if step.endswith(ASSIGNED) and is_damage_step(ctx, step):
