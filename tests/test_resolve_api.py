@@ -1,7 +1,9 @@
 """The one-shot API, ``Engine.resolve``: blocks declared for a combat with no
-attacking creature are rejected citing 508.8 (the declare blockers step is
-skipped), never silently dropped (the anchors' bug: an illegal declaration
-vanishing); and the scenario layer reports exactly the same error.
+attacking creature are rejected, never silently dropped (the anchors' bug: an
+illegal declaration vanishing), citing 508.8 when no creature was declared as
+an attacker (the declare blockers step is skipped) and 509.1a when the
+attackers declared were removed from combat (the step happens); and the
+scenario layer reports exactly the same error.
 """
 
 from __future__ import annotations
@@ -41,16 +43,17 @@ def test_no_attackers_and_no_blocks_resolve(engine: Engine, board: Any) -> None:
         assert result.steps == ("beginning_of_combat", "declare_attackers", "end_of_combat")
 
 
-def test_blocks_after_every_attacker_left_combat_raise_508_8(engine: Engine,
-                                                             board: Any) -> None:
-    """The declare blockers step doesn't happen once no creature attacks (here
-    the only attacker is removed from combat before blockers): the block is
-    rejected, not dropped."""
+def test_blocks_after_every_attacker_left_combat_raise_509_1a(engine: Engine,
+                                                              board: Any) -> None:
+    """508.8, 509.1a: the only attacker was declared, so the declare blockers
+    step happens even though it is removed from combat before blockers; a
+    block of it is rejected (it is not an attacking creature), not dropped."""
     state = _board(board)
     with pytest.raises(IllegalBlockError) as info:
         engine.resolve(state, {"wurm": "bob"}, {"wall": "wurm"},
                        actions=[("declare_attackers", RemoveFromCombat("wurm"))])
-    assert info.value.rule == "508.8"
+    assert info.value.rule == "509.1a"
+    assert "not an attacking creature" in info.value.message
 
 
 def test_blocks_with_attackers_are_still_declared(engine: Engine, board: Any) -> None:
@@ -80,16 +83,19 @@ ACTIONS
 """
 
 
-@pytest.mark.parametrize(("attacks", "actions"), [
-    ("{}", ""),
+@pytest.mark.parametrize(("attacks", "actions", "rule"), [
+    ("{}", "", "508.8"),
     ('{ wurm = "bob" }',
      '[[combat.actions]]\nafter = "declare_attackers"\ndo = "remove_from_combat"\n'
-     'target = "wurm"'),
+     'target = "wurm"', "509.1a"),
 ])
 def test_the_scenario_layer_reports_the_engines_error(engine: Engine, attacks: str,
-                                                      actions: str) -> None:
-    """508.8: ``redzone run`` (resolve) and ``redzone check`` give the error
-    the engine raises: same kind, rule, objects and message."""
+                                                      actions: str, rule: str) -> None:
+    """508.8 (no creature attacks: no declare blockers step) and 509.1a (the
+    only attacker was removed from combat: the step happens, and the wurm is
+    not an attacking creature): ``redzone run`` (resolve) and ``redzone
+    check`` give the error the engine raises: same kind, rule, objects and
+    message."""
     text = SCENARIO.replace("ATTACKS", attacks).replace("ACTIONS", actions)
     scenario = sc.loads(text, engine_factory=lambda _rules: engine)
     res = resolve(scenario)
@@ -105,4 +111,4 @@ def test_the_scenario_layer_reports_the_engines_error(engine: Engine, attacks: s
     assert (finding.error.rule, finding.error.objects, str(finding.error)) == (
         info.value.rule, info.value.objects, str(info.value))
     out = outcome_json(res)
-    assert (out["error"]["kind"], out["error"]["rule"]) == ("illegal_block", "508.8")
+    assert (out["error"]["kind"], out["error"]["rule"]) == ("illegal_block", rule)
