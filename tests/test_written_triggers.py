@@ -130,3 +130,77 @@ def test_104_4a_a_waiting_each_player_action_round_trips(engine: Engine) -> None
     assert again == state
     out = engine.perform(again, Destroy("bear"))
     assert [out.state.players[p].life for p in ("alice", "bob")] == [19, 19]
+
+
+HERO = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "hero"
+name = "Hero of Bladehold"
+controller = "alice"
+power = 3
+toughness = 4
+keywords = ["battle cry"]
+[combat]
+attacks = { hero = "bob" }
+[[triggers]]
+when = "attack"
+source = "hero"
+match = { attacker = "self" }
+text = "create two 1/1 Soldiers tapped and attacking"
+[[triggers.actions]]
+do = "create_token"
+token = { id = "s1", name = "Soldier", controller = "alice", power = 1, toughness = 1 }
+tapped = true
+attacking = "bob"
+[[triggers.actions]]
+do = "create_token"
+token = { id = "s2", name = "Soldier", controller = "alice", power = 1, toughness = 1 }
+tapped = true
+attacking = "bob"
+"""
+
+
+def test_702_91a_603_3b_a_written_trigger_creates_tokens_before_battle_cry_resolves() -> None:
+    """702.91a, 603.3b, 508.4 (judge class seed, Hero of Bladehold): the
+    token trigger written in the file goes on the stack above battle cry, so
+    the Soldiers enter tapped and attacking first and battle cry gives each
+    +1/+0: bob takes 3 + 2 + 2. A ``create_token`` among a written trigger's
+    actions was once left out of the file without a word."""
+    out = outcome_json(resolve(loads(HERO)))
+    assert out["ok"] is True
+    assert out["players"]["bob"]["life"] == 13
+    assert {p: (out["permanents"][p]["power"], out["permanents"][p]["tapped"])
+            for p in ("s1", "s2")} == {"s1": (2, True), "s2": (2, True)}
+
+
+def test_603_7_a_delayed_trigger_written_in_a_file_creates_its_token() -> None:
+    """603.7a-b: a delayed trigger created by an action of the file, whose
+    own action creates a token, creates it when it triggers; the token's id
+    may be named by what follows."""
+    text = HERO.split("[[triggers]]")[0] + """
+[[combat.actions]]
+after = "declare_attackers"
+do = "create_delayed_trigger"
+source = "hero"
+when = "end_of_combat"
+[[combat.actions.actions]]
+do = "create_token"
+token = { id = "s1", name = "Soldier", controller = "alice", power = 1, toughness = 1 }
+"""
+    out = outcome_json(resolve(loads(text)))
+    assert out["ok"] is True
+    assert out["permanents"]["s1"]["zone"] == "battlefield"
+    assert [e["kind"] for e in out["events"]].count("delayed_trigger") == 1
+
+
+def test_a_token_id_a_trigger_reuses_is_reported_at_its_key() -> None:
+    """A permanent entering the battlefield needs a new id: a written
+    trigger's token named like a permanent of the file is a problem at the
+    token's key, not a trigger silently left out."""
+    with pytest.raises(ScenarioProblems) as info:
+        loads(HERO.replace('id = "s2"', 'id = "hero"'))
+    text = "\n".join(str(p) for p in info.value.problems)
+    assert "triggers[0].actions[1].token.id" in text and "already a permanent's id" in text

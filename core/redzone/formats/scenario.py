@@ -339,34 +339,53 @@ class _Builder:
         return out
 
     def _register_entering(self) -> None:
-        """The ids of permanents that enter the battlefield during a combat (an
+        """The ids of permanents that enter the battlefield (an
         ``enter_blocking``, ``enter_attacking`` or ``create_token`` action):
         new, unique ids, usable by assignments and later actions, and by the
-        declarations made after they enter (see :meth:`declared`)."""
+        declarations made after they enter (see :meth:`declared`). Such an
+        action may stand in a combat's ``actions``, or among the actions of a
+        written triggered ability (``[[triggers]]``) or of a delayed trigger
+        (``create_delayed_trigger``), at any depth; when one of those resolves
+        is the game's to say, so the permanent it brings may be named anywhere
+        and the engine checks, as the file runs, that it is there."""
         for c, (cat, combat) in enumerate(self.combat_tables()):
-            for i, adata in enumerate(self.items(combat.get("actions"))):
-                adata = self.table(adata)
-                do = adata.get("do")
-                # (A "do" that isn't a string is reported where actions are read.)
-                key = ENTERING.get(do) if isinstance(do, str) else None
-                if key is None:
-                    continue
-                pid = self.table(adata.get(key)).get("id")
-                if not isinstance(pid, str):
-                    continue
-                at: Path = (*cat, "actions", i, key, "id")
-                if pid in self.kinds or pid in self.entering_at:
-                    where = ("a player's id" if self.kinds.get(pid) == "player" else
-                             f"already used by {format_path(self.entering_at[pid])}"
-                             if pid in self.entering_at else "already a permanent's id")
-                    self.p.add(at, f"id {pid!r} is {where}: a permanent entering the "
-                                   "battlefield needs a new id")
-                    continue
-                self.entering_combat[pid] = c
+            self._register_actions((*cat, "actions"), combat.get("actions"), c)
+        for i, tdata in enumerate(self.items(self.data.get("triggers"))):
+            self._register_actions(("triggers", i, "actions"), self.table(tdata).get("actions"),
+                                   None)
+
+    def _register_actions(self, where: Path, value: Any, combat: int | None) -> None:
+        """Register the permanents the action tables ``value`` (at ``where``)
+        bring onto the battlefield, and those of the delayed triggers among
+        them; ``combat`` is the index of the combat whose priority windows
+        they happen in, ``None`` for a trigger's actions."""
+        for i, adata in enumerate(self.items(value)):
+            adata = self.table(adata)
+            do = adata.get("do")
+            at: Path = (*where, i)
+            if do == "create_delayed_trigger":
+                self._register_actions((*at, "actions"), adata.get("actions"), None)
+                continue
+            # (A "do" that isn't a string is reported where actions are read.)
+            key = ENTERING.get(do) if isinstance(do, str) else None
+            if key is None:
+                continue
+            pid = self.table(adata.get(key)).get("id")
+            if not isinstance(pid, str):
+                continue
+            if pid in self.kinds or pid in self.entering_at:
+                where_used = ("a player's id" if self.kinds.get(pid) == "player" else
+                              f"already used by {format_path(self.entering_at[pid])}"
+                              if pid in self.entering_at else "already a permanent's id")
+                self.p.add((*at, key, "id"), f"id {pid!r} is {where_used}: a permanent "
+                           "entering the battlefield needs a new id")
+                continue
+            if combat is not None:
+                self.entering_combat[pid] = combat
                 after = adata.get("after")
                 self.entering_after[pid] = after if isinstance(after, str) else ""
-                self.entering_at[pid] = (*cat, "actions", i)
-                self.kinds[pid] = "permanent"
+            self.entering_at[pid] = at
+            self.kinds[pid] = "permanent"
 
     def declared(self, path: Path, value: Any, kinds: Sequence[str], what: str,
                  step: str) -> bool:
