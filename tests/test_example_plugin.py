@@ -106,7 +106,8 @@ def test_scenario_file_creates_squirrels(installed: Any) -> None:
     res = outcome.resolve(scenario.load(SCENARIO))
     assert res.result is not None
     state = res.result.state
-    assert [p.id for p in squirrels(state, "alice")] == [f"squirrel-{i}" for i in range(1, 5)]
+    assert [p.id for p in squirrels(state, "alice")] == [
+        f"earl.squirrellink.{i}" for i in range(1, 5)]
     assert state.players["bob"].life == 18
 
 
@@ -118,9 +119,10 @@ def test_cli_run_json(installed: Any) -> None:
     result = CliRunner().invoke(cli.cli, ["run", "--json", str(SCENARIO)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["permanents"]["squirrel-4"]["zone"] == "battlefield"
+    assert data["permanents"]["earl.squirrellink.4"]["zone"] == "battlefield"
     assert [e["object"] for e in data["events"] if e["kind"] == "create"] == [
-        "squirrel-1", "squirrel-2", "squirrel-3", "squirrel-4"]
+        "earl.squirrellink.1", "earl.squirrellink.2", "earl.squirrellink.3",
+        "earl.squirrellink.4"]
 
 
 def test_the_examples_own_test_suite_passes(installed: Any, pytester: pytest.Pytester) -> None:
@@ -154,13 +156,16 @@ def test_tokens_are_owned_and_controlled_by_the_creator_and_summoning_sick(
 
 
 def test_token_ids_are_deterministic_and_skip_ids_in_use(sq_engine: Engine) -> None:
-    """701.7a: each token is a new object; ids never collide with existing ones."""
+    """701.7a, 111.1: each token is a new object, with the id every keyword's
+    tokens have (``<source id>.<keyword>.<n>``, the form the scenario format
+    promises so that a file can name them); ids never collide with existing
+    ones."""
     state = sq_engine.game(["alice", "bob"], [
         sq_engine.creature("earl", "alice", 3, 3, "squirrellink"),
-        sq_engine.creature("squirrel-2", "bob", 1, 1)])
+        sq_engine.creature("earl.squirrellink.2", "bob", 1, 1)])
     result = sq_engine.resolve(state, {"earl": "bob"})
     assert [p.id for p in squirrels(result.state, "alice")] == [
-        "squirrel-1", "squirrel-3", "squirrel-4"]
+        "earl.squirrellink.1", "earl.squirrellink.3", "earl.squirrellink.4"]
 
 
 def test_a_source_that_died_in_the_same_damage_still_creates(sq_engine: Engine) -> None:
@@ -189,7 +194,8 @@ def test_noncombat_damage_creates_tokens(sq_engine: Engine) -> None:
         sq_engine.creature("hawk", "alice", 1, 1)])
     out = sq_engine.perform(state, DealDamage("earl", "alice", 2))
     assert len(squirrels(out.state, "bob")) == 2
-    assert [e.object for e in out.events if e.kind == "create"] == ["squirrel-1", "squirrel-2"]
+    assert [e.object for e in out.events if e.kind == "create"] == [
+        "earl.squirrellink.1", "earl.squirrellink.2"]
 
 
 class _TokenDoubler:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Final
 from redzone.kernel.events import Event
 from redzone.kernel.hooktypes import Damage, DamageModifier, Result
 from redzone.kernel.model import GameState, Permanent, Player, Shield
+from redzone.kernel.tokens import token_ids
 
 if TYPE_CHECKING:
     from redzone.kernel.plugins import Hooks
@@ -86,8 +87,12 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
     ``result.token`` enter the battlefield under the control of
     ``result.player`` (or, when that is ``None``, of the source's controller,
     read from last known information), who is also their owner (111.2,
-    701.7a). Ids are ``<token.id>-1``, ``<token.id>-2`` ..., skipping ids in
-    use, so they are deterministic. One ``create`` event per token.
+    701.7a). The template's id names the keyword that creates them: the
+    tokens get the ids every keyword's tokens have,
+    ``<source id>.<token.id>.<n>`` (``earl.squirrellink.1``, from
+    :func:`~redzone.kernel.tokens.token_ids`: the lowest numbers no object,
+    player or spell uses), so they are deterministic and a file can name
+    them. One ``create`` event per token.
 
     :raises ValueError: when the result has no ``token``.
     """
@@ -99,12 +104,7 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
         player = state.source(result.source).controller
     created: dict[str, Permanent] = {}
     events: list[Event] = []
-    n = 0
-    for _ in range(result.amount):
-        n += 1
-        while (f"{template.id}-{n}" in state.objects or f"{template.id}-{n}" in state.players):
-            n += 1
-        token_id = f"{template.id}-{n}"
+    for token_id in token_ids(state, result.source, template.id, result.amount):
         created[token_id] = template.evolve(
             id=token_id, controller=player, owner=player, token=True, zone="battlefield",
             summoning_sick=True, damage=0, marks=frozenset())

@@ -941,8 +941,10 @@ def redzone_damage_results(state: GameState, damage: Damage) -> Iterable[Result]
     or replaces a usual one (infect's poison replaces ``life_loss``). A
     ``create`` result puts tokens onto the battlefield, as Squirrellink's
     Squirrels: ``Result("create", rule, damage.source, damage.amount,
-    token=Permanent(...))``; result replacements see it like any other
-    (a token doubler multiplies its ``amount``).
+    token=Permanent(id="squirrellink", ...))``, the template's id naming the
+    keyword (the tokens are ``<source id>.<keyword>.<n>``); result
+    replacements see it like any other (a token doubler multiplies its
+    ``amount``).
 
     :param state: the state before the batch's results are applied.
     :param damage: the damage dealt (never 0).

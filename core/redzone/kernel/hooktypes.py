@@ -289,9 +289,11 @@ class Result(Copyable):
     :param counter: the counter kind for ``counters``.
     :param mark: the mark's name for ``mark``.
     :param token: for ``create``: the token's characteristics, as a
-        :class:`~redzone.Permanent` whose ``id`` is the prefix of the new
-        tokens' ids (``"squirrel"`` gives ``squirrel-1``, ``squirrel-2`` ...,
-        skipping ids in use).
+        :class:`~redzone.Permanent` whose ``id`` names the keyword that
+        creates them: the new tokens' ids are ``<source>.<id>.<n>`` (a
+        source ``earl`` and ``"squirrellink"`` give ``earl.squirrellink.1``,
+        ``earl.squirrellink.2`` ..., skipping ids in use), the form of every
+        keyword's tokens (:func:`~redzone.kernel.tokens.token_ids`).
     :param replaces: the default result kind this one replaces for the same
         damage (infect and wither replace ``marked``; infect replaces
         ``life_loss``); identical replacements from several plugins count once.

@@ -30,7 +30,8 @@ def test_combat_damage_creates_that_many_squirrels(redzone_engine: Engine,
     state = b(b.c("earl", "alice", 3, 3, "squirrellink"))
     result = redzone_engine.resolve(state, {"earl": "bob"})
     made = squirrels(result.state, "alice")
-    assert [p.id for p in made] == ["squirrel-1", "squirrel-2", "squirrel-3"]
+    assert [p.id for p in made] == ["earl.squirrellink.1", "earl.squirrellink.2",
+                                   "earl.squirrellink.3"]
     assert all((p.power, p.toughness, p.colors) == (1, 1, frozenset({"green"})) for p in made)
     assert result.state.players["bob"].life == 17
 

@@ -11,8 +11,11 @@ information (as 702.15c says for lifelink). Several instances are
 redundant (as 702.15f says for lifelink).
 
 The tokens are owned and controlled by the player who creates them (111.2)
-and enter the battlefield with summoning sickness. A "create" result is
-open to result replacement effects, so a token doubler doubles them.
+and enter the battlefield with summoning sickness. The token template's id
+names the keyword, so the tokens get the ids every keyword's tokens have,
+``<source id>.squirrellink.<n>`` (``earl.squirrellink.1``), which a
+scenario file can name. A "create" result is open to result replacement
+effects, so a token doubler doubles them.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
     if not source.has("squirrellink"):
         return []
     player = source.controller or source.owner
-    squirrel = Permanent(id="squirrel", controller=player, name="Squirrel",
+    squirrel = Permanent(id="squirrellink", controller=player, name="Squirrel",
                          subtypes=("Squirrel",), colors=("green",),
                          base_power=1, base_toughness=1)
     return [Result("create", CREATE_RULE, damage.source, damage.amount, player=player,
