@@ -124,10 +124,14 @@ def test_files_from_a_list_and_from_standard_input(folder: Path, tmp_path: Path)
     (["--resume"], "--resume needs --out"),
     (["--files-from", "no-such-list.txt"], "can't read no-such-list.txt"),
     ([], "--files-from"),
+    (["--out", "x.csv", "--rules", "alpha"], "unknown rules edition 'alpha'"),
 ])
 def test_bad_options_are_usage_errors_that_write_nothing(
         folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str],
         needle: str) -> None:
+    """Bad usage exits 64, so that 2 keeps meaning a bad scenario file (the
+    scenario format's "The command line"): a bad ``--rules`` is the command
+    line's fault, not each file's."""
     monkeypatch.chdir(tmp_path)
     paths = [str(folder)] if args and args[0] != "--files-from" else []
     result = CliRunner().invoke(cli, ["batch", *args, *paths])

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
+from redzone.frontends.options import rules_option
 from redzone.kernel.display import json_visible
-from redzone.kernel.editions import EDITIONS
 from redzone.kernel.errors import RulesError
 
 if TYPE_CHECKING:
@@ -229,8 +229,7 @@ def listed_files(list_path: str) -> Iterator[str]:
               help="Write JSON lines (file, status, outcome), one per file, in input order.")
 @click.option("--chunksize", type=click.IntRange(min=1), default=None,
               help="Files per chunk sent to a worker (default: about four chunks per worker).")
-@click.option("--rules", "rules", metavar="EDITION", default=None,
-              help=f"Rules edition, overriding each file's `rules` (known: {', '.join(EDITIONS)}).")
+@rules_option("Rules edition, overriding each file's `rules`")
 @click.option("--timeout", "timeout", type=click.FloatRange(min=0, min_open=True),
               default=None, metavar="SECONDS",
               help="The most seconds one file may take; a file past it is reported with "

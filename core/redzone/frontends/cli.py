@@ -72,8 +72,8 @@ from redzone.formats.scenario import (
     read_document,
     schema_text,
 )
+from redzone.frontends.options import rules_option
 from redzone.kernel.display import visible
-from redzone.kernel.editions import EDITIONS
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import PluginError, RulesError, ScenarioError
 
@@ -239,33 +239,6 @@ def _color_option(fn: F) -> F:
                              "when NO_COLOR is set).")(fn)
 
 
-def _check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """``--rules``: a known edition, or a usage error blamed on the flag."""
-    if value is None or value in EDITIONS:
-        return value
-    raise click.BadParameter(f"unknown rules edition {value!r}; known editions: "
-                             f"{', '.join(EDITIONS)}", ctx=ctx, param=param)
-
-
-class _RulesOption(click.Option):
-    """``--rules``, whose help lists the known editions when it is shown:
-    the installed ones are found (imported) then, not as the command line
-    is built."""
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        base = (self.help or "").split(" (known: ")[0]
-        self.help = f"{base} (known: {', '.join(EDITIONS)})."
-        return super().get_help_record(ctx)
-
-
-def _rules_option(help_text: str) -> Callable[[F], F]:
-    def deco(fn: F) -> F:
-        return click.option("--rules", "rules", cls=_RulesOption, metavar="EDITION",
-                            default=None, callback=_check_rules, help=help_text)(fn)
-
-    return deco
-
-
 _FILE_RULES = "Rules edition, overriding the scenario's `rules` key"
 
 
@@ -361,7 +334,7 @@ def cli() -> None:
 @click.argument("file")
 @_json_option("Print the JSON outcome of the scenario format.")
 @_run_options
-@_rules_option(_FILE_RULES)
+@rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
@@ -385,7 +358,7 @@ def run(ctx: click.Context, file: str, as_json: bool, html: str | None, board: b
 @cli.command(name="check")
 @click.argument("file")
 @_json_option("Print the problems as JSON.")
-@_rules_option(_FILE_RULES)
+@rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
@@ -424,7 +397,7 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
 @cli.command()
 @click.argument("file")
 @_json_option("Print the explanation as JSON.")
-@_rules_option(_FILE_RULES)
+@rules_option(_FILE_RULES)
 @_color_option
 @click.pass_context
 @_guard
@@ -471,7 +444,7 @@ def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
 
 @cli.command()
 @_json_option("Print the keywords as JSON.")
-@_rules_option("Rules edition whose keywords to list (default: foundations)")
+@rules_option("Rules edition whose keywords to list (default: foundations)")
 @click.pass_context
 @_guard
 def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
@@ -546,7 +519,7 @@ def _plugin_actions(engine: Engine) -> tuple[list[dict[str, Any]], list[dict[str
 @click.option("--list", "list_", is_flag=True, help="List the bundled examples.")
 @_json_option("Print the JSON outcome instead of the account (with --list: the list).")
 @_run_options
-@_rules_option("Rules edition, overriding the example's `rules` key")
+@rules_option("Rules edition, overriding the example's `rules` key")
 @_color_option
 @click.pass_context
 @_guard
@@ -590,7 +563,7 @@ def demo(ctx: click.Context, name: str | None, list_: bool, as_json: bool, html:
 @click.argument("path", metavar="CARDS_FILE")
 @click.argument("names", metavar="NAME", nargs=-1, required=True)
 @_json_option("Print the cards as JSON (the keys a scenario's permanent would get).")
-@_rules_option("Rules edition whose keyword plugins read the abilities (default: foundations)")
+@rules_option("Rules edition whose keyword plugins read the abilities (default: foundations)")
 @click.pass_context
 @_guard
 def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json: bool,

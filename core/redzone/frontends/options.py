@@ -1,0 +1,53 @@
+"""Options that more than one command takes, written once: ``--rules``.
+
+A bad value is a usage error blamed on the option (exit status 64), never a
+problem of the scenario files a command reads (2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from redzone.kernel.editions import EDITIONS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def check_rules(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--rules``: a known edition, or a usage error blamed on the flag.
+
+    :raises click.BadParameter: naming the editions known.
+    """
+    if value is None or value in EDITIONS:
+        return value
+    raise click.BadParameter(f"unknown rules edition {value!r}; known editions: "
+                             f"{', '.join(EDITIONS)}", ctx=ctx, param=param)
+
+
+class RulesOption(click.Option):
+    """``--rules``, whose help lists the known editions when it is shown:
+    the installed ones are found (imported) then, not as the command line
+    is built."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        base = (self.help or "").split(" (known: ")[0]
+        self.help = f"{base} (known: {', '.join(EDITIONS)})."
+        return super().get_help_record(ctx)
+
+
+def rules_option(help_text: str) -> Callable[[F], F]:
+    """The ``--rules EDITION`` option of a command, checked as it is read.
+
+    :param help_text: what it does for that command.
+    """
+    def deco(fn: F) -> F:
+        return click.option("--rules", "rules", cls=RulesOption, metavar="EDITION",
+                            default=None, callback=check_rules, help=help_text)(fn)
+
+    return deco
+
+
+__all__ = ["RulesOption", "check_rules", "rules_option"]
