@@ -231,3 +231,43 @@ def test_first_turn_from_a_file(tmp_path: Path) -> None:
     bad.write_text(text.replace("first_turn = true", 'first_turn = "yes"'))
     with pytest.raises(ScenarioError, match="first_turn"):
         load(bad)
+
+
+LIBRARY_OUT = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "bear"
+controller = "alice"
+power = 2
+toughness = 2
+[[permanents]]
+id = "ogre"
+controller = "bob"
+power = 3
+toughness = 3
+[combat]
+attacks = { bear = "bob" }
+[[turns]]
+attacks = { ogre = "alice" }
+"""
+
+
+def test_704_5b_a_later_turns_steps_events_and_end_carry_its_label(tmp_path: Path) -> None:
+    """504.1, 121.4, 704.5b: bob draws from an empty library in his turn (the
+    file's second) and loses at once (104.2a). The game ended in ``draw@2``:
+    ``steps`` ends with it, ``game_over`` names it, and every event of the
+    second turn names its step as ``steps`` does (``@2``), so that each
+    can be matched to it; the first turn's keep their plain names."""
+    path = tmp_path / "library.toml"
+    path.write_text(LIBRARY_OUT, encoding="utf-8")
+    out = run_file(path)
+    assert out["ok"] is True
+    assert out["steps"][-1] == out["game_over"]["step"] == "draw@2"
+    assert out["game_over"]["losers"] == ["bob"] and out["game_over"]["rule"] == "104.2a"
+    turn = next(i for i, e in enumerate(out["events"]) if e["kind"] == "turn")
+    first, second = out["events"][:turn], out["events"][turn:]
+    assert all("@" not in e["step"] for e in first)
+    assert second and all(e["step"].endswith("@2") for e in second)
+    assert {e["step"] for e in second} <= set(out["steps"])

@@ -659,17 +659,32 @@ class _Run:
         return True
 
     def result(self, before: GameState) -> CombatResult:
-        """What the run did so far."""
-        return CombatResult(self.state, tuple(self.events), tuple(self.steps),
+        """What the run did so far. A game that ended in a later turn ended
+        in that turn's step, labelled as :attr:`steps` labels it
+        (``draw@2``)."""
+        state = self.state
+        over = state.game_over
+        if over is not None and self.suffix and not over.step.endswith(self.suffix):
+            state = state.evolve(game_over=over.evolve(step=over.step + self.suffix))
+        return CombatResult(state, tuple(self.events), tuple(self.steps),
                             dict(self.after_steps), before, tuple(self.made),
                             tuple(self.damage))
 
     def take(self, out: Outcome, step: str | None = None) -> bool:
-        """Take a command's outcome; ``False`` once the game is over."""
+        """Take a command's outcome; ``False`` once the game is over. In a
+        later turn, its events and choices name their steps as :attr:`steps`
+        does, with the turn's suffix (``declare_attackers@2``)."""
         self.doing = None
         self.state = out.state
-        self.events.extend(out.events)
-        self.made.extend(out.choices)
+        suffix = self.suffix
+        if suffix:
+            self.events.extend(e._replace(step=e.step + suffix) if e.step else e
+                               for e in out.events)
+            self.made.extend(c.evolve(step=c.step + suffix) if c.step else c
+                             for c in out.choices)
+        else:
+            self.events.extend(out.events)
+            self.made.extend(out.choices)
         if out.damage_steps:
             self.damage.extend(out.damage_steps)
         if step is not None:
