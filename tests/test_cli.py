@@ -349,7 +349,9 @@ def test_explain_a_block_of_an_attacker_removed_from_combat(tmp_path: Path) -> N
     """508.8, 509.1a: an attacker was declared, so the declare blockers step
     happens; removed from combat, it can't be blocked: ``explain`` says no
     creature is attacking any more (509.1a), not that none attacked (508.8);
-    without the block the file resolves through every step."""
+    without the block the file resolves through every step, and the account
+    doesn't say they are skipped, as it does when no creature attacks, in the
+    first combat or in an additional one (505.1a)."""
     path = tmp_path / "removed.toml"
     path.write_text(REMOVED_ATTACKER, encoding="utf-8")
     result = invoke("explain", str(path))
@@ -363,6 +365,22 @@ def test_explain_a_block_of_an_attacker_removed_from_combat(tmp_path: Path) -> N
     assert json.loads(result.output)["steps"] == [
         "beginning_of_combat", "declare_attackers", "declare_blockers", "combat_damage",
         "end_of_combat"]
+    account = invoke("run", str(path)).output
+    assert "are skipped" not in account and "Declare blockers step" in account
+    none = REMOVED_ATTACKER.replace('attacks = { orc = "bob" }\n', "").replace(
+        'blocks = { bear = "orc" }\n', "").split("[[combat.actions]]")[0]
+    path.write_text(none, encoding="utf-8")
+    account = invoke("run", str(path)).output
+    assert "the declare blockers and combat damage steps are skipped" in account
+    # A second combat in which nothing attacks skips them too (505.1a, 508.8).
+    second = REMOVED_ATTACKER.replace('blocks = { bear = "orc" }\n', "").split(
+        "[[combat.actions]]")[0] + "[[additional_combats]]\nattacks = {}\n"
+    path.write_text(second.replace('power = 2\ntoughness = 2', 'power = 2\n'
+                                   'toughness = 2\nkeywords = ["vigilance"]'),
+                    encoding="utf-8")
+    account = invoke("run", str(path)).output
+    assert account.count("combat damage steps are skipped") == 1
+    assert account.index("(combat 2)") < account.index("combat damage steps are skipped")
 
 
 def test_explain_wrong_defender() -> None:

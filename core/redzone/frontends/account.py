@@ -287,8 +287,13 @@ def render_events(console: Console, events: Sequence[Event],
                 console.print()
                 _line(console, (title, "bold yellow"), rule=step_rule or None)
             if event.kind == "step":
-                if current == "declare_attackers" and not any(
-                        e.kind == "attack" for e in events):
+                # 508.8: skipped only when no creature was declared as an
+                # attacker or put onto the battlefield attacking: the step the
+                # events show next, not the attack events, says whether it was.
+                suffix = current.removeprefix("declare_attackers")  # ("#2", "@3")
+                if suffix != current and suffix[:1] in ("", "#", "@") and not any(
+                        e.kind == "step" and e.step == "declare_blockers" + suffix
+                        for e in events):
                     _line(console, ("no creature attacks: the declare blockers and combat "
                                     "damage steps are skipped", DIM), indent=2,
                           rule=cite(rules, "no_attackers"))
