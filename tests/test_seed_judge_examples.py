@@ -1,5 +1,6 @@
 """Seed examples from the judge class on the combat phase and from the rulings,
-one test each, run from scenario files as the command line reads them.
+one test each, run from scenario files as the command line reads them (or
+through the API where the file format has no such action).
 
 Every example in the seeds is a test case. Ids: ``q<N>`` is the N-th player
 question at the end of the judge class (seed 004; ``q4`` and ``q7`` are in
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from redzone import Engine, GainControl, IllegalBlockError, creature
 from redzone.formats.outcome import outcome_json, resolve
 from redzone.formats.scenario import loads
 
@@ -1194,3 +1196,36 @@ def test_seed_q28_goblin_tunneler_escapes_the_unicorns_requirement() -> None:
     lured = run(UNICORN_TUNNELER.replace("cant_be_blocked = true\n", ""))
     assert lured["ok"] is False
     assert lured["error"]["rule"] == "509.1c"
+
+
+def test_seed_q2_a_vigilant_attacker_whose_control_changes_may_block() -> None:
+    """506.4, 509.1a (question 2: "I attack with a creature and then the defending
+    player gains control of it. If the attacking creature has vigilance, can that
+    opponent block another attacking creature of mine with it?"). Yes: changing
+    control removes it from combat, and as an untapped creature the defending
+    player controls it may block; summoning sickness doesn't stop a blocker.
+    Without vigilance it stays tapped from attacking and can't (509.1a)."""
+    engine = Engine()
+    for keywords in (("vigilance",), ()):
+        state = engine.game(["alice", "bob"], [
+            creature("knight", "alice", 2, 2, *keywords), creature("bear", "alice", 2, 2)])
+        state = engine.declare_attackers(engine.begin_combat(state).state,
+                                         {"knight": "bob", "bear": "bob"}).state
+        state = engine.perform(state, GainControl("knight", "bob")).state
+        knight = state.objects["knight"]
+        assert state.combat is not None and not state.combat.in_combat("knight")
+        assert knight.controller == "bob" and knight.tapped is not bool(keywords)
+        if not keywords:
+            try:
+                engine.declare_blockers(state, {"knight": "bear"})
+            except IllegalBlockError as error:
+                assert error.rule == "509.1a"
+            else:
+                raise AssertionError("a tapped creature blocked")
+            continue
+        state = engine.declare_blockers(state, {"knight": "bear"}).state
+        while engine.next_step(state) == "combat_damage":
+            state = engine.combat_damage(state).state
+        assert {p: state.objects[p].zone for p in ("knight", "bear")} == {
+            "knight": "graveyard", "bear": "graveyard"}
+        assert state.players["bob"].life == 20
