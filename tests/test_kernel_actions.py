@@ -28,6 +28,7 @@ from redzone import (
     Pump,
     Regenerate,
     RemoveEffect,
+    RemoveFromCombat,
     Sacrifice,
     SetState,
     StackObject,
@@ -280,6 +281,12 @@ def test_509_4_a_token_enters_blocking(engine: Engine) -> None:
     out = engine.perform(state, CreateToken(token("elf", "carol", 1, 1), blocking="orc"))
     assert out.state.combat is not None and "elf" not in out.state.combat.blocks
     assert out.events[-1].kind == "not_blocking"
+    assert out.events[-1].detail == "its controller isn't a defending player for that creature"
+    # 509.4a: nor if the creature it would block is no longer attacking.
+    gone = engine.perform(state, RemoveFromCombat("orc")).state
+    out = engine.perform(gone, CreateToken(token("wall", "bob", 0, 4), blocking="orc"))
+    assert out.events[-1].kind == "not_blocking"
+    assert out.events[-1].detail == "'orc' is no longer attacking"
 
 
 def test_509_4_enter_blocking_is_create_blocking(engine: Engine) -> None:

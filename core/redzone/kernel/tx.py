@@ -669,9 +669,11 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
     ``attacker``, or an event says why it doesn't (509.4a)."""
     new, events = _make_block(tx.state, perm.id, attacker, position, rule)
     if new is tx.state and not events:
+        combat = tx.state.combat
+        attacking = combat is not None and attacker in combat.attacks
         tx.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
-                      detail="the creature it would block isn't attacking its "
-                             "controller"))
+                      detail="its controller isn't a defending player for that creature"
+                      if attacking else f"{attacker!r} is no longer attacking"))
         return
     tx._take(new, events)
 
