@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from redzone import Engine, GameState, IllegalActionError, IllegalBlockError
+from redzone import Engine, GameState, IllegalActionError, IllegalBlockError, Revoke
 
 
 def _board(engine: Engine) -> GameState:
@@ -102,3 +102,20 @@ def test_608_2b_a_chosen_target_that_left_makes_it_do_nothing() -> None:
     assert [e.kind for e in resolved.events] == ["resolve"]
     assert resolved.state.objects["giant"].tapped is True
     manual.declare_blockers(resolved.state, {})
+
+
+def test_702_39a_the_requirement_lasts_this_combat_only(engine: Engine) -> None:
+    """702.39a: "block this creature this combat if able": in an additional
+    combat of the same turn (505.1a) the provoked creature need not block,
+    once the provoker attacks without provoke; in the first it must."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("tracker", "alice", 2, 2, "provoke", "vigilance"),
+                                           c("elves", "bob", 1, 3)])
+    state = engine.declare_attackers(state, {"tracker": "bob"}).state
+    with pytest.raises(IllegalBlockError):
+        engine.declare_blockers(state, {})
+    first = engine.resolve(state, blocks={"elves": "tracker"}, actions=[
+        ("end_of_combat", Revoke("tracker", ("provoke",)))])
+    assert not first.state.effects
+    second = engine.resolve(first.state, {"tracker": "bob"}, {})
+    assert second.state.players["bob"].life == 18

@@ -95,7 +95,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         target = _default_target(state, trigger.source)
     if target is None:
         return []
-    # 702.39a: "... blocks this creature this turn if able": until end of turn (514.2).
+    # 702.39a: "... block this creature this combat if able": it ends with this
+    # combat (511.3), so a later combat of the turn asks nothing of it.
     return [Untap(target), AddEffect(Effect("blocks_if_able", to=target, source=trigger.source,
-                                            duration="end_of_turn"))]
+                                            duration="this_combat"))]
 
