@@ -64,12 +64,45 @@ def test_702_154a_the_enlist_action_is_an_enlisting_creatures_cost(engine: Engin
     state = engine.game(["alice", "bob"], [
         *board(engine).objects.values(), engine.creature("bear", "bob", 2, 2),
         engine.permanent("jace", "alice", types=("planeswalker",), counters={"loyalty": 3})])
+    state = engine.declare_attackers(state, {"knight": "bob", "ox": "bob"}).state
     for creature, enlisted in (("ox", "hasty"), ("knight", "jace"), ("knight", "bear")):
         with pytest.raises(IllegalActionError) as err:
             engine.perform(state, enlist.Enlist(creature, enlisted))
         assert err.value.violations[0].rule == "702.154a"
-    done = engine.perform(state, enlist.Enlist("knight", "ox")).state
-    assert done.objects["ox"].tapped
+    done = engine.perform(state, enlist.Enlist("knight", "hasty")).state
+    assert done.objects["hasty"].tapped
+
+
+def test_702_154_the_enlist_action_is_checked_as_the_declarations_choice_is(
+        engine: Engine) -> None:
+    """702.154a-d: the ``enlist`` action a scenario performs pays the same cost
+    as the declaration's choice, with the same checks: not itself (702.154c),
+    not a creature chosen to attack, not one summoning sick without haste,
+    only while the enlisting creature attacks as attackers are declared
+    (702.154b, 508.1g), and up to one creature for each instance (702.154d)."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("knight", "alice", 2, 2, "enlist", "vigilance"), c("ox", "alice", 3, 3),
+        c("elk", "alice", 2, 2), c("new", "alice", 4, 4, summoning_sick=True)])
+    cases = {("knight", "knight"): "702.154c", ("knight", "new"): "702.154a",
+             ("knight", "ox"): "702.154a", ("ox", "elk"): "702.154a"}
+    attacking = engine.declare_attackers(state, {"knight": "bob", "ox": "bob"}).state
+    for (creature, enlisted), rule in cases.items():
+        with pytest.raises(IllegalActionError) as err:
+            engine.perform(attacking, enlist.Enlist(creature, enlisted))
+        assert err.value.rule == rule, (creature, enlisted)
+    with pytest.raises(IllegalActionError) as err:  # not attacking: no cost to pay
+        engine.perform(engine.begin_combat(state).state, enlist.Enlist("knight", "ox"))
+    assert err.value.rule == "702.154b"
+    alone = engine.declare_attackers(state, {"knight": "bob"}).state
+    once = engine.perform(alone, enlist.Enlist("knight", "ox")).state
+    with pytest.raises(IllegalActionError) as err:  # one instance, one creature
+        engine.perform(once, enlist.Enlist("knight", "elk"))
+    assert err.value.rule == "702.154d"
+    blocked = engine.declare_blockers(alone, {}).state
+    with pytest.raises(IllegalActionError) as err:  # after the declaration
+        engine.perform(blocked, enlist.Enlist("knight", "ox"))
+    assert err.value.rule == "702.154b"
 
 
 def test_702_154d_two_instances_are_two_costs(engine: Engine) -> None:

@@ -13,8 +13,13 @@ power" (702.154a).
   enlist none ("you may"), so a board without an answer plays as if enlist
   weren't there.
 - Paying it is this plugin's own action kind, ``enlist``: it taps the other
-  creature (a creature can't enlist itself, 702.154c; one already tapped by
-  another enlist can't be tapped again, so that answer is illegal).
+  creature. The action a scenario performs (``do = "enlist"``) and the
+  declaration's choice are checked alike: only while the enlisting creature
+  attacks, in the declare attackers step (702.154b, 508.1g); not itself
+  (702.154c); only an untapped creature its controller controls that wasn't
+  chosen to attack and has haste or was controlled since the turn began;
+  and up to one creature for each instance each combat (702.154d; kept in
+  the plugin's combat slot).
 - "When you do" is a reflexive triggered ability (603.12): it triggers on the
   ``enlisted`` event and gives +X/+0 until end of turn, X being the tapped
   creature's power as the ability resolves (its last known power if it left).
@@ -36,6 +41,7 @@ from redzone import (
     IllegalActionError,
     KeywordSpec,
     ObjectId,
+    Slot,
     Trigger,
     Tx,
     hookimpl,
@@ -45,6 +51,10 @@ if TYPE_CHECKING:
     from redzone import Pump
 
 KIND = "enlist"
+
+#: The enlist costs paid this combat, as (enlisting creature, enlisted
+#: creature) pairs: each instance taps up to one creature (702.154a, d).
+PAID = Slot("combat")
 
 
 @frozen
@@ -60,7 +70,15 @@ class Enlist(Action):
     enlisted: ObjectId
 
 
+def _refuse(action: Enlist, why: str, rule: str = "702.154a") -> IllegalActionError:
+    return IllegalActionError(f"enlist: {why}", rule=rule,
+                              objects=(action.creature, action.enlisted))
+
+
 def _pay(tx: Tx, action: Action) -> None:
+    """Pay one enlist cost: the checks of 702.154a-d, whichever way it is
+    paid (the declaration's choice, or the ``enlist`` action a scenario or a
+    caller performs), then the tap."""
     assert isinstance(action, Enlist)
     enlisting = tx.permanent(action.creature, action.do)
     perm = tx.permanent(action.enlisted, action.do)
@@ -68,15 +86,38 @@ def _pay(tx: Tx, action: Action) -> None:
         raise IllegalActionError(f"enlist: {action.creature!r} doesn't have enlist, so it has "
                                  "no enlist cost to pay", rule="702.154a",
                                  objects=(action.creature,))
+    if action.enlisted == action.creature:
+        raise _refuse(action, f"{action.creature!r} can't enlist itself", "702.154c")
+    combat = tx.state.combat
+    if combat is None or action.creature not in combat.declared \
+            or action.creature not in combat.attacks:
+        raise _refuse(action, f"{action.creature!r} isn't attacking: enlist is a cost to "
+                              "attack, paid as it attacks (508.1g)", "702.154b")
+    if tx.state.step != "declare_attackers":
+        raise _refuse(action, f"enlist is a cost to attack, paid as {action.creature!r} "
+                              "attacks (508.1g), and the game is past the declare attackers "
+                              f"step (at {tx.state.step!r})", "702.154b")
     if not perm.is_creature or perm.controller != enlisting.controller:
-        raise IllegalActionError(f"enlist: {action.enlisted!r} isn't a creature "
-                                 f"{enlisting.controller} controls, so it can't be tapped "
-                                 "to enlist", rule="702.154a",
-                                 objects=(action.creature, action.enlisted))
+        raise _refuse(action, f"{action.enlisted!r} isn't a creature "
+                              f"{enlisting.controller} controls, so it can't be tapped "
+                              "to enlist")
     if perm.tapped:
-        raise IllegalActionError(f"enlist: {action.enlisted!r} is already tapped, so it can't "
-                                 "be tapped to pay the cost", rule="702.154a",
-                                 objects=(action.creature, action.enlisted))
+        raise _refuse(action, f"{action.enlisted!r} is already tapped, so it can't be tapped "
+                              "to pay the cost")
+    if action.enlisted in combat.declared:
+        raise _refuse(action, f"{action.enlisted!r} was chosen to attack, so it can't be "
+                              "enlisted")
+    if perm.summoning_sick and not perm.has("haste"):
+        raise _refuse(action, f"{action.enlisted!r} hasn't been under "
+                              f"{perm.controller}'s control since the turn began and has no "
+                              "haste")
+    paid = PAID.get(tx.state) or ()
+    instances = len(enlisting.instances(KIND))
+    if sum(1 for creature, _ in paid if creature == action.creature) >= instances:
+        raise _refuse(action, f"{action.creature!r} has paid the cost of each of its "
+                              f"{instances} enlist abilit{'y' if instances == 1 else 'ies'} "
+                              "this combat (each taps up to one creature)", "702.154d")
+    tx.set_state((*paid, (action.creature, action.enlisted)), "combat", plugin=PAID.name)
     tx.put(perm.evolve(tapped=True))
     tx.emit(Event("enlisted", "702.154c", source=action.creature, object=action.enlisted,
                   player=perm.controller))
