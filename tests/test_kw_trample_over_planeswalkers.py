@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import (
+    AddContinuous,
     Engine,
     GameState,
     IllegalAssignmentError,
@@ -226,7 +227,10 @@ def test_702_19d_blocked_but_no_blockers_left_loyalty_then_the_player(board: Any
     assert rules_of(board.engine, state, {"seven": {"jace": 2, "bob": 5}}) == ["702.19c"]
 
 
-@pytest.mark.parametrize("removal", [LeaveBattlefield("jace"), RemoveFromCombat("jace")])
+@pytest.mark.parametrize("removal", [
+    LeaveBattlefield("jace"), RemoveFromCombat("jace"),
+    AddContinuous(affects=("jace",), set_types=("artifact",)),  # 506.4: no longer one
+], ids=["leaves", "removed", "stops being a planeswalker"])
 def test_702_19e_planeswalker_removed_unblocked_all_damage_to_the_defending_player(
         board: Any, removal: Any) -> None:
     state = board(board.c("seven", "alice", 7, 7, TOP), planeswalker())

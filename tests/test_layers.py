@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GainControl, Pump, new_game
@@ -165,6 +166,38 @@ def test_506_4_creature_that_stops_being_a_creature_leaves_combat() -> None:
     state = engine.declare_attackers(state, {"bear": "bob"}).state
     state = _do(state, AddContinuous(affects=("bear",), set_types=("artifact",)))
     assert not state.objects["bear"].is_creature
+    assert state.combat is not None and not state.combat.in_combat("bear")
+
+
+@pytest.mark.parametrize("kind", ["planeswalker", "battle"])
+def test_506_4_an_attacked_planeswalker_or_battle_that_stops_being_one_leaves_combat(
+        kind: str) -> None:
+    """506.4, 506.4c: a planeswalker or battle being attacked that stops being
+    one is removed from combat, and the creature attacking it attacks nothing;
+    one that stays what it was (here it also becomes an artifact) stays."""
+    target = engine.permanent("it", "bob", types=(kind,),
+                              counters={"loyalty" if kind == "planeswalker" else "defense": 3},
+                              protector="bob" if kind == "battle" else None)
+    bear = engine.creature("bear", "alice", 2, 2)
+    state = engine.begin_combat(_board(bear, target)).state
+    state = engine.declare_attackers(state, {"bear": "it"}).state
+    kept = _do(state, AddContinuous(affects=("it",), set_types=(kind, "artifact")))
+    assert kept.combat is not None and kept.combat.attacks["bear"] == "it"
+    gone = engine.perform(state, AddContinuous(affects=("it",), set_types=("artifact",)))
+    assert gone.state.combat is not None and gone.state.combat.attacks["bear"] is None
+    assert [(e.kind, e.object, e.rule) for e in gone.events
+            if e.kind == "removed_from_combat"] == [("removed_from_combat", "it", "506.4")]
+
+
+def test_506_4_an_attacking_creature_that_becomes_a_battle_leaves_combat() -> None:
+    """506.4: an attacking creature that becomes a battle is removed from
+    combat, though it is still a creature (with defense counters, so that
+    704.5v doesn't put it into the graveyard)."""
+    bear = engine.creature("bear", "alice", 2, 2, counters={"defense": 2})
+    state = engine.begin_combat(_board(bear)).state
+    state = engine.declare_attackers(state, {"bear": "bob"}).state
+    state = _do(state, AddContinuous(affects=("bear",), add_types=("battle",)))
+    assert state.objects["bear"].is_creature and "battle" in state.objects["bear"].types
     assert state.combat is not None and not state.combat.in_combat("bear")
 
 

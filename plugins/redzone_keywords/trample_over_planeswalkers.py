@@ -52,12 +52,14 @@ def redzone_additional_recipients(state: GameState, attacker: str) -> list[str]:
     if target is not None:
         # 702.19c: the controller of the planeswalker it attacks.
         return [target.controller] if "planeswalker" in target.types else []
-    # 702.19e: the planeswalker it attacked was removed from combat.
+    # 702.19e: the planeswalker it attacked was removed from combat (it left
+    # the battlefield, an effect removed it, or it stopped being a planeswalker,
+    # 506.4): not a player it attacked, nor a battle.
     declared = combat.declared.get(attacker)
     defender = combat.defending_players.get(attacker)
     if declared is None or declared not in state.objects or defender is None:
         return []
-    return [defender] if "planeswalker" in state.last_known(declared).types else []
+    return [] if "battle" in state.last_known(declared).types else [defender]
 
 
 def _name(state: GameState, obj: str) -> str:

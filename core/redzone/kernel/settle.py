@@ -422,18 +422,27 @@ def end_effects(tx: Tx, ends: Ends, rule: str, *, owned: Owned | None = None,
 
 def apply_layers(tx: Tx) -> None:
     """Apply the layer system (613) to the board: each permanent's layered
-    characteristics are written into it (:func:`redzone.kernel.layers.baked`);
-    an attacking or blocking creature that stopped being a creature is
-    removed from combat (506.4)."""
+    characteristics are written into it (:func:`redzone.kernel.layers.baked`).
+    A permanent whose new types leave it out of combat is removed from it
+    (506.4): an attacking or blocking creature that stopped being a creature
+    or became a battle, and a planeswalker or battle being attacked that
+    stopped being one."""
     changed = _layers.baked(tx.state)
     if not changed:
         return
+    before = tx.state.objects
     tx.put(*changed.values())
     combat = tx.state.combat
     if combat is None:
         return
     for obj in changed:
-        if combat.in_combat(obj) and not tx.state.objects[obj].is_creature:
+        types, old = tx.state.objects[obj].types, before[obj].types
+        if combat.in_combat(obj):
+            out = "creature" not in types or ("battle" in types and "battle" not in old)
+        else:
+            out = any(kind in old and kind not in types for kind in ("planeswalker", "battle")) \
+                and obj in combat.attacks.values()
+        if out:
             tx.remove_from_combat(obj, "506.4")
             combat = tx.state.combat
             if combat is None:
