@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.frenzy as frenzy
-from redzone import BecomeBlocked, Engine, GameState, MakeBlock, RemoveFromCombat
+from redzone import (
+    BecomeBlocked,
+    Engine,
+    EnterAttacking,
+    GameState,
+    MakeBlock,
+    RemoveFromCombat,
+)
 from redzone.testing import KeywordConformance
 
 
@@ -87,6 +94,20 @@ def test_509_3g_it_triggers_for_a_creature_put_onto_the_battlefield_attacking(
     out = engine.declare_blockers(state, {})
     assert out.state.objects["raider"].power == 3
     assert engine.combat_damage(out.state).state.players["bob"].life == 20 - 2 - 3
+
+
+def test_509_3g_603_2_a_creature_entering_attacking_after_blockers_does_not_trigger(
+        engine: Engine) -> None:
+    """509.3g, 509.1i, 603.2: frenzy triggers on blockers being declared with
+    none for its creature. A creature put onto the battlefield attacking after
+    that (ninjutsu, in the declare blockers step) is unblocked (508.4d) but
+    wasn't there as blockers were declared: nothing triggers for it."""
+    state = engine.declare_blockers(attacked(engine), {"wall": "berserker"}).state
+    raider = engine.creature("raider", "alice", 2, 2, "frenzy 2", token=True)
+    out = engine.perform(state, EnterAttacking(raider, "bob"))
+    assert ("unblocked", "raider") in [(e.kind, e.object) for e in out.events]
+    assert out.state.objects["raider"].power == 2
+    assert not [e for e in out.events if e.kind == "trigger"]
 
 
 class TestFrenzyConformance(KeywordConformance):

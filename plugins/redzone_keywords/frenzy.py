@@ -3,9 +3,11 @@
 "Frenzy N" means "Whenever this creature attacks and isn't blocked, it gets
 +N/+0 until end of turn" (702.68a). It triggers in the declare blockers step,
 not as attackers are declared (508.3f): when no creature is declared as a
-blocker for it (509.3g), also if it entered the battlefield attacking, but
-not if it was blocked and its blockers were later removed from combat. Each
-instance triggers separately (702.68b).
+blocker for it (509.3g), also if it entered the battlefield attacking before
+blockers were declared, but not if it was blocked and its blockers were later
+removed from combat, nor if it entered attacking after blockers were declared
+(ninjutsu): it wasn't there when the ability would have triggered (509.1i,
+603.2). Each instance triggers separately (702.68b).
 
 Trigger: kind ``"frenzy"``, source the creature, controller its controller,
 ``amount`` the N of the instance.
@@ -24,6 +26,9 @@ from redzone import Event, GameState, KeywordSpec, Pump, Trigger, hookimpl
 KIND = "frenzy"
 
 
+#: The rule of the ``unblocked`` event the declaration of blockers makes.
+DECLARED = "509.1h"
+
 #: The largest N (see the module docstring).
 MOST = 1_000
 
@@ -39,7 +44,11 @@ def redzone_keywords() -> list[KeywordSpec]:
 def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
     out = []
     for event in events:
-        if event.kind != "unblocked" or not event.object or event.object not in state.objects:
+        # Blockers declared, none for it (509.1h's event): not a creature that
+        # entered attacking afterwards, unblocked (508.4d) but not there as
+        # blockers were declared, when the ability would have triggered (603.2).
+        if event.kind != "unblocked" or event.rule != DECLARED or not event.object \
+                or event.object not in state.objects:
             continue
         perm = state.last_known(event.object)
         for keyword in perm.instances(KIND):
