@@ -324,6 +324,40 @@ def test_sixth_lifelink_instances_trigger_separately(engines: dict[str, Engine])
     assert gains == {"foundations": 2, "sixth": 4}
 
 
+def test_sixth_lifelink_triggers_after_state_based_actions(
+        engines: dict[str, Engine]) -> None:
+    """502.68a, 420.3, 420.5a (2009): lifelink is a triggered ability, put on the
+    stack only once state-based effects are done, so a player at 2 dealt 3
+    while their lifelink blocker deals 2 is at -1 and loses before it gains;
+    today lifelink's gain is part of the damage event (702.15b, 120.3f) and
+    the player survives at 1. The gain is one trigger for the damage event,
+    whatever it was dealt to, and a source that died in that event still
+    triggers (its last known lifelink)."""
+    outcomes = {}
+    for name in ("foundations", "sixth"):
+        engine = engines[name]
+        c = engine.creature
+        state = engine.game(["alice", "bob"], [
+            c("ogre", "alice", 3, 3), c("bear", "alice", 2, 2),
+            c("priest", "bob", 2, 2, "lifelink")])
+        state = state.with_players({"bob": state.players["bob"].evolve(life=2)})
+        result = engine.resolve(state, {"ogre": "bob", "bear": "bob"}, {"priest": "bear"})
+        bob = result.state.players["bob"]
+        outcomes[name] = (bob.life, bob.lost)
+    assert outcomes == {"foundations": (1, False), "sixth": (-1, True)}
+    engine = engines["sixth"]
+    c = engine.creature
+    state = _game(engine, c("wurm", "alice", 6, 6, "lifelink", "trample"),
+                  c("wall", "bob", 0, 2))
+    result = engine.resolve(state, {"wurm": "bob"}, {"wall": "wurm"})
+    assert result.state.players["alice"].life == 26
+    assert [e.kind for e in result.events].count("trigger") == 1
+    state = _game(engine, c("cleric", "alice", 2, 2, "lifelink"), c("giant", "bob", 4, 4))
+    result = engine.resolve(state, {"cleric": "bob"}, {"giant": "cleric"})
+    assert result.state.objects["cleric"].zone == "graveyard"
+    assert result.state.players["alice"].life == 22
+
+
 def test_sixth_second_step_takes_creatures_that_did_not_assign(
         engines: dict[str, Engine]) -> None:
     """310.5 (2009): a 0-power first striker assigns nothing in the first step,

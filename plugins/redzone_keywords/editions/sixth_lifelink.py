@@ -2,27 +2,62 @@
 
 "Lifelink is a triggered ability. 'Lifelink' means 'Whenever this permanent
 deals damage, you gain that much life'" (502.68a); each instance triggers
-separately (502.68b), so a permanent with two instances gains twice. The life
-gain is modelled as the trigger resolving right after the damage it counts.
+separately (502.68b), so a permanent with two instances gains twice.
+
+It triggers once for each event in which its permanent deals damage (the
+damage of one combat damage step is one event, whatever it was dealt to),
+for the total it dealt, and it goes on the stack only after state-based
+effects are checked (420.3): a player dealt lethal damage while their
+lifelink creature deals damage loses before the life is gained (420.5a).
+A permanent that died in that event still triggers, by its last known
+information; "you" is its controller as it dealt the damage.
+
+Trigger: kind ``"lifelink"``, source the permanent, controller its
+controller, ``amount`` the damage it dealt.
 """
 
 from __future__ import annotations
 
-from redzone import GameState, KeywordSpec, Result, hookimpl
-from redzone.kernel.hooktypes import Damage
+from typing import TYPE_CHECKING
+
+from redzone import Event, GameState, KeywordSpec, Trigger, hookimpl
+
+if TYPE_CHECKING:
+    from redzone import GainLife
+
+KIND = "lifelink"
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec("lifelink", "502.68", summary="you gain life equal to the damage it "
+    return [KeywordSpec(KIND, "502.68", summary="you gain life equal to the damage it "
                         "deals (a triggered ability, 1999-2009 wording)")]
 
 
 @hookimpl
-def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    source = state.last_known(damage.source)
-    instances = len(source.instances("lifelink"))
-    if not instances:
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    dealt: dict[str, int] = {}
+    for event in events:
+        if event.kind == "damage" and event.source and event.amount:
+            dealt[event.source] = dealt.get(event.source, 0) + event.amount
+    out = []
+    for source, amount in dealt.items():
+        if not state.is_source(source):
+            continue
+        # It triggered as the damage was dealt: a permanent as it last was on
+        # the battlefield (it may have died in that event), else the spell.
+        perm = state.last_known(source) if source in state.objects else state.source(source)
+        for _ in [k for k in perm.keywords if k.name == KIND]:
+            out.append(Trigger(KIND, source, perm.controller, "502.68a",
+                               f"{perm.name} dealt {amount} damage: gain {amount} life",
+                               amount=amount))
+    return out
+
+
+@hookimpl
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[GainLife]:
+    if trigger.kind != KIND or not trigger.amount:
         return []
-    return [Result("life_gain", "502.68a", damage.source, damage.amount * instances,
-                   player=source.controller)]
+    from redzone import GainLife  # (the kernel's action classes, imported when needed)
+
+    return [GainLife(trigger.controller, trigger.amount)]
