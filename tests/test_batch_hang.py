@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib.util
+import multiprocessing
 import os
 import threading
 import time
@@ -30,6 +31,7 @@ from _plugin_module import named_jobs, plugin_module
 from _ray import ray_started
 from redzone import Engine
 from redzone.execution import JobOutcome, faults, simulate, simulation
+from redzone.execution.executors import worker_start
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 HAS_RAY = importlib.util.find_spec("ray") is not None
@@ -103,7 +105,10 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
         pools.append(new)
         return new
 
-    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+    # (The suite's process may have a SIGTERM handler by now, set by a
+    # cluster's client in an earlier test: the workers reset it, as redzone's
+    # own pools do, so that the broken pool's shutdown ends them.)
+    with cf.ProcessPoolExecutor(max_workers=2, initializer=worker_start) as pool:
         pool.submit(int).result()  # the workers start
         before = _pids(pool)
         start = time.monotonic()
@@ -210,3 +215,32 @@ def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> N
     assert "worker was ended and replaced" in got[2].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 2] == [
         (r.status, r.json) for r in serial]
+
+
+def _sigterm_default() -> bool:
+    import signal
+
+    return signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_the_pools_redzone_makes_are_ended_by_their_terminate() -> None:
+    """A pool that replaces a broken one has workers that end on SIGTERM
+    (what a broken pool's shutdown sends its workers), even forked from a
+    caller with a SIGTERM handler of its own: inherited, that handler runs
+    only in the thread the signal reaches, and a worker blocked in C would
+    live on and hold the shutdown for ever."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    owned: list[cf.Executor] = []
+    try:
+        fork = multiprocessing.get_context("fork")
+        with cf.ProcessPoolExecutor(max_workers=1, mp_context=fork) as broken:
+            assert broken.submit(_sigterm_default).result() is False  # inherited
+            new = simulation._replace(broken, owned)
+        assert isinstance(new, cf.ProcessPoolExecutor)
+        assert new.submit(_sigterm_default).result() is True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for pool in owned:
+            pool.shutdown(wait=True)

@@ -336,6 +336,20 @@ def live_workers(executor: Any) -> int | None:
     return None
 
 
+def worker_start() -> None:
+    """The initializer of the process pools redzone makes (a broken pool's
+    replacement, ``redzone batch --jobs N``): a worker ends when its pool
+    terminates it. A worker forked from a caller that set its own ``SIGTERM``
+    handler (Ray's driver does) inherits it, and the handler runs only in
+    the thread the signal reaches: a worker blocked in C on its queue's lock
+    (its pool broken by a worker killed mid-read) would live on, and the
+    pool's shutdown would wait for it for ever. The default action ends the
+    process whichever thread the signal reaches."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def cut(executor: Any, future: cf.Future[Any]) -> bool:
     """End the worker stuck on ``future``'s chunk, where the executor has a
     way to: every worker process of a

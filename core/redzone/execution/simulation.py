@@ -33,7 +33,14 @@ from typing import Any, Final, Literal, overload
 from attrs import evolve
 
 from redzone.execution.engines import BatchError, build_engine
-from redzone.execution.executors import as_executor, cut, describe, live_workers, worker_count
+from redzone.execution.executors import (
+    as_executor,
+    cut,
+    describe,
+    live_workers,
+    worker_count,
+    worker_start,
+)
 from redzone.execution.faults import (
     LOST_AFTER,
     TIMEOUT,
@@ -629,7 +636,8 @@ def _replace(executor: cf.Executor, owned: list[cf.Executor]) -> cf.Executor:
     if not isinstance(executor, cf.ProcessPoolExecutor):
         raise cf.BrokenExecutor(f"the executor {type(executor).__name__} is broken")
     ctx = getattr(executor, "_mp_context", None)
-    new = cf.ProcessPoolExecutor(max_workers=worker_count(executor), mp_context=ctx)
+    new = cf.ProcessPoolExecutor(max_workers=worker_count(executor), mp_context=ctx,
+                                 initializer=worker_start)
     owned.append(new)
     return new
 

@@ -182,9 +182,14 @@ def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
 
 def _ignore_sigint() -> None:
     """A pool worker's initializer: Ctrl-C is the caller's to handle (the
-    workers are shut down by it), never a traceback from each worker."""
+    workers are shut down by it), never a traceback from each worker; and
+    the pool's terminate ends it
+    (:func:`redzone.execution.executors.worker_start`)."""
     import signal
 
+    from redzone.execution.executors import worker_start
+
+    worker_start()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
