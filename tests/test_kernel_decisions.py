@@ -27,9 +27,11 @@ from redzone import (
     IllegalActionError,
     IllegalAttackError,
     LoseLife,
+    Player,
     Pump,
     Tap,
     UnaskedChoiceError,
+    creature,
 )
 
 
@@ -302,6 +304,30 @@ def test_613_1b_the_latest_control_effect_wins_and_the_first_owner_returns(
     with pytest.raises(IllegalActionError, match="'carol' is not a player") as info:
         engine.perform(state, GainControl("knight", "carol"))
     assert info.value.rule == "800.4a"
+
+
+def test_800_4a_a_player_who_leaves_loses_control_effects_before_what_they_control_is_exiled(
+        engine: Engine) -> None:
+    """800.4a: when a player leaves the game, the effects that give them
+    control of objects end first (Act of Treason's creature "reverts to
+    Bianca's control"); only what they still control is then exiled. Bob
+    took alice's gift until end of turn and leaves: the gift goes back to
+    alice on the battlefield; bob's own bear leaves the game though carol
+    controls it (it is bob's: 800.4a), and carol's wolf, which the file
+    gave bob outright (no effect to end), is exiled."""
+    state = engine.game(["alice", Player("bob", life=2), "carol"], [
+        creature("gift", "alice", 2, 2), creature("bear", "bob", 2, 2),
+        creature("wolf", "bob", 2, 2, owner="carol")])
+    state = engine.perform(state, [GainControl("gift", "bob", "end_of_turn"),
+                                   GainControl("bear", "carol")]).state
+    out = engine.perform(state, LoseLife("bob", 2))
+    objects = out.state.objects
+    assert (objects["gift"].zone, objects["gift"].controller) == ("battlefield", "alice")
+    assert not objects["gift"].modifications
+    assert objects["bear"].zone == "left_game"
+    assert (objects["wolf"].zone, objects["wolf"].owner) == ("exile", "carol")
+    assert [(e.kind, e.object) for e in out.events if e.kind == "control"] == [
+        ("control", "gift")]
 
 
 def test_608_2d_the_sacrifice_default_is_made_as_the_trigger_resolves() -> None:

@@ -519,11 +519,12 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
 
 
 def _leave_game(tx: Tx, player: str) -> None:
-    """800.4a: the objects the player owns leave the game, the ones they
-    control that others own are exiled, their abilities on the stack and
-    delayed triggers cease to exist (800.4a, 800.4d), and creatures
-    attacking them (or their planeswalkers or battles) are removed from
-    combat."""
+    """800.4a: the objects the player owns leave the game and the effects
+    that give them control of objects end (control goes back as when such
+    an effect ends, 611.2); then the ones they still control that others own
+    are exiled, their abilities on the stack and delayed triggers cease to
+    exist (800.4a, 800.4d), and creatures attacking them (or their
+    planeswalkers or battles) are removed from combat."""
     state = tx.state
     combat = state.combat
     if combat is not None:
@@ -531,6 +532,7 @@ def _leave_game(tx: Tx, player: str) -> None:
             if defending == player and tx.state.combat is not None \
                     and attacker in tx.state.combat.attacks:
                 tx.remove_from_combat(attacker, "800.4a")
+    _end_control_of(tx, player)
     owned = [p.id for p in tx.state.objects.values()
              if p.zone == "battlefield" and p.owner == player]
     controlled = [p.id for p in tx.state.objects.values()
@@ -544,6 +546,28 @@ def _leave_game(tx: Tx, player: str) -> None:
     delayed = tuple(d for d in work._field("delayed") if d.controller != player)
     work._set(stack=stack, delayed=delayed)
     tx.emit(Event("left_game", "800.4a", player=player))
+
+
+def _end_control_of(tx: Tx, player: str) -> None:
+    """800.4a: the control-changing effects (layer 2, 613.1b) that give
+    ``player`` control of another's permanent end; each such permanent goes
+    back to the controller of the latest control effect still applying to
+    it, else to the one before the first (as :func:`end_effects` does)."""
+    for perm in list(tx.state.objects.values()):
+        if perm.zone != "battlefield" or perm.owner == player or not any(
+                m.controller == player for m in perm.modifications):
+            continue
+        controls = [m for m in perm.modifications if m.controller is not None]
+        kept = tuple(m for m in perm.modifications if m.controller != player)
+        still = [m.controller for m in kept if m.controller is not None]
+        back = still[-1] if still else (controls[0].control_from or perm.owner)
+        tx.put(perm.evolve(modifications=kept))
+        for mod in perm.modifications:
+            if mod.controller == player:
+                tx.emit(Event.make("effect_ends", "800.4a", target=perm.id,
+                                   effect="modification", change=_describe_modification(mod)))
+        if back != player:
+            change_control(tx, perm.id, back, "800.4a")
 
 
 # -- triggered abilities (603, 608) --------------------------------------------------
