@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from redzone import Engine, GameState, IllegalAttackError, Player, new_game
+from redzone import Engine, GameState, IllegalAttackError, IllegalBlockError, Player, new_game
 from redzone.formats.outcome import outcome_json, resolve
 from redzone.formats.scenario import ScenarioProblems, loads
 
@@ -60,6 +60,32 @@ def test_805_10_the_teams_attack_and_block_as_teams(engine: Engine) -> None:
     assert info.value.violations[0].rule == "805.10a"
     with pytest.raises(IllegalAttackError):  # the defending team can't attack
         engine.declare_attackers(state, {"bear": "alice"})
+
+
+def test_805_10a_509_1c_a_teammates_creatures_must_obey_the_blocking_requirements(
+        engine: Engine) -> None:
+    """805.10a, 805.10d, 509.1c: each player on the defending team is a
+    defending player and the team makes one combined block, so the
+    requirements apply to the teammate's creatures too: the orc with "all
+    creatures able to block it do so" attacks bob, and dave's wolf must block
+    it; a creature of dave's that "blocks each combat if able" must block,
+    though only bob is attacked."""
+    c = engine.creature
+    lure = c("orc", "alice", 3, 3)
+    lure = lure.evolve(lure=True)
+    state = engine.declare_attackers(giant(engine, lure, c("bear", "bob", 2, 2),
+                                           c("wolf", "dave", 2, 2)), {"orc": "bob"}).state
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"bear": "orc"})
+    assert info.value.rule == "509.1c" and "wolf" in info.value.message
+    engine.declare_blockers(state, {"bear": "orc", "wolf": "orc"})
+    wolf = c("wolf", "dave", 2, 2).evolve(blocks_if_able=True)
+    state = engine.declare_attackers(giant(engine, c("ogre", "alice", 3, 3), wolf),
+                                     {"ogre": "bob"}).state
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {})
+    assert info.value.rule == "509.1c"
+    engine.declare_blockers(state, {"wolf": "ogre"})
 
 
 def test_810_8c_and_104_2c_the_team_loses_and_the_other_wins(engine: Engine) -> None:

@@ -72,7 +72,10 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
     if combat is None:
         return None
     out: list[Requirement] = []
+    # The defending players: those attacked, and with shared team turns each
+    # player on their team (805.10a), whose creatures block for it (805.10d).
     defending = set(combat.defending_players.values())
+    defending |= {mate for d in tuple(defending) for mate in state.teammates(d)}
     for perm in state.objects.values():
         if perm.zone != "battlefield":
             continue
@@ -87,7 +90,7 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
                 its_defending = combat.defending_players.get(perm.id)
                 for other in state.objects.values():
                     if (other.zone == "battlefield" and "creature" in other.types
-                            and other.controller == its_defending):
+                            and state.same_team(its_defending, other.controller)):
                         out.append(Requirement("block_attacker", other.id, "509.1c",
                                                attacker=perm.id,
                                                source=f"all creatures able to block "
