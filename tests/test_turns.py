@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from redzone import AddEffect, Effect, Engine, GameState, IllegalActionError, Permanent, Pump
+from redzone import (
+    AddEffect,
+    Effect,
+    Engine,
+    GameState,
+    IllegalActionError,
+    LoseLife,
+    Permanent,
+    Player,
+    Pump,
+)
 from redzone.formats.outcome import run_file
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.model import DelayedTrigger
@@ -271,3 +281,26 @@ def test_704_5b_a_later_turns_steps_events_and_end_carry_its_label(tmp_path: Pat
     assert all("@" not in e["step"] for e in first)
     assert second and all(e["step"].endswith("@2") for e in second)
     assert {e["step"] for e in second} <= set(out["steps"])
+
+
+def test_800_4m_a_left_players_next_turn_effect_ends_as_that_turn_would_have_begun(
+        engine: Engine) -> None:
+    """800.4m: an effect lasting until the next turn of a player who left the
+    game lasts until that turn would have begun: neither at once nor for
+    ever. Bob's "until your next turn" doubling outlives his leaving in
+    alice's turn, and ends as carol's turn begins (bob's would have come
+    between), so carol's 2/2 deals alice 2, not 4."""
+    state = engine.game(["alice", Player("bob", life=1), "carol"], [
+        engine.creature("orc", "alice", 2, 2), engine.creature("wolf", "carol", 2, 2)])
+    state = engine.perform(state, AddEffect(Effect("double_damage", player="bob",
+                                                   duration="until_your_next_turn"))).state
+    state = engine.perform(state, LoseLife("bob", 1)).state
+    assert state.players["bob"].lost and len(state.effects) == 1  # not at once
+    state = engine.resolve(state, {"orc": "carol"}, {}, through="cleanup").state
+    assert state.players["carol"].life == 16 and len(state.effects) == 1  # alice's turn
+    out = engine.begin_turn(state, draw=False)
+    assert out.state.active_player == "carol" and not out.state.effects
+    assert [(e.kind, e.rule) for e in out.events if e.kind == "effect_ends"] == [
+        ("effect_ends", "800.4m")]
+    state = engine.resolve(out.state, {"wolf": "alice"}, {}).state
+    assert state.players["alice"].life == 18

@@ -223,6 +223,7 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
         raise IllegalActionError(f"can't begin a turn now: the game is at {state.step!r}; a "
                                  "turn begins after the last one's cleanup step (514)",
                                  rule="500.1")
+    passed_over = _passed_over(state, _next_active(state, active_player))
     active_player = _next_active(state, active_player)
     slots = state.plugin_state
     if any(entry.scope != "game" for entry in slots.values()):
@@ -234,7 +235,26 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     new_state = _without_ceased(state).evolve(
         turn=turn, active_player=active_player, step="untap", combat=None, combats=0,
         plugin_state=slots)
-    return _untap(ctx, new_state, untap=untap, choices=choices)
+    return _untap(ctx, new_state, untap=untap, choices=choices, passed_over=passed_over)
+
+
+def _passed_over(state: GameState, new_active: str) -> frozenset[str]:
+    """800.4m: the players who left the game whose turns would have begun
+    before ``new_active``'s: after the last active player and before the new
+    one in turn order. Their effects lasting until their next turn, or until
+    a point in it, end as this turn begins."""
+    order = state.turn_order
+    if state.active_player not in order or new_active not in order:
+        return frozenset()
+    start = order.index(state.active_player)
+    out = []
+    for k in range(1, len(order)):
+        player = order[(start + k) % len(order)]
+        if player == new_active:
+            break
+        if state.players[player].lost:
+            out.append(player)
+    return frozenset(out)
 
 
 def first_untap_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
@@ -262,8 +282,11 @@ def first_turn_draws(state: GameState) -> bool:
     return len(sides) > 2
 
 
-def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers) -> Outcome:
-    """The untap step of the turn ``new_state`` has begun (502)."""
+def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
+           passed_over: frozenset[str] = frozenset()) -> Outcome:
+    """The untap step of the turn ``new_state`` has begun (502); the turns of
+    the players ``passed_over`` (who left the game) would have begun before
+    it (800.4m)."""
     active_player = new_state.active_player
     team = frozenset(active_team(new_state))  # shared team turns (805.4)
     tx = Tx(ctx, new_state, answers=choices)
@@ -271,6 +294,9 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers)
     end_effects(tx, lambda duration, condition: False, "500.4",
                 owned=lambda duration, player: duration == "until_your_next_turn"
                 and player in team)
+    if passed_over:  # until that turn, or a point in it, would have begun (800.4m)
+        end_effects(tx, lambda duration, condition: False, "800.4m",
+                    owned=lambda duration, player: player in passed_over)
     tx.emit(Event("step", "502.1", "untap"))
     before = tx.state
     silent = "redzone_keeps_tapped" in tx.hooks.silent(before)
