@@ -345,6 +345,18 @@ def whose(state: Any, item: Any, permanent: Permanent | None = None) -> str | No
     return None
 
 
+def _controller_after(perm: Permanent, kept: tuple[Modification, ...]) -> str | None:
+    """Who controls ``perm`` once only its modifications ``kept`` still apply
+    (layer 2, 613.1b): the controller of the latest control effect still
+    applying, else the controller before the first one; ``None`` when no
+    control effect ever applied to it."""
+    controls = [m for m in perm.modifications if m.controller is not None]
+    if not controls:
+        return None
+    still = [m.controller for m in kept if m.controller is not None]
+    return still[-1] if still else (controls[0].control_from or perm.controller)
+
+
 def end_effects(tx: Tx, ends: Ends, rule: str, *, owned: Owned | None = None,
                 removed: str | None = None) -> None:
     """End every effect, shield and modification for which
@@ -394,13 +406,9 @@ def end_effects(tx: Tx, ends: Ends, rule: str, *, owned: Owned | None = None,
         kept = tuple(m for m in perm.modifications if not ends_now(m, perm))
         if len(kept) != len(perm.modifications):
             changed[perm.id] = perm.evolve(modifications=kept)
-            controls = [m for m in perm.modifications if m.controller is not None]
-            if controls and perm.zone == "battlefield":
-                # Layer 2 (613.1b): the latest control effect still applying,
-                # else the controller before the first one.
-                still = [m.controller for m in kept if m.controller is not None]
-                control[perm.id] = still[-1] if still else (
-                    controls[0].control_from or perm.controller)
+            back = _controller_after(perm, kept)
+            if back is not None and perm.zone == "battlefield":
+                control[perm.id] = back
             for mod in perm.modifications:
                 if mod not in kept:
                     events.append(Event.make("effect_ends", rule, target=perm.id,
@@ -552,21 +560,19 @@ def _end_control_of(tx: Tx, player: str) -> None:
     """800.4a: the control-changing effects (layer 2, 613.1b) that give
     ``player`` control of another's permanent end; each such permanent goes
     back to the controller of the latest control effect still applying to
-    it, else to the one before the first (as :func:`end_effects` does)."""
+    it, else to the one before the first (:func:`_controller_after`)."""
     for perm in list(tx.state.objects.values()):
         if perm.zone != "battlefield" or perm.owner == player or not any(
                 m.controller == player for m in perm.modifications):
             continue
-        controls = [m for m in perm.modifications if m.controller is not None]
         kept = tuple(m for m in perm.modifications if m.controller != player)
-        still = [m.controller for m in kept if m.controller is not None]
-        back = still[-1] if still else (controls[0].control_from or perm.owner)
+        back = _controller_after(perm, kept)
         tx.put(perm.evolve(modifications=kept))
         for mod in perm.modifications:
             if mod.controller == player:
                 tx.emit(Event.make("effect_ends", "800.4a", target=perm.id,
                                    effect="modification", change=_describe_modification(mod)))
-        if back != player:
+        if back is not None and back != player:
             change_control(tx, perm.id, back, "800.4a")
 
 

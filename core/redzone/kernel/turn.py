@@ -223,8 +223,8 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
         raise IllegalActionError(f"can't begin a turn now: the game is at {state.step!r}; a "
                                  "turn begins after the last one's cleanup step (514)",
                                  rule="500.1")
-    passed_over = _passed_over(state, _next_active(state, active_player))
     active_player = _next_active(state, active_player)
+    passed_over = _passed_over(state, active_player)
     slots = state.plugin_state
     if any(entry.scope != "game" for entry in slots.values()):
         slots = FrozenMap((k, v) for k, v in slots.items() if v.scope == "game")
