@@ -17,29 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from _outcomes import events, hits, run, zones
 from redzone import Engine, GainControl, IllegalBlockError, creature
-from redzone.formats.outcome import outcome_json, resolve
-from redzone.formats.scenario import loads
-
-
-def run(text: str) -> dict[str, Any]:
-    """The JSON outcome of the scenario ``text``."""
-    return outcome_json(resolve(loads(text)))
-
-
-def events(out: dict[str, Any], kind: str, step: str | None = None) -> list[dict[str, Any]]:
-    """The outcome's events of ``kind`` (in ``step`` if given), in order."""
-    return [e for e in out["events"]
-            if e["kind"] == kind and (step is None or e["step"] == step)]
-
-
-def hits(out: dict[str, Any], kind: str) -> list[tuple[str, str, str, int]]:
-    """The ``assign`` or ``damage`` events as (step, source, target, amount)."""
-    return [(e["step"], e["source"], e["target"], e["amount"]) for e in events(out, kind)]
-
-
-def zones(out: dict[str, Any], *ids: str) -> dict[str, str]:
-    return {i: out["permanents"][i]["zone"] for i in ids}
 
 
 def life(out: dict[str, Any]) -> tuple[int, int]:
