@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -456,10 +458,12 @@ def editions_list() -> str:
     for e in editions().values():
         lines += [f"## `{e.name}`", "", f"**{e.title}**", "", rst_to_md(e.summary), ""]
         lines += [f"- Rules: {', '.join(e.rules)}"]
-        flags = [name for name in ("assignment_orders", "damage_on_stack",
-                                   "second_step_by_assignment") if getattr(e, name, False)]
+        # (the settings it changes from today's rules: the booleans' defaults)
+        flags = [f"`{f.name}`" if f.default is False else f"`{f.name} = {getattr(e, f.name)}`"
+                 for f in attrs.fields(type(e))
+                 if isinstance(f.default, bool) and getattr(e, f.name) != f.default]
         if flags:
-            lines.append(f"- Settings: {', '.join(f'`{f}`' for f in flags)}")
+            lines.append(f"- Settings: {', '.join(flags)}")
         plugins = [getattr(p, "__name__", str(p)) for p in e.plugins]
         if plugins:
             lines.append(f"- Plugins it adds: {', '.join(f'`{p}`' for p in plugins)}")

@@ -170,9 +170,33 @@ def check_state_based_action(state: GameState | None, item: StateBasedAction) ->
     if item.kind not in SBA_KINDS:
         return (f"field 'kind' is {item.kind!r}, not a state-based action kind "
                 f"({', '.join(sorted(SBA_KINDS))})")
+    keep = item.keep
+    if keep is not None:
+        return _keep(state, item, keep)
     if item.kind == "lose":
         return _player(state, "player", item.player, optional=False)
     return _object(state, "object", item.object, optional=False)
+
+
+def _keep(state: GameState | None, item: StateBasedAction, keep: Any) -> str | None:
+    """Why a state-based action's choice of what to keep can't be made."""
+    if type(keep) is not Choice:
+        return _field("keep", keep, "a Choice or None")
+    if item.kind == "lose" or item.object is not None:
+        return ("field 'keep' is set, so the action is performed on the options not "
+                "chosen: its kind can't be 'lose' and its object must be None")
+    problem = _player(state, "keep.player", keep.player, optional=False)
+    if problem:
+        return problem
+    for option in keep.options:
+        problem = _object(state, "keep.options", option, optional=False)
+        if problem:
+            return problem
+    try:
+        check_answer(keep, keep.default)
+    except IllegalActionError as exc:
+        return f"field 'keep' has a default that isn't a legal answer: {exc.message}"
+    return None
 
 
 def check_modifier(state: GameState | None, item: DamageModifier) -> str | None:

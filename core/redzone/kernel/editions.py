@@ -46,6 +46,12 @@ class Edition:
         creatures that did not *assign* combat damage in the first (310.5 of
         1999-2009), instead of those that had neither first nor double strike
         as the first step began (510.4).
+    :param legend_rule_per_player: the legend rule is 704.5j's: a player who
+        controls two or more legendary permanents with the same name chooses
+        one to keep, and the rest are put into their owners' graveyards.
+        Off, it is 420.5e's of 1999-2009: two or more legendary permanents
+        with the same name on the battlefield are all put into their owners'
+        graveyards, whoever controls them, and nobody chooses.
     :param summary: one paragraph for listings and docs.
 
     .. versionadded:: 0.1.0
@@ -59,6 +65,7 @@ class Edition:
     assignment_orders: bool = False
     damage_on_stack: bool = False
     second_step_by_assignment: bool = False
+    legend_rule_per_player: bool = True
     summary: str = ""
 
 

@@ -339,10 +339,12 @@ RULE_REASONS: Final[Mapping[str, str]] = {
     "704.5g": "lethal damage",
     "704.5h": "dealt damage by a source with {rule_702_2}",
     "704.5i": "0 loyalty",
+    "704.5j": "the legend rule: its controller kept another with the same name",
     "704.5q": "+1/+1 and -1/-1 counters annihilate",
     "704.5v": "0 defense",
     "704.5w": "0 defense",
     "810.8c": "the team's shared life is 0 or less",
+    "420.5e": "the legend rule of 1999-2009: another legendary permanent has the same name",
     "810.8d": "the team has fifteen or more poison counters",
 }
 

@@ -1026,9 +1026,15 @@ def redzone_condition_holds(state: GameState, condition: Condition) -> bool | No
 def redzone_state_based_actions(state: GameState) -> Iterable[StateBasedAction] | None:
     """State-based actions beyond the core's.
 
-    Rules: 704.3, 704.5h
+    Rules: 704.3, 704.5h, 704.5j
 
-    The core checks 704.5a, 704.5c, 704.5f, 704.5g, 704.5i, 704.5q, 704.5v-w.
+    The core checks 704.5a, 704.5c, 704.5f, 704.5g, 704.5i, 704.5j (the
+    legend rule), 704.5q, 704.5v-w.
+
+    An action that asks its player to choose what it spares, as the legend
+    rule does, carries the choice as data (``keep``, a
+    :class:`~redzone.Choice` among permanents): the kernel asks it and
+    performs the action on each option not chosen.
 
     :param state: the state being checked.
     :returns: the actions to perform, all at once.

@@ -15,8 +15,8 @@ from attrs import field, frozen
 
 from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple, lazy_frozen
 from redzone.kernel.model import Action as Action
+from redzone.kernel.model import Choice, GameState, Permanent
 from redzone.kernel.model import Damage as Damage
-from redzone.kernel.model import GameState, Permanent
 
 #: (:class:`Action` and :class:`Damage` are defined with the state that holds
 #: them, :mod:`redzone.kernel.model`; they are hook values, and named here too.)
@@ -346,6 +346,12 @@ class StateBasedAction(Copyable):
     :param rule: the rule, e.g. ``"704.5h"``.
     :param object: the permanent, for ``destroy`` and ``graveyard``.
     :param player: the player, for ``lose``.
+    :param keep: a choice among permanents that its player makes as the
+        action is performed (704.5j: which legendary permanent they keep):
+        ``kind`` is then performed on each option not chosen, and
+        ``object`` is ``None``. Its key is the choice's ``key``, else
+        ``"<name>@<player>"``; ``#2`` follows it for a second one in the
+        same command.
 
     .. versionadded:: 0.1.0
     """
@@ -354,6 +360,7 @@ class StateBasedAction(Copyable):
     rule: str
     object: str | None = None
     player: str | None = None
+    keep: Choice | None = None
 
 
 @lazy_frozen  # built by the thousand: dict-based builds are faster

@@ -1907,12 +1907,17 @@ def new_game(
     # players who may call for one (no life, ten poison counters or more:
     # the fewest that can lose, 704.5c, 810.8d; a draw from an empty
     # library) and at the permanents that call for one of their own, have
-    # marks or are tokens off the battlefield (704.3: every other one is
+    # marks or are tokens off the battlefield, and at the legendary ones
+    # that share a name with another (704.5j, 420.5e: every other one is
     # clean as built).
+    legends = Counter(p.name for p in perms
+                      if p.zone == "battlefield" and "legendary" in p.supertypes)
     state.__dict__[SBA_DIRTY] = frozenset(
         [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty),
          *(p.id for p in perms if p.own_state_based_actions or p.marks
-           or (p.token and p.zone not in ("battlefield", "ceased")))])
+           or (p.token and p.zone not in ("battlefield", "ceased"))
+           or (legends.get(p.name, 0) > 1 and p.zone == "battlefield"
+               and "legendary" in p.supertypes))])
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).
     for name in ("keyword_names_present", "object_flags", "conditions"):

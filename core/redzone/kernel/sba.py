@@ -19,7 +19,7 @@ import attrs
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.hooktypes import StateBasedAction
-from redzone.kernel.model import SBA_DIRTY, Combat, GameState, Permanent, Player, Printed
+from redzone.kernel.model import SBA_DIRTY, Choice, Combat, GameState, Permanent, Player, Printed
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -209,14 +209,22 @@ def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: s
     return objects, lki, combat, events
 
 
-def core_actions(state: GameState) -> list[StateBasedAction]:
-    """The state-based actions the core checks (704.5a-d, f-g, i, q, v-w).
+def core_actions(state: GameState, legend_per_player: bool = True) -> list[StateBasedAction]:
+    """The state-based actions the core checks (704.5a-d, f-g, i, j, q, v-w).
 
     A permanent's own verdicts depend on it alone, so when the state notes
     which permanents changed since its objects were last found clean
     (:data:`~redzone.kernel.model.SBA_DIRTY`), only those are looked at;
     the players always are (the caller asks nothing of a state whose note
-    is empty: no player or permanent changed)."""
+    is empty: no player or permanent changed). The legend rule looks at the
+    whole battlefield, when one of those is a legendary permanent on it: a
+    group forms only when one of its members changed (it entered, or its
+    name, supertypes or controller changed).
+
+    :param legend_per_player: the legend rule is 704.5j's (each group one
+        player controls, who chooses the one they keep); else 420.5e's of
+        1999-2009 (every one of a group goes, whoever controls them).
+    """
     found: list[StateBasedAction] = []
     teams = bool(state.teams._items)
     for player in state.players._items.values():
@@ -239,6 +247,7 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
     dirty = state.__dict__.get(SBA_DIRTY)
     perms = objects.values() if dirty is None else [
         objects[i] for i in sorted(dirty) if i in objects] if dirty else ()
+    legend = False
     for perm in perms:
         verdicts = perm.own_state_based_actions
         if verdicts:
@@ -246,6 +255,40 @@ def core_actions(state: GameState) -> list[StateBasedAction]:
                 found.append(StateBasedAction(kind, rule, perm.id))
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
+        if perm.supertypes and "legendary" in perm.supertypes and perm.zone == "battlefield":
+            legend = True
+    if legend:
+        found.extend(legend_rule(state, legend_per_player))
+    return found
+
+
+def legend_rule(state: GameState, per_player: bool) -> list[StateBasedAction]:
+    """The legend rule's actions (704.5j): for each group of two or more
+    legendary permanents on the battlefield with the same name that one
+    player controls, that player chooses one to keep (``keep``: a
+    :class:`~redzone.Choice` keyed ``legend_rule@<player>:<name>``, by
+    default the first that isn't a token, in the state's order) and the rest
+    are put into their owners' graveyards. Without ``per_player`` (420.5e of
+    1999-2009), every one of each group goes, whoever controls them, and
+    nobody chooses."""
+    groups: dict[tuple[str, str], list[Permanent]] = {}
+    for perm in state.objects._items.values():
+        if perm.zone == "battlefield" and "legendary" in perm.supertypes:
+            groups.setdefault((perm.controller if per_player else "", perm.name),
+                              []).append(perm)
+    found: list[StateBasedAction] = []
+    for (player, name), group in groups.items():
+        if len(group) < 2:
+            continue
+        if not per_player:
+            found.extend(StateBasedAction("graveyard", "420.5e", p.id) for p in group)
+            continue
+        ids = tuple(p.id for p in group)
+        keep = next((p.id for p in group if not p.token), ids[0])
+        found.append(StateBasedAction("graveyard", "704.5j", player=player, keep=Choice(
+            "legend_rule", player, "option", ids, default=(keep,), rule="704.5j",
+            key=f"legend_rule@{player}:{name}",
+            text=f"the legendary permanent named {name} {player} keeps")))
     return found
 
 
@@ -288,5 +331,5 @@ def cleared_marks(state: GameState) -> tuple[dict[str, Player], dict[str, Perman
     return drew, marked
 
 
-__all__ = ["Combat", "cleared_marks", "core_actions", "leave", "move_many_to_zone",
-           "move_to_zone", "remove_from_combat", "without"]
+__all__ = ["Combat", "cleared_marks", "core_actions", "leave", "legend_rule",
+           "move_many_to_zone", "move_to_zone", "remove_from_combat", "without"]

@@ -24,7 +24,7 @@ from redzone.kernel import sba as _sba
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
-from redzone.kernel.hooktypes import Action
+from redzone.kernel.hooktypes import Action, StateBasedAction
 from redzone.kernel.model import (
     CHOICE_KINDS,
     PLAYER_DURATIONS,
@@ -149,7 +149,8 @@ def perform_state_based_actions(
         # field, so the hooks silent for the state stay so.)
         state = tx.state
         clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
-        actions = [] if clean else _sba.core_actions(state)
+        actions = [] if clean else _sba.core_actions(
+            state, tx.context.edition.legend_rule_per_player)
         silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
@@ -163,6 +164,10 @@ def perform_state_based_actions(
             # Clean: later changes are noted, and only they are checked (704.3).
             state.__dict__[SBA_DIRTY] = _NOTHING
             break
+        for action in actions:
+            if action.keep is not None:  # a choice of what to keep (704.5j)
+                actions = _kept(tx, actions)
+                break
         actions = _sba._dedupe(actions)
         before = state
         to_graveyard = {a.object for a in actions if a.kind == "graveyard"}
@@ -232,6 +237,23 @@ def perform_state_based_actions(
 
 
 _NOTHING: frozenset[str] = frozenset()
+
+
+def _kept(tx: Tx, actions: list[StateBasedAction]) -> list[StateBasedAction]:
+    """``actions`` with each that carries a choice of what to keep (704.5j)
+    made and replaced by its action on every option not chosen."""
+    out: list[StateBasedAction] = []
+    for action in actions:
+        choice = action.keep
+        if choice is None:
+            out.append(action)
+            continue
+        key = choice.key or f"{choice.name}@{choice.player}"
+        made = sum(1 for c in tx.made if c.key == key or c.key.startswith(f"{key}#"))
+        chosen = tx.choose(choice.evolve(key=key if not made else f"{key}#{made + 1}"))
+        out.extend(StateBasedAction(action.kind, action.rule, option)
+                   for option in choice.options if option not in chosen)
+    return out
 
 
 def cease(tx: Tx, objects: Sequence[str]) -> None:

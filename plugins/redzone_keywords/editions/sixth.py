@@ -10,7 +10,9 @@ play, or no longer a creature or planeswalker, isn't dealt (310.4c). A
 creature's controller divides its damage among its blockers freely (310.2c-d).
 The second combat damage step takes the creatures that did not assign combat
 damage in the first, plus those with double strike (310.5). Deathtouch and
-lifelink are that era's triggered abilities (502.63, 502.68).
+lifelink are that era's triggered abilities (502.63, 502.68). The legend rule
+puts every legendary permanent sharing a name with another into its owner's
+graveyard, whoever controls them (420.5e).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ SIXTH = Edition(
     replaces=("deathtouch", "lifelink"),
     damage_on_stack=True,
     second_step_by_assignment=True,
+    legend_rule_per_player=False,
     summary=(
         "Combat damage is assigned, put on the stack as one object, and dealt when it "
         "resolves, after a round of priority; deathtouch and lifelink trigger."
