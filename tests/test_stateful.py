@@ -161,10 +161,11 @@ class CombatMachine(RuleBasedStateMachine):
     def declare_blockers(self, data: st.DataObject) -> None:
         combat = self.state.combat
         assert combat is not None
+        # (Empty when every attacker left combat: the step still happens, 508.8.)
         attackers = list(combat.attacks)
         blocks: dict[str, str] = {}
         for blocker in self._creatures("bob"):
-            if data.draw(st.booleans()):
+            if attackers and data.draw(st.booleans()):
                 blocks[blocker] = data.draw(st.sampled_from(attackers))
         self._apply("declare_blockers", blocks)
 
