@@ -567,8 +567,8 @@ def test_615_1a_reduce_damage_each_time(bare_engine: Engine) -> None:
 
 def test_614_1a_double_damage_after_prevention(bare_engine: Engine) -> None:
     """614.1a (Furnace of Rath): sources deal double damage; applied after
-    prevention (redzone's fixed order; 616.1 would let the affected player
-    choose); with a source named, only that source."""
+    prevention (the default order: 616.1 lets the affected player choose,
+    tests/test_damage_order.py); with a source named, only that source."""
     state = bare_engine.game(["alice", "bob"], [creature("a", "alice", 3, 3),
                                                 creature("b", "alice", 3, 3)],
                              effects=[Effect("double_damage", source="a")])

@@ -2,9 +2,12 @@
 
 1. Each proposed damage is dealt to the recipient redirection effects give
    it (614.9), as modified by prevention (615: plugins' preventions, which
-   see the whole batch, then the state's prevention shields in creation
-   order) and by replacement effects that change its amount (614.1a). 0
-   damage is no damage (120.8).
+   see the whole batch, and the state's prevention shields) and by
+   replacement effects that change its amount (614.1a), each applied in turn
+   to what is left, in the order the affected player chooses when the order
+   changes what is dealt (616.1, 616.1f): by default plugins' preventions,
+   the shields in creation order, then the replacements. 0 damage is no
+   damage (120.8).
 2. Dealt damage is processed into results (120.3): life loss, marked damage,
    loyalty and defense counter removal, plus whatever result plugins add or
    replace (lifelink, infect, wither, toxic ...). Life gain from one source in
@@ -22,12 +25,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from redzone.kernel.events import Event
-from redzone.kernel.hooktypes import Damage, DamageModifier, Result
-from redzone.kernel.model import GameState, Permanent, Player, Shield
+from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result
+from redzone.kernel.model import Choice, GameState, Permanent, Player, Shield
 from redzone.kernel.tokens import token_ids
 
 if TYPE_CHECKING:
@@ -62,6 +65,137 @@ def _shield_applies(shield: Shield, damage: Damage) -> bool:
     if shield.to is not None and shield.to != damage.target:
         return False
     return not (shield.source is not None and shield.source != damage.source)
+
+
+#: Asks a player a choice and gives the answer (the command's working copy's).
+Chooser = Callable[[Choice], tuple[str, ...]]
+
+#: One effect on a damage's amount: ``("prevent", Prevention)`` (a plugin's),
+#: ``("shield", Shield)`` or ``("modify", DamageModifier)``.
+_Step = tuple[str, Any]
+
+
+def _prevent_and_modify(
+    damage: Damage, preventions: Sequence[Prevention], shields: list[Shield],
+    mods: Sequence[DamageModifier], choose: Chooser | None,
+    players: Mapping[str, Player], objects: Mapping[str, Permanent], step: str,
+    events: list[Event], used_next: list[Shield], extra_results: list[Result],
+) -> tuple[int, list[Shield]]:
+    """The amount of ``damage`` dealt after the prevention effects (plugins'
+    and the state's ``shields``) and the replacement effects on its amount
+    (``mods``) that apply to it, each applied in turn, in the order the
+    affected player chooses (616.1, 616.1e), to what is left (616.1f): by
+    default plugins' preventions, the shields in the order they were
+    created, then the replacements. Consecutive preventions of plugins, and
+    consecutive replacements, apply together (their events are one).
+
+    :returns: the amount, and the shields as this damage leaves them.
+    """
+    applying = [sh for sh in shields if _shield_applies(sh, damage)] if shields else []
+    order: list[_Step] = [*(("prevent", p) for p in preventions),
+                          *(("shield", sh) for sh in applying),
+                          *(("modify", m) for m in mods)]
+    if (choose is not None and mods and (preventions or applying)
+            and all(p.amount is not None for p in preventions)
+            and all(sh.mode == "amount" for sh in applying)):
+        # Prevention of part of it and a change of its amount: their order
+        # changes what is dealt (a prevention of all of it wouldn't).
+        order = _chosen_order(order, damage, choose, players, objects)
+    amount = damage.amount
+    left: dict[int, Shield | None] = {}  # shield (by identity) -> what it becomes
+    i = 0
+    while i < len(order) and amount > 0:  # (616.1f: nothing applies to no damage)
+        kind = order[i][0]
+        j = i + 1
+        if kind != "shield":
+            while j < len(order) and order[j][0] == kind:
+                j += 1
+        run = [item for _, item in order[i:j]]
+        i = j
+        if kind == "prevent":
+            amount = _prevent(damage, amount, run, step, events)
+        elif kind == "shield":
+            shield: Shield = run[0]
+            if shield.mode == "amount":
+                use = min(amount, shield.amount or 0)
+                rest = (shield.amount or 0) - use
+                left[id(shield)] = shield.evolve(amount=rest) if rest > 0 else None
+            else:  # "next" (used up when the batch is done) or "all"
+                use = amount
+                if shield.mode == "next" and not any(shield is u for u in used_next):
+                    used_next.append(shield)
+            amount -= use
+            events.append(Event.make("prevented", "615.7", step, source=damage.source,
+                                     target=damage.target, amount=use, combat=damage.combat,
+                                     shield=shield.id))
+            if shield.gain_life is not None:
+                extra_results.append(Result("life_gain", "615.5", damage.source, use,
+                                            player=shield.gain_life))
+        else:
+            original = amount
+            applied: list[DamageModifier] = []
+            for mod in run:
+                new_amount = amount * mod.multiply + mod.add
+                if new_amount != amount:
+                    applied.append(mod)
+                amount = new_amount
+            amount = max(amount, 0)
+            if applied and amount != original:
+                # The amount's change is said, with the effects that made it (614.1a).
+                events.append(Event.make("modified", applied[0].rule, step,
+                                         source=damage.source, target=damage.target,
+                                         amount=amount, original=original,
+                                         combat=damage.combat,
+                                         effects=tuple(m.effect for m in applied)))
+    if left:
+        shields = [kept for kept in (left.get(id(sh), sh) for sh in shields) if kept is not None]
+    return amount, shields
+
+
+def _prevent(damage: Damage, amount: int, preventions: Sequence[Prevention], step: str,
+             events: list[Event]) -> int:
+    """``amount`` after plugins' ``preventions`` (together: one that
+    prevents all wins, amounts add up), with their event."""
+    total_all = [p for p in preventions if p.amount is None]
+    effects: tuple[str, ...]
+    if total_all:
+        first = min(total_all, key=lambda p: (p.effect, p.rule))
+        prevented, rule, effects = amount, first.rule, (first.effect,)
+    else:
+        prevented = min(amount, sum(p.amount or 0 for p in preventions))
+        ordered = sorted(preventions, key=lambda p: (p.effect, p.rule))
+        rule, effects = ordered[0].rule, tuple(dict.fromkeys(p.effect for p in ordered))
+    if prevented:
+        events.append(Event.make("prevented", rule, step, source=damage.source,
+                                 target=damage.target, amount=prevented,
+                                 combat=damage.combat, effects=effects))
+    return amount - prevented
+
+
+def _chosen_order(order: list[_Step], damage: Damage, choose: Chooser,
+                  players: Mapping[str, Player], objects: Mapping[str, Permanent]
+                  ) -> list[_Step]:
+    """``order`` as the affected player orders it (616.1): the player dealt
+    the damage, or the controller of the permanent (its owner if it has
+    none). Each effect is named by its name (a shield by its id)."""
+    labels: dict[str, _Step] = {}
+    for entry in order:
+        kind, item = entry
+        label = item.id if kind == "shield" else item.effect
+        n = 1
+        while (label if n == 1 else f"{label}#{n}") in labels:
+            n += 1
+        labels[label if n == 1 else f"{label}#{n}"] = entry
+    target = damage.target
+    perm = objects.get(target)
+    player = target if target in players else (
+        (perm.controller or perm.owner) if perm is not None else target)
+    names = tuple(labels)
+    chosen = choose(Choice(
+        "damage_order", player, "order", names, default=names, min=len(names),
+        max=len(names), rule="616.1", key=f"damage_order@{damage.source}:{target}",
+        text=f"the order in which the effects on {damage.source}'s damage to {target} apply"))
+    return [labels[label] for label in chosen]
 
 
 def _default_results(players: Mapping[str, Player], objects: Mapping[str, Permanent],
@@ -181,7 +315,7 @@ _PLAYER_RESULTS = frozenset({"life_loss", "life_gain", "poison"})
 
 def deal_damage(
     hooks: Hooks, state: GameState, proposed: Sequence[Damage], step: str,
-    label: str | None = None,
+    label: str | None = None, choose: Chooser | None = None,
 ) -> tuple[GameState, dict[str, Permanent], dict[str, Player], list[Event],
            tuple[Damage, ...], tuple[Result, ...]]:
     """Deal a batch of simultaneous damage through the 120.4 pipeline.
@@ -192,6 +326,8 @@ def deal_damage(
     :param step: the current step (what prevention hooks are told).
     :param label: the step's label for events (``combat_damage#2`` in a
         second combat, 505.1a); ``step`` by default.
+    :param choose: asks a player a :class:`~redzone.Choice` (the command's;
+        616.1's order of a damage's effects); without it, the defaults.
     :returns: the state the results were applied to (``state`` itself
         unless shields were used up or tokens created), the permanents and
         players the results changed (not in it: for the caller's working
@@ -233,76 +369,20 @@ def deal_damage(
             continue  # 120.8
         if not _can_be_dealt_damage(players, objects, damage.target):
             continue  # 120.1a
-        amount = damage.amount
-        # -- prevention (615) --------------------------------------------------
+        # -- prevention (615) and replacement of the amount (614.1a), in the
+        # order the affected player chooses (616.1) -----------------------------
         if (shields or work.shields) and shields != list(work.shields):
             # Plugins see the shields earlier damage of this batch used up.
             work = work.evolve(shields=tuple(shields))
         preventions = hooks.prevent_damage(work, damage, batch, hook_step) \
             if asks_prevent else ()
-        if preventions:
-            total_all = [p for p in preventions if p.amount is None]
-            effects: tuple[str, ...]
-            if total_all:
-                first = min(total_all, key=lambda p: (p.effect, p.rule))
-                prevented, rule, effects = amount, first.rule, (first.effect,)
-            else:
-                prevented = min(amount, sum(p.amount or 0 for p in preventions))
-                ordered = sorted(preventions, key=lambda p: (p.effect, p.rule))
-                rule, effects = ordered[0].rule, tuple(dict.fromkeys(p.effect for p in ordered))
-            if prevented:
-                amount -= prevented
-                events.append(Event.make("prevented", rule, step, source=damage.source,
-                                         target=damage.target, amount=prevented,
-                                         combat=damage.combat, effects=effects))
-        if amount > 0 and shields:
-            kept: list[Shield] = []
-            for shield in shields:
-                if amount <= 0 or not _shield_applies(shield, damage):
-                    kept.append(shield)
-                    continue
-                if shield.mode == "amount":
-                    use = min(amount, shield.amount or 0)
-                    left = (shield.amount or 0) - use
-                    if left > 0:
-                        kept.append(shield.evolve(amount=left))
-                elif shield.mode == "next":
-                    use = amount
-                    kept.append(shield)
-                    if not any(shield is u for u in used_next):
-                        used_next.append(shield)
-                else:  # "all"
-                    use = amount
-                    kept.append(shield)
-                amount -= use
-                if use:
-                    events.append(Event.make("prevented", "615.7", step,
-                                             source=damage.source, target=damage.target,
-                                             amount=use, combat=damage.combat,
-                                             shield=shield.id))
-                    if shield.gain_life is not None:
-                        extra_results.append(Result("life_gain", "615.5", damage.source, use,
-                                                    player=shield.gain_life))
-            shields = kept
-        # -- replacement effects on the amount (614.1a) ---------------------------
-        if amount > 0 and asks_modify:
-            after_prevention = (damage if amount == damage.amount
-                                else damage.evolve(amount=amount))
-            original = amount
-            applied_mods: list[DamageModifier] = []
-            for mod in hooks.modify_damage(work, after_prevention):
-                new_amount = amount * mod.multiply + mod.add
-                if new_amount != amount:
-                    applied_mods.append(mod)
-                amount = new_amount
-            amount = max(amount, 0)
-            if applied_mods and amount != original:
-                # The amount's change is said, with the effects that made it (614.1a).
-                events.append(Event.make("modified", applied_mods[0].rule, step,
-                                         source=damage.source, target=damage.target,
-                                         amount=amount, original=original,
-                                         combat=damage.combat,
-                                         effects=tuple(m.effect for m in applied_mods)))
+        mods = hooks.modify_damage(work, damage) if asks_modify else ()
+        if preventions or shields or mods:
+            amount, shields = _prevent_and_modify(
+                damage, preventions, shields, mods, choose, players, objects, step, events,
+                used_next, extra_results)
+        else:
+            amount = damage.amount
         if amount <= 0:
             continue
         final = damage if amount == damage.amount else damage.evolve(amount=amount)

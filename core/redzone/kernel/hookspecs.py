@@ -896,7 +896,9 @@ def redzone_prevent_damage(
     :param step: the step the batch is dealt in.
     :returns: the preventions that apply.
 
-    Combined: all apply; one that prevents all wins; amounts add up.
+    Combined: all apply; one that prevents all wins; amounts add up. They
+    apply with the state's shields and the replacements of the amount in
+    the order the affected player chooses (616.1), by default first.
 
     Gated: on the objects it is asked about (the damage's ``source`` and
     ``target``): a plugin that declares keywords is asked only when one of them has
@@ -915,10 +917,14 @@ def redzone_modify_damage(state: GameState, damage: Damage) -> Iterable[DamageMo
     Rules: 120.4b, 614.1a, 616.1
 
     :param state: the state as damage is dealt.
-    :param damage: the damage after prevention (only asked when not 0).
+    :param damage: the damage as proposed, after redirection and before
+        prevention: every effect that would modify it is known before any
+        applies, so that the affected player can order them (616.1).
     :returns: the modifiers that apply.
 
-    Combined: applied in order of effect name, each once (614.5).
+    Combined: applied in order of effect name, each once (614.5), after
+    prevention unless the affected player orders them otherwise (616.1),
+    and only to damage prevention left (616.1f).
 
     Gated: on the objects it is asked about (the damage's ``source`` and
     ``target``): a plugin that declares keywords is asked only when one of them has

@@ -244,12 +244,14 @@ class Redirection(Copyable):
 class DamageModifier(Copyable):
     """A replacement effect that changes how much damage is dealt (614.1a).
 
-    The new amount is ``amount * multiply + add``. Modifiers apply after
-    prevention, always: 616.1 lets the affected player choose the order,
-    and redzone doesn't offer that choice yet. Prevention first is usually
-    the order that player would pick (a shield of N prevents N of the
-    undoubled damage), but not always: a shield that also gains its
-    controller life gains more if the doubling applies first.
+    The new amount is ``amount * multiply + add``. When prevention of part
+    of the damage applies to it too, the affected player chooses the order
+    (616.1: a choice ``damage_order@<source>:<target>`` of kind ``order``,
+    the effects named by their ``effect``, a shield by its id); by default
+    modifiers apply after prevention, usually the order that player would
+    pick (a shield of N prevents N of the undoubled damage), but not always:
+    a shield that also gains its controller life gains more if the doubling
+    applies first.
 
     :param effect: a name for the effect, unique per effect.
     :param rule: the rule it follows.

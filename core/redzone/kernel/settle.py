@@ -41,7 +41,14 @@ from redzone.kernel.model import (
     Trigger,
 )
 from redzone.kernel.results import DamageStepRecord
-from redzone.kernel.tx import Outcome, Tx, destroy_replaced, freeze_value, move_many
+from redzone.kernel.tx import (
+    Outcome,
+    Tx,
+    choose_numbered,
+    destroy_replaced,
+    freeze_value,
+    move_many,
+)
 
 #: Which effects, shields and modifications end: ``ends(duration, condition)``.
 Ends = Callable[[str, Condition | None], bool]
@@ -248,9 +255,7 @@ def _kept(tx: Tx, actions: list[StateBasedAction]) -> list[StateBasedAction]:
         if choice is None:
             out.append(action)
             continue
-        key = choice.key or f"{choice.name}@{choice.player}"
-        made = sum(1 for c in tx.made if c.key == key or c.key.startswith(f"{key}#"))
-        chosen = tx.choose(choice.evolve(key=key if not made else f"{key}#{made + 1}"))
+        chosen = choose_numbered(tx, choice)
         out.extend(StateBasedAction(action.kind, action.rule, option)
                    for option in choice.options if option not in chosen)
     return out

@@ -22,6 +22,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
+from functools import partial
 from typing import Any, Union
 
 import attrs
@@ -468,7 +469,7 @@ class Tx(WorkingCopy):
         """
         state = self.state
         new, objects, players, events, dealt, results = _damage.deal_damage(
-            self.hooks, state, damage, state.step, self.step)
+            self.hooks, state, damage, state.step, self.step, partial(choose_numbered, self))
         if new is not state:
             self.state = new
         if objects:
@@ -595,6 +596,16 @@ class Tx(WorkingCopy):
         entry = PluginState(freeze_value(value, f"the state of plugin {name!r}"), scope)
         slots = self._field("plugin_state")
         self._set(plugin_state=slots.set(name, entry))
+
+
+def choose_numbered(tx: Tx, choice: Choice) -> tuple[str, ...]:
+    """:meth:`Tx.choose` for a choice the kernel may ask more than once in a
+    command (the legend rule's, 704.5j; the order of a damage's effects,
+    616.1): keyed its ``key``, else ``"<name>@<player>"``, with ``#2``,
+    ``#3`` ... after it for the second and later of the command."""
+    key = choice.key or f"{choice.name}@{choice.player}"
+    made = sum(1 for c in tx.made if c.key == key or c.key.startswith(f"{key}#"))
+    return tx.choose(choice.evolve(key=key if not made else f"{key}#{made + 1}"))
 
 
 def move_many(tx: Tx, moves: Iterable[tuple[str, str]], zone: str, *,
@@ -886,4 +897,5 @@ def _describe(hint: Any) -> str:
 
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",
-           "destroy_replaced", "freeze_value", "is_combat_step", "move_many", "step_label"]
+           "choose_numbered", "destroy_replaced", "freeze_value", "is_combat_step", "move_many",
+           "step_label"]
