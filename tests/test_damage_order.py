@@ -177,3 +177,45 @@ def test_616_1f_the_damage_is_each_effect_applied_in_the_chosen_order(
     out = _BARE.perform(state, DealDamage("furnace", "bob", damage), choices={KEY: order})
     assert out.state.players["bob"].life == 20 - left
     assert [s.amount for s in out.state.shields] == ([shield_left] if shield_left else [])
+
+
+def test_616_1_two_shields_the_player_chooses_which_is_used_first() -> None:
+    """616.1: two shields (3 and 4) facing 2 damage: whichever applies first
+    prevents it all and keeps the rest; bob chooses. By default the one
+    created first."""
+    state = shielded(shielded(board(), 3), 4)
+    first, second = (s.id for s in state.shields)
+    listed = [c for c in _BARE.choices_for(state, "perform", DealDamage("furnace", "bob", 2))
+              if c.rule == "616.1"]
+    assert [(c.options, c.default) for c in listed] == [((first, second), (first, second))]
+    default = _BARE.perform(state, DealDamage("furnace", "bob", 2))
+    assert [(s.id, s.amount) for s in default.state.shields] == [(first, 1), (second, 4)]
+    chosen = _BARE.perform(state, DealDamage("furnace", "bob", 2),
+                           choices={KEY: [second, first]})
+    assert [(s.id, s.amount) for s in chosen.state.shields] == [(first, 3), (second, 2)]
+    assert chosen.state.players["bob"].life == 20
+
+
+def test_616_1_shields_used_up_whatever_the_order_ask_nothing() -> None:
+    """616.1: two shields of 1 facing 5 damage are both used up in either
+    order and 3 is dealt: the order changes nothing, so nothing is asked."""
+    out = _BARE.perform(shielded(shielded(board(), 1), 1), DealDamage("furnace", "bob", 5))
+    assert out.state.players["bob"].life == 17
+    assert out.state.shields == ()
+    assert not out.choices
+
+
+def test_616_1_a_next_time_shield_first_spares_the_other() -> None:
+    """616.1, 615.5: "prevent all damage the next time" (gaining its
+    controller that much life, Awe Strike) and a shield of 2: applied first,
+    the next-time shield prevents all 3 and alice gains 3, and the shield of
+    2 is spared; the other way the shield of 2 is used and alice gains 1."""
+    state = _BARE.perform(board(), Prevent(target="bob", amount="next", gain_life="alice")).state
+    state = shielded(state, 2)
+    awe, two = (s.id for s in state.shields)
+    default = _BARE.perform(state, DealDamage("furnace", "bob", 3))
+    assert (default.state.players["alice"].life, [s.id for s in default.state.shields]) == (
+        23, [two])
+    other = _BARE.perform(state, DealDamage("furnace", "bob", 3), choices={KEY: [two, awe]})
+    assert (other.state.players["alice"].life, other.state.shields) == (21, ())
+    assert other.state.players["bob"].life == 20

@@ -5,7 +5,7 @@
    see the whole batch, and the state's prevention shields) and by
    replacement effects that change its amount (614.1a), each applied in turn
    to what is left, in the order the affected player chooses when the order
-   changes what is dealt (616.1, 616.1f): by default plugins' preventions,
+   changes what happens (616.1, 616.1f): by default plugins' preventions,
    the shields in creation order, then the replacements. 0 damage is no
    damage (120.8).
 2. Dealt damage is processed into results (120.3): life loss, marked damage,
@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -86,8 +87,8 @@ def _prevent_and_modify(
     (``mods``) that apply to it, each applied in turn, in the order the
     affected player chooses (616.1, 616.1e), to what is left (616.1f): by
     default plugins' preventions, the shields in the order they were
-    created, then the replacements. Consecutive preventions of plugins, and
-    consecutive replacements, apply together (their events are one).
+    created, then the replacements. The player is asked only when the order
+    changes what happens (:func:`_order_matters`).
 
     :returns: the amount, and the shields as this damage leaves them.
     """
@@ -95,16 +96,61 @@ def _prevent_and_modify(
     order: list[_Step] = [*(("prevent", p) for p in preventions),
                           *(("shield", sh) for sh in applying),
                           *(("modify", m) for m in mods)]
-    if (choose is not None and mods and (preventions or applying)
-            and all(p.amount is not None for p in preventions)
-            and all(sh.mode == "amount" for sh in applying)):
-        # Prevention of part of it and a change of its amount: their order
-        # changes what is dealt (a prevention of all of it wouldn't).
+    if choose is not None and len(order) > 1 and _order_matters(order, damage, step, used_next):
         order = _chosen_order(order, damage, choose, players, objects)
+    amount, left, made, extra, used = _apply(order, damage, step, used_next)
+    events.extend(made)
+    extra_results.extend(extra)
+    used_next.extend(used)
+    if left:
+        shields = [kept for kept in (left.get(id(sh), sh) for sh in shields) if kept is not None]
+    return amount, shields
+
+
+#: The most effects on one damage whose orders are compared to find whether
+#: their order matters; with more, the affected player is always asked.
+_MOST_COMPARED: Final = 5
+
+
+def _order_matters(order: list[_Step], damage: Damage, step: str,
+                   used_next: list[Shield]) -> bool:
+    """Whether applying the effects of ``order`` in another order changes
+    what happens (616.1): the damage dealt, what each shield has left or
+    whether it is used up, the life its controller gains. A prevention of
+    all of it applied first, say, leaves nothing for the others, and
+    doubling 3 damage against a shield of 3 deals 3 one way and 0 the other."""
+    if len(order) > _MOST_COMPARED:
+        return True
+    found = None
+    for each in itertools.permutations(order):
+        amount, left, _, extra, used = _apply(list(each), damage, step, used_next)
+        outcome = (amount, sorted((k, v.amount if v is not None else 0) for k, v in left.items()),
+                   sorted(map(id, used)), sorted((r.player or "", r.amount) for r in extra))
+        if found is None:
+            found = outcome
+        elif outcome != found:
+            return True
+    return False
+
+
+def _apply(order: Sequence[_Step], damage: Damage, step: str, used_next: list[Shield]
+           ) -> tuple[int, dict[int, Shield | None], list[Event], list[Result], list[Shield]]:
+    """Apply the effects of ``order`` to ``damage`` in turn, each to what is
+    left (616.1f; nothing applies to no damage). Consecutive preventions of
+    plugins, and consecutive replacements, apply together (their events are
+    one).
+
+    :returns: the amount dealt; each shield used (by identity) and what it
+        becomes (``None``: used up); the events; the life gained by shields'
+        controllers (615.5); the "next time" shields used, beyond ``used_next``.
+    """
     amount = damage.amount
-    left: dict[int, Shield | None] = {}  # shield (by identity) -> what it becomes
+    left: dict[int, Shield | None] = {}
+    events: list[Event] = []
+    extra: list[Result] = []
+    used: list[Shield] = []
     i = 0
-    while i < len(order) and amount > 0:  # (616.1f: nothing applies to no damage)
+    while i < len(order) and amount > 0:
         kind = order[i][0]
         j = i + 1
         if kind != "shield":
@@ -122,15 +168,15 @@ def _prevent_and_modify(
                 left[id(shield)] = shield.evolve(amount=rest) if rest > 0 else None
             else:  # "next" (used up when the batch is done) or "all"
                 use = amount
-                if shield.mode == "next" and not any(shield is u for u in used_next):
-                    used_next.append(shield)
+                if shield.mode == "next" and not any(shield is u for u in (*used_next, *used)):
+                    used.append(shield)
             amount -= use
             events.append(Event.make("prevented", "615.7", step, source=damage.source,
                                      target=damage.target, amount=use, combat=damage.combat,
                                      shield=shield.id))
             if shield.gain_life is not None:
-                extra_results.append(Result("life_gain", "615.5", damage.source, use,
-                                            player=shield.gain_life))
+                extra.append(Result("life_gain", "615.5", damage.source, use,
+                                    player=shield.gain_life))
         else:
             original = amount
             applied: list[DamageModifier] = []
@@ -147,9 +193,7 @@ def _prevent_and_modify(
                                          amount=amount, original=original,
                                          combat=damage.combat,
                                          effects=tuple(m.effect for m in applied)))
-    if left:
-        shields = [kept for kept in (left.get(id(sh), sh) for sh in shields) if kept is not None]
-    return amount, shields
+    return amount, left, events, extra, used
 
 
 def _prevent(damage: Damage, amount: int, preventions: Sequence[Prevention], step: str,

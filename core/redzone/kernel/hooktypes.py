@@ -244,11 +244,12 @@ class Redirection(Copyable):
 class DamageModifier(Copyable):
     """A replacement effect that changes how much damage is dealt (614.1a).
 
-    The new amount is ``amount * multiply + add``. When prevention of part
-    of the damage applies to it too, the affected player chooses the order
-    (616.1: a choice ``damage_order@<source>:<target>`` of kind ``order``,
-    the effects named by their ``effect``, a shield by its id); by default
-    modifiers apply after prevention, usually the order that player would
+    The new amount is ``amount * multiply + add``. When prevention applies
+    to the damage too and the order changes what happens, the affected
+    player chooses the order (616.1: a choice
+    ``damage_order@<source>:<target>`` of kind ``order``, the effects named
+    by their ``effect``, a shield by its id); by default modifiers apply
+    after prevention, usually the order that player would
     pick (a shield of N prevents N of the undoubled damage), but not always:
     a shield that also gains its controller life gains more if the doubling
     applies first.
