@@ -22,6 +22,7 @@ from redzone import (
     MakeBlock,
     Prevent,
     Pump,
+    Regenerate,
 )
 from redzone.kernel.editions import EDITIONS, UnknownEditionError, get_edition
 
@@ -308,8 +309,10 @@ def test_sixth_deathtouch_trigger_destroys_the_creature_it_damaged(
     c = engine.creature
     state = _game(engine, c("snake", "alice", 1, 1, "deathtouch"), c("giant", "bob", 4, 6))
     result = engine.resolve(state, {"snake": "bob"}, {"giant": "snake"})
+    # (The trigger resolves by destroying it: the destroy action's rule.)
     destroyed = [e for e in result.events if e.kind == "destroyed" and e.object == "giant"]
-    assert [e.rule for e in destroyed] == ["502.63a"]
+    assert [e.rule for e in destroyed] == ["701.8a"]
+    assert result.state.objects["giant"].zone == "graveyard"
 
 
 def test_sixth_lifelink_instances_trigger_separately(engines: dict[str, Engine]) -> None:
@@ -453,3 +456,74 @@ def test_m10_510_1d_a_blocker_may_pass_an_attacker_another_deathtouch_blocker_hi
         assert (bad == ()) is legal
         if not legal:
             assert [v.rule for v in bad] == ["510.1d"]
+
+
+def test_sixth_lifelink_of_a_creature_gone_before_its_damage_is_dealt_doesnt_trigger(
+        engines: dict[str, Engine]) -> None:
+    """310.4a, 502.68a (2009): damage on the stack is dealt even though its
+    creature left play, but "whenever this permanent deals damage" is an
+    ability of a permanent in play: the creature sacrificed with its damage
+    on the stack deals it and its lifelink doesn't trigger."""
+    engine = engines["sixth"]
+    state = _game(engine, engine.creature("cleric", "alice", 2, 2, "lifelink"))
+    result = engine.resolve(state, {"cleric": "bob"}, actions=[
+        ("combat_damage_assigned", LeaveBattlefield("cleric"))])
+    assert result.state.players["bob"].life == 18
+    assert result.state.players["alice"].life == 20
+    assert not [e for e in result.events if e.kind == "trigger"]
+
+
+def test_sixth_deathtouch_of_a_creature_gone_before_its_damage_is_dealt_doesnt_trigger(
+        engines: dict[str, Engine]) -> None:
+    """310.4a, 502.63a (2009): the snake sacrificed with its damage on the
+    stack deals its 1 damage to the giant, which isn't destroyed: the
+    snake's "whenever this permanent deals damage to a creature" isn't in
+    play to trigger."""
+    engine = engines["sixth"]
+    c = engine.creature
+    state = _game(engine, c("snake", "alice", 1, 1, "deathtouch"), c("giant", "bob", 4, 6))
+    result = engine.resolve(state, {"snake": "bob"}, {"giant": "snake"}, actions=[
+        ("combat_damage_assigned", LeaveBattlefield("snake"))])
+    assert result.state.objects["giant"].zone == "battlefield"
+    assert result.state.objects["giant"].damage == 1
+
+
+def test_sixth_deathtouch_of_a_creature_dying_from_the_same_damage_triggers(
+        engines: dict[str, Engine]) -> None:
+    """502.63a (2009): a snake that dies in the same damage it deals was in
+    play as it dealt it: its trigger destroys the giant."""
+    engine = engines["sixth"]
+    c = engine.creature
+    state = _game(engine, c("snake", "alice", 1, 1, "deathtouch"), c("giant", "bob", 4, 6))
+    result = engine.resolve(state, {"snake": "bob"}, {"giant": "snake"})
+    assert result.state.objects["snake"].zone == "graveyard"
+    assert result.state.objects["giant"].zone == "graveyard"
+
+
+def test_sixth_deathtouch_instances_trigger_separately(engines: dict[str, Engine]) -> None:
+    """502.63b (2009): two instances are two triggers, two destructions: one
+    regeneration shield replaces the first (419.6b) and the second destroys
+    the giant; with one instance the shield saves it."""
+    engine = engines["sixth"]
+    c = engine.creature
+    zones = {}
+    for keywords in (("deathtouch",), ("deathtouch", "deathtouch")):
+        state = _game(engine, c("snake", "alice", 1, 1, *keywords), c("giant", "bob", 4, 6))
+        result = engine.resolve(state, {"snake": "bob"}, {"giant": "snake"},
+                                actions=[("declare_blockers", Regenerate("giant"))])
+        zones[len(keywords)] = result.state.objects["giant"].zone
+    assert zones == {1: "battlefield", 2: "graveyard"}
+
+
+def test_sixth_deathtouch_goes_on_the_stack_after_state_based_effects(
+        engines: dict[str, Engine]) -> None:
+    """502.63a, 420.3 (2009): deathtouch is a triggered ability: it triggers
+    (an event naming it) and its destruction follows, citing 502.63a."""
+    engine = engines["sixth"]
+    c = engine.creature
+    state = _game(engine, c("snake", "alice", 1, 1, "deathtouch"), c("giant", "bob", 4, 6))
+    result = engine.resolve(state, {"snake": "bob"}, {"giant": "snake"})
+    kinds = [(e.kind, e.get("ability"), e.object if e.kind != "trigger" else None)
+             for e in result.events if e.kind in ("trigger", "destroyed")]
+    assert kinds == [("destroyed", None, "snake"), ("trigger", "deathtouch", None),
+                     ("destroyed", None, "giant")]

@@ -5,38 +5,57 @@ permanent deals damage to a creature, destroy that creature'" (502.63a), and
 each instance triggers separately (502.63b). It is not a rule about lethal
 damage, so 1 damage is not lethal for a trampler's assignment.
 
-The trigger is modelled as resolving in the first priority window after the
-damage, right after state-based actions: the damaged creature is marked as the
-damage is dealt, and destroyed with rule 502.63a when the marks are read. A
-creature saved from that destruction by an instant cast in response is the one
-difference this does not model.
+It triggers for each creature its permanent deals damage to while in play
+(a creature gone before its damage on the stack was dealt, 310.4a, deals
+it, but has no ability in play to trigger), once per instance, and goes on
+the stack only after state-based effects are checked (420.3). As it
+resolves it destroys that creature, if it is still on the battlefield: a
+regeneration shield replaces one destruction (419.6b), so two instances
+need two shields.
+
+Trigger: kind ``"deathtouch"``, source the permanent, controller its
+controller, ``targets`` the creature it dealt damage to.
 """
 
 from __future__ import annotations
 
-from redzone import GameState, KeywordSpec, Result, StateBasedAction, hookimpl
-from redzone.kernel.hooktypes import Damage
+from redzone import Destroy, Event, GameState, KeywordSpec, Trigger, hookimpl
 
-MARK = "dealt damage by a deathtouch trigger source (502.63a)"
+from redzone_keywords.editions import damage_in_play
+
+KIND = "deathtouch"
 
 
 @hookimpl
 def redzone_keywords() -> list[KeywordSpec]:
-    return [KeywordSpec("deathtouch", "502.63", summary="destroys creatures it deals damage "
+    return [KeywordSpec(KIND, "502.63", summary="destroys creatures it deals damage "
                         "to (a triggered ability, 1999-2009 wording)")]
 
 
 @hookimpl
-def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
-    source = state.last_known(damage.source)
-    target = state.objects.get(damage.target)
-    if not source.has("deathtouch") or target is None or "creature" not in target.types:
-        return []
-    return [Result("mark", "502.63a", damage.source, target=damage.target, mark=MARK)]
+def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    out = []
+    for event in damage_in_play(state, events):
+        source, target = event.source or "", event.target or ""
+        if source not in state.objects or target not in state.objects:
+            continue
+        dealt_to = state.last_known(target)
+        if "creature" not in dealt_to.types:
+            continue
+        perm = state.last_known(source)
+        instances = sum(1 for k in perm.keywords if k.name == KIND)  # each triggers (502.63b)
+        out += [Trigger(KIND, source, perm.controller, "502.63a",
+                        f"{perm.name} dealt damage to {dealt_to.name}: destroy it",
+                        targets=(target,))
+                for _ in range(instances)]
+    return out
 
 
 @hookimpl
-def redzone_state_based_actions(state: GameState) -> list[StateBasedAction]:
-    return [StateBasedAction("destroy", "502.63a", object=p.id)
-            for p in state.objects.values()
-            if p.zone == "battlefield" and MARK in p.marks and "creature" in p.types]
+def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Destroy]:
+    if trigger.kind != KIND or not trigger.targets:
+        return []
+    creature = state.objects.get(trigger.targets[0])
+    if creature is None or creature.zone != "battlefield":
+        return []  # that creature is gone: nothing to destroy
+    return [Destroy(creature.id)]

@@ -10,7 +10,9 @@ for the total it dealt, and it goes on the stack only after state-based
 effects are checked (420.3): a player dealt lethal damage while their
 lifelink creature deals damage loses before the life is gained (420.5a).
 A permanent that died in that event still triggers, by its last known
-information; "you" is its controller as it dealt the damage.
+information; "you" is its controller as it dealt the damage. One that left
+play before its damage on the stack was dealt (310.4a) deals it, but its
+ability wasn't in play to trigger.
 
 Trigger: kind ``"lifelink"``, source the permanent, controller its
 controller, ``amount`` the damage it dealt.
@@ -21,6 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from redzone import Event, GameState, KeywordSpec, Trigger, hookimpl
+
+from redzone_keywords.editions import damage_in_play
 
 if TYPE_CHECKING:
     from redzone import GainLife
@@ -37,9 +41,9 @@ def redzone_keywords() -> list[KeywordSpec]:
 @hookimpl
 def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
     dealt: dict[str, int] = {}
-    for event in events:
-        if event.kind == "damage" and event.source and event.amount:
-            dealt[event.source] = dealt.get(event.source, 0) + event.amount
+    for event in damage_in_play(state, events):
+        source = event.source or ""
+        dealt[source] = dealt.get(source, 0) + (event.amount or 0)
     out = []
     for source, amount in dealt.items():
         if not state.is_source(source):
