@@ -842,6 +842,22 @@ def test_older_editions_cite_their_own_numbers(tmp_path: Path) -> None:
     assert "[730]" in illegal and "[733]" not in illegal
 
 
+def test_older_editions_cite_their_own_numbers_in_rejections_and_explanations(
+        tmp_path: Path) -> None:
+    """308.2a (1999-2009): a tapped Wurm can't attack: the rejection, its
+    violation and what would be legal instead cite the 1999-2009 rule, not
+    today's 508.1a-b; 509.7 (2009-2024): a creature put onto the battlefield
+    blocking is that era's 509.7, not today's 509.4."""
+    out = account(tmp_path, board(rules='rules = "sixth"', wurm="tapped = true"))
+    rejection = next(ln for ln in out.splitlines() if "rejected as a whole" in ln)
+    assert rejection.endswith("[308.2a]")
+    legal = out[out.index("What would be legal instead"):]
+    assert "[308.2a]" in legal
+    assert "[508.1a]" not in out and "[508.1b]" not in out
+    foliage = invoke("run", str(examples.path("m10-flash-foliage"))).stdout
+    assert "[509.7]" in foliage and "[509.4]" not in foliage
+
+
 def test_explain_lists_only_the_wrong_assignments(tmp_path: Path) -> None:
     """702.19b: the Wurm's assignment is wrong, the lifelink Cadet's is right:
     explain has a section for the Wurm and none for the Cadet."""

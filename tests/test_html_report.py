@@ -143,6 +143,19 @@ def test_the_timeline_cites_the_editions_numbers(tmp_path: Path) -> None:
     assert "510.2" not in rules and "508.1a" not in rules
 
 
+def test_a_rejection_and_its_explanation_cite_the_editions_numbers(tmp_path: Path) -> None:
+    """308.2a (1999-2009): a tapped creature can't attack: the report's
+    violations and what would be legal instead cite 308.2a, not 508.1a-b."""
+    text = MENACE.read_text(encoding="utf-8").replace('blocks = { bears = "brute" }', "")
+    path = tmp_path / "sixth.toml"
+    tapped = text.replace('id = "brute"', 'id = "brute"\ntapped = true')
+    path.write_text('rules = "sixth"\n' + tapped)
+    html = render_html(resolve(load(path)))
+    shown = [part.split("<")[0] for part in html.split("<span class='rule'>")[1:]]
+    assert "308.2a" in shown
+    assert "508.1a" not in shown and "508.1b" not in shown
+
+
 def test_a_plugin_damage_step_is_titled_by_its_declaration() -> None:
     """510.4: the report titles the first-strike step, a plugin's step, with
     its declaration's words and rule, as it does the kernel's steps."""

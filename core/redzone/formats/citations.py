@@ -35,14 +35,21 @@ CITATIONS: Mapping[str, Mapping[str, str]] = {
 
 
 #: The rules of an older edition that say what today's rule says, for the
-#: events the engine reports with today's numbers (the JSON outcome keeps
-#: them). From the Comprehensive Rules of 2009-02-01 for ``sixth``.
+#: events, errors and explanations the engine reports with today's numbers
+#: (the JSON outcome keeps them). From the Comprehensive Rules of 2009-02-01
+#: for ``sixth``, of 2024 for ``m10``.
 EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
     "sixth": {
-        "506.4": "306.4", "508.1a": "308.2a", "508.1f": "308.2c", "508.8": "308.5",
-        "509.1a": "309.2a", "509.1h": "309.2f", "510.1a": "310.2a", "510.2": "310.4",
-        "511.3": "311.2", "704.5a": "420.5a", "704.5f": "420.5b", "704.5g": "420.5c",
+        "506.4": "306.4", "508.1a": "308.2a", "508.1b": "308.2a", "508.1f": "308.2c",
+        "508.4": "308.4", "508.8": "308.5", "509.1a": "309.2a", "509.1h": "309.2f",
+        "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4", "511.3": "311.2",
+        "614.1a": "419.1a",
+        "615.1a": "419.1d", "701.19b": "419.6b", "702.19b": "502.9b", "704.5a": "420.5a",
+        "704.5b": "420.5g", "704.5c": "420.5h", "704.5d": "420.5f", "704.5f": "420.5b",
+        "704.5g": "420.5c", "704.5i": "420.5p", "704.5q": "420.5n",
     },
+    # The rules of July 2024: a creature put onto the battlefield blocking.
+    "m10": {"509.4": "509.7"},
 }
 
 

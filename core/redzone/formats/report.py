@@ -471,13 +471,14 @@ def _explanation(res: Shown, name: _Names) -> str:
     if res.error is None:
         return ""
     items = []
+    era = res.scenario.rules
     for line in explanation.explain(res, name):
         text = "".join(
             f"<b>{_e(t)}</b>" if role == explanation.NAME else
             f"<span class='good'>{_e(t)}</span>" if role == explanation.GOOD else
             f"<span class='note'>{_e(t)}</span>" if role == explanation.NOTE else _e(t)
             for t, role in line.parts)
-        rule = f"<span class='rule'>{_e(line.rule)}</span>" if line.rule else ""
+        rule = f"<span class='rule'>{_e(era_rule(era, line.rule))}</span>" if line.rule else ""
         cls = "point" if line.bullet and line.depth == 1 else "detail"
         items.append(f"<li class='{cls}'>{text}{rule}</li>")
     if not items:
@@ -537,12 +538,14 @@ def render_html(res: Shown, *, fragment: bool = False) -> str:
     flagged = _flagged(res)
     violations = ""
     if res.error is not None:
-        items = "".join(f"<li><span class='rule'>{_e(v.rule)}</span> {_e(v.message)}</li>"
-                        for v in res.error.violations) or (
-            f"<li><span class='rule'>{_e(res.error.rule)}</span> {_e(res.error.message)}</li>")
+        era = scenario.rules
+        items = "".join(f"<li><span class='rule'>{_e(era_rule(era, v.rule))}</span> "
+                        f"{_e(v.message)}</li>" for v in res.error.violations) or (
+            f"<li><span class='rule'>{_e(era_rule(era, res.error.rule))}</span> "
+            f"{_e(res.error.message)}</li>")
         violations = (f"<section class='violations' id='violations'><h2>"
                       f"{_e(res.error.kind.replace('_', ' '))} "
-                      f"<span class='rule'>{_e(res.error.rule)}</span></h2>"
+                      f"<span class='rule'>{_e(era_rule(era, res.error.rule))}</span></h2>"
                       f"<p>Rejected as a whole; the state is left as it was "
                       f"({cite(scenario.rules, 'illegal')}).</p>"
                       f"<ul>{items}</ul></section>")

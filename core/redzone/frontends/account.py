@@ -348,7 +348,7 @@ def render_resolution(console: Console, res: Resolution) -> None:
                   engine=scenario.engine, effects=scenario.state.effects)
     console.print()
     if res.error is not None:
-        render_error(console, res.error, name)
+        render_error(console, res.error, name, scenario.rules)
         illegal = cite(scenario.rules, "illegal")
         _line(console, ("The state is left as it was before the illegal "
                         f"declaration, assignment or action ({illegal}).", DIM), rule=illegal)
@@ -379,8 +379,10 @@ def _summary(console: Console, before: GameState, after: GameState) -> None:
     _line(console, ("Result: ", HEAD), "; ".join(bits) if bits else "nothing changed")
 
 
-def render_error(console: Console, error: BaseException, name: Names | None = None) -> None:
-    """An error: kind, rule, every violation or problem."""
+def render_error(console: Console, error: BaseException, name: Names | None = None,
+                 rules: str = "") -> None:
+    """An error: kind, rule, every violation or problem; the rules as the
+    edition ``rules`` numbers them."""
     if isinstance(error, ScenarioProblems):
         _line(console, ("bad scenario: ", BAD), f"{len(error.problems)} problem"
               f"{'s' if len(error.problems) != 1 else ''} in {error.file or '<scenario>'}")
@@ -394,9 +396,10 @@ def render_error(console: Console, error: BaseException, name: Names | None = No
         return
     if isinstance(error, IllegalActionError):
         _line(console, (f"{error.kind.replace('_', ' ')}: ", BAD),
-              "rejected as a whole", rule=error.rule)
+              "rejected as a whole", rule=era_rule(rules, error.rule) if error.rule else None)
         for v in error.violations:
-            _line(console, "• ", v.message, indent=2, rule=v.rule)
+            _line(console, "• ", v.message, indent=2,
+                  rule=era_rule(rules, v.rule) if v.rule else None)
         return
     _line(console, ("error: ", BAD), str(error))
 
@@ -420,10 +423,11 @@ def render_explanation(console: Console, res: Resolution, name: Names | None = N
     name = name or Names([res.scenario.state, res.failed_state])
     _line(console, ("What would be legal instead", "bold underline"))
     styles = {explanation.NAME: HEAD, explanation.GOOD: GOOD, explanation.NOTE: DIM}
+    rules = res.scenario.rules
     for line in explanation.explain(res, name):
         parts = [(text, styles[role]) if role in styles else text for text, role in line.parts]
         _line(console, *(["• "] if line.bullet else []), *parts, indent=2 * line.depth,
-              rule=line.rule)
+              rule=era_rule(rules, line.rule) if line.rule else line.rule)
 
 
 _RULE_SUFFIX = re.compile(r"^(?P<text>.*?)\s*\[(?P<rule>[^\]]+)\]$")
@@ -463,7 +467,7 @@ def render_check(console: Console, scenario: Scenario, findings: Sequence[Findin
               "actions": "An action in a priority window"}
     for finding in findings:
         _line(console, (stages.get(finding.stage, finding.stage), HEAD), " is illegal:")
-        render_error(console, finding.error, name)
+        render_error(console, finding.error, name, scenario.rules)
     if any(isinstance(f.error, IllegalAssignmentError) for f in findings):
         _line(console, ("  (run `redzone explain` for the lethal amounts and a legal "
                         "assignment)", DIM))

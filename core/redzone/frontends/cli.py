@@ -436,7 +436,7 @@ def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
         render_explanation(console, res)
         ctx.exit(status)
     name = Names([scenario.state, res.failed_state])
-    render_error(console, res.error, name)
+    render_error(console, res.error, name, scenario.rules)
     console.print()
     render_explanation(console, res, name)
     ctx.exit(status)
