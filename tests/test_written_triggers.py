@@ -52,6 +52,18 @@ def test_603_10a_its_own_leaving_looks_back(engine: Engine) -> None:
     assert engine.perform(state, Destroy("bear")).state.players["bob"].life == 20
 
 
+def test_603_10_it_looks_back_to_just_before_each_event(engine: Engine) -> None:
+    """603.10, 603.10a: "using the existence of those abilities ... immediately
+    prior to the event": the warden dies first, then the bear, in one
+    command: the warden triggers on its own death, and not on the bear's,
+    which happened once it was gone; the other order triggers twice."""
+    state = board(engine)
+    warden_first = engine.perform(state, [Destroy("warden"), Destroy("bear")])
+    assert warden_first.state.players["bob"].life == 22
+    bear_first = engine.perform(state, [Destroy("bear"), Destroy("warden")])
+    assert bear_first.state.players["bob"].life == 24
+
+
 def test_603_1_a_when_that_names_no_event_is_refused(engine: Engine) -> None:
     """603.1: an ability triggers on an event: an unknown kind is refused with
     the rule, and nothing changes."""

@@ -716,13 +716,15 @@ def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]
     """The triggered abilities written as data (:class:`WrittenTrigger`,
     603.1) that ``events`` trigger (603.2): each event of its kind whose
     fields have the values it names, while its source is on the battlefield
-    (113.6); a source that left with these same events was there as they
-    happened, and triggers as it last was (603.10a for its own leaving)."""
+    (113.6); a source that left with these same events was there as those
+    up to its leaving happened, and triggers on them as it last was (603.10,
+    603.10a for its own leaving)."""
     out: list[Trigger] = []
-    left = {e.object for e in events if leaves_battlefield(e)}
+    # (the event each object left the battlefield with, by index: the last)
+    left = {e.object: i for i, e in enumerate(events) if leaves_battlefield(e)}
     for written in state.written:
         source = written.source
-        for event in events:
+        for i, event in enumerate(events):
             if event.kind != written.when:
                 continue
             if any((source if want == "self" else want) != _field(event, name)
@@ -732,9 +734,9 @@ def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]
             if perm is None:
                 continue
             if perm.zone != "battlefield":
-                # it left with these events: it was there as they happened
-                # (603.10a for its own leaving), as it last was
-                if source not in left:
+                # it left with these events: it was there as those up to its
+                # leaving happened (603.10a for its own leaving), as it last was
+                if left.get(source, -1) < i:
                     continue
                 perm = state.last_known(source)
             out.append(Trigger(kind="written", source=source,
