@@ -18,6 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import (
+    Damage,
+    DamageModifier,
     DealDamage,
     Effect,
     Engine,
@@ -25,6 +27,7 @@ from redzone import (
     IllegalActionError,
     Player,
     Prevent,
+    hookimpl,
 )
 
 DOUBLE = "a continuous effect: double damage (#1)"
@@ -219,3 +222,37 @@ def test_616_1_a_next_time_shield_first_spares_the_other() -> None:
     other = _BARE.perform(state, DealDamage("furnace", "bob", 3), choices={KEY: [two, awe]})
     assert (other.state.players["alice"].life, other.state.shields) == (21, ())
     assert other.state.players["bob"].life == 20
+
+
+class _Modifiers:
+    """Two replacements of the amount: minus 1 (Benevolent Unicorn) and plus 2
+    (Torbran)."""
+
+    @hookimpl
+    def redzone_modify_damage(self, state: GameState, damage: Damage) -> list[DamageModifier]:
+        return [DamageModifier("a unicorn: minus 1", "614.1a", add=-1),
+                DamageModifier("b torbran: plus 2", "614.1a", add=2)]
+
+
+def test_120_8_616_1f_nothing_applies_to_damage_reduced_to_0() -> None:
+    """120.8, 616.1f: 1 damage made 0 by the minus 1 is no damage: the plus 2
+    has no event left to replace. The other order deals 2, so bob chooses;
+    by default (effect name order) the minus 1 applies first."""
+    engine = Engine(discover=False, plugins=[_Modifiers()])
+    state = engine.game(["alice", "bob"], [engine.creature("a", "alice", 1, 1)])
+    key = "damage_order@a:bob"
+    listed = [c.key for c in engine.choices_for(state, "perform", DealDamage("a", "bob", 1))]
+    assert listed == [key]
+    out = engine.perform(state, DealDamage("a", "bob", 1))
+    assert out.state.players["bob"].life == 20
+    assert not [e for e in out.events if e.kind == "damage"]
+    other = engine.perform(state, DealDamage("a", "bob", 1),
+                           choices={key: ["b torbran: plus 2", "a unicorn: minus 1"]})
+    assert other.state.players["bob"].life == 18
+
+
+def test_615_a_shield_that_prevents_nothing_says_nothing() -> None:
+    """615: a shield of 0 prevents no damage: no ``prevented`` event of 0."""
+    out = _BARE.perform(shielded(board(), 0), DealDamage("furnace", "bob", 3))
+    assert out.state.players["bob"].life == 17
+    assert not [e for e in out.events if e.kind == "prevented"]

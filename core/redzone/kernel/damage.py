@@ -171,21 +171,23 @@ def _apply(order: Sequence[_Step], damage: Damage, step: str, used_next: list[Sh
                 if shield.mode == "next" and not any(shield is u for u in (*used_next, *used)):
                     used.append(shield)
             amount -= use
-            events.append(Event.make("prevented", "615.7", step, source=damage.source,
-                                     target=damage.target, amount=use, combat=damage.combat,
-                                     shield=shield.id))
-            if shield.gain_life is not None:
-                extra.append(Result("life_gain", "615.5", damage.source, use,
-                                    player=shield.gain_life))
+            if use:
+                events.append(Event.make("prevented", "615.7", step, source=damage.source,
+                                         target=damage.target, amount=use,
+                                         combat=damage.combat, shield=shield.id))
+                if shield.gain_life is not None:
+                    extra.append(Result("life_gain", "615.5", damage.source, use,
+                                        player=shield.gain_life))
         else:
             original = amount
             applied: list[DamageModifier] = []
             for mod in run:
-                new_amount = amount * mod.multiply + mod.add
+                if amount <= 0:
+                    break  # no damage left: nothing to replace (120.8, 616.1f)
+                new_amount = max(amount * mod.multiply + mod.add, 0)
                 if new_amount != amount:
                     applied.append(mod)
                 amount = new_amount
-            amount = max(amount, 0)
             if applied and amount != original:
                 # The amount's change is said, with the effects that made it (614.1a).
                 events.append(Event.make("modified", applied[0].rule, step,
