@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import (
     AddEffect,
+    Cast,
     Effect,
     Engine,
     GameState,
@@ -73,6 +74,25 @@ def test_611_2a_until_your_next_turn_ends_as_that_players_turn_begins(engine: En
     alices = engine.begin_turn(engine.end_turn(bobs).state, draw=False)
     assert not alices.state.effects
     assert any(e.kind == "effect_ends" and e.rule == "500.4" for e in alices.events)
+
+
+def test_611_2a_your_is_the_controller_of_the_spell_not_of_what_it_affects(
+        engine: Engine) -> None:
+    """611.2a: alice casts "target creature gets -2/-0 until your next turn"
+    on bob's ogre: "your" is alice, the spell's controller, so the effect
+    lasts through bob's turn and ends as alice's next turn begins."""
+    spell = engine.permanent("spell", "alice", types=("instant",), zone="hand")
+    state = engine.game(["alice", "bob"], [engine.creature("ogre", "bob", 3, 3), spell])
+    state = engine.perform(state, Cast("spell", effects=(
+        Pump("ogre", -2, 0, duration="until_your_next_turn"),))).state
+    assert state.objects["ogre"].power == 1
+    bobs = engine.begin_turn(engine.end_turn(state).state, draw=False)
+    assert bobs.state.active_player == "bob"
+    assert bobs.state.objects["ogre"].power == 1
+    assert not [e for e in bobs.events if e.kind == "effect_ends"]
+    alices = engine.begin_turn(engine.end_turn(bobs.state).state, draw=False)
+    assert alices.state.objects["ogre"].power == 3
+    assert [e.rule for e in alices.events if e.kind == "effect_ends"] == ["500.4"]
 
 
 def test_503_1a_an_upkeep_delayed_trigger(engine: Engine) -> None:

@@ -222,6 +222,10 @@ class Modification(Copyable):
         state's counter (``GameState.timestamp``) as it stands, the timestamp
         of the latest continuous effect; it is later than that one and earlier
         than the next (which takes one more), its place among them in layer 6.
+    :param owner: for ``duration="until_your_next_turn"``, the player whose
+        next turn ends it: the controller of the spell or ability that created
+        it (611.2a), set by the kernel as it starts; without one, the player
+        :func:`~redzone.kernel.settle.whose` works out from what it applies to.
 
     .. versionadded:: 0.1.0
     """
@@ -236,6 +240,7 @@ class Modification(Copyable):
     controller: PlayerId | None = None
     control_from: PlayerId | None = None
     timestamp: int = 0
+    owner: PlayerId | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -893,6 +898,10 @@ class Shield(Copyable):
     :param duration: how long it lasts (:data:`DURATIONS`); "this turn" by
         default (514.2).
     :param condition: for ``duration="while"``, the condition (611.2b).
+    :param owner: for ``duration="until_your_next_turn"``, the player whose
+        next turn ends it: the controller of the spell or ability that created
+        it (611.2a), set by the kernel as it starts; without one, the player
+        :func:`~redzone.kernel.settle.whose` works out from what it applies to.
 
     .. versionadded:: 0.1.0
     """
@@ -906,6 +915,7 @@ class Shield(Copyable):
     combat_only: bool = False
     duration: str = "end_of_turn"
     condition: Condition | None = None
+    owner: PlayerId | None = None
 
 
 @lazy_frozen
@@ -925,6 +935,10 @@ class Effect(Copyable):
     :param condition: for ``duration="while"``, the condition (611.2b).
     :param id: given by the kernel as the effect starts (``"e1"``, ``"e2"``
         ...) unless set; :class:`~redzone.RemoveEffect` names it.
+    :param owner: for ``duration="until_your_next_turn"``, the player whose
+        next turn ends it: the controller of the spell or ability that created
+        it (611.2a), set by the kernel as it starts; without one, the player
+        :func:`~redzone.kernel.settle.whose` works out from what it applies to.
 
     .. versionadded:: 0.1.0
     """
@@ -937,6 +951,7 @@ class Effect(Copyable):
     duration: str = "game"
     condition: Condition | None = None
     id: str = ""
+    owner: PlayerId | None = None
 
 
 #: The kinds of decision a player makes (a :class:`Choice`'s ``kind``).

@@ -347,11 +347,16 @@ def _end_conditional(tx: Tx) -> None:
 def whose(state: Any, item: Any, permanent: Permanent | None = None) -> str | None:
     """The player a duration of :data:`~redzone.kernel.model.PLAYER_DURATIONS`
     belongs to ("until *your* next turn", "during *its controller's* next
-    untap step"): the player its condition names, else an effect's
+    untap step"): its ``owner`` (the controller of the spell or ability
+    that created an "until your next turn" effect, 611.2a), else the
+    player its condition names, else an effect's
     ``player``, else the player it protects or the controller of the object
     it applies to (``to``), else the controller of its ``source``; for a
     modification, the controller of its source, else the permanent's
     controller."""
+    owner = getattr(item, "owner", None)
+    if owner is not None:  # the controller of what created it (611.2a)
+        return str(owner)
     condition = getattr(item, "condition", None)
     if condition is not None and condition.player is not None:
         return str(condition.player)

@@ -23,7 +23,7 @@ import typing
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from functools import partial
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 import attrs
 
@@ -355,6 +355,7 @@ class Tx(WorkingCopy):
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
         stamp = state.timestamp if state is not None else self._field("timestamp")
+        modification = _yours(self, modification)
         if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
             modification = modification.evolve(timestamp=stamp)
         self._put({obj: perm.evolve(modifications=(*perm.modifications, modification))})
@@ -515,6 +516,7 @@ class Tx(WorkingCopy):
         :returns: its id (given if empty).
         """
         check_duration(self, effect.duration, effect.condition, "add_effect")
+        effect = _yours(self, effect)
         if not effect.id:
             effect = effect.evolve(id=self._next_id("e"))
         elif any(e.id == effect.id for e in self._field("effects")):
@@ -545,6 +547,7 @@ class Tx(WorkingCopy):
     def add_shield(self, shield: Shield) -> str:
         """A prevention (or regeneration) shield starts to apply (615, 701.19)."""
         check_duration(self, shield.duration, shield.condition, "prevent")
+        shield = _yours(self, shield)
         if not shield.id:
             shield = shield.evolve(id=self._next_id("s"))
         self._set(shields=(*self._field("shields"), shield))
@@ -687,6 +690,18 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
                       if attacking else f"{attacker!r} is no longer attacking"))
         return
     tx._take(new, events)
+
+
+_Owned = TypeVar("_Owned", Modification, Effect, Shield)
+
+
+def _yours(tx: Tx, item: _Owned) -> _Owned:
+    """``item`` with its ``owner`` set to the controller of the spell or
+    ability creating it, when its duration is "until your next turn" and
+    something with a controller is resolving (611.2a)."""
+    if item.duration == "until_your_next_turn" and item.owner is None and tx.controller:
+        return item.evolve(owner=tx.controller)
+    return item
 
 
 def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> None:
