@@ -1204,7 +1204,7 @@ def _delayed(tx: Tx, a: CreateDelayedTrigger) -> None:
 
 
 def _add_trigger(tx: Tx, a: AddTrigger) -> None:
-    tx.permanent(a.source, a.do)
+    perm = tx.permanent(a.source, a.do)
     if not isinstance(a.when, str) or a.when not in _events.kinds():
         raise IllegalActionError(f"add_trigger: {a.when!r} is not a kind of event"
                                  f"{did_you_mean(str(a.when), _events.kinds())}",
@@ -1217,7 +1217,7 @@ def _add_trigger(tx: Tx, a: AddTrigger) -> None:
                                      "kind", rule="603.1", objects=(a.source,))
     state = tx.state
     written = WrittenTrigger(a.when, a.source, a.actions, a.controller, a.match, a.text,
-                             id=f"w{len(state.written) + 1}")
+                             id=f"w{len(state.written) + 1}", object=perm.object)
     tx._set(written=(*state.written, written))
     tx.emit(Event.make("trigger_added", "603.1", source=a.source, object=written.id,
                        text=a.text or f"whenever {a.when}"))

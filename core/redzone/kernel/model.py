@@ -1102,6 +1102,10 @@ class DelayedTrigger(Copyable):
     :param turn: the turn it was created in.
     :param step: the step it was created in: one created during an end step
         waits for the next turn's (513.2).
+    :param objects: the number of the object (:attr:`Permanent.object`) each
+        permanent its actions name was as it was created, set by the kernel:
+        an action on a permanent that has since changed zones, even back, is
+        left out as it triggers (603.7c, 400.7).
 
     .. versionadded:: 0.1.0
     """
@@ -1118,6 +1122,7 @@ class DelayedTrigger(Copyable):
     id: str = ""
     turn: int = 0
     step: str = ""
+    objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
 
 
 @lazy_frozen
@@ -1143,6 +1148,10 @@ class WrittenTrigger(Copyable):
         "bear"}``); the value ``"self"`` means the source.
     :param text: what it does, for the account.
     :param id: given by the kernel as it is added (``"w1"`` ...).
+    :param object: the number of the object its source was as it was added
+        (:attr:`Permanent.object`), set by the kernel: the ability is that
+        object's, and a new object its source becomes by changing zones
+        doesn't have it (400.7); ``None``: whatever object the source is.
 
     .. versionadded:: 0.1.0
     """
@@ -1154,6 +1163,7 @@ class WrittenTrigger(Copyable):
     match: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
     text: str = ""
     id: str = ""
+    object: int | None = None
 
 
 @lazy_frozen
@@ -1618,6 +1628,9 @@ class GameState(Copyable):
         :param lki: last known information added (608.2h): permanents as
             they were objects of this state, so no keyword of theirs is new.
         """
+        if objects and (self.shields or self.effects or (
+                fields and ("shields" in fields or "effects" in fields))):
+            fields = _released(self, fields, objects, objects)
         changes = dict(fields) if fields else {}
         if lki:
             changes["lki"] = self.lki.merge(lki)
@@ -1697,7 +1710,12 @@ class GameState(Copyable):
         """A copy with ``objects`` (and ``changes``), where the permanents
         ``left`` only left the battlefield (400.7): no object gained a keyword
         or a flag, so the keywords present (which count last known
-        information) and the flags set stay correct supersets and are kept."""
+        information) and the flags set stay correct supersets and are kept;
+        the shields and effects bound to one of them that is back on the
+        battlefield as a new object end (:func:`_released`)."""
+        if left and (self.shields or self.effects or "shields" in changes
+                     or "effects" in changes):
+            changes = dict(_released(self, changes, objects, left))
         new = self.evolve(objects=objects, **changes)
         known = self.__dict__
         dirty = known.get(SBA_DIRTY)
@@ -1765,6 +1783,33 @@ def _state_pickling(cls: type) -> _Pickling:
     if known is None:
         known = _STATES[cls] = _Pickling(cls, ("objects",))
     return known
+
+
+def _released(state: GameState, fields: Mapping[str, Any], objects: Mapping[str, Permanent],
+              changed: Iterable[str]) -> Mapping[str, Any]:
+    """``fields`` (changes of ``state``'s fields), with the shields and the
+    effects that apply (their ``to``) to a permanent of ``changed`` that is
+    on the battlefield in ``objects`` as another object than in ``state``
+    gone: it came back a new object (400.7), which they don't apply to, and
+    they apply to nothing else. (Until then they stay, and end with their
+    duration; those that name it as their ``source``, the damage it deals,
+    stay too.)"""
+    old = state.objects._items
+    gone = set()
+    for i in changed:
+        now, was = objects.get(i), old.get(i)
+        if now is not None and was is not None and now.zone == "battlefield" \
+                and now.object != was.object:
+            gone.add(i)
+    if not gone:
+        return fields
+    out = fields
+    for name in ("shields", "effects"):
+        items = fields.get(name, getattr(state, name))
+        if items and any(item.to in gone for item in items):
+            out = dict(out)
+            out[name] = tuple(item for item in items if item.to not in gone)
+    return out
 
 
 def _pickled_state(state: GameState) -> tuple[Any, ...]:

@@ -40,6 +40,7 @@ from redzone.kernel.model import (
     PluginState,
     Trigger,
 )
+from redzone.kernel.references import named_ids
 from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.tx import (
     Outcome,
@@ -713,8 +714,30 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
         return []
     tx._set(delayed=tuple(d for d in state.delayed if d not in fired))
     return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
-                    text=d.text, actions=d.actions, plugin=d.plugin,
+                    text=d.text, actions=_still_there(tx, d), plugin=d.plugin,
                     targets=(d.object,) if d.object else ()) for d in fired]
+
+
+def _still_there(tx: Tx, delayed: DelayedTrigger) -> tuple[Action, ...]:
+    """The actions of ``delayed`` but those on a permanent that is back on
+    the battlefield as a new object since it was created: the ability won't
+    affect it (603.7c, 400.7); each left out is said. (One that isn't back
+    is left to the action, which is skipped as it finds nothing, 608.2b.)"""
+    bound = delayed.objects
+    if not bound:
+        return delayed.actions
+    objects = tx.state.objects
+    kept = []
+    for action in delayed.actions:
+        gone = [obj for obj in named_ids(action) if obj in bound and obj in objects
+                and objects[obj].zone == "battlefield" and objects[obj].object != bound[obj]]
+        if gone:
+            tx.emit(Event("skipped", "603.7c", object=delayed.id,
+                          detail=f"{', '.join(gone)} left the zone it was in as the ability "
+                                 f"was created: a new object, which it doesn't affect (400.7)"))
+        else:
+            kept.append(action)
+    return tuple(kept)
 
 
 def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]:
@@ -744,6 +767,8 @@ def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]
                 if left.get(source, -1) < i:
                     continue
                 perm = state.last_known(source)
+            if written.object is not None and perm.object != written.object:
+                continue  # the ability was another object's (400.7)
             out.append(Trigger(kind="written", source=source,
                                controller=written.controller or perm.controller,
                                rule="603.2", text=written.text, actions=written.actions,

@@ -570,13 +570,10 @@ class Tx(WorkingCopy):
         if delayed.when == "leaves" and (here is None or here.zone != "battlefield"):
             raise IllegalActionError(f"delayed trigger: 'leaves' needs an object on the "
                                      f"battlefield, not {delayed.object!r}", rule="603.7c")
-        for action in delayed.actions:
-            if self.hooks.action_spec(action) is None:
-                raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
-                                         "declared kind", rule="603.7")
         now = self._current()  # (its turn and step never wait)
         delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=now.turn,
-                                 step=now.step, plugin=delayed.plugin or self.plugin)
+                                 step=now.step, plugin=delayed.plugin or self.plugin,
+                                 objects=_objects_named(self, delayed.actions))
         self._set(delayed=(*self._field("delayed"), delayed))
         self.emit(Event.make("delayed_trigger", "603.7a", source=delayed.source,
                              player=delayed.controller, object=delayed.id,
@@ -690,6 +687,24 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
                       if attacking else f"{attacker!r} is no longer attacking"))
         return
     tx._take(new, events)
+
+
+def _objects_named(tx: Tx, actions: Sequence[Action]) -> dict[str, int]:
+    """The permanents on the battlefield ``actions`` name, each with the
+    number of the object it is (400.7), for a delayed trigger (603.7c).
+
+    :raises IllegalActionError: (603.7) for an action of no declared kind.
+    """
+    out = {}
+    for action in actions:
+        if tx.hooks.action_spec(action) is None:
+            raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
+                                     "declared kind", rule="603.7")
+        for obj in named_ids(action):
+            perm = tx._now(obj)
+            if perm is not None and perm.zone == "battlefield":
+                out[obj] = perm.object
+    return out
 
 
 _Owned = TypeVar("_Owned", Modification, Effect, Shield)

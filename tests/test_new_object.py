@@ -1,0 +1,107 @@
+"""An object that moves from one zone to another becomes a new object with no
+memory of or relation to its previous existence (400.7); so a delayed
+triggered ability "won't affect" an object that left the zone it expected,
+even once it returned: "it's a new object and thus won't be affected"
+(603.7c). A card keeps its id in redzone as it changes zones; what was bound
+to the old object must not apply to the new one.
+
+Each test flickers the bear: exiled, then returned to the battlefield.
+"""
+
+from __future__ import annotations
+
+from redzone import (
+    AddEffect,
+    AddTrigger,
+    CreateDelayedTrigger,
+    DealDamage,
+    Destroy,
+    Effect,
+    Engine,
+    Exile,
+    GainLife,
+    GameState,
+    Move,
+    Prevent,
+    Regenerate,
+    Sacrifice,
+    Tap,
+)
+
+
+def flicker(engine: Engine, state: GameState, obj: str = "bear") -> GameState:
+    state = engine.perform(state, Exile(obj)).state
+    return engine.perform(state, Move(obj, "battlefield")).state
+
+
+def bear_and_ogre(engine: Engine, **kwargs: object) -> GameState:
+    return engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2),
+                                          engine.creature("ogre", "bob", 3, 3)], **kwargs)
+
+
+def test_603_7c_a_delayed_trigger_doesnt_affect_the_returned_object(engine: Engine) -> None:
+    """603.7c: "sacrifice the bear at the beginning of the next end step";
+    the bear flickered is a new object: the trigger still triggers, and
+    doesn't sacrifice it."""
+    state = engine.perform(bear_and_ogre(engine), CreateDelayedTrigger(
+        "end_step", (Sacrifice("bear"),), source="bear", controller="alice")).state
+    out = engine.end_step(flicker(engine, state))
+    assert out.state.objects["bear"].zone == "battlefield"
+    assert not [e for e in out.events if e.kind == "sacrificed"]
+    assert [e.kind for e in out.events if e.kind == "trigger"] == ["trigger"]
+
+
+def test_603_7c_it_still_affects_the_objects_that_stayed(engine: Engine) -> None:
+    """603.7c: the same delayed trigger sacrifices the ogre, which stayed,
+    and not the returned bear."""
+    state = engine.perform(bear_and_ogre(engine), CreateDelayedTrigger(
+        "end_step", (Sacrifice("bear"), Sacrifice("ogre", "bob")), source="bear",
+        controller="alice")).state
+    out = engine.end_step(flicker(engine, state))
+    assert (out.state.objects["bear"].zone, out.state.objects["ogre"].zone) == (
+        "battlefield", "graveyard")
+
+
+def test_400_7_a_prevention_shield_doesnt_protect_the_returned_object(engine: Engine) -> None:
+    """400.7, 615: "prevent all damage to the bear this turn": the returned
+    bear is a new object, unprotected: 3 damage destroys it."""
+    state = engine.perform(bear_and_ogre(engine), Prevent(target="bear", amount="all")).state
+    out = engine.perform(flicker(engine, state), DealDamage("ogre", "bear", 3))
+    assert out.state.objects["bear"].zone == "graveyard"
+    assert not [e for e in out.events if e.kind == "prevented"]
+
+
+def test_400_7_a_regeneration_shield_doesnt_save_the_returned_object(engine: Engine) -> None:
+    """400.7, 701.19: the regeneration shield was the old bear's."""
+    state = engine.perform(bear_and_ogre(engine), Regenerate("bear")).state
+    out = engine.perform(flicker(engine, state), Destroy("bear"))
+    assert out.state.objects["bear"].zone == "graveyard"
+    assert not [e for e in out.events if e.kind == "regenerated"]
+
+
+def test_400_7_an_effect_on_the_old_object_doesnt_apply_to_the_new(engine: Engine) -> None:
+    """400.7, 502.3: "the bear doesn't untap during its controller's untap
+    step": the returned bear untaps."""
+    state = engine.perform(bear_and_ogre(engine, active_player="bob"), AddEffect(
+        Effect(kind="doesnt_untap", to="bear", duration="game"))).state
+    state = engine.perform(flicker(engine, state), Tap("bear")).state
+    state = engine.begin_turn(engine.end_turn(state).state, draw=False).state
+    assert state.active_player == "alice"
+    assert not state.objects["bear"].tapped
+
+
+def test_400_7_an_ability_given_to_the_old_object_is_gone(engine: Engine) -> None:
+    """400.7, 113.6: the bear was given "whenever the ogre dies, gain 5
+    life"; the returned bear has no such ability."""
+    state = engine.perform(bear_and_ogre(engine), AddTrigger(
+        "dies", "bear", (GainLife("alice", 5),), match={"object": "ogre"})).state
+    out = engine.perform(flicker(engine, state), Destroy("ogre"))
+    assert out.state.players["alice"].life == 20
+
+
+def test_603_10a_the_ability_of_the_object_that_dies_still_looks_back(engine: Engine) -> None:
+    """603.10a: the ability given to the bear still triggers on the bear's
+    own death (it looks back), and on the ogre's while the bear is there."""
+    state = engine.perform(bear_and_ogre(engine), AddTrigger(
+        "dies", "bear", (GainLife("alice", 5),), match={"object": "self"})).state
+    assert engine.perform(state, Destroy("bear")).state.players["alice"].life == 25
