@@ -12,11 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import (
+    Action,
+    AddEffect,
     Condition,
     CreateDelayedTrigger,
     DealDamage,
+    Effect,
     Engine,
     Event,
+    GainControl,
     GainLife,
     GameState,
     Grant,
@@ -448,3 +452,24 @@ def test_611_2b_the_kept_index_of_conditional_modifications_stays_exact(engine: 
             and any(m.condition is not None for m in p.modifications))
         assert list(s.conditions) == _scratch_conditions(s)
     assert states[1].conditional == {"bear"} and states[-1].conditional == frozenset()
+
+
+@pytest.mark.parametrize("make", [
+    lambda c: GainControl("wurm", "alice", duration="while", condition=c),
+    lambda c: Pump("wurm", 2, 2, duration="while", condition=c),
+    lambda c: Grant("wurm", ("flying",), duration="while", condition=c),
+    lambda c: Prevent(target="wurm", duration="while", condition=c),
+    lambda c: AddEffect(Effect("doesnt_untap", to="wurm", duration="while", condition=c)),
+])
+def test_611_2b_a_for_as_long_as_that_never_starts_does_nothing(
+        engine: Engine, make: Callable[[Condition], Action]) -> None:
+    """611.2b: "If the 'for as long as' duration never starts, the effect does
+    nothing. It doesn't start and immediately stop again" (Master Thief:
+    "for as long as you control Master Thief", when alice no longer does)."""
+    state = engine.game(["alice", "bob"], [engine.creature("thief", "bob", 1, 1),
+                                           engine.creature("wurm", "bob", 6, 4)],
+                        active_player="bob")
+    out = engine.perform(state, make(Condition("controls", object="thief", player="alice")))
+    assert out.state.objects["wurm"] == state.objects["wurm"]
+    assert (out.state.shields, out.state.effects) == ((), ())
+    assert [e.kind for e in out.events] == []

@@ -52,7 +52,7 @@ from redzone.kernel.references import (
     SourceId,
 )
 from redzone.kernel.settle import change_control, end_effects
-from redzone.kernel.tx import Tx, _make_block, check_duration
+from redzone.kernel.tx import Tx, _make_block, check_duration, never_starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
 
@@ -765,10 +765,18 @@ def _amount(value: object, action: str, what: str = "amount") -> int:
     return value
 
 
-def _modify(tx: Tx, target: str, mod: Modification, do: str) -> None:
+def _modify(tx: Tx, target: str, mod: Modification, do: str) -> bool:
+    """Give ``target`` the modification, unless its "for as long as" never
+    starts (611.2b: it does nothing).
+
+    :returns: whether it started.
+    """
     tx.permanent(target, do)
     check_duration(tx, mod.duration, mod.condition, do)
+    if never_starts(tx, mod.duration, mod.condition):
+        return False
     tx.modify(target, mod)
+    return True
 
 
 _UNTIL = {"end_of_turn": "until end of turn", "end_of_combat": "until end of combat",
@@ -785,7 +793,8 @@ def _until(duration: str, condition: Condition | None) -> str:
 def _pump(tx: Tx, a: Pump) -> None:
     mod = Modification(power=a.power, toughness=a.toughness, source="pump",
                        duration=a.duration, condition=a.condition)
-    _modify(tx, a.target, mod, a.do)
+    if not _modify(tx, a.target, mod, a.do):
+        return
     tx.emit(Event.make("pump", "611.2", target=a.target, power=a.power, toughness=a.toughness,
                        duration=a.duration,
                        until=_until(a.duration, a.condition).strip() if a.condition else None))
@@ -794,8 +803,9 @@ def _pump(tx: Tx, a: Pump) -> None:
 def _grant(tx: Tx, a: Grant) -> None:
     tx.permanent(a.target, a.do)
     kws = tuple(tx.hooks.parse_keyword(k) for k in a.keywords)
-    _modify(tx, a.target, Modification(add_keywords=kws, duration=a.duration,
-                                       condition=a.condition), a.do)
+    if not _modify(tx, a.target, Modification(add_keywords=kws, duration=a.duration,
+                                              condition=a.condition), a.do):
+        return
     tx.emit(Event.make("grant", "613.1f", target=a.target, keywords=tuple(k.text for k in kws),
                        duration=a.duration))
 
@@ -803,8 +813,9 @@ def _grant(tx: Tx, a: Grant) -> None:
 def _revoke(tx: Tx, a: Revoke) -> None:
     tx.permanent(a.target, a.do)
     names = tuple(tx.hooks.parse_keyword(k).name for k in a.keywords)
-    _modify(tx, a.target, Modification(remove_keywords=names, duration=a.duration,
-                                       condition=a.condition), a.do)
+    if not _modify(tx, a.target, Modification(remove_keywords=names, duration=a.duration,
+                                              condition=a.condition), a.do):
+        return
     tx.emit(Event.make("revoke", "613.1f", target=a.target, keywords=names,
                        duration=a.duration))
 
@@ -820,7 +831,9 @@ def _add_continuous(tx: Tx, a: AddContinuous) -> None:
                                  "does in some layer (613.1)", rule="613.1")
     for obj in (*a.affects, *((a.copy_of,) if a.copy_of else ())):
         tx.permanent(obj, a.do)
-    _start_continuous(tx, effect)
+    check_duration(tx, effect.duration, effect.condition, "continuous")
+    if not never_starts(tx, effect.duration, effect.condition):  # 611.2b: else nothing
+        _start_continuous(tx, effect)
 
 
 def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
@@ -857,6 +870,8 @@ def _gain_control(tx: Tx, a: GainControl) -> None:
                                  "(800.4a: a player who left controls nothing)",
                                  rule="800.4a", objects=(a.target,))
     check_duration(tx, a.duration, a.condition, a.do)
+    if never_starts(tx, a.duration, a.condition):
+        return  # 611.2b: it does nothing
     mod = Modification(source="control", duration=a.duration, condition=a.condition,
                        controller=a.player, control_from=perm.controller)
     tx.modify(a.target, mod)
@@ -1116,6 +1131,9 @@ def _prevent(tx: Tx, a: Prevent) -> None:
     shield = Shield(id=f"shield-{n}", to=a.target, source=a.source, amount=amount, mode=mode,
                     gain_life=a.gain_life, combat_only=a.combat_only, duration=a.duration,
                     condition=a.condition)
+    check_duration(tx, a.duration, a.condition, a.do)
+    if never_starts(tx, a.duration, a.condition):
+        return  # 611.2b: it does nothing
     tx.add_shield(shield)
     tx.emit(Event.make("shield", "615.1", target=a.target, source=a.source, amount=amount,
                        mode=mode, shield=shield.id))
@@ -1176,6 +1194,9 @@ def _lose_life(tx: Tx, a: LoseLife) -> None:
 def _add_effect(tx: Tx, a: AddEffect) -> None:
     if not isinstance(a.effect, Effect):
         raise IllegalActionError(f"add_effect: {a.effect!r} is not an Effect", rule="611.2")
+    check_duration(tx, a.effect.duration, a.effect.condition, a.do)
+    if never_starts(tx, a.effect.duration, a.effect.condition):
+        return  # 611.2b: it does nothing
     tx.add_effect(a.effect)
 
 

@@ -46,6 +46,7 @@ from redzone.kernel.tx import (
     Outcome,
     Tx,
     choose_numbered,
+    condition_holds,
     destroy_replaced,
     freeze_value,
     move_many,
@@ -316,25 +317,7 @@ def _record(tx: Tx, events: Sequence[Event]) -> None:
 
 
 def _conditional_pending(tx: Tx) -> bool:
-    return any(not _holds(tx, c) for c in tx.state.conditions)
-
-
-def _holds(tx: Tx, condition: Condition) -> bool:
-    state = tx.state
-    kind = condition.kind
-    if kind == "on_battlefield":
-        return condition.object is not None and state.on_battlefield(condition.object) \
-            is not None
-    if kind == "controls":
-        perm = state.on_battlefield(condition.object or "")
-        return perm is not None and perm.controller == condition.player
-    if kind == "in_combat":
-        return state.combat is not None and state.combat.in_combat(condition.object or "")
-    answer = tx.hooks.condition_holds(state, condition)
-    if answer is None:
-        raise PluginError(f"no loaded plugin answers the condition kind {kind!r} any more",
-                          hook="redzone_condition_holds")
-    return answer
+    return any(not condition_holds(tx, c) for c in tx.state.conditions)
 
 
 def _end_conditional(tx: Tx) -> None:
@@ -342,7 +325,7 @@ def _end_conditional(tx: Tx) -> None:
     if not tx.state.conditions:
         return
     end_effects(tx, lambda duration, condition: duration == "while"
-                and condition is not None and not _holds(tx, condition), "611.2b")
+                and condition is not None and not condition_holds(tx, condition), "611.2b")
 
 
 def whose(state: Any, item: Any, permanent: Permanent | None = None) -> str | None:

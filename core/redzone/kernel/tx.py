@@ -32,7 +32,7 @@ from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
 from redzone.kernel.context import Context, HasContext, context_of
-from redzone.kernel.errors import BoundError, IllegalActionError, did_you_mean
+from redzone.kernel.errors import BoundError, IllegalActionError, PluginError, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
 from redzone.kernel.hooktypes import Action, Damage, Result
@@ -719,6 +719,37 @@ def _yours(tx: Tx, item: _Owned) -> _Owned:
     return item
 
 
+def condition_holds(tx: Tx, condition: Condition) -> bool:
+    """Whether ``condition`` holds in ``tx``'s state now (611.2b): the
+    kernel's kinds, else the plugin that answers its kind.
+
+    :raises PluginError: when no loaded plugin answers it.
+    """
+    state = tx.state
+    kind = condition.kind
+    if kind == "on_battlefield":
+        return condition.object is not None and state.on_battlefield(condition.object) \
+            is not None
+    if kind == "controls":
+        perm = state.on_battlefield(condition.object or "")
+        return perm is not None and perm.controller == condition.player
+    if kind == "in_combat":
+        return state.combat is not None and state.combat.in_combat(condition.object or "")
+    answer = tx.hooks.condition_holds(state, condition)
+    if answer is None:
+        raise PluginError(f"no loaded plugin answers the condition kind {kind!r} any more",
+                          hook="redzone_condition_holds")
+    return answer
+
+
+def never_starts(tx: Tx, duration: object, condition: object) -> bool:
+    """Whether a "for as long as" effect would never start: its condition
+    doesn't hold as it would begin, so it does nothing (611.2b: "It doesn't
+    start and immediately stop again")."""
+    return duration == "while" and isinstance(condition, Condition) \
+        and not condition_holds(tx, condition)
+
+
 def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> None:
     """Check a duration and its condition (611.2), for an effect ``tx``'s
     plugin makes (the fault is that plugin's when it names a condition
@@ -927,5 +958,5 @@ def _describe(hint: Any) -> str:
 
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",
-           "choose_numbered", "destroy_replaced", "freeze_value", "is_combat_step", "move_many",
-           "step_label"]
+           "choose_numbered", "condition_holds", "destroy_replaced", "freeze_value",
+           "is_combat_step", "move_many", "never_starts", "step_label"]
