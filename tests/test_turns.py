@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from redzone import (
     AddEffect,
     Cast,
+    CreateDelayedTrigger,
     Effect,
     Engine,
     GameState,
@@ -324,3 +325,59 @@ def test_800_4m_a_left_players_next_turn_effect_ends_as_that_turn_would_have_beg
         ("effect_ends", "800.4m")]
     state = engine.resolve(out.state, {"wolf": "alice"}, {}).state
     assert state.players["alice"].life == 18
+
+
+def _cleanup_pump(engine: Engine) -> GameState:
+    """alice's bear, with "at the beginning of the next cleanup step, the
+    bear gets +3/+3 until end of turn", through the end step."""
+    state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2)])
+    state = engine.perform(state, CreateDelayedTrigger(
+        "cleanup", (Pump("bear", 3, 3),), source="bear", controller="alice")).state
+    return engine.end_step(state).state
+
+
+def test_514_3a_without_auto_triggers_the_cleanup_step_waits_for_the_stack() -> None:
+    """514.3a: an ability triggered in the cleanup step goes on the stack and
+    players get priority; "once the stack is empty ... another cleanup step
+    begins". With auto_triggers off the step stops with the ability on the
+    stack; resolving it empties the stack, and the next cleanup step ends the
+    "until end of turn" pump it gave (514.2), before the next turn."""
+    engine = Engine(auto_triggers=False)
+    out = engine.cleanup(_cleanup_pump(engine))
+    assert (out.state.step, len(out.state.stack)) == ("cleanup", 1)
+    assert [e.kind for e in out.events].count("step") == 1
+    resolved = engine.resolve_trigger(out.state)
+    assert not resolved.state.stack
+    assert resolved.state.objects["bear"].power == 2
+    assert [(e.kind, e.rule) for e in resolved.events if e.kind in ("step", "effect_ends")] == [
+        ("step", "514.1"), ("effect_ends", "514.2")]
+    bobs = engine.begin_turn(resolved.state, draw=False).state
+    assert bobs.objects["bear"].power == 2
+
+
+def test_514_3a_a_host_that_resolves_the_ability_itself_begins_the_next_cleanup() -> None:
+    """514.3a: a host engine that takes the ability off redzone's stack and
+    resolves it itself then begins the next cleanup step, which ends the
+    pump; another cleanup step can't begin while the stack holds anything."""
+    engine = Engine(auto_triggers=False)
+    paused = engine.cleanup(_cleanup_pump(engine)).state
+    with pytest.raises(IllegalActionError):
+        engine.cleanup(paused)
+    trigger = paused.stack[0]
+    state = engine.remove_trigger(paused, trigger.id).state
+    state = engine.perform(state, Pump("bear", 3, 3)).state  # the host resolves it
+    out = engine.cleanup(state)
+    assert out.state.objects["bear"].power == 2
+    assert ("effect_ends", "514.2") in [(e.kind, e.rule) for e in out.events]
+
+
+def test_514_3a_end_turn_without_auto_triggers_resolves_and_cleans_up_again() -> None:
+    """514.3a: end_turn with auto_triggers off resolves what waits and runs
+    the cleanup steps that follow: the pump is over when the turn is."""
+    engine = Engine(auto_triggers=False)
+    state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2)])
+    state = engine.perform(state, CreateDelayedTrigger(
+        "cleanup", (Pump("bear", 3, 3),), source="bear", controller="alice")).state
+    out = engine.end_turn(state)
+    assert not out.state.stack
+    assert out.state.objects["bear"].power == 2

@@ -421,8 +421,13 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         """
         _validate.choices(choices)
         _validate.choices(answers, "answers")
-        return _asked(_steps.resolve_trigger(self.context, state, trigger_id, choices,
-                                             answers=answers), answers)
+        out = _steps.resolve_trigger(self.context, state, trigger_id, choices, answers=answers)
+        after = out.state
+        if state.step == "cleanup" and not after.stack and after.game_over is None:
+            # The stack emptied in a cleanup step: another one begins (514.3a).
+            more = _turn.cleanup(self.context, after, choices=_decisions.Shared(answers or {}))
+            out = Outcome(more.state, (*out.events, *more.events), (*out.choices, *more.choices))
+        return _asked(out, answers)
 
     def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
         """Take a trigger off redzone's stack without resolving it: for an

@@ -52,8 +52,17 @@ def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outc
 def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """The cleanup step (514): damage is removed and "until end of turn" and
     "this turn" effects end, at once (514.2); then state-based actions and
-    triggers (514.3a). If anything happened, another cleanup step follows."""
-    expect(ctx, state, "cleanup", "begin the cleanup step")
+    triggers (514.3a). If anything happened, another cleanup step follows:
+    at once, unless abilities wait on the stack (``auto_triggers`` off),
+    when it begins once they have resolved and the stack is empty (the
+    engine's ``resolve_trigger`` begins it then; a state in the cleanup
+    step with an empty stack may begin one)."""
+    if state.step == "cleanup":  # another cleanup step (514.3a)
+        ctx.check(state)
+        check_game_on(state, "begin another cleanup step")
+        check_stack_empty(state, "begin another cleanup step")
+    else:
+        expect(ctx, state, "cleanup", "begin the cleanup step")
     events: list[Event] = []
     made: list[ChoiceMade] = []
     acting: set[str] = set()
@@ -76,7 +85,9 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
         made.extend(tx.made)
         state = tx.state
         happened = len(tx.events) > marker
-        if not happened or state.game_over is not None:
+        if not happened or state.game_over is not None or state.stack:
+            # (abilities waiting on the stack: another step follows once
+            # they resolved, 514.3a)
             return Outcome(state, events, made)
         acting = tx.acting
     # 514.3a: what happened in the last cleanup step made another one follow;
@@ -134,7 +145,16 @@ def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
         if state.game_over is not None:
             return Outcome(state, events, made)
     second = cleanup(ctx, state, choices=choices)
-    return Outcome(second.state, (*events, *second.events), (*made, *second.choices))
+    state = second.state
+    events.extend(second.events)
+    made.extend(second.choices)
+    while state.stack and state.game_over is None:
+        # what triggered in a cleanup step resolves, and another step follows (514.3a)
+        out = resolve(state)
+        state = out.state
+        events.extend(out.events)
+        made.extend(out.choices)
+    return Outcome(state, events, made)
 
 
 def _without_ceased(state: GameState) -> GameState:
