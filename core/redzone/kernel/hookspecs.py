@@ -857,9 +857,10 @@ def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redire
     :param damage: the damage as proposed.
     :returns: the redirections that apply.
 
-    Combined: one applies at a time, the first by effect name (616.1: the
-    affected player or controller chooses, and this is the default), each
-    at most once to a damage (614.5).
+    Combined: one applies at a time, the first by effect name, each at most
+    once to a damage (614.5), before prevention and the replacements of the
+    amount. 616.1 would let the affected player or controller choose which
+    applies first, and where among those; redzone doesn't ask yet.
 
     Gated: on the objects it is asked about (the damage's ``source`` and
     ``target``): a plugin that declares keywords is asked only when one of them has
@@ -1091,8 +1092,9 @@ def redzone_destruction_replacements(
     :param permanent: the permanent that would be destroyed.
     :returns: the replacements that apply.
 
-    Combined: concatenated; one applies, the first by effect name (616.1:
-    the permanent's controller chooses, and this is the default).
+    Combined: concatenated; one applies, the first by effect name. 616.1
+    would let the permanent's controller choose which; redzone doesn't ask
+    yet.
 
     Gated: on the objects it is asked about (``permanent``): a plugin that declares
     keywords is asked only when one of them has one (an object off the battlefield
