@@ -52,7 +52,7 @@ from redzone.kernel.references import (
     SourceId,
 )
 from redzone.kernel.settle import change_control, end_effects
-from redzone.kernel.tx import Tx, _make_block, check_duration, never_starts
+from redzone.kernel.tx import Tx, _make_block, starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
 
@@ -772,8 +772,7 @@ def _modify(tx: Tx, target: str, mod: Modification, do: str) -> bool:
     :returns: whether it started.
     """
     tx.permanent(target, do)
-    check_duration(tx, mod.duration, mod.condition, do)
-    if never_starts(tx, mod.duration, mod.condition):
+    if not starts(tx, mod.duration, mod.condition, do):
         return False
     tx.modify(target, mod)
     return True
@@ -831,8 +830,7 @@ def _add_continuous(tx: Tx, a: AddContinuous) -> None:
                                  "does in some layer (613.1)", rule="613.1")
     for obj in (*a.affects, *((a.copy_of,) if a.copy_of else ())):
         tx.permanent(obj, a.do)
-    check_duration(tx, effect.duration, effect.condition, "continuous")
-    if not never_starts(tx, effect.duration, effect.condition):  # 611.2b: else nothing
+    if starts(tx, effect.duration, effect.condition, "continuous"):  # 611.2b: else nothing
         _start_continuous(tx, effect)
 
 
@@ -841,8 +839,7 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     (611.2, 613): it gets the next timestamp (613.7a) and an id; one from a
     resolving spell or ability (``locked``) has the set of objects it
     affects fixed now (611.2c). The layers are applied as the command
-    settles."""
-    check_duration(tx, effect.duration, effect.condition, "continuous")
+    settles (its duration checked by the caller)."""
     stamp = tx.state.timestamp + 1
     taken = {e.id for e in tx.state.continuous}
     if effect.id and effect.id in taken:
@@ -869,8 +866,7 @@ def _gain_control(tx: Tx, a: GainControl) -> None:
         raise IllegalActionError(f"gain_control: {a.player!r} is not a player in the game "
                                  "(800.4a: a player who left controls nothing)",
                                  rule="800.4a", objects=(a.target,))
-    check_duration(tx, a.duration, a.condition, a.do)
-    if never_starts(tx, a.duration, a.condition):
+    if not starts(tx, a.duration, a.condition, a.do):
         return  # 611.2b: it does nothing
     mod = Modification(source="control", duration=a.duration, condition=a.condition,
                        controller=a.player, control_from=perm.controller)
@@ -1131,8 +1127,7 @@ def _prevent(tx: Tx, a: Prevent) -> None:
     shield = Shield(id=f"shield-{n}", to=a.target, source=a.source, amount=amount, mode=mode,
                     gain_life=a.gain_life, combat_only=a.combat_only, duration=a.duration,
                     condition=a.condition)
-    check_duration(tx, a.duration, a.condition, a.do)
-    if never_starts(tx, a.duration, a.condition):
+    if not starts(tx, a.duration, a.condition, a.do):
         return  # 611.2b: it does nothing
     tx.add_shield(shield)
     tx.emit(Event.make("shield", "615.1", target=a.target, source=a.source, amount=amount,
@@ -1194,8 +1189,7 @@ def _lose_life(tx: Tx, a: LoseLife) -> None:
 def _add_effect(tx: Tx, a: AddEffect) -> None:
     if not isinstance(a.effect, Effect):
         raise IllegalActionError(f"add_effect: {a.effect!r} is not an Effect", rule="611.2")
-    check_duration(tx, a.effect.duration, a.effect.condition, a.do)
-    if never_starts(tx, a.effect.duration, a.effect.condition):
+    if not starts(tx, a.effect.duration, a.effect.condition, a.do):
         return  # 611.2b: it does nothing
     tx.add_effect(a.effect)
 

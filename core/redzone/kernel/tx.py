@@ -742,12 +742,17 @@ def condition_holds(tx: Tx, condition: Condition) -> bool:
     return answer
 
 
-def never_starts(tx: Tx, duration: object, condition: object) -> bool:
-    """Whether a "for as long as" effect would never start: its condition
-    doesn't hold as it would begin, so it does nothing (611.2b: "It doesn't
-    start and immediately stop again")."""
-    return duration == "while" and isinstance(condition, Condition) \
-        and not condition_holds(tx, condition)
+def starts(tx: Tx, duration: object, condition: object, doing: str) -> bool:
+    """:func:`check_duration`, then whether the effect starts: a "for as
+    long as" one whose condition doesn't hold as it would begin never does,
+    and does nothing (611.2b: "It doesn't start and immediately stop
+    again").
+
+    :raises IllegalActionError: as :func:`check_duration`.
+    """
+    check_duration(tx, duration, condition, doing)
+    return duration != "while" or (isinstance(condition, Condition)
+                                   and condition_holds(tx, condition))
 
 
 def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> None:
@@ -959,4 +964,4 @@ def _describe(hint: Any) -> str:
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",
            "choose_numbered", "condition_holds", "destroy_replaced", "freeze_value",
-           "is_combat_step", "move_many", "never_starts", "step_label"]
+           "is_combat_step", "move_many", "starts", "step_label"]

@@ -43,7 +43,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
         if "creature" not in dealt_to.types:
             continue
         perm = state.last_known(source)
-        instances = sum(1 for k in perm.keywords if k.name == KIND)  # each triggers (502.63b)
+        instances = len(perm.instances(KIND))  # each triggers (502.63b)
         out += [Trigger(KIND, source, perm.controller, "502.63a",
                         f"{perm.name} dealt damage to {dealt_to.name}: destroy it",
                         targets=(target,))

@@ -51,7 +51,7 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
         # It triggered as the damage was dealt: a permanent as it last was on
         # the battlefield (it may have died in that event), else the spell.
         perm = state.last_known(source) if source in state.objects else state.source(source)
-        instances = sum(1 for k in perm.keywords if k.name == KIND)  # each triggers (502.68b)
+        instances = len(perm.instances(KIND))  # each triggers (502.68b)
         out += [Trigger(KIND, source, perm.controller, "502.68a",
                         f"{perm.name} dealt {amount} damage: gain {amount} life", amount=amount)
                 for _ in range(instances)]
