@@ -1092,9 +1092,11 @@ def redzone_destruction_replacements(
     :param permanent: the permanent that would be destroyed.
     :returns: the replacements that apply.
 
-    Combined: concatenated; one applies, the first by effect name. 616.1
-    would let the permanent's controller choose which; redzone doesn't ask
-    yet.
+    Combined: concatenated; one applies. With two or more, the permanent's
+    controller (its owner if it has none) chooses which (616.1): a choice
+    keyed ``destruction@<permanent>`` among the effects' names, the first by
+    effect name by default. The others don't apply to a destruction that
+    didn't happen (616.1f).
 
     Gated: on the objects it is asked about (``permanent``): a plugin that declares
     keywords is asked only when one of them has one (an object off the battlefield

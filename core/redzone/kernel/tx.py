@@ -35,7 +35,7 @@ from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import BoundError, IllegalActionError, PluginError, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import EMPTY, FrozenMap
-from redzone.kernel.hooktypes import Action, Damage, Result
+from redzone.kernel.hooktypes import Action, Damage, DestructionReplacement, Result
 from redzone.kernel.model import (
     DELAYED_WHEN,
     DURATIONS,
@@ -845,7 +845,8 @@ def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
 def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
     """Whether indestructible (702.12b) or a destruction replacement
     (701.19, 614.8) keeps ``obj`` from being destroyed; a replacement
-    that applies is performed.
+    that applies is performed (of two or more, the one its controller
+    chooses: 616.1).
 
     :param regenerate: ``False`` for "can't be regenerated" (701.19c).
     """
@@ -859,7 +860,8 @@ def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
                     if regenerate or not r.regeneration]
     if not replacements:
         return False
-    plugin, chosen = replacements[0]
+    plugin, chosen = replacements[0] if len(replacements) == 1 else \
+        _chosen_replacement(tx, obj, replacements)
     tx.emit(Event.make("replaced", chosen.rule, object=obj, replacement=chosen.effect))
     for action in chosen.actions:
         # for the plugin that answered: what goes wrong (a replacement
@@ -867,6 +869,28 @@ def destroy_replaced(tx: Tx, obj: str, *, regenerate: bool = True) -> bool:
         tx.perform(action, plugin="" if plugin.startswith("redzone.") else plugin,
                    hook="redzone_destruction_replacements")
     return True
+
+
+def _chosen_replacement(tx: Tx, obj: str, replacements: list[tuple[str, DestructionReplacement]]
+                        ) -> tuple[str, DestructionReplacement]:
+    """The one of two or more replacements of ``obj``'s destruction that its
+    controller (its owner if it has none) chooses to apply (616.1, 616.1e):
+    named by effect (a repeated name ``#2`` ...), the first by effect name
+    by default; keyed ``destruction@<object>``."""
+    labels: dict[str, tuple[str, DestructionReplacement]] = {}
+    for entry in replacements:
+        label, n = entry[1].effect, 1
+        while label in labels:
+            n += 1
+            label = f"{entry[1].effect}#{n}"
+        labels[label] = entry
+    perm = tx.state.objects[obj]
+    names = tuple(labels)
+    (label,) = choose_numbered(tx, Choice(
+        "destruction", perm.controller or perm.owner, "option", names, default=names[:1],
+        rule="616.1", key=f"destruction@{obj}",
+        text=f"which effect replaces the destruction of {obj}"))
+    return labels[label]
 
 
 def freeze_value(value: Any, what: str) -> Any:
