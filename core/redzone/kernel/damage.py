@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from redzone.kernel.events import Event
-from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result
+from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
 from redzone.kernel.model import Choice, GameState, Permanent, Player, Shield
 from redzone.kernel.tokens import token_ids
 
@@ -477,10 +477,8 @@ def deal_damage(
         if asks_replace:
             if changed_players:  # (they see the players as they change)
                 work, changed_players = work.with_players(changed_players), {}
-            for replacement in hooks.result_replacements(work, result):
-                if current is None:
-                    break
-                current = replacement.replace(work, current)
+            current = replace_result(work, result, hooks.result_replacements(work, result),
+                                     choose)
         if current is None or current.amount < 0:
             continue
         if current.amount == 0 and current.kind != "mark":
@@ -560,17 +558,65 @@ def _merge_life_gain(results: list[Result]) -> list[Result]:
     return out
 
 
+def replace_result(state: GameState, result: Result,
+                   replacements: Sequence[ResultReplacement],
+                   choose: Chooser | None) -> Result | None:
+    """``result`` as its replacement effects change it (120.4c, 614.1a),
+    each applied once to what the ones before it made (614.5, 616.1f;
+    ``None``: nothing happens). When two or more apply and their order
+    changes what happens, the affected player (the controller of the
+    affected permanent, its owner if it has none) chooses it (616.1):
+    ``result_order@<player or permanent>:<kind>``, the effects named by
+    their ``effect``; by default, by effect name (the order given)."""
+    if len(replacements) > 1 and choose is not None:
+        order = list(replacements)
+        first = _replaced(state, result, order)
+        if len(order) > _MOST_COMPARED or any(
+                _replaced(state, result, each) != first
+                for each in itertools.islice(itertools.permutations(order), 1, None)):
+            replacements = _chosen_replacements(state, result, order, choose)
+    return _replaced(state, result, replacements)
+
+
+def _replaced(state: GameState, result: Result,
+              replacements: Sequence[ResultReplacement]) -> Result | None:
+    current: Result | None = result
+    for replacement in replacements:
+        if current is None:
+            break
+        current = replacement.replace(state, current)
+    return current
+
+
+def _chosen_replacements(state: GameState, result: Result, order: list[ResultReplacement],
+                         choose: Chooser) -> list[ResultReplacement]:
+    labels: dict[str, ResultReplacement] = {}
+    for each in order:
+        label, n = each.effect, 1
+        while label in labels:
+            n += 1
+            label = f"{each.effect}#{n}"
+        labels[label] = each
+    affected = result.player if result.kind in _PLAYER_RESULTS else result.target
+    perm = state.objects._items.get(affected or "")
+    player = (perm.controller or perm.owner) if perm is not None else affected
+    names = tuple(labels)
+    chosen = choose(Choice(
+        "result_order", player or "", "order", names, default=names, min=len(names),
+        max=len(names), rule="616.1", key=f"result_order@{affected}:{result.kind}",
+        text=f"the order in which the effects on {result.source or 'the'} {result.kind} "
+             f"of {affected} apply"))
+    return [labels[label] for label in chosen]
+
+
 def gain_life(hooks: Hooks, state: GameState, player: str, amount: int, source: str,
-              rule: str, step: str
+              rule: str, step: str, choose: Chooser | None = None
               ) -> tuple[dict[str, Player], dict[str, Permanent], list[Event]]:
     """Life gain outside damage, as modified by result replacements (Boon
-    Reflection): the players and permanents it changes and its events."""
-    result: Result | None = Result("life_gain", rule, source, amount, player=player)
-    assert result is not None
-    for replacement in hooks.result_replacements(state, result):
-        if result is None:
-            break
-        result = replacement.replace(state, result)
+    Reflection), in the order the player chooses (616.1): the players and
+    permanents it changes and its events."""
+    gain = Result("life_gain", rule, source, amount, player=player)
+    result = replace_result(state, gain, hooks.result_replacements(state, gain), choose)
     changed: dict[str, Player] = {}
     objects: dict[str, Permanent] = {}
     if result is None or result.amount <= 0:

@@ -993,7 +993,11 @@ def redzone_result_replacements(
     :param result: the result.
     :returns: the replacements that apply.
 
-    Combined: applied in order of effect name, each once (614.5).
+    Combined: each applied once (614.5), to what the ones before it made.
+    When two or more apply and their order changes the result, the
+    affected player (the affected permanent's controller) chooses it
+    (616.1): a choice keyed ``result_order@<player or permanent>:<kind>``
+    among the effects' names, by effect name by default.
 
     .. versionadded:: 0.1.0
     """

@@ -324,8 +324,9 @@ class Result(Copyable):
 class ResultReplacement(Copyable):
     """A replacement effect on a result of damage (120.4c, 614).
 
-    :param effect: a unique name; replacements apply in order of this name,
-        each at most once to a result (614.5).
+    :param effect: a unique name; replacements apply each at most once to a
+        result (614.5), by default in order of this name (616.1 lets the
+        affected player choose the order where it matters).
     :param rule: the rule or card it follows.
     :param replace: given the state as it stands when the result is applied
         and the result, returns the result that happens instead, or ``None``

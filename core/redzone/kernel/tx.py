@@ -485,8 +485,9 @@ class Tx(WorkingCopy):
     def gain_life(self, player: str, amount: int, source: str, rule: str) -> None:
         """A player gains life (119.3), as modified by replacement effects."""
         state = self.state
-        changed, objects, events = _damage.gain_life(self.hooks, state, player, amount, source,
-                                                     rule, state.step)
+        changed, objects, events = _damage.gain_life(
+            self.hooks, state, player, amount, source, rule, state.step,
+            partial(choose_numbered, self))
         self._put_players(changed)
         self._put(objects)
         self.emit(*events)
