@@ -194,3 +194,19 @@ def test_616_1_whatever_is_chosen_exactly_one_replacement_applies(
     assert len(replaced) == 1
     assert replaced[0] == (answer or min(options))
     assert out.state.objects["bear"].zone == "battlefield"
+
+
+def test_419_9a_of_1999_2009_the_controller_chooses_too() -> None:
+    """419.9a (February 2009) says what 616.1 says: under the ``sixth``
+    edition the controller chooses which replacement applies as well, and
+    an account cites that edition's number for the choice."""
+    from redzone.formats.citations import era_rule
+
+    sixth = Engine("sixth", discover=False, plugins=[
+        plugin_module("totem", "totem", redzone_destruction_replacements=_totem)])
+    state = board(sixth)
+    out = sixth.perform(state, Destroy("bear"), choices={KEY: "totem armor"})
+    assert out.state.objects["armor"].zone == "graveyard"
+    (made,) = [c for c in out.choices if c.key == KEY]
+    assert made.rule == "616.1"  # the outcome keeps today's numbers
+    assert era_rule("sixth", made.rule) == "419.9a"
