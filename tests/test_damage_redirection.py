@@ -154,6 +154,56 @@ def test_614_9_the_first_by_effect_name_applies() -> None:
     assert of(result.events, "redirected")[0] == ("orc", "bob", "wall", 3)
 
 
+def test_616_1_the_affected_player_chooses_which_redirection_applies() -> None:
+    """616.1: two redirections would send the damage to bob elsewhere; bob,
+    the affected player, chooses which applies (``redirect@<source>:<recipient>``,
+    its options the effects' names, listed before the command); choosing
+    the second sends the damage to the ogre."""
+    engine = Engine(plugins=[redirects(("z last", "bob", "ogre"), ("a first", "bob", "wall"))])
+    state = _board(engine, creature("wall", "bob", 0, 5), creature("ogre", "bob", 0, 5))
+    state = engine.declare_blockers(engine.declare_attackers(state, {"orc": "bob"}).state,
+                                    {}).state
+    (listed,) = [c for c in engine.choices_for(state, "combat_damage")
+                 if c.key == "redirect@orc:bob"]
+    assert (listed.player, listed.kind, listed.options, listed.default, listed.rule) == (
+        "bob", "option", ("a first", "z last"), ("a first",), "616.1")
+    out = engine.combat_damage(state, choices={"redirect@orc:bob": "z last"})
+    assert of(out.events, "redirected") == [("orc", "bob", "ogre", 3)]
+    assert (out.state.objects["ogre"].damage, out.state.objects["wall"].damage) == (3, 0)
+    assert [c.by_default for c in out.choices if c.key == "redirect@orc:bob"] == [False]
+
+
+def test_616_1_the_controller_of_a_creature_chooses_its_redirection() -> None:
+    """616.1: "the affected object's controller": damage to bob's wall with
+    two redirections of it is ordered by bob, not by the damage's source's
+    controller; a redirection that sends it where the other would is no
+    choice (the order changes nothing)."""
+    engine = Engine(plugins=[redirects(("a", "wall", "ogre"), ("b", "wall", "bob"))])
+    state = _board(engine, creature("wall", "bob", 0, 5), creature("ogre", "bob", 0, 5))
+    (choice,) = [c for c in engine.choices_for(state, "perform", DealDamage("orc", "wall", 2))
+                 if c.key.startswith("redirect@")]
+    assert (choice.key, choice.player) == ("redirect@orc:wall", "bob")
+    same = Engine(plugins=[redirects(("a", "wall", "ogre"), ("b", "wall", "ogre"))])
+    out = same.perform(_board(same, creature("wall", "bob", 0, 5),
+                              creature("ogre", "bob", 0, 5)), DealDamage("orc", "wall", 2))
+    assert not [c for c in out.choices if c.key.startswith("redirect@")]
+    assert out.state.objects["ogre"].damage == 2
+
+
+def test_616_1_an_answer_that_is_not_one_redirection_is_refused() -> None:
+    """616.1: one redirection is chosen: another name is an illegal answer
+    citing 616.1, and nothing changes."""
+    from redzone import IllegalActionError
+
+    engine = Engine(plugins=[redirects(("z last", "bob", "ogre"), ("a first", "bob", "wall"))])
+    state = _board(engine, creature("wall", "bob", 0, 5), creature("ogre", "bob", 0, 5))
+    with pytest.raises(IllegalActionError) as caught:
+        engine.perform(state, DealDamage("orc", "bob", 2),
+                       choices={"redirect@orc:bob": ["a first", "z last"]})
+    assert caught.value.rule == "616.1"
+    assert state.players["bob"].life == 20
+
+
 def test_614_9_noncombat_damage_is_redirected_too() -> None:
     """614.9, 120.2b: a redirection applies to noncombat damage as well."""
     engine = Engine(plugins=[redirects(("pariah", "bob", "wall"))])

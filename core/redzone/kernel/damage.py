@@ -30,7 +30,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from redzone.kernel.events import Event
-from redzone.kernel.hooktypes import Damage, DamageModifier, Prevention, Result, ResultReplacement
+from redzone.kernel.hooktypes import (
+    Damage,
+    DamageModifier,
+    Prevention,
+    Redirection,
+    Result,
+    ResultReplacement,
+)
 from redzone.kernel.model import Choice, GameState, Permanent, Player, Shield
 from redzone.kernel.tokens import token_ids
 
@@ -403,7 +410,7 @@ def deal_damage(
     # for every damage of it (only the shields change as it goes).
     silent = hooks.silent(state)
     if "redzone_redirect_damage" not in silent:
-        batch = tuple(redirect(hooks, state, d, step, events) for d in proposed)
+        batch = tuple(redirect(hooks, state, d, step, events, choose) for d in proposed)
     else:
         batch = tuple(proposed)
     asks_prevent = "redzone_prevent_damage" not in silent
@@ -508,10 +515,13 @@ def deal_damage(
 
 
 def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
-             events: list[Event]) -> Damage:
-    """``damage`` as redirection effects change its recipient (614.9): the
-    first by effect name applies, then the effects that haven't applied yet
-    are asked again about the redirected damage, each at most once (614.5).
+             events: list[Event], choose: Chooser | None = None) -> Damage:
+    """``damage`` as redirection effects change its recipient (614.9): of
+    two or more that would send it to different recipients, the one the
+    affected player (the recipient's controller) chooses applies (616.1,
+    ``redirect@<source>:<recipient>``; by default the first by effect name),
+    then the effects that haven't applied yet are asked again about the
+    redirected damage, each at most once (614.5).
     An effect does nothing when its new recipient is no longer on the
     battlefield or no longer a battle, creature or planeswalker, or is a
     player who has left the game, or when the damage would be redirected from
@@ -521,6 +531,8 @@ def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
     applied: set[str] = set()
     while options and damage.amount > 0 and _valid_target(state, damage.target):
         chosen = options[0]
+        if choose is not None and len({r.to for r in options}) > 1:
+            chosen = _chosen_redirection(state, damage, options, choose)
         applied.add(chosen.effect)
         if chosen.to != damage.target and _valid_target(state, chosen.to):
             events.append(Event.make("redirected", "614.9", step, source=damage.source,
@@ -531,6 +543,28 @@ def redirect(hooks: Hooks, state: GameState, damage: Damage, step: str,
         # (otherwise 614.9: the effect does nothing)
         options = [r for r in hooks.redirect_damage(state, damage) if r.effect not in applied]
     return damage
+
+
+def _chosen_redirection(state: GameState, damage: Damage, options: list[Redirection],
+                        choose: Chooser) -> Redirection:
+    """The redirection of ``damage`` the affected player, or the controller
+    (owner) of the permanent it would be dealt to, chooses to apply (616.1)."""
+    labels: dict[str, Redirection] = {}
+    for each in options:
+        label, n = each.effect, 1
+        while label in labels:
+            n += 1
+            label = f"{each.effect}#{n}"
+        labels[label] = each
+    target = damage.target
+    perm = state.objects._items.get(target)
+    player = (perm.controller or perm.owner) if perm is not None else target
+    names = tuple(labels)
+    (label,) = choose(Choice(
+        "redirect", player, "option", names, default=names[:1], rule="616.1",
+        key=f"redirect@{damage.source}:{target}",
+        text=f"which effect redirects {damage.source}'s damage to {target}"))
+    return labels[label]
 
 
 def _result_order(r: Result) -> tuple[str, ...]:

@@ -857,10 +857,15 @@ def redzone_redirect_damage(state: GameState, damage: Damage) -> Iterable[Redire
     :param damage: the damage as proposed.
     :returns: the redirections that apply.
 
-    Combined: one applies at a time, the first by effect name, each at most
-    once to a damage (614.5), before prevention and the replacements of the
-    amount. 616.1 would let the affected player or controller choose which
-    applies first, and where among those; redzone doesn't ask yet.
+    Combined: one applies at a time, each at most once to a damage (614.5),
+    before prevention and the replacements of the amount. Of two or more
+    that would send the damage to different recipients, the affected player
+    (the recipient's controller) chooses which applies (616.1): a choice
+    keyed ``redirect@<source>:<recipient>`` among the effects' names, the
+    first by effect name by default. Where a redirection falls among the
+    recipient's prevention effects and replacements of the amount, which
+    616.1 would also let the player choose, isn't asked: redirections apply
+    first.
 
     Gated: on the objects it is asked about (the damage's ``source`` and
     ``target``): a plugin that declares keywords is asked only when one of them has

@@ -225,8 +225,9 @@ class Redirection(Copyable):
     """A redirection effect: damage that would be dealt to one recipient is
     dealt to another instead (614.9).
 
-    :param effect: a unique name (among several that apply, the first by
-        this name applies first, each at most once: 614.5, 616.1).
+    :param effect: a unique name (among several that apply, the affected
+        player chooses which applies first, by default the first by this
+        name; each applies at most once: 614.5, 616.1).
     :param rule: the rule or card it follows.
     :param to: the id of the new recipient: a player, or a creature,
         planeswalker or battle on the battlefield; otherwise the effect does
