@@ -15,6 +15,7 @@ first 2x2+1 = 5.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -170,3 +171,106 @@ def test_616_1_the_life_gained_is_the_chosen_orders(amount: int,
     for effect in order or (ANGEL, BOON):
         gained = gained * 2 if effect == BOON else gained + 1
     assert life(out.state) - life(state) == gained
+
+
+# ---------------------------------------------------------------------------
+# 616.1f: only what still applies; who chooses for tokens; orders not chosen
+# ---------------------------------------------------------------------------
+
+
+def _remedy(state: GameState, result: object) -> list[ResultReplacement]:
+    """Tainted Remedy: "If an opponent would gain life, that player loses
+    that much life instead" (bob is alice's opponent)."""
+    from redzone import Result
+
+    assert isinstance(result, Result)
+    if result.kind != "life_gain" or result.player != "bob":
+        return []
+    return [ResultReplacement("tainted remedy", "614.1a",
+                              lambda s, r: r.evolve(kind="life_loss"))]
+
+
+def test_616_1f_an_effect_that_no_longer_applies_is_not_applied() -> None:
+    """616.1f: "this process is repeated (taking into account only
+    replacement or prevention effects that would now be applicable)": bob
+    has Boon Reflection (double his life gain) and alice's Tainted Remedy
+    turns his life gain into life loss. Remedy first: he loses 2, and Boon
+    Reflection, which applies to life gain, no longer applies. Doubling
+    first: he loses 4. So he is asked."""
+    from redzone.kernel.model import Effect
+
+    engine = Engine(discover=False, plugins=[
+        plugin_module("remedy", redzone_result_replacements=_remedy)])
+    state = engine.game(["alice", "bob"], [],
+                        effects=[Effect("double_life_gain", id="boon", player="bob")])
+    key = "result_order@bob:life_gain"
+    (choice,) = [c for c in engine.choices_for(state, "perform", GainLife("bob", 2))
+                 if c.key == key]
+    assert choice.player == "bob"
+    boon = next(o for o in choice.options if o != "tainted remedy")
+    first = engine.perform(state, GainLife("bob", 2), choices={key: ["tainted remedy", boon]})
+    assert first.state.players["bob"].life == 18
+    doubled = engine.perform(state, GainLife("bob", 2), choices={key: [boon, "tainted remedy"]})
+    assert doubled.state.players["bob"].life == 16
+
+
+def test_616_1_the_player_who_creates_the_tokens_orders_their_replacements() -> None:
+    """616.1, 111.2: a result that creates tokens affects the player who
+    creates them (the source's controller unless it names one): that
+    player is asked, by a key naming them."""
+    from redzone import Result
+
+    def results(state: GameState, damage: Any) -> list[Result]:
+        source = state.objects.get(damage.source)
+        if source is None or not source.has("vitality"):
+            return []
+        token = state.objects["bear"].evolve(id="squirrel", controller="alice", owner="alice")
+        return [Result("create", "702.999", damage.source, damage.amount, token=token)]
+
+    def more(state: GameState, result: Result) -> list[ResultReplacement]:
+        if result.kind != "create":
+            return []
+        return [ResultReplacement("a twice that many", "614.1a",
+                                  lambda s, r: r.evolve(amount=r.amount * 2)),
+                ResultReplacement("b one more", "614.1a",
+                                  lambda s, r: r.evolve(amount=r.amount + 1))]
+
+    engine = Engine(discover=False, plugins=[plugin_module(
+        "vitality", "vitality", redzone_damage_results=results,
+        redzone_result_replacements=more)])
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("link", "alice", 2, 2, "vitality"),
+                                           c("bear", "bob", 2, 2)])
+    state = engine.declare_blockers(engine.declare_attackers(state, {"link": "bob"}).state,
+                                    {}).state
+    (choice,) = [c for c in engine.choices_for(state, "combat_damage")
+                 if c.key.startswith("result_order@")]
+    assert (choice.key, choice.player) == ("result_order@alice:create", "alice")
+    out = engine.combat_damage(state, choices={choice.key: ["b one more", "a twice that many"]})
+    assert sum(1 for o in out.state.objects if o.startswith("link.squirrel.")) == (2 + 1) * 2
+
+
+def test_616_1_an_order_nobody_chose_doesnt_fail_the_command() -> None:
+    """616.1: to find whether the order matters, redzone tries the others;
+    one in which a replacement fails (here doubling 600,000 life past what
+    redzone counts) isn't the one taken by default, which applies as it
+    always did ("set to one" first: 2); the player is asked, and choosing
+    the failing order is what fails."""
+    from redzone import PluginError, Result
+
+    def replacements(state: GameState, result: Result) -> list[ResultReplacement]:
+        if result.kind != "life_gain":
+            return []
+        return [ResultReplacement("a set to one", "614.1a", lambda s, r: r.evolve(amount=1)),
+                ResultReplacement("b double", "614.1a",
+                                  lambda s, r: r.evolve(amount=r.amount * 2))]
+
+    engine = Engine(discover=False, plugins=[
+        plugin_module("p", redzone_result_replacements=replacements)])
+    state = engine.game(["alice", "bob"], [])
+    out = engine.perform(state, GainLife("alice", 600_000))
+    assert life(out.state) == 22
+    assert [c.by_default for c in out.choices if c.key == KEY] == [True]
+    with pytest.raises(PluginError):
+        engine.perform(state, GainLife("alice", 600_000),
+                       choices={KEY: ["b double", "a set to one"]})

@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from redzone.kernel.errors import PluginError
 from redzone.kernel.events import Event
 from redzone.kernel.hooktypes import (
     Damage,
@@ -484,8 +485,7 @@ def deal_damage(
         if asks_replace:
             if changed_players:  # (they see the players as they change)
                 work, changed_players = work.with_players(changed_players), {}
-            current = replace_result(work, result, hooks.result_replacements(work, result),
-                                     choose)
+            current = replace_result(hooks, work, result, choose)
         if current is None or current.amount < 0:
             continue
         if current.amount == 0 and current.kind != "mark":
@@ -592,34 +592,93 @@ def _merge_life_gain(results: list[Result]) -> list[Result]:
     return out
 
 
-def replace_result(state: GameState, result: Result,
-                   replacements: Sequence[ResultReplacement],
+def replace_result(hooks: Hooks, state: GameState, result: Result,
                    choose: Chooser | None) -> Result | None:
-    """``result`` as its replacement effects change it (120.4c, 614.1a),
-    each applied once to what the ones before it made (614.5, 616.1f;
-    ``None``: nothing happens). When two or more apply and their order
-    changes what happens, the affected player (the controller of the
-    affected permanent, its owner if it has none) chooses it (616.1):
+    """``result`` as its replacement effects change it (120.4c, 614.1a;
+    ``None``: nothing happens). Each applies at most once (614.5); after one
+    applies, the others apply only if they still would to what it made,
+    and effects that now would are added (616.1f, 616.2: the hook is asked
+    again). When two or more apply and their order changes what happens
+    (or can't be told: an order a replacement fails in), the affected
+    player chooses it (616.1; :func:`_affected`):
     ``result_order@<player or permanent>:<kind>``, the effects named by
-    their ``effect``; by default, by effect name (the order given)."""
-    if len(replacements) > 1 and choose is not None:
-        order = list(replacements)
-        first = _replaced(state, result, order)
-        if len(order) > _MOST_COMPARED or any(
-                _replaced(state, result, each) != first
-                for each in itertools.islice(itertools.permutations(order), 1, None)):
-            replacements = _chosen_replacements(state, result, order, choose)
-    return _replaced(state, result, replacements)
+    their ``effect``; by default by effect name. An effect that becomes
+    applicable as another applies follows the chosen ones, by name."""
+    replacements = hooks.result_replacements(state, result)
+    if not replacements:
+        return result
+    order = list(replacements)
+    if len(order) > 1 and choose is not None and _result_order_matters(hooks, state, result,
+                                                                       order):
+        order = _chosen_replacements(state, result, order, choose)
+    return _replaced(hooks, state, result, order)
 
 
-def _replaced(state: GameState, result: Result,
-              replacements: Sequence[ResultReplacement]) -> Result | None:
+def _replaced(hooks: Hooks, state: GameState, result: Result,
+              order: Sequence[ResultReplacement]) -> Result | None:
+    """Apply the replacements of ``result`` one at a time: the first of
+    ``order`` that still applies to what the ones before made, else the
+    first by name of those that have come to apply (616.1f, 616.2), each
+    at most once (614.5)."""
     current: Result | None = result
-    for replacement in replacements:
-        if current is None:
+    applied: set[str] = set()
+    now: Sequence[ResultReplacement] = order
+    while current is not None:
+        offered = {r.effect: r for r in now if r.effect not in applied}
+        if not offered:
             break
-        current = replacement.replace(state, current)
+        name = next((r.effect for r in order if r.effect in offered), None)
+        if name is None:
+            name = next(iter(offered))
+        applied.add(name)
+        current = offered[name].replace(state, current)
+        if current is not None:
+            now = hooks.result_replacements(state, current)
     return current
+
+
+def _result_order_matters(hooks: Hooks, state: GameState, result: Result,
+                          order: list[ResultReplacement]) -> bool:
+    """Whether applying the replacements of ``order`` in another order
+    changes what happens to ``result`` (616.1): nothing (no result, or an
+    amount of 0) counts as the same whatever the result; an order in which a
+    replacement fails counts as different (it may be the one not chosen)."""
+    if len(order) > _MOST_COMPARED:
+        return True
+    found: object = _NOT_YET
+    for each in itertools.permutations(order):
+        try:
+            current = _replaced(hooks, state, result, each)
+        except PluginError:
+            return True
+        outcome = None if current is None or current.amount < 0 or (
+            current.amount == 0 and current.kind != "mark") else (
+            current.kind, current.source, current.amount, current.player, current.target,
+            current.counter, current.mark, current.token)
+        if found is _NOT_YET:
+            found = outcome
+        elif outcome != found:
+            return True
+    return False
+
+
+_NOT_YET: Final = object()
+
+
+def _affected(state: GameState, result: Result) -> tuple[str, str]:
+    """Who a result affects, as its choices name it, and who chooses for it
+    (616.1): the player whose life or poison it changes; the player who
+    would create the tokens (the source's controller unless it names one);
+    else the permanent, and its controller (its owner if it has none)."""
+    objects = state.objects._items
+    if result.kind in _PLAYER_RESULTS or result.kind == "create" or result.target is None:
+        player = result.player
+        if player is None:
+            source = objects.get(result.source)
+            player = (source.controller or source.owner) if source is not None else ""
+        return player, player
+    perm = objects.get(result.target)
+    return result.target, (perm.controller or perm.owner) if perm is not None else ""
 
 
 def _chosen_replacements(state: GameState, result: Result, order: list[ResultReplacement],
@@ -631,12 +690,10 @@ def _chosen_replacements(state: GameState, result: Result, order: list[ResultRep
             n += 1
             label = f"{each.effect}#{n}"
         labels[label] = each
-    affected = result.player if result.kind in _PLAYER_RESULTS else result.target
-    perm = state.objects._items.get(affected or "")
-    player = (perm.controller or perm.owner) if perm is not None else affected
+    affected, player = _affected(state, result)
     names = tuple(labels)
     chosen = choose(Choice(
-        "result_order", player or "", "order", names, default=names, min=len(names),
+        "result_order", player, "order", names, default=names, min=len(names),
         max=len(names), rule="616.1", key=f"result_order@{affected}:{result.kind}",
         text=f"the order in which the effects on {result.source or 'the'} {result.kind} "
              f"of {affected} apply"))
@@ -649,8 +706,8 @@ def gain_life(hooks: Hooks, state: GameState, player: str, amount: int, source: 
     """Life gain outside damage, as modified by result replacements (Boon
     Reflection), in the order the player chooses (616.1): the players and
     permanents it changes and its events."""
-    gain = Result("life_gain", rule, source, amount, player=player)
-    result = replace_result(state, gain, hooks.result_replacements(state, gain), choose)
+    result = replace_result(hooks, state, Result("life_gain", rule, source, amount,
+                                                 player=player), choose)
     changed: dict[str, Player] = {}
     objects: dict[str, Permanent] = {}
     if result is None or result.amount <= 0:

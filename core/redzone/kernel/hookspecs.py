@@ -998,11 +998,18 @@ def redzone_result_replacements(
     :param result: the result.
     :returns: the replacements that apply.
 
+    Asked again about the result each replacement makes: an effect applies
+    only while it still would (616.1f), and one that comes to apply is
+    added (616.2). To find whether their order matters, redzone also asks
+    about (and calls the replacements on) the results of orders it doesn't
+    take: answers and replacements must depend only on what they are given.
+
     Combined: each applied once (614.5), to what the ones before it made.
     When two or more apply and their order changes the result, the
-    affected player (the affected permanent's controller) chooses it
-    (616.1): a choice keyed ``result_order@<player or permanent>:<kind>``
-    among the effects' names, by effect name by default.
+    affected player (the affected permanent's controller; for tokens, the
+    player who creates them) chooses it (616.1): a choice keyed
+    ``result_order@<player or permanent>:<kind>`` among the effects' names,
+    by effect name by default; an effect that comes to apply follows them.
 
     .. versionadded:: 0.1.0
     """
