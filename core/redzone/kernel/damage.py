@@ -26,8 +26,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from redzone.kernel.errors import PluginError
 from redzone.kernel.events import Event
@@ -226,20 +226,31 @@ def _prevent(damage: Damage, amount: int, preventions: Sequence[Prevention], ste
     return amount - prevented
 
 
+_T = TypeVar("_T")
+
+
+def labelled(items: Iterable[_T], name: Callable[[_T], str]) -> dict[str, _T]:
+    """``items`` by the label a choice among them names each by (616.1):
+    its name, with ``#2``, ``#3`` ... after a name already taken."""
+    labels: dict[str, _T] = {}
+    for item in items:
+        base = label = name(item)
+        n = 1
+        while label in labels:
+            n += 1
+            label = f"{base}#{n}"
+        labels[label] = item
+    return labels
+
+
 def _chosen_order(order: list[_Step], damage: Damage, choose: Chooser,
                   players: Mapping[str, Player], objects: Mapping[str, Permanent]
                   ) -> list[_Step]:
     """``order`` as the affected player orders it (616.1): the player dealt
     the damage, or the controller of the permanent (its owner if it has
     none). Each effect is named by its name (a shield by its id)."""
-    labels: dict[str, _Step] = {}
-    for entry in order:
-        kind, item = entry
-        label = item.id if kind == "shield" else item.effect
-        n = 1
-        while (label if n == 1 else f"{label}#{n}") in labels:
-            n += 1
-        labels[label if n == 1 else f"{label}#{n}"] = entry
+    labels = labelled(order, lambda entry: entry[1].id if entry[0] == "shield"
+                      else entry[1].effect)
     target = damage.target
     perm = objects.get(target)
     player = target if target in players else (
@@ -549,13 +560,7 @@ def _chosen_redirection(state: GameState, damage: Damage, options: list[Redirect
                         choose: Chooser) -> Redirection:
     """The redirection of ``damage`` the affected player, or the controller
     (owner) of the permanent it would be dealt to, chooses to apply (616.1)."""
-    labels: dict[str, Redirection] = {}
-    for each in options:
-        label, n = each.effect, 1
-        while label in labels:
-            n += 1
-            label = f"{each.effect}#{n}"
-        labels[label] = each
+    labels = labelled(options, lambda r: r.effect)
     target = damage.target
     perm = state.objects._items.get(target)
     player = (perm.controller or perm.owner) if perm is not None else target
@@ -683,13 +688,7 @@ def _affected(state: GameState, result: Result) -> tuple[str, str]:
 
 def _chosen_replacements(state: GameState, result: Result, order: list[ResultReplacement],
                          choose: Chooser) -> list[ResultReplacement]:
-    labels: dict[str, ResultReplacement] = {}
-    for each in order:
-        label, n = each.effect, 1
-        while label in labels:
-            n += 1
-            label = f"{each.effect}#{n}"
-        labels[label] = each
+    labels = labelled(order, lambda r: r.effect)
     affected, player = _affected(state, result)
     names = tuple(labels)
     chosen = choose(Choice(

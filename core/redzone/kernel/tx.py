@@ -878,13 +878,7 @@ def _chosen_replacement(tx: Tx, obj: str, replacements: list[tuple[str, Destruct
     controller (its owner if it has none) chooses to apply (616.1, 616.1e):
     named by effect (a repeated name ``#2`` ...), the first by effect name
     by default; keyed ``destruction@<object>``."""
-    labels: dict[str, tuple[str, DestructionReplacement]] = {}
-    for entry in replacements:
-        label, n = entry[1].effect, 1
-        while label in labels:
-            n += 1
-            label = f"{entry[1].effect}#{n}"
-        labels[label] = entry
+    labels = _damage.labelled(replacements, lambda entry: entry[1].effect)
     perm = tx.state.objects[obj]
     names = tuple(labels)
     (label,) = choose_numbered(tx, Choice(
