@@ -4,6 +4,7 @@ player, shared team turns (805.4) and [[turns]] in scenario files."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,17 +15,20 @@ from redzone import (
     CreateDelayedTrigger,
     Effect,
     Engine,
+    GainLife,
     GameState,
     IllegalActionError,
     LoseLife,
     Permanent,
     Player,
     Pump,
+    Trigger,
 )
 from redzone.formats.outcome import run_file
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.kernel.model import DelayedTrigger
 from redzone.kernel.plans import CombatPlan, TurnPlan
+from redzone.testing import plugin_module
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "core" / "redzone" / "examples"
 
@@ -381,3 +385,92 @@ def test_514_3a_end_turn_without_auto_triggers_resolves_and_cleans_up_again() ->
     out = engine.end_turn(state)
     assert not out.state.stack
     assert out.state.objects["bear"].power == 2
+
+
+# ---------------------------------------------------------------------------
+# 502.4, 503.1a: nobody gets priority in the untap step
+# ---------------------------------------------------------------------------
+
+
+def _refresh(state: GameState, events: tuple[Any, ...]) -> list[Trigger]:
+    """"Whenever this creature becomes untapped, you gain 1 life" (a test
+    ability of every creature with the keyword "refresh")."""
+    out = []
+    for e in events:
+        perm = state.objects.get(e.object or "") if e.kind == "untap" else None
+        if perm is not None and perm.has("refresh"):
+            out.append(Trigger("refresh", perm.id, perm.controller, "603.2",
+                               actions=(GainLife(perm.controller, 1),)))
+    return out
+
+
+def _refresh_engine() -> Engine:
+    return Engine(plugins=[plugin_module("refresh", "refresh", redzone_triggers=_refresh)])
+
+
+def _refresh_board(engine: Engine) -> GameState:
+    c = engine.creature
+    state = engine.game(["bob", "alice"], [
+        c("orc", "alice", 2, 2, "refresh", tapped=True),
+        c("elf", "alice", 1, 1, "refresh", tapped=True)])
+    state = engine.resolve(state, {}, through="cleanup").state
+    return state.evolve(delayed=(DelayedTrigger("upkeep", "grow", "orc", "alice",
+                                                actions=(Pump("orc", 1, 1),)),))
+
+
+def test_502_4_what_triggers_in_the_untap_step_waits_for_the_upkeep() -> None:
+    """502.4: "No player receives priority during the untap step ... Any
+    ability that triggers during this step will be held until the next time
+    a player would receive priority": after alice's untap step her two
+    untap triggers are held, not on the stack, and nothing resolved."""
+    engine = _refresh_engine()
+    state = _refresh_board(engine)
+    out = engine.untap_step(state)
+    assert out.state.step == "untap" and out.state.active_player == "alice"
+    assert out.state.stack == ()
+    assert sorted(t.source for t in out.state.held) == ["elf", "orc"]
+    assert not [e for e in out.events if e.kind == "trigger"]
+    assert out.state.players["alice"].life == 20
+    # What is held is part of the state: it round-trips with it.
+    assert state_from_dict(state_to_dict(out.state)) == out.state
+
+
+def test_503_1a_held_and_upkeep_triggers_go_on_the_stack_together() -> None:
+    """503.1a: "Any abilities that triggered during the untap step and any
+    abilities that triggered at the beginning of the upkeep are put onto the
+    stack before the active player gets priority; the order in which they
+    triggered doesn't matter": alice orders all three in one choice, and
+    her answer decides the stack (the first put there resolves last)."""
+    engine = Engine(plugins=[plugin_module("refresh", "refresh", redzone_triggers=_refresh)],
+                    auto_triggers=False)
+    state = engine.untap_step(_refresh_board(engine)).state
+    (order,) = [c for c in engine.choices_for(state, "upkeep") if c.key == "order@alice"]
+    assert order.rule == "603.3b"
+    assert sorted(order.options) == ["grow@orc", "refresh@elf", "refresh@orc"]
+    answer = ["refresh@orc", "grow@orc", "refresh@elf"]
+    out = engine.upkeep(state, choices={"order@alice": answer})
+    assert out.state.held == ()
+    assert [f"{t.kind}@{t.source}" for t in out.state.stack] == answer
+    assert [e.rule for e in out.events if e.kind == "trigger"] == ["603.3b"] * 3
+
+
+def test_502_4_704_3_no_state_based_actions_in_the_untap_step() -> None:
+    """704.3, 502.4: state-based actions are checked only when a player would
+    receive priority: a 0/0 kept alive by bob's "until your next turn"
+    +0/+1 loses it as bob's turn begins (500.4), and is put into the
+    graveyard as the upkeep begins, not in the untap step."""
+    engine = Engine()
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2),
+                                           c("wisp", "bob", 0, 0)])
+    state = engine.perform(state, Pump("wisp", 0, 1, duration="until_your_next_turn"),
+                           ).state
+    assert state.objects["wisp"].zone == "battlefield"
+    state = engine.resolve(state, {}, through="cleanup").state
+    untapped = engine.untap_step(state)
+    assert untapped.state.active_player == "bob"
+    assert untapped.state.objects["wisp"].zone == "battlefield"
+    upkeep = engine.upkeep(untapped.state)
+    assert upkeep.state.objects["wisp"].zone == "graveyard"
+    assert [(e.object, e.rule) for e in upkeep.events if e.kind == "dies"] == [
+        ("wisp", "704.5f")]

@@ -24,6 +24,7 @@ from redzone.kernel.tx import ASKED
 #: the name of each :class:`~redzone.Engine` method.
 COMMANDS: Final = ("begin_combat", "declare_attackers", "declare_blockers", "combat_damage",
                    "end_of_combat", "finish", "end_step", "cleanup", "end_turn", "begin_turn",
+                   "untap_step", "upkeep", "draw_step", "precombat_main",
                    "perform", "resolve_trigger", "resolve")
 
 

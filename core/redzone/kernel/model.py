@@ -1351,6 +1351,9 @@ class GameState(Copyable):
         it starts (it comes after that effect).
     :param written: triggered abilities written as data (603.1), each
         triggering on its kind of event (:class:`WrittenTrigger`).
+    :param held: abilities that triggered while no player could receive
+        priority (the untap step, 502.4), waiting to be put on the stack the
+        next time one would, with those that trigger then (503.1a).
 
     .. versionadded:: 0.1.0
     """
@@ -1379,6 +1382,7 @@ class GameState(Copyable):
     continuous: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
     timestamp: int = 0
     written: tuple[WrittenTrigger, ...] = field(default=(), converter=as_tuple)
+    held: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :meth:`~redzone.kernel.frozen.Copyable.evolve`).

@@ -82,7 +82,7 @@ def outcome(tx: Tx, damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
 
 
 def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
-           resolve: bool = True) -> None:
+           resolve: bool = True, priority: bool = True) -> None:
     """Finish the command: state-based actions until none applies (704.3),
     effects whose condition stopped holding end (611.2b), the game ends if
     it is over (104), plugins record, delayed and ordinary triggers go on
@@ -92,7 +92,11 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     :param extra: triggers to put on the stack with those that triggered.
     :param since: the events to record and trigger on start at this index
         (the ones before it were settled already).
-    :param resolve: whether to resolve the stack (with ``auto_triggers``)."""
+    :param resolve: whether to resolve the stack (with ``auto_triggers``).
+    :param priority: whether a player would receive priority now: in the
+        untap step nobody does (502.4), so no state-based actions are
+        performed (704.3) and what triggers is held (:attr:`GameState.held`)
+        for the upkeep (503.1a)."""
     hooks = tx.hooks
     while True:
         state = tx.state
@@ -101,7 +105,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
             state = tx.state
         if state.continuous:  # the layer system (613), only when effects apply
             apply_layers(tx)
-        found = perform_state_based_actions(tx, _players_lost)
+        found = perform_state_based_actions(tx, _players_lost) if priority else None
         if tx.state.game_over is not None:
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
@@ -126,7 +130,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
         return
     if extra or state.delayed or state.written or verify \
             or "redzone_triggers" not in silent:
-        _put_triggers(tx, events, extra=extra)
+        _put_triggers(tx, events, extra=extra, hold=not priority)
     if resolve and tx.state.stack:
         resolve_stack(tx)
 
@@ -595,10 +599,12 @@ def _end_control_of(tx: Tx, player: str) -> None:
 # -- triggered abilities (603, 608) --------------------------------------------------
 
 
-def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] = ()) -> None:
+def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] = (),
+                  hold: bool = False) -> None:
     """Put what triggered on ``events`` on the stack in APNAP order
     (603.3b): the plugins' triggers, the delayed triggers whose moment
-    came ("leaves", 603.7), and ``extra``."""
+    came ("leaves", 603.7), and ``extra``; with ``hold`` (no player would
+    receive priority: 502.4), keep them in :attr:`GameState.held` instead."""
     state = tx.state
     found = list(extra)
     if events and tx.hooks.implemented("redzone_triggers"):
@@ -616,6 +622,9 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
     if not found:
         return
     tx.acting.update(t.plugin for t in found if t.plugin)
+    if hold:
+        tx._set(held=(*tx._field("held"), *found))
+        return
     order = list(state.turn_order)
     start = order.index(state.active_player)
     apnap = [p for p in order[start:] + order[:start] if p in state.players]

@@ -227,8 +227,9 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     at once, but those a plugin keeps tapped
     (:func:`~redzone.kernel.hookspecs.redzone_keeps_tapped`, 502.3); as the
     step ends, effects lasting during the team's "next untap step" end.
-    No player gets priority (502.4): what triggers waits on the stack for
-    the upkeep. Per-turn and per-combat plugin state is cleared.
+    No player gets priority (502.4): no state-based actions are performed
+    (704.3), and what triggers is held (:attr:`~redzone.GameState.held`)
+    for the upkeep. Per-turn and per-combat plugin state is cleared.
 
     :param active_player: whose turn it is; default: the next player in turn
         order still in the game who isn't a teammate of the last one (800.4k).
@@ -338,23 +339,26 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
         tx.emit(Event("untap", "502.3", "untap", object=obj))
     end_effects(tx, lambda duration, condition: False, "502.3",
                 owned=lambda duration, player: duration == "next_untap_step" and player in team)
-    settle(tx, resolve=False)  # 502.4: held until a player would get priority
+    settle(tx, resolve=False, priority=False)  # 502.4: no SBAs; what triggers is held
     return outcome(tx)
 
 
 def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
     """The upkeep step (503): "at the beginning of upkeep" abilities and
-    delayed triggers trigger; they, and what triggered in the untap step,
-    go on the stack (503.1a) and, with ``auto_triggers``, resolve."""
+    delayed triggers trigger; they, and what triggered in the untap step
+    (held there: 502.4), go on the stack together, in the order each
+    player chooses (503.1a, 603.3b), after the state-based actions the
+    untap step didn't perform (704.3), and, with ``auto_triggers``,
+    resolve."""
     ctx.check(state)
     check_game_on(state, "begin the upkeep step")
     if state.step != "untap":
         raise IllegalActionError(f"can't begin the upkeep step now: the game is at "
                                  f"{state.step!r}; it follows the untap step (501.1)",
                                  rule="501.1")
-    tx = Tx(ctx, state.evolve(step="upkeep"), answers=choices)
+    tx = Tx(ctx, state.evolve(step="upkeep", held=()), answers=choices)
     tx.emit(Event("step", "503.1", "upkeep"))
-    return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "upkeep"))
+    return commit(tx, extra=(*state.held, *fire_delayed(tx, lambda d: d.when == "upkeep")))
 
 
 def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
