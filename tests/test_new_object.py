@@ -105,3 +105,43 @@ def test_603_10a_the_ability_of_the_object_that_dies_still_looks_back(engine: En
     state = engine.perform(bear_and_ogre(engine), AddTrigger(
         "dies", "bear", (GainLife("alice", 5),), match={"object": "self"})).state
     assert engine.perform(state, Destroy("bear")).state.players["alice"].life == 25
+
+
+def test_603_7c_flickered_after_it_triggered_and_before_it_resolves() -> None:
+    """603.7c, 400.7: the delayed trigger "sacrifice the bear" triggers at
+    the end step and waits on the stack (auto_triggers off); the bear is
+    flickered in response. As the ability resolves, the bear is a new
+    object, which it doesn't affect: nothing is sacrificed, and a skipped
+    event says why."""
+    engine = Engine(auto_triggers=False)
+    state = engine.perform(bear_and_ogre(engine), CreateDelayedTrigger(
+        "end_step", (Sacrifice("bear"), Sacrifice("ogre", "bob")), source="bear",
+        controller="alice")).state
+    state = engine.end_step(state).state
+    assert [t.kind for t in state.stack] and state.objects["bear"].zone == "battlefield"
+    out = engine.resolve_trigger(flicker(engine, state))
+    assert (out.state.objects["bear"].zone, out.state.objects["ogre"].zone) == (
+        "battlefield", "graveyard")
+    skipped = [e for e in out.events if e.kind == "skipped"]
+    assert [e.rule for e in skipped] == ["603.7c"]
+
+
+def test_400_7_a_triggered_ability_doesnt_affect_what_came_back_before_it_resolved() -> None:
+    """400.7, 608.2b: a triggered ability waiting on the stack ("the bear
+    gets +1/+1", here a written trigger on the ogre's attack) finds the bear
+    a new object when it resolves after the bear was flickered: the new
+    bear doesn't get the bonus; without the flicker it does."""
+    from redzone import Pump, WrittenTrigger
+
+    engine = Engine(auto_triggers=False)
+    state = bear_and_ogre(engine, active_player="bob")
+    state = state.evolve(written=(WrittenTrigger(
+        "attack", "ogre", (Pump("bear", 1, 1),), "bob", match={"attacker": "self"},
+        text="the bear gets +1/+1"),))
+    state = engine.declare_attackers(state, {"ogre": "alice"}).state
+    assert len(state.stack) == 1
+    kept = engine.resolve_trigger(state)
+    assert kept.state.objects["bear"].power == 3
+    out = engine.resolve_trigger(flicker(engine, state))
+    assert out.state.objects["bear"].power == 2
+    assert [e.rule for e in out.events if e.kind == "skipped"] == ["400.7"]

@@ -1055,6 +1055,11 @@ class Trigger(Copyable):
     :param offers: the choices its controller makes: targets and modes as it
         is put on the stack (603.3c-d), the others as it resolves (608.2d);
         each answer lands in :attr:`choices` under the choice's ``name``.
+    :param objects: the number of the object (:attr:`Permanent.object`) each
+        permanent its ``actions`` name was, noted by the kernel as it is put
+        on the stack (a delayed trigger's: as that was created, 603.7c): an
+        action on one that has left and come back as a new object is left
+        out as it resolves (400.7).
 
     .. versionadded:: 0.1.0
     """
@@ -1071,6 +1076,7 @@ class Trigger(Copyable):
     actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
     plugin: str = ""
     offers: tuple[Choice, ...] = field(default=(), converter=as_tuple)
+    objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
 
 
 #: When a delayed triggered ability triggers (603.7): ``end_of_combat`` (at the

@@ -16,7 +16,7 @@ These are the kernel's: a plugin's actions and resolutions use the tools of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from redzone.kernel import layers as _layers
@@ -657,7 +657,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             if ready is None:
                 continue
             count += 1
-            ready = ready.evolve(id=f"t{count}")
+            ready = _bound(state, ready).evolve(id=f"t{count}")
             stacked.append(ready)
             tx.emit(Event.make("trigger", "603.3b", source=ready.source,
                                player=ready.controller, object=ready.id,
@@ -706,30 +706,45 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
         return []
     tx._set(delayed=tuple(d for d in state.delayed if d not in fired))
     return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
-                    text=d.text, actions=_still_there(tx, d), plugin=d.plugin,
-                    targets=(d.object,) if d.object else ()) for d in fired]
+                    text=d.text, actions=_still_there(tx, d.actions, d.objects, d.id, "603.7c",
+                                                      "as the ability was created"),
+                    plugin=d.plugin, targets=(d.object,) if d.object else (),
+                    objects=d.objects) for d in fired]
 
 
-def _still_there(tx: Tx, delayed: DelayedTrigger) -> tuple[Action, ...]:
-    """The actions of ``delayed`` but those on a permanent that is back on
-    the battlefield as a new object since it was created: the ability won't
-    affect it (603.7c, 400.7); each left out is said. (One that isn't back
-    is left to the action, which is skipped as it finds nothing, 608.2b.)"""
-    bound = delayed.objects
+def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], ability: str,
+                 rule: str, since: str) -> tuple[Action, ...]:
+    """``actions`` but those on a permanent that is back on the battlefield
+    as a new object since the numbers ``bound`` were noted: the ability
+    won't affect it (400.7; a delayed trigger's, 603.7c); each left out is
+    said. (One that isn't back is left to the action, which is skipped as
+    it finds nothing, 608.2b.)"""
     if not bound:
-        return delayed.actions
+        return actions
     objects = tx.state.objects
     kept = []
-    for action in delayed.actions:
+    for action in actions:
         gone = [obj for obj in named_ids(action) if obj in bound and obj in objects
                 and objects[obj].zone == "battlefield" and objects[obj].object != bound[obj]]
         if gone:
-            tx.emit(Event("skipped", "603.7c", object=delayed.id,
-                          detail=f"{', '.join(gone)} left the zone it was in as the ability "
-                                 f"was created: a new object, which it doesn't affect (400.7)"))
+            tx.emit(Event("skipped", rule, object=ability,
+                          detail=f"{', '.join(gone)} left the zone it was in {since}: a new "
+                                 f"object, which it doesn't affect (400.7)"))
         else:
             kept.append(action)
     return tuple(kept)
+
+
+def _bound(state: GameState, trigger: Trigger) -> Trigger:
+    """``trigger`` with the object numbers of the permanents its actions
+    name noted, as it is put on the stack (400.7), unless it has them (a
+    delayed trigger's, noted as it was created: 603.7c)."""
+    if not trigger.actions or trigger.objects:
+        return trigger
+    objects = state.objects._items
+    bound = {obj: perm.object for action in trigger.actions for obj in named_ids(action)
+             if (perm := objects.get(obj)) is not None and perm.zone == "battlefield"}
+    return trigger.evolve(objects=bound) if bound else trigger
 
 
 def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]:
@@ -803,7 +818,10 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
     tx.emit(Event.make("resolve", trigger.rule, source=trigger.source,
                        player=trigger.controller, object=trigger.id, ability=trigger.kind))
     planned: list[tuple[str, Action, str]] = [
-        (trigger.plugin, a, "redzone_triggers") for a in trigger.actions]
+        (trigger.plugin, a, "redzone_triggers") for a in _still_there(
+            tx, trigger.actions, trigger.objects, trigger.id,
+            "603.7c" if trigger.rule.startswith("603.7") else "400.7",
+            "as the ability was put on the stack")]
     planned.extend((plugin, a, "redzone_resolve_trigger")
                    for plugin, a in tx.hooks.resolve_trigger(tx.state, trigger))
     saved = (tx.plugin, tx.source, tx.controller)
