@@ -145,3 +145,59 @@ def test_400_7_a_triggered_ability_doesnt_affect_what_came_back_before_it_resolv
     out = engine.resolve_trigger(flicker(engine, state))
     assert out.state.objects["bear"].power == 2
     assert [e.rule for e in out.events if e.kind == "skipped"] == ["400.7"]
+
+
+def _on_attack(engine: Engine, *actions: object) -> GameState:
+    """bob's ogre attacks alice; its written trigger with ``actions`` waits
+    on the stack (auto_triggers off)."""
+    from redzone import WrittenTrigger
+
+    state = bear_and_ogre(engine, active_player="bob")
+    state = state.evolve(written=(WrittenTrigger(
+        "attack", "ogre", actions, "bob", match={"attacker": "self"}),))
+    state = engine.declare_attackers(state, {"ogre": "alice"}).state
+    assert len(state.stack) == 1
+    return state
+
+
+def test_608_2h_a_damage_source_that_came_back_still_deals_the_damage() -> None:
+    """400.7, 608.2h: "the ogre deals 1 damage to the bear and 3 to alice":
+    the ogre is the damage's source, not what the ability affects; flickered
+    before the ability resolves, its damage is still dealt (as it is when
+    it only left)."""
+    engine = Engine(auto_triggers=False)
+    state = _on_attack(engine, DealDamage("ogre", "bear", 1), DealDamage("ogre", "alice", 3))
+    out = engine.resolve_trigger(flicker(engine, state, "ogre"))
+    assert out.state.players["alice"].life == 17
+    assert out.state.objects["bear"].damage == 1
+    assert not [e for e in out.events if e.kind == "skipped"]
+
+
+def test_400_7_an_effect_added_to_what_came_back_isnt_added() -> None:
+    """400.7: "the bear can't block this turn" waiting on the stack doesn't
+    apply to the bear flickered before it resolves (an effect's recipient
+    is what the ability affects)."""
+    engine = Engine(auto_triggers=False)
+    state = _on_attack(engine, AddEffect(Effect("cant_block", to="bear")))
+    assert [e.to for e in engine.resolve_trigger(state).state.effects] == ["bear"]
+    out = engine.resolve_trigger(flicker(engine, state))
+    assert not out.state.effects
+    assert [e.rule for e in out.events if e.kind == "skipped"] == ["400.7"]
+
+
+def test_400_7_a_dies_trigger_doesnt_exile_the_card_returned_to_the_battlefield() -> None:
+    """400.7, 603.10a: "when the bear dies, exile it" waits on the stack; the
+    bear is returned to the battlefield in response, a new object: the
+    ability doesn't exile it. Left in the graveyard, it is exiled."""
+    from redzone import WrittenTrigger
+
+    engine = Engine(auto_triggers=False)
+    state = bear_and_ogre(engine).evolve(written=(WrittenTrigger(
+        "dies", "bear", (Move("bear", "exile"),), "alice", match={"object": "self"}),))
+    state = engine.perform(state, Destroy("bear")).state
+    assert state.objects["bear"].zone == "graveyard" and len(state.stack) == 1
+    assert engine.resolve_trigger(state).state.objects["bear"].zone == "exile"
+    back = engine.perform(state, Move("bear", "battlefield")).state
+    out = engine.resolve_trigger(back)
+    assert out.state.objects["bear"].zone == "battlefield"
+    assert [e.rule for e in out.events if e.kind == "skipped"] == ["400.7"]

@@ -474,3 +474,49 @@ def test_502_4_704_3_no_state_based_actions_in_the_untap_step() -> None:
     assert upkeep.state.objects["wisp"].zone == "graveyard"
     assert [(e.object, e.rule) for e in upkeep.events if e.kind == "dies"] == [
         ("wisp", "704.5f")]
+
+
+def test_502_4_704_3_an_action_in_the_untap_step_waits_for_priority_too() -> None:
+    """502.4, 704.3: an action a host performs in the untap step (an effect
+    of the step) is followed by no state-based actions and what it triggers
+    is held: alice at 0 life loses as the upkeep begins, not in the untap
+    step (704.5a)."""
+    engine = _refresh_engine()
+    state = engine.untap_step(_refresh_board(engine)).state
+    out = engine.perform(state, LoseLife("alice", 20))
+    assert out.state.players["alice"].life == 0 and out.state.game_over is None
+    assert out.state.stack == () and len(out.state.held) == 2
+    upkeep = engine.upkeep(out.state)
+    assert upkeep.state.game_over is not None
+    assert upkeep.state.players["alice"].lost
+
+
+def test_500_2_the_upkeep_begins_with_an_empty_stack() -> None:
+    """500.2, 502.4: nothing is on the stack as the upkeep begins (nobody
+    could put it there in the untap step): a state that says otherwise is
+    refused, and nothing changes."""
+    engine = _refresh_engine()
+    state = engine.untap_step(_refresh_board(engine)).state
+    odd = state.evolve(stack=(Trigger("refresh", "orc", "alice", "603.2", id="t9"),))
+    with pytest.raises(IllegalActionError):
+        engine.upkeep(odd)
+    assert odd.stack and odd.step == "untap"
+
+
+def test_603_7c_111_7_a_ceased_token_a_delayed_trigger_is_bound_to_keeps_its_id(
+        engine: Engine) -> None:
+    """603.7c, 111.7: a delayed trigger bound to a token that ceased to
+    exist keeps the token's id from being reused as turns begin (a new
+    token with that id would be a different object it must not affect)."""
+    from redzone import CreateToken, Exile
+
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2)])
+    state = engine.perform(state, CreateToken(c("tok", "alice", 1, 1))).state
+    (token,) = [o for o in state.objects if o != "orc"]
+    state = engine.perform(state, CreateDelayedTrigger(
+        "upkeep", (Pump(token, 5, 5),), source="orc", controller="alice")).state
+    state = engine.perform(state, Exile(token)).state
+    state = engine.resolve(state, {}, through="cleanup").state
+    after = engine.untap_step(state).state
+    assert token in after.objects and after.delayed

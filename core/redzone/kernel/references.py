@@ -144,5 +144,34 @@ def named_ids(value: object) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: The reference kinds of what an action affects: a source it names (of
+#: damage, of an effect: ``source`` and ``any`` fields) is not affected by
+#: it (608.2h: its last known information serves).
+_AFFECTED: Final = frozenset({"player", "object", "player or object"})
+
+
+def affected_ids(value: object) -> tuple[str, ...]:
+    """The ids of what ``value`` (an action) affects: those of its
+    reference fields naming a player or an object (not a source), and
+    those of a record it holds (an :class:`~redzone.Effect`'s), not of
+    actions it holds (a delayed trigger's, bound as that is created)."""
+    out: list[str] = []
+    for name, kind in reference_fields(type(value)).items():
+        if kind not in _AFFECTED:
+            continue
+        held = getattr(value, name)
+        if type(held) is str:
+            out.append(held)
+        elif type(held) is tuple:
+            out.extend(v for v in held if type(v) is str)
+        elif type(held) is frozenset:
+            out.extend(sorted(v for v in held if type(v) is str))
+    for f in getattr(type(value), "__attrs_attrs__", ()):
+        held = getattr(value, f.name)
+        if attrs.has(type(held)) and getattr(type(held), "do", None) is None:
+            out.extend(affected_ids(held))
+    return tuple(out)
+
+
 __all__ = ["EACH_PLAYER", "KINDS", "AnyId", "ObjectId", "PlayerId", "PlayerOrObjectId", "Ref",
-           "SourceId", "named_ids", "reference_fields"]
+           "SourceId", "affected_ids", "named_ids", "reference_fields"]

@@ -40,7 +40,7 @@ from redzone.kernel.model import (
     PluginState,
     Trigger,
 )
-from redzone.kernel.references import named_ids
+from redzone.kernel.references import affected_ids
 from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.tx import (
     Outcome,
@@ -82,7 +82,7 @@ def outcome(tx: Tx, damage_steps: tuple[DamageStepRecord, ...] = ()) -> Outcome:
 
 
 def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
-           resolve: bool = True, priority: bool = True) -> None:
+           resolve: bool = True) -> None:
     """Finish the command: state-based actions until none applies (704.3),
     effects whose condition stopped holding end (611.2b), the game ends if
     it is over (104), plugins record, delayed and ordinary triggers go on
@@ -93,11 +93,12 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     :param since: the events to record and trigger on start at this index
         (the ones before it were settled already).
     :param resolve: whether to resolve the stack (with ``auto_triggers``).
-    :param priority: whether a player would receive priority now: in the
-        untap step nobody does (502.4), so no state-based actions are
-        performed (704.3) and what triggers is held (:attr:`GameState.held`)
-        for the upkeep (503.1a)."""
+
+    In the untap step no player receives priority (502.4): no state-based
+    actions are performed (704.3), and what triggers is held
+    (:attr:`GameState.held`) for the upkeep (503.1a); nothing resolves."""
     hooks = tx.hooks
+    priority = tx.state.step != "untap"
     while True:
         state = tx.state
         if state.conditions:
@@ -131,7 +132,7 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     if extra or state.delayed or state.written or verify \
             or "redzone_triggers" not in silent:
         _put_triggers(tx, events, extra=extra, hold=not priority)
-    if resolve and tx.state.stack:
+    if resolve and priority and tx.state.stack:
         resolve_stack(tx)
 
 
@@ -724,7 +725,7 @@ def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], 
     objects = tx.state.objects
     kept = []
     for action in actions:
-        gone = [obj for obj in named_ids(action) if obj in bound and obj in objects
+        gone = [obj for obj in affected_ids(action) if obj in bound and obj in objects
                 and objects[obj].zone == "battlefield" and objects[obj].object != bound[obj]]
         if gone:
             tx.emit(Event("skipped", rule, object=ability,
@@ -736,14 +737,15 @@ def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], 
 
 
 def _bound(state: GameState, trigger: Trigger) -> Trigger:
-    """``trigger`` with the object numbers of the permanents its actions
-    name noted, as it is put on the stack (400.7), unless it has them (a
-    delayed trigger's, noted as it was created: 603.7c)."""
+    """``trigger`` with the object numbers of the objects its actions
+    affect noted, in whatever zone they are, as it is put on the stack
+    (400.7), unless it has them (a delayed trigger's, noted as it was
+    created: 603.7c)."""
     if not trigger.actions or trigger.objects:
         return trigger
     objects = state.objects._items
-    bound = {obj: perm.object for action in trigger.actions for obj in named_ids(action)
-             if (perm := objects.get(obj)) is not None and perm.zone == "battlefield"}
+    bound = {obj: perm.object for action in trigger.actions for obj in affected_ids(action)
+             if (perm := objects.get(obj)) is not None}
     return trigger.evolve(objects=bound) if bound else trigger
 
 

@@ -178,8 +178,8 @@ def _without_ceased(state: GameState) -> GameState:
         named.update((item.to, item.source))
         if item.condition is not None:
             named.add(item.condition.object)
-    for delayed in state.delayed:
-        named.update((delayed.source, delayed.object))
+    for delayed in state.delayed:  # (and what it is bound to: 603.7c, an id isn't reused)
+        named.update((delayed.source, delayed.object, *delayed.objects))
     gone = [i for i in ceased if i not in named]
     if not gone:
         return state
@@ -339,7 +339,7 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
         tx.emit(Event("untap", "502.3", "untap", object=obj))
     end_effects(tx, lambda duration, condition: False, "502.3",
                 owned=lambda duration, player: duration == "next_untap_step" and player in team)
-    settle(tx, resolve=False, priority=False)  # 502.4: no SBAs; what triggers is held
+    settle(tx)  # 502.4: no state-based actions; what triggers is held
     return outcome(tx)
 
 
@@ -352,6 +352,7 @@ def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
     resolve."""
     ctx.check(state)
     check_game_on(state, "begin the upkeep step")
+    check_stack_empty(state, "begin the upkeep step")
     if state.step != "untap":
         raise IllegalActionError(f"can't begin the upkeep step now: the game is at "
                                  f"{state.step!r}; it follows the untap step (501.1)",

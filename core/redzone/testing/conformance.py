@@ -537,11 +537,12 @@ def _unprefixed(state: GameState) -> GameState:
     """``state`` with the plugin names it records (delayed triggers and
     triggers, 603.7; plugin slots) stripped of the position prefix, so engines
     with renamed plugins can be compared."""
-    if not (state.delayed or state.stack or state.plugin_state):
+    if not (state.delayed or state.stack or state.held or state.plugin_state):
         return state
     return state.evolve(
         delayed=tuple(d.evolve(plugin=_plain(d.plugin)) for d in state.delayed),
         stack=tuple(t.evolve(plugin=_plain(t.plugin)) for t in state.stack),
+        held=tuple(t.evolve(plugin=_plain(t.plugin)) for t in state.held),
         plugin_state=as_map({_plain(k): v for k, v in state.plugin_state.items()}))
 
 
