@@ -98,9 +98,9 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
     actions are performed (704.3), and what triggers is held
     (:attr:`GameState.held`) for the upkeep (503.1a); nothing resolves."""
     hooks = tx.hooks
-    priority = tx.state.step != "untap"
     while True:
         state = tx.state
+        priority = state.step != "untap"
         if state.conditions:
             _end_conditional(tx)
             state = tx.state
