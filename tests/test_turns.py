@@ -520,3 +520,19 @@ def test_603_7c_111_7_a_ceased_token_a_delayed_trigger_is_bound_to_keeps_its_id(
     state = engine.resolve(state, {}, through="cleanup").state
     after = engine.untap_step(state).state
     assert token in after.objects and after.delayed
+
+
+def test_502_4_a_saved_state_holds_abilities_only_in_the_untap_step() -> None:
+    """502.4, 503.1a: abilities are held only in the untap step (they go on
+    the stack at the upkeep): a saved state at another step that holds some
+    is refused, naming the key, and one in the untap step is read back."""
+    from redzone.formats.serialize import StateFormatError
+
+    engine = _refresh_engine()
+    untap = engine.untap_step(_refresh_board(engine)).state
+    assert state_from_dict(state_to_dict(untap)) == untap
+    data = state_to_dict(untap)
+    data["step"] = "main"
+    with pytest.raises(StateFormatError) as caught:
+        state_from_dict(data)
+    assert "held" in str(caught.value) and "502.4" in str(caught.value)

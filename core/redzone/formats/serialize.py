@@ -520,6 +520,10 @@ class _Checker:
         state = self.state
         combat = state.combat
         in_combat = is_combat_step(state.step)
+        if state.held and state.step != "untap":
+            raise StateFormatError(f"abilities held at {state.step!r}: they are held only in "
+                                   "the untap step, and go on the stack at the upkeep "
+                                   "(502.4, 503.1a)", "held")
         if combat is None:
             if in_combat:
                 raise StateFormatError(f"the state is at {state.step!r}, a step of combat, "
@@ -614,30 +618,29 @@ def _decode_state(data: Mapping[str, Any], refs: list[_Ref] | None) -> GameState
 def state_from_dict(data: Mapping[str, Any]) -> GameState:
     """The :class:`~redzone.GameState` that :func:`state_to_dict` encoded.
 
-    Besides the types, the state's references and consistency are checked,
-    in one pass over it (linear in its size): every id a field names
-    (as their annotations say: controllers, owners, protectors, the sources and
-    recipients of shields, effects and damage on the stack, triggers'
-    sources, controllers and targets, delayed triggers, choices, conditions,
-    the game's winners and losers) is a player, an object or a source of the
-    state; a map's key is its value's id, and players, objects and sources
-    have distinct ids; last known information is of an object; the turn
-    order names each player once; teams name players, each on one team, who
-    share their life and poison (810.4); shields, effects, triggers and
-    delayed triggers have distinct ids; a state in a combat step has a combat
-    and only then (506.1); attacking and blocking creatures are on the
-    battlefield (506.4); what an attacker attacks is a player or a permanent
-    on the battlefield, whose defending player it records (506.2); a blocker
-    blocks only attacking creatures and doesn't attack (509.1a); blocked
-    creatures and bands are attacking creatures, each in one band (702.22c);
-    damage assignment orders and the combatants that dealt damage are
-    objects; creatures removed from combat are objects out of it (506.4);
-    every enumerated field holds a value of its enumeration
-    (:data:`ENUMERATIONS`) and every count is within :data:`BOUNDS`; the ids
-    an action names (a trigger's, a delayed trigger's) are players, objects,
-    sources or tokens an action creates (and are checked again as it is
-    performed, 608.2b). A keyword's record is checked against its text by the
-    engine, as a command starts (it has the parser).
+    Besides the types, the state's references and consistency are checked, in
+    one pass over it (linear in its size): every id a field names (as their
+    annotations say: controllers, owners, protectors, the sources and recipients
+    of shields, effects and damage on the stack, triggers' sources, controllers
+    and targets, delayed triggers, choices, conditions, the game's winners and
+    losers) is a player, an object or a source of the state; a map's key is its
+    value's id, and players, objects and sources have distinct ids; last known
+    information is of an object; the turn order names each player once; teams
+    name players, each on one team, who share their life and poison (810.4);
+    shields, effects, triggers and delayed triggers have distinct ids; abilities
+    are held only in the untap step (502.4); a state in a combat step has a
+    combat and only then (506.1); attacking and blocking creatures are on the
+    battlefield (506.4); what an attacker attacks is a player or a permanent on
+    the battlefield, whose defending player it records (506.2); a blocker blocks
+    only attacking creatures and doesn't attack (509.1a); blocked creatures and
+    bands are attacking creatures, each in one band (702.22c); damage assignment
+    orders and the combatants that dealt damage are objects; creatures removed
+    from combat are objects out of it (506.4); every enumerated field holds a
+    value of its enumeration (:data:`ENUMERATIONS`) and every count is within
+    :data:`BOUNDS`; the ids an action names (a trigger's, a delayed trigger's)
+    are players, objects, sources or tokens an action creates (and are checked
+    again as it is performed, 608.2b). A keyword's record is checked against its
+    text by the engine, as a command starts (it has the parser).
 
     :param data: a dict as :func:`state_to_dict` returns it (or as
         :func:`json.loads` reads it back).
