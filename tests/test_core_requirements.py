@@ -201,3 +201,56 @@ def test_the_checker_always_terminates_and_its_suggestion_is_legal(
 def test_requirement_objects_are_plain_values() -> None:
     r = redzone.Requirement("block", "guard", "509.1c")
     assert r.obeyed_by(None, {"guard": ("x",)}) and not r.obeyed_by(None, {})
+
+
+# --- found by an audit (509.1c, 508.1a-c) ----------------------------------------------
+
+
+def test_509_1c_a_creature_that_can_block_four_lures_must_block_all_four(
+        engine: Engine) -> None:
+    """509.1c: four attackers each "must be blocked by all creatures able to
+    block it"; a creature that can block four attackers at once obeys four
+    requirements by blocking all four, so blocking three obeys too few (the
+    search used to try at most three attackers at once)."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        *(c(f"a{i}", "alice", 1, 1, lure=True) for i in range(1, 5)),
+        c("b1", "bob", 1, 9, can_block_additional=3)])
+    state = _attacked(engine, state, {f"a{i}": "bob" for i in range(1, 5)})
+    engine.declare_blockers(state, {"b1": ("a1", "a2", "a3", "a4")})
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"b1": ("a1", "a2", "a3")})
+    assert _rules(info) == ["509.1c"]
+    assert [dict(d) for d in engine.legal_block_declarations(state)] == [
+        {"b1": ("a1", "a2", "a3", "a4")}]
+
+
+def test_509_1c_ten_blockers_the_requirement_is_found_not_given_up(engine: Engine) -> None:
+    """509.1c: bz must block if able and can block only a0, which has menace;
+    b1 (reach) can join it, so blocking nothing breaks bz's requirement.
+    Eight other blockers that could block only the other attackers used to
+    exhaust the search before it tried b1 on a0, and nothing was refused."""
+    c = engine.creature
+    perms = [c("a0", "alice", 2, 2, "flying", "menace"),
+             *(c(f"a{i}", "alice", 2, 2, "horsemanship") for i in (1, 2, 3)),
+             c("bz", "bob", 1, 1, "flying", blocks_if_able=True), c("b1", "bob", 1, 1, "reach"),
+             *(c(f"b{i}", "bob", 1, 1, "horsemanship") for i in range(2, 10))]
+    state = engine.game(["alice", "bob"], perms)
+    state = _attacked(engine, state, {p.id: "bob" for p in perms if p.controller == "alice"})
+    engine.declare_blockers(state, {"bz": "a0", "b1": "a0"})
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {})
+    assert _rules(info) == ["509.1c"]
+
+
+def test_508_1a_c_legal_attackers_are_those_that_could_attack_on_their_own(
+        engine: Engine) -> None:
+    """508.1a-c: ``legal_attackers`` lists the creatures no restriction keeps
+    from attacking; requirements (508.1d) are about the whole declaration:
+    two creatures that attack if able and a vanilla one all may attack."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("x", "alice", 2, 2, attacks_if_able=True), c("y", "alice", 2, 2, attacks_if_able=True),
+        c("z", "alice", 2, 2), c("sick", "alice", 2, 2, summoning_sick=True)])
+    assert engine.legal_attackers(state) == ("x", "y", "z")
+    engine.declare_attackers(state, {"x": "bob", "y": "bob", "z": "bob"})

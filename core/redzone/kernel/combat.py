@@ -522,12 +522,14 @@ def damage_assignment_orders(
 
 def legal_attackers(hooks: Hooks, state: GameState) -> tuple[str, ...]:
     """Creatures that could attack on their own (508.1a-c): see
-    :meth:`redzone.Engine.legal_attackers`."""
+    :meth:`redzone.Engine.legal_attackers`. Restrictions only: whether a
+    declaration obeys as many requirements as it can (508.1d) depends on the
+    whole of it, not on one creature."""
     targets = attackable(state, state.active_player)
     out = []
     for perm in state.battlefield:
         if state.is_attacking_player(perm.controller) and "creature" in perm.types and any(
-            not attack_violations(hooks, state, {perm.id: t}) for t in targets
+            not attack_restriction_violations(hooks, state, {perm.id: t}) for t in targets
         ):
             out.append(perm.id)
     return tuple(out)

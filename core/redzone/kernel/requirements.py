@@ -5,10 +5,15 @@ breaking one, as many requirements as possible. Restrictions are the
 violation hooks; requirements come from ``redzone_attack_requirements`` and
 ``redzone_block_requirements`` as :class:`Requirement` values.
 
-The maximum is found by a depth-first search over the declarations that obey
-every restriction, the creatures with requirements first and the choices that
-obey a creature's own requirements first, so that the best declaration is
-usually met within the first few leaves. The search always terminates: it
+The maximum is found by a search over the declarations that obey every
+restriction, the creatures with requirements first and the choices that obey
+a creature's own requirements first (the most attackers first), in passes
+that depart from those first choices for one creature, then two, and so on
+(a limited discrepancy search), so that the best declaration is usually met
+within the first few leaves even when it needs a creature without
+requirements to help (a second blocker for a creature with menace). A
+creature that can block several attackers is tried with every number of
+them it can block. The search always terminates: it
 visits at most :data:`SEARCH_BUDGET` complete declarations. On boards so large
 that the budget runs out before the search is complete, the best declaration
 found so far stands as the maximum (the proposed one included), so a
@@ -31,9 +36,6 @@ from redzone.kernel.frozen import as_tuple, lazy_frozen
 #: The most complete declarations one check visits.
 SEARCH_BUDGET: Final = 20_000
 
-#: Blocking creatures that can block several attackers are tried with at
-#: most this many at once.
-MAX_MULTI_BLOCK: Final = 3
 
 
 @lazy_frozen
@@ -144,35 +146,46 @@ def _search(
     ceiling: int,
     start: tuple[int, dict[str, object]],
 ) -> tuple[int, dict[str, object], bool]:
-    """Depth-first search for the declaration with the best score (``None``:
-    illegal), stopping at ``ceiling`` or after :data:`SEARCH_BUDGET` leaves."""
+    """Search for the declaration with the best score (``None``: illegal),
+    stopping at ``ceiling`` or after :data:`SEARCH_BUDGET` leaves. Each
+    creature's ``options`` come in order of preference; pass ``k`` visits
+    the declarations that take another than the first for exactly ``k``
+    creatures (a limited discrepancy search: every declaration once, those
+    closest to the preferred one first)."""
     best, best_decl = start
     leaves = 0
     complete = True
+    count = len(creatures)
 
-    def walk(i: int, chosen: dict[str, object]) -> None:
+    def walk(i: int, chosen: dict[str, object], left: int) -> None:
         nonlocal best, best_decl, leaves, complete
-        if best >= ceiling:
+        if best >= ceiling or count - i < left:
             return
         if leaves >= SEARCH_BUDGET:
             complete = False
             return
-        if i == len(creatures):
+        if i == count:
             leaves += 1
             value = score(chosen)
             if value is not None and value > best:
                 best, best_decl = value, dict(chosen)
             return
         creature = creatures[i]
-        for option in options[creature]:
+        for j, option in enumerate(options[creature]):
+            spend = 1 if j else 0
+            if spend > left:
+                break
             if option is None:
-                walk(i + 1, chosen)
+                walk(i + 1, chosen, left - spend)
             else:
                 chosen[creature] = option
-                walk(i + 1, chosen)
+                walk(i + 1, chosen, left - spend)
                 del chosen[creature]
 
-    walk(0, {})
+    for departures in range(count + 1):
+        walk(0, {}, departures)
+        if best >= ceiling or not complete:
+            break
     return best, best_decl, complete
 
 
@@ -234,10 +247,15 @@ def check_blocks(
     options: dict[str, list[object]] = {}
     for c in creatures:
         atts = sorted(candidates[c], key=lambda a: (a not in wanted, a))
-        combos: list[object] = []
-        for n in range(1, min(capacity.get(c, 1), MAX_MULTI_BLOCK, len(atts)) + 1):
-            combos.extend(itertools.combinations(atts, n))
         own = any(r.creature == c for r in reqs)
+        # Every number of attackers it can block: the most first for a
+        # creature with requirements of its own (it obeys more, blocking more
+        # of the attackers it must block), the fewest first for the others;
+        # no more combinations than the search could visit.
+        sizes = range(1, min(capacity.get(c, 1), len(atts)) + 1)
+        combos: list[object] = list(itertools.islice(itertools.chain.from_iterable(
+            itertools.combinations(atts, n) for n in (reversed(sizes) if own else sizes)),
+            SEARCH_BUDGET))
         options[c] = [*combos, None] if own else [None, *combos]
 
     def score(chosen: dict[str, object]) -> int | None:
@@ -279,6 +297,6 @@ def _block_ceiling(reqs: Sequence[Requirement], candidates: Mapping[str, Sequenc
         for r in own:
             if r.kind == "block_attacker" and r.attacker in atts:
                 per_attacker[r.attacker] = per_attacker.get(r.attacker, 0) + 1
-        at_once = min(capacity.get(creature, 1), MAX_MULTI_BLOCK, len(atts))
+        at_once = min(capacity.get(creature, 1), len(atts))
         bound += sum(sorted(per_attacker.values(), reverse=True)[:at_once])
     return min(bound, len(reqs))
