@@ -146,9 +146,10 @@ def test_701_19c_cant_be_regenerated_leaves_one_replacement() -> None:
     assert not [c for c in out.choices if c.key.startswith("destruction@")]
 
 
-def test_616_1_the_owner_chooses_for_a_permanent_with_no_controller() -> None:
+def test_616_1_the_controller_chooses_not_the_owner() -> None:
     """616.1: "the affected object's controller (or its owner if it has no
-    controller)": the controller is who is asked, not the owner."""
+    controller)": a permanent on the battlefield has a controller, and it is
+    who is asked, not its owner."""
     state = board()
     bear = state.objects["bear"]
     state = state.with_changes(objects={"bear": bear.evolve(owner="alice")})

@@ -498,9 +498,10 @@ def test_500_2_the_upkeep_begins_with_an_empty_stack() -> None:
     engine = _refresh_engine()
     state = engine.untap_step(_refresh_board(engine)).state
     odd = state.evolve(stack=(Trigger("refresh", "orc", "alice", "603.2", id="t9"),))
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(IllegalActionError) as caught:
         engine.upkeep(odd)
-    assert odd.stack and odd.step == "untap"
+    assert caught.value.rule == "500.2"
+    assert engine.upkeep(state).state.step == "upkeep"
 
 
 def test_603_7c_111_7_a_ceased_token_a_delayed_trigger_is_bound_to_keeps_its_id(

@@ -134,14 +134,19 @@ def named_ids(value: object) -> tuple[str, ...]:
     frozenset (sorted) of them."""
     out: list[str] = []
     for name in reference_fields(type(value)):
-        held = getattr(value, name)
-        if type(held) is str:
-            out.append(held)
-        elif type(held) is tuple:
-            out.extend(v for v in held if type(v) is str)
-        elif type(held) is frozenset:
-            out.extend(sorted(v for v in held if type(v) is str))
+        _collect(getattr(value, name), out)
     return tuple(out)
+
+
+def _collect(held: object, out: list[str]) -> None:
+    """Append the ids a reference field holds: one, or each of a tuple or
+    frozenset (sorted) of them."""
+    if type(held) is str:
+        out.append(held)
+    elif type(held) is tuple:
+        out.extend(v for v in held if type(v) is str)
+    elif type(held) is frozenset:
+        out.extend(sorted(v for v in held if type(v) is str))
 
 
 #: The reference kinds of what an action affects: a source it names (of
@@ -157,15 +162,8 @@ def affected_ids(value: object) -> tuple[str, ...]:
     actions it holds (a delayed trigger's, bound as that is created)."""
     out: list[str] = []
     for name, kind in reference_fields(type(value)).items():
-        if kind not in _AFFECTED:
-            continue
-        held = getattr(value, name)
-        if type(held) is str:
-            out.append(held)
-        elif type(held) is tuple:
-            out.extend(v for v in held if type(v) is str)
-        elif type(held) is frozenset:
-            out.extend(sorted(v for v in held if type(v) is str))
+        if kind in _AFFECTED:
+            _collect(getattr(value, name), out)
     for f in getattr(type(value), "__attrs_attrs__", ()):
         held = getattr(value, f.name)
         if attrs.has(type(held)) and getattr(type(held), "do", None) is None:
