@@ -805,6 +805,10 @@ class Combat(Copyable):
         combat so far (506.4: they left the battlefield, or an effect removed
         them); they assign no combat damage (510.1), so an assignment's entry
         for one of them is unused rather than illegal.
+    :param on_stack_objects: the number of the object (:attr:`Permanent.object`)
+        each permanent ``on_stack`` names was as the damage went on the stack:
+        damage assigned to one that has left and come back as a new object
+        isn't dealt (310.4c of 1999-2009, 400.7).
 
     .. versionadded:: 0.1.0
     """
@@ -820,6 +824,7 @@ class Combat(Copyable):
     declared: FrozenMap[str, str | None] = field(converter=as_map)
     bands: tuple[tuple[str, ...], ...] = field(default=(), converter=as_tuple)
     removed: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    on_stack_objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
 
     @declared.default
     def _declared_default(self) -> FrozenMap[str, str | None]:
@@ -1056,10 +1061,11 @@ class Trigger(Copyable):
         is put on the stack (603.3c-d), the others as it resolves (608.2d);
         each answer lands in :attr:`choices` under the choice's ``name``.
     :param objects: the number of the object (:attr:`Permanent.object`) each
-        permanent its ``actions`` name was, noted by the kernel as it is put
-        on the stack (a delayed trigger's: as that was created, 603.7c): an
-        action on one that has left and come back as a new object is left
-        out as it resolves (400.7).
+        permanent its ``targets`` and ``actions`` name was, noted by the
+        kernel as it is put on the stack (a delayed trigger's: as that was
+        created, 603.7c): an action on one that has left and come back as a
+        new object is left out as it resolves (400.7), its own or one a
+        plugin gives as it resolves it.
 
     .. versionadded:: 0.1.0
     """

@@ -737,15 +737,16 @@ def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], 
 
 
 def _bound(state: GameState, trigger: Trigger) -> Trigger:
-    """``trigger`` with the object numbers of the objects its actions
-    affect noted, in whatever zone they are, as it is put on the stack
-    (400.7), unless it has them (a delayed trigger's, noted as it was
+    """``trigger`` with the object numbers of its targets and of the objects
+    its actions affect noted, in whatever zone they are, as it is put on the
+    stack (400.7), unless it has them (a delayed trigger's, noted as it was
     created: 603.7c)."""
-    if not trigger.actions or trigger.objects:
+    if not (trigger.actions or trigger.targets) or trigger.objects:
         return trigger
     objects = state.objects._items
-    bound = {obj: perm.object for action in trigger.actions for obj in affected_ids(action)
-             if (perm := objects.get(obj)) is not None}
+    named = [*trigger.targets, *(obj for action in trigger.actions
+                                 for obj in affected_ids(action))]
+    bound = {obj: perm.object for obj in named if (perm := objects.get(obj)) is not None}
     return trigger.evolve(objects=bound) if bound else trigger
 
 
@@ -819,13 +820,17 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
         trigger = trigger.evolve(choices=chosen)
     tx.emit(Event.make("resolve", trigger.rule, source=trigger.source,
                        player=trigger.controller, object=trigger.id, ability=trigger.kind))
+    # 400.7: what it does to a permanent that has left and come back as a new
+    # object since its numbers were noted is left out, whether its own
+    # actions or the ones a plugin gives as it resolves (on a target) say it.
+    rule = "603.7c" if trigger.rule.startswith("603.7") else "400.7"
+    since = "as the ability was put on the stack"
     planned: list[tuple[str, Action, str]] = [
-        (trigger.plugin, a, "redzone_triggers") for a in _still_there(
-            tx, trigger.actions, trigger.objects, trigger.id,
-            "603.7c" if trigger.rule.startswith("603.7") else "400.7",
-            "as the ability was put on the stack")]
-    planned.extend((plugin, a, "redzone_resolve_trigger")
-                   for plugin, a in tx.hooks.resolve_trigger(tx.state, trigger))
+        (trigger.plugin, a, "redzone_triggers")
+        for a in _still_there(tx, trigger.actions, trigger.objects, trigger.id, rule, since)]
+    for plugin, action in tx.hooks.resolve_trigger(tx.state, trigger):
+        planned.extend((plugin, a, "redzone_resolve_trigger") for a in _still_there(
+            tx, (action,), trigger.objects, trigger.id, rule, since))
     saved = (tx.plugin, tx.source, tx.controller)
     tx.source, tx.controller = trigger.source, trigger.controller
     try:

@@ -517,12 +517,16 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     combat = state.combat
     assert combat is not None and nxt is not None
     if state.step.endswith(ASSIGNED):
-        # 310.4: the combat damage on the stack resolves, all at once, as assigned.
+        # 310.4: the combat damage on the stack resolves, all at once, as
+        # assigned; not to a permanent that has left and come back as a new
+        # object since (310.4c, 400.7).
         step = nxt
-        tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(on_stack=())),
-                answers=choices)
+        tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(
+            on_stack=(), on_stack_objects=EMPTY)), answers=choices)
         tx.emit(Event("step", "310.4", step))
-        tx.deal_damage(combat.on_stack)
+        noted, objects = combat.on_stack_objects._items, state.objects._items
+        tx.deal_damage([d for d in combat.on_stack if d.target not in noted
+                        or getattr(objects.get(d.target), "object", None) == noted[d.target]])
         return commit(tx)
     step, participants = damage_step_kind(ctx, state)
     duties = _combat.duties(hooks, state, participants, step)
@@ -558,8 +562,11 @@ def combat_damage(ctx: Context, state: GameState, assign: Assignment | None = No
     if ctx.edition.damage_on_stack:
         # 310.1: the assignments go on the stack as one object; priority follows.
         window = step + ASSIGNED
-        tx = Tx(ctx, state.evolve(step=window, combat=combat.evolve(on_stack=proposed)),
-                answers=choices)
+        objects = state.objects._items
+        noted = {obj: objects[obj].object for d in proposed for obj in (d.source, d.target)
+                 if obj in objects}
+        tx = Tx(ctx, state.evolve(step=window, combat=combat.evolve(
+            on_stack=proposed, on_stack_objects=noted)), answers=choices)
         tx.emit(*(e._replace(step=window, rule="310.1") for e in events))
     else:
         tx = Tx(ctx, state.evolve(step=step, combat=combat), answers=choices)
