@@ -51,6 +51,29 @@ def test_702_22c_bands_with_other_quality(engine: Engine) -> None:
         engine.declare_attackers(state, {"rex": "bob", "ogre": "bob"}, bands=[("rex", "ogre")])
 
 
+@pytest.mark.parametrize(("quality", "subtype"), [
+    ("Wolves", "Wolf"), ("Elves", "Elf"), ("Dwarves", "Dwarf"), ("Werewolves", "Werewolf"),
+    ("Faeries", "Faerie"), ("Harpies", "Harpy"), ("Sphinxes", "Sphinx"),
+    ("Cyclopes", "Cyclops"), ("Fungi", "Fungus"), ("Merfolk", "Merfolk"),
+    ("Dinosaurs", "Dinosaur")])
+def test_702_22c_a_quality_named_in_the_plural_is_the_creature_type(
+        engine: Engine, quality: str, subtype: str) -> None:
+    """702.22c: "attacking [quality] creatures with 'bands with other [quality]'
+    and any number of other attacking [quality] creatures" band: the quality is
+    written in the plural ("bands with other Wolves"), the creature type in the
+    singular (Wolf). A creature of another type still can't join."""
+    c = engine.creature
+    state = _state(engine, c("lead", "alice", 2, 2, f"bands with other {quality}",
+                             subtypes=[subtype]),
+                   c("pack", "alice", 2, 2, subtypes=[subtype]),
+                   c("ogre", "alice", 3, 3, subtypes=["Ogre"]))
+    out = engine.declare_attackers(state, {"lead": "bob", "pack": "bob"},
+                                   bands=[("lead", "pack")])
+    assert out.state.combat is not None and out.state.combat.bands == (("lead", "pack"),)
+    with pytest.raises(IllegalAttackError):
+        engine.declare_attackers(state, {"lead": "bob", "ogre": "bob"}, bands=[("lead", "ogre")])
+
+
 def test_702_22c_d_one_band_each_and_the_same_defender(engine: Engine) -> None:
     c = engine.creature
     state = _state(engine, c("k1", "alice", 2, 2, "banding"), c("k2", "alice", 2, 2, "banding"),

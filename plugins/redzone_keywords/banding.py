@@ -29,14 +29,36 @@ def redzone_keywords() -> list[KeywordSpec]:
     ]
 
 
+#: Creature types whose plural isn't made by a rule of :func:`_plurals`.
+_IRREGULAR_PLURALS: dict[str, tuple[str, ...]] = {
+    "cyclops": ("cyclopes",), "fungus": ("fungi",), "homunculus": ("homunculi",),
+    "mouse": ("mice",), "ox": ("oxen",), "octopus": ("octopi",),
+}
+
+
+def _plurals(subtype: str) -> set[str]:
+    """The ways a creature type (lower case) is written in the plural, itself
+    included (Merfolk, Sheep): Wolf, Wolves; Harpy, Harpies; Sphinx, Sphinxes."""
+    forms = {subtype, subtype + "s", subtype + "es", *_IRREGULAR_PLURALS.get(subtype, ())}
+    if subtype.endswith("f"):
+        forms.add(subtype[:-1] + "ves")
+    elif subtype.endswith("fe"):
+        forms.add(subtype[:-2] + "ves")
+    elif subtype.endswith("y"):
+        forms.add(subtype[:-1] + "ies")
+    return forms
+
+
 def _has_quality(perm: Permanent, quality: str) -> bool:
+    """Whether ``perm`` is a [quality] creature: "legends" are legendary,
+    "creatures named N" are named N, and otherwise the quality is a creature
+    type in the plural ("Wolves": a Wolf, 702.22c)."""
     q = quality.strip().lower()
     if q == "legends":
         return "legendary" in perm.supertypes
     if q.startswith("creatures named "):
         return perm.name.lower() == q[len("creatures named "):]
-    singular = q[:-1] if q.endswith("s") else q
-    return any(t.lower() in (q, singular) for t in perm.subtypes)
+    return any(q in _plurals(t.lower()) for t in perm.subtypes)
 
 
 def _bands_with_other(perm: Permanent) -> tuple[str, ...]:
