@@ -10,7 +10,8 @@ play, or no longer a creature or planeswalker, isn't dealt (310.4c). A
 creature's controller divides its damage among its blockers freely (310.2c-d).
 The second combat damage step takes the creatures that did not assign combat
 damage in the first, plus those with double strike (310.5). Deathtouch and
-lifelink are that era's triggered abilities (502.63, 502.68). The legend rule
+lifelink are that era's triggered abilities (502.63, 502.68), and "bands with
+other" bands creatures with the same ability, whatever their types (502.11). The legend rule
 puts every legendary permanent sharing a name with another into its owner's
 graveyard, whoever controls them (420.5e).
 """
@@ -19,14 +20,14 @@ from __future__ import annotations
 
 from redzone import Edition
 
-from redzone_keywords.editions import sixth_deathtouch, sixth_lifelink
+from redzone_keywords.editions import sixth_banding, sixth_deathtouch, sixth_lifelink
 
 SIXTH = Edition(
     "sixth",
     "Sixth Edition to Magic 2010 (April 1999 to July 2009): combat damage on the stack",
-    ("Comprehensive Rules 2009-02-01: 310.1-310.5, 502.63, 502.68",),
-    plugins=(sixth_deathtouch, sixth_lifelink),
-    replaces=("deathtouch", "lifelink"),
+    ("Comprehensive Rules 2009-02-01: 310.1-310.5, 502.10-502.11, 502.63, 502.68",),
+    plugins=(sixth_banding, sixth_deathtouch, sixth_lifelink),
+    replaces=("banding", "deathtouch", "lifelink"),
     damage_on_stack=True,
     second_step_by_assignment=True,
     legend_rule_per_player=False,
