@@ -86,8 +86,12 @@ DECLARED_AFTER: Final = {"declare_attackers": ("beginning_of_combat",),
                          "declare_blockers": ("beginning_of_combat", "declare_attackers")}
 #: What a declaration's step declares, in words.
 STEP_WORDS: Final = {"declare_attackers": "attackers", "declare_blockers": "blockers"}
-#: The windows after every combat phase of the turn (the end step, 513).
-AFTER_COMBATS: Final = frozenset({"end_step"})
+#: The windows of a turn before its combat phases: its beginning phase and
+#: its precombat main phase (501.1, 505.1), in order.
+BEFORE_COMBATS: Final = ("untap", "upkeep", "draw", "precombat_main")
+#: The windows after every combat phase of the turn: the postcombat main
+#: phase and the end step (505.1, 513), as the engine runs them.
+AFTER_COMBATS: Final = frozenset({"postcombat_main", "end_step"})
 
 #: The editions the scenario format names (the engine may implement fewer).
 FORMAT_EDITIONS: Final = ("foundations", "m10", "sixth")
@@ -394,28 +398,70 @@ class _Builder:
         ``order``). A permanent an action puts onto the battlefield may be
         named by a declaration made after it entered, as any permanent may
         (302.6, 508.1a, 509.1a: a declaration names creatures on the
-        battlefield as it is made): one entering in the beginning of combat
-        step in the attackers and blockers; one entering after attackers are
-        declared in the blockers; one entering in an earlier combat in this
-        combat's declarations (unless it enters in the end step, after every
-        combat). Else it isn't on the battlefield yet when the declaration is
-        made, and naming it is a problem."""
+        battlefield as it is made): one entering in a window of an earlier
+        turn, of this turn's beginning phase or precombat main phase, or of
+        an earlier combat of this turn; one entering in the beginning of
+        combat step in the attackers and blockers; one entering after
+        attackers are declared in the blockers (see :meth:`moment`). Else it
+        isn't on the battlefield yet when the declaration is made (or its
+        window never comes, :meth:`missing_window`), and naming it is a
+        problem."""
         if isinstance(value, str) and value in self.entering_combat:
             combat = self.entering_combat[value]
             after = self.entering_after[value]
             before = DECLARED_AFTER[step]
-            if after in AFTER_COMBATS or combat > self.combat_index or (
-                    combat == self.combat_index and after not in before):
-                when = ("after every combat" if after in AFTER_COMBATS else
-                        "in a later combat" if combat > self.combat_index else
+            entered, now = self.moment(combat, after), self.moment(self.combat_index, step)
+            missing = self.missing_window(combat, after)
+            hint = ("an action before the declaration, after = "
+                    f"{' or '.join(map(repr, before))} (or an earlier step), may bring it "
+                    "in time")
+            where = format_path(self.entering_at[value])
+            if missing is not None:
+                self.p.add(path, f"{value!r} never enters the battlefield ({where}, after = "
+                                 f"{after!r}: {missing}), so it can't be {what}; {hint}")
+                return False
+            if entered > now or (entered == now and after not in before):
+                when = ("in a later turn" if entered[0] > now[0] else
+                        "after every combat of its turn" if after in AFTER_COMBATS else
+                        "in a later combat" if entered[2] > now[2] else
                         f"after = {after!r}")
-                self.p.add(path, f"{value!r} enters the battlefield "
-                                 f"({format_path(self.entering_at[value])}, {when}), after "
+                self.p.add(path, f"{value!r} enters the battlefield ({where}, {when}), after "
                                  f"{STEP_WORDS[step]} are declared, so it can't be {what}; "
-                                 "an action before the declaration, after = "
-                                 f"{' or '.join(map(repr, before))}, may bring it in time")
+                                 f"{hint}")
                 return False
         return self.ref(path, value, kinds, what)
+
+    def moment(self, combat: int, step: str) -> tuple[int, int, int]:
+        """When the window ``step`` of the combat ``combat`` (an index of
+        :meth:`combat_tables`) comes, as ``(turn, part, combat of the
+        turn)`` ordered as the game runs: a turn's beginning phase and
+        precombat main phase (part 0) come before its combats (part 1, each
+        in order), the postcombat main phase and the end step after them all
+        (part 2, 505.1, 513). ``[combat]`` and ``[[additional_combats]]`` are
+        the first turn's combats (500.8); each ``[[turns]]`` is a turn
+        (500.1). Windows of one combat compare equal: their order is
+        :data:`DECLARED_AFTER`'s."""
+        extra = len(self.items(self.data.get("additional_combats")))
+        turn, nth = (1, combat) if combat <= extra else (combat - extra + 1, 0)
+        part = 0 if step in BEFORE_COMBATS else 2 if step in AFTER_COMBATS else 1
+        return turn, part, nth
+
+    def missing_window(self, combat: int, step: str) -> str | None:
+        """Why the window ``step`` of the combat ``combat`` never comes, or
+        ``None``: the first turn starts in its precombat main phase, so its
+        beginning phase runs only with ``first_turn = true`` (103.8a); an
+        additional combat's actions come in its combat phase and after it
+        (500.8)."""
+        turn, _part, nth = self.moment(combat, step)
+        if turn != 1 or step not in BEFORE_COMBATS:
+            return None
+        if nth > 0:
+            return ("an additional combat's actions come in its combat phase or after it, "
+                    "not before the turn's first combat (500.8)")
+        if step != "precombat_main" and self.data.get("first_turn") is not True:
+            return ("the first turn starts in its precombat main phase; its beginning phase "
+                    "runs only with first_turn = true (103.8a)")
+        return None
 
     def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
         ok = self.ref((*at, "controller"), pdata.get("controller"), ("player",), "a controller")

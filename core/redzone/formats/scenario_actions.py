@@ -63,8 +63,18 @@ FIELD_WHAT: Final[dict[tuple[str, str], str]] = {
 EACH_FIELDS: Final = frozenset({("lose_life", "player"), ("gain_life", "player"),
                                 ("deal_damage", "target")})
 
+#: The rule by which each action that puts a new permanent onto the
+#: battlefield puts it there.
+ENTERS_RULE: Final = {"create_token": "111.2", "enter_attacking": "508.4",
+                      "enter_blocking": "509.4"}
+
 #: Effect kinds whose ``to`` must be a permanent (not a player).
 _TO_PERMANENT: Final = frozenset({"blocks_if_able"})
+
+
+def _shown(value: Any) -> str:
+    """A TOML value as a problem quotes it (``true``, ``1``, ``'hand'``)."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
 def table(value: Any) -> dict[str, Any]:
@@ -288,6 +298,7 @@ class ActionReader:
             perm = None
             if isinstance(pid, str) and board.entering_at.get(pid) == at:
                 perm = board.permanent((*at, key), pdata, pid)
+                ok = self.entering((*at, key), do, adata, pdata, kwargs) and ok
             ok = perm is not None and ok
             kwargs[key] = perm.evolve(token=True) if perm is not None and key == "token" \
                 else perm
@@ -320,6 +331,71 @@ class ActionReader:
         if do in ("grant", "revoke"):
             for j, text in enumerate(items(adata.get("keywords"))):
                 ok = board.keyword((*at, "keywords", j), text) is not None and ok
+        return ok
+
+    def entering(self, at: Path, do: str, adata: dict[str, Any], pdata: dict[str, Any],
+                 kwargs: dict[str, Any]) -> bool:
+        """Check the keys of the permanent table ``pdata`` (at ``at``) that
+        an action putting it onto the battlefield (``do``: ``create_token``,
+        ``enter_attacking``, ``enter_blocking``) decides itself: each is
+        honoured or refused with its rule, never ignored. ``tapped`` is
+        honoured where the action can enter tapped (made the action's
+        ``tapped`` in ``kwargs``; the two must agree). The permanent enters
+        the battlefield (111.2, 508.4, 509.4), under its controller's control
+        and owned by them (111.2), summoning sick (302.6), with no damage
+        marked (a new object, 400.7); a token is a token (111.1). Card data
+        completes ``[[permanents]]`` entries only.
+
+        :returns: whether every such key is one it can have.
+        """
+        board = self.board
+        rule = ENTERS_RULE[do]
+        what = "a token" if do == "create_token" else "the permanent it puts onto the battlefield"
+        ok = True
+
+        def refuse(key: str, why: str) -> None:
+            nonlocal ok
+            board.p.add((*at, key), f"{key} = {_shown(pdata[key])}: {why}")
+            ok = False
+
+        zone = pdata.get("zone", "battlefield")
+        if isinstance(zone, str) and zone != "battlefield":
+            refuse("zone", f"{do!r} puts {what} onto the battlefield ({rule}); leave 'zone' "
+                           "out (a card of the scenario in another zone enters the "
+                           "battlefield with do = \"move\")")
+        damage = pdata.get("damage", 0)
+        if isinstance(damage, int) and not isinstance(damage, bool) and damage != 0:
+            refuse("damage", f"{what} enters the battlefield with no damage marked (a new "
+                             "object, 400.7; damage is marked as it is dealt, 120.3); a "
+                             "later action may deal it damage (do = \"deal_damage\")")
+        if pdata.get("summoning_sick") is False:
+            refuse("summoning_sick", f"{what} comes under its controller's control as it "
+                                     "enters, so it is summoning sick this turn (302.6); "
+                                     "give it haste to let it attack")
+        owner, controller = pdata.get("owner"), pdata.get("controller")
+        if "owner" in pdata and isinstance(controller, str) and owner != controller \
+                and isinstance(owner, str) and board.kinds.get(owner) == "player":
+            refuse("owner", f"{what} is owned by its controller {controller!r} (111.2: the "
+                            "player who puts a token onto the battlefield owns it; redzone "
+                            "does the same for a card); leave 'owner' out")
+        if do == "create_token" and pdata.get("token") is False:
+            refuse("token", "'create_token' makes a token (111.1); a card enters the "
+                            "battlefield with do = \"enter_attacking\", \"enter_blocking\" "
+                            "or \"move\"")
+        if "card" in pdata:
+            refuse("card", "card data completes [[permanents]] entries only; write the "
+                           "permanent's characteristics in this table")
+        tapped = pdata.get("tapped")
+        if isinstance(tapped, bool):
+            if do == "enter_blocking":
+                if tapped:
+                    refuse("tapped", "'enter_blocking' puts the permanent onto the "
+                                     "battlefield untapped (509.4); it can't enter tapped")
+            elif isinstance(adata.get("tapped"), bool) and adata["tapped"] != tapped:
+                refuse("tapped", f"disagrees with the action's tapped = "
+                                 f"{_shown(adata['tapped'])}; give one of them")
+            else:
+                kwargs["tapped"] = tapped  # (the action's field: it enters tapped, or not)
         return ok
 
     def activation(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:

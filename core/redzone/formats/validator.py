@@ -129,6 +129,8 @@ class _Validator:
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root
+        #: The pattern of an id (``$defs.id``): the one pattern reported here.
+        self.id_pattern: str | None = root.get("$defs", {}).get("id", {}).get("pattern")
 
     def deref(self, sch: Mapping[str, Any]) -> Mapping[str, Any]:
         seen = 0
@@ -217,8 +219,12 @@ class _Validator:
         elif hi is not None and len(value) > hi:
             out.append((path, f"the string is {len(value)} characters long; at most {hi} "
                               "are allowed"))
-        elif "pattern" in sch and not re.search(sch["pattern"], value):
+        elif "pattern" in sch and not re.search(sch["pattern"], value) \
+                and sch["pattern"] == self.id_pattern:
             out.append((path, f"{value!r} is not a valid id: no spaces at either end"))
+        # The other patterns are names' (a step, a kind of event): the reader
+        # checks them against the names the engine knows, with close matches,
+        # so a name that isn't one is one problem there, not a second here.
 
     def _array(self, value: list[Any], sch: Mapping[str, Any], path: Path,
                out: list[tuple[Path, str]]) -> None:
