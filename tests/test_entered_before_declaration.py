@@ -128,10 +128,11 @@ def test_508_1a_a_token_made_after_attackers_are_declared_can_t_attack() -> None
 def test_an_end_step_token_can_be_declared_in_no_combat_of_the_turn() -> None:
     """513: the end step comes after every combat phase of the turn, so a
     token made then can't be declared in an additional combat (500.8)."""
-    text = HEAD + 'through = "cleanup"\n[combat]\nattacks = { bear = "bob" }\n' + token(
+    text = 'through = "cleanup"\n' + HEAD + '[combat]\nattacks = { bear = "bob" }\n' + token(
         "goblin", "alice", "end_step", '["haste"]') \
         + '\n[[additional_combats]]\nattacks = { goblin = "bob" }\n'
     found = problems(text)
+    assert list(found) == ["additional_combats[0].attacks.goblin"]
     assert "after every combat" in found["additional_combats[0].attacks.goblin"]
 
 
