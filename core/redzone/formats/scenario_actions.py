@@ -371,7 +371,7 @@ class ActionReader:
         if pdata.get("summoning_sick") is False:
             refuse("summoning_sick", f"{what} comes under its controller's control as it "
                                      "enters, so it is summoning sick this turn (302.6); "
-                                     "give it haste to let it attack")
+                                     "a keyword that lets it attack anyway may")
         owner, controller = pdata.get("owner"), pdata.get("controller")
         if "owner" in pdata and isinstance(controller, str) and owner != controller \
                 and isinstance(owner, str) and board.kinds.get(owner) == "player":

@@ -925,10 +925,20 @@ def _move(tx: Tx, a: Move) -> None:
     if a.position not in POSITIONS:
         raise IllegalActionError(f"move: position must be 'top' or 'bottom', not "
                                  f"{a.position!r}", rule="401.1", objects=(a.target,))
-    if state.objects[a.target].zone not in ZONES:  # ceased, or left the game
+    perm = state.objects[a.target]
+    if perm.zone == "left_game":
+        raise IllegalActionError(f"move: {a.target!r} is no longer in the game: it left the "
+                                 f"game with its owner {perm.owner!r}", rule="800.4a",
+                                 objects=(a.target, perm.owner))
+    if perm.zone not in ZONES:  # ceased (111.7)
         raise IllegalActionError(f"move: {a.target!r} is no longer in the game "
-                                 f"({state.objects[a.target].zone})", rule="400.1",
-                                 objects=(a.target,))
+                                 f"({perm.zone})", rule="400.1", objects=(a.target,))
+    if a.to in _zones.ENTERS_UNDER_OWNER and a.to != perm.zone \
+            and _zones.has_left(state, perm.owner):
+        raise IllegalActionError(f"move: {a.target!r} can't be put onto the {a.to} under the "
+                                 f"control of its owner {perm.owner!r}, who has left the "
+                                 "game: it remains in its current zone", rule="800.4b",
+                                 objects=(a.target, perm.owner))
     entering = [what for what, given in (("counters", a.counters), ("tapped", a.tapped),
                                          ("attacking", a.attacking is not None)) if given]
     if entering and a.to != "battlefield":

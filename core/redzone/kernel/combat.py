@@ -322,6 +322,8 @@ def _blocker_core(hooks: Hooks, state: GameState, given: object,
     blocker = perm.id
     if perm.zone != "battlefield":
         return [Violation("509.1a", f"{_label(perm)} is not on the battlefield", (blocker,))]
+    if blocker in combat.blocks._items:
+        return [_already_blocking(state, blocker)]
     out: list[Violation] = []
     if "creature" not in perm.types:
         out.append(Violation("506.3", f"{_label(perm)} is not a creature: only creatures block",
@@ -366,6 +368,35 @@ def _blocker_core(hooks: Hooks, state: GameState, given: object,
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
                 f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
     return out
+
+
+def _already_blocking(state: GameState, blocker: str) -> Violation:
+    """The violation of declaring ``blocker``, which is a blocking creature
+    already (it was put onto the battlefield blocking, 509.4, or an effect
+    made it block): the defending player declares which of their creatures
+    block (509.1a); one that is blocking stays so (509.1g) and isn't
+    declared again.
+
+    Rules: 509.1a, 509.1g, 509.4
+    """
+    combat = state.combat
+    assert combat is not None
+    blocked = ", ".join(label(state, a) for a in combat.blocks[blocker]) or "nothing"
+    return Violation("509.1a", f"{label(state, blocker)} is already blocking {blocked} (it "
+                     "became a blocking creature before the declaration, 509.4): only "
+                     "creatures that aren't blocking are declared as blockers", (blocker,))
+
+
+def existing_blockers(state: GameState, attacker: str) -> tuple[str, ...]:
+    """The creatures blocking ``attacker`` before blockers are declared (put
+    onto the battlefield blocking, 509.4): they stay blocking through the
+    declaration (509.1g), so the restrictions on an attacker's blockers
+    together (509.1b, 702.111b) count them with the declared ones.
+
+    Rules: 509.1b, 509.4
+    """
+    combat = state.combat
+    return combat.blockers_of(attacker) if combat is not None else ()
 
 
 def block_violations(hooks: Hooks, state: GameState,
@@ -419,19 +450,29 @@ def block_requirement_check(hooks: Hooks, state: GameState,
                             candidates: dict[str, list[str]] | None = None
                             ) -> RequirementCheck | None:
     """How a declaration of blockers that breaks no restriction fares against
-    the requirements (509.1c); ``None`` when there are none.
+    the requirements (509.1c); ``None`` when there are none. The blocks made
+    before the declaration (509.4) count: the requirements they obey are
+    left out, and an attacker's blockers together are those and the
+    declared ones.
 
     :param candidates: :func:`block_candidates`, when the caller has them."""
     reqs = hooks.block_requirements(state)
     if not reqs or state.combat is None:
         return None
+    made = state.combat.blocks
+    if made:
+        # 509.4: the blocks made before the declaration stay; the requirements
+        # they obey are obeyed whatever is declared, so only the others count.
+        reqs = [r for r in reqs if not r.obeyed_by(None, made)]
+        if not reqs:
+            return None
     if candidates is None:
         candidates = block_candidates(hooks, state)
     caps = {b: capacity(hooks, state, b) for b in candidates}
 
     def legal(decl: Mapping[str, tuple[str, ...]]) -> bool:
         for a, bs in blockers_by_attacker(decl.items()).items():
-            if hooks.blocked_by_violations(state, a, tuple(bs)):
+            if hooks.blocked_by_violations(state, a, (*existing_blockers(state, a), *bs)):
                 return False
         return not hooks.block_declaration_violations(state, FrozenMap(decl))
 
@@ -440,7 +481,10 @@ def block_requirement_check(hooks: Hooks, state: GameState,
 
 def block_restriction_violations(hooks: Hooks, state: GameState,
                                  blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
-    """The restrictions a declaration of blockers breaks (509.1a-b)."""
+    """The restrictions a declaration of blockers breaks (509.1a-b); a
+    creature already blocking can't be declared (509.1a), and the
+    restrictions on an attacker's blockers together count those already
+    blocking it (509.4)."""
     found: list[Violation] = []
     blocked_by: dict[str, list[str]] = {}
     combat = state.combat
@@ -480,7 +524,10 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
                 found.append(v)
     if "redzone_blocked_by_violations" not in silent:
         for attacker, blockers in blocked_by.items():
-            found.extend(hooks.blocked_by_violations(state, attacker, tuple(blockers)))
+            # 509.1b: the attacker's blockers after the declaration, those
+            # already blocking it (509.4) first.
+            before = tuple(b for b in existing_blockers(state, attacker) if b not in blockers)
+            found.extend(hooks.blocked_by_violations(state, attacker, (*before, *blockers)))
     if not found and "redzone_block_declaration_violations" not in silent:
         found.extend(hooks.block_declaration_violations(
             state, FrozenMap((b, tuple(a)) for b, a in blocks.items())))

@@ -149,7 +149,9 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
                 key = (a, tuple(bs))
                 good = groups.get(key)
                 if good is None:
-                    good = groups[key] = not hooks.blocked_by_violations(state, a, key[1])
+                    # (with the creatures blocking it before the declaration, 509.4)
+                    good = groups[key] = not hooks.blocked_by_violations(
+                        state, a, (*_combat.existing_blockers(state, a), *key[1]))
                 if not good:
                     ok = False
                     break

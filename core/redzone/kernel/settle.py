@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
+from redzone.kernel import zones as _zones
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
@@ -568,6 +569,9 @@ def _leave_game(tx: Tx, player: str) -> None:
                   if p.zone == "battlefield" and p.controller == player and p.owner != player]
     if owned:
         tx.events.extend(move_many(tx, [(o, "800.4a") for o in owned], "left_game"))
+    elsewhere, events = _zones.leave_the_game(tx.state, player, tx.step)
+    if events:
+        tx._take(elsewhere, events, labelled=True)
     if controlled:
         tx.events.extend(move_many(tx, [(o, "800.4a") for o in controlled], "exile"))
     work = tx

@@ -260,7 +260,10 @@ def declare_blockers(ctx: Context, state: GameState,
                      blocks: Mapping[str, str | Sequence[str]],
                      order: Mapping[str, Sequence[str]] | None = None, *,
                      choices: Answers = None, checked: bool = True) -> Outcome:
-    """Declare blockers (509.1).
+    """Declare blockers (509.1). The creatures already blocking (put onto the
+    battlefield blocking before the declaration, 509.4) stay blocking and
+    their attackers blocked (509.1g-h): the declared blocks join them
+    (:func:`_with_blocks_made`).
 
     :param checked: ``False``: the caller vouches that ``blocks`` is one of
         :func:`~redzone.kernel.enumerate.legal_blocks` of ``state`` (see
@@ -287,23 +290,62 @@ def declare_blockers(ctx: Context, state: GameState,
     combat = state.combat
     declared_blocks: FrozenMap[str, tuple[str, ...]] = FrozenMap._wrap(norm)  # (never changed)
     blocked = frozenset({a for atts in norm.values() for a in atts})
+    ordered = _with_orders_made(combat, orders)
     tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(
-        blocks=declared_blocks, blocked=blocked,
-        order=FrozenMap._wrap(orders) if orders else EMPTY)), answers=choices)
+        blocks=_with_blocks_made(combat, norm), blocked=combat.blocked | blocked,
+        order=ordered)), answers=choices)
     label = tx.step
     emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
         mine = declared.get(blocker, ())
         emitted += [Event("block", "509.1a" if attacker in mine else "702.22h", label,
                           blocker=blocker, attacker=attacker) for attacker in attackers]
+    # 509.1h, 509.3c: an attacker blocked before the declaration stays blocked;
+    # it doesn't become blocked again.
     emitted += [Event("blocked" if attacker in blocked else "unblocked", "509.1h", label,
-                      object=attacker) for attacker in combat.attacks._items]
+                      object=attacker) for attacker in combat.attacks._items
+                if attacker not in combat.blocked]
     emitted += [Event.make("order", "509.2" if obj in combat.attacks else "509.3", label,
-                           object=obj, order=tuple(seq)) for obj, seq in orders.items()]
+                           object=obj, order=ordered[obj]) for obj in orders]
     tx.events.extend(emitted)  # made with the step's label
     # 509.1d-f: the options and costs of the declaration.
     declaration_choices(tx, hooks.block_choices(tx.state, declared_blocks))
     return commit(tx)
+
+
+def _with_blocks_made(combat: Combat, declared: Mapping[str, tuple[str, ...]]
+                      ) -> FrozenMap[str, tuple[str, ...]]:
+    """The blocks after the declaration: those made before it (a creature put
+    onto the battlefield blocking, 509.4), which stay (509.1g), then the
+    declared ones; a creature in both (only when the declaration wasn't
+    checked) blocks the attackers of both.
+
+    Rules: 509.1g, 509.4
+    """
+    made = combat.blocks
+    if not made:
+        return FrozenMap._wrap(dict(declared))  # (never changed)
+    blocks = {b: tuple(a) for b, a in made.items()}
+    for blocker, attackers in declared.items():
+        blocks[blocker] = tuple(dict.fromkeys((*blocks.get(blocker, ()), *attackers)))
+    return FrozenMap._wrap(blocks)
+
+
+def _with_orders_made(combat: Combat, orders: Mapping[str, tuple[str, ...]]
+                      ) -> FrozenMap[str, tuple[str, ...]]:
+    """The damage assignment orders after the declaration (509.2-509.3 of
+    2009-2024): the declared ones, each attacker's blockers that were
+    blocking it before the declaration (509.4, 509.7) first.
+
+    Rules: 509.2, 509.4, 509.7
+    """
+    if not orders:
+        return combat.order if combat.blocks else EMPTY
+    merged = dict(combat.order.items())
+    for obj, seq in orders.items():
+        before = merged.get(obj) or combat.blockers_of(obj)
+        merged[obj] = tuple(dict.fromkeys((*before, *seq)))
+    return FrozenMap._wrap(merged)
 
 
 # -- 510 ------------------------------------------------------------------------------

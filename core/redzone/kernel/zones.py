@@ -39,8 +39,11 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     enters under its owner's control (a card off the battlefield is its
     owner's), untapped, and it hasn't been controlled continuously since the
     turn began (302.6). A token that has left the battlefield stays where it
-    is (111.8). Within one zone nothing changes but a library's order: the
-    card is put on top or at the bottom and stays the same object.
+    is (111.8), and so does a card whose owner has left the game, rather
+    than go onto the battlefield or the stack under their control (800.4b);
+    one that is no longer in the game (``ceased``, ``left_game``) doesn't
+    move. Within one zone nothing changes but a library's order: the card is
+    put on top or at the bottom and stays the same object.
 
     :param obj: an object of the state.
     :param to: one of :data:`~redzone.kernel.model.ZONES`.
@@ -56,6 +59,10 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     source = perm.zone
     if perm.token and source != "battlefield":
         return state, []  # 111.8: it can't move to another zone
+    if source not in ZONES:
+        return state, []  # it ceased to exist, or left the game (111.7, 800.4a)
+    if to in ENTERS_UNDER_OWNER and source != to and has_left(state, perm.owner):
+        return state, []  # 800.4b: it remains in its current zone
     if source == "battlefield":
         if to == "battlefield":
             return state, []
@@ -75,6 +82,61 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
         events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
     objects = state.objects.set(obj, new)
     return state.with_objects_left(objects, (obj,)), events
+
+
+#: The zones a card off the battlefield enters under its owner's control
+#: (a card put onto the battlefield, 110.2; a spell cast, 601.2a): where it
+#: doesn't go when that player has left the game (800.4b).
+ENTERS_UNDER_OWNER: Final = frozenset({"battlefield", "stack"})
+
+#: The zones whose objects leave the game with their owner (800.4a) through
+#: :func:`leave_the_game`, in the order they do: every zone but the
+#: battlefield, whose permanents leave it through
+#: :func:`redzone.kernel.sba.move_many_to_zone`.
+LEFT_WITH_OWNER: Final = ("hand", "library", "graveyard", "exile", "stack")
+
+
+def has_left(state: GameState, player: str) -> bool:
+    """Whether ``player`` has left the game (104.5: a player who lost;
+    800.4a).
+
+    Rules: 104.5, 800.4a
+    """
+    found = state.players._items.get(player)
+    return found is not None and found.lost
+
+
+def leave_the_game(state: GameState, player: str, step: str
+                   ) -> tuple[GameState, list[Event]]:
+    """As ``player`` leaves the game, every object they own off the
+    battlefield leaves it too (800.4a): each card in their hand, library,
+    graveyard and exile, and on the stack, goes to the ``left_game`` zone as
+    a new object (400.7), with a ``moved`` event citing 800.4a that names the
+    zone it left. (Their permanents leave the battlefield with the
+    ``zone_change`` events of :func:`redzone.kernel.sba.move_many_to_zone`.)
+    Objects in ``ceased`` or ``left_game`` stay where they are, so a second
+    call does nothing.
+
+    Rules: 400.7, 800.4a
+
+    :param player: the player who leaves.
+    :param step: the step it happens in (the events' label).
+    :returns: the new state and the events, the cards in zone and position
+        order.
+    """
+    leaving = sorted((p for p in state.objects._items.values()
+                      if p.owner == player and p.zone in LEFT_WITH_OWNER),
+                     key=lambda p: (LEFT_WITH_OWNER.index(p.zone), p.position))
+    if not leaving:
+        return state, []
+    place = _sba.next_position(state, player, "left_game")
+    moved: dict[str, Permanent] = {}
+    events: list[Event] = []
+    for n, perm in enumerate(leaving):
+        moved[perm.id] = _sba._left(perm, "left_game", place + n)  # type: ignore[operator]
+        events.append(Event.make("moved", "800.4a", step, object=perm.id, zone="left_game",
+                                 origin=perm.zone))
+    return state.with_objects_left(state.objects.merge(moved), tuple(moved)), events
 
 
 def draw(state: GameState, player: str, step: str) -> tuple[GameState, list[Event]]:
@@ -135,6 +197,10 @@ def _in_hand(state: GameState, obj: str, doing: str) -> Permanent:
         raise IllegalActionError(f"{doing}: {obj!r} can't be {done} from its owner's hand: "
                                  f"{where}", rule="601.2a" if doing == "cast" else "305.1",
                                  objects=(obj,))
+    if has_left(state, perm.owner):
+        raise IllegalActionError(f"{doing}: {perm.owner!r}, who owns {obj!r}, has left the "
+                                 "game: it can't be put onto the stack or the battlefield "
+                                 "under their control", rule="800.4b", objects=(obj, perm.owner))
     return perm
 
 
@@ -255,5 +321,6 @@ def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Ev
     return state, [Event("play_land", "305.1", step, object=obj, player=perm.owner), *entered]
 
 
-__all__ = ["CAST_TIMING", "MAIN_PHASES", "NO_PRIORITY", "POSITIONS", "SPELL_TYPES", "cast",
-           "cast_spell", "draw", "move_object", "play_land", "spell_resolved"]
+__all__ = ["CAST_TIMING", "ENTERS_UNDER_OWNER", "LEFT_WITH_OWNER", "MAIN_PHASES", "NO_PRIORITY",
+           "POSITIONS", "SPELL_TYPES", "cast", "cast_spell", "draw", "has_left",
+           "leave_the_game", "move_object", "play_land", "spell_resolved"]
