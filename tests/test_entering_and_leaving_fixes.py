@@ -396,3 +396,46 @@ def test_800_4a_a_card_in_left_game_is_no_longer_in_the_game() -> None:
         engine.perform(gone, Move("bgy", "battlefield"))
     assert info.value.rule == "800.4a"
     assert "left the game" in str(info.value)
+
+
+def test_506_4c_800_4a_a_battle_whose_protector_left_stays_attacked(engine: Engine) -> None:
+    """800.4a removes nothing from combat but what leaves the game, and 506.4
+    removes a battle from combat only if its protector changes: carol, the
+    protector of bob's Siege, dies in the first-strike step, and the 3/3
+    attacking the Siege still deals it 3 (defense 5 to 2). (Creatures attacking
+    carol herself are removed from combat, as the scenario format's contract
+    says.)"""
+    c, p = engine.creature, engine.permanent
+    state = engine.game(
+        [Player("alice"), Player("bob"), Player("carol", life=1)],
+        [c("striker", "alice", 1, 1, "first strike"), c("ogre", "alice", 3, 3),
+         p("siege", "bob", types=["battle"], subtypes=["Siege"], counters={"defense": 5},
+           protector="carol")], active_player="alice")
+    out = engine.resolve(state, {"striker": "carol", "ogre": "siege"}, {})
+    assert out.state.players["carol"].lost
+    assert [e.object for e in out.events if e.kind == "removed_from_combat"] == ["striker"]
+    assert [(e.source, e.target, e.amount) for e in out.events if e.kind == "damage"] == [
+        ("striker", "carol", 1), ("ogre", "siege", 3)]
+    assert out.state.objects["siege"].defense == 2
+
+
+def test_506_4c_an_attacker_of_a_planeswalker_that_left_with_its_controller_attacks_on(
+        engine: Engine) -> None:
+    """506.4c: a creature attacking a planeswalker removed from combat (it left
+    the game with carol, 800.4a) "continues to be an attacking creature,
+    although it is not attacking any player, planeswalker, or battle", and
+    deals no combat damage."""
+    c, p = engine.creature, engine.permanent
+    state = engine.game(
+        [Player("alice"), Player("bob"), Player("carol", life=1)],
+        [c("striker", "alice", 1, 1, "first strike"), c("ogre", "alice", 3, 3),
+         p("jace", "carol", types=["planeswalker"], counters={"loyalty": 4})],
+        active_player="alice")
+    state = engine.declare_attackers(state, {"striker": "carol", "ogre": "jace"}).state
+    state = engine.declare_blockers(state, {}).state
+    state = engine.combat_damage(state).state
+    assert state.players["carol"].lost and state.objects["jace"].zone == "left_game"
+    assert state.combat is not None
+    assert "ogre" in state.combat.attacks and state.combat.attacks["ogre"] is None
+    out = engine.combat_damage(state)
+    assert [e for e in out.events if e.kind == "damage"] == []

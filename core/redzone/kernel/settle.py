@@ -553,13 +553,17 @@ def _leave_game(tx: Tx, player: str) -> None:
     that give them control of objects end (control goes back as when such
     an effect ends, 611.2); then the ones they still control that others own
     are exiled, their abilities on the stack and delayed triggers cease to
-    exist (800.4a, 800.4d), and creatures attacking them (or their
-    planeswalkers or battles) are removed from combat."""
+    exist (800.4a, 800.4d), and creatures attacking them are removed from
+    combat (the scenario format's contract; 800.4e). A creature attacking
+    their planeswalker or a battle they protect keeps attacking: the
+    planeswalker is removed from combat as it leaves or changes control
+    (506.4, 506.4c), the battle stays attacked until it has a new protector
+    (704.5x)."""
     state = tx.state
     combat = state.combat
     if combat is not None:
-        for attacker, defending in list(combat.defending_players.items()):
-            if defending == player and tx.state.combat is not None \
+        for attacker, attacked in list(combat.attacks.items()):
+            if attacked == player and tx.state.combat is not None \
                     and attacker in tx.state.combat.attacks:
                 tx.remove_from_combat(attacker, "800.4a")
     _end_control_of(tx, player)
