@@ -376,6 +376,9 @@ def _on_attack(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
 
 
 TRIGGERS.update({
+    # 702.16b: asked by a plugin as its trigger's targets are chosen (603.3d).
+    "redzone_target_violations": (lambda e, s: s, lambda e, s: e.hooks.target_violations(
+        s, "orc", "bear"), "main"),
     # 510.1a, 510.1c, 614.9: asked as damage is assigned and dealt.
     "redzone_combat_damage_amount": (_to_damage, lambda e, s: e.combat_damage(s),
                                      "declare_blockers"),

@@ -49,7 +49,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "GameOver", "GameState", "Keyword", "Modification", "Permanent", "Player", "PluginState",
         "Shield", "StackObject", "Trigger", "WrittenTrigger", "creature", "new_game",
     ),
-    "redzone.kernel.plugins": ("dynamic", "hookimpl", "whole_board"),
+    "redzone.kernel.plugins": ("dynamic", "hookimpl", "target_violations", "whole_board"),
     "redzone.kernel.references": ("EACH_PLAYER", "AnyId", "ObjectId", "PlayerId",
                                    "PlayerOrObjectId", "SourceId"),
     "redzone.kernel.requirements": ("Requirement",),

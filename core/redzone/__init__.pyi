@@ -101,7 +101,7 @@ from redzone.kernel.model import (
     creature,
     new_game,
 )
-from redzone.kernel.plugins import dynamic, hookimpl, whole_board
+from redzone.kernel.plugins import dynamic, hookimpl, target_violations, whole_board
 from redzone.kernel.references import (
     EACH_PLAYER,
     AnyId,
@@ -220,6 +220,7 @@ __all__ = [
     "hookimpl",
     "new_game",
     "simulate",
+    "target_violations",
     "token_ids",
     "whole_board",
 ]

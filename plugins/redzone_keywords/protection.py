@@ -2,9 +2,13 @@
 
 "Protection from [quality]" (702.16a), as it applies to combat: an attacking
 creature with protection can't be blocked by creatures that have the quality
-(702.16f), and damage that sources with the quality would deal to the
-permanent is prevented (702.16e), combat or noncombat. Targeting, enchanting
-and equipping (702.16b-d) don't happen in combat and are not modelled.
+(702.16f), damage that sources with the quality would deal to the permanent
+is prevented (702.16e), combat or noncombat, and the permanent can't be the
+target of abilities from a source with the quality (702.16b): it answers
+``redzone_target_violations``, which the triggered abilities that target in
+combat ask (provoke's and mentor's) as they go on the stack (603.3d) and as
+they resolve (608.2b). Enchanting and equipping (702.16c-d) don't happen in
+combat and are not modelled.
 
 A creature with protection from a quality can still block creatures with that
 quality; the damage they would deal to it is prevented. Protection does not
@@ -17,8 +21,8 @@ The qualities understood:
 - ``multicolored``, ``monocolored``, ``colorless``;
 - a card type or subtype, singular or plural (``creatures``, ``artifacts``,
   ``goblins``): a source that is a permanent or card of that type (702.16a);
-- ``everything`` (702.16j): no creature can block it and all damage dealt to
-  it is prevented;
+- ``everything`` (702.16j): no creature can block it, no ability can target
+  it and all damage dealt to it is prevented;
 - a player's id (702.16k): objects that player controls.
 
 "Protection from A and from B" is two protection abilities (702.16g); several
@@ -53,6 +57,9 @@ BLOCK_RULES: Final = FrozenMap(
 #: The rule that makes a quality prevent damage, by variant.
 DAMAGE_RULES: Final = FrozenMap(
     {"quality": "702.16e", "everything": "702.16j", "player": "702.16k"})
+#: The rule that makes a quality refuse a target, by variant.
+TARGET_RULES: Final = FrozenMap(
+    {"quality": "702.16b", "everything": "702.16j", "player": "702.16k"})
 #: Separators of "protection from A, from B, and from C" (702.16g).
 SPLIT: Final = re.compile(r",? and from |, from ")
 
@@ -92,10 +99,27 @@ def redzone_prevent_damage(state: GameState, damage: Damage) -> list[Prevention]
             for quality, variant, _reason in _matches(state, target, source)]
 
 
+@hookimpl
+def redzone_target_violations(state: GameState, source: str, target: str) -> list[Violation]:
+    holder = state.objects.get(target)
+    if holder is None or holder.zone != "battlefield" or not holder.has("protection"):
+        return []
+    if not state.is_source(source):
+        return []
+    obj = state.source(source)  # its last known information if it left (608.2b)
+    return [
+        Violation(TARGET_RULES[variant], f"{_label(holder)} (protection from {quality}) can't "
+                  f"be the target of an ability from {_label(obj)}: "
+                  f"{'it protects from everything' if variant == 'everything' else reason}",
+                  (source, target))
+        for quality, variant, reason in _matches(state, holder, obj)
+    ]
+
+
 # -- qualities -------------------------------------------------------------------------
 
 
-def _label(perm: Permanent) -> str:
+def _label(perm: Permanent | StackObject) -> str:
     return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
 
 

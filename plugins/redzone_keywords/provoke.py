@@ -7,13 +7,16 @@ The requirement is an :class:`~redzone.Effect` of kind ``blocks_if_able``,
 which the core's requirement checker enforces (509.1c).
 
 The target is a choice made as the ability is put on the stack (603.3d), key
-``"provoke@<source>:target"``: a creature the defending player controls, or
-none ("you may"); by default the one with the greatest power, ties broken by
-id. An embedding engine may still set ``Trigger.choices["target"]`` as it
+``"provoke@<source>:target"``: a creature the defending player controls that
+the provoker's ability can target (not one with protection from a quality
+the provoker has, 702.16b: whatever ``redzone_target_violations`` refuses),
+or none ("you may"); by default the one with the greatest power, ties broken
+by id. An embedding engine may still set ``Trigger.choices["target"]`` as it
 resolves. A target chosen from the choice's options (by default or by an
-answer) that is no longer legal as it resolves (it left the battlefield, or
-the defending player no longer controls it) makes it do nothing (608.2b); a
-target the engine gave that was never among the options is refused.
+answer) that is no longer legal as it resolves (it left the battlefield, the
+defending player no longer controls it, or it gained protection from the
+provoker) makes it do nothing (608.2b); a target the engine gave that was
+never among the options is refused.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from redzone import (
     Trigger,
     Untap,
     hookimpl,
+    target_violations,
 )
 
 
@@ -47,13 +51,10 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
         perm = state.last_known(event.attacker)
         for _ in perm.instances("provoke"):
             # 603.3d: the target is chosen as the ability is put on the stack.
-            default = _default_target(state, perm.id)
-            defender = (state.combat.defending_players.get(perm.id)
-                        if state.combat is not None else None)
-            options = tuple(sorted(p.id for p in state.battlefield
-                                   if "creature" in p.types and p.controller == defender))
+            legal = _legal_targets(state, perm.id)
+            options = tuple(sorted(legal))
             target = Choice("target", perm.controller, "target", options,
-                            default=(default,) if default else (), min=0, max=1,
+                            default=legal[:1], min=0, max=1,
                             rule="702.39a", text="target creature the defending player "
                                                  "controls (or none: \"you may\")")
             out.append(Trigger("provoke", perm.id, perm.controller, "702.39a",
@@ -62,15 +63,17 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
     return out
 
 
-def _default_target(state: GameState, source: str) -> str | None:
+def _legal_targets(state: GameState, source: str) -> list[str]:
+    """The creatures the defending player controls that ``source``'s ability
+    can target (702.39a, 702.16b), the greatest power first (ties by id)."""
     combat = state.combat
     if combat is None or source not in combat.attacks:
-        return None
+        return []
     defender = combat.defending_players.get(source)
-    able = [p for p in state.battlefield
-            if "creature" in p.types and p.controller == defender]
+    able = [p for p in state.battlefield if "creature" in p.types and p.controller == defender
+            and not target_violations(state, source, p.id)]
     able.sort(key=lambda p: (-p.power, p.id))
-    return able[0].id if able else None
+    return [p.id for p in able]
 
 
 @hookimpl
@@ -85,14 +88,20 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
         target: str | None = chosen[0]
         perm = state.on_battlefield(target or "")
         defender = combat.defending_players.get(trigger.source) if combat is not None else None
-        if perm is None or "creature" not in perm.types or perm.controller != defender:
+        kind = perm is not None and "creature" in perm.types and perm.controller == defender
+        refused = target_violations(state, trigger.source, str(target)) if kind else []
+        if not kind or refused:
             if any(o.name == "target" and target in o.options for o in trigger.offers):
                 return []  # 608.2b: the target chosen as it went on the stack is illegal now
+            if refused:
+                raise IllegalActionError(f"provoke: {refused[0].message}", rule=refused[0].rule,
+                                         objects=(trigger.source, str(target)))
             raise IllegalActionError(
                 f"provoke: {target!r} is not a creature the defending player {defender!r} "
                 "controls", rule="702.39a", objects=(trigger.source, str(target)))
     else:
-        target = _default_target(state, trigger.source)
+        legal = _legal_targets(state, trigger.source)
+        target = legal[0] if legal else None
     if target is None:
         return []
     # 702.39a: "... block this creature this combat if able": it ends with this

@@ -500,6 +500,7 @@ INDEX = {
             'redzone_block_violations',
             'redzone_keywords',
             ('redzone_prevent_damage', ('state', 'damage')),
+            'redzone_target_violations',
         ),
         (
             KeywordSpec(

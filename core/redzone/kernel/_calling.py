@@ -246,18 +246,21 @@ class Calls:
         plugin raising it itself: both stop the command and reach the
         caller); so is an :class:`IllegalActionError` from a hook that may
         reject the embedding engine's choices (``redzone_resolve_trigger``).
-        Everything else (``SystemExit``, ``GeneratorExit``,
-        ``RecursionError``, a :class:`PluginError` naming another plugin)
-        becomes a :class:`PluginError` naming ``plugin``: a plugin can't
-        blame another one.
+        So is a :class:`PluginError` the kernel made (:func:`triaged`) as the
+        plugin asked a hook itself (:func:`~redzone.kernel.plugins.target_violations`):
+        it names the plugin that failed there. Everything else
+        (``SystemExit``, ``GeneratorExit``, ``RecursionError``, a
+        :class:`PluginError` a plugin made, naming another plugin) becomes a
+        :class:`PluginError` naming ``plugin``: a plugin can't blame another
+        one.
 
         :param doing: what the plugin code was doing, as the message's
             start (``"replacement 'x' "``).
         :returns: the exception the caller raises (from ``exc`` when it is
             new).
         """
-        if isinstance(exc, KeyboardInterrupt):
-            return exc
+        if isinstance(exc, KeyboardInterrupt) or triaged(exc):
+            return exc  # (a triaged error of a hook the plugin asked names its culprit)
         if isinstance(exc, IllegalActionError) and hook in _MAY_REJECT:
             return exc  # the embedding engine's choices were illegal: nothing changes
         what = type(exc).__name__

@@ -109,8 +109,9 @@ def _attacker_and_blockers(args: tuple[Any, ...]) -> tuple[Any, ...]:
 #: The hooks about objects, each with how the ids of the objects it is asked
 #: about are read from its arguments (the state first): a creature or a
 #: pair of them, a band's members, a damage's source and target, the source
-#: of an assignment. A keyword-gated implementation of one of them is asked
-#: only when one of those objects has one of its keywords (its object gate).
+#: of an assignment, an ability's source and the object it would target. A
+#: keyword-gated implementation of one of them is asked only when one of
+#: those objects has one of its keywords (its object gate).
 ABOUT: Final[Mapping[str, Callable[[tuple[Any, ...]], tuple[Any, ...]]]] = {
     "redzone_keeps_tapped": _first(1),
     "redzone_attack_violations": _first(2),
@@ -135,6 +136,7 @@ ABOUT: Final[Mapping[str, Callable[[tuple[Any, ...]], tuple[Any, ...]]]] = {
     "redzone_damage_results": _damage,
     "redzone_cannot_be_destroyed": _first(1),
     "redzone_destruction_replacements": _first(1),
+    "redzone_target_violations": _first(2),
 }
 
 #: The attribute :func:`whole_board` sets on an implementation.

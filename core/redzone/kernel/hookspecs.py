@@ -1203,6 +1203,46 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> Iterable[Tr
 
 
 @hookspec
+def redzone_target_violations(
+    state: GameState, source: str, target: str
+) -> Iterable[Violation] | None:
+    """Restrictions on an ability from one source targeting one object or player.
+
+    Rules: 702.16b, 702.16j, 702.16k, 603.3d, 608.2b
+
+    "Can't be the target of abilities from [a source with a quality]":
+    protection answers for a permanent whose protection's quality the source
+    has (702.16b). The kernel asks nothing itself: a plugin whose triggered
+    abilities target asks it, through
+    :func:`redzone.kernel.plugins.target_violations` (from its
+    ``redzone_triggers``, ``redzone_resolve_trigger``,
+    ``redzone_attack_choices`` and ``redzone_block_choices``; an action's
+    perform function through ``tx.hooks.target_violations``): as the ability
+    goes on the stack, to offer and default to legal targets only (603.3d),
+    and as it resolves, to leave a target that has become illegal unaffected
+    (608.2b). The source's characteristics are read as it is on the
+    battlefield, or as it last existed there (608.2b: last known
+    information).
+
+    :param state: the state as the target is chosen, or as the ability resolves.
+    :param source: the id of the ability's source (a permanent, in any zone).
+    :param target: the id of the permanent or player it would target.
+    :returns: the restrictions targeting it breaks (empty or ``None`` when
+        none).
+
+    Combined: concatenated; ``target`` is an illegal target if any remain.
+
+    Gated: on the objects it is asked about (``source`` and ``target``): a plugin
+    that declares keywords is asked only when one of them has one (an object off the
+    battlefield lets the state decide), unless its implementation is marked
+    :func:`redzone.whole_board`.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Action] | None:
     """What a triggered ability does as it resolves.
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import pluggy
@@ -78,7 +79,7 @@ from redzone.kernel.requirements import Requirement
 __all__ = [
     "BUILTIN_DISTRIBUTION", "GROUP", "INERT_KEYWORDS", "UNKNOWN_KEYWORD_POLICIES", "Hooks",
     "KeywordInfo", "PluginInfo", "discover", "dynamic", "entry_points", "hookimpl", "make_manager",
-    "plugin_name", "suggest", "verify_default", "whole_board",
+    "plugin_name", "suggest", "target_violations", "verify_default", "whole_board",
 ]
 
 
@@ -343,8 +344,7 @@ class Hooks:
     def blocked_by_violations(self, state: GameState, attacker: str,
                               blockers: tuple[str, ...]) -> list[Violation]:
         """:func:`~redzone.kernel.hookspecs.redzone_blocked_by_violations`, concatenated."""
-        return self._collect("redzone_blocked_by_violations", Violation, state, attacker,
-                             blockers)
+        return self._collect("redzone_blocked_by_violations", Violation, state, attacker, blockers)
 
     def block_declaration_violations(self, state: GameState,
                                      blocks: Mapping[str, tuple[str, ...]]) -> list[Violation]:
@@ -376,8 +376,7 @@ class Hooks:
         found: dict[str, Impl] = {}
         for impl, res in self._answers("redzone_damage_divider", (state, creature)):
             self._check.expect(impl, "redzone_damage_divider", state, res,
-                               type(res) is str and res in state.players,
-                               "a player id or None")
+                               type(res) is str and res in state.players, "a player id or None")
             found.setdefault(res, impl)
         if len(found) > 1:
             names = ", ".join(f"{i.plugin.name!r} says {p!r}" for p, i in sorted(found.items()))
@@ -508,7 +507,7 @@ class Hooks:
         if not self._cache[hook]:
             return found
         most: tuple[int, Impl] | None = None
-        for impl, res in self._answers(hook, (state, events)):
+        for impl, res in _asking(self, hook, (state, events)):  # 603.3d: targets chosen
             items = self._check.triggers(impl, hook, state, res)
             if items:
                 found.extend(items)
@@ -524,17 +523,20 @@ class Hooks:
         return found
 
     def resolve_trigger(self, state: GameState, trigger: Trigger) -> list[tuple[str, Action]]:
-        """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`,
-        concatenated: ``(plugin name, action)`` pairs, so that each action
-        writes only its own plugin's state."""
+        """:func:`~redzone.kernel.hookspecs.redzone_resolve_trigger`, concatenated:
+        ``(plugin name, action)`` pairs, so that each action writes only its own plugin's state."""
         hook = "redzone_resolve_trigger"
         out: list[tuple[str, Action]] = []
-        for impl, res in self._answers(hook, (state, trigger)):
+        for impl, res in _asking(self, hook, (state, trigger)):  # 608.2b: targets checked
             ok = not isinstance(res, (str, bytes)) and isinstance(res, Iterable)
             for item in self._check.expect(impl, hook, state, res, ok, "an iterable of actions"):
                 self._check.action(impl, hook, state, item)
                 out.append((impl.plugin.name, item))
         return out
+
+    def target_violations(self, state: GameState, source: str, target: str) -> list[Violation]:
+        """:func:`~redzone.kernel.hookspecs.redzone_target_violations`, concatenated."""
+        return self._collect("redzone_target_violations", Violation, state, source, target)
 
     def end_of_combat(self, state: GameState) -> None:
         """:func:`~redzone.kernel.hookspecs.redzone_end_of_combat`: notify every plugin."""
@@ -548,9 +550,8 @@ class Hooks:
         return self._check.action_spec(action)
 
     def condition_holds(self, state: GameState, condition: Condition) -> bool | None:
-        """:func:`~redzone.kernel.hookspecs.redzone_condition_holds`: ``True``
-        if some plugin says so and none says ``False``; ``None`` when no plugin
-        answers."""
+        """:func:`~redzone.kernel.hookspecs.redzone_condition_holds`: ``True`` if some plugin says
+        so and none says ``False``; ``None`` when no plugin answers."""
         hook = "redzone_condition_holds"
         answers = [self._check.expect(impl, hook, state, res, type(res) is bool, "a bool or None")
                    for impl, res in self._answers(hook, (state, condition))]
@@ -601,11 +602,62 @@ class Hooks:
         out: list[tuple[str, Choice]] = []
         if not self._cache[hook]:
             return out
-        for impl, res in self._answers(hook, (state, decl)):
+        for impl, res in _asking(self, hook, (state, decl)):  # options may be targets
             for item in self._check.items(impl, hook, state, res, Choice):
                 self._check.choice(impl, hook, state, item, "")
                 out.append((impl.plugin.name, item))
         return out
+
+
+#: The hook facade of the engine asking the hooks in which plugins choose
+#: and check targets (:func:`target_violations`), while it asks them.
+_ASKING: Final[ContextVar[Hooks | None]] = ContextVar("redzone_asking", default=None)
+
+
+def target_violations(state: GameState, source: str, target: str) -> list[Violation]:
+    """Why an ability from ``source`` can't target ``target``, as the engine
+    running this plugin code says: every
+    :func:`~redzone.kernel.hookspecs.redzone_target_violations` answer of its
+    plugins, concatenated (empty when it may; protection's 702.16b among them).
+
+    For a plugin whose triggered abilities target: call it from its
+    ``redzone_triggers`` to offer and default to legal targets only (603.3d),
+    and from its ``redzone_resolve_trigger`` to leave a target that has become
+    illegal unaffected (608.2b); ``redzone_attack_choices`` and
+    ``redzone_block_choices`` may call it too. An action's perform function
+    asks its engine's facade instead (``tx.hooks.target_violations``)::
+
+        from redzone.kernel.plugins import target_violations
+
+        options = [p.id for p in candidates
+                   if not target_violations(state, source, p.id)]
+
+    :param state: the state as the target is chosen, or as the ability resolves.
+    :param source: the ability's source.
+    :param target: the permanent or player it would target.
+    :raises LookupError: outside those hooks (no engine is asking them).
+
+    .. versionadded:: 0.1.0
+    """
+    hooks = _ASKING.get()
+    if hooks is None:
+        raise LookupError(
+            "target_violations: no engine is asking (call it from a plugin's "
+            "redzone_triggers, redzone_resolve_trigger, redzone_attack_choices or "
+            "redzone_block_choices; an action's perform function asks "
+            "tx.hooks.target_violations)")
+    return hooks.target_violations(state, source, target)
+
+
+def _asking(hooks: Hooks, hook: str, args: tuple[Any, ...]) -> list[tuple[Impl, Any]]:
+    """``hooks``' answers to ``hook`` (:meth:`Hooks._answers`), asked with
+    :func:`target_violations` asking ``hooks``: the hooks in which plugins
+    choose targets (603.3d) and check them again (608.2b)."""
+    token = _ASKING.set(hooks)
+    try:
+        return hooks._answers(hook, args)
+    finally:
+        _ASKING.reset(token)
 
 
 def _requirement_key(r: Requirement) -> tuple[str, str, str, str, str]:
