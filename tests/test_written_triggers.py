@@ -216,3 +216,31 @@ def test_a_token_id_a_trigger_reuses_is_reported_at_its_key() -> None:
         loads(HERO.replace('id = "s2"', 'id = "hero"'))
     text = "\n".join(str(p) for p in info.value.problems)
     assert "triggers[0].actions[1].token.id" in text and "already a permanent's id" in text
+
+
+@pytest.mark.parametrize("source", ["bear", "zbear", "abear"])
+def test_603_10a_a_source_dying_with_the_creature_looks_back(engine: Engine, source: str) -> None:
+    """603.10a: "whenever the elf dies" on a creature that dies at the same
+    time (state-based actions, 704.3, put them into the graveyard at once)
+    looks back in time: its source was on the battlefield as the elf died, so
+    it triggers, whatever the order the events list them in (its id sorting
+    before or after the elf's)."""
+    state = engine.game(["alice", "bob"], [
+        creature(source, "alice", 2, 2), creature("elf", "alice", 2, 2),
+        creature("y", "bob", 2, 2), creature("z", "bob", 2, 2)])
+    state = engine.perform(state, AddTrigger("dies", source, (GainLife("alice", 3),),
+                                             match={"object": "elf"},
+                                             text="alice gains 3 life")).state
+    out = engine.resolve(state, {source: "bob", "elf": "bob"}, {"y": source, "z": "elf"})
+    assert {out.state.objects[o].zone for o in (source, "elf")} == {"graveyard"}
+    assert out.state.players["alice"].life == 23
+
+
+def test_603_10a_a_source_that_died_before_doesnt_look_back_at_a_later_death(
+        engine: Engine) -> None:
+    """603.10a looks back across one event only: the warden died by an earlier
+    action of the same command, so it isn't on the battlefield as the bear dies
+    afterwards, and doesn't trigger."""
+    state = board(engine, object="bear")
+    out = engine.perform(state, [Destroy("warden"), Destroy("bear")])
+    assert out.state.players["bob"].life == 20

@@ -625,7 +625,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             found.extend(fire_delayed(tx, lambda d: d.when == "leaves" and d.object in left))
             state = tx.state
     if state.written and events:
-        found.extend(written_triggers(state, events))
+        found.extend(written_triggers(state, events, tx.together))
     found = [t for t in found if t.controller in state.players
              and not state.players[t.controller].lost]  # 800.4d
     if not found:
@@ -758,16 +758,29 @@ def _bound(state: GameState, trigger: Trigger) -> Trigger:
     return trigger.evolve(objects=bound) if bound else trigger
 
 
-def written_triggers(state: GameState, events: Sequence[Event]) -> list[Trigger]:
+def written_triggers(state: GameState, events: Sequence[Event],
+                     together: Sequence[tuple[Event, ...]] = ()) -> list[Trigger]:
     """The triggered abilities written as data (:class:`WrittenTrigger`,
     603.1) that ``events`` trigger (603.2): each event of its kind whose
     fields have the values it names, while its source is on the battlefield
     (113.6); a source that left with these same events was there as those
-    up to its leaving happened, and triggers on them as it last was (603.10,
-    603.10a for its own leaving)."""
+    up to its leaving happened, and those of the zone changes it was part
+    of (``together``: the events of each set made at once), and triggers on
+    them as it last was (603.10, 603.10a for its own leaving)."""
     out: list[Trigger] = []
     # (the event each object left the battlefield with, by index: the last)
     left = {e.object: i for i, e in enumerate(events) if leaves_battlefield(e)}
+    if left and together:
+        # 603.10a: a source that left at once with others looks back across
+        # that whole set of zone changes: it was there as each of them happened.
+        at = {id(e): i for i, e in enumerate(events)}
+        for changes in together:
+            found = [at[id(e)] for e in changes if id(e) in at]
+            if len(found) > 1:
+                last = max(found)
+                for e in changes:
+                    if id(e) in at and left.get(e.object) == at[id(e)]:
+                        left[e.object] = last
     for written in state.written:
         source = written.source
         for i, event in enumerate(events):

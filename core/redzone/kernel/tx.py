@@ -160,6 +160,8 @@ class Tx(WorkingCopy):
             self.answers = {k: (v,) if isinstance(v, str) else tuple(v)
                             for k, v in answers.items()}
         self.made: list[ChoiceMade] = []
+        #: The events of each set of zone changes made at once (603.10a looks back across one).
+        self.together: list[tuple[Event, ...]] = []
 
     # -- reading ----------------------------------------------------------------
 
@@ -623,6 +625,8 @@ def move_many(tx: Tx, moves: Iterable[tuple[str, str]], zone: str, *,
                                               tx.step if label is None else label, top=top)
     if objects:
         tx._leave(objects, lki, combat)
+    if len(objects) > 1:
+        tx.together.append(tuple(events))  # (at once: 603.10a, see settle.written_triggers)
     return events
 
 
