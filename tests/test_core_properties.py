@@ -279,7 +279,9 @@ def _account(before: GameState, after: GameState, events: Sequence[Event]) -> No
         assert after.players[pid].poison - player.poison == poison
         assert after.players[pid].lost == (player.lost or any(
             e.kind == "lost" and e.player == pid for e in events))
-    moved = {e.object for e in events if e.kind in ("dies", "zone_change")}
+    # (a card off the battlefield moves with "moved": one of a player who
+    # leaves the game, 800.4a)
+    moved = {e.object for e in events if e.kind in ("dies", "zone_change", "moved")}
     changed = {o for o, p in after.objects.items()
                if p.zone != before.objects[o].zone}
     assert moved == changed
