@@ -113,9 +113,10 @@ def test_704_5v_w_battle_with_no_defense(bare_engine: Engine, subtypes: tuple[st
                                          rule: str) -> None:
     """704.5v: a Siege with defense 0; 704.5w: a non-Siege battle with defense 0;
     either is put into its owner's graveyard."""
+    protector = "alice" if subtypes else "bob"  # (310.12a; 310.9a: no battle type)
     state = bare_engine.game(["alice", "bob"], [
-        Permanent("b", "bob", types={"battle"}, subtypes=subtypes, protector="alice"),
-        Permanent("ok", "bob", types={"battle"}, subtypes=subtypes, protector="alice",
+        Permanent("b", "bob", types={"battle"}, subtypes=subtypes, protector=protector),
+        Permanent("ok", "bob", types={"battle"}, subtypes=subtypes, protector=protector,
                   counters={"defense": 1})])
     after, events = check(bare_engine, state)
     assert events == [("dies", rule, "b")]

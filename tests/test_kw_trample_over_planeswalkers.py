@@ -186,7 +186,7 @@ def test_702_19c_a_creature_attacking_a_player_tramples_as_702_19b(board: Any) -
 
 
 def test_702_19c_a_creature_attacking_a_battle_gets_no_extra_recipient(board: Any) -> None:
-    battle = Permanent(id="siege", controller="bob", types=["battle"], subtypes=["Siege"],
+    battle = Permanent(id="siege", controller="alice", types=["battle"], subtypes=["Siege"],
                        counters={"defense": 3}, protector="bob")
     state = board(board.c("seven", "alice", 5, 5, TOP), battle)
     state = declared(board.engine, state, {"seven": "siege"})
@@ -276,7 +276,7 @@ def test_702_19e_planeswalker_and_blockers_gone_all_damage_to_the_defending_play
 
 
 def test_702_19e_only_for_a_planeswalker_not_a_battle(board: Any) -> None:
-    battle = Permanent(id="siege", controller="bob", types=["battle"], subtypes=["Siege"],
+    battle = Permanent(id="siege", controller="alice", types=["battle"], subtypes=["Siege"],
                        counters={"defense": 3}, protector="bob")
     state = board(board.c("seven", "alice", 7, 7, TOP), battle)
     result = board.engine.resolve(state, {"seven": "siege"}, {},

@@ -347,7 +347,9 @@ class StateBasedAction(Copyable):
 
     :param kind: ``destroy`` (may be stopped by indestructible or
         regeneration), ``graveyard`` (put into its owner's graveyard: 704.5f,
-        704.5i), or ``lose`` (a player loses the game).
+        704.5i), ``lose`` (a player loses the game), or ``protector``
+        (``player`` becomes the protector of the battle ``object``, 704.5x-y;
+        with ``keep``, the one its controller chooses of its options does).
     :param rule: the rule, e.g. ``"704.5h"``.
     :param object: the permanent, for ``destroy`` and ``graveyard``.
     :param player: the player, for ``lose``.

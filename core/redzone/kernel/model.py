@@ -532,7 +532,11 @@ class Permanent(Copyable):
     :param tapped: whether it is tapped.
     :param summoning_sick: not controlled continuously since the turn began (302.6).
     :param modifications: "until end of turn" effects, in timestamp order.
-    :param protector: for a battle, the player who protects it (310.8).
+    :param protector: for a battle, the player who protects it (310.9); one
+        with none in the game, or one who can't be (a Siege's controller or
+        teammate, 310.12a; another than its controller for a battle with no
+        battle type, 310.9a), is given one by its controller as state-based
+        actions are checked (704.5x-y).
     :param can_block_additional: how many more creatures than one it can block
         each combat (:data:`UNLIMITED` for "any number").
     :param cant_attack: "can't attack" (508.1c).
@@ -1984,16 +1988,19 @@ def new_game(
     # the fewest that can lose, 704.5c, 810.8d; a draw from an empty
     # library) and at the permanents that call for one of their own, have
     # marks or are tokens off the battlefield, and at the legendary ones
-    # that share a name with another (704.5j, 420.5e: every other one is
-    # clean as built).
+    # that share a name with another (704.5j, 420.5e), and at the battles,
+    # whose protector may be missing or one who can't be (704.5x-y): every
+    # other one is clean as built.
     legends = Counter(p.name for p in perms
                       if p.zone == "battlefield" and "legendary" in p.supertypes)
     state.__dict__[SBA_DIRTY] = frozenset(
-        [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty),
+        [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty
+           or p.lost),
          *(p.id for p in perms if p.own_state_based_actions or p.marks
            or (p.token and p.zone not in ("battlefield", "ceased"))
            or (legends.get(p.name, 0) > 1 and p.zone == "battlefield"
-               and "legendary" in p.supertypes))])
+               and "legendary" in p.supertypes)
+           or ("battle" in p.types and p.zone == "battlefield"))])
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).
     for name in ("keyword_names_present", "object_flags", "conditions"):

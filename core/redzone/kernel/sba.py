@@ -210,7 +210,7 @@ def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: s
 
 
 def core_actions(state: GameState, legend_per_player: bool = True) -> list[StateBasedAction]:
-    """The state-based actions the core checks (704.5a-d, f-g, i, j, q, v-w).
+    """The state-based actions the core checks (704.5a-d, f-g, i, j, q, v-y).
 
     A permanent's own verdicts depend on it alone, so when the state notes
     which permanents changed since its objects were last found clean
@@ -219,7 +219,9 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
     is empty: no player or permanent changed). The legend rule looks at the
     whole battlefield, when one of those is a legendary permanent on it: a
     group forms only when one of its members changed (it entered, or its
-    name, supertypes or controller changed).
+    name, supertypes or controller changed). A battle's protector
+    (704.5x-y) is looked at when the battle changed, and every battle's is
+    when a player left the game (800.4a).
 
     :param legend_per_player: the legend rule is 704.5j's (each group one
         player controls, who chooses the one they keep); else 420.5e's of
@@ -227,8 +229,11 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
     """
     found: list[StateBasedAction] = []
     teams = bool(state.teams._items)
+    dirty = state.__dict__.get(SBA_DIRTY)
+    left = False  # whether a player who changed has left the game (800.4a)
     for player in state.players._items.values():
         if player.lost:
+            left = left or dirty is None or player.id in dirty
             continue
         mates = len(state.teammates(player.id)) if teams else 0
         if player.life <= 0:
@@ -244,10 +249,10 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
             # 704.5b: attempted to draw from an empty library since the last check.
             found.append(StateBasedAction("lose", "704.5b", player=player.id))
     objects = state.objects._items
-    dirty = state.__dict__.get(SBA_DIRTY)
     perms = objects.values() if dirty is None else [
         objects[i] for i in sorted(dirty) if i in objects] if dirty else ()
     legend = False
+    battles: list[Permanent] = []
     for perm in perms:
         verdicts = perm.own_state_based_actions
         if verdicts:
@@ -257,8 +262,14 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
         if perm.supertypes and "legendary" in perm.supertypes and perm.zone == "battlefield":
             legend = True
+        if "battle" in perm.types and not left:
+            battles.append(perm)
     if legend:
         found.extend(legend_rule(state, legend_per_player))
+    if left:  # (rare: every battle's protector may be the player who left)
+        battles = [p for p in objects.values() if "battle" in p.types]
+    if battles:
+        found.extend(battle_protectors(state, battles))
     return found
 
 
@@ -290,6 +301,99 @@ def legend_rule(state: GameState, per_player: bool) -> list[StateBasedAction]:
             key=f"legend_rule@{player}:{name}",
             text=f"the legendary permanent named {name} {player} keeps")))
     return found
+
+
+def protector_candidates(state: GameState, battle: Permanent) -> tuple[str, ...]:
+    """The players who can be ``battle``'s protector, in the order its
+    controller is offered them: for a Siege, its controller's opponents in
+    the game (310.12a), from the next in turn order after its controller;
+    for a battle with no battle type, its controller (310.9a). Siege is the
+    one battle type (205.3q): a battle with another subtype has none.
+
+    Rules: 310.9a, 310.12a
+
+    :param state: the state.
+    :param battle: a battle.
+    :returns: the players, none when nobody can protect it.
+    """
+    controller = battle.controller
+    player = state.players._items.get(controller)
+    if player is None or player.lost:
+        return ()
+    if "Siege" not in battle.subtypes:
+        return (controller,)
+    opponents = state.opponents(controller)
+    order = state.turn_order
+    after = order.index(controller) + 1 if controller in order else 0
+    return tuple(p for p in (*order[after:], *order[:after]) if p in opponents)
+
+
+def battle_protectors(state: GameState, battles: Iterable[Permanent]
+                      ) -> list[StateBasedAction]:
+    """The actions that give battles a protector.
+
+    A battle on the battlefield with no player in the game as its protector
+    (none designated, or one who left the game), and that no attacking
+    creature attacks, gets one (704.5x); so does one whose protector is a
+    player who can't be its protector, attacked or not (704.5y): its
+    controller chooses one of :func:`protector_candidates` (``protector``:
+    ``player`` is the one, or with two or more, ``keep`` is a
+    :class:`~redzone.Choice` keyed ``protector@<battle>`` of kind
+    ``option``, by default the first). When nobody can be chosen, the
+    battle is put into its owner's graveyard (``graveyard``).
+
+    Rules: 704.5x, 704.5y, 310.9a, 310.11, 310.12a
+
+    :param state: the state.
+    :param battles: the permanents to look at (those that aren't battles on
+        the battlefield are passed over).
+    :returns: one action for each battle that calls for one.
+    """
+    found: list[StateBasedAction] = []
+    players = state.players._items
+    combat = state.combat
+    for perm in battles:
+        if perm.zone != "battlefield" or "battle" not in perm.types:
+            continue
+        protector = perm.protector
+        candidates = protector_candidates(state, perm)
+        holder = players.get(protector) if protector is not None else None
+        if holder is None or holder.lost:
+            if combat is not None and perm.id in combat.attacks._items.values():
+                continue  # 704.5x waits while creatures attack it
+            rule = "704.5x"
+        elif protector in candidates:
+            continue
+        else:
+            rule = "704.5y"
+        if not candidates:
+            found.append(StateBasedAction("graveyard", rule, perm.id))
+        elif len(candidates) == 1:
+            found.append(StateBasedAction("protector", rule, perm.id, candidates[0]))
+        else:
+            found.append(StateBasedAction("protector", rule, perm.id, keep=Choice(
+                "protector", perm.controller, "option", candidates, default=candidates[:1],
+                rule=rule, key=f"protector@{perm.id}", text=f"the protector of {perm.name}")))
+    return found
+
+
+def attacked_battles(state: GameState) -> tuple[str, ...]:
+    """The battles on the battlefield that attacking creatures attack in the
+    state's combat, in id order: as combat ends (511.3) the creatures stop
+    attacking them, and one with no protector in the game, which waited for
+    them, gets one (704.5x).
+
+    Rules: 506.4c, 704.5x
+
+    :param state: the state.
+    """
+    combat = state.combat
+    if combat is None:
+        return ()
+    objects = state.objects._items
+    return tuple(sorted({t for t in combat.attacks._items.values() if t in objects
+                         and "battle" in objects[t].types
+                         and objects[t].zone == "battlefield"}))
 
 
 def _dedupe(actions: list[StateBasedAction]) -> list[StateBasedAction]:
@@ -331,5 +435,6 @@ def cleared_marks(state: GameState) -> tuple[dict[str, Player], dict[str, Perman
     return drew, marked
 
 
-__all__ = ["Combat", "cleared_marks", "core_actions", "leave", "legend_rule",
-           "move_many_to_zone", "move_to_zone", "remove_from_combat", "without"]
+__all__ = ["Combat", "attacked_battles", "battle_protectors", "cleared_marks",
+           "core_actions", "leave", "legend_rule", "move_many_to_zone", "move_to_zone",
+           "protector_candidates", "remove_from_combat", "without"]

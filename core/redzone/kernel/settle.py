@@ -180,7 +180,7 @@ def perform_state_based_actions(
             state.__dict__[SBA_DIRTY] = _NOTHING
             break
         for action in actions:
-            if action.keep is not None:  # a choice of what to keep (704.5j)
+            if action.keep is not None:  # a choice of what to keep (704.5j), a protector (704.5x-y)
                 actions = _kept(tx, actions)
                 break
         actions = _sba._dedupe(actions)
@@ -235,6 +235,10 @@ def perform_state_based_actions(
             elif action.kind == "graveyard":
                 assert action.object is not None
                 moves.append((action.object, action.rule))
+            elif action.kind == "protector":
+                assert perm is not None
+                if perm.id not in to_graveyard:
+                    protect(tx, perm, action.player or "", action.rule)
             else:
                 raise PluginError(f"unknown state-based action kind {action.kind!r}",
                                   hook="redzone_state_based_actions")
@@ -264,9 +268,22 @@ def _kept(tx: Tx, actions: list[StateBasedAction]) -> list[StateBasedAction]:
             out.append(action)
             continue
         chosen = choose_numbered(tx, choice)
+        if action.kind == "protector":  # the one chosen protects it (704.5x-y)
+            out.append(StateBasedAction("protector", action.rule, action.object, chosen[0]))
+            continue
         out.extend(StateBasedAction(action.kind, action.rule, option)
                    for option in choice.options if option not in chosen)
     return out
+
+
+def protect(tx: Tx, battle: Permanent, player: str, rule: str) -> None:
+    """``player`` becomes the protector of ``battle`` (310.9f, 704.5x-y); a
+    battle being attacked is removed from combat as its protector changes
+    (506.4), and the creatures attacking it attack nothing (506.4c)."""
+    tx.remove_from_combat(battle.id, "506.4")
+    tx._put({battle.id: battle.evolve(protector=player)})
+    tx.emit(Event.make("protector", rule, object=battle.id, player=player,
+                       previous=battle.protector))
 
 
 def cease(tx: Tx, objects: Sequence[str]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Final, cast, overload
 
 from redzone.kernel import combat as _combat
+from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
 from redzone.kernel.combat import Assignment, Duty
 from redzone.kernel.context import Context
@@ -684,7 +685,10 @@ def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
     end of combat" effects end (511.3); then state-based actions."""
     expect(ctx, state, "postcombat_main", "end the combat phase")
     # As the end of combat step ends (its events say so), then the main phase.
+    attacked = _sba.attacked_battles(state)
     tx = Tx(ctx, state.evolve(combat=None), answers=choices)
+    if attacked:  # (704.5x waited for the creatures attacking them: looked at again)
+        tx._put({b: tx.state.objects[b] for b in attacked})
     tx.emit(Event("end_of_combat", "511.3"))
     end_effects(tx, lambda duration, condition: duration in ("end_of_combat", "this_combat"),
                 "511.3")
