@@ -92,3 +92,21 @@ attacks = { bear = "bob" }
     assert out["ok"] is True, out
     assert out["zones"]["alice"]["hand"] == ["c2"]
     assert out["zones"]["alice"]["graveyard"] == ["c1", "c3"]
+
+
+def test_514_1_each_player_of_the_active_team_discards(engine: Engine) -> None:
+    """514.1 with shared team turns (810.2, 805.4: each team takes turns, not
+    each player): it is carol's turn as much as alice's, so both discard down
+    to their maximum hand size, each choosing under their own key; the other
+    team keeps its cards."""
+    cards = [creature(f"{p[0]}{i}", p, 1, 1, zone="hand")
+             for p in ("alice", "bob", "carol", "dave") for i in range(3)]
+    state = engine.game([Player(p, max_hand_size=1) for p in ("alice", "bob", "carol", "dave")],
+                        cards, teams={"red": ["alice", "carol"], "blue": ["bob", "dave"]})
+    asked = engine.choices_for(state, "end_turn")
+    assert [(c.key, c.min) for c in asked] == [("discard@alice:cleanup", 2),
+                                               ("discard@carol:cleanup", 2)]
+    out = engine.end_turn(state, choices={"discard@carol:cleanup": ["c0", "c1"]})
+    hand = out.state.zone
+    assert (hand("alice", "hand"), hand("carol", "hand")) == (("a0",), ("c2",))
+    assert (len(hand("bob", "hand")), len(hand("dave", "hand"))) == (3, 3)

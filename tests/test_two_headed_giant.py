@@ -161,3 +161,63 @@ attacks = { orc = "dave" }
         loads(base.replace("TEAMS", 'teams = { red = ["alice", "carol"], blue = ["bob", '
                                     '"dave"] }').replace("[players.bob]",
                                                          "[players.bob]\nlife = 12"))
+
+
+APNAP_TEAMS = """active_player = "alice"
+turn_order = ["alice", "bob", "carol", "dave"]
+teams = { red = ["alice", "carol"], blue = ["bob", "dave"] }
+[players.alice]
+[players.bob]
+life = 2
+[players.carol]
+[players.dave]
+life = 2
+[[permanents]]
+id = "victim"
+controller = "alice"
+power = 1
+toughness = 1
+[[permanents]]
+id = "cwatch"
+controller = "carol"
+power = 1
+toughness = 1
+[[permanents]]
+id = "bwatch"
+controller = "bob"
+power = 1
+toughness = 1
+[[triggers]]
+when = "dies"
+source = "cwatch"
+match = { object = "victim" }
+text = "bob loses 2 life"
+actions = [ { do = "lose_life", player = "bob", amount = 2 } ]
+[[triggers]]
+when = "dies"
+source = "bwatch"
+match = { object = "victim" }
+text = "bob gains 5 life"
+actions = [ { do = "gain_life", player = "bob", amount = 5 } ]
+[combat]
+attacks = {}
+[[combat.actions]]
+after = "declare_attackers"
+do = "destroy"
+target = "victim"
+"""
+
+
+def test_101_4_603_3b_the_active_team_puts_its_triggers_on_the_stack_first() -> None:
+    """101.4, 603.3b with shared team turns (810.2: the active team's players
+    are the active ones): the players of the active team put their triggered
+    abilities on the stack first, then the nonactive team's, whatever the
+    seats' order. Carol (active team) and bob (nonactive) both have an ability
+    that triggers as the victim dies: bob's goes on the stack last and
+    resolves first, so the blue team gains 5, then bob loses 2: it ends at 5,
+    not at 0 (which carol's resolving first would make: a loss, 810.8c)."""
+    out = outcome_json(resolve(loads(APNAP_TEAMS)))
+    assert out["ok"] is True
+    resolved = [e["source"] for e in out["events"] if e["kind"] == "resolve"]
+    assert resolved == ["bwatch", "cwatch"]
+    assert out["players"]["bob"]["life"] == 5 and not out["players"]["bob"]["lost"]

@@ -1173,10 +1173,7 @@ def _each(tx: Tx, player: object, doing: str) -> tuple[str, ...] | None:
     state = tx.state
     if player != EACH_PLAYER or player in state.players:
         return None
-    order = list(state.turn_order)
-    start = order.index(state.active_player) if state.active_player in order else 0
-    found = tuple(p for p in order[start:] + order[:start]
-                  if p in state.players and not state.players[p].lost)
+    found = tuple(p for p in state.apnap() if not state.players[p].lost)
     if not found:
         raise IllegalActionError(f"{doing}: no player is left in the game", rule="104.2a")
     return found

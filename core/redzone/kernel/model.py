@@ -1557,6 +1557,22 @@ class GameState(Copyable):
             and not self.players[p].lost
         )
 
+    def apnap(self) -> tuple[str, ...]:
+        """Every player, those who left included, in APNAP order (101.4): the
+        active player, then the others in turn order; with teams, the active
+        team's players first (their turn is the team's, 805.4, 810.2), then
+        each other team's, the teams in turn order, each team's players in
+        turn order from the active player."""
+        order = self.turn_order
+        start = order.index(self.active_player) if self.active_player in order else 0
+        seats = order[start:] + order[:start]
+        if not self.teams._items:
+            return seats
+        rank: dict[str | None, int] = {}
+        for player in seats:
+            rank.setdefault(self.team_of(player) or player, len(rank))
+        return tuple(sorted(seats, key=lambda p: rank[self.team_of(p) or p]))
+
     def team_of(self, player: str) -> str | None:
         """The id of ``player``'s team, or ``None`` when they play alone."""
         for team, members in self.teams.items():

@@ -651,9 +651,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
     if hold:
         tx._set(held=(*tx._field("held"), *found))
         return
-    order = list(state.turn_order)
-    start = order.index(state.active_player)
-    apnap = [p for p in order[start:] + order[:start] if p in state.players]
+    apnap = state.apnap()
     stacked: list[Trigger] = []
     count = state.triggered
     labels_used: dict[str, int] = {}

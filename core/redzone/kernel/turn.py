@@ -107,20 +107,21 @@ def _discard_to_hand_size(tx: Tx) -> None:
     """514.1: the active player discards down to their maximum hand size
     (normally seven, 402.2), choosing the cards: a :class:`Choice` of the
     cards in hand, by default the last ones they got (the end of the hand's
-    order)."""
-    state = tx.state
-    player = state.active_player
-    over = _zones.over_hand_size(state, player)
-    if not over:
-        return
-    hand = state.zone(player, "hand")
-    most = state.players[player].max_hand_size
-    chosen = tx.choose(Choice("discard", player, "option", hand, hand[-over:], min=over,
-                              max=over, rule="514.1",
-                              text=f"discard {over} card{'s' if over != 1 else ''} down to "
-                                   f"{most} in hand", key=f"discard@{player}:cleanup"))
-    new, events = _zones.discard_to_hand_size(state, player, tx.step, tuple(chosen))
-    tx._take(new, events, labelled=True)
+    order). With shared team turns each player of the active team does
+    (805.4, 810.2), in turn order."""
+    for player in active_team(tx.state):
+        state = tx.state
+        over = _zones.over_hand_size(state, player)
+        if not over:
+            continue
+        hand = state.zone(player, "hand")
+        most = state.players[player].max_hand_size
+        chosen = tx.choose(Choice("discard", player, "option", hand, hand[-over:], min=over,
+                                  max=over, rule="514.1",
+                                  text=f"discard {over} card{'s' if over != 1 else ''} down "
+                                       f"to {most} in hand", key=f"discard@{player}:cleanup"))
+        new, events = _zones.discard_to_hand_size(state, player, tx.step, tuple(chosen))
+        tx._take(new, events, labelled=True)
 
 
 def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
