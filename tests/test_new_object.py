@@ -10,6 +10,7 @@ Each test flickers the bear: exiled, then returned to the battlefield.
 
 from __future__ import annotations
 
+import pytest
 from redzone import (
     AddEffect,
     AddTrigger,
@@ -201,3 +202,27 @@ def test_400_7_a_dies_trigger_doesnt_exile_the_card_returned_to_the_battlefield(
     out = engine.resolve_trigger(back)
     assert out.state.objects["bear"].zone == "battlefield"
     assert [e.rule for e in out.events if e.kind == "skipped"] == ["400.7"]
+
+
+@pytest.mark.parametrize("kind", ["on_battlefield", "controls"])
+def test_611_2b_400_7_a_for_as_long_as_effect_ends_when_its_object_comes_back_new(
+        kind: str) -> None:
+    """611.2b, 400.7: "+2/+2 for as long as the lord remains on the battlefield"
+    (or "as long as alice controls it") is about that lord: exiled and
+    returned within one resolution (a flicker), it is a new object, and the
+    effect has ended, as it does when the two happen in two commands. An
+    effect made about the new lord lasts."""
+    from redzone import Condition, Exile, Move, Pump
+
+    engine = Engine()
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("bear", "alice", 2, 2), c("lord", "alice", 1, 1)])
+    condition = Condition(kind, object="lord", player="alice" if kind == "controls" else None)
+    state = engine.perform(state, Pump("bear", 2, 2, duration="while",
+                                       condition=condition)).state
+    assert state.objects["bear"].power == 4
+    flickered = engine.perform(state, [Exile("lord"), Move("lord", "battlefield")]).state
+    assert flickered.objects["bear"].power == 2
+    again = engine.perform(flickered, Pump("bear", 2, 2, duration="while",
+                                           condition=condition)).state
+    assert again.objects["bear"].power == 4

@@ -52,7 +52,7 @@ from redzone.kernel.references import (
     SourceId,
 )
 from redzone.kernel.settle import change_control, end_effects
-from redzone.kernel.tx import Tx, _make_block, starts
+from redzone.kernel.tx import Tx, _make_block, numbered, starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
 
@@ -848,6 +848,8 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     ident = effect.id or next(f"c{n}" for n in range(stamp, stamp + len(taken) + 2)
                               if f"c{n}" not in taken)
     changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
+    if effect.condition is not None and effect.condition.number is None:
+        changes["condition"] = numbered(tx, effect.condition)  # (400.7)
     if effect.locked and not effect.affects:
         chars, _ = _layers.characteristics(tx.state)
         changes["affects"] = tuple(sorted(_layers.affected(

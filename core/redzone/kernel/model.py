@@ -132,6 +132,10 @@ class Condition(Copyable):
     :param object: the object it is about, if any.
     :param player: the player it is about, if any.
     :param text: how the account words it (``"as long as you control Thief"``).
+    :param number: the number of the object (:attr:`Permanent.object`)
+        ``object`` was as the effect started, noted by the kernel: the
+        kernel's kinds don't hold of a new object with its id (400.7: a
+        permanent that left and came back isn't the one the effect is about).
 
     .. versionadded:: 0.1.0
     """
@@ -140,6 +144,7 @@ class Condition(Copyable):
     object: ObjectId | None = None
     player: PlayerId | None = None
     text: str = ""
+    number: int | None = None
 
 
 def _tuple_of_str(value: Iterable[str]) -> tuple[str, ...]:

@@ -718,10 +718,25 @@ _Owned = TypeVar("_Owned", Modification, Effect, Shield)
 def _yours(tx: Tx, item: _Owned) -> _Owned:
     """``item`` with its ``owner`` set to the controller of the spell or
     ability creating it, when its duration is "until your next turn" and
-    something with a controller is resolving (611.2a)."""
+    something with a controller is resolving (611.2a); and the number of the
+    object its condition is about noted (:func:`numbered`)."""
     if item.duration == "until_your_next_turn" and item.owner is None and tx.controller:
         return item.evolve(owner=tx.controller)
+    if item.condition is not None and item.condition.number is None:
+        condition = numbered(tx, item.condition)
+        if condition is not item.condition:
+            return item.evolve(condition=condition)
     return item
+
+
+def numbered(tx: Tx, condition: Condition) -> Condition:
+    """``condition`` with the number of the object it is about noted, as an
+    effect lasting while it holds starts (400.7, 611.2b): a permanent that
+    leaves and comes back is a new object, which the condition isn't about."""
+    if condition.object is None or condition.kind not in CORE_CONDITIONS:
+        return condition
+    perm = tx._now(condition.object)
+    return condition if perm is None else condition.evolve(number=perm.object)
 
 
 def condition_holds(tx: Tx, condition: Condition) -> bool:
@@ -732,6 +747,10 @@ def condition_holds(tx: Tx, condition: Condition) -> bool:
     """
     state = tx.state
     kind = condition.kind
+    if kind in CORE_CONDITIONS and condition.number is not None:
+        now = state.objects._items.get(condition.object or "")
+        if now is None or now.object != condition.number:
+            return False  # 400.7: another object now has its id
     if kind == "on_battlefield":
         return condition.object is not None and state.on_battlefield(condition.object) \
             is not None
