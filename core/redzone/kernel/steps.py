@@ -291,10 +291,14 @@ def declare_blockers(ctx: Context, state: GameState,
     combat = state.combat
     declared_blocks: FrozenMap[str, tuple[str, ...]] = FrozenMap._wrap(norm)  # (never changed)
     blocked = frozenset({a for atts in norm.values() for a in atts})
-    ordered = _with_orders_made(combat, orders)
+    if combat.blocks._items:  # (blocks made before the declaration: 509.4)
+        ordered = _with_orders_made(combat, orders)
+        made = _with_blocks_made(combat, norm)
+    else:
+        ordered = FrozenMap._wrap(orders) if orders else EMPTY
+        made = declared_blocks
     tx = Tx(ctx, state.evolve(step=step, combat=combat.evolve(
-        blocks=_with_blocks_made(combat, norm), blocked=combat.blocked | blocked,
-        order=ordered)), answers=choices)
+        blocks=made, blocked=combat.blocked | blocked, order=ordered)), answers=choices)
     label = tx.step
     emitted = [Event("step", "509.1", label)]
     for blocker, attackers in norm.items():
@@ -323,10 +327,7 @@ def _with_blocks_made(combat: Combat, declared: Mapping[str, tuple[str, ...]]
 
     Rules: 509.1g, 509.4
     """
-    made = combat.blocks
-    if not made:
-        return FrozenMap._wrap(dict(declared))  # (never changed)
-    blocks = {b: tuple(a) for b, a in made.items()}
+    blocks = {b: tuple(a) for b, a in combat.blocks.items()}
     for blocker, attackers in declared.items():
         blocks[blocker] = tuple(dict.fromkeys((*blocks.get(blocker, ()), *attackers)))
     return FrozenMap._wrap(blocks)
@@ -341,7 +342,7 @@ def _with_orders_made(combat: Combat, orders: Mapping[str, tuple[str, ...]]
     Rules: 509.2, 509.4, 509.7
     """
     if not orders:
-        return combat.order if combat.blocks else EMPTY
+        return combat.order
     merged = dict(combat.order.items())
     for obj, seq in orders.items():
         before = merged.get(obj) or combat.blockers_of(obj)
