@@ -230,3 +230,32 @@ attacks = { sage = "bob", cub = "bob", pup = "bob" }
     chosen = outcome_json(resolve(loads(text + '\n[choices]\n"mentor@sage:target" = "cub"\n')))
     assert chosen["choices"][0]["default"] is False
     assert chosen["permanents"]["cub"]["counters"] == {"+1/+1": 1}
+
+
+def test_603_3b_each_batch_of_a_players_triggers_has_its_own_key(engine: Engine) -> None:
+    """603.3b: whenever a player would receive priority, they put the abilities
+    that triggered since on the stack in the order they choose; one command can
+    ask it more than once (the attack triggers, then the life-gain triggers
+    their resolution set off): the second is ``order@alice#2``, then ``#3``, so
+    each can be answered, as ``choices_for`` lists them."""
+    from redzone import GainLife, LoseLife
+    from redzone.kernel.actions import AddTrigger
+
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("a1", "alice", 1, 1), c("a2", "alice", 1, 1),
+                                           c("w1", "alice", 0, 1), c("w2", "alice", 0, 1)])
+    state = engine.perform(state, [
+        AddTrigger("attack", "a1", (GainLife("alice", 1),), match={"attacker": "self"}),
+        AddTrigger("attack", "a2", (GainLife("alice", 1),), match={"attacker": "self"}),
+        AddTrigger("life_gain", "w1", (LoseLife("bob", 1),)),
+        AddTrigger("life_gain", "w2", (LoseLife("bob", 1),))]).state
+    state = engine.begin_combat(state).state
+    attacks = {"a1": "bob", "a2": "bob"}
+    asked = engine.choices_for(state, "declare_attackers", attacks)
+    keys = [ch.key for ch in asked]
+    assert keys[0] == "order@alice" and len(set(keys)) == len(keys) >= 2
+    assert keys[1] == "order@alice#2"
+    answers = {ch.key: list(reversed(ch.options)) for ch in asked}
+    out = engine.declare_attackers(state, attacks, choices=answers)
+    made = {m.key: m.answer for m in out.choices}
+    assert all(made[k] == tuple(v) for k, v in answers.items())

@@ -669,7 +669,7 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
             # 603.3b: the player puts theirs on the stack in the order they
             # choose; the default doesn't depend on plugin registration.
             names = tuple(label for label, _ in labelled)
-            chosen = tx.choose(Choice(
+            chosen = choose_numbered(tx, Choice(
                 player, player, "order", names, default=names, min=len(names),
                 max=len(names), rule="603.3b", key=f"order@{player}",
                 text="the order in which their triggered abilities go on the stack "
