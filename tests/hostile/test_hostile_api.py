@@ -70,6 +70,28 @@ MISUSES: dict[str, tuple[Callable[[Engine, GameState], Any], type[Exception], st
                                    BadQueryError, "within ±1,000,000"),
     "perform-on-not-a-state": (lambda e, s: e.perform("state", Pump("wall", 1, 1)),
                                BadQueryError, "not a GameState"),
+    # the queries and commands a host calls with what it has at hand: each
+    # refusal typed, as attack_violations and block_violations refuse alike
+    "is-legal-attack-of-none": (lambda e, s: e.is_legal_attack(s, None), BadQueryError,
+                                "NoneType, not a mapping"),
+    "is-legal-attack-of-a-list": (lambda e, s: e.is_legal_attack(s, ["ogre"]),
+                                  BadQueryError, "list, not a mapping"),
+    "is-legal-attack-with-an-int": (lambda e, s: e.is_legal_attack(s, {"ogre": 5}),
+                                    BadQueryError, "'ogre' -> 5"),
+    "is-legal-block-of-none": (lambda e, s: e.is_legal_block(_attacked(e, s), None),
+                               BadQueryError, "NoneType, not a mapping"),
+    "is-legal-block-with-an-int": (lambda e, s: e.is_legal_block(_attacked(e, s), {"wall": 5}),
+                                   BadQueryError, "'wall' -> 5"),
+    "declare-attackers-of-none": (lambda e, s: e.declare_attackers(s, None), BadQueryError,
+                                  "attacks is None"),
+    "declare-blockers-of-none": (lambda e, s: e.declare_blockers(_attacked(e, s), None),
+                                 BadQueryError, "blocks is None"),
+    "choices-for-declaring-none": (lambda e, s: e.choices_for(s, "declare_attackers", None),
+                                   BadQueryError, "attacks is None"),
+    "legal-blockers-of-a-ghost": (lambda e, s: e.legal_blockers(_attacked(e, s), "ghost"),
+                                  UnknownObjectError, "attacker 'ghost'"),
+    "legal-blockers-of-none": (lambda e, s: e.legal_blockers(_attacked(e, s), None),
+                               UnknownObjectError, "attacker"),
     # item 11: an action that makes no sense in its step
     "block-after-declare-attackers": (
         lambda e, s: e.perform(_attacked(e, s), MakeBlock("wall", "ogre")),

@@ -265,7 +265,10 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         return _combat.suggest_blocks(self.hooks, state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
-        """Creatures that could block ``attacker``, pair by pair (509.1a-b)."""
+        """Creatures that could block ``attacker``, pair by pair (509.1a-b).
+
+        :raises UnknownObjectError: when ``attacker`` is no object of the state."""
+        _validate.objects(state, "legal_blockers", attacker=attacker)
         return _combat.legal_blockers(self.hooks, state, attacker)
 
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
@@ -541,11 +544,19 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         return _enumerate.count_legal_blocks(self.hooks, state)
 
     def is_legal_attack(self, state: GameState, attacks: Attacks) -> bool:
-        """Whether a declaration of attackers is legal (508.1a-d)."""
+        """Whether a declaration of attackers is legal (508.1a-d).
+
+        :raises BadQueryError: for a declaration that isn't a mapping of
+            creature ids to what each attacks, as :meth:`attack_violations`."""
+        _validate.declaration(state, "is_legal_attack", attacks, single=True)
         return _enumerate.is_legal_attack(self.hooks, state, attacks)
 
     def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
-        """Whether a declaration of blockers is legal (509.1a-c)."""
+        """Whether a declaration of blockers is legal (509.1a-c).
+
+        :raises BadQueryError: for a declaration that isn't a mapping of
+            creature ids to what each blocks, as :meth:`block_violations`."""
+        _validate.declaration(state, "is_legal_block", blocks, single=False)
         return _enumerate.is_legal_block(self.hooks, state, blocks)
 
 

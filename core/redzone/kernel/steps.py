@@ -198,6 +198,8 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
         :meth:`redzone.Engine.declare_attackers`); 508.1a-d aren't checked,
         unless combat begins first (a new state)."""
     state = _validate.command(state, "declare_attackers", attacks=attacks)
+    if attacks is None:  # (no default: none is {})
+        _validate.given("declare_attackers", attacks=attacks)
     band_list = _validate.bands(bands, "declare_attackers")
     events: list[Event] = []
     made: list[ChoiceMade] = []
@@ -270,6 +272,8 @@ def declare_blockers(ctx: Context, state: GameState,
         :func:`~redzone.kernel.enumerate.legal_blocks` of ``state`` (see
         :meth:`redzone.Engine.declare_blockers`); 509.1a-c aren't checked."""
     state = _validate.command(state, "declare_blockers", blocks=blocks, order=order)
+    if blocks is None:  # (no default: none is {})
+        _validate.given("declare_blockers", blocks=blocks)
     expect(ctx, state, "declare_blockers", "declare blockers")
     assert state.combat is not None
     hooks = ctx.hooks

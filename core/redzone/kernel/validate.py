@@ -115,6 +115,18 @@ def shapes(method: str, **mappings: object) -> None:
                                 "of creature ids (a dict)")
 
 
+def given(method: str, **mappings: object) -> None:
+    """Each keyword argument is given: ``None`` is no default for it (a
+    declaration of no creatures is an empty mapping).
+
+    :raises BadQueryError: naming the method and the argument.
+    """
+    for name, value in mappings.items():
+        if value is None:
+            raise BadQueryError(f"{method}: {name} is None, not a mapping of creature ids (a "
+                                "dict); declare none with {}")
+
+
 def bands(value: object, method: str) -> list[tuple[Any, ...]]:
     """``value`` is an iterable of bands, each an iterable of creature ids
     (which ids may band together is 702.22c's to check); read once, as a
