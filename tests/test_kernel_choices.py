@@ -259,3 +259,41 @@ def test_603_3b_each_batch_of_a_players_triggers_has_its_own_key(engine: Engine)
     out = engine.declare_attackers(state, attacks, choices=answers)
     made = {m.key: m.answer for m in out.choices}
     assert all(made[k] == tuple(v) for k, v in answers.items())
+
+
+def test_704_5j_check_state_based_actions_takes_the_legend_rules_answer(
+        engine: Engine) -> None:
+    """704.5j through :meth:`Engine.check_state_based_actions`: the player
+    chooses which legendary permanent to keep, answered by key like every
+    command's choices, and :meth:`Engine.choices_for` lists the choice; a key
+    it doesn't ask is refused."""
+    from redzone import UnaskedChoiceError
+
+    p = engine.permanent
+    state = engine.game(["alice", "bob"], [
+        p("k1", "alice", name="Kiki", supertypes=["legendary"], power=1, toughness=1),
+        p("k2", "alice", name="Kiki", supertypes=["legendary"], power=1, toughness=1)])
+    asked = engine.choices_for(state, "check_state_based_actions")
+    assert [c.key for c in asked] == ["legend_rule@alice:Kiki"]
+    out = engine.check_state_based_actions(state, choices={"legend_rule@alice:Kiki": ["k2"]})
+    assert (out.state.objects["k1"].zone, out.state.objects["k2"].zone) == (
+        "graveyard", "battlefield")
+    with pytest.raises(UnaskedChoiceError):
+        engine.check_state_based_actions(state, choices={"legend_rule@bob:Kiki": ["k2"]})
+
+
+@pytest.mark.parametrize("command", ["activate", "remove_trigger",
+                                     "check_state_based_actions"])
+def test_601_2_choices_for_knows_every_command(engine: Engine, command: str) -> None:
+    """601.2: :meth:`Engine.choices_for` answers for every command that takes
+    ``choices`` (or asks none); a name that is no command is refused."""
+    from redzone import BadQueryError, RulesError
+
+    state = engine.game(["alice", "bob"], [engine.creature("ogre", "alice", 3, 3)])
+    if command == "check_state_based_actions":
+        assert engine.choices_for(state, command) == ()
+        return
+    args = ("ogre", "ghost") if command == "activate" else ("ghost",)
+    with pytest.raises(RulesError) as info:  # (refused as the command itself would be)
+        engine.choices_for(state, command, *args)
+    assert not isinstance(info.value, BadQueryError)

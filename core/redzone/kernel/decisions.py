@@ -25,7 +25,12 @@ from redzone.kernel.tx import ASKED
 COMMANDS: Final = ("begin_combat", "declare_attackers", "declare_blockers", "combat_damage",
                    "end_of_combat", "finish", "end_step", "cleanup", "end_turn", "begin_turn",
                    "untap_step", "upkeep", "draw_step", "precombat_main",
-                   "perform", "resolve_trigger", "resolve")
+                   "perform", "activate", "check_state_based_actions", "resolve_trigger",
+                   "remove_trigger", "resolve")
+
+
+#: The commands that ask no choice, and so take no answers.
+_ASK_NOTHING: Final = frozenset({"remove_trigger"})
 
 
 class Shared(dict[str, Any]):
@@ -89,10 +94,11 @@ class Decisions:
                                 rule="601.2")
         method = getattr(self, command)
         key = "answers" if command == "resolve_trigger" else "choices"
+        given = {} if command in _ASK_NOTHING else {key: choices}
         asked: list[Choice] = []
         token = ASKED.set(asked)
         try:
-            done: Outcome | CombatResult = method(state, *args, **{key: choices}, **kwargs)
+            done: Outcome | CombatResult = method(state, *args, **given, **kwargs)
         finally:
             ASKED.reset(token)
         del done

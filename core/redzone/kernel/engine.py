@@ -265,9 +265,8 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         return _combat.suggest_blocks(self.hooks, state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
-        """Creatures that could block ``attacker``, pair by pair (509.1a-b).
-
-        :raises UnknownObjectError: when ``attacker`` is no object of the state."""
+        """Creatures that could block ``attacker``, pair by pair (509.1a-b); an
+        ``attacker`` that is no object of the state is an :class:`UnknownObjectError`."""
         _validate.objects(state, "legal_blockers", attacker=attacker)
         return _combat.legal_blockers(self.hooks, state, attacker)
 
@@ -398,14 +397,18 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         performed = _validate.actions(state, action)
         return _asked(_steps.perform(self.context, state, performed, choices=choices), choices)
 
-    def check_state_based_actions(self, state: GameState) -> Outcome:
+    def check_state_based_actions(self, state: GameState, *,
+                                  choices: Answers = None) -> Outcome:
         """Perform state-based actions until none applies (704.3).
 
+        :param choices: answers by key to the choices they ask (which
+            legendary permanent a player keeps, 704.5j ...).
         :raises IllegalActionError: after the end of the game (104.2a).
         """
         self.context.check(state)
         _steps.check_game_on(state, "check state-based actions")
-        return _steps.check_state_based_actions(self.context, state)
+        return _asked(_steps.check_state_based_actions(self.context, state, choices=choices),
+                      choices)
 
     def resolve_trigger(self, state: GameState, trigger_id: str | None = None,
                         choices: Mapping[str, Sequence[str]] | None = None, *,
@@ -544,18 +547,14 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         return _enumerate.count_legal_blocks(self.hooks, state)
 
     def is_legal_attack(self, state: GameState, attacks: Attacks) -> bool:
-        """Whether a declaration of attackers is legal (508.1a-d).
-
-        :raises BadQueryError: for a declaration that isn't a mapping of
-            creature ids to what each attacks, as :meth:`attack_violations`."""
+        """Whether a declaration of attackers is legal (508.1a-d); one that isn't
+        a declaration is refused as :meth:`attack_violations` refuses it."""
         _validate.declaration(state, "is_legal_attack", attacks, single=True)
         return _enumerate.is_legal_attack(self.hooks, state, attacks)
 
     def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
-        """Whether a declaration of blockers is legal (509.1a-c).
-
-        :raises BadQueryError: for a declaration that isn't a mapping of
-            creature ids to what each blocks, as :meth:`block_violations`."""
+        """Whether a declaration of blockers is legal (509.1a-c); one that isn't
+        a declaration is refused as :meth:`block_violations` refuses it."""
         _validate.declaration(state, "is_legal_block", blocks, single=False)
         return _enumerate.is_legal_block(self.hooks, state, blocks)
 

@@ -721,9 +721,12 @@ def perform(ctx: Context, state: GameState, actions: Sequence[object], *,
     return commit(tx)
 
 
-def check_state_based_actions(ctx: Context, state: GameState) -> Outcome:
-    """Perform state-based actions until none applies (704.3)."""
-    tx = Tx(ctx, state)
+def check_state_based_actions(ctx: Context, state: GameState, *,
+                              choices: Answers = None) -> Outcome:
+    """Perform state-based actions until none applies (704.3), with the
+    choices they ask (the legend rule's, 704.5j; a battle's protector,
+    704.5x) answered by key."""
+    tx = Tx(ctx, state, answers=choices)
     state_based_actions(tx)
     return outcome(tx)
 
