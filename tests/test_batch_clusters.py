@@ -243,14 +243,14 @@ def test_bytes_read_by_the_caller_parse_as_the_file_does(tmp_path: Path, raw: by
 
 
 def test_a_path_the_system_refuses_is_its_jobs_outcome_as_serially() -> None:
-    """A path with a NUL in it can't be opened: serially that job's outcome is
-    an ``internal_error``; read by the caller for a pool, the same, and
+    """A path with a NUL in it names no file: serially that job's outcome is
+    a ``bad_scenario`` saying so; read by the caller for a pool, the same, and
     nothing raises out of ``simulate``."""
     jobs = ["a\0b.toml", "boards/elsewhere.toml"]
     serial = list(simulate(jobs))
     with cf.ThreadPoolExecutor(1) as pool:
         got = list(simulate(jobs, executor=pool))
-    assert serial[0].kind == "internal_error" and "embedded null byte" in serial[0].json
+    assert serial[0].kind == "bad_scenario" and "NUL character" in serial[0].json
     assert _texts(got) == _texts(serial)
 
 

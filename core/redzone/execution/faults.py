@@ -51,6 +51,11 @@ TIMEOUT: Final = "timeout"
 #: worker at all, before it ends with :class:`WorkersLost`.
 LOST_AFTER: Final = 60.0
 
+#: A time limit of this many seconds (about 31 years) or more, ``inf``
+#: included, is no limit: no timer of the system reaches that far
+#: (``setitimer`` and :data:`threading.TIMEOUT_MAX` stop near 9.2e9 s).
+NO_LIMIT: Final = 1e9
+
 #: The most seconds between two looks at the executor's workers.
 POLL: Final = 1.0
 
@@ -213,5 +218,5 @@ def wait_result(future: cf.Future[_T], live: Callable[[], int | None],
                 "path, resume=True (redzone batch --resume) goes on from them")
 
 
-__all__ = ["GRACE", "LOST_AFTER", "POLL", "TIMEOUT", "ChunkHung", "JobTimeout", "Limit",
-           "WorkersLost", "chunk_deadline", "time_limit", "wait_result"]
+__all__ = ["GRACE", "LOST_AFTER", "NO_LIMIT", "POLL", "TIMEOUT", "ChunkHung", "JobTimeout",
+           "Limit", "WorkersLost", "chunk_deadline", "time_limit", "wait_result"]

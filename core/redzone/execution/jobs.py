@@ -52,7 +52,7 @@ from redzone.formats.outcome import (
     error_json,
     exit_status,
 )
-from redzone.formats.scenario import Scenario
+from redzone.formats.scenario import Scenario, read_document
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.combat import normalise_blocks
 from redzone.kernel.editions import EDITIONS
@@ -114,6 +114,24 @@ class MidCombat:
     decisions: Mapping[str, Any]
 
 
+#: Why a path with a NUL character is no scenario file: no file name holds one.
+NUL_NAME: Final = "no such file: its name has a NUL character, which no file name can hold"
+
+
+def read_named(path: str) -> Document:
+    """The scenario file at ``path``, read as
+    :func:`~redzone.formats.scenario.read_document` reads it; a path with a
+    NUL character in it is a bad scenario naming it (:data:`NUL_NAME`), as
+    a job read by the caller for an executor is (the system refuses such a
+    path with a ``ValueError``).
+
+    :raises ScenarioProblems: for a file that can't be read or parsed.
+    """
+    if "\0" in path:
+        raise ScenarioProblems([ScenarioError(NUL_NAME, file=path)])
+    return read_document(path)
+
+
 @frozen
 class _FileJob:
     """A scenario file as it travels: its name as the caller gave it, and its
@@ -132,11 +150,13 @@ class _FileJob:
              rules: str | None) -> _FileJob:
         """The job of the file at ``path``, read here; a file that can't be
         read is a job whose worker reports it, as a serial run would."""
+        if "\0" in path:
+            return cls(path, specs, rules, None, NUL_NAME)
         try:
             return cls(path, specs, rules, read_scenario_bytes(path))
         except ScenarioProblems as exc:  # the outcome of reading it, as read_document's
             return cls(path, specs, rules, None, exc.problems[0].detail)
-        except Exception as exc:  # a path the system refuses (a NUL in it): internal_error
+        except Exception as exc:  # a path the system refuses otherwise: internal_error
             return cls(path, specs, rules, None, failure=exc)
 
     def document(self) -> Document:
@@ -1045,6 +1065,7 @@ def scenario_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 
 __all__ = [
     "BAD_JOB",
+    "NUL_NAME",
     "OUTCOMES",
     "SCENARIO_SUFFIXES",
     "WORKER_LOST",
@@ -1061,6 +1082,7 @@ __all__ = [
     "from_wire",
     "pack",
     "pack_query",
+    "read_named",
     "run_chunk",
     "run_packed",
     "scenario_files",

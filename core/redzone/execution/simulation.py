@@ -43,6 +43,7 @@ from redzone.execution.executors import (
 )
 from redzone.execution.faults import (
     LOST_AFTER,
+    NO_LIMIT,
     TIMEOUT,
     ChunkHung,
     WorkersLost,
@@ -73,13 +74,14 @@ from redzone.execution.jobs import (
     _ScenarioJob,
     pack_query,
     payload_source,
+    read_named,
     run_packed,
     unpack,
     unpack_jobs,
 )
 from redzone.execution.sinks import KeyOf, Progress, Recording, Sink, numbered
 from redzone.formats.outcome import EXIT_FAILURE, command_engine
-from redzone.formats.scenario import Scenario, read_document
+from redzone.formats.scenario import Scenario
 from redzone.formats.scenario import build as build_scenario
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import BadQueryError
@@ -209,7 +211,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         are sent again alone, each with ``timeout + GRACE`` seconds; a job
         past that alone is a ``timeout`` outcome cut by the caller, and the
         batch goes on. Run here (no executor), a job stuck in C code can't
-        be cut: the batch waits for it.
+        be cut: the batch waits for it. ``None`` (the default), ``inf`` or
+        :data:`~redzone.execution.faults.NO_LIMIT` seconds or more: no limit.
     :param outcome: ``"json"`` (the default): each job's
         :class:`JobOutcome`, with the full JSON outcome; ``"light"``: its
         :class:`~redzone.execution.jobs.LightOutcome` (lives, poison,
@@ -320,6 +323,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
             timeout, int | float) or not timeout > 0):
         raise BadQueryError(f"simulate: timeout is {timeout!r}: give a number of seconds "
                             "above 0, or None for no limit")
+    if timeout is not None and timeout >= NO_LIMIT:
+        timeout = None  # longer than any timer: no limit
     if lost_after is not None and (isinstance(lost_after, bool) or not isinstance(
             lost_after, int | float) or not lost_after > 0):
         raise BadQueryError(f"simulate: lost_after is {lost_after!r}: give a number of "
@@ -422,7 +427,7 @@ def _serial(jobs: Iterable[Job], planner: _Planner, timeout: float | None = None
         if isinstance(job, str | os.PathLike):
             path = os.fspath(job)
             out = _job(index, path, lambda path=path: _Combat.of_scenario(  # type: ignore[misc]
-                build_scenario(read_document(path), rules=planner.rules,
+                build_scenario(read_named(path), rules=planner.rules,
                                engine_factory=for_file)), timeout, light)
         elif isinstance(job, Scenario):
             out = _job(index, job.file, lambda job=job: _Combat.of_scenario(job),  # type: ignore[misc]

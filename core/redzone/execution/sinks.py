@@ -35,6 +35,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import signal
 import threading
 from collections import Counter
@@ -59,6 +60,26 @@ ROW_GROUP: Final = 4096
 
 #: How many of the slowest jobs a :class:`Summary` keeps.
 SLOWEST: Final = 5
+
+#: A lone surrogate: a byte of a file name that isn't UTF-8, as Python keeps
+#: it (``surrogateescape``); no UTF-8 file can hold it as it is.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _json_escaped(text: str) -> str:
+    """JSON text with each lone surrogate its JSON escape (``\\udcff``), as
+    ``redzone batch --json`` prints it: the same JSON value, in UTF-8."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def _escaped(text: str | None) -> str | None:
+    """A string with each lone surrogate written as its escape (``x\\udcff.toml``),
+    for a Parquet string, which must be UTF-8."""
+    if text is None or _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class Sink(Protocol):
@@ -146,7 +167,7 @@ class JsonLinesSink:
         r = row(outcome)
         del r["outcome"]
         head = json.dumps(r, ensure_ascii=False)[:-1]
-        self._file.write(f'{head}, "outcome": {text}}}\n')
+        self._file.write(_json_escaped(f'{head}, "outcome": {text}}}\n'))
         self._file.flush()
 
     def close(self) -> None:
@@ -194,7 +215,9 @@ class ParquetSink:
 
     def write(self, outcome: Handed) -> None:
         r = row(outcome)
-        r["outcome"] = outcome_text(outcome)
+        for key in ("file", "kind", "message"):
+            r[key] = _escaped(r[key])
+        r["outcome"] = _json_escaped(outcome_text(outcome))
         self._rows.append(r)
         if len(self._rows) >= ROW_GROUP:
             self._flush()
@@ -238,6 +261,31 @@ def check_path(path: str | os.PathLike[str]) -> None:
                          f"Apache Parquet (.parquet), chosen by the file's suffix")
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse a sink path that can't be written: in a folder that doesn't
+    exist or can't be written to (a Parquet sink writes ``PATH.partial``
+    beside it), or a file that can't be written to. Nothing is created.
+
+    :raises BatchError: naming the path and why.
+
+    .. versionadded:: 0.1.0
+    """
+    p = Path(path)
+    folder = p.parent
+    shown = os.fspath(path)
+    if not folder.is_dir():
+        raise BatchError(f"can't write {shown!r}: its folder {os.fspath(folder)!r} doesn't "
+                         "exist" if not folder.exists() else
+                         f"can't write {shown!r}: {os.fspath(folder)!r} is not a folder")
+    if p.is_dir():
+        raise BatchError(f"can't write {shown!r}: it is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK) and (
+            p.suffix == ".parquet" or not p.exists()):
+        raise BatchError(f"can't write {shown!r}: its folder can't be written to")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise BatchError(f"can't write {shown!r}: permission denied")
+
+
 def check_resumable(path: str | os.PathLike[str]) -> None:
     """Refuse a sink path a batch can't resume from: an unknown suffix, or a
     Parquet file that can't be read (a killed run's, with no footer). Reads
@@ -268,9 +316,12 @@ def open_sink(path: str | os.PathLike[str], *, resume: bool = False) -> Sink:
     .. versionadded:: 0.1.0
     """
     check_path(path)
-    if Path(path).suffix == ".parquet":
-        return ParquetSink(path, resume=resume)
-    return JsonLinesSink(path, resume=resume)
+    try:
+        if Path(path).suffix == ".parquet":
+            return ParquetSink(path, resume=resume)
+        return JsonLinesSink(path, resume=resume)
+    except OSError as exc:
+        raise BatchError(f"can't write {os.fspath(path)!r}: {exc.strerror or exc}") from None
 
 
 def done_keys(path: str | os.PathLike[str]) -> set[str]:
@@ -498,6 +549,7 @@ class Recording:
         self.sink: Sink | None = None
         if isinstance(sink, str | os.PathLike):
             check_path(sink)
+            check_writable(sink)
             if Path(sink).suffix == ".parquet":
                 _parquet()
             self.path = sink
@@ -525,8 +577,8 @@ class Recording:
             self.jobs = Numbered(jobs, self._keep)
         self.total: int | None = None
         if progress is not None and isinstance(jobs, Collection):
-            self.total = (sum(1 for i, job in enumerate(jobs) if self._key(i, job) not in
-                              self.done) if self.done else len(jobs))
+            self.total = (sum(1 for i, job in enumerate(jobs) if not self._is_done(
+                self._key(i, job))) if self.done else len(jobs))
 
     @property
     def active(self) -> bool:
@@ -543,9 +595,14 @@ class Recording:
                                 "is a str")
         return named
 
+    def _is_done(self, name: str) -> bool:
+        # A Parquet row holds a name that isn't UTF-8 escaped (_escaped).
+        return name in self.done or (_SURROGATE.search(name) is not None
+                                     and _escaped(name) in self.done)
+
     def _keep(self, index: int, job: Any) -> bool:
         name = self._key(index, job)
-        if name in self.done:
+        if self._is_done(name):
             return False
         if self.key is not None:
             self._keys[index] = name  # until its outcome comes: the jobs in flight
@@ -593,5 +650,5 @@ class Recording:
 
 __all__ = ["ROW_GROUP", "SUFFIXES", "InterruptGuard", "JsonLinesSink", "KeyOf", "Numbered",
            "ParquetSink", "Progress", "Recording", "Sink", "Summary", "check_path",
-           "check_resumable", "done_keys", "job_key", "numbered", "open_sink", "outcome_text",
-           "row"]
+           "check_resumable", "check_writable", "done_keys", "job_key", "numbered", "open_sink",
+           "outcome_text", "row"]

@@ -26,8 +26,10 @@ line and card. Each file is read once per process for each set of names asked
 
 Keyword abilities are read from the card's keyword list, with their
 parameters taken from its rules text (``Bushido 2``, ``Protection from
-red``); an ability no loaded plugin provides is left out and reported as a
-note: it is inert, as the card's other rules text is. A provided one whose
+red``); an ability no loaded plugin provides is inert, as the card's other
+rules text is, and reported as a note: left out, or kept when the engine
+knows it by name (``flash``, ``hexproof``: the inert keywords a scenario may
+write too, which a plugin that provides them takes over). A provided one whose
 number is over its form's bound (``Toxic 1001``: 107.1) is refused, as in a
 scenario. A card whose power or
 toughness is not a number (``*``, ``1+*``, ``X``: 208.2) is an error naming the
@@ -587,10 +589,25 @@ def _over_bound(exc: UnknownKeywordError) -> bool:
         "over the bound" in exc.reason or "over the limit" in exc.reason)
 
 
-def permanent_keys(card: Card,
-                   parse: Callable[[str], Keyword]) -> tuple[dict[str, Any], list[str]]:
-    """The scenario keys a card gives a permanent, and notes about what was
-    left out (keyword abilities no loaded plugin provides: they are inert).
+def _inert_test(parse: Callable[[str], Keyword]) -> Callable[[str], bool]:
+    """Whether a keyword name is one the engine knows by name and no plugin
+    provides (:meth:`redzone.kernel.plugins.Hooks.is_inert_name`), for the
+    engine whose :meth:`~redzone.Engine.keyword` ``parse`` is; never, for
+    another parser."""
+    engine = getattr(parse, "__self__", None)
+    if isinstance(engine, Engine):
+        return engine.hooks.is_inert_name
+    return lambda name: False
+
+
+def permanent_keys(card: Card, parse: Callable[[str], Keyword], *,
+                   inert: Callable[[str], bool] | None = None,
+                   ) -> tuple[dict[str, Any], list[str]]:
+    """The scenario keys a card gives a permanent, and notes about the
+    abilities that are inert: a keyword ability no loaded plugin provides is
+    left out; one the engine knows by name but no plugin provides (flash,
+    hexproof: :data:`~redzone.kernel.plugins.INERT_KEYWORDS`) is kept, as a
+    scenario may write it, and noted.
 
     Power and toughness that are not numbers (``*``) are left out;
     :func:`expand` makes them an error unless the permanent writes its own.
@@ -599,6 +616,9 @@ def permanent_keys(card: Card,
     :param parse: parses a keyword text, raising
         :class:`~redzone.UnknownKeywordError` for one no plugin provides
         (:meth:`redzone.Engine.keyword`).
+    :param inert: whether a parsed keyword's name is inert (no plugin acts
+        on it); by default the engine's, when ``parse`` is an engine's
+        :meth:`~redzone.Engine.keyword`.
     :raises CardDataError: for a value that is malformed or out of the
         schema's bounds (a power of ``99999999999999999999`` or ``٣``, 21
         subtypes) or a provided keyword whose number is over its form's
@@ -622,9 +642,10 @@ def permanent_keys(card: Card,
             keys[key] = number
     notes: list[str] = []
     keywords: list[str] = []
+    inert = inert if inert is not None else _inert_test(parse)
     for text in keyword_texts(card):
         try:
-            keywords.append(parse(text).text)
+            keyword = parse(text)
         except UnknownKeywordError as exc:
             if _over_bound(exc):
                 # A keyword redzone provides, with a number its form refuses:
@@ -635,6 +656,12 @@ def permanent_keys(card: Card,
                    "it is not a keyword redzone provides")
             notes.append(f"card {card.name!r}: {text!r}: {why}; it is inert here, like the "
                          "card's other rules text")
+        else:
+            keywords.append(keyword.text)
+            if inert(keyword.name):
+                notes.append(f"card {card.name!r}: {keyword.text!r}: no loaded plugin provides "
+                             "it; it is kept as a keyword redzone knows by name and is inert "
+                             "here, like the card's other rules text")
     keys["keywords"] = list(dict.fromkeys(keywords))
     problems = permanent_problems(keys)
     if problems:

@@ -249,6 +249,16 @@ def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
     return f" (not {total}: a replacement effect applies: {what} [614.1a])"
 
 
+def _no_attack_shown(events: Sequence[Event], index: int, step: str) -> bool:
+    """Whether the declare attackers step ``step`` (its step event at
+    ``index``) is one with no attacker (508.8) as far as the events show:
+    combat went on past it (to a step after it), or no creature was
+    declared as an attacker or put onto the battlefield attacking in it."""
+    if any(e.kind == "step" and e.step != step for e in events[index + 1:]):
+        return True
+    return not any(e.step == step and e.kind in ("attack", "enters_attacking") for e in events)
+
+
 def render_events(console: Console, events: Sequence[Event],
                   records: Sequence[AssignmentRecord], name: Names, *,
                   rules: str = "foundations", engine: Engine | None = None,
@@ -266,7 +276,7 @@ def render_events(console: Console, events: Sequence[Event],
     current = None
     shown: set[str] = set()
     destroyed: set[str] = set()
-    for event in events:
+    for index, event in enumerate(events):
         if event.kind == "destroyed" and event.object is not None:
             destroyed.add(event.object)
         if event.kind == "dies" and event.object in destroyed:
@@ -289,11 +299,13 @@ def render_events(console: Console, events: Sequence[Event],
             if event.kind == "step":
                 # 508.8: skipped only when no creature was declared as an
                 # attacker or put onto the battlefield attacking: the step the
-                # events show next, not the attack events, says whether it was.
+                # events show next, not the attack events, says whether it was;
+                # but events that end in this step (an illegal block rejected,
+                # 733) say nothing of it, and its attacks then say it.
                 suffix = current.removeprefix("declare_attackers")  # ("#2", "@3")
                 if suffix != current and suffix[:1] in ("", "#", "@") and not any(
                         e.kind == "step" and e.step == "declare_blockers" + suffix
-                        for e in events):
+                        for e in events) and _no_attack_shown(events, index, current):
                     _line(console, ("no creature attacks: the declare blockers and combat "
                                     "damage steps are skipped", DIM), indent=2,
                           rule=cite(rules, "no_attackers"))

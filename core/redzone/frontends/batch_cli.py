@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
-from redzone.frontends.options import rules_option
+from redzone.frontends.options import check_seconds, no_limit, rules_option, seconds_type
 from redzone.kernel.display import json_visible
 from redzone.kernel.errors import RulesError
 
@@ -195,14 +195,26 @@ def _ignore_sigint() -> None:
 
 def listed_files(list_path: str) -> Iterator[str]:
     """The paths of a ``--files-from`` list, one a line (``-``: standard
-    input), read lazily; blank lines are skipped.
+    input), read lazily; blank lines are skipped. A list is UTF-8; a byte
+    that isn't is kept as a file name keeps it (``surrogateescape``, as
+    Python reads file names), from a file and from standard input alike, so
+    that such a line is its own job.
 
     :raises click.BadParameter: when the list can't be read.
     """
+    import io
     import sys
 
+    wrapped: io.TextIOWrapper | None = None
+    stream: Any
     try:
-        stream = sys.stdin if list_path == "-" else open(list_path, encoding="utf-8")  # noqa: SIM115
+        if list_path != "-":
+            stream = open(list_path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+        elif getattr(sys.stdin, "errors", None) == "strict" and hasattr(sys.stdin, "buffer"):
+            stream = wrapped = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8",
+                                                errors="surrogateescape")
+        else:
+            stream = sys.stdin
     except OSError as exc:
         raise click.BadParameter(f"can't read {list_path}: {exc.strerror}",
                                  param_hint="--files-from") from None
@@ -212,7 +224,9 @@ def listed_files(list_path: str) -> Iterator[str]:
             if path.strip():
                 yield path
     finally:
-        if stream is not sys.stdin:
+        if wrapped is not None:
+            wrapped.detach()  # standard input stays open
+        elif stream is not sys.stdin:
             stream.close()
 
 
@@ -235,16 +249,18 @@ def listed_files(list_path: str) -> Iterator[str]:
 @click.option("--chunksize", type=click.IntRange(min=1), default=None,
               help="Files per chunk sent to a worker (default: about four chunks per worker).")
 @rules_option("Rules edition, overriding each file's `rules`")
-@click.option("--timeout", "timeout", type=click.FloatRange(min=0, min_open=True),
+@click.option("--timeout", "timeout", type=seconds_type(), callback=check_seconds,
               default=None, metavar="SECONDS",
               help="The most seconds one file may take; a file past it is reported with "
-              "kind timeout and the batch goes on.")
-@click.option("--lost-after", "lost_after", type=click.FloatRange(min=0, min_open=True),
+              "kind timeout and the batch goes on (inf: no limit, the default).")
+@click.option("--lost-after", "lost_after", type=seconds_type(), callback=check_seconds,
               default=None, metavar="SECONDS",
               help="On Dask or Ray: end the batch when the cluster has had no worker at all "
-              "for SECONDS while files wait (default 60).")
-@click.option("--hook-timeout", "hook_timeout", type=click.FloatRange(min=0), default=None,
-              help="The most seconds one plugin may take to answer one hook call.")
+              "for SECONDS while files wait (default 60; inf: wait for ever).")
+@click.option("--hook-timeout", "hook_timeout", type=seconds_type(), callback=check_seconds,
+              default=None, metavar="SECONDS",
+              help="The most seconds one plugin may take to answer one hook call (inf: no "
+              "limit, the default).")
 @click.option("--color/--no-color", "color", default=None,
               help="Colour the output (default: only on a terminal).")
 @click.pass_context
@@ -276,7 +292,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     from redzone.execution.faults import LOST_AFTER, WorkersLost
     from redzone.execution.jobs import scenario_files
     from redzone.execution.simulation import simulate
-    from redzone.execution.sinks import Summary, check_path, check_resumable
+    from redzone.execution.sinks import Summary, check_path, check_resumable, check_writable
     from redzone.frontends.cli import debugging, show_traceback
     from redzone.frontends.terminal import console
 
@@ -288,8 +304,11 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     if out is not None:
         try:  # before any executor starts
             check_resumable(out) if resume else check_path(out)
+            check_writable(out)
         except RulesError as exc:
             raise click.BadParameter(str(exc), param_hint="--out") from None
+    hook_timeout = no_limit(hook_timeout)
+    timeout = no_limit(timeout)
     named = scenario_files(paths)
     listed = listed_files(files_from) if files_from is not None else iter(())
     err = console(color, stderr=True)
@@ -336,7 +355,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
                 outcomes = simulate(
                     files, executor=executor, engine=engine, chunksize=chunksize, rules=rules,
                     timeout=timeout, sink=out, resume=resume,
-                    lost_after=LOST_AFTER if lost_after is None else lost_after,
+                    lost_after=LOST_AFTER if lost_after is None else no_limit(lost_after),
                     progress=done)
                 for _ in outcomes:  # (each outcome is taken in done, above)
                     pass

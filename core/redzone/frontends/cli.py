@@ -457,11 +457,12 @@ def keywords(ctx: click.Context, as_json: bool, rules: str | None) -> None:
     """
     try:
         engine = Engine(rules or "foundations")
-    except (RulesError, PluginError) as exc:
-        if isinstance(exc, PluginError):
-            show_traceback(exc)
+    except PluginError as exc:
+        show_traceback(exc)
+        ctx.exit(_json_or_echo(exc, as_json=as_json))
+    except RulesError as exc:  # a usage error: on standard error, --json or not
         _echo(f"redzone: {exc}", err=True)
-        ctx.exit(EXIT_USAGE if not isinstance(exc, PluginError) else EXIT_FAILURE)
+        ctx.exit(EXIT_USAGE)
     rows = [{"keyword": k.spec.name, "rule": k.spec.rule, "plugin": k.plugin,
              "distribution": k.distribution, "version": k.version,
              "summary": k.spec.summary} for k in engine.keywords()]
@@ -583,35 +584,66 @@ def cards_command(ctx: click.Context, path: str, names: tuple[str, ...], as_json
         engine = Engine(rules or "foundations")
     except PluginError as exc:
         show_traceback(exc)
-        _echo(f"redzone: {exc}", err=True)
-        ctx.exit(EXIT_FAILURE)
+        ctx.exit(_json_or_echo(exc, as_json=as_json))
     try:
         found = card_data.lookup(path, names)
     except card_data.CardDataError as exc:
-        _echo(f"redzone: {exc}", err=True)
-        ctx.exit(EXIT_BAD_SCENARIO)
+        ctx.exit(_json_or_echo(_card_problems(path, [str(exc)]), as_json=as_json))
     out: list[dict[str, Any]] = []
-    missing = False
+    problems: list[str] = []
     for wanted in names:
         card = found.get(wanted)
         if card is None:
-            missing = True
-            _echo(f"redzone: {card_data.not_found(path, wanted)}", err=True)
+            problems.append(card_data.not_found(path, wanted))
             continue
         try:
             keys, notes = card_data.permanent_keys(card, engine.keyword)
         except card_data.CardDataError as exc:
-            missing = True
-            click.echo(f"redzone: {exc}", err=True)
+            problems.append(str(exc))
             continue
         out.append({"name": card.name, "source": card.source, "keys": keys, "notes": notes,
                     "printed": card.printed_json()})
+    if problems and as_json:  # the error object is the outcome (exit 2)
+        ctx.exit(_json_or_echo(_card_problems(path, problems), as_json=True))
     if as_json:
         click.echo(dumps({"file": path, "cards": out}), nl=False)
+        ctx.exit(EXIT_OK)
+    for problem in problems:
+        _echo(f"redzone: {problem}", err=True)
+    for item in out:
+        _echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
+    ctx.exit(EXIT_BAD_SCENARIO if problems else EXIT_OK)
+
+
+def _card_problems(path: str, messages: Sequence[str]) -> ScenarioProblems:
+    """The problems of ``redzone cards`` (a card file that can't be read, a
+    card it lacks or can't be used) as a bad file's error, naming the card
+    file: its ``--json`` error object is ``run --json``'s for a bad file.
+
+    :param path: the card file.
+    :param messages: each problem's message.
+    """
+    return ScenarioProblems([ScenarioError(m, file=path) for m in messages])
+
+
+def _json_or_echo(error: BaseException, *, as_json: bool) -> int:
+    """A command's error on its way out: with ``--json``, the error object
+    of the format (:func:`~redzone.formats.outcome.error_json`, as ``run
+    --json`` prints it) on standard output, standard error left empty;
+    otherwise its message on standard error (each problem of a bad file on
+    its own line). The exit status.
+
+    :param error: the error.
+    :param as_json: the ``--json`` option.
+    """
+    if as_json:
+        click.echo(dumps(error_json(error)), nl=False)
+    elif isinstance(error, ScenarioProblems):
+        for problem in error.problems:
+            _echo(f"redzone: {problem.detail}", err=True)
     else:
-        for item in out:
-            _echo(card_data.describe(item["printed"], item["keys"], item["notes"]))
-    ctx.exit(EXIT_BAD_SCENARIO if missing else EXIT_OK)
+        _echo(f"redzone: {error}", err=True)
+    return exit_status(error)
 
 
 @cli.command()

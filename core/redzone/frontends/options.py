@@ -1,4 +1,5 @@
-"""Options that more than one command takes, written once: ``--rules``.
+"""Options that more than one command takes, written once: ``--rules``, and
+the numbers of seconds of ``redzone batch``'s time limits.
 
 A bad value is a usage error blamed on the option (exit status 64), never a
 problem of the scenario files a command reads (2).
@@ -6,6 +7,7 @@ problem of the scenario files a command reads (2).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -50,4 +52,34 @@ def rules_option(help_text: str) -> Callable[[F], F]:
     return deco
 
 
-__all__ = ["RulesOption", "check_rules", "rules_option"]
+def check_seconds(ctx: click.Context, param: click.Parameter,
+                  value: float | None) -> float | None:
+    """A number of seconds (``--timeout``, ``--lost-after``,
+    ``--hook-timeout``, read as :func:`seconds_type`): NaN, which the range
+    lets by, is a usage error blamed on the option; ``inf`` is kept (the
+    command reads it as no limit, :func:`no_limit`).
+
+    :raises click.BadParameter: for NaN.
+    """
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds: give one above 0 (inf: "
+                                 "no limit)", ctx=ctx, param=param)
+    return value
+
+
+def seconds_type() -> click.FloatRange:
+    """The type of a number of seconds: above 0 (0 or less is a usage
+    error; :func:`check_seconds` refuses NaN)."""
+    return click.FloatRange(min=0, min_open=True)
+
+
+def no_limit(seconds: float | None) -> float | None:
+    """``None`` (no limit) for ``inf`` or no value, else the seconds.
+
+    :param seconds: what a number-of-seconds option read.
+    """
+    return None if seconds is None or math.isinf(seconds) else seconds
+
+
+__all__ = ["RulesOption", "check_rules", "check_seconds", "no_limit", "rules_option",
+           "seconds_type"]
