@@ -383,3 +383,13 @@ def test_json_plugin_failure_is_the_error_object_on_stdout(
     out = json.loads(result.stdout)
     assert out["ok"] is False and out["error"]["kind"] == "plugin_error"
     assert out["error"]["plugin"] == "x"
+
+
+def test_read_document_of_a_path_with_a_nul_is_the_missing_files_error() -> None:
+    """The API reads a scenario file as the command line does: a name with a
+    NUL names no file, an UnreadableFileError saying so (a RulesError), not a
+    bare ValueError."""
+    from redzone.formats.document import UnreadableFileError, open_regular
+
+    with pytest.raises(UnreadableFileError, match="NUL character"):
+        open_regular("a\0b.toml", "scenario file")

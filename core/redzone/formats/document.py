@@ -698,6 +698,9 @@ def open_regular(file: str, what: str) -> IO[bytes]:
                                   "regular file") from None
     except OSError as exc:
         raise UnreadableFileError(f"can't read the {what}: {exc.strerror or exc}") from None
+    except ValueError:  # (a NUL in the name: no file can have it)
+        raise UnreadableFileError(f"no such {what}: its name has a NUL character, which no "
+                                  "file name can hold", missing=True) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
