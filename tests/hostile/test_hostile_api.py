@@ -88,10 +88,6 @@ MISUSES: dict[str, tuple[Callable[[Engine, GameState], Any], type[Exception], st
                                  BadQueryError, "blocks is None"),
     "choices-for-declaring-none": (lambda e, s: e.choices_for(s, "declare_attackers", None),
                                    BadQueryError, "attacks is None"),
-    "legal-blockers-of-a-ghost": (lambda e, s: e.legal_blockers(_attacked(e, s), "ghost"),
-                                  UnknownObjectError, "attacker 'ghost'"),
-    "legal-blockers-of-none": (lambda e, s: e.legal_blockers(_attacked(e, s), None),
-                               UnknownObjectError, "attacker"),
     # item 11: an action that makes no sense in its step
     "block-after-declare-attackers": (
         lambda e, s: e.perform(_attacked(e, s), MakeBlock("wall", "ogre")),

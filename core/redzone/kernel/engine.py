@@ -265,9 +265,8 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         return _combat.suggest_blocks(self.hooks, state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
-        """Creatures that could block ``attacker``, pair by pair (509.1a-b); an
-        ``attacker`` that is no object of the state is an :class:`UnknownObjectError`."""
-        _validate.objects(state, "legal_blockers", attacker=attacker)
+        """Creatures that could block ``attacker``, pair by pair (509.1a-b);
+        none for what isn't an attacking creature (no id included)."""
         return _combat.legal_blockers(self.hooks, state, attacker)
 
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
