@@ -125,3 +125,16 @@ class TestAfflictConformance(KeywordConformance):
 
     plugin = afflict
     max_examples = 10
+
+
+def test_119_3_afflicts_life_loss_names_its_source(engine: Engine) -> None:
+    """119.3, 702.130a: the life a blocked afflict creature makes the defending
+    player lose is lost from its trigger, so the ``life_loss`` event names the
+    creature as its source (the contract's ``life_loss`` (player, amount,
+    source))."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("ghoul", "alice", 2, 2, "afflict 3"),
+                                           c("wall", "bob", 0, 4)])
+    out = engine.resolve(state, {"ghoul": "bob"}, {"wall": "ghoul"})
+    losses = [(e.player, e.amount, e.source) for e in out.events if e.kind == "life_loss"]
+    assert losses == [("bob", 3, "ghoul")]

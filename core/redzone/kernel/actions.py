@@ -1184,15 +1184,15 @@ def _each(tx: Tx, player: object, doing: str) -> tuple[str, ...] | None:
 def _gain_life(tx: Tx, a: GainLife) -> None:
     players = _each(tx, a.player, a.do) or (tx.player(a.player, a.do),)
     amount = _amount(a.amount, a.do)
-    for player in players:
-        tx.gain_life(player, amount, "", "119.3")
+    for player in players:  # (from the resolving ability's source, if any: 119.3)
+        tx.gain_life(player, amount, tx.source or "", "119.3")
 
 
 def _lose_life(tx: Tx, a: LoseLife) -> None:
     players = _each(tx, a.player, a.do) or (tx.player(a.player, a.do),)
     amount = _amount(a.amount, a.do)
-    for player in players:
-        tx.lose_life(player, amount, "", "119.3")
+    for player in players:  # (from the resolving ability's source, if any: 119.3)
+        tx.lose_life(player, amount, tx.source or "", "119.3")
 
 
 def _add_effect(tx: Tx, a: AddEffect) -> None:
