@@ -838,8 +838,9 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     """A continuous effect that modifies characteristics starts to apply
     (611.2, 613): it gets the next timestamp (613.7a) and an id; one from a
     resolving spell or ability (``locked``) has the set of objects it
-    affects fixed now (611.2c). The layers are applied as the command
-    settles (its duration checked by the caller)."""
+    affects fixed now (611.2c), and the objects it affects by id are noted
+    by their numbers (``numbers``, 400.7). The layers are applied as the
+    command settles (its duration checked by the caller)."""
     stamp = tx.state.timestamp + 1
     taken = {e.id for e in tx.state.continuous}
     if effect.id and effect.id in taken:
@@ -850,10 +851,14 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     changes: dict[str, Any] = {"id": ident, "timestamp": stamp}
     if effect.condition is not None and effect.condition.number is None:
         changes["condition"] = numbered(tx, effect.condition)  # (400.7)
-    if effect.locked and not effect.affects:
+    affects = effect.affects
+    if effect.locked and not affects:
         chars, _ = _layers.characteristics(tx.state)
-        changes["affects"] = tuple(sorted(_layers.affected(
+        affects = changes["affects"] = tuple(sorted(_layers.affected(
             effect.evolve(locked=False), chars)))
+    if affects and not effect.numbers:  # the objects they are now (400.7)
+        now = [tx._now(obj) for obj in affects]
+        changes["numbers"] = tuple(p.object if p is not None else 0 for p in now)
     effect = effect.evolve(**changes)
     tx._set(timestamp=stamp, continuous=(*tx._field("continuous"), effect))
     tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,

@@ -2,10 +2,12 @@
 values and the continuous effects that apply to it.
 
 A :class:`~redzone.kernel.model.ContinuousEffect` is data: what it applies
-to (a declarative filter, or a set of objects fixed as it began, 611.2c) and what it does in
-each layer it has a part in (613.1a-g, 613.4a-d; 613.6). The state keeps them
-in ``GameState.continuous``, each with the next timestamp of the state's
-one counter (``GameState.timestamp``, 613.7a); a per-permanent modification
+to (a declarative filter, or a set of objects fixed as it began, 611.2c, as
+the objects they were then, 400.7) and what it does in each layer it has a
+part in (613.1a-g, 613.4a-d), to the objects it applied to in the first
+(613.6). The state keeps them in ``GameState.continuous``, each with the
+next timestamp of the state's one counter (``GameState.timestamp``,
+613.7a); a per-permanent modification
 (:class:`~redzone.kernel.model.Modification`) takes the counter as it
 stands (after the latest effect, before the next).
 
@@ -62,10 +64,11 @@ class _Chars:
     """One object's characteristics while the layers are applied."""
 
     __slots__ = ("base_power", "base_toughness", "colors", "controller", "id", "keywords",
-                 "name", "subtypes", "supertypes", "types")
+                 "name", "number", "subtypes", "supertypes", "types")
 
     def __init__(self, perm: Permanent, printed: Printed) -> None:
         self.id = perm.id
+        self.number = perm.object
         self.controller = perm.controller
         self.name = printed.name
         self.types = set(printed.types)
@@ -86,12 +89,34 @@ class _Chars:
 
 Board = dict[str, _Chars]
 
+#: The objects each effect applied to in the first layer it has a part in,
+#: by the effect's ``id()``: the set it applies to in its later layers
+#: (613.6).
+Fixed = dict[int, frozenset[str]]
 
-def affected(effect: ContinuousEffect, chars: Board) -> frozenset[str]:
+
+def affected(effect: ContinuousEffect, chars: Board,
+             fixed: Fixed | None = None) -> frozenset[str]:
     """The objects ``effect`` applies to, read from the characteristics so
-    far (a locked set, 611.2c, or given ids: those still there)."""
+    far.
+
+    :param effect: the effect.
+    :param chars: every object's characteristics so far.
+    :param fixed: the sets effects applied to in an earlier layer (613.6):
+        ``effect``'s, if there, is the answer.
+    :returns: the set fixed in an earlier layer (613.6); else, for given ids
+        or a locked set (611.2c), those still on the battlefield as the
+        objects they were as the effect started (``numbers``, 400.7); else
+        those matching its filter.
+    """
+    if fixed is not None:
+        found = fixed.get(id(effect))
+        if found is not None:
+            return found
     if effect.affects or effect.locked:
-        return frozenset(i for i in effect.affects if i in chars)
+        numbers = effect.numbers
+        return frozenset(i for n, i in enumerate(effect.affects) if i in chars and (
+            n >= len(numbers) or chars[i].number == numbers[n]))
     return frozenset(i for i, c in chars.items() if _matches(effect, c))
 
 
@@ -122,10 +147,11 @@ _COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_pow
                   "base_toughness", "keywords")
 
 
-def _apply(effect: ContinuousEffect, layer: str, chars: Board) -> frozenset[str]:
+def _apply(effect: ContinuousEffect, layer: str, chars: Board,
+           fixed: Fixed | None = None) -> frozenset[str]:
     """Apply ``effect``'s part in ``layer`` to every object it applies to
     (changing ``chars``); returns those objects."""
-    hit = affected(effect, chars)
+    hit = affected(effect, chars, fixed)
     for i in hit:
         c = chars[i]
         if layer == "1":
@@ -139,16 +165,7 @@ def _apply(effect: ContinuousEffect, layer: str, chars: Board) -> frozenset[str]
         elif layer == "3":
             c.keywords = [reword(k, effect.text_from, effect.text_to) for k in c.keywords]
         elif layer == "4":
-            if effect.set_types is not None:
-                c.types = set(effect.set_types)
-                if effect.set_subtypes is None:
-                    c.subtypes = []
-            c.types.update(effect.add_types)
-            c.types.difference_update(effect.remove_types)
-            if effect.set_subtypes is not None:
-                c.subtypes = list(effect.set_subtypes)
-            c.subtypes += [s for s in effect.add_subtypes if s not in c.subtypes]
-            c.subtypes = [s for s in c.subtypes if s not in effect.remove_subtypes]
+            _retype(effect, c)
         elif layer == "5":
             if effect.set_colors is not None:
                 c.colors = {x for x in effect.set_colors if x != "colorless"}
@@ -162,45 +179,143 @@ def _apply(effect: ContinuousEffect, layer: str, chars: Board) -> frozenset[str]
     return hit
 
 
+#: Which card types a subtype belongs to, for the closed lists of 205.3g-k
+#: and 205.3q (artifact, enchantment, land, spell and battle types); any
+#: other subtype is taken for a creature type (205.3m: of a creature or a
+#: kindred object, 205.3d) or a planeswalker type (205.3j), lists too long
+#: and too often extended to keep here.
+_SUBTYPE_OF: Final[dict[str, frozenset[str]]] = {
+    name.lower(): frozenset(kinds.split()) for kinds, names in (
+        ("artifact", "Attraction Blood Bobblehead Clue Contraption Equipment Food "
+                     "Fortification Gold Incubator Junk Lander Map Powerstone Spacecraft "
+                     "Treasure Vehicle"),
+        ("enchantment", "Aura Background Cartouche Case Class Curse Role Room Rune Saga "
+                        "Shard Shrine"),
+        ("land", "Cave Desert Forest Gate Island Lair Locus Mine Mountain Plains Planet "
+                 "Power-Plant Sphere Swamp Tower Town Urza's"),
+        ("instant sorcery", "Adventure Arcane Chorus Lesson Omen Trap"),
+        ("battle", "Siege"),
+    ) for name in names.split()}
+_OPEN_KINDS: Final = frozenset({"creature", "kindred", "tribal", "planeswalker"})
+
+
+def _kinds(subtype: str) -> frozenset[str]:
+    return _SUBTYPE_OF.get(subtype.lower(), _OPEN_KINDS)
+
+
+def _retype(e: ContinuousEffect, c: _Chars) -> None:
+    """Layer 4 (613.1d) on one object: its card types, then its subtypes.
+    A card type it loses takes the subtypes that belong to no type it still
+    has (205.1a, 205.3d); subtypes set replace those of the same kinds
+    ("is a Mountain" replaces land types only, 205.1a); it gains no subtype
+    that belongs to none of its types (205.3d)."""
+    retyped = e.set_types is not None or bool(e.remove_types)
+    if e.set_types is not None:
+        c.types = set(e.set_types)
+    c.types.update(e.add_types)
+    c.types.difference_update(e.remove_types)
+    subtypes = c.subtypes
+    if retyped:
+        subtypes = [s for s in subtypes if not c.types.isdisjoint(_kinds(s))]
+    gained = list(e.add_subtypes)
+    if e.set_subtypes is not None:
+        replaced = {_kinds(s) for s in e.set_subtypes}
+        subtypes = [s for s in subtypes if _kinds(s) not in replaced]
+        gained[:0] = e.set_subtypes
+    subtypes += [s for s in dict.fromkeys(gained)
+                 if s not in subtypes and not c.types.isdisjoint(_kinds(s))]
+    c.subtypes = [s for s in subtypes if s not in e.remove_subtypes]
+
+
 def _state(c: _Chars) -> tuple[Any, ...]:
     return (c.name, frozenset(c.types), tuple(c.subtypes), frozenset(c.supertypes),
             frozenset(c.colors), c.base_power, c.base_toughness, tuple(c.keywords))
 
 
-def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board) -> bool:
+def _reads(a: ContinuousEffect, layer: str) -> bool:
+    """Whether what ``layer`` changes can change what ``a``'s filter
+    matches (layer 3 changes no keyword's name)."""
+    if layer == "4":
+        return bool(a.affects_types or a.affects_subtypes)
+    if layer == "5":
+        return bool(a.affects_colors)
+    if layer == "6":
+        return a.affects_keyword is not None
+    return layer != "3"
+
+
+def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board,
+               fixed: Fixed | None = None) -> bool:
     """Whether ``a`` depends on ``b`` in ``layer`` (613.8a): both apply in
     it, neither or both come from characteristic-defining abilities, and
     applying ``b`` would change what ``a`` applies to or what it does to
-    the things it applies to (for a copy effect: the values it copies)."""
+    the things it applies to (for a copy effect: the values it copies).
+    What ``a`` applies to can't change when it was fixed as ``a`` began
+    (611.2c) or in an earlier layer (613.6: ``fixed``)."""
     if a is b or a.cda != b.cda:
         return False
+    copies = layer == "1" and a.copy_of is not None and a.copy_of in chars
+    settled = bool(a.affects or a.locked) or (fixed is not None and id(a) in fixed)
+    if not copies and (settled or not _reads(a, layer)):
+        return False
     trial = {i: c.clone() for i, c in chars.items()}
-    _apply(b, layer, trial)
-    if affected(a, chars) != affected(a, trial):
+    _apply(b, layer, trial, fixed)
+    if not settled and affected(a, chars, fixed) != affected(a, trial, fixed):
         return True
-    if layer == "1" and a.copy_of is not None and a.copy_of in chars:
+    if copies:
         # what it does: the copiable values it copies (707.2, 613.2)
-        return _state(trial[a.copy_of]) != _state(chars[a.copy_of])
+        return _state(trial[a.copy_of or ""]) != _state(chars[a.copy_of or ""])
     return False
 
 
-def ordered(effects: Sequence[ContinuousEffect], layer: str,
-            chars: Board) -> list[tuple[ContinuousEffect, frozenset[str]]]:
+def _next(left: list[ContinuousEffect], layer: str, chars: Board,
+          fixed: Fixed | None) -> ContinuousEffect:
+    """The effect to apply next of ``left`` (in timestamp order): the
+    earliest that waits for no other (613.7, 613.8a), an effect in a
+    dependency loop waiting for nothing outside it counting as waiting for
+    none (613.8b); one that depends on a member of a loop waits for it."""
+    first = left[0]
+    if not any(depends_on(first, b, layer, chars, fixed) for b in left[1:]):
+        return first
+    waits = {id(a): [b for b in left if depends_on(a, b, layer, chars, fixed)] for a in left}
+
+    def waits_for(a: ContinuousEffect) -> set[int]:
+        seen: set[int] = set()
+        todo = list(waits[id(a)])
+        while todo:
+            b = todo.pop()
+            if id(b) not in seen:
+                seen.add(id(b))
+                todo.extend(waits[id(b)])
+        return seen
+
+    reached = {id(a): waits_for(a) for a in left}
+    # all it waits for (if anything) wait for it: a loop waiting for nothing else
+    return next(a for a in left if all(id(a) in reached[b] for b in reached[id(a)]))
+
+
+def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
+            fixed: Fixed | None = None) -> list[tuple[ContinuousEffect, frozenset[str]]]:
     """Apply the effects of one layer, changing ``chars``: each time the one
     with the earliest timestamp among those that depend on no other still to
-    apply (613.7, 613.8a), deciding again after each (613.8c); when every one
-    left is in a dependency loop, the earliest timestamp (613.8b). Returns
-    each effect as it applied, with the objects it applied to."""
+    apply (613.7, 613.8a), or, for effects in a dependency loop, on none
+    outside it (613.8b), deciding again after each (613.8c).
+
+    :param effects: the effects with a part in ``layer``.
+    :param layer: the layer.
+    :param chars: every object's characteristics so far.
+    :param fixed: the set each effect applied to in the first layer it has
+        a part in (613.6), read and noted here.
+    :returns: each effect as it applied, with the objects it applied to.
+    """
     left = sorted(effects, key=lambda e: e.timestamp)
     done: list[tuple[ContinuousEffect, frozenset[str]]] = []
     while left:
-        pick = left[0]
-        if len(left) > 1:
-            for a in left:
-                if not any(depends_on(a, b, layer, chars) for b in left if b is not a):
-                    pick = a
-                    break
-        done.append((pick, _apply(pick, layer, chars)))
+        pick = _next(left, layer, chars, fixed) if len(left) > 1 else left[0]
+        hit = _apply(pick, layer, chars, fixed)
+        if fixed is not None and pick.source != _MODIFICATION:
+            fixed.setdefault(id(pick), hit)
+        done.append((pick, hit))
         left.remove(pick)
     return done
 
@@ -217,29 +332,33 @@ def _as_effect(obj: str, mod: Modification) -> ContinuousEffect:
 
 def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousEffect]]]:
     """Every battlefield permanent's characteristics through layer 6
-    (613.1a-f), and the continuous effects with a part in layer 6 or 7 that
-    apply to each, in the order they apply (layer 7's affected sets are
-    read after layer 6: 613.1g)."""
+    (613.1a-f, with the keywords its modifications grant or remove), and
+    the continuous effects with a part in layer 6 or 7 that apply to each,
+    in the order they apply in layer 6, then the others' by timestamp. An
+    effect applies in each of its layers to the objects it applied to in
+    the first (613.6); an effect with a part in layer 7 only, to those its
+    filter matches after layer 6 (613.1g)."""
     perms = [p for p in state.objects.values() if p.zone == "battlefield"]
     chars: Board = {p.id: _Chars(p, printed_of(p)) for p in perms}
     late: dict[str, list[ContinuousEffect]] = {p.id: [] for p in perms}
     effects = state.continuous
+    fixed: Fixed = {}
     for layer in LAYERS:
         part = [e for e in effects if has_part(e, layer)]
-        if layer == "6" and part:
+        if layer == "6":  # Grant, Revoke: layer 6 too (613.1f)
             part += [_as_effect(p.id, m) for p in perms for m in p.modifications
                      if has_part(m, "6")]
         if not part:
             continue
         if layer in ("1", "3", "4", "5", "6"):
-            for e, hit in ordered(part, layer, chars):
+            for e, hit in ordered(part, layer, chars, fixed):
                 if layer == "6" and e.source != _MODIFICATION:
                     for i in hit:
                         late[i].append(e)
         else:  # layer 7: nothing here changes what another applies to
             for e in sorted(part, key=lambda x: x.timestamp):
-                for i in affected(e, chars):
-                    if e not in late[i]:
+                for i in affected(e, chars, fixed):
+                    if not any(x is e for x in late[i]):
                         late[i].append(e)
     return chars, late
 

@@ -270,6 +270,11 @@ class ContinuousEffect(Copyable):
     of the ``affects*`` criteria given (none given: every permanent); with
     ``locked`` (an effect from a resolving spell or ability, 611.2c) the set
     is fixed as it begins and only those objects (``affects``) are affected.
+    Given ids (``affects``, locked or not) name the objects the permanents
+    were as it began (``numbers``): one that leaves the battlefield and
+    comes back is a new object it doesn't apply to (400.7). Whatever it
+    applies to in the first layer it has a part in, it applies to in its
+    later layers (613.6), even if that object no longer matches.
 
     :param affects: these objects only (ids).
     :param affects_types: ... that have every one of these card types.
@@ -283,12 +288,17 @@ class ContinuousEffect(Copyable):
         (keyword abilities' words: colors, basic land types) ...
     :param text_to: ... becomes this word (612.2).
     :param set_types: layer 4: its card types become these (205.1a:
-        replacing the old ones, and with them the subtypes that no longer
-        fit are gone unless ``add_subtypes`` names them).
+        replacing the old ones; its subtypes that belong to none of its
+        types now are gone, 205.3d: an Elf that becomes an artifact
+        creature stays an Elf, a Forest doesn't).
     :param add_types: layer 4: card types it gains ("in addition", 205.1b).
-    :param remove_types: layer 4: card types it loses.
-    :param set_subtypes: layer 4: its subtypes become these ("is a Forest").
-    :param add_subtypes: layer 4: subtypes it gains.
+    :param remove_types: layer 4: card types it loses, and with them their
+        subtypes unless they belong to a type it still has (205.1a).
+    :param set_subtypes: layer 4: its subtypes of the kinds of these
+        become these ("is a Mountain": its land types, 205.1a; its creature
+        types stay).
+    :param add_subtypes: layer 4: subtypes it gains (only those that belong
+        to one of its types, 205.3d).
     :param remove_subtypes: layer 4: subtypes it loses.
     :param set_colors: layer 5: its colors become these (``("colorless",)``
         -> none; 105.2).
@@ -309,6 +319,10 @@ class ContinuousEffect(Copyable):
     :param condition: for ``duration="while"``, the condition (611.2b).
     :param id: given by the kernel as it starts (``"c1"`` ...).
     :param timestamp: given by the kernel as it starts (613.7a).
+    :param numbers: set by the kernel as it starts: the number of the
+        object (:attr:`Permanent.object`) each of ``affects`` was then, in
+        order; it doesn't apply to a new object with that id (400.7).
+        Empty (or shorter than ``affects``): whatever object has the id.
 
     .. versionadded:: 0.1.0
     """
@@ -345,6 +359,7 @@ class ContinuousEffect(Copyable):
     condition: Condition | None = None
     id: str = ""
     timestamp: int = 0
+    numbers: tuple[int, ...] = field(default=(), converter=as_tuple)
 
     def layers(self) -> tuple[str, ...]:
         """The layers it has a part in (613.6), in order."""
@@ -403,7 +418,9 @@ class Layered(Copyable):
 
     :param printed: its own characteristics, before any effect.
     :param effects: the continuous effects with a part in layer 6 or 7 that
-        apply to it, in the order they apply.
+        apply to it: those with a part in layer 6 in the order they apply
+        there, then the others by timestamp (:func:`layer_values` applies
+        7a and 7b by timestamp).
 
     .. versionadded:: 0.1.0
     """
@@ -418,8 +435,9 @@ class Layered(Copyable):
 def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int | None]:
     """A permanent's keywords, power and toughness: layer 6 then 7a-7d
     (613.1f-g, 613.4) from its fields (layers 1-5 already applied), its
-    modifications and its baked continuous effects, in timestamp order
-    within each layer (613.7); counters in 7c (613.4c)."""
+    modifications and its baked continuous effects: layer 6 in the order
+    the layer system found (timestamps and dependencies, 613.7-613.8), 7a
+    and 7b each in timestamp order (613.7); counters in 7c (613.4c)."""
     mods = perm.modifications
     effects = perm.layered.effects if perm.layered is not None else ()
     kws = list(perm.printed_keywords)
@@ -431,11 +449,12 @@ def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int 
             kws = [k for k in kws if k.name not in gone]
         kws.extend(item.add_keywords)
     p, t = perm.base_power, perm.base_toughness
-    for sub in ("7a", "7b"):
-        for e in effects:
-            if has_part(e, sub):
-                p = e.set_power if e.set_power is not None else p
-                t = e.set_toughness if e.set_toughness is not None else t
+    setting = [e for e in effects if e.set_power is not None or e.set_toughness is not None]
+    if len(setting) > 1:  # 7a, then 7b, each in timestamp order (613.4a-b, 613.7)
+        setting.sort(key=_sets_order)
+    for e in setting:
+        p = e.set_power if e.set_power is not None else p
+        t = e.set_toughness if e.set_toughness is not None else t
     dp = dt = 0
     c = perm.counters
     if c is not EMPTY:
@@ -454,6 +473,10 @@ def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int 
         if e.switch:
             p, t = t, p
     return tuple(kws), p, t
+
+
+def _sets_order(e: ContinuousEffect) -> tuple[bool, int]:
+    return not e.cda, e.timestamp
 
 
 def _merged(mods: Sequence[Modification],
