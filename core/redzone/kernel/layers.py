@@ -254,7 +254,8 @@ def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Boar
     (611.2c) or in an earlier layer (613.6: ``fixed``)."""
     if a is b or a.cda != b.cda:
         return False
-    copies = layer == "1" and a.copy_of is not None and a.copy_of in chars
+    copied = a.copy_of if layer == "1" and a.copy_of in chars else None
+    copies = copied is not None
     settled = bool(a.affects or a.locked) or (fixed is not None and id(a) in fixed)
     if not copies and (settled or not _reads(a, layer)):
         return False
@@ -262,9 +263,9 @@ def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Boar
     _apply(b, layer, trial, fixed)
     if not settled and affected(a, chars, fixed) != affected(a, trial, fixed):
         return True
-    if copies:
+    if copied is not None:
         # what it does: the copiable values it copies (707.2, 613.2)
-        return _state(trial[a.copy_of or ""]) != _state(chars[a.copy_of or ""])
+        return _state(trial[copied]) != _state(chars[copied])
     return False
 
 
@@ -289,9 +290,9 @@ def _next(left: list[ContinuousEffect], layer: str, chars: Board,
                 todo.extend(waits[id(b)])
         return seen
 
-    reached = {id(a): waits_for(a) for a in left}
+    closure = {id(a): waits_for(a) for a in left}
     # all it waits for (if anything) wait for it: a loop waiting for nothing else
-    return next(a for a in left if all(id(a) in reached[b] for b in reached[id(a)]))
+    return next(a for a in left if all(id(a) in closure[b] for b in closure[id(a)]))
 
 
 def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
