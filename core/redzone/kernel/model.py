@@ -165,6 +165,47 @@ def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap
     return FrozenMap(sorted((k, v) for k, v in items if v))
 
 
+#: What one counter of each kind seen so far adds to power and toughness
+#: (122.1a): ``(X, Y)`` for a +X/+Y or -X/-Y counter, ``None`` for any other
+#: kind. Kinds are few, so each is parsed once.
+_PT_KINDS: dict[str, tuple[int, int] | None] = {}
+
+
+def _pt_kind(kind: str) -> tuple[int, int] | None:
+    parts = kind.split("/")
+    if len(parts) != 2:
+        return None
+    values = []
+    for part in parts:
+        sign, digits = part[:1], part[1:]
+        if sign not in ("+", "-") or not digits.isascii() or not digits.isdigit():
+            return None
+        values.append(int(digits) if sign == "+" else -int(digits))
+    return values[0], values[1]
+
+
+def counters_pt(counters: Mapping[str, int]) -> tuple[int, int]:
+    """What a permanent's counters add to its power and toughness (layer 7c):
+    X and Y for each +X/+Y counter, minus them for each -X/-Y counter
+    (``"+1/+0"``, ``"-0/-2"``, ``"+2/+2"``); other kinds add nothing.
+
+    :param counters: counters by kind, as :attr:`Permanent.counters`.
+    :returns: ``(power, toughness)`` to add.
+
+    Rules: 122.1a, 613.4c
+    """
+    dp = dt = 0
+    for kind, n in counters.items():
+        try:
+            pt = _PT_KINDS[kind]
+        except KeyError:
+            pt = _PT_KINDS[kind] = _pt_kind(kind)
+        if pt is not None:
+            dp += pt[0] * n
+            dt += pt[1] * n
+    return dp, dt
+
+
 @frozen
 class Keyword(Copyable):
     """One keyword instance on a permanent.
@@ -458,7 +499,7 @@ def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int 
     dp = dt = 0
     c = perm.counters
     if c is not EMPTY:
-        dp = dt = c.get("+1/+1", 0) - c.get("-1/-1", 0)
+        dp, dt = counters_pt(c)
     for mod in mods:
         dp += mod.power
         dt += mod.toughness
@@ -732,7 +773,7 @@ class Permanent(Copyable):
         c = self.counters
         value = self.base_power
         if c is not EMPTY:
-            value += c.get("+1/+1", 0) - c.get("-1/-1", 0)
+            value += counters_pt(c)[0]
         for mod in self.modifications:
             value += mod.power
         return value
@@ -747,7 +788,7 @@ class Permanent(Copyable):
         c = self.counters
         value = self.base_toughness
         if c is not EMPTY:
-            value += c.get("+1/+1", 0) - c.get("-1/-1", 0)
+            value += counters_pt(c)[1]
         for mod in self.modifications:
             value += mod.toughness
         return value
