@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
+from redzone.kernel import combat as _combat
 from redzone.kernel import events as _events
 from redzone.kernel import layers as _layers
 from redzone.kernel import zones as _zones
@@ -52,7 +53,7 @@ from redzone.kernel.references import (
     SourceId,
 )
 from redzone.kernel.settle import change_control, end_effects
-from redzone.kernel.tx import Tx, _make_block, numbered, starts
+from redzone.kernel.tx import Tx, numbered, starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.zones import POSITIONS
 
@@ -702,16 +703,22 @@ class MakeBlock(Action):
     :param blocker: the creature, controlled by a defending player of the
         attacker (else the effect does nothing: 506.3e, 509.4a).
     :param attacker: the attacking creature it blocks.
-    :param position: where it goes in the attacker's damage assignment order,
-        where there are orders (0 = first); ``None`` = last.
+    :param position: where the active player places it in the attacker's
+        damage assignment order, where there are orders (0 = first);
+        ``None`` = last.
+    :param attacker_position: where the defending player places the
+        attacker in its damage assignment order, where there are orders
+        (0 = first); ``None`` = last (509.6).
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.1.0 ``attacker_position``.
     """
 
     do: ClassVar[str] = "block"
     blocker: ObjectId
     attacker: ObjectId
     position: int | None = None
+    attacker_position: int | None = None
 
 
 @frozen
@@ -1264,7 +1271,9 @@ def _make_block_action(tx: Tx, a: MakeBlock) -> None:
             f"{a.blocker!r} can't be made to block in the {state.step} step: blockers are "
             "declared in the declare blockers step", rule="509.1",
             objects=(a.blocker, a.attacker))
-    new, events = _make_block(state, a.blocker, a.attacker, a.position, "509.6")
+    new, events = _combat.make_block(state, a.blocker, a.attacker, a.position, "509.6",
+                                     orders=tx.context.edition.assignment_orders,
+                                     attacker_position=a.attacker_position)
     tx._take(new, events)  # (the events carry the plain step: emit labels them)
 
 

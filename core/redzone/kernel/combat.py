@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, cast
 
-from redzone.kernel.errors import Violation, did_you_mean
+from redzone.kernel.errors import IllegalActionError, Violation, did_you_mean
+from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import SourceAssignment
 from redzone.kernel.model import UNLIMITED, GameState, Permanent
@@ -538,16 +539,25 @@ def damage_assignment_orders(
     state: GameState, blocks: Mapping[str, tuple[str, ...]], given: Mapping[str, Sequence[str]]
 ) -> tuple[dict[str, tuple[str, ...]], list[Violation]]:
     """Damage assignment orders for a legal declaration of blockers (509.2 and
-    509.3 of 2009-2024): each blocked attacker orders its blockers, each
-    blocker the attackers it blocks; a missing order is declaration order.
+    509.3 of 2009-2024): each blocked attacker orders the creatures blocking
+    it, those put onto the battlefield blocking before the declaration
+    included (509.4, 509.7), and each declared blocker the attackers it
+    blocks. A missing order is the creatures already blocking in the order
+    they were placed in, then the declared ones in declaration order.
 
     :returns: the orders and the violations of the given ones.
     """
     combat = state.combat
     assert combat is not None
-    wanted: dict[str, tuple[str, ...]] = {
-        a: tuple(bs) for a, bs in blockers_by_attacker(blocks.items()).items()}
-    wanted.update(blocks)
+    declared = blockers_by_attacker(blocks.items())
+    wanted: dict[str, tuple[str, ...]] = {}
+    for attacker in dict.fromkeys((*(a for a in combat.blocked if a in combat.attacks),
+                                   *declared)):
+        before = _ordered(state, attacker, combat.blockers_of(attacker))
+        wanted[attacker] = tuple(dict.fromkeys((*before, *declared.get(attacker, ()))))
+    for blocker, attackers in blocks.items():
+        before = _ordered(state, blocker, combat.blocks.get(blocker, ()))
+        wanted[blocker] = tuple(dict.fromkeys((*before, *attackers)))
     orders: dict[str, tuple[str, ...]] = {}
     found: list[Violation] = []
     for obj in given:
@@ -802,6 +812,57 @@ def _duties(hooks: Hooks, state: GameState, participants: Iterable[str],
                 continue  # 510.1d
             out.append(Duty(source, power, attackers, None, False, False))
     return out
+
+
+def make_block(state: GameState, blocker: str, attacker: str, position: int | None,
+               rule: str, *, orders: bool, attacker_position: int | None = None
+               ) -> tuple[GameState, list[Event]]:
+    """Make ``blocker`` block ``attacker`` (509.4, 509.6), or nothing when
+    the rules say it never becomes a blocking creature (506.3e-f, 509.4a).
+
+    :param position: where the active player places ``blocker`` in the
+        attacker's damage assignment order (0 = first; ``None`` = last).
+    :param orders: the edition has damage assignment orders (2009-2024).
+    :param attacker_position: where the defending player places
+        ``attacker`` in the blocker's order (``None`` = last).
+    :returns: the state with the block and its events (none when nothing
+        happens).
+
+    Rules: 509.2a, 509.3a, 509.4, 509.6, 509.7
+    """
+    step = state.step
+    combat = state.combat
+    if combat is None or attacker not in state.objects:
+        raise IllegalActionError(f"{blocker!r} can't block {attacker!r}: there is no combat or "
+                                 "no such creature", rule="509.4a", objects=(blocker, attacker))
+    if attacker not in combat.attacks:
+        return state, []  # 509.4a: it is never considered a blocking creature
+    perm = state.objects[blocker]
+    if "creature" not in perm.types or "battle" in perm.types:
+        return state, []  # 506.3a, 506.3f: it is never a blocking creature
+    if not state.same_team(combat.defending_players.get(attacker), perm.controller):
+        return state, []  # 506.3e, 509.4a
+    if attacker in combat.blocks.get(blocker, ()):
+        return state, []
+    order = combat.order
+    if orders:
+        # 509.6-509.7 (2009-2024): the blocker is placed in the attacker's
+        # order and the attacker in the blocker's, among the creatures still
+        # in each (509.2a, 509.3a); the others keep their places.
+        theirs = list(_ordered(state, attacker, combat.blockers_of(attacker)))
+        theirs.insert(len(theirs) if position is None else min(max(position, 0), len(theirs)),
+                      blocker)
+        mine = list(_ordered(state, blocker, combat.blocks.get(blocker, ())))
+        mine.insert(len(mine) if attacker_position is None
+                    else min(max(attacker_position, 0), len(mine)), attacker)
+        order = order.set(attacker, tuple(theirs)).set(blocker, tuple(mine))
+    blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
+    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
+    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
+    if attacker not in combat.blocked:
+        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
+        events.append(Event("blocked", "509.1h", step, object=attacker))
+    return state.evolve(combat=new_combat), events
 
 
 def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple[str, ...]:

@@ -340,17 +340,16 @@ def _with_blocks_made(combat: Combat, declared: Mapping[str, tuple[str, ...]]
 def _with_orders_made(combat: Combat, orders: Mapping[str, tuple[str, ...]]
                       ) -> FrozenMap[str, tuple[str, ...]]:
     """The damage assignment orders after the declaration (509.2-509.3 of
-    2009-2024): the declared ones, each attacker's blockers that were
-    blocking it before the declaration (509.4, 509.7) first.
+    2009-2024): the announced ones (each lists the creatures that were
+    blocking before the declaration too: 509.4, 509.7) replace those noted
+    as such creatures were placed.
 
     Rules: 509.2, 509.4, 509.7
     """
     if not orders:
         return combat.order
     merged = dict(combat.order.items())
-    for obj, seq in orders.items():
-        before = merged.get(obj) or combat.blockers_of(obj)
-        merged[obj] = tuple(dict.fromkeys((*before, *seq)))
+    merged.update(orders)
     return FrozenMap._wrap(merged)
 
 

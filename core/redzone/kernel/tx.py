@@ -27,6 +27,7 @@ from typing import Any, TypeVar, Union
 
 import attrs
 
+from redzone.kernel import combat as _combat
 from redzone.kernel import damage as _damage
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
@@ -683,7 +684,8 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
                     rule: str) -> None:
     """:meth:`Tx.create`'s ``blocking`` (509.4): the new permanent blocks
     ``attacker``, or an event says why it doesn't (509.4a)."""
-    new, events = _make_block(tx.state, perm.id, attacker, position, rule)
+    new, events = _combat.make_block(tx.state, perm.id, attacker, position, rule,
+                                     orders=tx.context.edition.assignment_orders)
     if new is tx.state and not events:
         combat = tx.state.combat
         attacking = combat is not None and attacker in combat.attacks
@@ -806,41 +808,6 @@ def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> N
     elif condition is not None:
         raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
                                  rule="611.2b")
-
-
-def _make_block(state: GameState, blocker: str, attacker: str, position: int | None,
-                rule: str) -> tuple[GameState, list[Event]]:
-    """Make ``blocker`` block ``attacker`` (509.4, 509.6), or nothing when
-    the rules say it never becomes a blocking creature (506.3e-f, 509.4a)."""
-    step = state.step
-    combat = state.combat
-    if combat is None or attacker not in state.objects:
-        raise IllegalActionError(f"{blocker!r} can't block {attacker!r}: there is no combat or "
-                                 "no such creature", rule="509.4a", objects=(blocker, attacker))
-    if attacker not in combat.attacks:
-        return state, []  # 509.4a: it is never considered a blocking creature
-    perm = state.objects[blocker]
-    if "creature" not in perm.types or "battle" in perm.types:
-        return state, []  # 506.3a, 506.3f: it is never a blocking creature
-    if not state.same_team(combat.defending_players.get(attacker), perm.controller):
-        return state, []  # 506.3e, 509.4a
-    if attacker in combat.blocks.get(blocker, ()):
-        return state, []
-    blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
-    order = combat.order.thaw()
-    # 509.6-509.7 (2009-2024): the new blocker is placed in the attacker's
-    # order, and the attacker in the blocker's; the others keep their places.
-    if order:
-        current = list(order.get(attacker, combat.blockers_of(attacker)))
-        current.insert(len(current) if position is None else max(position, 0), blocker)
-        order[attacker] = tuple(current)
-        order[blocker] = (*order.get(blocker, ()), attacker)
-    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
-    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
-    if attacker not in combat.blocked:
-        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
-        events.append(Event("blocked", "509.1h", step, object=attacker))
-    return state.evolve(combat=new_combat), events
 
 
 def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
