@@ -748,7 +748,7 @@ def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], 
     objects = tx.state.objects
     kept = []
     for action in actions:
-        gone = [obj for obj in affected_ids(action) if obj in bound and obj in objects
+        gone = [obj for obj in _affected(action) if obj in bound and obj in objects
                 and objects[obj].zone == "battlefield" and objects[obj].object != bound[obj]]
         if gone:
             tx.emit(Event("skipped", rule, object=ability,
@@ -760,17 +760,33 @@ def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], 
 
 
 def _bound(state: GameState, trigger: Trigger) -> Trigger:
-    """``trigger`` with the object numbers of its targets and of the objects
-    its actions affect noted, in whatever zone they are, as it is put on the
+    """``trigger`` with the object numbers of its source, its targets (those
+    it names and those chosen through its offers: 603.3d) and the objects its
+    actions affect noted, in whatever zone they are, as it is put on the
     stack (400.7), unless it has them (a delayed trigger's, noted as it was
     created: 603.7c)."""
-    if not (trigger.actions or trigger.targets) or trigger.objects:
+    if trigger.objects:
         return trigger
     objects = state.objects._items
-    named = [*trigger.targets, *(obj for action in trigger.actions
-                                 for obj in affected_ids(action))]
+    chosen = [obj for offer in trigger.offers if offer.kind == "target"
+              for obj in trigger.choices.get(offer.name, ())]
+    named = [trigger.source, *trigger.targets, *chosen,
+             *(obj for action in trigger.actions for obj in affected_ids(action))]
     bound = {obj: perm.object for obj in named if (perm := objects.get(obj)) is not None}
     return trigger.evolve(objects=bound) if bound else trigger
+
+
+def _affected(action: Action) -> tuple[str, ...]:
+    """What ``action`` affects, and what the actions it holds would (a delayed
+    trigger it creates: "sacrifice it at end of combat" refers to the object
+    as it was when the ability creating it resolved, 603.7c)."""
+    out = list(affected_ids(action))
+    for f in getattr(type(action), "__attrs_attrs__", ()):
+        held = getattr(action, f.name)
+        if isinstance(held, tuple):
+            out.extend(obj for inner in held if getattr(type(inner), "do", None) is not None
+                       for obj in _affected(inner))
+    return tuple(out)
 
 
 def written_triggers(state: GameState, events: Sequence[Event],
