@@ -51,7 +51,8 @@ class Edition:
         one to keep, and the rest are put into their owners' graveyards.
         Off, it is 420.5e's of 1999-2009: two or more legendary permanents
         with the same name on the battlefield are all put into their owners'
-        graveyards, whoever controls them, and nobody chooses.
+        graveyards, whoever controls them, and nobody chooses; so are two or
+        more planeswalkers that share a planeswalker type (420.5q of that era).
     :param summary: one paragraph for listings and docs.
 
     .. versionadded:: 0.1.0

@@ -2073,11 +2073,14 @@ def new_game(
     # the fewest that can lose, 704.5c, 810.8d; a draw from an empty
     # library) and at the permanents that call for one of their own, have
     # marks or are tokens off the battlefield, and at the legendary ones
-    # that share a name with another (704.5j, 420.5e), and at the battles,
-    # whose protector may be missing or one who can't be (704.5x-y): every
-    # other one is clean as built.
+    # that share a name with another (704.5j, 420.5e), and the planeswalkers
+    # that share a type (420.5q of 1999-2009), and at the battles, whose
+    # protector may be missing or one who can't be (704.5x-y): every other
+    # one is clean as built.
     legends = Counter(p.name for p in perms
                       if p.zone == "battlefield" and "legendary" in p.supertypes)
+    walkers = Counter(kind for p in perms if p.zone == "battlefield"
+                      and "planeswalker" in p.types for kind in set(p.subtypes))
     state.__dict__[SBA_DIRTY] = frozenset(
         [*(p.id for p in plist if p.life <= 0 or p.poison >= 10 or p.drew_from_empty
            or p.lost),
@@ -2085,6 +2088,8 @@ def new_game(
            or (p.token and p.zone not in ("battlefield", "ceased"))
            or (legends.get(p.name, 0) > 1 and p.zone == "battlefield"
                and "legendary" in p.supertypes)
+           or ("planeswalker" in p.types and p.zone == "battlefield"
+               and any(walkers[kind] > 1 for kind in p.subtypes))
            or ("battle" in p.types and p.zone == "battlefield"))])
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).

@@ -189,6 +189,9 @@ def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: s
     hit: set[str] = set()
     if combat is not None:
         combat, hit = without(combat, leaving)
+        if not combat.dealt.isdisjoint(leaving):
+            # 400.7: the new object has assigned no combat damage (310.5 of 1999-2009).
+            combat = combat.evolve(dealt=combat.dealt.difference(leaving))
     places: dict[str, int] = {}
     for obj, rule in leaving.items():
         perm = current[obj]
@@ -225,7 +228,8 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
 
     :param legend_per_player: the legend rule is 704.5j's (each group one
         player controls, who chooses the one they keep); else 420.5e's of
-        1999-2009 (every one of a group goes, whoever controls them).
+        1999-2009 (every one of a group goes, whoever controls them), with
+        that era's planeswalker uniqueness rule (420.5q).
     """
     found: list[StateBasedAction] = []
     teams = bool(state.teams._items)
@@ -260,7 +264,9 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
                 found.append(StateBasedAction(kind, rule, perm.id))
         elif perm.token and perm.zone not in ("battlefield", "ceased"):
             found.append(StateBasedAction("cease", "704.5d", object=perm.id))  # 111.7
-        if perm.supertypes and "legendary" in perm.supertypes and perm.zone == "battlefield":
+        if perm.zone == "battlefield" and (
+                "legendary" in perm.supertypes
+                or (not legend_per_player and "planeswalker" in perm.types)):
             legend = True
         if "battle" in perm.types and not left:
             battles.append(perm)
@@ -281,13 +287,23 @@ def legend_rule(state: GameState, per_player: bool) -> list[StateBasedAction]:
     default the first that isn't a token, in the state's order) and the rest
     are put into their owners' graveyards. Without ``per_player`` (420.5e of
     1999-2009), every one of each group goes, whoever controls them, and
-    nobody chooses."""
+    nobody chooses; nor for planeswalkers that share a planeswalker type
+    (420.5q of 1999-2009: every one goes)."""
     groups: dict[tuple[str, str], list[Permanent]] = {}
+    walkers: dict[str, dict[str, Permanent]] = {}
     for perm in state.objects._items.values():
-        if perm.zone == "battlefield" and "legendary" in perm.supertypes:
+        if perm.zone != "battlefield":
+            continue
+        if "legendary" in perm.supertypes:
             groups.setdefault((perm.controller if per_player else "", perm.name),
                               []).append(perm)
+        if not per_player and "planeswalker" in perm.types:
+            for kind in perm.subtypes:
+                walkers.setdefault(kind, {})[perm.id] = perm
     found: list[StateBasedAction] = []
+    for group in walkers.values():
+        if len(group) > 1:
+            found.extend(StateBasedAction("graveyard", "420.5q", p) for p in group)
     for (player, name), group in groups.items():
         if len(group) < 2:
             continue

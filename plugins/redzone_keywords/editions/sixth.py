@@ -9,11 +9,13 @@ the source has left play or its power changed (last known information,
 play, or no longer a creature or planeswalker, isn't dealt (310.4c). A
 creature's controller divides its damage among its blockers freely (310.2c-d).
 The second combat damage step takes the creatures that did not assign combat
-damage in the first, plus those with double strike (310.5). Deathtouch and
+damage in the first, plus those with double strike (310.5); a creature that
+left play and came back is a new object that assigned none. Deathtouch and
 lifelink are that era's triggered abilities (502.63, 502.68), and "bands with
 other" bands creatures with the same ability, whatever their types (502.11). The legend rule
 puts every legendary permanent sharing a name with another into its owner's
-graveyard, whoever controls them (420.5e).
+graveyard, whoever controls them (420.5e), and the planeswalker uniqueness rule
+every planeswalker sharing a planeswalker type with another (420.5q).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from redzone_keywords.editions import sixth_banding, sixth_deathtouch, sixth_lif
 SIXTH = Edition(
     "sixth",
     "Sixth Edition to Magic 2010 (April 1999 to July 2009): combat damage on the stack",
-    ("Comprehensive Rules 2009-02-01: 310.1-310.5, 502.10-502.11, 502.63, 502.68",),
+    ("Comprehensive Rules 2009-02-01: 310.1-310.5, 420.5e, 420.5q, 502.10-502.11, 502.63, "
+     "502.68",),
     plugins=(sixth_banding, sixth_deathtouch, sixth_lifelink),
     replaces=("banding", "deathtouch", "lifelink"),
     damage_on_stack=True,
