@@ -301,9 +301,9 @@ def legend_rule(state: GameState, per_player: bool) -> list[StateBasedAction]:
             for kind in perm.subtypes:
                 walkers.setdefault(kind, {})[perm.id] = perm
     found: list[StateBasedAction] = []
-    for group in walkers.values():
-        if len(group) > 1:
-            found.extend(StateBasedAction("graveyard", "420.5q", p) for p in group)
+    for sharing in walkers.values():
+        if len(sharing) > 1:
+            found.extend(StateBasedAction("graveyard", "420.5q", obj) for obj in sharing)
     for (player, name), group in groups.items():
         if len(group) < 2:
             continue
