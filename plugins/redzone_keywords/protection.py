@@ -21,6 +21,9 @@ The qualities understood:
 - ``multicolored``, ``monocolored``, ``colorless``;
 - a card type or subtype, singular or plural (``creatures``, ``artifacts``,
   ``goblins``): a source that is a permanent or card of that type (702.16a);
+- a supertype (``legendary``, ``snow``), and words of these kinds together
+  (``legendary creatures``, ``snow artifacts``, ``red creatures``): a source
+  that has each of them;
 - ``everything`` (702.16j): no creature can block it, no ability can target
   it and all damage dealt to it is prevented;
 - a player's id (702.16k): objects that player controls.
@@ -170,7 +173,19 @@ def _has_quality(state: GameState, obj: Permanent | StackObject,
     if quality in players:
         player = players[quality]
         return ("player", f"{player!r} controls it") if obj.controller == player else None
+    words = quality.split()
+    if len(words) > 1:  # "legendary creatures": it has each of them
+        reasons = []
+        for word in words:
+            hit = _has_quality(state, obj, word)
+            if hit is None or hit[0] != "quality":
+                return None
+            reasons.append(hit[1].removeprefix("it is "))
+        return "quality", "it is " + " and ".join(reasons)
     names = _singulars(quality)
+    for sup in sorted(obj.supertypes):
+        if sup.lower() in names:
+            return "quality", f"it is {sup}"
     for kind in sorted(obj.types):
         if kind.lower() in names:
             return "quality", f"it is {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
