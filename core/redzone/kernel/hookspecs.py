@@ -536,7 +536,9 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
     :returns: the requirements (kinds ``"block"``, ``"block_attacker"``,
         ``"be_blocked"``).
 
-    Combined: concatenated; duplicates count once.
+    Combined: concatenated; requirements equal in every field count once
+    (two plugins may answer the same one); give each effect's requirement
+    its ``instance`` (the effect's id) so that two effects count twice.
 
     .. versionadded:: 0.1.0
     """

@@ -50,8 +50,13 @@ class Requirement:
     :param rule: the rule or ability that imposes it.
     :param attacker: the attacker to block, for ``block_attacker``.
     :param source: what imposes it, for explanations.
+    :param instance: what sets it apart from an equal requirement the rules
+        count separately (the id of the effect imposing it): requirements
+        equal in every field count once, so two provoke effects on one
+        creature, each an ``instance`` of its own, count twice (509.1c).
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.1.0 ``instance``.
     """
 
     kind: str
@@ -59,6 +64,7 @@ class Requirement:
     rule: str
     attacker: str | None = None
     source: str = ""
+    instance: str = ""
 
     def obeyed_by(self, attacks: Mapping[str, str] | None,
                   blocks: Mapping[str, tuple[str, ...]] | None) -> bool:

@@ -95,10 +95,11 @@ def redzone_block_requirements(state: GameState) -> Iterable[Requirement] | None
                                                attacker=perm.id,
                                                source=f"all creatures able to block "
                                                f"{perm.name} do so"))
-    for effect in state.effects:
+    for i, effect in enumerate(state.effects):
         if (effect.kind == "blocks_if_able" and effect.to is not None
                 and effect.source in combat.attacks):
             out.append(Requirement("block_attacker", effect.to, "509.1c",
                                    attacker=effect.source,
-                                   source=f"blocks {effect.source} if able"))
+                                   source=f"blocks {effect.source} if able",
+                                   instance=effect.id or f"#{i}"))  # each counts (509.1c)
     return out
