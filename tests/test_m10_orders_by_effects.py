@@ -140,3 +140,26 @@ def test_509_6_a_scenario_files_block_action_takes_attacker_position() -> None:
     assert out["ok"], out.get("error")
     assert out["permanents"]["y"]["zone"] == "graveyard"
     assert out["permanents"]["x"]["zone"] == "battlefield"
+
+
+def test_509_6_a_state_after_an_effect_made_a_block_resumes_with_the_files_declaration() -> None:
+    """509.2a, 509.6: the file's declaration (A and B block the Wurm, in the
+    order B, A) is what was declared; an effect then made the Elf block too,
+    first in the order, and A left combat. Resolving the rest of the combat
+    from that state with the file's declaration is accepted (the relative
+    order of the declared creatures is unchanged), and a different order is
+    refused."""
+    from redzone import BadQueryError
+
+    state = engine.game(["alice", "bob"], [c("w", "alice", 3, 9), c("a", "bob", 1, 2),
+                                           c("b", "bob", 1, 2), c("elf", "bob", 1, 1)])
+    state = engine.declare_attackers(state, {"w": "bob"}).state
+    state = engine.declare_blockers(state, {"a": "w", "b": "w"}, {"w": ["b", "a"]}).state
+    state = engine.perform(state, MakeBlock("elf", "w", position=0)).state
+    state = engine.perform(state, RemoveFromCombat("a")).state
+    done = engine.resolve(state, attacks={"w": "bob"}, blocks={"a": "w", "b": "w"},
+                          order={"w": ["b", "a"]}).state
+    assert done.objects["elf"].zone == "graveyard"  # first in the order: lethal first
+    with pytest.raises(BadQueryError):
+        engine.resolve(state, attacks={"w": "bob"}, blocks={"a": "w", "b": "w"},
+                       order={"w": ["a", "b"]})

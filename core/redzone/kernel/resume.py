@@ -114,8 +114,7 @@ def check(ctx: Context, state: GameState, plan: CombatPlan, *, first_turn: bool)
         _declared(step, "blockers", "509.1", _differing_blocks(combat, plan.blocks or {}))
         if ctx.edition.assignment_orders:
             _declared(step, "damage assignment orders", "509.2",
-                      [k for k, v in (plan.order or {}).items()
-                       if tuple(v) != combat.order.get(k)])
+                      _differing_orders(combat, plan.order or {}))
     spec = _steps.damage_step_spec(ctx, step)
     if spec is not None:
         later = [s.order for s in ctx.hooks.damage_step_specs.values() if s.order > spec.order]
@@ -144,9 +143,27 @@ def _differing_attacks(combat: Combat, attacks: Mapping[str, str]) -> list[str]:
 
 
 def _differing_blocks(combat: Combat, blocks: Mapping[str, Any]) -> list[str]:
+    """The blockers ``blocks`` declares otherwise than the combat: each must
+    still block the attackers given, but for those it or they left combat
+    since (506.4); effects may have made it block more (509.6)."""
     made = combat.blocks
+    gone = combat.removed
     return [b for b, attackers in _combat.normalise_blocks(blocks).items()
-            if set(attackers) != set(made.get(b, ()))]
+            if b not in gone and not (set(attackers) - gone) <= set(made.get(b, ()))]
+
+
+def _differing_orders(combat: Combat, order: Mapping[str, Sequence[str]]) -> list[str]:
+    """The damage assignment orders ``order`` gives otherwise than the
+    combat: the creatures of each that are still in the combat's must be in
+    the same relative order; a creature that left combat is out of it, and
+    one an effect made block was placed in it (509.2a-509.3a, 509.6-509.7)."""
+    out = []
+    for obj, given in order.items():
+        noted = combat.order.get(obj, ())
+        reordered = [x for x in given if x in noted] != [x for x in noted if x in given]
+        if reordered or any(x not in noted and x not in combat.removed for x in given):
+            out.append(obj)
+    return out
 
 
 def _declared(step: str, what: str, rule: str, differing: Sequence[str]) -> None:
