@@ -71,9 +71,37 @@ def attack_options(hooks: Hooks, state: GameState) -> dict[str, tuple[str, ...]]
     return {c: tuple(ts) for c, ts in _combat.attack_candidates(hooks, state).items()}
 
 
+#: The steps a declaration of attackers may be made from: a main phase
+#: (the combat begins: 506.1) and the beginning of combat step.
+_BEFORE_ATTACKS = frozenset({"main", "postcombat_main", "beginning_of_combat"})
+
+
+def attacks_now(state: GameState) -> bool:
+    """Whether attackers can be declared from ``state`` (506.1, 508.1): it is
+    at a main phase or the beginning of combat step, the game goes on and no
+    ability waits on the stack (500.2).
+
+    Rules: 500.2, 506.1, 508.1"""
+    return state.step in _BEFORE_ATTACKS and state.game_over is None and not state.stack
+
+
+def blocks_now(state: GameState) -> bool:
+    """Whether blockers can be declared from ``state`` (506.1, 509.1): it is
+    at the declare attackers step and a creature attacks (508.8), the game
+    goes on and no ability waits on the stack (500.2).
+
+    Rules: 500.2, 506.1, 508.8, 509.1"""
+    combat = state.combat
+    return (state.step == "declare_attackers" and combat is not None
+            and bool(combat.attacks._items) and state.game_over is None and not state.stack)
+
+
 def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]:
     """Every legal declaration of attackers (508.1a-d), each once, in the
-    module's order (see the module)."""
+    module's order (see the module); none when attackers can't be declared
+    now (:func:`attacks_now`)."""
+    if not attacks_now(state):
+        return
     candidates = _combat.attack_candidates(hooks, state)
     options = {c: tuple(ts) for c, ts in candidates.items()}
     creatures = list(options)
@@ -97,8 +125,9 @@ def count_legal_attacks(hooks: Hooks, state: GameState) -> int:
 
 
 def is_legal_attack(hooks: Hooks, state: GameState, attacks: Mapping[str, str]) -> bool:
-    """Whether a declaration of attackers is legal (508.1a-d)."""
-    return not _combat.attack_violations(hooks, state, dict(attacks))
+    """Whether a declaration of attackers is legal (508.1a-d); ``False`` when
+    attackers can't be declared now (:func:`attacks_now`)."""
+    return attacks_now(state) and not _combat.attack_violations(hooks, state, dict(attacks))
 
 
 # ---------------------------------------------------------------------------
@@ -126,8 +155,9 @@ def block_options(hooks: Hooks, state: GameState,
 
 def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     """Every legal declaration of blockers (509.1a-c), each once, in the
-    module's order (see the module). Nothing when there is no combat."""
-    if state.combat is None:
+    module's order (see the module); none when blockers can't be declared
+    now (:func:`blocks_now`)."""
+    if not blocks_now(state):
         return
     candidates = _combat.block_candidates(hooks, state)
     options = block_options(hooks, state, candidates)
@@ -173,8 +203,8 @@ def count_legal_blocks(hooks: Hooks, state: GameState) -> int:
 def is_legal_block(hooks: Hooks, state: GameState,
                    blocks: Mapping[str, str | Sequence[str]]) -> bool:
     """Whether a declaration of blockers is legal (509.1a-c); ``False`` when
-    there is no combat."""
-    if state.combat is None:
+    blockers can't be declared now (:func:`blocks_now`)."""
+    if not blocks_now(state):
         return False
     norm = {b: a for b, a in _combat.normalise_blocks(blocks).items() if a}
     return not _combat.block_violations(hooks, state, norm)
@@ -184,7 +214,9 @@ __all__ = [
     "AttackDeclaration",
     "BlockDeclaration",
     "attack_options",
+    "attacks_now",
     "block_options",
+    "blocks_now",
     "count_legal_attacks",
     "count_legal_blocks",
     "is_legal_attack",
