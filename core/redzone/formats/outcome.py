@@ -160,8 +160,10 @@ def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, 
         number = int(step.label.rpartition("#")[2]) if "#" in step.label else 1
         plan = plans[min(max(number - first, 0), len(plans) - 1)]
         spec = engine.damage_step(step.step)
-        own = spec is not None and spec.order < 0 and plan[1] is not None
+        early = spec is not None and spec.order < 0
         for source, why in step.unused.items():
+            # (an entry of assign_first_strike, or of assign: 702.19, by entry)
+            own = early and isinstance(plan[1], Mapping) and source in plan[1]
             key = (number, own, source)
             if key not in noted:
                 noted.add(key)

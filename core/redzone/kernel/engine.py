@@ -481,8 +481,9 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         :param blocks: blocking creature -> attacker(s) it blocks.
         :param assign: assignments used in each damage step a creature deals
             damage in.
-        :param assign_first_strike: overrides ``assign`` in the combat damage
-            steps before the regular one (the first-strike step).
+        :param assign_first_strike: overrides ``assign`` entry by entry in
+            the combat damage steps before the regular one (the first-strike
+            step).
         :param actions: ``(step, action)`` pairs, performed in order in the
             priority window after that step's turn-based action (``end_step``
             too, with ``through="cleanup"``).
@@ -756,8 +757,8 @@ class _Run:
         while (nxt := engine.next_step(self.state)) is not None and (
                 spec := engine.damage_step(nxt)) is not None:
             first = spec.order < 0
-            chosen = plan.assign_first_strike if (
-                first and plan.assign_first_strike is not None) else plan.assign
+            chosen = {**(plan.assign or {}), **plan.assign_first_strike} if (
+                first and plan.assign_first_strike is not None) else plan.assign  # by entry
             self.doing = ("combat_damage", self.state, None)
             out = engine.combat_damage(self.state, chosen, choices=self.choices)
             label = step_label(out.state)

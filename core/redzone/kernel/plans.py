@@ -24,8 +24,8 @@ class CombatPlan:
     :param attacks: attacking creature -> what it attacks.
     :param blocks: blocking creature -> attacker(s) it blocks.
     :param assign: assignments used in each damage step.
-    :param assign_first_strike: overrides ``assign`` in the combat damage
-        steps before the regular one.
+    :param assign_first_strike: overrides ``assign`` entry by entry in the
+        combat damage steps before the regular one.
     :param actions: ``(step, action)`` pairs for this combat's windows.
     :param order: damage assignment orders (2009-2024 editions).
     :param bands: attacking bands (508.1e).
