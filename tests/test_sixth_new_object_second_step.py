@@ -94,3 +94,14 @@ def test_today_two_planeswalkers_of_one_type_stay() -> None:
     Jaces with different names, not legendary here, both stay."""
     out = run(PLANESWALKERS.format(rules="foundations"))
     assert {v["zone"] for v in out["permanents"].values()} == {"battlefield"}
+
+
+def test_510_4_today_a_first_striker_back_as_a_new_object_assigns_in_the_regular_step() -> None:
+    """510.4, 400.7 (today's and 2009-2024 editions): the object back on the
+    battlefield attacking didn't exist as the first combat damage step
+    began, so it had neither first strike nor double strike then, and
+    assigns combat damage in the regular step: bob takes 2 twice."""
+    for rules in ("foundations", "m10"):
+        out = run(FILE.replace('rules = "sixth"', f'rules = "{rules}"') + BLINK)
+        assert out["ok"], out.get("error")
+        assert out["players"]["bob"]["life"] == 16, rules

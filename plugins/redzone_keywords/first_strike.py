@@ -6,8 +6,9 @@ step, ``first_strike_damage``, in which only those creatures assign combat
 damage (510.4, 702.7b). This module declares that step and says who deals
 damage in it; the kernel records who did. In the regular step that follows,
 the kernel's own answer applies: the creatures that dealt no combat damage in
-the first step (those that had neither ability as it began), plus those that
-currently have double strike (its own module says so). Gaining first strike
+the first step (those that had neither ability as it began; one that left the
+battlefield and came back is a new object that dealt none, 400.7), plus those
+that currently have double strike (its own module says so). Gaining first strike
 after the first step doesn't keep a creature out of the second, and losing it
 doesn't let a creature deal damage twice (702.7c).
 """

@@ -189,9 +189,14 @@ def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: s
     hit: set[str] = set()
     if combat is not None:
         combat, hit = without(combat, leaving)
-        if not combat.dealt.isdisjoint(leaving):
-            # 400.7: the new object has assigned no combat damage (310.5 of 1999-2009).
-            combat = combat.evolve(dealt=combat.dealt.difference(leaving))
+        if not combat.dealt.isdisjoint(leaving) or any(
+                not dealt.isdisjoint(leaving) for dealt in combat.damage_steps._items.values()):
+            # 400.7: the new object has dealt and assigned no combat damage
+            # (510.4; 310.5 of 1999-2009).
+            combat = combat.evolve(
+                dealt=combat.dealt.difference(leaving),
+                damage_steps=FrozenMap._wrap({step: dealt.difference(leaving) for step, dealt
+                                              in combat.damage_steps._items.items()}))
     places: dict[str, int] = {}
     for obj, rule in leaving.items():
         perm = current[obj]
