@@ -239,7 +239,8 @@ def test_103_8a_the_first_player_skips_the_first_draw_in_a_two_player_game(
     c = engine.creature
     two = engine.game(["alice", "bob"], [c("orc", "alice", 2, 2, tapped=True)])
     result = engine.resolve(two, {"orc": "bob"}, first_turn=True)
-    assert result.steps[:4] == ("untap", "upkeep", "draw", "beginning_of_combat")
+    # (the skipped draw step is passed as though it didn't exist: 500.11)
+    assert result.steps[:4] == ("untap", "upkeep", "beginning_of_combat", "declare_attackers")
     assert result.state.game_over is None and result.state.players["bob"].life == 18
     assert not any(e.kind == "draw" for e in result.events)
     three = engine.game(["alice", "bob", "carol"], [
@@ -260,7 +261,7 @@ def test_first_turn_from_a_file(tmp_path: Path) -> None:
     good = tmp_path / "first.toml"
     good.write_text(text)
     data = run_file(good)
-    assert data["steps"][:3] == ["untap", "upkeep", "draw"]
+    assert data["steps"][:3] == ["untap", "upkeep", "beginning_of_combat"]  # 500.11
     assert data["players"]["bob"]["life"] == 18 and data["game_over"] is None
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("first_turn = true", 'first_turn = "yes"'))

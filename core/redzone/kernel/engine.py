@@ -665,9 +665,10 @@ class _Run:
         for step, command in commands:
             self.doing = (step, self.state, None)
             out = command(self.state)
-            if not self.take(out, None if step == "precombat_main" else step):
+            skipped = step == "precombat_main" or (step == "draw" and not draw)  # (500.11)
+            if not self.take(out, None if skipped else step):
                 return False
-            if step != "precombat_main":
+            if not skipped:
                 self.after_steps[step + self.suffix] = self.state
                 if not self.window(step):
                     return False

@@ -370,9 +370,10 @@ def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
     draws from an empty library loses at the state-based check that follows
     (704.5b).
 
-    :param draw: ``False`` skips the draw, as the player (team) who plays
+    :param draw: ``False`` skips the step, as the player (team) who plays
         first does in the first turn of a two-player (Two-Headed Giant) game
-        (103.8a, 810.6).
+        (103.8a, 810.6): the game proceeds past it as though it didn't exist
+        (500.11): no event, nothing triggers at its beginning, nobody draws.
     """
     ctx.check(state)
     check_game_on(state, "begin the draw step")
@@ -382,12 +383,13 @@ def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
                                  f"{state.step!r}; it follows the upkeep step (501.1)",
                                  rule="501.1")
     tx = Tx(ctx, state.evolve(step="draw"), answers=choices)
+    if not draw:
+        return commit(tx)  # (past it: the precombat main phase follows)
     tx.emit(Event("step", "504.1", "draw"))
-    if draw:
-        from redzone.kernel.actions import Draw  # the kernel's action classes, when first needed
+    from redzone.kernel.actions import Draw  # the kernel's action classes, when first needed
 
-        for player in active_team(tx.state):
-            tx.perform(Draw(player))
+    for player in active_team(tx.state):
+        tx.perform(Draw(player))
     return commit(tx)
 
 
@@ -421,7 +423,7 @@ def begin_turn(ctx: Context, state: GameState, active_player: str | None = None,
     :param active_player: whose turn it is; default: the next player (team)
         in turn order still in the game (800.4k, 805.4).
     :param untap: untap permanents in the untap step (502.3).
-    :param draw: draw in the draw step (504.1; ``False``: 103.8a).
+    :param draw: ``False``: the draw step is skipped (103.8a, 500.11).
     :param through: the last of :data:`BEGINNING` to run.
     :param resolve: resolves the trigger on top of the stack, for what is
         left on it after the upkeep with ``auto_triggers`` off.
@@ -488,7 +490,7 @@ class TurnCommands:
     def draw_step(self: _Engine, state: GameState, *, draw: bool = True,
                   choices: Answers = None) -> Outcome:
         """The draw step (504.1): the active player (each player of the
-        active team) draws; ``draw=False`` skips it (103.8a).
+        active team) draws; ``draw=False`` skips the step (103.8a, 500.11).
 
         .. versionadded:: 0.1.0
         """
@@ -513,7 +515,7 @@ class TurnCommands:
         :param active_player: whose turn; default: the next player (team)
             in turn order.
         :param untap: untap in the untap step (502.3).
-        :param draw: draw in the draw step (504.1; ``False``: 103.8a).
+        :param draw: ``False``: the draw step is skipped (103.8a, 500.11).
         :param through: where to stop: ``"untap"``, ``"upkeep"``, ``"draw"``
             or ``"precombat_main"``.
         :raises IllegalActionError: when the turn isn't over, the game is
