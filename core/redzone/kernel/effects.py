@@ -15,8 +15,10 @@ This module is an ordinary plugin that every engine registers: it reads
 - ``redirect_damage`` (``player``, ``to``; Pariah): damage that would be dealt
   to that player is dealt to ``to`` instead (614.9).
 - ``doesnt_untap`` (``to``): that permanent doesn't untap during its
-  controller's untap step (502.3); with ``duration = "next_untap_step"``,
-  during the next one only (701.43a: exert).
+  controller's untap step (502.3); with a ``player``, only during that
+  player's (team's) untap steps ("your next untap step": a creature exerted
+  by a player who controlled it for a turn untaps in its owner's, 701.43a);
+  with ``duration = "next_untap_step"``, during the next one only (exert).
 """
 
 from __future__ import annotations
@@ -51,7 +53,12 @@ def _label(effect: Effect, i: int) -> str:
 
 @hookimpl
 def redzone_keeps_tapped(state: GameState, permanent: str) -> bool | None:
-    return any(e.kind == "doesnt_untap" and e.to == permanent for e in state.effects) or None
+    # An effect with a player ("your next untap step": exert, 701.43a) keeps
+    # it tapped only during that player's (team's) untap step (502.3).
+    active = state.active_player
+    return any(e.kind == "doesnt_untap" and e.to == permanent
+               and (e.player is None or state.same_team(e.player, active))
+               for e in state.effects) or None
 
 
 @hookimpl
