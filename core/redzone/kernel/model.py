@@ -1527,9 +1527,11 @@ class GameState(Copyable):
     @derived
     def keyword_names_present(self) -> frozenset[str]:
         """Every keyword name some object has, in any zone or as last known
-        information, and possibly names an earlier state had (a superset is
-        still a correct answer): gated plugins are asked only when one of
-        their keywords is in it."""
+        information, and the names the states it was made from had (a state
+        made from another carries its names on, so that a plugin whose
+        keyword was present earlier in a command is still asked about what
+        the keyword left: a mark, an event): gated plugins are asked only
+        when one of their keywords is in it."""
         names: set[str] = set()
         for perm in self.objects.values():
             if perm.printed_keywords or perm.modifications or perm.layered:
@@ -1749,6 +1751,14 @@ class GameState(Copyable):
         dirty = known.get(SBA_DIRTY)
         if dirty is not None and "teams" not in changes:
             notes[SBA_DIRTY] = dirty.union(objects, players)
+        if fields and "sources" in fields:
+            # A keyword once present stays in the superset whatever leaves
+            # (a spell's): the gates still ask a plugin about what its
+            # keyword left in the command (a mark, an event) once it is gone.
+            base = known.get("keyword_names_present")
+            notes["keyword_names_present"] = (
+                self.keyword_names_present if base is None else base).union(
+                *(spell.keyword_names for spell in new.sources.values()))
         if not objects:
             if lki:  # (what they were is what the state held: no keyword is new)
                 for carried in (HONOURED, "keyword_names_present"):
@@ -1762,8 +1772,8 @@ class GameState(Copyable):
             honoured = None
         conditional = known.get("conditional")
         flags = known.get("object_flags")
-        present = None if fields and "sources" in fields else known.get(
-            "keyword_names_present")
+        present = notes.get("keyword_names_present") if fields and "sources" in fields \
+            else known.get("keyword_names_present")
         # (One pass over the permanents that may bring something new: those
         # that only left bring no keyword, flag or "for as long as".)
         now: set[str] = set()
