@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from attrs import field, frozen
@@ -61,6 +61,10 @@ class Resolution:
         longer was in combat (506.4) or had nothing to assign to (510.1b-d).
     :param partial: for a rejected combat, what was done before the rejected
         command (:attr:`~redzone.IllegalActionError.partial`), else ``None``.
+    :param damage_steps: each damage step's record, in order (the last one
+        the rejected attempt, if an assignment was illegal), each labelled
+        as its events are (:attr:`~redzone.DamageStepRecord.label`): what
+        :attr:`assignments` lists, by the combat and turn each belongs to.
 
     .. versionadded:: 0.1.0
     """
@@ -75,6 +79,7 @@ class Resolution:
     failed_action: Action | None = None
     notes: tuple[str, ...] = field(default=(), converter=as_tuple)
     partial: CombatResult | None = None
+    damage_steps: tuple[DamageStepRecord, ...] = field(default=(), converter=as_tuple)
 
     @property
     def ok(self) -> bool:
@@ -132,10 +137,10 @@ def resolve(scenario: Scenario) -> Resolution:
         return Resolution(scenario, None, exc, partial.events if partial is not None else (),
                           _assignments(steps), exc.command or "resolve", exc.state,
                           cast("Action | None", exc.action), notes=_notes(scenario, steps),
-                          partial=partial)
+                          partial=partial, damage_steps=steps)
     steps = result.damage_steps
     return Resolution(scenario, result, None, result.events, _assignments(steps),
-                      notes=_notes(scenario, steps))
+                      notes=_notes(scenario, steps), damage_steps=steps)
 
 
 def _assignments(steps: Sequence[DamageStepRecord]) -> tuple[AssignmentRecord, ...]:
@@ -144,31 +149,58 @@ def _assignments(steps: Sequence[DamageStepRecord]) -> tuple[AssignmentRecord, .
 
 def _notes(scenario: Scenario, steps: Sequence[DamageStepRecord]) -> tuple[str, ...]:
     """The notes on the entries the damage steps left unused (506.4,
-    510.1b-d): each entry of each given assignment once, the first time."""
+    510.1b-d): each entry of each given assignment once, the first time;
+    a step is known by its label (its combat, ``#N``, and its turn, ``@N``),
+    which a later combat's or turn's note names."""
     if not any(step.unused for step in steps):
         return ()
     engine = scenario.engine
-    plans: list[tuple[object, object]] = [(scenario.assign, scenario.assign_first_strike)]
-    plans += [(p.assign, p.assign_first_strike) for p in scenario.additional_combats]
-    plans += [(t.combat.assign, t.combat.assign_first_strike) for t in scenario.turns]
-    first = scenario.state.combats + 1  # the number of the scenario's first combat
-    noted: set[tuple[int, bool, str]] = set()
+    noted: set[tuple[int, int, bool, str]] = set()
     out = []
     for step in steps:
         # Which of the scenario's assignments the step used (505.1a: its
-        # combat's; 702.19: the first-strike one, before the regular step).
-        number = int(step.label.rpartition("#")[2]) if "#" in step.label else 1
-        plan = plans[min(max(number - first, 0), len(plans) - 1)]
+        # combat's, in its turn's; 702.19: the first-strike one, before the
+        # regular step).
+        turn, number = _combat_of(step.label)
+        plan = _plan(scenario, turn, number)
         spec = engine.damage_step(step.step)
         early = spec is not None and spec.order < 0
         for source, why in step.unused.items():
             # (an entry of assign_first_strike, or of assign: 702.19, by entry)
             own = early and isinstance(plan[1], Mapping) and source in plan[1]
-            key = (number, own, source)
+            key = (turn, number, own, source)
             if key not in noted:
                 noted.add(key)
-                out.append(why)
+                out.append(why if step.label == step.step else why.replace(
+                    f" unused in {step.step} (", f" unused in {step.label} (", 1))
     return tuple(out)
+
+
+def _combat_of(label: str) -> tuple[int, int]:
+    """The turn of the run (1, 2 ...) and the combat of that turn a step's
+    label names (``combat_damage#2@3``: the third turn's second combat)."""
+    rest, at, turn = label.rpartition("@")
+    if not at or not turn.isdigit():
+        rest, turn = label, "1"
+    _name, hashed, number = rest.rpartition("#")
+    return int(turn), int(number) if hashed and number.isdigit() else 1
+
+
+def _plan(scenario: Scenario, turn: int, number: int) -> tuple[object, object]:
+    """The ``assign`` and ``assign_first_strike`` of a turn's combat: in the
+    first turn, the scenario's own combats, the first of which is the state's
+    next (or current) one; in a later turn, that ``[[turns]]`` entry's."""
+    plans: list[tuple[object, object]]
+    if turn > 1 and turn - 2 < len(scenario.turns):
+        entry = scenario.turns[turn - 2]
+        plans = [(p.assign, p.assign_first_strike)
+                 for p in (entry.combat, *entry.additional_combats)]
+        first = 1
+    else:
+        plans = [(scenario.assign, scenario.assign_first_strike)]
+        plans += [(p.assign, p.assign_first_strike) for p in scenario.additional_combats]
+        first = scenario.state.combats + 1  # the number of the scenario's first combat
+    return plans[min(max(number - first, 0), len(plans) - 1)]
 
 
 @lazy_frozen
@@ -251,13 +283,19 @@ def _permanent_json(perm: Permanent) -> dict[str, Any]:
     return out
 
 
-def board_json(state: GameState) -> dict[str, Any]:
+def board_json(state: GameState, *,
+               permanents: Iterable[Permanent] | None = None) -> dict[str, Any]:
     """The ``players``, ``permanents`` and ``zones`` of the JSON outcome for a
-    state, in the scenario's order."""
+    state, in the scenario's order.
+
+    :param permanents: the objects ``permanents`` lists, if not the state's
+        (:func:`_listings`: with the tokens that ceased to exist in an
+        earlier turn)."""
+    listed = state.objects.values() if permanents is None else permanents
     board = {
         "players": {p.id: {"life": p.life, "poison": p.poison, "lost": p.lost}
                     for p in state.players.values()},
-        "permanents": {p.id: _permanent_json(p) for p in state.objects.values()},
+        "permanents": {p.id: _permanent_json(p) for p in listed},
         "zones": zones_json(state),
     }
     if state.teams:
@@ -329,8 +367,42 @@ def _outcome_json(rules: str, result: CombatResult | None, error: IllegalActionE
     return {"ok": True, **_result_json(rules, result)}
 
 
+def _listings(states: Iterable[GameState]) -> Iterator[list[Permanent] | None]:
+    """For each of a run's states in order (its ``after_steps``, then its
+    last), the objects its board lists: ``None`` for the state's own, or
+    those with the tokens that ceased to exist (111.7-111.8) which the state
+    no longer holds because a later turn began (guarantee 15). The outcome
+    keeps every object (scenario format: additions of January 2027), so each
+    such token stays listed with ``"zone": "ceased"`` and its last known
+    values, where it was listed before."""
+    ceased: dict[str, Permanent] = {}  # (each, as last listed)
+    order: list[str] = []  # the ids the last board listed, in order
+    for state in states:
+        objects = state.objects
+        after: dict[str | None, list[str]] = {}  # gone tokens, by what they followed
+        anchor: str | None = None
+        for obj in order:
+            if obj in objects:
+                anchor = obj
+            elif obj in ceased:
+                after.setdefault(anchor, []).append(obj)
+        listing: list[Permanent] | None = None
+        if after:
+            listing = [ceased[obj] for obj in after.get(None, ())]
+            for obj, perm in objects.items():
+                listing.append(perm)
+                listing.extend(ceased[gone] for gone in after.get(obj, ()))
+        for perm in objects.values():
+            if perm.zone == "ceased":
+                ceased[perm.id] = perm
+        order = list(objects) if listing is None else [p.id for p in listing]
+        yield listing
+
+
 def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
-    board = board_json(result.state)
+    states = [*result.after_steps.values(), result.state]
+    listings = list(_listings(states))
+    board = board_json(result.state, permanents=listings[-1])
     return {
         "rules": rules,
         "players": board["players"],
@@ -340,7 +412,8 @@ def _result_json(rules: str, result: CombatResult) -> dict[str, Any]:
         "steps": list(result.steps),
         "game_over": game_over_json(result.state),
         "choices": [choice_json(c) for c in result.choices],
-        "after_steps": {step: board_json(state) for step, state in result.after_steps.items()},
+        "after_steps": {step: board_json(state, permanents=listed) for (step, state), listed
+                        in zip(result.after_steps.items(), listings[:-1], strict=True)},
         "events": [event.to_json() for event in result.events],
     }
 

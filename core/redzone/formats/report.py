@@ -447,12 +447,14 @@ def _attempted(res: Shown, name: _Names) -> str:
     """For an illegal assignment: every creature's assignment in the step
     that was rejected, as proposed (given or the default), with the lethal
     damage its controller had to consider (510.1c-d)."""
-    if res.failed != "combat_damage" or not res.assignments:
+    # (the rejected step's own record, by its combat and turn: not every
+    # record of a step of its name, 505.1a)
+    attempt = res.error.damage_step if res.error is not None else None
+    if res.failed != "combat_damage" or attempt is None or not attempt.assignments:
         return ""
-    step = res.assignments[-1].step
     flagged = _flagged(res)
     rows = []
-    for rec in (r for r in res.assignments if r.step == step):
+    for rec in attempt.assignments:
         amounts = ", ".join(f"{n} to {name(r)}" for r, n in rec.amounts.items()) or "nothing"
         lethal = ", ".join(f"{name(c)} {rec.lethal[c]}" for c in rec.creatures
                            if c in rec.lethal) or "-"

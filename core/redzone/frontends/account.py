@@ -33,6 +33,7 @@ from redzone.kernel.engine import ASSIGNED, Engine
 from redzone.kernel.errors import IllegalActionError, IllegalAssignmentError, ScenarioError
 from redzone.kernel.events import Event
 from redzone.kernel.model import UNLIMITED, Effect, GameState, Permanent
+from redzone.kernel.results import DamageStepRecord
 
 RULE = "cyan"
 DIM = "dim"
@@ -221,6 +222,17 @@ def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: N
             _line(console, ("nothing", DIM), indent=8)
 
 
+def _show_record(console: Console, steps: Sequence[DamageStepRecord], step: str,
+                 shown: set[str], name: Names, rules: str) -> None:
+    """The assignment record of the damage step whose events are of ``step``
+    (:meth:`~redzone.DamageStepRecord.shows`), once."""
+    for record in steps:
+        if record.label not in shown and record.shows(step):
+            shown.add(record.label)
+            _record_lines(console, record.assignments, name, rules)
+            return
+
+
 def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
                       effects: Sequence[Effect],
                       name: Names, assigned: Mapping[tuple[str, str], int] | None = None
@@ -262,12 +274,18 @@ def _no_attack_shown(events: Sequence[Event], index: int, step: str) -> bool:
 def render_events(console: Console, events: Sequence[Event],
                   records: Sequence[AssignmentRecord], name: Names, *,
                   rules: str = "foundations", engine: Engine | None = None,
-                  effects: Sequence[Effect] = ()) -> None:
+                  effects: Sequence[Effect] = (),
+                  steps: Sequence[DamageStepRecord] | None = None) -> None:
     """Each step, with what happened in it and the rule behind it.
 
+    :param records: the damage steps' assignment records, shown in the first
+        step of their name that assigns (without ``steps``).
     :param rules: the rules edition, whose numbers the account's own lines cite.
     :param engine: the engine, whose damage steps title the steps plugins declare.
     :param effects: the game's continuous effects, to name replacement effects.
+    :param steps: the damage steps' records, each shown in the step its
+        label names (its combat and turn: ``combat_damage#2@3``), instead of
+        ``records``.
     """
     # Damage dealt by each source to each recipient in this step, to explain a
     # life loss that differs from it (a replacement effect, 614.1a).
@@ -320,6 +338,9 @@ def render_events(console: Console, events: Sequence[Event],
             if event.source is not None and event.target is not None:
                 key = (event.source, event.target)
                 assigned[key] = assigned.get(key, 0) + (event.amount or 0)
+            if steps is not None:
+                _show_record(console, steps, event.step, shown, name, rules)
+                continue
             base = event.step.removesuffix(ASSIGNED)
             if base not in shown:
                 shown.add(base)
@@ -357,7 +378,8 @@ def render_resolution(console: Console, res: Resolution) -> None:
     _header(console, scenario)
     render_board(console, scenario.state, "Before combat")
     render_events(console, res.events, res.assignments, name, rules=scenario.rules,
-                  engine=scenario.engine, effects=scenario.state.effects)
+                  engine=scenario.engine, effects=scenario.state.effects,
+                  steps=res.damage_steps or None)
     console.print()
     if res.error is not None:
         render_error(console, res.error, name, scenario.rules)

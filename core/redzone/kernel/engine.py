@@ -622,6 +622,8 @@ class _Run:
             # 510.1e, 733: the game returns to the moment before the rejected
             # command, not to before combat; what was done stays with the error.
             exc.partial = self.result(before)
+            if exc.damage_step is not None:  # (the attempt, labelled as its events are)
+                exc.damage_step = _labelled(exc.damage_step, self.suffix)
             if self.doing is not None and exc.command is None:
                 exc.command, exc.state, exc.action = self.doing
             raise
@@ -688,8 +690,9 @@ class _Run:
 
     def take(self, out: Outcome, step: str | None = None) -> bool:
         """Take a command's outcome; ``False`` once the game is over. In a
-        later turn, its events and choices name their steps as :attr:`steps`
-        does, with the turn's suffix (``declare_attackers@2``)."""
+        later turn, its events, choices and damage step records name their
+        steps as :attr:`steps` does, with the turn's suffix
+        (``declare_attackers@2``)."""
         self.doing = None
         self.state = out.state
         suffix = self.suffix
@@ -702,7 +705,7 @@ class _Run:
             self.events.extend(out.events)
             self.made.extend(out.choices)
         if out.damage_steps:
-            self.damage.extend(out.damage_steps)
+            self.damage.extend(_labelled(d, suffix) for d in out.damage_steps)
         if step is not None:
             self.steps.append(step + self.suffix)
         return not self.over
@@ -821,6 +824,14 @@ class _Run:
 #: The steps after the combat phases that ``resolve(..., through="cleanup")``
 #: has a window in.
 _AFTER_COMBAT: Final = frozenset({"postcombat_main", "end_step"})
+
+
+def _labelled(record: DamageStepRecord, suffix: str) -> DamageStepRecord:
+    """A damage step's record with the label its events carry in the run:
+    in a later turn, with the turn's suffix (``combat_damage#2@3``)."""
+    if not suffix or record.label.endswith(suffix):
+        return record
+    return record.evolve(label=record.label + suffix)
 
 
 def _turn_plans(turns: Iterable[TurnPlan]) -> list[TurnPlan]:

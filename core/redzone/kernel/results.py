@@ -72,7 +72,9 @@ class DamageStepRecord(Copyable):
 
     :param step: the step's name (``first_strike_damage``, ``combat_damage``...).
     :param label: the name its events carry (``combat_damage#2`` in a
-        second combat, 505.1a).
+        second combat, 505.1a; in a run of several turns, with the turn's
+        suffix, ``combat_damage@2`` or ``combat_damage#2@3``, as
+        :attr:`CombatResult.steps` names the step).
     :param assignments: every assigning creature's record, in duty order.
     :param unused: the given entries the step left unused, by creature, with
         why and the rule (a note): it was no longer in combat (506.4), or had
@@ -83,6 +85,23 @@ class DamageStepRecord(Copyable):
     label: str
     assignments: tuple[AssignmentRecord, ...] = field(converter=as_tuple)
     unused: FrozenMap[str, str] = field(factory=FrozenMap)
+
+    def shows(self, step: str) -> bool:
+        """Whether events of ``step`` (a step as events name it) are this
+        step's: its :attr:`label`, or, with combat damage on the stack
+        (310.1), the window its assignment is put on the stack in
+        (``combat_damage_assigned#2`` for ``combat_damage#2``): a record
+        belongs to one combat of one turn, not to every step of its name."""
+        if step == self.label:
+            return True
+        cut = min((i for i in (step.find("#"), step.find("@")) if i >= 0), default=len(step))
+        name = step[:cut]
+        return name.endswith(_ON_STACK) and name[:-len(_ON_STACK)] + step[cut:] == self.label
+
+
+#: The end of the name of the window in which a damage step's assignment is
+#: on the stack (310.1), as :data:`redzone.kernel.steps.ASSIGNED`.
+_ON_STACK = "_assigned"
 
 
 @frozen
