@@ -466,3 +466,18 @@ target = "soldier"
     out = outcome_json(resolve(loads(text)))
     assert not out["ok"] and out["error"]["rule"] == "400.1"
     assert out["partial"]["permanents"]["soldier"]["zone"] == "ceased"
+
+
+def test_after_steps_holds_the_beginning_phase_step_the_game_ends_in() -> None:
+    """Scenario format (more turns): `after_steps` holds `untap@N`,
+    `upkeep@N`, `draw@N`, and the state as each step ended; 704.5b: bob,
+    drawing from an empty library in his draw step, loses there, and that
+    step's entry is the state as the game ended, as a combat damage step's
+    is when the game ends in it."""
+    from _outcomes import run as run_file
+
+    out = run_file('active_player = "alice"\n[players.alice]\n[players.bob]\n'
+                   '[combat]\nattacks = {}\n[[turns]]\nattacks = {}\n')
+    assert out["steps"][-1] == "draw@2"
+    assert out["game_over"]["losers"] == ["bob"]
+    assert out["after_steps"]["draw@2"]["players"]["bob"]["lost"] is True

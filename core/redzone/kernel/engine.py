@@ -668,12 +668,11 @@ class _Run:
             self.doing = (step, self.state, None)
             out = command(self.state)
             skipped = step == "precombat_main" or (step == "draw" and not draw)  # (500.11)
-            if not self.take(out, None if skipped else step):
-                return False
-            if not skipped:
+            going = self.take(out, None if skipped else step)
+            if not skipped:  # (the state as the step ended: the game may have too)
                 self.after_steps[step + self.suffix] = self.state
-                if not self.window(step):
-                    return False
+            if not going or (not skipped and not self.window(step)):
+                return False
         return True
 
     def result(self, before: GameState) -> CombatResult:
@@ -797,11 +796,9 @@ class _Run:
             return
         self.doing = ("end_step", self.state, None)
         out = engine.end_step(self.state, choices=self.choices)
-        if not self.take(out, "end_step"):
-            self.leftover()
-            return
+        going = self.take(out, "end_step")
         self.after_steps["end_step" + self.suffix] = self.state
-        if not self.window("end_step"):
+        if not going or not self.window("end_step"):
             self.leftover()
             return
         self.doing = ("cleanup", self.state, None)
