@@ -117,7 +117,7 @@ def test_603_7c_it_left_before_end_of_combat(engine: Engine) -> None:
     assert state.objects["zombie"].zone == "graveyard"
     out = engine.end_of_combat(state)
     assert "sacrificed" not in [e.kind for e in out.events]
-    assert ("skipped", "608.2b") in [(e.kind, e.rule) for e in out.events]
+    assert ("skipped", "603.7c") in [(e.kind, e.rule) for e in out.events]
 
 
 def test_500_8_it_is_sacrificed_at_the_end_of_the_combat_it_attacked_in(

@@ -165,7 +165,7 @@ def test_603_7c_a_token_that_already_left_is_not_found(engine: Engine) -> None:
     assert state.objects["kitsune.myriad.1"].zone == "ceased"  # died, 704.5g
     out = engine.end_of_combat(state)
     assert out.state.objects["kitsune.myriad.2"].zone == "ceased"
-    assert ("skipped", "608.2b") in [(e.kind, e.rule) for e in out.events]
+    assert ("skipped", "603.7c") in [(e.kind, e.rule) for e in out.events]
 
 
 def test_702_116a_you_may_decline_and_choose_a_planeswalker(manual: Engine) -> None:

@@ -22,6 +22,7 @@ from typing import Any, cast
 from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
 from redzone.kernel import zones as _zones
+from redzone.kernel.answers import MAX_TRIGGERS
 from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
@@ -46,6 +47,7 @@ from redzone.kernel.results import DamageStepRecord
 from redzone.kernel.tx import (
     Outcome,
     Tx,
+    _bound_error,
     choose_numbered,
     condition_holds,
     destroy_replaced,
@@ -636,13 +638,34 @@ def _put_triggers(tx: Tx, events: Sequence[Event], *, extra: Sequence[Trigger] =
     if events and tx.hooks.implemented("redzone_triggers"):
         found.extend(tx.hooks.triggers(state, tuple(events), tx.spent))
         tx.acting.update(tx.spent.triggering)
+    own = 0  # (the abilities triggering here that the plugins' count doesn't hold)
     if state.delayed:
         left = {e.object for e in events if leaves_battlefield(e)}
         if left:
-            found.extend(fire_delayed(tx, lambda d: d.when == "leaves" and d.object in left))
+            now = state.objects._items
+
+            def gone(d: DelayedTrigger) -> bool:
+                # 603.7a: the object it watches left since it was created
+                # (the number noted then is no longer the object's).
+                obj = d.object
+                return (obj in left and obj in now
+                        and (obj not in d.objects or now[obj].object != d.objects[obj]))
+
+            fired = fire_delayed(tx, lambda d: d.when == "leaves" and gone(d))
+            found.extend(fired)
+            own += len(fired)
             state = tx.state
     if state.written and events:
-        found.extend(written_triggers(state, events, tx.together))
+        written = written_triggers(state, events, tx.together)
+        found.extend(written)
+        own += len(written)
+    if own:
+        tx.spent.triggered += own
+        if tx.spent.triggered > MAX_TRIGGERS:
+            raise _bound_error(tx, "triggers", MAX_TRIGGERS,
+                               f"made more than {MAX_TRIGGERS:,} abilities trigger in one "
+                               "command (an ability that triggers on its own resolution "
+                               "loops for ever)")
     found = [t for t in found if t.controller in state.players
              and not state.players[t.controller].lost]  # 800.4d
     if not found:
@@ -729,29 +752,43 @@ def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trig
     if not fired:
         return []
     tx._set(delayed=tuple(d for d in state.delayed if d not in fired))
-    return [Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
-                    text=d.text, actions=_still_there(tx, d.actions, d.objects, d.id, "603.7c",
-                                                      "as the ability was created"),
-                    plugin=d.plugin, targets=(d.object,) if d.object else (),
-                    objects=d.objects) for d in fired]
+    out = []
+    now = tx.state.objects._items
+    for d in fired:
+        bound = d.objects
+        if d.when == "leaves" and d.object in now:
+            # 603.6c, 603.7c: it finds the object where it went (the card in
+            # the graveyard), as that is now.
+            bound = FrozenMap({**bound, d.object: now[d.object].object})
+        out.append(Trigger(kind=d.kind, source=d.source, controller=d.controller, rule=d.rule,
+                           text=d.text, actions=_still_there(tx, d.actions, bound, d.id,
+                                                             "603.7c",
+                                                             "as the ability was created",
+                                                             "603.7c"),
+                           plugin=d.plugin, targets=(d.object,) if d.object else (),
+                           objects=bound))
+    return out
 
 
 def _still_there(tx: Tx, actions: tuple[Action, ...], bound: Mapping[str, int], ability: str,
-                 rule: str, since: str) -> tuple[Action, ...]:
-    """``actions`` but those on a permanent that is back on the battlefield
-    as a new object since the numbers ``bound`` were noted: the ability
-    won't affect it (400.7; a delayed trigger's, 603.7c); each left out is
-    said. (One that isn't back is left to the action, which is skipped as
-    it finds nothing, 608.2b.)"""
+                 rule: str, since: str, elsewhere: str = "608.2b") -> tuple[Action, ...]:
+    """``actions`` but those on an object that has changed zones since the
+    numbers ``bound`` were noted, in whatever zone it is now (back on the
+    battlefield, or a card gone on from the graveyard): a new object, which
+    the ability won't affect (400.7, 608.2b; a delayed trigger's, 603.7c);
+    each left out is said: citing ``rule`` for one back on the battlefield,
+    ``elsewhere`` for one in another zone (608.2b: a target no longer in the
+    zone it was in)."""
     if not bound:
         return actions
     objects = tx.state.objects
     kept = []
     for action in actions:
         gone = [obj for obj in _affected(action) if obj in bound and obj in objects
-                and objects[obj].zone == "battlefield" and objects[obj].object != bound[obj]]
+                and objects[obj].object != bound[obj]]
         if gone:
-            tx.emit(Event("skipped", rule, object=ability,
+            back = all(objects[obj].zone == "battlefield" for obj in gone)
+            tx.emit(Event("skipped", rule if back else elsewhere, object=ability,
                           detail=f"{', '.join(gone)} left the zone it was in {since}: a new "
                                  f"object, which it doesn't affect (400.7)"))
         else:
@@ -823,12 +860,14 @@ def written_triggers(state: GameState, events: Sequence[Event],
             perm = state.objects.get(source)
             if perm is None:
                 continue
-            if perm.zone != "battlefield":
-                # it left with these events: it was there as those up to its
-                # leaving happened (603.10a for its own leaving), as it last was
+            if perm.zone != "battlefield" or (written.object is not None
+                                              and perm.object != written.object):
+                # it left with these events (and may be back as a new
+                # object): it was there as those up to its leaving happened
+                # (603.10, 603.10a for its own leaving), as it last was
                 if left.get(source, -1) < i:
                     continue
-                perm = state.last_known(source)
+                perm = state.lki.get(source, perm)
             if written.object is not None and perm.object != written.object:
                 continue  # the ability was another object's (400.7)
             out.append(Trigger(kind="written", source=source,

@@ -577,7 +577,7 @@ class Tx(WorkingCopy):
         now = self._current()  # (its turn and step never wait)
         delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=now.turn,
                                  step=now.step, plugin=delayed.plugin or self.plugin,
-                                 objects=_objects_named(self, delayed.actions))
+                                 objects=_objects_named(self, delayed.actions, delayed.object))
         self._set(delayed=(*self._field("delayed"), delayed))
         self.emit(Event.make("delayed_trigger", "603.7a", source=delayed.source,
                              player=delayed.controller, object=delayed.id,
@@ -696,13 +696,18 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
     tx._take(new, events)
 
 
-def _objects_named(tx: Tx, actions: Sequence[Action]) -> dict[str, int]:
-    """The permanents on the battlefield ``actions`` name, each with the
-    number of the object it is (400.7), for a delayed trigger (603.7c).
+def _objects_named(tx: Tx, actions: Sequence[Action], watched: str | None = None
+                   ) -> dict[str, int]:
+    """The permanents on the battlefield ``actions`` name, and the one a
+    "leaves" delayed trigger watches (``watched``), each with the number of
+    the object it is (400.7), for a delayed trigger (603.7a, 603.7c).
 
     :raises IllegalActionError: (603.7) for an action of no declared kind.
     """
     out = {}
+    here = None if watched is None else tx._now(watched)
+    if here is not None and here.zone == "battlefield":
+        out[here.id] = here.object
     for action in actions:
         if tx.hooks.action_spec(action) is None:
             raise IllegalActionError(f"delayed trigger: {action!r} is not an action of a "
