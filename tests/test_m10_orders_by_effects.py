@@ -163,3 +163,17 @@ def test_509_6_a_state_after_an_effect_made_a_block_resumes_with_the_files_decla
     with pytest.raises(BadQueryError):
         engine.resolve(state, attacks={"w": "bob"}, blocks={"a": "w", "b": "w"},
                        order={"w": ["a", "b"]})
+
+
+@pytest.mark.parametrize("field", ["position", "attacker_position"])
+def test_509_6_a_negative_place_in_an_order_is_refused(field: str) -> None:
+    """509.6: a place in a damage assignment order is 0 (first) or more: a
+    negative one is an illegal action naming it, and the state is unchanged
+    (a scenario file's schema refuses it too)."""
+    from redzone import IllegalActionError
+
+    state = _attacked(c("a", "bob", 1, 2, name="A"), c("elf", "bob", 1, 1, name="Elf"))
+    state = engine.declare_blockers(state, {"a": "wurm"}).state
+    with pytest.raises(IllegalActionError) as info:
+        engine.perform(state, MakeBlock("elf", "wurm", **{field: -1}))
+    assert field in str(info.value) and info.value.rule == "509.6"

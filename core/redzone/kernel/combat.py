@@ -830,6 +830,11 @@ def make_block(state: GameState, blocker: str, attacker: str, position: int | No
 
     Rules: 509.2a, 509.3a, 509.4, 509.6, 509.7
     """
+    for name, place in (("position", position), ("attacker_position", attacker_position)):
+        if place is not None and place < 0:
+            raise IllegalActionError(f"{name} {place} is no place in a damage assignment "
+                                     "order (0 = first)", rule="509.6",
+                                     objects=(blocker, attacker))
     step = state.step
     combat = state.combat
     if combat is None or attacker not in state.objects:
@@ -850,11 +855,10 @@ def make_block(state: GameState, blocker: str, attacker: str, position: int | No
         # order and the attacker in the blocker's, among the creatures still
         # in each (509.2a, 509.3a); the others keep their places.
         theirs = list(_ordered(state, attacker, combat.blockers_of(attacker)))
-        theirs.insert(len(theirs) if position is None else min(max(position, 0), len(theirs)),
-                      blocker)
+        theirs.insert(len(theirs) if position is None else min(position, len(theirs)), blocker)
         mine = list(_ordered(state, blocker, combat.blocks.get(blocker, ())))
         mine.insert(len(mine) if attacker_position is None
-                    else min(max(attacker_position, 0), len(mine)), attacker)
+                    else min(attacker_position, len(mine)), attacker)
         order = order.set(attacker, tuple(theirs)).set(blocker, tuple(mine))
     blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
     new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
