@@ -56,6 +56,7 @@ from redzone.kernel.model import (
 )
 from redzone.kernel.references import EACH_PLAYER, reference_fields
 from redzone.kernel.tx import is_combat_step
+from redzone.kernel.validate import STATE_BOUNDS
 from redzone.kernel.zones import POSITIONS
 
 #: The version of the encoding, written as ``format`` in every dict.
@@ -146,12 +147,10 @@ OPEN_STRINGS: Final = frozenset({
 
 #: The bounds of the model's counts, by ``Class.field`` (a map's: of its
 #: values): the schema's ``count`` (0 to a million: damage 120.3, poison
-#: 122.1f, counters 122.1) and ``integer`` (life, 119), and turns from 1.
-_COUNT: Final = (0, 1_000_000)
-BOUNDS: Final[dict[str, tuple[int, int]]] = {
-    "Permanent.damage": _COUNT, "Permanent.counters": _COUNT, "Player.poison": _COUNT,
-    "Player.life": (-1_000_000, 1_000_000), "GameState.turn": (1, 1_000_000),
-}
+#: 122.1f, counters 122.1) and ``integer`` (life, 119), and turns from 1; the
+#: kernel's own (:data:`redzone.kernel.validate.STATE_BOUNDS`), which no
+#: command goes past, so that every state it makes can be loaded back.
+BOUNDS: Final[dict[str, tuple[int, int]]] = dict(STATE_BOUNDS)
 
 
 def enumeration(cls: type, name: str) -> tuple[str, ...] | None:

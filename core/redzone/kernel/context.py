@@ -65,6 +65,24 @@ class Context(Copyable):
             engine_honours(self.edition.name, hooks, state)
 
 
+def honoured(ctx: Context, state: object, method: str) -> GameState:
+    """``state``, given to the engine's ``method`` (a query, or a command
+    before it reads anything of it), when the engine can honour it: as
+    :meth:`Context.check` checks it for a command (one lookup on a state
+    found to honour it before), without starting a command.
+
+    :raises BadQueryError: naming ``method``, for what isn't a
+        :class:`~redzone.GameState`.
+    :raises EngineMismatchError: naming the difference (see :func:`engine_honours`).
+    """
+    if isinstance(state, GameState):
+        if state.__dict__.get(HONOURED) is not ctx.hooks.honour_mark \
+                or state.rules != ctx.edition.name:
+            engine_honours(ctx.edition.name, ctx.hooks, state)
+        return state
+    raise BadQueryError(f"{method}: state is {type(state).__name__}, not a GameState")
+
+
 class HasContext(Protocol):
     """What holds a :class:`Context`: an engine, for the few functions that an
     engine's callers (the formats above the kernel) hand the engine itself."""
@@ -142,4 +160,4 @@ def _keywords_parse(hooks: Hooks, state: GameState) -> None:
                 verified.add(keyword)
 
 
-__all__ = ["Context", "HasContext", "context_of", "engine_honours"]
+__all__ = ["Context", "HasContext", "context_of", "engine_honours", "honoured"]

@@ -25,7 +25,7 @@ from redzone.kernel import turn as _turn
 from redzone.kernel import validate as _validate
 from redzone.kernel.abilities import Activations
 from redzone.kernel.combat import Assignment, AssignmentPolicy, Duty, default_policy
-from redzone.kernel.context import Context
+from redzone.kernel.context import Context, HasContext, honoured
 from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.errors import (
     BadQueryError,
@@ -39,7 +39,16 @@ from redzone.kernel.errors import (
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action, DamageStep
-from redzone.kernel.model import ChoiceMade, GameState, Keyword, Permanent, Player, new_game
+from redzone.kernel.model import (
+    HONOURED,
+    Choice,
+    ChoiceMade,
+    GameState,
+    Keyword,
+    Permanent,
+    Player,
+    new_game,
+)
 from redzone.kernel.plans import CombatPlan, TurnPlan
 from redzone.kernel.plugins import (
     BUILTIN_DISTRIBUTION,
@@ -59,7 +68,32 @@ Attacks = Mapping[str, str]
 Blocks = Mapping[str, str | Sequence[str]]
 
 
-class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
+class _CheckedParts(_decisions.Decisions, _turn.TurnCommands):
+    """The parts of :class:`Engine` whose methods read their state before a
+    command checks it: here they check it first, as the engine's own do
+    (what isn't a state, a state the engine can't honour)."""
+
+    context: Context
+
+    def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
+        """The choices of the triggers on the stack that are still to be
+        made, as they resolve (608.2d): each with its key, options and
+        default. Answer them with :meth:`~redzone.Engine.resolve_trigger`
+        (``answers``).
+
+        .. versionadded:: 0.1.0
+        """
+        return super().pending_choices(_honoured(self, state, "pending_choices"))
+
+    def cleanup(self, state: GameState, *, choices: Answers = None) -> Outcome:
+        """The cleanup step (514): damage is removed, "until end of turn" and
+        "this turn" effects end (514.2), then state-based actions; another
+        cleanup step follows while something happens (514.3a)."""
+        checked = _honoured(self, state, "cleanup")
+        return _asked(_turn.cleanup(self.context, checked, choices=choices), choices)
+
+
+class Engine(_CheckedParts, Activations):
     """A combat rules engine with one set of plugins.
 
     :param rules: the rules edition: ``"foundations"`` (default) or another
@@ -208,7 +242,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         the end step (514), and ``None`` after the combat phase, after the
         cleanup step and once the game is over; see
         :func:`redzone.kernel.steps.next_step`."""
-        return _steps.next_step(self.context, state)
+        return _steps.next_step(self.context, _honoured(self, state, "next_step"))
 
     @property
     def damage_steps(self) -> tuple[DamageStep, ...]:
@@ -233,20 +267,20 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
 
     def attackable(self, state: GameState) -> tuple[str, ...]:
         """What the active player's creatures may attack (508.1b)."""
-        return _combat.attackable(state, state.active_player)
+        return _combat.attackable(state, _honoured(self, state, "attackable").active_player)
 
     def attack_violations(self, state: GameState, attacks: Attacks) -> tuple[Violation, ...]:
         """Every rule a declaration of attackers would break (508.1)."""
-        _validate.declaration(state, "attack_violations", attacks, single=True)
+        _validate.declaration(_honoured(self, state), "attack_violations", attacks, single=True)
         return sort_violations(_combat.attack_violations(self.hooks, state, dict(attacks)))
 
     def legal_attackers(self, state: GameState) -> tuple[str, ...]:
         """Creatures that could attack on their own (508.1a-c)."""
-        return _combat.legal_attackers(self.hooks, state)
+        return _combat.legal_attackers(_hooks(self, state, "legal_attackers"), state)
 
     def block_violations(self, state: GameState, blocks: Blocks) -> tuple[Violation, ...]:
         """Every rule a declaration of blockers would break (509.1)."""
-        _validate.declaration(state, "block_violations", blocks, single=False)
+        _validate.declaration(_honoured(self, state), "block_violations", blocks, single=False)
         if state.combat is None:
             return (Violation("509.1", "there is no combat: no attackers were declared"),)
         return sort_violations(_combat.block_violations(
@@ -256,29 +290,29 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         """A declaration of attackers that breaks no restriction and obeys as
         many requirements as possible (508.1c-d); empty when nothing is
         required."""
-        return _combat.suggest_attacks(self.hooks, state)
+        return _combat.suggest_attacks(_hooks(self, state, "suggest_attacks"), state)
 
     def suggest_blocks(self, state: GameState) -> dict[str, tuple[str, ...]]:
         """A declaration of blockers that breaks no restriction and obeys as
         many requirements as possible (509.1b-c); empty when nothing is
         required."""
-        return _combat.suggest_blocks(self.hooks, state)
+        return _combat.suggest_blocks(_hooks(self, state, "suggest_blocks"), state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
         """Creatures that could block ``attacker``, pair by pair (509.1a-b);
         none for what isn't an attacking creature (no id included)."""
-        return _combat.legal_blockers(self.hooks, state, attacker)
+        return _combat.legal_blockers(_hooks(self, state, "legal_blockers"), state, attacker)
 
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
         """Lethal damage from ``source`` to ``creature`` counting marked damage
         (702.19b, 702.2c), before anything else is assigned."""
-        _validate.objects(state, "lethal_damage", source=source, creature=creature)
+        _validate.objects(_honoured(self, state), "lethal_damage", source=source, creature=creature)
         perm = state.objects[creature]
         return self.hooks.lethal_damage(state, source, creature, perm.toughness - perm.damage)
 
     def damage_duties(self, state: GameState) -> tuple[str, tuple[Duty, ...]]:
         """The next combat damage step and what each creature must assign in it."""
-        _validate.damage_step(self, state, "damage_duties")
+        _validate.damage_step(self, _honoured(self, state), "damage_duties")
         step, participants = _steps.damage_step_kind(self.context, state)
         return step, tuple(_combat.duties(self.hooks, state, participants, step))
 
@@ -286,14 +320,14 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
                            fixed: Assignment | None = None) -> dict[str, dict[str, int]]:
         """The assignment the policy makes for the next combat damage step,
         for every creature not in ``fixed``."""
-        step, duties = self.damage_duties(state)
-        return self.policy(self.hooks, state, step, duties, fixed or {})
+        step, duties = self.damage_duties(_honoured(self, state, "default_assignment"))
+        return self.policy(self.hooks, state, step, duties, _fixed(fixed))
 
     def assignment_violations(self, state: GameState,
                               assign: Assignment | None = None) -> tuple[Violation, ...]:
         """Every rule a combat damage assignment would break (510.1, 510.1e);
         creatures not in ``assign`` get the default policy's assignment."""
-        _validate.damage_step(self, state, "assignment_violations")
+        _validate.damage_step(self, _honoured(self, state), "assignment_violations", assign=assign)
         step, participants = _steps.damage_step_kind(self.context, state)
         duties = tuple(_combat.duties(self.hooks, state, participants, step))
         full, extra = _steps.full_assignment(self.context, state, step, duties, assign or {},
@@ -310,7 +344,7 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
         :raises IllegalActionError: when the game is over (104.2a), the stack
             isn't empty (500.2) or the game isn't at a main phase (506.1).
         """
-        return _asked(_steps.begin_combat(self.context, state, choices=choices), choices)
+        return _begin_combat(self, state, choices)
 
     def declare_attackers(self, state: GameState, attacks: Attacks,
                           bands: Iterable[Sequence[str]] = (), *,
@@ -530,32 +564,32 @@ class Engine(_decisions.Decisions, Activations, _turn.TurnCommands):
     def legal_attack_declarations(self, state: GameState) -> Iterable[FrozenMap[str, str]]:
         """Every legal declaration of attackers (508.1a-d), each of which
         ``declare_attackers(state, decl, checked=False)`` may declare unchecked."""
-        return _enumerate.legal_attacks(self.hooks, state)
+        return _enumerate.legal_attacks(_hooks(self, state, "legal_attack_declarations"), state)
 
     def legal_block_declarations(
             self, state: GameState) -> Iterable[FrozenMap[str, tuple[str, ...]]]:
         """Every legal declaration of blockers (509.1a-c), each of which
         ``declare_blockers(state, decl, checked=False)`` may declare unchecked."""
-        return _enumerate.legal_blocks(self.hooks, state)
+        return _enumerate.legal_blocks(_hooks(self, state, "legal_block_declarations"), state)
 
     def count_legal_attacks(self, state: GameState) -> int:
         """How many legal declarations of attackers there are (508.1)."""
-        return _enumerate.count_legal_attacks(self.hooks, state)
+        return _enumerate.count_legal_attacks(_hooks(self, state, "count_legal_attacks"), state)
 
     def count_legal_blocks(self, state: GameState) -> int:
         """How many legal declarations of blockers there are (509.1)."""
-        return _enumerate.count_legal_blocks(self.hooks, state)
+        return _enumerate.count_legal_blocks(_hooks(self, state, "count_legal_blocks"), state)
 
     def is_legal_attack(self, state: GameState, attacks: Attacks) -> bool:
         """Whether a declaration of attackers is legal (508.1a-d); one that isn't
         a declaration is refused as :meth:`attack_violations` refuses it."""
-        _validate.declaration(state, "is_legal_attack", attacks, single=True)
+        _validate.declaration(_honoured(self, state), "is_legal_attack", attacks, single=True)
         return _enumerate.is_legal_attack(self.hooks, state, attacks)
 
     def is_legal_block(self, state: GameState, blocks: Blocks) -> bool:
         """Whether a declaration of blockers is legal (509.1a-c); one that isn't
         a declaration is refused as :meth:`block_violations` refuses it."""
-        _validate.declaration(state, "is_legal_block", blocks, single=False)
+        _validate.declaration(_honoured(self, state), "is_legal_block", blocks, single=False)
         return _enumerate.is_legal_block(self.hooks, state, blocks)
 
 
@@ -816,6 +850,52 @@ class _Run:
             raise IllegalActionError(
                 f"actions after steps that did not happen: {', '.join(sorted(waiting))} "
                 f"(the combat went through {', '.join(self.steps)})", rule="506.1")
+
+
+def _honoured(engine: HasContext, state: GameState, method: str = "") -> GameState:
+    """``state``, when ``engine`` can honour it (its rules edition, its
+    keywords), checked as a command checks it: the state notes the engine
+    that honours it, so that every later check is one lookup. Each query
+    asks it first, so that an engine without flying never says a bear may
+    block a flyer (702.9b).
+
+    :param method: the engine's method given ``state`` (a query, or a
+        command before it reads it), named in the error for what isn't a
+        :class:`GameState`; without it, what isn't one is passed on, for the
+        method's own check of its arguments (:mod:`~redzone.kernel.validate`)
+        to name.
+    :raises BadQueryError: naming ``method``, for what isn't a GameState.
+    :raises EngineMismatchError: naming the difference.
+    """
+    if isinstance(state, GameState):
+        ctx = engine.context
+        if state.__dict__.get(HONOURED) is not ctx.hooks.honour_mark \
+                or state.rules != ctx.edition.name:
+            honoured(ctx, state, method)  # (else found before: one lookup)
+        return state
+    if method:
+        raise BadQueryError(f"{method}: state is {type(state).__name__}, not a GameState")
+    return state
+
+
+def _hooks(engine: Engine, state: GameState, method: str) -> Hooks:
+    """``engine``'s hooks, to answer its query ``method`` about ``state``,
+    once :func:`_honoured` found that it can."""
+    _honoured(engine, state, method)
+    return engine.hooks
+
+
+def _begin_combat(engine: Engine, state: GameState, choices: Answers) -> Outcome:
+    """:meth:`Engine.begin_combat`, its state checked (:func:`_honoured`)
+    before the step reads what the state notes."""
+    _honoured(engine, state, "begin_combat")
+    return _asked(_steps.begin_combat(engine.context, state, choices=choices), choices)
+
+
+def _fixed(fixed: Assignment | None) -> Assignment:
+    """The assignments :meth:`Engine.default_assignment` is given, checked:
+    each a mapping of recipients to amounts (510.1, 510.1a)."""
+    return _validate.assignment(fixed, "default_assignment", "fixed")
 
 
 #: The steps after the combat phases that ``resolve(..., through="cleanup")``

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from redzone.kernel import layers as _layers
 from redzone.kernel import sba as _sba
+from redzone.kernel import validate as _validate
 from redzone.kernel import zones as _zones
 from redzone.kernel.answers import MAX_TRIGGERS
 from redzone.kernel.errors import IllegalActionError, PluginError
@@ -114,6 +115,8 @@ def settle(tx: Tx, *, extra: Sequence[Trigger] = (), since: int = 0,
             break
         if not (tx.state.conditions and _conditional_pending(tx)):
             break
+    if found is None:  # (no round found it clean: the game ended, or the untap step)
+        within_bounds(tx, tx.state)
     # (A hook nobody would be asked about isn't called; verify mode calls
     # the ones it checks the state after. Which hooks are silent depends on
     # the keywords present and the gated fields, which neither the damage
@@ -166,6 +169,8 @@ def perform_state_based_actions(
         # field, so the hooks silent for the state stay so.)
         state = tx.state
         clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
+        if not clean:
+            within_bounds(tx, state)
         actions = [] if clean else _sba.core_actions(
             state, tx.context.edition.legend_rule_per_player)
         silent = hooks.silent(state)
@@ -258,6 +263,25 @@ def perform_state_based_actions(
 
 
 _NOTHING: frozenset[str] = frozenset()
+
+
+def within_bounds(tx: Tx, state: GameState, plugin: str | None = None) -> None:
+    """The counts of the players and permanents changed since ``state``, the
+    working copy's, was last found clean of state-based actions (it notes
+    them) are within the bounds of a state's counts
+    (:data:`~redzone.kernel.validate.STATE_BOUNDS`), so that the state a
+    command returns can be saved and loaded back: no rule caps life,
+    poison, counters or damage (107.1), but a state past those bounds would
+    be one its saved form refuses.
+
+    :param plugin: the plugin acting (default: the working copy's).
+    :raises BoundError: naming the plugin (or the kernel's or the
+        scenario's actions), the bound and the count.
+    """
+    found = _validate.out_of_bounds(state, state.__dict__.get(SBA_DIRTY))
+    if found is not None:
+        bound, limit, problem = found
+        raise _bound_error(tx, bound, limit, problem, plugin=plugin)
 
 
 def _kept(tx: Tx, actions: list[StateBasedAction]) -> list[StateBasedAction]:
@@ -932,6 +956,9 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
                 tx.emit(Event("skipped", "608.2b", object=trigger.id, detail=str(exc)))
             if tx._field("game_over") is not None:
                 break
+        acting = {plugin for plugin, _action, _hook in planned}
+        if acting:  # (what its actions did answers to its plugin, if one acted)
+            within_bounds(tx, tx.state, next(iter(acting)) if len(acting) == 1 else None)
     finally:
         tx.plugin, tx.source, tx.controller = saved
     # (The stack is resolved by whoever resolves this one: settle, or
@@ -941,4 +968,4 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
 
 __all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "outcome",
            "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
-           "state_based_actions", "whose"]
+           "state_based_actions", "whose", "within_bounds"]

@@ -6,15 +6,17 @@ also a :class:`KeyError`) naming the method, the argument and the problem, so
 that a query or command given nonsense never fails with a bare ``KeyError``,
 ``TypeError`` or ``AssertionError`` from deep inside the engine. Nothing is
 changed. (Whether the engine can honour a state at all is its context's
-check: :meth:`redzone.kernel.context.Context.check`.)
+check: :meth:`redzone.kernel.context.Context.check`.) One check is of what the
+engine makes: :func:`out_of_bounds`, the bounds of a state's counts, which a
+command meets as it settles (:func:`redzone.kernel.settle.within_bounds`).
 """
 
 from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Final, cast
 
 import attrs
 
@@ -31,7 +33,18 @@ from redzone.kernel.references import named_ids
 #: The largest integer an action field may hold (as in scenario files).
 MAX_INT: Final = 1_000_000
 
-
+#: The bounds of the counts a state holds, by ``Class.field`` (a map's: of
+#: its values): damage (120.3), poison (122.1f) and counters (122.1) from 0
+#: to :data:`MAX_INT`, life (119) within ±:data:`MAX_INT`, turns from 1. No
+#: rule caps them (107.1: the game's numbers are integers); redzone does, so
+#: that every state can be saved and loaded back: they are the bounds of a
+#: state's serialised form (``redzone.formats.serialize.BOUNDS``), and a
+#: command that would go past one fails (:func:`out_of_bounds`).
+STATE_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
+    "Permanent.damage": (0, MAX_INT), "Permanent.counters": (0, MAX_INT),
+    "Player.poison": (0, MAX_INT), "Player.life": (-MAX_INT, MAX_INT),
+    "GameState.turn": (1, MAX_INT),
+}
 
 def choices(value: object, argument: str = "choices") -> None:
     """``value`` is answers to choices by key: ``None`` or a mapping of
@@ -225,16 +238,109 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
     return plist, perms, out
 
 
-def damage_step(engine: Any, state: GameState, method: str) -> None:
-    """``state`` stands where a combat damage step comes next (510).
+def damage_step(engine: Any, state: GameState, method: str, **mappings: object) -> None:
+    """``state`` stands where a combat damage step comes next (510), and each
+    keyword argument (an assignment) is a mapping or ``None``, as a command's
+    are (:func:`shapes`: what its entries hold is the rules' to check).
 
-    :raises BadQueryError: naming the step it stands at.
+    :raises BadQueryError: naming the step it stands at, or the argument.
     """
     _state(state, method)
+    shapes(method, **mappings)
     nxt = engine.next_step(state)
     if state.combat is None or nxt is None or engine.damage_step(nxt) is None:
         raise BadQueryError(f"{method}: the game is at {state.step!r} (next: {nxt!r}); combat "
                             "damage is assigned only after blockers are declared (510.1)")
+
+
+def assignment(value: object, method: str, argument: str) -> Mapping[str, Mapping[str, int]]:
+    """``value`` is an assignment of combat damage (510.1): ``None`` (none is
+    given) or a mapping of creature ids (strs) to what each assigns, a
+    mapping of recipients' ids (strs) to amounts, each a whole number, 0 or
+    more (510.1a): for a query that has no violations to report, only an
+    answer to give (:meth:`redzone.Engine.default_assignment`). Whether it
+    is legal is the rules' to say (:meth:`redzone.Engine.assignment_violations`).
+
+    :returns: the assignment (empty for ``None``).
+    :raises BadQueryError: naming the method, the argument and the entry.
+    """
+    if value is None:
+        return {}
+    shapes(method, **{argument: value})
+    for source, entry in cast("Mapping[object, object]", value).items():
+        if type(source) is not str:
+            raise BadQueryError(f"{method}: {argument}: the key {source!r:.80} is not a "
+                                "creature id (a str)", rule="510.1")
+        where = f"{argument}[{source!r}]"
+        if not isinstance(entry, Mapping):
+            raise BadQueryError(f"{method}: {where} is {_a(entry)}, not a mapping of "
+                                "recipients to amounts", rule="510.1", objects=(source,))
+        for recipient, amount in entry.items():
+            if type(recipient) is not str:
+                raise BadQueryError(f"{method}: {where}: the key {recipient!r:.80} is not "
+                                    "the id of a recipient (a str)", rule="510.1",
+                                    objects=(source,))
+            if type(amount) is not int or amount < 0:
+                raise BadQueryError(f"{method}: {where}[{recipient!r}] is {_a(amount)}, not "
+                                    "an amount of damage (a whole number, 0 or more)",
+                                    rule="510.1a", objects=(source, recipient))
+    return cast("Mapping[str, Mapping[str, int]]", value)
+
+
+def out_of_bounds(state: GameState, changed: Collection[str] | None
+                  ) -> tuple[str, int, str] | None:
+    """The first count of ``state`` outside :data:`STATE_BOUNDS` among the
+    players and the permanents (objects and their last known information)
+    whose ids are ``changed`` (``None``: all of them), or its turn; ``None``
+    when there is none.
+
+    :returns: the bound's name (``"life"``, ``"poison"``, ``"damage"``,
+        ``"counters"``, ``"turn"``), its limit and what went past it, naming
+        the count by its key path in the saved form (``players.alice.life``).
+    """
+    players = state.players._items
+    objects = state.objects._items
+    lki = state.lki._items
+    ids: Iterable[str] = changed if changed is not None else {**players, **objects, **lki}
+    for i in ids:
+        player = players.get(i)
+        if player is not None:
+            if not _LIFE[0] <= player.life <= _LIFE[1]:
+                return _past("life", _LIFE, f"players.{i}.life", player.life)
+            if not _POISON[0] <= player.poison <= _POISON[1]:
+                return _past("poison", _POISON, f"players.{i}.poison", player.poison)
+        perm = objects.get(i)
+        found = None if perm is None else _permanent_past(perm, f"objects.{i}")
+        if found is None and (perm := lki.get(i)) is not None:  # (what it was as it left)
+            found = _permanent_past(perm, f"lki.{i}")
+        if found is not None:
+            return found
+    if not _TURN[0] <= state.turn <= _TURN[1]:
+        return _past("turn", _TURN, "turn", state.turn)
+    return None
+
+
+_LIFE: Final = STATE_BOUNDS["Player.life"]
+_POISON: Final = STATE_BOUNDS["Player.poison"]
+_DAMAGE: Final = STATE_BOUNDS["Permanent.damage"]
+_COUNTERS: Final = STATE_BOUNDS["Permanent.counters"]
+_TURN: Final = STATE_BOUNDS["GameState.turn"]
+
+
+def _permanent_past(perm: Permanent, path: str) -> tuple[str, int, str] | None:
+    """A permanent's damage or counter count outside its bounds (at ``path``)."""
+    if not _DAMAGE[0] <= perm.damage <= _DAMAGE[1]:
+        return _past("damage", _DAMAGE, f"{path}.damage", perm.damage)
+    for kind, n in perm.counters._items.items():
+        if not _COUNTERS[0] <= n <= _COUNTERS[1]:
+            return _past("counters", _COUNTERS, f"{path}.counters[{kind!r}]", n)
+    return None
+
+
+def _past(bound: str, bounds: tuple[int, int], path: str, value: int) -> tuple[str, int, str]:
+    lo, hi = bounds
+    return bound, hi, (f"took {path} to {value:,}, past what a state holds ({lo:,} to "
+                       f"{hi:,}: the bounds of its saved form, which must load back)")
 
 
 def declaration(state: GameState, method: str, value: object, *, single: bool) -> None:
