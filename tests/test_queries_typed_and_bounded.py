@@ -218,24 +218,42 @@ def test_a_state_at_the_bound_loads_back_and_one_past_it_is_never_made(amount: i
 
 def test_the_bound_check_looks_only_at_what_the_command_changed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guarantee 15's cost (704.3's bookkeeping): as a command settles, the
-    check reads only the players and permanents it changed, as state-based
-    actions do, never the whole board: a Pump on one creature of a board of
-    300 asks about that creature alone."""
-    seen: list[Any] = []
+    """Guarantee 15's cost (704.3's bookkeeping): the counts are watched by
+    the pass of state-based actions over what the command changed, never the
+    whole board: a Pump on one creature of a board of 300 looks at that
+    creature alone, and only a count past its bound is searched for by name
+    (the search too reads only what changed)."""
+    from redzone import BoundError, DealDamage
+    from redzone.kernel import sba
+
+    looked: list[set[str]] = []
+    real_core = sba.core_actions
+
+    def core_spy(state: GameState, *args: Any) -> Any:
+        dirty = state.__dict__.get("_sba_dirty")
+        looked.append(set(state.objects) if dirty is None else set(dirty))
+        return real_core(state, *args)
+
+    searched: list[Any] = []
     real = validate.out_of_bounds
 
     def spy(state: GameState, changed: Any) -> Any:
-        seen.append(None if changed is None else set(changed))
+        searched.append(None if changed is None else set(changed))
         return real(state, changed)
 
+    monkeypatch.setattr(sba, "core_actions", core_spy)
     monkeypatch.setattr(validate, "out_of_bounds", spy)
-    state = ENGINE.game(["alice", "bob"], [ENGINE.creature(f"c{i}", "alice", 2, 2)
+    state = ENGINE.game(["alice", "bob"], [ENGINE.creature(f"c{i}", "alice", 2, 2_000_000)
                                            for i in range(300)])
     state = ENGINE.perform(state, Pump("c0", 1, 1)).state
-    seen.clear()
+    looked.clear()
     ENGINE.perform(state, Pump("c7", 1, 1))
-    assert seen and all(s is not None and s <= {"c0", "c7"} for s in seen), seen
+    assert looked and all(s <= {"c0", "c7", "alice", "bob"} for s in looked), looked
+    assert searched == []  # (within bounds: nothing to search for)
+    state = ENGINE.perform(state, DealDamage("c0", "c3", 1_000_000)).state
+    with pytest.raises(BoundError):
+        ENGINE.perform(state, DealDamage("c0", "c3", 1))
+    assert searched and all(s is not None and len(s) <= 4 for s in searched), searched
 
 
 # ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.hooktypes import StateBasedAction
 from redzone.kernel.model import SBA_DIRTY, Choice, Combat, GameState, Permanent, Player, Printed
+from redzone.kernel.validate import STATE_BOUNDS
 
 
 def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]:
@@ -237,6 +238,7 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
         that era's planeswalker uniqueness rule (420.5q).
     """
     found: list[StateBasedAction] = []
+    past = False  # (a count of a changed player or permanent past its bound)
     teams = bool(state.teams._items)
     dirty = state.__dict__.get(SBA_DIRTY)
     left = False  # whether a player who changed has left the game (800.4a)
@@ -254,6 +256,8 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
             # five more for each further player.
             found.append(StateBasedAction("lose", "810.8d" if mates else "704.5c",
                                           player=player.id))
+        if not _LIFE[0] <= player.life <= _LIFE[1] or player.poison > _POISON:
+            past = True
         if player.drew_from_empty:
             # 704.5b: attempted to draw from an empty library since the last check.
             found.append(StateBasedAction("lose", "704.5b", player=player.id))
@@ -263,6 +267,8 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
     legend = False
     battles: list[Permanent] = []
     for perm in perms:
+        if perm.damage > _COUNT or (perm.counters and max(perm.counters._items.values()) > _COUNT):
+            past = True
         verdicts = perm.own_state_based_actions
         if verdicts:
             for kind, rule in verdicts:
@@ -281,7 +287,24 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
         battles = [p for p in objects.values() if "battle" in p.types]
     if battles:
         found.extend(battle_protectors(state, battles))
+    lki = state.lki._items
+    if lki and not past:  # (what left as it changed: its last known counts are saved too)
+        for i in (lki.keys() if dirty is None else lki.keys() & dirty):
+            gone = lki[i]
+            if gone.damage > _COUNT or (gone.counters and max(
+                    gone.counters._items.values()) > _COUNT):
+                past = True
+                break
+    if past:  # (first: the command fails, naming the count: the caller's check says which)
+        found.insert(0, StateBasedAction("bound", "107.1"))
     return found
+
+
+#: The bounds of a state's counts (:data:`~redzone.kernel.validate.STATE_BOUNDS`)
+#: that :func:`core_actions` watches as it looks at what changed.
+_LIFE = STATE_BOUNDS["Player.life"]
+_POISON = STATE_BOUNDS["Player.poison"][1]
+_COUNT = min(STATE_BOUNDS["Permanent.damage"][1], STATE_BOUNDS["Permanent.counters"][1])
 
 
 def legend_rule(state: GameState, per_player: bool) -> list[StateBasedAction]:

@@ -169,10 +169,10 @@ def perform_state_based_actions(
         # field, so the hooks silent for the state stay so.)
         state = tx.state
         clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
-        if not clean:
-            within_bounds(tx, state)
         actions = [] if clean else _sba.core_actions(
             state, tx.context.edition.legend_rule_per_player)
+        if actions and actions[0].kind == "bound":  # (a count past what a state holds)
+            within_bounds(tx, state)
         silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
