@@ -267,7 +267,8 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
     legend = False
     battles: list[Permanent] = []
     for perm in perms:
-        if perm.damage > _COUNT or (perm.counters and max(perm.counters._items.values()) > _COUNT):
+        counts = perm.counters._items  # (a dict: its truth is C's)
+        if perm.damage > _COUNT or (counts and max(counts.values()) > _COUNT):
             past = True
         verdicts = perm.own_state_based_actions
         if verdicts:
@@ -291,8 +292,8 @@ def core_actions(state: GameState, legend_per_player: bool = True) -> list[State
     if lki and not past:  # (what left as it changed: its last known counts are saved too)
         for i in (lki.keys() if dirty is None else lki.keys() & dirty):
             gone = lki[i]
-            if gone.damage > _COUNT or (gone.counters and max(
-                    gone.counters._items.values()) > _COUNT):
+            counts = gone.counters._items
+            if gone.damage > _COUNT or (counts and max(counts.values()) > _COUNT):
                 past = True
                 break
     if past:  # (first: the command fails, naming the count: the caller's check says which)
