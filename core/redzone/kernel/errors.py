@@ -111,8 +111,20 @@ def close_matches(word: str, options: Iterable[str], n: int = 3,
 
 
 def sort_violations(violations: Iterable[Violation]) -> tuple[Violation, ...]:
-    """Violations in a stable order, whatever order the plugins gave them in."""
-    return tuple(sorted(set(violations), key=lambda v: (v.objects, v.rule, v.message)))
+    """Violations in a stable order, whatever order the plugins gave them in
+    (ids that aren't all strings, a caller's mistake the violations name,
+    are ordered by their text after the strings)."""
+    found = set(violations)
+    try:
+        return tuple(sorted(found, key=lambda v: (v.objects, v.rule, v.message)))
+    except TypeError:
+        return tuple(sorted(found, key=lambda v: (tuple(map(_id_key, v.objects)), v.rule,
+                                                  v.message)))
+
+
+def _id_key(obj: object) -> tuple[bool, str]:
+    """An id's place among ids of any type: strings first, in their order."""
+    return (type(obj) is not str, obj if type(obj) is str else repr(obj))
 
 
 class RulesError(Exception):
@@ -166,7 +178,7 @@ class IllegalActionError(RulesError, ValueError):
             raise ValueError("an illegal-action error needs at least one violation")
         self.violations = found
         self.rule = found[0].rule
-        self.objects = tuple(sorted({o for v in found for o in v.objects}))
+        self.objects = tuple(sorted({o for v in found for o in v.objects}, key=_id_key))
         super().__init__("; ".join(str(v) for v in found))
 
     @property
