@@ -139,11 +139,8 @@ def test_each_record_carries_the_label_its_events_carry_in_every_combat_and_turn
         assert record.step == record.label.partition("#")[0].partition("@")[0]
 
 
-def test_a_rejected_assignment_in_a_later_turn_carries_its_turns_label() -> None:
-    """Contract of ``DamageStepRecord.label`` and 510.1c: the attempt an
-    illegal assignment's error carries, in the second turn, is labelled as
-    that step's events are (``combat_damage@2``)."""
-    res = resolve(loads(HEAD + LIBRARIES + """
+#: A vigilant 2/2 attacks bob and a 0/9 wall blocks it; another wall waits.
+VIGILANT_AND_WALLS = """\
 [[permanents]]
 id = "a"
 controller = "alice"
@@ -163,6 +160,14 @@ toughness = 9
 [combat]
 attacks = { a = "bob" }
 blocks = { w1 = "a" }
+"""
+
+
+def test_a_rejected_assignment_in_a_later_turn_carries_its_turns_label() -> None:
+    """Contract of ``DamageStepRecord.label`` and 510.1c: the attempt an
+    illegal assignment's error carries, in the second turn, is labelled as
+    that step's events are (``combat_damage@2``)."""
+    res = resolve(loads(HEAD + LIBRARIES + VIGILANT_AND_WALLS + """
 [[turns]]
 attacks = {}
 [[turns]]
@@ -213,26 +218,7 @@ def test_the_account_lists_each_steps_records_under_that_step(rules: str) -> Non
     assert sum("(combat 2)" in title for title, _ in listed) == 2
 
 
-CARRY = HEAD + """
-[[permanents]]
-id = "a"
-controller = "alice"
-power = 2
-toughness = 2
-keywords = ["vigilance"]
-[[permanents]]
-id = "w1"
-controller = "bob"
-power = 0
-toughness = 9
-[[permanents]]
-id = "w2"
-controller = "bob"
-power = 0
-toughness = 9
-[combat]
-attacks = { a = "bob" }
-blocks = { w1 = "a" }
+CARRY = HEAD + VIGILANT_AND_WALLS + """
 [[additional_combats]]
 attacks = { a = "bob" }
 blocks = { w2 = "a" }

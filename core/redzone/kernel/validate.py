@@ -14,7 +14,6 @@ command meets as it settles (:func:`redzone.kernel.settle.within_bounds`).
 from __future__ import annotations
 
 import functools
-import operator
 import typing
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final, cast
@@ -303,20 +302,8 @@ def out_of_bounds(state: GameState, changed: Collection[str] | None
     objects = state.objects._items
     lki = state.lki._items
     ids: Iterable[str] = changed if changed is not None else {**players, **objects, **lki}
-    # (Every command asks, about every permanent it changed: the counts are
-    # read in one pass each, and searched one by one only past a bound.)
-    perms = [perm for i in ids if (perm := objects.get(i)) is not None]
-    perms += [perm for i in ids if (perm := lki.get(i)) is not None]
-    lo, hi = _DAMAGE
-    counted = [c for c in map(_COUNTERS_OF, perms) if c]
-    if (perms and not lo <= min(map(_DAMAGE_OF, perms)) <= max(map(_DAMAGE_OF, perms)) <= hi) \
-            or any(not _COUNTERS[0] <= min(c._items.values()) <= max(c._items.values())
-                   <= _COUNTERS[1] for c in counted):
-        for i in ids:
-            for where, perm in (("objects", objects.get(i)), ("lki", lki.get(i))):
-                found = None if perm is None else _permanent_past(perm, f"{where}.{i}")
-                if found is not None:
-                    return found
+    # (Asked only where a count may be past its bound: the pass of
+    # state-based actions watches them, :func:`redzone.kernel.sba.core_actions`.)
     for i in ids:
         player = players.get(i)
         if player is not None:
@@ -324,13 +311,15 @@ def out_of_bounds(state: GameState, changed: Collection[str] | None
                 return _past("life", _LIFE, f"players.{i}.life", player.life)
             if not _POISON[0] <= player.poison <= _POISON[1]:
                 return _past("poison", _POISON, f"players.{i}.poison", player.poison)
+        for where, perm in (("objects", objects.get(i)), ("lki", lki.get(i))):
+            found = None if perm is None else _permanent_past(perm, f"{where}.{i}")
+            if found is not None:
+                return found
     if not _TURN[0] <= state.turn <= _TURN[1]:
         return _past("turn", _TURN, "turn", state.turn)
     return None
 
 
-_DAMAGE_OF: Final = operator.attrgetter("damage")
-_COUNTERS_OF: Final = operator.attrgetter("counters")
 _LIFE: Final = STATE_BOUNDS["Player.life"]
 _POISON: Final = STATE_BOUNDS["Player.poison"]
 _DAMAGE: Final = STATE_BOUNDS["Permanent.damage"]
