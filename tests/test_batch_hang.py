@@ -20,6 +20,8 @@ import concurrent.futures as cf
 import importlib.util
 import multiprocessing
 import os
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -170,6 +172,7 @@ def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(
         barrier = (client.submit(_meet, 0, token, pure=False),
                    client.submit(_meet, 1, token, pure=False))
         met = client.gather(list(barrier))
+        shutil.rmtree(os.path.join(tempfile.gettempdir(), token), ignore_errors=True)
         cluster.close(timeout=5)
     assert (got[3].status, got[3].kind) == (3, "timeout")
     assert "worker was ended and replaced" in got[3].outcome["error"]["message"]

@@ -90,22 +90,28 @@ import os, sys, time
 from redzone.execution.localdask import local_dask
 with local_dask(1) as client:
     print(client.run_on_scheduler(os.getpid), *client.run(os.getpid).values(), flush=True)
+    print(client.run_on_scheduler(lambda: os.environ.get("REDZONE_DASK_FOLDER")), flush=True)
     time.sleep(600)
 """
 
 
 def test_a_cluster_whose_caller_is_killed_ends_itself() -> None:
     """A caller killed outright can't end its cluster: the scheduler sees
-    its parent gone and closes (within seconds), and the worker follows."""
+    its parent gone and closes (within seconds), and the worker follows.
+    The scheduler removes the cluster's temporary folder (its address file
+    and log), which the killed caller couldn't."""
     proc = subprocess.Popen([sys.executable, "-c", _KILLED], stdout=subprocess.PIPE,
                             text=True)
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         pids = [int(x) for x in line.split()]
         assert len(pids) == 2, line
+        folder = proc.stdout.readline().strip() if proc.stdout else ""
+        assert os.path.isdir(folder), folder
         proc.kill()
         proc.wait(timeout=30)
         assert _gone(pids[0], 30), "the scheduler outlived its caller"
+        assert not os.path.exists(folder), "the cluster's folder outlived its caller"
         from redzone.execution.localdask import DEATH_TIMEOUT
 
         assert _gone(pids[1], DEATH_TIMEOUT + 30), "the worker outlived its scheduler"

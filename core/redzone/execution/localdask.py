@@ -54,6 +54,10 @@ START_TIMEOUT: Final = 120.0
 #: How the scheduler knows the caller whose cluster it is.
 _PARENT: Final = "REDZONE_DASK_PARENT"
 
+#: How the scheduler knows the cluster's temporary folder (its address file
+#: and log), which it removes when it closes because the caller is gone.
+_FOLDER: Final = "REDZONE_DASK_FOLDER"
+
 
 def environment() -> dict[str, str]:
     """The environment of the processes :func:`local_dask` starts: this
@@ -99,7 +103,8 @@ def local_dask(workers: int, *, threads: int = 1) -> Iterator[Any]:
     file = os.path.join(folder, "scheduler.json")
     log = open(os.path.join(folder, "cluster.log"), "wb")  # noqa: SIM115 - closed below
     quiet: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": log, "stderr": log,
-                             "env": environment(), "start_new_session": True}
+                             "env": {**environment(), _FOLDER: folder},
+                             "start_new_session": True}
     procs: list[subprocess.Popen[bytes]] = []
     try:
         procs.append(subprocess.Popen(
@@ -165,7 +170,9 @@ def _tail(path: str, size: int = 2000) -> str:
 
 def dask_setup(scheduler: Any) -> None:
     """Run by the scheduler :func:`local_dask` starts (a Dask preload, in
-    its event loop): close it once the process that started it is gone."""
+    its event loop): close it once the process that started it is gone, and
+    remove the cluster's temporary folder, which that process would have
+    removed."""
     import asyncio
 
     parent = int(os.environ.get(_PARENT, "0") or 0)
@@ -176,6 +183,9 @@ def dask_setup(scheduler: Any) -> None:
         while os.getppid() == parent:
             await asyncio.sleep(1.0)
         await scheduler.close(reason="the process that started it is gone")
+        folder = os.environ.get(_FOLDER)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
     _WATCHES.add(asyncio.get_running_loop().create_task(watch()))
 
