@@ -38,6 +38,7 @@ from redzone import (
     GameState,
     IllegalAssignmentError,
     LoseLife,
+    Player,
     Pump,
     Trigger,
 )
@@ -215,18 +216,63 @@ def test_a_state_at_the_bound_loads_back_and_one_past_it_is_never_made(amount: i
         assert state_from_dict(state_to_dict(state)) == state
 
 
-def test_the_bound_check_looks_only_at_what_the_command_changed() -> None:
+GAMES_PAST_THE_BOUND = {
+    "life": (lambda: ([Player("alice", life=10**12), "bob"], []), "players.alice.life"),
+    "negative life": (lambda: ([Player("alice", life=-(10**12)), "bob"], []),
+                      "players.alice.life"),
+    "poison": (lambda: ([Player("alice", poison=10**12), "bob"], []), "players.alice.poison"),
+    "damage": (lambda: (["alice", "bob"], [ENGINE.creature("bear", "alice", 2, 2).evolve(
+        damage=10**12)]), "objects.bear.damage"),
+    "counters": (lambda: (["alice", "bob"], [ENGINE.creature("bear", "alice", 2, 2).evolve(
+        counters={"+1/+1": 10**12})]), "objects.bear.counters['+1/+1']"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES_PAST_THE_BOUND))
+def test_engine_game_refuses_a_count_past_what_a_state_holds(name: str) -> None:
+    """Guarantees 7 and 15: ``Engine.game`` makes only states that load back
+    from their saved form, as commands do: a life total, poison count,
+    marked damage or counter count past its bound (107.1 caps none of
+    them; the saved form does) is a BadQueryError naming the count's key
+    path and the bound, not a state every later command would refuse."""
+    make, path = GAMES_PAST_THE_BOUND[name]
+    players, permanents = make()
+    with pytest.raises(BadQueryError) as info:
+        ENGINE.game(players, permanents)
+    assert path in str(info.value) and "1,000,000" in str(info.value), str(info.value)
+
+
+def test_engine_game_at_the_bounds_makes_a_state_that_loads_back() -> None:
+    """The bounds themselves are states (the check is not off by one)."""
+    low, high = serialize.BOUNDS["Player.life"]
+    state = ENGINE.game([Player("alice", life=high), Player("bob", life=low)], [])
+    assert state_from_dict(state_to_dict(state)) == state
+
+
+def test_engine_game_names_an_unknown_keyword_argument() -> None:
+    """Guarantee 13: a misspelt option of ``Engine.game`` is a BadQueryError
+    naming it and the closest option, not Python's bare TypeError."""
+    with pytest.raises(BadQueryError) as info:
+        ENGINE.game(["alice", "bob"], [], active_plyer="bob")
+    assert "active_plyer" in str(info.value) and "active_player" in str(info.value)
+
+
+def test_the_bound_check_looks_only_at_what_the_command_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Guarantee 15's cost (704.3's bookkeeping): the counts are watched by
     the pass of state-based actions over what the command changed, never the
-    whole board. A board built with one permanent's counters already past
-    the bound (a state only `Engine.game` makes) lets a Pump on another of
-    its 300 creatures through, since that permanent isn't looked at; a
-    command that changes it fails."""
+    whole board. A board with one permanent's counters already past the
+    bound (a state `Engine.game` refuses, made here with its check off)
+    lets a Pump on another of its 300 creatures through, since that
+    permanent isn't looked at; a command that changes it fails."""
     from redzone import AddCounters, BoundError
+    from redzone.kernel import validate
 
     creatures = [ENGINE.creature(f"c{i}", "alice", 2, 2) for i in range(300)]
     creatures[299] = ENGINE.creature("c299", "alice", 2, 2, counters={"charge": 2_000_000})
-    state = ENGINE.game(["alice", "bob"], creatures)
+    with monkeypatch.context() as patch:
+        patch.setattr(validate, "_game_count", lambda *args: None)
+        state = ENGINE.game(["alice", "bob"], creatures)
     pumped = ENGINE.perform(state, Pump("c7", 1, 1)).state
     assert pumped.objects["c7"].power == 3
     with pytest.raises(BoundError) as info:

@@ -214,6 +214,19 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
     for i, perm in enumerate(perms):
         if not isinstance(perm, Permanent):
             raise BadQueryError(f"{method}: permanents[{i}] is {_a(perm)}, not a Permanent")
+    for option in options:
+        if option not in _GAME_OPTIONS:
+            raise BadQueryError(f"{method}: {option!r} is not one of its keyword arguments"
+                                f"{did_you_mean(option, _GAME_OPTIONS)} (they are: "
+                                f"{', '.join(_GAME_OPTIONS)})")
+    for pl in plist:
+        if isinstance(pl, Player):
+            for bound, value in (("Player.life", pl.life), ("Player.poison", pl.poison)):
+                _game_count(method, bound, f"players.{pl.id}.{bound[7:]}", value)
+    for perm in perms:
+        _game_count(method, "Permanent.damage", f"objects.{perm.id}.damage", perm.damage)
+        for kind, n in perm.counters.items():
+            _game_count(method, "Permanent.counters", f"objects.{perm.id}.counters[{kind!r}]", n)
     out = dict(options)
     teams = out.get("teams")
     if teams is not None:
@@ -236,6 +249,21 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
                     f"{', '.join(map(repr, ids)) or 'none'})", rule="110.2",
                     objects=(perm.id, who) if type(who) is str else (perm.id,))
     return plist, perms, out
+
+
+#: The keyword arguments :meth:`redzone.Engine.game` passes on to
+#: :func:`~redzone.kernel.model.new_game`.
+_GAME_OPTIONS: Final = ("active_player", "turn_order", "effects", "rules", "teams")
+
+
+def _game_count(method: str, bound: str, path: str, value: object) -> None:
+    """A count a new game is given is within its bound in
+    :data:`STATE_BOUNDS` (a count that isn't an int is the model's to refuse)."""
+    lo, hi = STATE_BOUNDS[bound]
+    if type(value) is int and not lo <= value <= hi:
+        raise BadQueryError(f"{method}: {path} is {value:,}, past what a state holds ({lo:,} "
+                            f"to {hi:,}: the bounds of its saved form, which must load back)",
+                            rule="107.1")
 
 
 def damage_step(engine: Any, state: GameState, method: str, **mappings: object) -> None:
