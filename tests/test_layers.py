@@ -397,3 +397,88 @@ def test_613_1_layer_6_decides_what_a_layer_7c_effect_applies_to() -> None:
                 AddContinuous(affects=("bear",), add_keywords=("flying",)),
                 AddContinuous(affects_keyword="flying", power=1, toughness=1))
     assert state.objects["bird"].power == 1 and state.objects["bear"].power == 3
+
+
+def _blocking_planeswalker(*removed: str) -> tuple[GameState, object]:
+    """506.4d's board: gid, a 4/4 creature planeswalker with loyalty 6, is
+    attacked by b1 and blocks b2; then it loses the types ``removed``."""
+    gid = engine.permanent("gid", "bob", types=("creature", "planeswalker"), power=4,
+                           toughness=4, counters={"loyalty": 6})
+    b1, b2 = engine.creature("b1", "alice", 2, 2), engine.creature("b2", "alice", 2, 2)
+    state = engine.game(["alice", "bob"], [b1, b2, gid])
+    state = engine.declare_attackers(state, {"b1": "gid", "b2": "bob"}).state
+    state = engine.declare_blockers(state, {"gid": ("b2",)}).state
+    result = engine.perform(state, AddContinuous(affects=("gid",), remove_types=removed))
+    return result.state, result.events
+
+
+def _left(events: object) -> list[tuple[str, str, str]]:
+    return [(e.kind, e.object, e.rule) for e in events  # type: ignore[attr-defined]
+            if e.kind in ("removed_from_combat", "no_longer_blocking", "no_longer_attacked")]
+
+
+def test_506_4d_a_blocking_planeswalker_that_stops_being_a_creature_is_still_attacked() -> None:
+    """506.4d: "If it stops being one of those card types but continues to
+    be the other, it continues to be either a blocking creature or a
+    planeswalker that's being attacked": gid stops blocking (b2 stays
+    blocked, 509.1h) and b1, unblocked, deals its damage to it."""
+    state, events = _blocking_planeswalker("creature")
+    assert state.combat is not None
+    assert "gid" not in state.combat.blocks and state.combat.attacks["b1"] == "gid"
+    assert "b2" in state.combat.blocked
+    assert _left(events) == [("no_longer_blocking", "gid", "506.4d")]
+    state = engine.combat_damage(state).state
+    assert state.objects["gid"].counters["loyalty"] == 4
+    assert state.players["bob"].life == 20 and state.objects["b2"].damage == 0
+
+
+def test_506_4d_a_blocking_planeswalker_that_stops_being_one_still_blocks() -> None:
+    """506.4d: a blocking creature planeswalker that stops being a
+    planeswalker keeps blocking; it is no longer attacked, so b1 attacks
+    nothing (506.4c) and deals no damage, while gid deals 4 to b2."""
+    state, events = _blocking_planeswalker("planeswalker")
+    assert state.combat is not None
+    assert state.combat.blocks["gid"] == ("b2",) and state.combat.attacks["b1"] is None
+    assert _left(events) == [("no_longer_attacked", "gid", "506.4d")]
+    state = engine.combat_damage(state).state
+    assert state.objects["b2"].zone == "graveyard" and state.objects["gid"].damage == 2
+
+
+def test_506_4d_one_that_stops_being_both_is_removed_from_combat() -> None:
+    """506.4d: "removed from combat if it stops being both a creature and a
+    planeswalker"."""
+    state, events = _blocking_planeswalker("creature", "planeswalker")
+    assert state.combat is not None
+    assert "gid" not in state.combat.blocks and state.combat.attacks["b1"] is None
+    assert _left(events) == [("removed_from_combat", "gid", "506.4d")]
+
+
+@pytest.mark.parametrize("lost, protector, stays", [
+    ("planeswalker", "bob", True),    # still a battle: not removed
+    ("planeswalker", "carol", True),
+    ("battle", "bob", True),          # still a planeswalker its protector controls
+    ("battle", "carol", False),       # still a planeswalker, not its protector's
+])
+def test_506_4e_an_attacked_planeswalker_battle_that_loses_one_type(
+        lost: str, protector: str, stays: bool) -> None:
+    """506.4e: a planeswalker battle being attacked that "stops being a
+    battle but is still a planeswalker ... is removed from combat only if it
+    is not controlled by its protector. If it stops being a planeswalker but
+    is still a battle, it is not removed from combat"; one that stays is
+    dealt the damage of the creature attacking it."""
+    x = engine.permanent("x", "bob", types=("planeswalker", "battle"), protector=protector,
+                         subtypes=("Siege",) if protector != "bob" else (),  # 310.12a
+                         counters={"loyalty": 6, "defense": 5})
+    bear = engine.creature("bear", "alice", 2, 2)
+    state = engine.game(["alice", "bob", "carol"], [bear, x])
+    state = engine.declare_attackers(state, {"bear": "x"}).state
+    result = engine.perform(state, AddContinuous(affects=("x",), remove_types=(lost,)))
+    state = result.state
+    assert state.combat is not None
+    assert (state.combat.attacks["bear"] == "x") is stays
+    assert _left(result.events) == ([] if stays else [("removed_from_combat", "x", "506.4e")])
+    state = engine.declare_blockers(state, {}).state
+    state = engine.combat_damage(state).state
+    kept = "defense" if lost == "planeswalker" else "loyalty"
+    before = {"defense": 5, "loyalty": 6}[kept]
+    assert state.objects["x"].counters.get(kept) == (before - 2 if stays else before)

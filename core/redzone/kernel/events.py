@@ -699,6 +699,14 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("sacrificed", "701.21a", "{player} sacrifices {object}", "player object"),
     _k("removed_from_combat", "506.4", "{object} is removed from combat", "object detail",
        tone="quiet"),
+    _k("no_longer_blocking", "506.4d", "{object} stops blocking; it is still a planeswalker "
+       "being attacked", "object", tone="quiet",
+       summary="a blocking creature that is also an attacked planeswalker stops being a "
+       "creature"),
+    _k("no_longer_attacked", "506.4d", "{object} is no longer attacked; it is still a "
+       "blocking creature", "object", tone="quiet",
+       summary="a blocking creature that is also an attacked planeswalker stops being a "
+       "planeswalker"),
     _k("end_of_combat", "511.3", "every creature is removed from combat", tone="quiet"),
     _k("lost", "104.3", "{player} loses the game", "player", tone="loss"),
     _k("left_game", "800.4a", "{player} leaves the game", "player", tone="loss"),

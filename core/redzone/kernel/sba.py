@@ -53,6 +53,21 @@ def without(combat: Combat, objects: Collection[str]) -> tuple[Combat, set[str]]
                          bands=bands, removed=combat.removed | direct), hit
 
 
+def without_part(combat: Combat, obj: str, part: str) -> Combat:
+    """``combat`` with ``obj``, a permanent that is both a blocking creature
+    and a planeswalker being attacked, left with one of those parts (506.4d;
+    a planeswalker battle, 506.4e): ``part`` ``"blocking"``, it stops
+    blocking and the attackers it blocked stay blocked (509.1h); ``"attacked"``,
+    it stops being attacked and the creatures attacking it attack nothing
+    (506.4c)."""
+    if part == "blocking":
+        return combat.evolve(blocks=FrozenMap._wrap({b: atts for b, atts in combat.blocks.items()
+                                                     if b != obj}),
+                             removed=combat.removed | {obj})
+    return combat.evolve(attacks=FrozenMap._wrap({a: (None if t == obj else t)
+                                                  for a, t in combat.attacks.items()}))
+
+
 def remove_from_combat(state: GameState, obj: str, rule: str, step: str
                        ) -> tuple[GameState, list[Event]]:
     """Remove a permanent from combat (506.4).

@@ -509,17 +509,43 @@ def apply_layers(tx: Tx) -> None:
     if combat is None:
         return
     for obj in changed:
-        types, old = tx.state.objects[obj].types, before[obj].types
-        if combat.in_combat(obj):
-            out = "creature" not in types or ("battle" in types and "battle" not in old)
+        perm, old = tx.state.objects[obj], before[obj].types
+        types = perm.types
+        fights, attacked = combat.in_combat(obj), obj in combat.attacks.values()
+        fights_out = fights and ("creature" not in types
+                                 or ("battle" in types and "battle" not in old))
+        attacked_out = attacked and _stops_being_attacked(perm, old)
+        both = fights and attacked  # a blocking creature planeswalker (506.4d)
+        if (fights_out or attacked_out) and (not both or (fights_out and attacked_out)):
+            dual = "planeswalker" in old and "battle" in old
+            tx.remove_from_combat(obj, "506.4d" if both else "506.4e" if dual else "506.4")
+        elif fights_out or attacked_out:
+            part = "blocking" if fights_out else "attacked"
+            tx._set(combat=_sba.without_part(combat, obj, part))
+            tx.emit(Event(f"no_longer_{part}", "506.4d", object=obj))
         else:
-            out = any(kind in old and kind not in types for kind in ("planeswalker", "battle")) \
-                and obj in combat.attacks.values()
-        if out:
-            tx.remove_from_combat(obj, "506.4")
-            combat = tx.state.combat
-            if combat is None:
-                return
+            continue
+        combat = tx.state.combat
+        if combat is None:
+            return
+
+
+def _stops_being_attacked(perm: Permanent, old: frozenset[str] | tuple[str, ...]) -> bool:
+    """Whether ``perm``, attacked with the types ``old``, stops being attacked
+    now (506.4): it stopped being a planeswalker or a battle, unless it is
+    still a battle (506.4e), or still a planeswalker its protector controls
+    (506.4e)."""
+    types = perm.types
+    lost_walker = "planeswalker" in old and "planeswalker" not in types
+    lost_battle = "battle" in old and "battle" not in types
+    if lost_walker and lost_battle:
+        return True
+    if lost_walker:
+        return not ("battle" in old and "battle" in types)
+    if lost_battle:
+        return not ("planeswalker" in old and "planeswalker" in types
+                    and perm.controller == perm.protector)
+    return False
 
 
 def change_control(tx: Tx, target: str, player: str, rule: str) -> None:
