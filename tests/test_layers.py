@@ -482,3 +482,25 @@ def test_506_4e_an_attacked_planeswalker_battle_that_loses_one_type(
     kept = "defense" if lost == "planeswalker" else "loyalty"
     before = {"defense": 5, "loyalty": 6}[kept]
     assert state.objects["x"].counters.get(kept) == (before - 2 if stays else before)
+
+
+@pytest.mark.parametrize("text, changed", [
+    ("protection from multicolored", "protection from multicolored"),
+    ("protection from monocolored", "protection from monocolored"),
+    ("protection from red", "protection from blue"),
+    ("protection from nonred", "protection from nonblue"),
+])
+def test_612_2_a_text_change_changes_a_color_word_not_letters_inside_a_word(
+        text: str, changed: str) -> None:
+    """612.2, 613.1c: a text-changing effect changes a color word used as a
+    color word; "red" → "blue" leaves "protection from multicolored" as it
+    is (it isn't the word "red"), so a multicolored creature still can't
+    block the knight (702.16f)."""
+    knight = engine.creature("knight", "alice", 2, 2, text)
+    gold = engine.creature("gold", "bob", 2, 2, colors=("white", "blue"))
+    state = _do(_board(knight, gold),
+                AddContinuous(affects=("knight",), text_from="red", text_to="blue"))
+    assert [k.text for k in state.objects["knight"].keywords] == [changed]
+    if "multicolored" in text:
+        state = engine.declare_attackers(state, {"knight": "bob"}).state
+        assert [v.rule for v in engine.block_violations(state, {"gold": "knight"})] == ["702.16f"]

@@ -33,6 +33,7 @@ the latest wins, 613.1b, and the permanent is removed from combat, 506.4).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -136,11 +137,20 @@ def reword(k: Keyword, old: str, new: str) -> Keyword:
     """A keyword instance with the word ``old`` in its text changed to
     ``new`` (612.2: a color word or a basic land type word; ``swampwalk``
     becomes ``islandwalk``, ``protection from red`` ``protection from
-    blue``)."""
+    blue``). Only the word changes, not the same letters inside another
+    word: ``protection from multicolored`` stays as it is."""
     old, new = old.lower(), new.lower()
     if old not in k.text and not any(old in a for a in k.args):
         return k
-    return Keyword(k.name, k.text.replace(old, new), tuple(a.replace(old, new) for a in k.args))
+    # the word alone, after "non" ("nonred") or before "walk" ("swampwalk"),
+    # never letters inside another word ("multicolored" holds no "red")
+    word = re.compile(rf"(?<![a-z])((?:non-?)?){re.escape(old)}(?![a-z])|"
+                      rf"(?<![a-z]){re.escape(old)}(?=walk(?![a-z]))")
+
+    def swap(text: str) -> str:
+        return word.sub(lambda m: (m.group(1) or "") + new, text)
+
+    return Keyword(k.name, swap(k.text), tuple(swap(a) for a in k.args))
 
 
 _COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_power",
