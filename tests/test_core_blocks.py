@@ -369,3 +369,51 @@ def test_block_violations_query_without_combat(bare_engine: Engine) -> None:
     state = bare_engine.game(["alice", "bob"], [creature("bear", "bob", 2, 2)])
     assert bare_engine.block_violations(state, {"bear": "x"})[0].rule == "509.1"
     assert bare_engine.legal_blockers(state, "x") == ()
+
+
+def test_509_1a_a_tapped_blocker_is_a_named_restriction_an_ability_can_lift() -> None:
+    """509.1a ("The chosen creatures must be untapped") is a restriction
+    named ``"tapped"``, so an ability such as Masako the Humorless's
+    ("tapped creatures you control can block as though they were
+    untapped") lifts it through ``redzone_block_exemption``; the enumerator
+    and the query agree with the command, and without the ability the
+    tapped bear still can't block."""
+    def redzone_block_exemption(state: GameState, blocker: str,
+                                violation: Violation) -> bool:
+        return violation.restriction == "tapped" and \
+            state.objects[blocker].controller == "bob"
+
+    def board(engine: Engine) -> GameState:
+        state = engine.game(["alice", "bob"], [
+            creature("bird", "alice", 1, 1), creature("bear", "bob", 2, 2, tapped=True)])
+        return attacked(engine, state, {"bird": "bob"})
+
+    masako = Engine(discover=False, plugins=[
+        plugin("masako", redzone_block_exemption=redzone_block_exemption)])
+    state = board(masako)
+    assert masako.legal_blockers(state, "bird") == ("bear",)
+    assert [dict(d) for d in masako.legal_block_declarations(state)] == [{}, {"bear": ("bird",)}]
+    assert masako.block_violations(state, {"bear": "bird"}) == ()
+    out = masako.declare_blockers(state, {"bear": "bird"}).state
+    assert out.combat is not None and out.combat.blocks["bear"] == ("bird",)
+    plain = Engine(discover=False)
+    state = board(plain)
+    assert plain.legal_blockers(state, "bird") == ()
+    with pytest.raises(IllegalBlockError) as info:
+        plain.declare_blockers(state, {"bear": "bird"})
+    assert info.value.rule == "509.1a" and "tapped" in str(info.value)
+
+
+def test_508_1a_a_tapped_attacker_is_a_named_restriction_an_ability_can_lift() -> None:
+    """508.1a ("The chosen creatures must be untapped") is a restriction
+    named ``"tapped"`` too, which ``redzone_attack_exemption`` can lift."""
+    def redzone_attack_exemption(violation: Violation) -> bool:
+        return violation.restriction == "tapped"
+
+    engine = Engine(discover=False, plugins=[
+        plugin("eager", redzone_attack_exemption=redzone_attack_exemption)])
+    state = engine.game(["alice", "bob"], [creature("bear", "alice", 2, 2, tapped=True)])
+    assert engine.legal_attackers(state) == ("bear",)
+    out = engine.declare_attackers(state, {"bear": "bob"}).state
+    assert out.combat is not None and out.combat.attacks["bear"] == "bob"
+    assert Engine(discover=False).legal_attackers(state) == ()

@@ -71,7 +71,8 @@ def _attacker_core(state: GameState, attacker: str, attacked: object) -> list[Vi
         out.append(Violation("508.1a", f"{_label(perm)} is controlled by {perm.controller!r}, "
                              f"not by the attacking player {ap!r}", (attacker,)))
     if perm.tapped:
-        out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,)))
+        out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,),
+                             restriction="tapped"))
     if perm.summoning_sick:
         out.append(Violation("302.6", f"{_label(perm)} has not been under the control of "
                              f"{perm.controller!r} continuously since the turn began",
@@ -331,8 +332,8 @@ def _blocker_core(hooks: Hooks, state: GameState, given: object,
                              (blocker,)))
     if "battle" in perm.types:
         out.append(Violation("509.1a", f"{_label(perm)} is a battle and can't block", (blocker,)))
-    if perm.tapped:
-        out.append(Violation("509.1a", f"{_label(perm)} is tapped and can't block", (blocker,)))
+    if perm.tapped and not _tapped_lifted(hooks, state, perm, unchecked, silent):
+        out.append(_tapped_blocker(perm))
     if state.is_attacking_player(perm.controller):
         out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
@@ -369,6 +370,30 @@ def _blocker_core(hooks: Hooks, state: GameState, given: object,
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
                 f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
     return out
+
+
+def _tapped_blocker(perm: Permanent) -> Violation:
+    """509.1a: "The chosen creatures must be untapped": a restriction named
+    ``"tapped"``, which an ability letting a creature block as though it
+    were untapped lifts (:func:`redzone.kernel.hookspecs.redzone_block_exemption`)."""
+    return Violation("509.1a", f"{_label(perm)} is tapped and can't block", (perm.id,),
+                     restriction="tapped")
+
+
+def _tapped_lifted(hooks: Hooks, state: GameState, perm: Permanent,
+                   unchecked: tuple[object, ...], silent: frozenset[str] | None) -> bool:
+    """Whether an ability lets the tapped ``perm`` block each attacking
+    creature of ``unchecked`` as though it were untapped (509.1a, 509.1b:
+    a block exemption of the ``"tapped"`` restriction)."""
+    if "redzone_block_exemption" in (hooks.silent(state) if silent is None else silent):
+        return False
+    combat = state.combat
+    if not unchecked or combat is None or not all(
+            isinstance(a, str) and a in combat.attacks._items for a in unchecked):
+        return False
+    violation = _tapped_blocker(perm)
+    return all(hooks.block_exemption(state, perm.id, cast(str, a), violation)
+               for a in unchecked)
 
 
 def _already_blocking(state: GameState, blocker: str) -> Violation:

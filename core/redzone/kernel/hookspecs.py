@@ -256,8 +256,9 @@ def redzone_attack_exemption(
     Rules: 302.6, 702.10b, 508.1c
 
     Asked only for violations that name a ``restriction`` (the core's
-    summoning-sickness check names ``"summoning_sickness"``; a haste plugin
-    answers ``True`` to it).
+    summoning-sickness check names ``"summoning_sickness"``, and a haste
+    plugin answers ``True`` to it; its check of a tapped creature names
+    ``"tapped"``, 508.1a).
 
     :param state: the state before the declaration.
     :param attacker: the attacking creature's id.
@@ -455,9 +456,12 @@ def redzone_block_exemption(
 ) -> bool | None:
     """Whether an ability lets the blocker ignore a named restriction.
 
-    Rules: 509.1b, 702.17b
+    Rules: 509.1a, 509.1b, 702.17b
 
-    A reach plugin answers ``True`` for the ``"flying"`` restriction.
+    A reach plugin answers ``True`` for the ``"flying"`` restriction. The
+    core's check of a tapped blocker names ``"tapped"`` (509.1a): an ability
+    that lets a creature block as though it were untapped answers ``True``
+    to it, and is asked about each attacking creature the blocker blocks.
 
     :param state: the state before the declaration.
     :param blocker: the blocker's id.
