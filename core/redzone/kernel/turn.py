@@ -8,20 +8,21 @@ turn's beginning phase (302.6, 500-504, 513, 514).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from redzone.kernel import zones as _zones
+from redzone.kernel.answers import shown, type_name
 from redzone.kernel.context import Context
 from redzone.kernel.decisions import Shared
 from redzone.kernel.decisions import only_asked as _asked
-from redzone.kernel.errors import BoundError, IllegalActionError
+from redzone.kernel.errors import BadQueryError, BoundError, IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
-from redzone.kernel.tx import Outcome, Tx
+from redzone.kernel.tx import Outcome, Tx, choose_numbered
 from redzone.kernel.validate import choices as _validate_choices
 
 #: How many cleanup steps one turn may have (514.3a repeats the step while
@@ -49,14 +50,23 @@ def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outc
     return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_step"))
 
 
-def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+def cleanup(ctx: Context, state: GameState, *, choices: Answers = None,
+            before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The cleanup step (514): damage is removed and "until end of turn" and
     "this turn" effects end, at once (514.2); then state-based actions and
     triggers (514.3a). If anything happened, another cleanup step follows:
     at once, unless abilities wait on the stack (``auto_triggers`` off),
     when it begins once they have resolved and the stack is empty (the
     engine's ``resolve_trigger`` begins it then; a state in the cleanup
-    step with an empty stack may begin one)."""
+    step with an empty stack may begin one).
+
+    The choices of the command's cleanup steps are keyed as one command's
+    are: each step makes its own discard (514.1) and orders its own
+    triggers (603.3b), the second of a key ``#2`` after it, and so on.
+
+    :param before: the choices the command made before its cleanup steps
+        (``end_turn``'s end step): their keys count too.
+    """
     if state.step == "cleanup":  # another cleanup step (514.3a)
         ctx.check(state)
         check_game_on(state, "begin another cleanup step")
@@ -64,12 +74,13 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
     else:
         expect(ctx, state, "cleanup", "begin the cleanup step")
     events: list[Event] = []
-    made: list[ChoiceMade] = []
+    made: list[ChoiceMade] = list(before)
     acting: set[str] = set()
     spent = None  # one command: its cleanup steps share its bounds
     for _ in range(MAX_CLEANUPS):
         tx = Tx(ctx, state.evolve(step="cleanup"), answers=choices, spent=spent)
         spent = tx.spent
+        tx.made = made  # ... and its choices: a repeated key is numbered (#2)
         tx.emit(Event("step", "514.1", "cleanup"))
         _discard_to_hand_size(tx)
         damaged = {p.id: p.evolve(damage=0) for p in tx.state.objects.values()
@@ -82,13 +93,12 @@ def cleanup(ctx: Context, state: GameState, *, choices: Answers = None) -> Outco
         marker = len(tx.events)
         settle(tx, extra=fire_delayed(tx, lambda d: d.when == "cleanup"))
         events.extend(tx.events)
-        made.extend(tx.made)
         state = tx.state
         happened = len(tx.events) > marker
         if not happened or state.game_over is not None or state.stack:
             # (abilities waiting on the stack: another step follows once
             # they resolved, 514.3a)
-            return Outcome(state, events, made)
+            return Outcome(state, events, made[len(before):])
         acting = tx.acting
     # 514.3a: what happened in the last cleanup step made another one follow;
     # the plugins whose abilities triggered or whose actions were performed
@@ -108,7 +118,8 @@ def _discard_to_hand_size(tx: Tx) -> None:
     (normally seven, 402.2), choosing the cards: a :class:`Choice` of the
     cards in hand, by default the last ones they got (the end of the hand's
     order). With shared team turns each player of the active team does
-    (805.4, 810.2), in turn order."""
+    (805.4, 810.2), in turn order. Its key is ``discard@<player>:cleanup``,
+    ``#2`` after it in the command's second cleanup step, and so on."""
     for player in active_team(tx.state):
         state = tx.state
         over = _zones.over_hand_size(state, player)
@@ -116,10 +127,10 @@ def _discard_to_hand_size(tx: Tx) -> None:
             continue
         hand = state.zone(player, "hand")
         most = state.players[player].max_hand_size
-        chosen = tx.choose(Choice("discard", player, "option", hand, hand[-over:], min=over,
-                                  max=over, rule="514.1",
-                                  text=f"discard {over} card{'s' if over != 1 else ''} down "
-                                       f"to {most} in hand", key=f"discard@{player}:cleanup"))
+        chosen = choose_numbered(tx, Choice(
+            "discard", player, "option", hand, hand[-over:], min=over, max=over, rule="514.1",
+            text=f"discard {over} card{'s' if over != 1 else ''} down to {most} in hand",
+            key=f"discard@{player}:cleanup"))
         new, events = _zones.discard_to_hand_size(state, player, tx.step, tuple(chosen))
         tx._take(new, events, labelled=True)
 
@@ -145,7 +156,7 @@ def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
         made.extend(out.choices)
         if state.game_over is not None:
             return Outcome(state, events, made)
-    second = cleanup(ctx, state, choices=choices)
+    second = cleanup(ctx, state, choices=choices, before=made)
     state = second.state
     events.extend(second.events)
     made.extend(second.choices)
@@ -195,7 +206,16 @@ def _without_ceased(state: GameState) -> GameState:
 def _next_active(state: GameState, active_player: str | None) -> str:
     """Whose turn begins: ``active_player``, checked, or the next player in
     turn order still in the game who isn't the active one's teammate (800.4k;
-    in shared team turns, the next team: 805.4, 810.2)."""
+    in shared team turns, the next team: 805.4, 810.2).
+
+    :raises BadQueryError: when ``active_player`` is neither ``None`` nor a
+        str (a player's id).
+    :raises IllegalActionError: when no player of the game has that id, or
+        they have left the game."""
+    if active_player is not None and not isinstance(active_player, str):
+        raise BadQueryError(f"begin_turn: active_player is {shown(active_player)} "
+                            f"({type_name(active_player)}), where a player's id (a str) "
+                            "was expected", rule="102.1")
     if active_player is None:
         order = state.turn_order
         i = order.index(state.active_player)
@@ -237,6 +257,7 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     :param untap: untap the permanents (502.3); ``False`` skips it.
     :raises IllegalActionError: when the turn isn't over (the cleanup step
         hasn't happened), the game is over, or the player has left the game.
+    :raises BadQueryError: when ``active_player`` isn't a player's id (a str).
     """
     ctx.check(state)
     check_game_on(state, "begin a turn")
@@ -430,6 +451,7 @@ def begin_turn(ctx: Context, state: GameState, active_player: str | None = None,
     :raises IllegalActionError: when the turn isn't over (the cleanup step
         hasn't happened), the game is over, the player has left the game, or
         ``through`` is none of :data:`BEGINNING`.
+    :raises BadQueryError: when ``active_player`` isn't a player's id (a str).
     """
     if through not in BEGINNING:
         raise IllegalActionError(f"begin_turn: through must be one of "
