@@ -3,8 +3,9 @@ account, the visual report).
 
 The engine's events carry today's rule numbers (the JSON outcome keeps them);
 an account of a run under an older edition cites that edition's own: the
-1999-2009 rules number the combat steps 307-311, combat damage 310 and
-illegal actions 422; the rules of 2009-2024 number illegal actions 730.
+1999-2009 rules number the combat steps 307-311, combat damage 310, banding
+502.10-502.11 and illegal actions 422; the rules of 2009-2024 number illegal
+actions 730.
 """
 
 from __future__ import annotations
@@ -40,13 +41,21 @@ CITATIONS: Mapping[str, Mapping[str, str]] = {
 #: for ``sixth``, of 2024 for ``m10``.
 EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
     "sixth": {
-        "506.4": "306.4", "508.1a": "308.2a", "508.1b": "308.2a", "508.1f": "308.2c",
-        "508.4": "308.4", "508.8": "308.5", "509.1a": "309.2a", "509.1h": "309.2f",
-        "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4", "511.3": "311.2",
-        "614.1a": "419.1a", "616.1": "419.9a",
+        "506.4": "306.4", "508.1a": "308.2a", "508.1b": "308.2a", "508.1e": "308.2b",
+        "508.1f": "308.2c", "508.4": "308.4", "508.8": "308.5", "509.1a": "309.2a",
+        "509.1h": "309.2f", "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4",
+        "511.3": "311.2", "614.1a": "419.1a", "616.1": "419.9a",
         "615.1a": "419.1d", "701.19b": "419.6b", "702.19b": "502.9b", "704.5a": "420.5a",
         "704.5b": "420.5g", "704.5c": "420.5h", "704.5d": "420.5f", "704.5f": "420.5b",
         "704.5g": "420.5c", "704.5i": "420.5p", "704.5q": "420.5n",
+        # Banding was 502.10 and "bands with other" 502.11: today's 702.22c (which
+        # creatures may band, each in one band) and 702.22j-k (who divides) each
+        # say what two or three rules of 2009 said.
+        "702.22": "502.10", "702.22a": "502.10a", "702.22b": "502.11a",
+        "702.22c": "502.10b-c, 502.11b", "702.22d": "502.10b", "702.22e": "502.10d",
+        "702.22f": "502.10d", "702.22g": "502.10f", "702.22h": "502.10e",
+        "702.22i": "502.10g", "702.22j": "502.10h, 502.11c", "702.22k": "502.10h, 502.11c",
+        "702.22m": "502.10i, 502.11d",
     },
     # The rules of July 2024: a creature put onto the battlefield blocking.
     "m10": {"509.4": "509.7"},

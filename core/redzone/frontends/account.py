@@ -210,7 +210,7 @@ def _record_lines(console: Console, records: Sequence[AssignmentRecord], name: N
         if rec.divider is not None:
             # 702.22j-k: the opposing player divides it, freely, among the creatures.
             how += f", divided by {name(rec.divider)} as they choose"
-            rule = "702.22j" if rec.is_attacker else "702.22k"
+            rule = era_rule(rules, "702.22j" if rec.is_attacker else "702.22k")
         _line(console, "• ", (name(rec.source), HEAD), f" (power {rec.power}, {role}), {how}:",
               indent=4, rule=rule)
         for recipient, amount in rec.amounts.items():
