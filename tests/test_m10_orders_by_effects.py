@@ -9,7 +9,7 @@ attacker's place in the blocker's) among the creatures still in it."""
 from __future__ import annotations
 
 import pytest
-from redzone import Engine, EnterBlocking, IllegalBlockError, MakeBlock, Permanent, RemoveFromCombat
+from redzone import Engine, EnterBlocking, IllegalBlockError, MakeBlock, Move, Permanent, RemoveFromCombat
 from redzone.kernel.model import GameState
 
 engine = Engine("m10")
@@ -31,13 +31,15 @@ def _legal(state: GameState, assignment: dict[str, dict[str, int]]) -> bool:
 
 
 def test_509_2a_509_6_a_creature_removed_then_made_to_block_again_is_in_each_order_once() -> None:
-    """509.2a-509.3a, 509.6: A leaves combat (out of the Wurm's order), then
-    an effect makes it block the Wurm again, placed first: the Wurm's order is
-    A, B and A's is the Wurm alone, so the combat resolves and each deals
-    its damage (510.1c-d)."""
+    """509.2a-509.3a, 509.6, 400.7: A leaves the battlefield (and combat, and
+    the Wurm's order) and comes back, a new object; an effect makes it block
+    the Wurm, placed first: the Wurm's order is A, B and A's is the Wurm
+    alone, so the combat resolves and each deals its damage (510.1c-d). (A
+    creature removed from combat and still there isn't made to block again:
+    it has no further involvement in that combat, 506.4.)"""
     state = _attacked(c("a", "bob", 1, 2, name="A"), c("b", "bob", 1, 2, name="B"))
     state = engine.declare_blockers(state, {"a": "wurm", "b": "wurm"}, {"wurm": ["b", "a"]}).state
-    state = engine.perform(state, RemoveFromCombat("a")).state
+    state = engine.perform(state, [Move("a", "exile"), Move("a", "battlefield")]).state
     state = engine.perform(state, MakeBlock("a", "wurm", position=0)).state
     assert _legal(state, {"wurm": {"a": 2, "b": 1}})
     assert not _legal(state, {"wurm": {"b": 2, "a": 1}})  # A is first: lethal to it first

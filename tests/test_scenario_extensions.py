@@ -245,8 +245,8 @@ def test_blocks_if_able_effect_needs_a_creature_and_an_attacker() -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_block_action_makes_a_creature_block_509_6() -> None:
-    """509.6: an effect makes the cub block the wurm after blockers are
+def test_block_action_makes_a_creature_block_509_3b() -> None:
+    """509.3a-b: an effect makes the cub block the wurm after blockers are
     declared: it becomes a blocking creature, is dealt combat damage and
     deals its own; requirements and restrictions don't apply (509.4b)."""
     text = one_on_one() + perm("cub", "bob", 1, 1, cant_block="true") + """
@@ -260,7 +260,7 @@ attacker = "wurm"
     assert s.actions == (("declare_blockers", MakeBlock("cub", "wurm")),)
     out = run(text)
     assert out["ok"] is True
-    assert {"step": "declare_blockers", "kind": "block", "rule": "509.6", "blocker": "cub",
+    assert {"step": "declare_blockers", "kind": "block", "rule": "509.3b", "blocker": "cub",
             "attacker": "wurm"} in out["events"]
     assert out["permanents"]["cub"]["zone"] == "graveyard"
     assert out["permanents"]["wurm"]["damage"] == 3  # 2 from the bear, 1 from the cub

@@ -57,8 +57,9 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "702.22i": "502.10g", "702.22j": "502.10h, 502.11c", "702.22k": "502.10h, 502.11c",
         "702.22m": "502.10i, 502.11d",
     },
-    # The rules of July 2024: a creature put onto the battlefield blocking.
-    "m10": {"509.4": "509.7"},
+    # The rules of July 2024: a creature put onto the battlefield blocking, or
+    # made to block by an effect.
+    "m10": {"509.4": "509.7", "509.3b": "509.6"},
 }
 
 

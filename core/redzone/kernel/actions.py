@@ -696,9 +696,12 @@ class SetState(Action):
 
 @frozen
 class MakeBlock(Action):
-    """An effect makes a creature block an attacking creature (509.6): it
-    becomes a blocking creature and the attacker becomes blocked. Requirements
-    and restrictions on declaring blockers don't apply (509.4b).
+    """An effect makes a creature block an attacking creature (509.3a-b;
+    509.6 of 2009-2024): it becomes a blocking creature and the attacker
+    becomes blocked, and so does each other creature of the attacker's band
+    (702.22h). Requirements and restrictions on declaring blockers don't
+    apply (509.4b). A creature removed from combat this combat isn't made
+    to block again (506.4).
 
     :param blocker: the creature, controlled by a defending player of the
         attacker (else the effect does nothing: 506.3e, 509.4a).
@@ -1271,7 +1274,7 @@ def _make_block_action(tx: Tx, a: MakeBlock) -> None:
             f"{a.blocker!r} can't be made to block in the {state.step} step: blockers are "
             "declared in the declare blockers step", rule="509.1",
             objects=(a.blocker, a.attacker))
-    new, events = _combat.make_block(state, a.blocker, a.attacker, a.position, "509.6",
+    new, events = _combat.make_block(state, a.blocker, a.attacker, a.position, "509.3b",
                                      orders=tx.context.edition.assignment_orders,
                                      attacker_position=a.attacker_position)
     tx._take(new, events)  # (the events carry the plain step: emit labels them)
@@ -1328,7 +1331,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(CreateDelayedTrigger, _delayed, "603.7"),
     _spec(AddTrigger, _add_trigger, "603.1"),
     _spec(SetState, _set_state, "611.2"),
-    _spec(MakeBlock, _make_block_action, "509.6"),
+    _spec(MakeBlock, _make_block_action, "509.3b"),
     _spec(EnterBlocking, _enter_blocking, "509.4"),
     _spec(EnterAttacking, _enter_attacking, "508.4"),
     _spec(Activate, activate_action, "602.2"),

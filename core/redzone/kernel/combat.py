@@ -13,7 +13,7 @@ from redzone.kernel.errors import IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import SourceAssignment
-from redzone.kernel.model import UNLIMITED, GameState, Permanent
+from redzone.kernel.model import UNLIMITED, Combat, GameState, Permanent
 from redzone.kernel.plugins import Hooks
 from redzone.kernel.requirements import RequirementCheck, check_attacks, check_blocks
 
@@ -872,31 +872,52 @@ def make_block(state: GameState, blocker: str, attacker: str, position: int | No
         return state, []  # 506.3a, 506.3f: it is never a blocking creature
     if not state.same_team(combat.defending_players.get(attacker), perm.controller):
         return state, []  # 506.3e, 509.4a
-    if attacker in combat.blocks.get(blocker, ()):
-        return state, []
+    if attacker in combat.blocks.get(blocker, ()) or blocker in combat.removed:
+        return state, []  # (506.4: one removed from combat has no further part in it)
+    # 702.22h: blocking a creature of a band blocks each other creature of it.
+    band = [m for m in combat.band_of(attacker)
+            if m != attacker and m in combat.attacks and m not in combat.blocks.get(blocker, ())]
+    events: list[Event] = []
+    blocked = combat.blocked
+    for made in (attacker, *band):
+        first = made == attacker
+        combat = _blocking(combat, blocker, made, position if first else None,
+                           attacker_position if first else None, orders)
+        events.append(Event("block", rule if first else "702.22h", step, blocker=blocker,
+                            attacker=made))
+        if made not in blocked:
+            # 509.3c: an unblocked attacker becomes blocked ("becomes blocked" triggers).
+            events.append(Event("blocked", "509.1h", step, object=made))
+    return state.evolve(combat=combat), events
+
+
+def _blocking(combat: Combat, blocker: str, attacker: str,
+              position: int | None, attacker_position: int | None, orders: bool) -> Combat:
+    """``combat`` with ``blocker`` blocking ``attacker`` too (509.1g)."""
     order = combat.order
     if orders:
         # 509.6-509.7 (2009-2024): the blocker is placed in the attacker's
         # order and the attacker in the blocker's, among the creatures still
         # in each (509.2a, 509.3a); the others keep their places.
-        theirs = list(_ordered(state, attacker, combat.blockers_of(attacker)))
+        theirs = list(_in_order(combat, attacker, combat.blockers_of(attacker)))
         theirs.insert(len(theirs) if position is None else min(position, len(theirs)), blocker)
-        mine = list(_ordered(state, blocker, combat.blocks.get(blocker, ())))
+        mine = list(_in_order(combat, blocker, combat.blocks.get(blocker, ())))
         mine.insert(len(mine) if attacker_position is None
                     else min(attacker_position, len(mine)), attacker)
         order = order.set(attacker, tuple(theirs)).set(blocker, tuple(mine))
     blocks = combat.blocks.set(blocker, (*combat.blocks.get(blocker, ()), attacker))
-    new_combat = combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
-    events = [Event("block", rule, step, blocker=blocker, attacker=attacker)]
-    if attacker not in combat.blocked:
-        # 509.3c: an unblocked attacker becomes blocked (its "becomes blocked" triggers).
-        events.append(Event("blocked", "509.1h", step, object=attacker))
-    return state.evolve(combat=new_combat), events
+    return combat.evolve(blocks=blocks, blocked=combat.blocked | {attacker}, order=order)
 
 
 def _ordered(state: GameState, source: str, creatures: tuple[str, ...]) -> tuple[str, ...]:
     combat = state.combat
     assert combat is not None
+    return _in_order(combat, source, creatures)
+
+
+def _in_order(combat: Combat, source: str, creatures: tuple[str, ...]) -> tuple[str, ...]:
+    """``creatures`` in ``source``'s damage assignment order, those it
+    doesn't list last."""
     order = combat.order._items.get(source)
     if order:
         known = [c for c in order if c in creatures]

@@ -652,8 +652,10 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
         player = work._player_now(attacked)
         if player is not None and player.lost:
             reason = f"{attacked!r} has left the game (508.4a)"
-        elif attacked == perm.controller:
-            reason = "a player can't be attacked by their own creature (506.2)"
+        elif state.same_team(attacked, perm.controller):
+            reason = (f"{attacked!r} is not a defending player (506.2, 805.10a)"
+                      if attacked != perm.controller
+                      else "a player can't be attacked by their own creature (506.2)")
     else:
         target = work._now(attacked)
         if target is None or target.zone != "battlefield" \
@@ -663,7 +665,7 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
             # (its defending player: the battle's protector or its controller, 506.2)
             defending = target.protector if "battle" in target.types \
                 and target.protector is not None else target.controller
-            if defending == perm.controller:
+            if defending is None or state.same_team(defending, perm.controller):
                 reason = f"{attacked!r} is not controlled or protected by a defending player"
     if reason is not None:
         tx.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
@@ -688,10 +690,16 @@ def _enter_blocking(tx: Tx, perm: Permanent, attacker: str, position: int | None
                                      orders=tx.context.edition.assignment_orders)
     if new is tx.state and not events:
         combat = tx.state.combat
-        attacking = combat is not None and attacker in combat.attacks
-        tx.emit(Event("not_blocking", "509.4a", object=perm.id, target=attacker,
-                      detail="its controller isn't a defending player for that creature"
-                      if attacking else f"{attacker!r} is no longer attacking"))
+        why, detail = "509.4a", f"{attacker!r} is no longer attacking"
+        if combat is None or attacker not in combat.attacks:
+            pass
+        elif "creature" not in perm.types:
+            why, detail = "506.3a", "only a creature can block"
+        elif "battle" in perm.types:
+            why, detail = "506.3f", "a creature that's also a battle never blocks"
+        else:
+            detail = "its controller isn't a defending player for that creature"
+        tx.emit(Event("not_blocking", why, object=perm.id, target=attacker, detail=detail))
         return
     tx._take(new, events)
 

@@ -78,6 +78,10 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     if to == "battlefield":
         new = new.evolve(summoning_sick=True)  # 302.6
         events.append(Event("enters_battlefield", rule, step, object=obj, player=new.controller))
+        combat = state.combat
+        if combat is not None and obj in combat.removed:
+            # 400.7: a new object, which was never removed from this combat
+            state = state.evolve(combat=combat.evolve(removed=combat.removed - {obj}))
     else:
         events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
     objects = state.objects.set(obj, new)
