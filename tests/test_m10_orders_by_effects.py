@@ -9,7 +9,15 @@ attacker's place in the blocker's) among the creatures still in it."""
 from __future__ import annotations
 
 import pytest
-from redzone import Engine, EnterBlocking, IllegalBlockError, MakeBlock, Move, Permanent, RemoveFromCombat
+from redzone import (
+    Engine,
+    EnterBlocking,
+    IllegalBlockError,
+    MakeBlock,
+    Move,
+    Permanent,
+    RemoveFromCombat,
+)
 from redzone.kernel.model import GameState
 
 engine = Engine("m10")

@@ -23,8 +23,8 @@ from __future__ import annotations
 import pytest
 from redzone import (
     CreateToken,
-    EnterBlocking,
     Engine,
+    EnterBlocking,
     GameState,
     MakeBlock,
     Move,
