@@ -20,6 +20,9 @@ power" (702.154a).
   chosen to attack and has haste or was controlled since the turn began;
   and up to one creature for each instance each combat (702.154d; kept in
   the plugin's combat slot).
+- A creature put onto the battlefield attacking (a token copy made by
+  myriad, a ninja) was never declared as an attacker: it never "attacked"
+  (508.4), so it has no enlist cost to pay (the combat's ``entered``).
 - "When you do" is a reflexive triggered ability (603.12): it triggers on the
   ``enlisted`` event and gives +X/+0 until end of turn, X being the tapped
   creature's power as the ability resolves (its last known power if it left).
@@ -97,6 +100,10 @@ def _pay(tx: Tx, action: Action) -> None:
         raise _refuse(action, f"enlist is a cost to attack, paid as {action.creature!r} "
                               "attacks (508.1g), and the game is past the declare attackers "
                               f"step (at {tx.state.step!r})", "702.154b")
+    if action.creature in combat.entered:
+        raise _refuse(action, f"{action.creature!r} was put onto the battlefield attacking: "
+                              "it was never declared as an attacker and never \"attacked\" "
+                              "(508.4), so it has no enlist cost to pay as it attacks")
     if not perm.is_creature or perm.controller != enlisting.controller:
         raise _refuse(action, f"{action.enlisted!r} isn't a creature "
                               f"{enlisting.controller} controls, so it can't be tapped "

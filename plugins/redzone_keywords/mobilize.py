@@ -11,10 +11,14 @@ creates, owns and controls them). They enter tapped and attacking (508.4):
 they never "attacked", so nothing that triggers "whenever ... attacks" sees
 them and no requirement or restriction on declaring attackers applies
 (508.4c). The effect doesn't say what they attack, so their controller
-chooses (508.4); the default here is what the creature with mobilize was
-declared attacking, or, when that player or permanent can't be attacked any
-more, its defending player (506.2); if that player has left the game the
-tokens enter but aren't attacking (508.4a).
+chooses, as they enter (508.4): what they attack is no target of the
+ability, chosen as it resolves among what can be attacked then. The default
+here is what the creature with mobilize was declared attacking (the
+combat's record of it), when that is still a defending player, a
+planeswalker a defending player controls or a battle one protects (a
+planeswalker that left and came back is a new object, 400.7, and may be
+attacked as any other), or else its defending player (506.2); if that
+player has left the game the tokens enter but aren't attacking (508.4a).
 
 As the trigger resolves it creates a delayed trigger (603.7a, 603.7e: its
 source and controller are the ability's) that, at the beginning of the next
@@ -33,8 +37,9 @@ counts from 1 over the game for that creature, so a second attack's Warriors
 go on numbering), so a scenario file can name them (111.1).
 
 Trigger: kind ``"mobilize"``, source the creature, controller its
-controller, ``amount`` the N of the instance, ``targets`` what it was
-declared attacking and its defending player.
+controller, ``amount`` the N of the instance, ``targets`` its defending
+player (a trigger of earlier versions, which also names what the creature
+was declared attacking first, resolves alike).
 """
 
 from __future__ import annotations
@@ -80,28 +85,43 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
         perm = state.last_known(event.attacker)
         for keyword in perm.instances(KIND):
             n = keyword.number or 0
+            # (Only the defending player: what the tokens attack is chosen as
+            # they enter, 508.4, not a target noted as it goes on the stack.)
             out.append(Trigger(KIND, perm.id, perm.controller, "702.181a",
                                f"create {n} 1/1 red Warrior token{'s' if n != 1 else ''} "
-                               "tapped and attacking", amount=n,
-                               targets=(event.target, defender)))
+                               "tapped and attacking", amount=n, targets=(defender,)))
     return out
 
 
-def _attackable(state: GameState, attacked: str) -> bool:
-    """Whether ``attacked`` is still a player in the game, or a planeswalker
-    or battle on the battlefield (508.4a)."""
+def _attackable(state: GameState, attacked: str, controller: str) -> bool:
+    """Whether ``controller``'s tokens can enter attacking ``attacked`` now: a
+    player still in the game who is their opponent, or a planeswalker on the
+    battlefield such a player controls or a battle such a player protects,
+    whatever object it is now (400.7).
+
+    Rules: 508.4, 508.4a, 506.2
+    """
     if attacked in state.players:
-        return not state.players[attacked].lost
+        return attacked in state.opponents(controller)
     perm = state.on_battlefield(attacked)
-    return perm is not None and bool(perm.types & {"planeswalker", "battle"})
+    return perm is not None and bool(perm.types & {"planeswalker", "battle"}) \
+        and state.defending_player_of(attacked) in state.opponents(controller)
 
 
 @hookimpl
 def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
-    if trigger.kind != KIND or trigger.actions or len(trigger.targets) != 2:
+    if trigger.kind != KIND or trigger.actions or len(trigger.targets) not in (1, 2):
         return []
-    declared, defender = trigger.targets
-    attacked = declared if _attackable(state, declared) else defender
+    defender = trigger.targets[-1]
+    if len(trigger.targets) == 2:
+        declared: str | None = trigger.targets[0]
+    else:
+        combat = state.combat
+        declared = combat.declared.get(trigger.source) if combat is not None else None
+    # 508.4: chosen as they enter; by default what the creature was declared
+    # attacking, else its defending player.
+    attacked = declared if declared is not None \
+        and _attackable(state, declared, trigger.controller) else defender
     tokens = token_ids(state, trigger.source, KIND, trigger.amount or 0)
     actions: list[Action] = [
         CreateToken(Permanent(t, trigger.controller, name="Warrior", types={"creature"},

@@ -591,6 +591,8 @@ class _Checker:
                 self.ref("object", ident, f"combat.damage_steps.{step}[{i}]")
         for i, ident in enumerate(sorted(combat.dealt)):
             self.ref("object", ident, f"combat.dealt[{i}]")
+        for i, ident in enumerate(sorted(combat.entered)):
+            self.ref("object", ident, f"combat.entered[{i}]")
         blocks = combat.blocks._items
         for i, ident in enumerate(sorted(combat.removed)):
             path = f"combat.removed[{i}]"

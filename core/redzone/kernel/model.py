@@ -882,6 +882,10 @@ class Combat(Copyable):
         each permanent ``on_stack`` names was as the damage went on the stack:
         damage assigned to one that has left and come back as a new object
         isn't dealt (310.4c of 1999-2009, 400.7).
+    :param entered: the attacking creatures put onto the battlefield
+        attacking (508.4): never declared as attackers, they never
+        "attacked", so nothing they would do as they attack (an enlist cost,
+        "whenever ... attacks") applies to them (508.4c).
 
     .. versionadded:: 0.1.0
     """
@@ -898,6 +902,7 @@ class Combat(Copyable):
     bands: tuple[tuple[str, ...], ...] = field(default=(), converter=as_tuple)
     removed: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack_objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
+    entered: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
 
     @declared.default
     def _declared_default(self) -> FrozenMap[str, str | None]:

@@ -672,7 +672,7 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
                       detail=reason))
         return
     assert defending is not None
-    work._attack(perm.id, attacked, defending)
+    work._attack(perm.id, attacked, defending, entered=not declared)
     kind = "attack" if declared else "enters_attacking"
     tx.emit(Event(kind, "508.1a" if declared else "508.4", attacker=perm.id,
                   target=attacked))

@@ -72,10 +72,13 @@ class Frozen:
                 fields = dict(fields)
                 combat = fields.get("combat", state.combat)
                 assert combat is not None  # (one enters attacking only in a combat)
+                defending = work._defending
                 fields["combat"] = combat.evolve(
                     attacks=combat.attacks.merge(attacks),
                     declared=combat.declared.merge(attacks),
-                    defending_players=combat.defending_players.merge(work._defending))
+                    defending_players=combat.defending_players.merge(
+                        {a: player for a, (player, _) in defending.items()}),
+                    entered=combat.entered | {a for a, (_, new) in defending.items() if new})
             state = state.with_changes(objects, players, fields, work._left, lki)
             work._base = state
             # Handed over: a mark holding them keeps what they held (the log
@@ -115,9 +118,10 @@ class WorkingCopy:
     #: Other fields of the state given new values, by name.
     _fields: dict[str, Any]
     #: Creatures put onto the battlefield attacking (508.4): attacker ->
-    #: what it attacks, and attacker -> its defending player.
+    #: what it attacks, and attacker -> its defending player and whether it
+    #: entered attacking without being declared (``Combat.entered``).
     _attacks: dict[str, str]
-    _defending: dict[str, str]
+    _defending: dict[str, tuple[str, bool]]
     # (Until a change of their kind, the maps are the shared empty one.)
     _objects = _players = _fields = _lki = _left = _attacks = _defending = _NONE
     _added = 0
@@ -248,8 +252,10 @@ class WorkingCopy:
                 fields = self._fields = {}
             self._write(fields, {"combat": combat})
 
-    def _attack(self, attacker: str, attacked: str, defending: str) -> None:
-        """A created creature attacks ``attacked`` (508.4)."""
+    def _attack(self, attacker: str, attacked: str, defending: str,
+                entered: bool = True) -> None:
+        """A created creature attacks ``attacked`` (508.4); ``entered``: it
+        wasn't declared (``Combat.entered``)."""
         if "state" in self.__dict__:
             self._open()
         attacks, defending_players = self._attacks, self._defending
@@ -261,7 +267,7 @@ class WorkingCopy:
             log.append((attacks, attacker, attacks.get(attacker, _ABSENT)))
             log.append((defending_players, attacker, defending_players.get(attacker, _ABSENT)))
         attacks[attacker] = attacked
-        defending_players[attacker] = defending
+        defending_players[attacker] = (defending, entered)
 
     # -- undoing ---------------------------------------------------------------------
 
