@@ -282,3 +282,68 @@ blocks = { wall = "voice.mobilize.2" }
     second = engine.resolve(first.state, {"voice": "bob"}, {})
     made = [e.object for e in (*first.events, *second.events) if e.kind == "enters_battlefield"]
     assert made == ["voice.mobilize.1", "voice.mobilize.2"]
+
+
+def test_111_1_702_181a_token_ids_go_on_numbering_in_a_later_turn() -> None:
+    """111.1 and the contract's token ids (``<source>.<keyword>.<n>``, n from
+    1 for that source and keyword over the game): mobilize's Warriors of
+    turn 3 are ``.3`` and ``.4``, although those of turn 1 ceased to exist
+    and left the state as turn 2 began; a file names them, and the outcome
+    lists all four, each its own object."""
+    text = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "warriors"
+controller = "alice"
+power = 2
+toughness = 2
+keywords = ["mobilize 2"]
+[[permanents]]
+id = "wall"
+controller = "bob"
+power = 0
+toughness = 4
+[[permanents]]
+id = "c1"
+controller = "bob"
+zone = "library"
+power = 0
+toughness = 4
+[[permanents]]
+id = "c2"
+controller = "alice"
+zone = "library"
+power = 0
+toughness = 4
+[combat]
+attacks = { warriors = "bob" }
+blocks = { wall = ["warriors.mobilize.1"] }
+[[turns]]
+attacks = {}
+[[turns]]
+attacks = { warriors = "bob" }
+blocks = { wall = ["warriors.mobilize.3"] }
+"""
+    out = run(text)
+    assert out["ok"] is True, out.get("error")
+    made = [e["object"] for e in out["events"] if e["kind"] == "enters_battlefield"
+            and e["object"].startswith("warriors.mobilize.")]
+    assert made == [f"warriors.mobilize.{n}" for n in (1, 2, 3, 4)]
+    assert ("wall", "warriors.mobilize.3") in [(e["blocker"], e["attacker"])
+                                               for e in out["events"] if e["kind"] == "block"]
+    assert out["players"]["bob"]["life"] == 20 - 3 - 3  # the unblocked ones and the creature
+    tokens = {k: v for k, v in out["permanents"].items() if k.startswith("warriors.mobilize.")}
+    assert sorted(tokens) == [f"warriors.mobilize.{n}" for n in (1, 2, 3, 4)]
+
+
+def test_111_1_token_ids_skip_the_numbers_of_tokens_gone_from_the_state() -> None:
+    """111.1: a state remembers, per source and keyword, the highest number
+    of the tokens it let go of, and ``token_ids`` counts on from there."""
+    engine = Engine()
+    state = engine.game(["alice", "bob"], [engine.creature("voice", "alice", 2, 2)],
+                        active_player="alice")
+    state = state.evolve(token_numbers={"voice.mobilize": 2})
+    assert token_ids(state, "voice", "mobilize", 2) == ("voice.mobilize.3", "voice.mobilize.4")
+    assert token_ids(state, "voice", "myriad") == ("voice.myriad.1",)

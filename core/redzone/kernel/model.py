@@ -1444,6 +1444,11 @@ class GameState(Copyable):
     :param held: abilities that triggered while no player could receive
         priority (the untap step, 502.4), waiting to be put on the stack the
         next time one would, with those that trigger then (503.1a).
+    :param token_numbers: for the tokens that ceased to exist and are no
+        longer kept (a turn after they ceased), the highest number ``n`` of
+        each id prefix (``<source>.<keyword>`` of ``<source>.<keyword>.<n>``):
+        :func:`~redzone.kernel.tokens.token_ids` counts on from it, so a
+        token's id is never given again in the game (111.1).
 
     .. versionadded:: 0.1.0
     """
@@ -1473,6 +1478,7 @@ class GameState(Copyable):
     timestamp: int = 0
     written: tuple[WrittenTrigger, ...] = field(default=(), converter=as_tuple)
     held: tuple[Trigger, ...] = field(default=(), converter=as_tuple)
+    token_numbers: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
 
     #: Cached properties a fast evolve keeps when none of the fields they are
     #: computed from change (see :meth:`~redzone.kernel.frozen.Copyable.evolve`).

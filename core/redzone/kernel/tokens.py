@@ -19,7 +19,10 @@ def token_ids(state: GameState, source: str, keyword: str, count: int = 1) -> tu
     """The ids of the next ``count`` tokens ``keyword`` of ``source``
     creates: ``<source>.<keyword>.<n>``, with the lowest numbers from 1 that
     no object (on the battlefield or not: 111.7, a token that left keeps its
-    id), player or spell of ``state`` uses, in increasing order.
+    id), player or spell of ``state`` uses, in increasing order, and above
+    those of the tokens that ceased to exist and are no longer kept
+    (:attr:`~redzone.kernel.model.GameState.token_numbers`): an id is never
+    given twice in a game.
 
     Rules: 111.1, 111.2 (a token is created by an effect; the id names it).
 
@@ -38,7 +41,7 @@ def token_ids(state: GameState, source: str, keyword: str, count: int = 1) -> tu
     if count < 0:
         raise ValueError(f"token_ids: count must be 0 or more, not {count}")
     out: list[str] = []
-    n = 0
+    n = state.token_numbers.get(f"{source}.{keyword}", 0)  # (those gone: never again)
     while len(out) < count:
         n += 1
         tid = f"{source}.{keyword}.{n}"

@@ -23,6 +23,7 @@ from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
 from redzone.kernel.tx import Outcome, Tx, choose_numbered
+from redzone.kernel.validate import MAX_INT
 from redzone.kernel.validate import choices as _validate_choices
 
 #: How many cleanup steps one turn may have (514.3a repeats the step while
@@ -172,7 +173,9 @@ def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
 def _without_ceased(state: GameState) -> GameState:
     """``state`` without the tokens that ceased to exist (111.7-111.8,
     704.5d) and their last known information, so that a long game's state
-    doesn't grow with every token it ever made.
+    doesn't grow with every token it ever made; the highest number of each
+    id prefix they had is kept (``token_numbers``), so that their ids aren't
+    given again (111.1).
 
     Done as a turn begins: last known information (608.2h) serves what looks
     back at them during the turn they left the battlefield (its outcome
@@ -197,10 +200,16 @@ def _without_ceased(state: GameState) -> GameState:
         return state
     objects = state.objects.thaw()
     lki = state.lki.thaw()
+    numbers = state.token_numbers.thaw()
     for obj in gone:
         del objects[obj]
         lki.pop(obj, None)
-    return state.evolve(objects=FrozenMap(objects), lki=FrozenMap(lki))
+        prefix, _, n = obj.rpartition(".")
+        if prefix and n.isascii() and n.isdigit() and len(n) <= len(str(MAX_INT)) \
+                and numbers.get(prefix, 0) < int(n) <= MAX_INT:
+            numbers[prefix] = int(n)  # (111.1: token_ids never gives it again)
+    return state.evolve(objects=FrozenMap(objects), lki=FrozenMap(lki),
+                        token_numbers=FrozenMap(numbers))
 
 
 def _next_active(state: GameState, active_player: str | None) -> str:

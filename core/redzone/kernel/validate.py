@@ -43,7 +43,7 @@ MAX_INT: Final = 1_000_000
 STATE_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
     "Permanent.damage": (0, MAX_INT), "Permanent.counters": (0, MAX_INT),
     "Player.poison": (0, MAX_INT), "Player.life": (-MAX_INT, MAX_INT),
-    "GameState.turn": (1, MAX_INT),
+    "GameState.turn": (1, MAX_INT), "GameState.token_numbers": (1, MAX_INT),
 }
 
 def choices(value: object, argument: str = "choices") -> None:
