@@ -5,7 +5,9 @@ gets priority in it, and it is not among the outcome's steps."""
 
 from __future__ import annotations
 
+import pytest
 from _outcomes import events, run
+from redzone.formats.scenario import ScenarioProblems, loads
 
 FILE = '''active_player = "alice"
 first_turn = true
@@ -60,12 +62,14 @@ def test_103_8c_with_more_players_the_first_player_draws_and_the_step_triggers()
 
 
 def test_500_11_an_action_in_the_skipped_draw_step_is_refused() -> None:
-    """500.11, 117.1: no player gets priority in a skipped step: a file's
-    action after it is an error naming the step, not a window."""
+    """500.11, 117.1, 103.8a: no player gets priority in a skipped step: a
+    file's action after the first player's skipped draw step is a problem of
+    the file, naming its key and the rule, found as the file is read."""
     text = FILE.format(more="").replace(
         "attacks = {}\n",
         'attacks = {}\n[[combat.actions]]\nafter = "draw"\ndo = "lose_life"\n'
         'player = "bob"\namount = 1\n')
-    out = run(text)
-    assert not out["ok"]
-    assert "draw" in out["error"]["message"]
+    with pytest.raises(ScenarioProblems) as info:
+        loads(text)
+    (problem,) = info.value.problems
+    assert problem.key == "combat.actions[0].after" and "103.8a" in problem.detail

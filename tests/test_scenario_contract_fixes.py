@@ -12,6 +12,15 @@ December 2026" and "Additions of January 2027").
   silently)").
 - ``after = "declare_attackers#2"`` is one problem (an unknown step), not also
   a false "not a valid id".
+- "More turns" (Jan 2027): a turn takes ``choices`` (601.2), answering that
+  turn's decisions; the turn's answer to a key wins over the top level's.
+- A card off the battlefield is neither tapped nor damaged and has no
+  counters but in exile (110.5, 120.6, 122.2, 702.62a): such keys are refused.
+- An action after a window that never comes in the file (500.1, 103.8a,
+  500.8) is a bad scenario naming its ``after``.
+- ``move``'s ``position`` is for a library only (401.1).
+- docs/scenario-format.md follows the contract ("More turns" lists
+  ``choices``; ``"zone": "ceased"`` is contract).
 
 Each test runs the file as ``redzone run --json FILE`` does (the command
 line's exit status: 0 resolved, 1 illegal, 2 bad scenario).
@@ -350,3 +359,367 @@ amount = 1
     assert list(found) == ["triggers[0].when"]
     assert len(found["triggers[0].when"]) == 1
     assert "unknown kind of event" in found["triggers[0].when"][0]
+
+
+# -- (D) More turns: a turn's own `choices` (Jan 2027) --------------------------------
+
+#: Alice's Eldrazi (annihilator 1) and bob's three lands, a card in each
+#: library; alice attacks with the Eldrazi in her first turn and again in
+#: her next turn (the file's second [[turns]] entry, the third turn); bob's
+#: turn between attacks with nothing.
+ANNIHILATOR = """
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "eldrazi"
+controller = "alice"
+power = 5
+toughness = 5
+keywords = ["annihilator 1"]
+[[permanents]]
+id = "l1"
+controller = "bob"
+types = ["land"]
+[[permanents]]
+id = "l2"
+controller = "bob"
+types = ["land"]
+[[permanents]]
+id = "l3"
+controller = "bob"
+types = ["land"]
+""" + LIBRARIES
+
+#: The key of the choice annihilator's trigger asks as it resolves (702.86a).
+SACRIFICE = "annihilator@eldrazi:sacrifice"
+
+
+def sacrificed(out: dict[str, Any]) -> list[tuple[str, list[str], bool]]:
+    """The outcome's annihilator choices: (step, answer, taken by default)."""
+    return [(c["step"], c["answer"], c["default"]) for c in out["choices"]
+            if c["key"] == SACRIFICE]
+
+
+def lands(out: dict[str, Any]) -> list[str]:
+    """Bob's lands still on the battlefield."""
+    return [i for i in ("l1", "l2", "l3") if out["permanents"][i]["zone"] == "battlefield"]
+
+
+def test_608_2d_a_turns_choices_answer_that_turns_decisions(tmp_path: Path) -> None:
+    """608.2d, 702.86a (Jan 2027, More turns: a turn takes "the same keys as
+    [combat]: blocks, assign, actions, choices"): a ``[[turns]]`` entry's
+    ``choices`` answers the decisions of that turn. Bob sacrifices the land
+    the third turn's entry names; in the first turn, whose file part says
+    nothing, the decision takes its default."""
+    code, out = run(tmp_path, ANNIHILATOR + '[combat]\nattacks = { eldrazi = "bob" }\n'
+                    '[[turns]]\n[[turns]]\nattacks = { eldrazi = "bob" }\n'
+                    f'choices = {{ "{SACRIFICE}" = "l3" }}\n')
+    assert code == 0 and out["ok"] is True, out.get("error")
+    assert sacrificed(out) == [("declare_attackers", ["l1"], True),
+                               ("declare_attackers@3", ["l3"], False)]
+    assert lands(out) == ["l2"]
+    assert out["players"]["bob"]["life"] == 10
+
+
+def test_608_2d_a_turns_own_answer_wins_over_the_top_level_for_that_turn(
+        tmp_path: Path) -> None:
+    """608.2d, 702.86a (Jan 2027, More turns; docs: a turn's choices and the
+    file's): the top-level ``[choices]`` answer every turn's decisions,
+    except where a turn's own ``choices`` answers the same key: there the
+    turn's answer wins, for that turn only. Bob sacrifices l2 in the first
+    turn (the top level's answer) and l3 in the third (its own)."""
+    code, out = run(tmp_path, ANNIHILATOR.replace(
+        'active_player = "alice"', f'active_player = "alice"\nchoices = {{ "{SACRIFICE}" = '
+        '"l2" }') + '[combat]\nattacks = { eldrazi = "bob" }\n'
+        '[[turns]]\n[[turns]]\nattacks = { eldrazi = "bob" }\n'
+        f'choices = {{ "{SACRIFICE}" = ["l3"] }}\n')
+    assert code == 0 and out["ok"] is True, out.get("error")
+    assert sacrificed(out) == [("declare_attackers", ["l2"], False),
+                               ("declare_attackers@3", ["l3"], False)]
+    assert lands(out) == ["l1"]
+
+
+def test_601_2_a_turns_choice_that_turn_never_asks_is_refused(tmp_path: Path) -> None:
+    """601.2 (Jan 2027, More turns: a turn's ``choices`` has the checks of
+    the top-level one, which refuses a key no decision asked for): an answer
+    in bob's turn to the sacrifice that only alice's attacks ask for is an
+    illegal action citing 601.2 and naming the key, as that turn ends; the
+    partial outcome runs to the end of that turn."""
+    code, out = run(tmp_path, ANNIHILATOR + '[combat]\nattacks = { eldrazi = "bob" }\n'
+                    f'[[turns]]\nchoices = {{ "{SACRIFICE}" = "l3" }}\n')
+    assert code == 1 and out["ok"] is False
+    assert (out["error"]["kind"], out["error"]["rule"]) == ("illegal_action", "601.2")
+    assert out["error"]["objects"] == [SACRIFICE]
+    assert out["partial"]["steps"][-1] == "cleanup@2"
+
+
+def test_601_2_a_turns_choices_are_checked_as_the_top_level_ones() -> None:
+    """601.2 (Jan 2027, More turns: the same shape and checks as the
+    top-level ``[choices]``): an answer that is neither an option nor a list
+    of options is a bad scenario naming the turn's key path."""
+    found = problems(ANNIHILATOR + '[combat]\nattacks = {}\n[[turns]]\n'
+                     f'choices = {{ "{SACRIFICE}" = 3 }}\n')
+    assert list(found) == [f'turns[0].choices."{SACRIFICE}"']
+
+
+def test_601_2_turn_plan_choices_through_the_api() -> None:
+    """601.2 (Jan 2027, More turns): ``TurnPlan(choices=...)`` carries a
+    turn's answers through :meth:`Engine.resolve`; answers that aren't a
+    mapping are refused naming the turn, and nothing is resolved."""
+    from redzone import BadQueryError
+    from redzone.kernel.plans import CombatPlan, TurnPlan
+
+    scenario = sc.loads(ANNIHILATOR + '[combat]\nattacks = { eldrazi = "bob" }\n')
+    engine = scenario.engine
+    turns = (TurnPlan(CombatPlan({})),
+             TurnPlan(CombatPlan({"eldrazi": "bob"}), choices={SACRIFICE: "l3"}))
+    result = engine.resolve(scenario.state, {"eldrazi": "bob"}, turns=turns)
+    assert [(c.step, c.answer, c.by_default) for c in result.choices
+            if c.key == SACRIFICE] == [("declare_attackers", ("l1",), True),
+                                       ("declare_attackers@3", ("l3",), False)]
+    with pytest.raises(BadQueryError, match=r"turns\[0\]\.choices"):
+        engine.resolve(scenario.state, {"eldrazi": "bob"},
+                       turns=(TurnPlan(CombatPlan({}), choices=["l3"]),))  # type: ignore[arg-type]
+
+
+# -- (E) Cards off the battlefield: no permanent-only state (110.5, 120.6, 122.2) -------
+
+
+def card(zone: str, extra: str) -> str:
+    return HEAD + f"""
+[[permanents]]
+id = "x"
+controller = "alice"
+power = 1
+toughness = 1
+zone = "{zone}"
+{extra}
+[combat]
+attacks = {{}}
+"""
+
+
+@pytest.mark.parametrize("zone", ["hand", "library", "graveyard", "exile"])
+@pytest.mark.parametrize(("extra", "key", "rule"), [
+    ("damage = 5", "damage", "120.6"),
+    ("tapped = true", "tapped", "110.5"),
+])
+def test_110_5_120_6_a_card_off_the_battlefield_is_neither_tapped_nor_damaged(
+        tmp_path: Path, zone: str, extra: str, key: str, rule: str) -> None:
+    """110.5 (tapped and untapped is a permanent's status), 120.6 (damage is
+    marked on a permanent, and removed as it leaves: 400.7): a card in a
+    hand, library, graveyard or exile can't be tapped nor have damage
+    marked; the key is refused as bad_scenario naming it, not echoed in the
+    outcome."""
+    code, out = run(tmp_path, card(zone, extra))
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == [f"permanents[1].{key}"]
+    assert rule in out["error"]["message"] and zone in out["error"]["message"]
+
+
+@pytest.mark.parametrize("zone", ["hand", "library", "graveyard"])
+@pytest.mark.parametrize(("extra", "key"), [
+    ('counters = { "+1/+1" = 2 }', "counters"),
+    ('types = ["planeswalker"]\nloyalty = 3', "loyalty"),
+    ('types = ["battle"]\ndefense = 4', "defense"),
+])
+def test_122_2_a_card_in_a_hand_library_or_graveyard_has_no_counters(
+        tmp_path: Path, zone: str, extra: str, key: str) -> None:
+    """122.2, 400.7: counters on an object aren't kept when it moves from
+    one zone to another; a card in a hand, library or graveyard has none
+    (``loyalty`` and ``defense`` are counters, 306.5b, 310.4). The key is
+    refused as bad_scenario naming it."""
+    code, out = run(tmp_path, card(zone, extra))
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == [f"permanents[1].{key}"]
+    assert "122.2" in out["error"]["message"]
+
+
+def test_702_62a_only_a_card_in_exile_may_have_counters(tmp_path: Path) -> None:
+    """702.62a (suspend: a card is exiled with time counters on it), 122.2:
+    a card in exile may have counters; they are kept and shown. The same
+    counters on a card in a graveyard are refused."""
+    code, out = run(tmp_path, card("exile", 'counters = { "time" = 3 }'))
+    assert code == 0 and out["ok"] is True, out.get("error")
+    assert out["permanents"]["x"]["zone"] == "exile"
+    assert out["permanents"]["x"]["counters"] == {"time": 3}
+    code, out = run(tmp_path, card("graveyard", 'counters = { "time" = 3 }'))
+    assert code == 2 and out["error"]["key"] == "permanents[1].counters"
+
+
+def test_110_5_keys_that_say_what_a_card_off_the_battlefield_is_are_accepted(
+        tmp_path: Path) -> None:
+    """110.5, 120.6, 122.2: ``damage = 0``, ``tapped = false`` and zero
+    counters say what a card in a graveyard is: accepted; ``damage = 1``
+    with them is refused alone."""
+    keys = 'tapped = false\ncounters = { "+1/+1" = 0 }\n'
+    code, out = run(tmp_path, card("graveyard", keys + "damage = 0"))
+    assert code == 0 and out["ok"] is True, out.get("error")
+    entry = out["permanents"]["x"]
+    assert (entry["zone"], entry["damage"], entry["tapped"]) == ("graveyard", 0, False)
+    code, out = run(tmp_path, card("graveyard", keys + "damage = 1"))
+    assert code == 2 and [p["key"] for p in out["error"]["problems"]] == [
+        "permanents[1].damage"]
+
+
+# -- (F) An action after a step that never comes in the file (500.1, 103.8a) -----------
+
+
+def gain(after: str, table: str = "combat") -> str:
+    return f"""
+[[{table}.actions]]
+after = "{after}"
+do = "gain_life"
+player = "alice"
+amount = 1
+"""
+
+
+@pytest.mark.parametrize("after", ["untap", "upkeep", "draw"])
+def test_500_1_the_first_turns_beginning_phase_never_comes_without_first_turn(
+        tmp_path: Path, after: str) -> None:
+    """500.1 (the phases in order: the beginning phase comes before the
+    precombat main phase) (Jan 2027, More turns): without ``first_turn =
+    true`` the board stands in the first turn's precombat main phase, its
+    beginning phase past; an action after one of its steps is a bad
+    scenario naming the action's ``after``, not an illegal action at run
+    time."""
+    code, out = run(tmp_path, HEAD + "[combat]\nattacks = {}\n" + gain(after))
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == ["combat.actions[0].after"]
+    message = out["error"]["message"]
+    assert "500.1" in message and "first_turn = true" in message and "never comes" in message
+
+
+@pytest.mark.parametrize("teams", ["", '\n[players.carol]\n[players.dave]\n'
+                                   '[teams]\nred = ["alice", "carol"]\nblue = ["bob", "dave"]'])
+def test_103_8a_the_first_players_skipped_draw_step_never_comes(
+        tmp_path: Path, teams: str) -> None:
+    """103.8a, 810.6 (Jan 2027, More turns: "the first turn's player doesn't
+    draw in a two-player game only where the file says first_turn = true"):
+    in a two-player (or Two-Headed Giant) game the first player skips the
+    draw step of the first turn; an action after ``"draw"`` there is a bad
+    scenario citing 103.8a and naming the key."""
+    text = HEAD.replace('active_player = "alice"', 'active_player = "alice"\nfirst_turn = true') \
+        + teams + "\n[combat]\nattacks = {}\n" + gain("draw")
+    code, out = run(tmp_path, text)
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == ["combat.actions[0].after"]
+    assert "103.8a" in out["error"]["message"]
+
+
+def test_103_8c_with_more_players_the_first_draw_step_comes(tmp_path: Path) -> None:
+    """103.8c: in a game of three players the first player draws: the draw
+    step comes, and an action after it is performed; with two, it is
+    refused (103.8a)."""
+    text = HEAD.replace('active_player = "alice"', 'active_player = "alice"\nfirst_turn = true') \
+        + "MORE" + LIBRARIES + "[combat]\nattacks = {}\n" + gain("draw")
+    code, out = run(tmp_path, text.replace("MORE", "[players.carol]\n"))
+    assert code == 0 and out["ok"] is True, out.get("error")
+    assert out["steps"][:3] == ["untap", "upkeep", "draw"]
+    assert out["players"]["alice"]["life"] == 21
+    code, out = run(tmp_path, text.replace("MORE", ""))
+    assert code == 2 and out["error"]["key"] == "combat.actions[0].after"
+
+
+@pytest.mark.parametrize("after", ["postcombat_main", "end_step"])
+def test_500_1_the_rest_of_the_turn_never_comes_when_the_file_stops_at_combat(
+        tmp_path: Path, after: str) -> None:
+    """500.1, 513 (Dec 2026, Durations: ``through = "cleanup"`` runs the turn
+    on after combat; default ``"end_of_combat"``): without ``through =
+    "cleanup"`` or ``[[turns]]`` the file stops at the end of combat, so an
+    action after the postcombat main phase or the end step never happens: a
+    bad scenario naming the key. With either, the action is performed."""
+    body = "[combat]\nattacks = {}\n" + gain(after)
+    code, out = run(tmp_path, HEAD + body)
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == ["combat.actions[0].after"]
+    assert "500.1" in out["error"]["message"] and 'through = "cleanup"' in out["error"]["message"]
+    code, out = run(tmp_path, HEAD.replace('active_player = "alice"',
+                                           'active_player = "alice"\nthrough = "cleanup"') + body)
+    assert code == 0 and out["players"]["alice"]["life"] == 21, out.get("error")
+    code, out = run(tmp_path, HEAD + LIBRARIES + body + "[[turns]]\n")
+    assert code == 0 and out["players"]["alice"]["life"] == 21, out.get("error")
+
+
+def test_500_8_an_additional_combats_action_before_combat_never_comes(
+        tmp_path: Path) -> None:
+    """500.8 (Dec 2026, More than one combat in a turn): an additional
+    combat phase comes after the first; its ``actions`` can't be in the
+    turn's upkeep. A bad scenario naming the action's ``after``."""
+    text = HEAD.replace('active_player = "alice"', 'active_player = "alice"\nfirst_turn = true') \
+        + "[combat]\nattacks = {}\n[[additional_combats]]\nattacks = {}\n" \
+        + gain("upkeep", "additional_combats")
+    code, out = run(tmp_path, text)
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == [
+        "additional_combats[0].actions[0].after"]
+    assert "500.8" in out["error"]["message"]
+
+
+# -- (G) `position` only for a move to a library (Jan 2027, 401.1) ---------------------
+
+
+@pytest.mark.parametrize("to", ["hand", "graveyard", "exile", "battlefield"])
+def test_401_1_position_is_refused_for_a_move_elsewhere_than_a_library(
+        tmp_path: Path, to: str) -> None:
+    """401.1 (Jan 2027, Cards in other zones: ``position = "top"|"bottom"``
+    for the library): a library is ordered, other zones' places aren't
+    chosen this way; ``position`` on a move to another zone is refused as a
+    bad scenario naming the key, not ignored."""
+    code, out = run(tmp_path, card("graveyard", "") + f"""
+[[combat.actions]]
+after = "declare_attackers"
+do = "move"
+target = "x"
+to = "{to}"
+position = "bottom"
+""")
+    assert code == 2 and out["error"]["kind"] == "bad_scenario"
+    assert [p["key"] for p in out["error"]["problems"]] == ["combat.actions[0].position"]
+    assert "401.1" in out["error"]["message"] and to in out["error"]["message"]
+
+
+def test_401_1_position_puts_a_card_at_the_bottom_of_a_library(tmp_path: Path) -> None:
+    """401.1: a move to a library with ``position = "bottom"`` puts the card
+    under the others (and one in a delayed trigger's actions is checked as
+    any action is: ``position`` on its move to a hand is refused)."""
+    code, out = run(tmp_path, card("graveyard", "") + LIBRARIES + """
+[[combat.actions]]
+after = "declare_attackers"
+do = "move"
+target = "x"
+to = "library"
+position = "bottom"
+""")
+    assert code == 0 and out["ok"] is True, out.get("error")
+    assert out["zones"]["alice"]["library"] == ["a1", "x"]
+    found = problems(card("graveyard", "") + """
+[[combat.actions]]
+after = "declare_attackers"
+do = "create_delayed_trigger"
+when = "end_of_combat"
+source = "bear"
+actions = [ { do = "move", target = "x", to = "hand", position = "top" } ]
+""")
+    assert list(found) == ["combat.actions[0].actions[0].position"]
+
+
+# -- (H) The user docs follow the contract ----------------------------------------------
+
+
+def test_docs_more_turns_lists_choices_and_ceased_is_contract() -> None:
+    """The scenario format page (docs/scenario-format.md): "More turns"
+    says a turn takes ``choices`` (the contract's "the same keys as
+    [combat]: blocks, assign, actions, choices"), and the outcome's
+    ``"zone": "ceased"`` is contract (Dec 2026, Objects entering: tokens
+    "are reported with "zone": "ceased""), not beyond it."""
+    page = (Path(__file__).resolve().parent.parent / "docs" /
+            "scenario-format.md").read_text(encoding="utf-8")
+    turns = page.split("\n## More turns")[1].split("\n## ")[0]
+    keys = turns.split("```toml\n")[1].split("```")[0]
+    assert "choices" in keys
+    outcome = page.split("\n## The JSON outcome")[1].split("\n## ")[0]
+    assert "beyond the contract, `\"ceased\"`" not in outcome
+    assert '`"ceased"` for a token that ceased to exist' in outcome

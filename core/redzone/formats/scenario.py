@@ -447,21 +447,9 @@ class _Builder:
         return turn, part, nth
 
     def missing_window(self, combat: int, step: str) -> str | None:
-        """Why the window ``step`` of the combat ``combat`` never comes, or
-        ``None``: the first turn starts in its precombat main phase, so its
-        beginning phase runs only with ``first_turn = true`` (103.8a); an
-        additional combat's actions come in its combat phase and after it
-        (500.8)."""
-        turn, _part, nth = self.moment(combat, step)
-        if turn != 1 or step not in BEFORE_COMBATS:
-            return None
-        if nth > 0:
-            return ("an additional combat's actions come in its combat phase or after it, "
-                    "not before the turn's first combat (500.8)")
-        if step != "precombat_main" and self.data.get("first_turn") is not True:
-            return ("the first turn starts in its precombat main phase; its beginning phase "
-                    "runs only with first_turn = true (103.8a)")
-        return None
+        """Why the window ``step`` of the combat ``combat`` never comes in
+        this file, or ``None`` (:func:`missing_window`)."""
+        return missing_window(self.data, self.moment(combat, step), step)
 
     def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
         ok = self.ref((*at, "controller"), pdata.get("controller"), ("player",), "a controller")
@@ -504,6 +492,10 @@ class _Builder:
                                        f"(400.3): owner {owner!r} and controller "
                                        f"{pdata.get('controller')!r} must be the same")
             ok = False
+        if zone != "battlefield" and pid not in self.entering_at:  # (entering: its action's)
+            for key, message in off_battlefield(pdata, zone):
+                self.p.add((*at, key), message)
+                ok = False
         if not ok:
             return None
         try:
@@ -619,6 +611,12 @@ class _Builder:
         for key in ("assign", "assign_first_strike"):
             out[key] = self.assignment((*at, key), combat[key]) if key in combat else None
         out["actions"] = self.reader.actions(combat.get("actions"), (*at, "actions"))
+        for i, adata in enumerate(self.items(combat.get("actions"))):
+            after = self.table(adata).get("after")  # (a window this file never has: 500.1)
+            missing = self.missing_window(index, after) if isinstance(after, str) else None
+            if missing is not None:
+                self.p.add((*at, "actions", i, "after"), f"the step {after!r} never comes in "
+                                                         f"this file: {missing}")
         return out
 
     def additional_combats(self) -> tuple[CombatPlan, ...]:
@@ -634,15 +632,17 @@ class _Builder:
         return tuple(plans)
 
     def turns(self) -> tuple[TurnPlan, ...]:
-        """Each ``[[turns]]``: a whole turn after the first (500.1)."""
+        """Each ``[[turns]]``: a whole turn after the first (500.1), with its
+        own ``choices``, the answers to that turn's decisions (601.2)."""
         plans = []
         first = 1 + len(self.items(self.data.get("additional_combats")))
-        for k in range(len(self.items(self.data.get("turns")))):
+        for k, tdata in enumerate(self.items(self.data.get("turns"))):
             c = self.combat(("turns", k), first + k)
             plans.append(TurnPlan(CombatPlan(
                 FrozenMap(c["attacks"]), FrozenMap(c["blocks"]), assign=c["assign"],
                 assign_first_strike=c["assign_first_strike"], actions=c["actions"],
-                order=FrozenMap(c["order"]), bands=c["bands"])))
+                order=FrozenMap(c["order"]), bands=c["bands"]),
+                choices=answers(self.table(tdata).get("choices"))))
         self.combat_index = 0
         return tuple(plans)
 
@@ -656,6 +656,104 @@ class _Builder:
             if ok and isinstance(amounts, dict):
                 result[source] = FrozenMap(amounts)
         return FrozenMap(result)
+
+
+def missing_window(data: dict[str, Any], moment: tuple[int, int, int], step: str
+                   ) -> str | None:
+    """Why the window ``step``, at ``moment`` (:meth:`_Builder.moment`), never
+    comes in the file ``data``, or ``None``. The first turn starts in its
+    precombat main phase, its beginning phase past (500.1), so that phase
+    runs only with ``first_turn = true``, and then without the draw step of
+    the player who plays first in a game of two players or two teams (103.8a,
+    810.6); an additional combat's actions come in its combat phase and
+    after it (500.8); the first turn's postcombat main phase and end step
+    come only when the file runs the turn on (``through = "cleanup"``, or
+    ``[[turns]]``). A later turn runs whole. (What a file can't tell, such
+    as a combat step skipped as the game runs, 508.8, the engine refuses as
+    the file runs, 506.1.)"""
+    turn, _part, nth = moment
+    if turn != 1:
+        return None
+    if step in AFTER_COMBATS:
+        if data.get("through") == "cleanup" or items(data.get("turns")):
+            return None
+        return ("the file's turn ends with its combat (through = \"end_of_combat\", the "
+                "default), before its postcombat main phase and end step (500.1); they "
+                "come with through = \"cleanup\" or [[turns]]")
+    if step not in BEFORE_COMBATS:
+        return None
+    if nth > 0:
+        return ("an additional combat's actions come in its combat phase or after it, "
+                "not before the turn's first combat (500.8)")
+    if step == "precombat_main":
+        return None
+    if data.get("first_turn") is not True:
+        return ("the first turn starts in its precombat main phase, its beginning phase "
+                "past (500.1); the beginning phase runs only with first_turn = true")
+    if step == "draw" and not first_player_draws(data):
+        return ("the player who plays first skips the draw step of their first turn in a "
+                "game of two players or two teams (103.8a, 810.6)")
+    return None
+
+
+def first_player_draws(data: dict[str, Any]) -> bool:
+    """Whether the player (team) who plays first draws in the first turn of
+    the file ``data``: not in a game of two sides, players or teams (103.8a,
+    810.6); yes with more (103.8c). As the engine decides it
+    (:func:`redzone.kernel.turn.first_turn_draws`)."""
+    team_of = {m: ("team", t) for t, ms in table(data.get("teams")).items()
+               for m in items(ms) if isinstance(m, str)}
+    return len({team_of.get(p, ("player", p)) for p in table(data.get("players"))}) > 2
+
+
+def off_battlefield(pdata: dict[str, Any], zone: str) -> list[tuple[str, str]]:
+    """The problems, as (key, message) pairs, of the ``[[permanents]]``
+    table ``pdata`` of a card in ``zone``, not the battlefield, that gives it
+    what only a permanent has: tapped (110.5: tapped and untapped is a
+    permanent's status), damage marked (120.6: damage is marked on a
+    permanent, and removed as it leaves the battlefield, 400.7), counters,
+    ``loyalty`` and ``defense`` included (122.2: counters aren't kept when
+    an object moves from one zone to another, 400.7), except in exile, where
+    a card may have counters (702.62a: suspend exiles it with time
+    counters). A key saying what the card is (``tapped = false``, ``damage =
+    0``, no counter of a kind) is no problem."""
+    out: list[tuple[str, str]] = []
+
+    def refuse(key: str, shown: str, why: str) -> None:
+        out.append((key, f"{key} = {shown}: a card in the {zone} {why}; only a permanent "
+                         f"(an object on the battlefield) has it; leave {key!r} out"))
+
+    def count(value: Any) -> int:
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    if count(pdata.get("damage")):
+        refuse("damage", str(pdata["damage"]), "has no damage marked (120.6: damage is "
+                                               "marked on a permanent and removed as it "
+                                               "leaves the battlefield, 400.7)")
+    if pdata.get("tapped") is True:
+        refuse("tapped", "true", "is neither tapped nor untapped (110.5: that is a "
+                                 "permanent's status)")
+    if zone == "exile":
+        return out
+    rule = ("122.2: counters aren't kept as an object moves from one zone to another, "
+            "400.7; a card in exile may have counters, 702.62a")
+    counters = {k: v for k, v in table(pdata.get("counters")).items() if count(v)}
+    if counters:
+        refuse("counters", "{ " + ", ".join(f'"{k}" = {v}' for k, v in counters.items())
+               + " }", f"has no counters ({rule})")
+    for key in ("loyalty", "defense"):
+        if count(pdata.get(key)):
+            refuse(key, str(pdata[key]), f"has no {key} counters ({rule})")
+    return out
+
+
+def answers(value: Any) -> FrozenMap[str, tuple[str, ...]]:
+    """The answers of a ``choices`` table (the top level's or a turn's), by
+    key, each a tuple of options (the schema check has reported any other
+    shape)."""
+    return FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
+                     for k, v in table(value).items()
+                     if isinstance(v, str | list))
 
 
 def _names_cards(data: dict[str, Any]) -> bool:
@@ -751,8 +849,7 @@ def _build(document: Document, rules: str | None,
         turns=turns,
         first_turn=data.get("first_turn", False) is True,
         through=data.get("through", "end_of_combat"),
-        choices=FrozenMap((k, (v,) if isinstance(v, str) else tuple(v))
-                          for k, v in b.table(data.get("choices")).items()),
+        choices=answers(data.get("choices")),
         notes=notes,
     )
 

@@ -310,6 +310,8 @@ class ActionReader:
             effect = self.effect((*at, "effect"), adata.get("effect"))
             ok = effect is not None and ok
             kwargs["effect"] = effect
+        elif do == "move":
+            ok = self.position(at, adata) and ok
         for name, kind in reference_fields(self.kind(do)).items():
             if name not in adata:
                 continue  # a required one: the schema check has reported it
@@ -397,6 +399,23 @@ class ActionReader:
             else:
                 kwargs["tapped"] = tapped  # (the action's field: it enters tapped, or not)
         return ok
+
+    def position(self, at: Path, adata: dict[str, Any]) -> bool:
+        """Check a ``move`` action's ``position``: a place in a library, top
+        or bottom (401.1), given only for a move to a library; else a
+        problem naming it (never ignored).
+
+        :returns: whether it is given only there.
+        """
+        to = adata.get("to")
+        if "position" not in adata or not isinstance(to, str) or to == "library":
+            return True
+        into = "onto" if to == "battlefield" else "into"
+        self.board.p.add((*at, "position"), f"position = {_shown(adata['position'])}: a "
+                         "position is a card's place in a library, on top or at the bottom "
+                         f"(401.1), and this move puts it {into} the {to}, not into a "
+                         "library; leave 'position' out")
+        return False
 
     def activation(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
         """Check an ``activate`` action's ``ability`` (a declared one) and its

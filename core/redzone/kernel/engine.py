@@ -646,11 +646,14 @@ class _Run:
                     break
                 self.suffix = f"@{n}"
                 self.pending = {}
+                self.choices = _turn_answers(self.given, plan.choices)
+                start = len(self.made)
                 self.sort(plan.combat.actions)
                 if not self.beginning(plan.active_player):
                     self.leftover()
                     break
                 self.turn((plan.combat, *plan.additional_combats), "cleanup")
+                _check_turn_answers(plan.choices, self.made[start:], over=self.over)
             self.check_pending()
         except IllegalActionError as exc:
             # 510.1e, 733: the game returns to the moment before the rejected
@@ -912,16 +915,46 @@ def _labelled(record: DamageStepRecord, suffix: str) -> DamageStepRecord:
 
 
 def _turn_plans(turns: Iterable[TurnPlan]) -> list[TurnPlan]:
-    """The turns :meth:`Engine.resolve` is given, checked like its combats.
+    """The turns :meth:`Engine.resolve` is given, checked like its combats,
+    and their answers (:attr:`TurnPlan.choices`) as its ``choices``.
 
-    :raises BadQueryError: for a turn that is no :class:`TurnPlan`."""
+    :raises BadQueryError: for a turn that is no :class:`TurnPlan`, or
+        answers that aren't a mapping of choice keys to answers."""
     plans = list(turns)
     for i, plan in enumerate(plans):
         if not isinstance(plan, TurnPlan):
             raise BadQueryError(f"turns[{i}] is {type(plan).__name__}, where a TurnPlan "
                                 "was expected", rule="500.1")
         _plans(plan.combat, plan.additional_combats, "cleanup")
+        _validate.choices(plan.choices, f"turns[{i}].choices")
     return plans
+
+
+def _turn_answers(given: Answers, own: Answers) -> _decisions.Shared:
+    """The answers a later turn's commands are given (601.2): the run's
+    (:meth:`Engine.resolve`'s ``choices``, which answer every turn's
+    decisions) and the turn's own (:attr:`TurnPlan.choices`), whose answer
+    to a key wins for that turn. Keys aren't labelled by turn: a turn's
+    table is what scopes its answers."""
+    return _decisions.Shared({**(given or {}), **(own or {})})
+
+
+def _check_turn_answers(own: Answers, made: Sequence[ChoiceMade], *, over: bool) -> None:
+    """601.2: each key of a turn's own answers names a decision that turn
+    asked for (``made``, its choices in order); a misspelt key, or one of
+    another turn, would otherwise pass silently. A game that ended in the
+    turn never reached the decisions after that moment (104.2a), so its
+    keys aren't refused then.
+
+    :raises UnaskedChoiceError: naming the keys no decision of the turn
+        asked for, and the keys it asked.
+    """
+    if not own or over:
+        return
+    asked = [m.key for m in made]
+    unasked = set(own) - set(asked)
+    if unasked:
+        raise UnaskedChoiceError(unasked, asked)
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:

@@ -50,13 +50,20 @@ class TurnPlan:
     :param additional_combats: further combat phases of that turn (500.8).
     :param active_player: whose turn; default: the next player (team) in
         turn order (805.4).
+    :param choices: answers to this turn's decisions, by key (601.2), as
+        :meth:`Engine.resolve`'s ``choices`` answer every turn's: for this
+        turn, its own answer to a key wins over the run's; a key that no
+        decision of this turn asks for is refused as the turn ends
+        (:class:`~redzone.UnaskedChoiceError`), unless the game ended.
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.1.0 ``choices``.
     """
 
     combat: CombatPlan
     additional_combats: tuple[CombatPlan, ...] = ()
     active_player: str | None = None
+    choices: Mapping[str, str | Sequence[str]] | None = None
 
 
 __all__ = ["CombatPlan", "TurnPlan"]
