@@ -106,6 +106,43 @@ def test_513_514_end_turn_numbers_its_keys_across_its_steps(engine: Engine) -> N
     assert out.state.players["alice"].life == 26
 
 
+def test_514_3a_end_turn_numbers_its_keys_with_abilities_left_on_the_stack() -> None:
+    """514.3a, 608.2: with ``auto_triggers`` off, ``end_turn`` resolves what
+    waits on the stack itself, and the cleanup step that follows the stack
+    emptying is still the same command: its discard is
+    ``discard@alice:cleanup#2``, answered apart from the first."""
+    engine = Engine(auto_triggers=False)
+    state = _hand(engine, [
+        CreateDelayedTrigger("cleanup", (Draw("alice", 2),), source="x", controller="alice")])
+    answers = {"discard@alice:cleanup": ["a3"], "discard@alice:cleanup#2": ["a4", "l0"]}
+    out = engine.end_turn(state, choices=answers)
+    assert [(c.key, c.answer, c.by_default) for c in out.choices
+            if c.key.startswith("discard")] == [(k, tuple(v), False) for k, v in answers.items()]
+    assert set(out.state.zone("alice", "graveyard")) == {"a3", "a4", "l0"}
+
+
+def test_503_504_begin_turn_numbers_its_keys_across_its_steps(engine: Engine) -> None:
+    """503.1a, 504.1, 603.3b: in one ``begin_turn`` bob orders two delayed
+    triggers of his upkeep, then two abilities that trigger on his draw:
+    ``order@bob``, then ``order@bob#2``, each as answered (the first put on
+    the stack resolves last)."""
+    cards = [creature(f"l{i}", "bob", 1, 1, zone="library") for i in range(3)]
+    cards += [creature("x", "bob", 1, 1), creature("y", "bob", 1, 1)]
+    state = engine.perform(engine.game(["alice", "bob"], cards), [
+        CreateDelayedTrigger("upkeep", (GainLife("bob", 1),), source="x", controller="bob"),
+        CreateDelayedTrigger("upkeep", (GainLife("bob", 2),), source="y", controller="bob"),
+        AddTrigger("draws", "x", (GainLife("bob", 3),), text="whenever bob draws"),
+        AddTrigger("draws", "y", (GainLife("bob", 4),), text="whenever bob draws")]).state
+    state = engine.end_turn(state).state
+    assert [c.key for c in engine.choices_for(state, "begin_turn")] == ["order@bob",
+                                                                        "order@bob#2"]
+    answers = {"order@bob": ["delayed@y", "delayed@x"], "order@bob#2": ["written@y", "written@x"]}
+    out = engine.begin_turn(state, choices=answers)
+    assert [(c.key, c.answer, c.by_default) for c in out.choices] == [
+        (k, tuple(v), False) for k, v in answers.items()]
+    assert _gains(out.events) == [("x", 1), ("y", 2), ("x", 3), ("y", 4)]
+
+
 @pytest.mark.parametrize("command", ["begin_turn", "untap_step"])
 @pytest.mark.parametrize(("player", "shown"), [(["bob"], "['bob'] (list)"),
                                                ({"a": 1}, "(dict)"), (5, "5 (int)")])

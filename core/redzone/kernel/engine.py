@@ -460,13 +460,9 @@ class Engine(_CheckedParts, Activations):
         """
         _validate.choices(choices)
         _validate.choices(answers, "answers")
-        out = _steps.resolve_trigger(self.context, state, trigger_id, choices, answers=answers)
-        after = out.state
-        if state.step == "cleanup" and not after.stack and after.game_over is None:
-            # The stack emptied in a cleanup step: another one begins (514.3a).
-            more = _turn.cleanup(self.context, after, choices=_decisions.Shared(answers or {}))
-            out = Outcome(more.state, (*out.events, *more.events), (*out.choices, *more.choices))
-        return _asked(out, answers)
+        # (The stack emptied in a cleanup step: another one begins, 514.3a.)
+        return _asked(_turn.resolve_after(self.context, state, answers=answers,
+                                          trigger_id=trigger_id, choices=choices), answers)
 
     def remove_trigger(self, state: GameState, trigger_id: str) -> Outcome:
         """Take a trigger off redzone's stack without resolving it: for an

@@ -732,11 +732,14 @@ def check_state_based_actions(ctx: Context, state: GameState, *,
 
 def resolve_trigger(ctx: Context, state: GameState, trigger_id: object = None,
                     choices: Mapping[str, Sequence[str] | str] | None = None, *,
-                    answers: Answers = None) -> Outcome:
+                    answers: Answers = None, before: Sequence[ChoiceMade] = ()) -> Outcome:
     """Resolve the triggered ability on top of the stack, or the one named (608.2).
 
     :param trigger_id: the caller's, unchecked (``object``): one that names
-        no trigger on the stack is an :class:`IllegalActionError`."""
+        no trigger on the stack is an :class:`IllegalActionError`.
+    :param before: the choices the command made before (one that resolves
+        what waits on the stack, ``end_turn``): a key asked again is
+        numbered after them (``#2``); the outcome holds only the new ones."""
     ctx.check(state)
     check_game_on(state, "resolve a trigger")
     if not state.stack:
@@ -749,9 +752,11 @@ def resolve_trigger(ctx: Context, state: GameState, trigger_id: object = None,
         state = state.evolve(stack=tuple(
             t.evolve(choices=chosen) if t.id == target else t for t in state.stack))
     tx = Tx(ctx, state, answers=answers)
+    tx.made = list(before)
     resolve_top(tx, trigger_id)
     resolve_stack(tx)
-    return outcome(tx)
+    out = outcome(tx)
+    return Outcome(out.state, out.events, out.choices[len(before):]) if before else out
 
 
 def remove_trigger(ctx: Context, state: GameState, trigger_id: str) -> Outcome:

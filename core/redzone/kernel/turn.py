@@ -8,7 +8,8 @@ turn's beginning phase (302.6, 500-504, 513, 514).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Protocol
 
 from redzone.kernel import zones as _zones
@@ -21,7 +22,13 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
-from redzone.kernel.steps import Answers, check_game_on, check_stack_empty, expect
+from redzone.kernel.steps import (
+    Answers,
+    check_game_on,
+    check_stack_empty,
+    expect,
+    resolve_trigger,
+)
 from redzone.kernel.tx import Outcome, Tx, choose_numbered
 from redzone.kernel.validate import MAX_INT
 from redzone.kernel.validate import choices as _validate_choices
@@ -33,10 +40,49 @@ MAX_CLEANUPS = 100
 END_STEP_MAY_BEGIN = frozenset({"main", "postcombat_main"})
 
 
-def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+def after(tx: Tx, before: Sequence[ChoiceMade]) -> Tx:
+    """``tx``, a step of a command that made the choices ``before`` in its
+    earlier steps: a key asked again is numbered after them (``#2``), as
+    within one step (:func:`~redzone.kernel.tx.choose_numbered`)."""
+    if before:
+        tx.made = list(before)
+    return tx
+
+
+def new_choices(out: Outcome, before: Sequence[ChoiceMade]) -> Outcome:
+    """``out`` with only the choices its step made (not ``before``)."""
+    return Outcome(out.state, out.events, out.choices[len(before):],
+                   out.damage_steps) if before else out
+
+
+#: Resolves the trigger on top of the stack in a command that made the
+#: choices given so far (:func:`resolve_after`).
+Resolver = Callable[[GameState, Sequence[ChoiceMade]], Outcome]
+
+
+def resolve_after(ctx: Context, state: GameState, before: Sequence[ChoiceMade] = (), *,
+                  answers: Answers = None, trigger_id: str | None = None,
+                  choices: Mapping[str, Sequence[str] | str] | None = None) -> Outcome:
+    """Resolve the trigger on top of the stack (or the one named) as part of
+    a command that made the choices ``before`` (608.2); in a cleanup step
+    whose stack it empties, another cleanup step begins (514.3a), in the
+    same command."""
+    out = resolve_trigger(ctx, state, trigger_id, choices, answers=answers, before=before)
+    done = out.state
+    if state.step == "cleanup" and not done.stack and done.game_over is None:
+        more = cleanup(ctx, done, choices=Shared(answers or {}),
+                       before=(*before, *out.choices))
+        out = Outcome(more.state, (*out.events, *more.events), (*out.choices, *more.choices))
+    return out
+
+
+def end_step(ctx: Context, state: GameState, *, choices: Answers = None,
+             before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The end step (513): "at the beginning of the end step" abilities and
     delayed triggers ("at the beginning of the next end step") trigger; with
-    ``auto_triggers`` they resolve."""
+    ``auto_triggers`` they resolve.
+
+    :param before: the choices the command made before this step (:func:`after`)."""
     ctx.check(state)
     check_game_on(state, "begin the end step")
     check_stack_empty(state, "begin the end step")
@@ -44,11 +90,12 @@ def end_step(ctx: Context, state: GameState, *, choices: Answers = None) -> Outc
         raise IllegalActionError(f"can't begin the end step now: the game is at "
                                  f"{state.step!r}; it follows the last main phase (513)",
                                  rule="500.1")
-    tx = Tx(ctx, state.evolve(step="end_step", combat=None), answers=choices)
+    tx = after(Tx(ctx, state.evolve(step="end_step", combat=None), answers=choices), before)
     tx.emit(Event("step", "513.1", "end_step"))
     # 513.2: a delayed trigger created during this end step waits for the next
     # one; those that wait now were all created before it began.
-    return commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_step"))
+    return new_choices(commit(tx, extra=fire_delayed(tx, lambda d: d.when == "end_step")),
+                       before)
 
 
 def cleanup(ctx: Context, state: GameState, *, choices: Answers = None,
@@ -137,13 +184,14 @@ def _discard_to_hand_size(tx: Tx) -> None:
 
 
 def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
-             resolve: Callable[[GameState], Outcome]) -> Outcome:
+             resolve: Resolver) -> Outcome:
     """The rest of the turn after its last main phase: the end step (513)
-    and the cleanup step (514).
+    and the cleanup step (514), one command: a key asked again is numbered
+    (``#2``) across its steps.
 
-    :param resolve: resolves the trigger on top of the stack (the engine's
-        :meth:`~redzone.Engine.resolve_trigger`, with ``choices`` as answers),
-        for what is left on it after the end step with ``auto_triggers`` off."""
+    :param resolve: resolves the trigger on top of the stack (:func:`resolve_after`,
+        with ``choices`` as answers), for what is left on it after the end
+        step with ``auto_triggers`` off."""
     first = end_step(ctx, state, choices=choices)
     if first.state.game_over is not None:
         return first
@@ -151,7 +199,7 @@ def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
     events = list(first.events)
     made = list(first.choices)
     while state.stack:  # with auto_triggers off: what is left resolves (608)
-        out = resolve(state)
+        out = resolve(state, made)
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
@@ -163,7 +211,7 @@ def end_turn(ctx: Context, state: GameState, *, choices: Answers = None,
     made.extend(second.choices)
     while state.stack and state.game_over is None:
         # what triggered in a cleanup step resolves, and another step follows (514.3a)
-        out = resolve(state)
+        out = resolve(state, made)
         state = out.state
         events.extend(out.events)
         made.extend(out.choices)
@@ -248,7 +296,8 @@ def active_team(state: GameState) -> tuple[str, ...]:
 
 
 def untap_step(ctx: Context, state: GameState, active_player: str | None = None, *,
-               untap: bool = True, choices: Answers = None) -> Outcome:
+               untap: bool = True, choices: Answers = None,
+               before: Sequence[ChoiceMade] = ()) -> Outcome:
     """Begin the next turn (500.1) with its untap step (502).
 
     As the turn begins, effects that last "until your next turn" of the new
@@ -287,7 +336,8 @@ def untap_step(ctx: Context, state: GameState, active_player: str | None = None,
     new_state = _without_ceased(state).evolve(
         turn=turn, active_player=active_player, step="untap", combat=None, combats=0,
         plugin_state=slots)
-    return _untap(ctx, new_state, untap=untap, choices=choices, passed_over=passed_over)
+    return _untap(ctx, new_state, untap=untap, choices=choices, passed_over=passed_over,
+                  before=before)
 
 
 def _passed_over(state: GameState, new_active: str) -> frozenset[str]:
@@ -335,13 +385,14 @@ def first_turn_draws(state: GameState) -> bool:
 
 
 def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
-           passed_over: frozenset[str] = frozenset()) -> Outcome:
+           passed_over: frozenset[str] = frozenset(),
+           before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The untap step of the turn ``new_state`` has begun (502); the turns of
     the players ``passed_over`` (who left the game) would have begun before
     it (800.4m)."""
     active_player = new_state.active_player
     team = frozenset(active_team(new_state))  # shared team turns (805.4)
-    tx = Tx(ctx, new_state, answers=choices)
+    tx = after(Tx(ctx, new_state, answers=choices), before)
     tx.emit(Event("turn", "500.1", "untap", player=active_player, amount=new_state.turn))
     end_effects(tx, lambda duration, condition: False, "500.4",
                 owned=lambda duration, player: duration == "until_your_next_turn"
@@ -350,17 +401,17 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
         end_effects(tx, lambda duration, condition: False, "800.4m",
                     owned=lambda duration, player: player in passed_over)
     tx.emit(Event("step", "502.1", "untap"))
-    before = tx.state
-    silent = "redzone_keeps_tapped" in tx.hooks.silent(before)
+    now = tx.state
+    silent = "redzone_keeps_tapped" in tx.hooks.silent(now)
     changed = {}
     untapped = []
-    for perm in before.objects.values():
+    for perm in now.objects.values():
         if perm.zone != "battlefield" or perm.controller not in team:
             continue
         new = perm
         if perm.summoning_sick:
             new = new.evolve(summoning_sick=False)
-        if untap and perm.tapped and (silent or not tx.hooks.keeps_tapped(before, perm.id)):
+        if untap and perm.tapped and (silent or not tx.hooks.keeps_tapped(now, perm.id)):
             new = new.evolve(tapped=False)
             untapped.append(perm.id)
         if new is not perm:
@@ -371,10 +422,11 @@ def _untap(ctx: Context, new_state: GameState, *, untap: bool, choices: Answers,
     end_effects(tx, lambda duration, condition: False, "502.3",
                 owned=lambda duration, player: duration == "next_untap_step" and player in team)
     settle(tx)  # 502.4: no state-based actions; what triggers is held
-    return outcome(tx)
+    return new_choices(outcome(tx), before)
 
 
-def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+def upkeep(ctx: Context, state: GameState, *, choices: Answers = None,
+           before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The upkeep step (503): "at the beginning of upkeep" abilities and
     delayed triggers trigger; they, and what triggered in the untap step
     (held there: 502.4), go on the stack together, in the order each
@@ -388,13 +440,15 @@ def upkeep(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
         raise IllegalActionError(f"can't begin the upkeep step now: the game is at "
                                  f"{state.step!r}; it follows the untap step (501.1)",
                                  rule="501.1")
-    tx = Tx(ctx, state.evolve(step="upkeep", held=()), answers=choices)
+    tx = after(Tx(ctx, state.evolve(step="upkeep", held=()), answers=choices), before)
     tx.emit(Event("step", "503.1", "upkeep"))
-    return commit(tx, extra=(*state.held, *fire_delayed(tx, lambda d: d.when == "upkeep")))
+    return new_choices(commit(tx, extra=(*state.held,
+                                         *fire_delayed(tx, lambda d: d.when == "upkeep"))),
+                       before)
 
 
 def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
-              choices: Answers = None) -> Outcome:
+              choices: Answers = None, before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The draw step (504): the active player draws a card (504.1); in
     shared team turns each player of the active team does (805.4). One who
     draws from an empty library loses at the state-based check that follows
@@ -412,18 +466,19 @@ def draw_step(ctx: Context, state: GameState, *, draw: bool = True,
         raise IllegalActionError(f"can't begin the draw step now: the game is at "
                                  f"{state.step!r}; it follows the upkeep step (501.1)",
                                  rule="501.1")
-    tx = Tx(ctx, state.evolve(step="draw"), answers=choices)
+    tx = after(Tx(ctx, state.evolve(step="draw"), answers=choices), before)
     if not draw:
-        return commit(tx)  # (past it: the precombat main phase follows)
+        return new_choices(commit(tx), before)  # (past it: the precombat main phase follows)
     tx.emit(Event("step", "504.1", "draw"))
     from redzone.kernel.actions import Draw  # the kernel's action classes, when first needed
 
     for player in active_team(tx.state):
         tx.perform(Draw(player))
-    return commit(tx)
+    return new_choices(commit(tx), before)
 
 
-def precombat_main(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
+def precombat_main(ctx: Context, state: GameState, *, choices: Answers = None,
+                   before: Sequence[ChoiceMade] = ()) -> Outcome:
     """The precombat main phase begins (505.1), after the draw step."""
     ctx.check(state)
     check_game_on(state, "begin the precombat main phase")
@@ -432,9 +487,9 @@ def precombat_main(ctx: Context, state: GameState, *, choices: Answers = None) -
         raise IllegalActionError(f"can't begin the precombat main phase now: the game is "
                                  f"at {state.step!r}; it follows the draw step (500.1)",
                                  rule="500.1")
-    tx = Tx(ctx, state.evolve(step="main"), answers=choices)
+    tx = after(Tx(ctx, state.evolve(step="main"), answers=choices), before)
     tx.emit(Event("step", "505.1", "main"))
-    return commit(tx)
+    return new_choices(commit(tx), before)
 
 
 #: The beginning phase's steps and the precombat main phase, in order, as
@@ -444,11 +499,11 @@ BEGINNING: tuple[str, ...] = ("untap", "upkeep", "draw", "precombat_main")
 
 def begin_turn(ctx: Context, state: GameState, active_player: str | None = None, *,
                untap: bool = True, draw: bool = True, through: str = "precombat_main",
-               choices: Answers = None,
-               resolve: Callable[[GameState], Outcome] | None = None) -> Outcome:
+               choices: Answers = None, resolve: Resolver | None = None) -> Outcome:
     """Begin the next turn (500.1): the untap step (502), the upkeep (503)
     and the draw step (504), to the precombat main phase (505), or only
-    ``through`` one of them.
+    ``through`` one of them; one command: a key asked again is numbered
+    (``#2``) across its steps.
 
     :param active_player: whose turn it is; default: the next player (team)
         in turn order still in the game (800.4k, 805.4).
@@ -469,13 +524,13 @@ def begin_turn(ctx: Context, state: GameState, active_player: str | None = None,
     events = list(out.events)
     made = list(out.choices)
     commands: list[Callable[[GameState], Outcome]] = [
-        lambda s: upkeep(ctx, s, choices=choices),
-        lambda s: draw_step(ctx, s, draw=draw, choices=choices),
-        lambda s: precombat_main(ctx, s, choices=choices)]
+        lambda s: upkeep(ctx, s, choices=choices, before=made),
+        lambda s: draw_step(ctx, s, draw=draw, choices=choices, before=made),
+        lambda s: precombat_main(ctx, s, choices=choices, before=made)]
     for command in commands[:BEGINNING.index(through)]:
         state = out.state
         while state.stack and state.step != "untap" and resolve is not None:
-            more = resolve(state)
+            more = resolve(state, made)
             state = more.state
             events.extend(more.events)
             made.extend(more.choices)
@@ -556,7 +611,7 @@ class TurnCommands:
         shared = Shared(choices or {})
         return _asked(begin_turn(self.context, state, active_player, untap=untap, draw=draw,
                                  through=through, choices=shared,
-                                 resolve=lambda s: self.resolve_trigger(s, answers=shared)),
+                                 resolve=partial(resolve_after, self.context, answers=shared)),
                       choices)
 
     def end_step(self: _Engine, state: GameState, *, choices: Answers = None) -> Outcome:
@@ -575,8 +630,9 @@ class TurnCommands:
         phase of the turn."""
         _validate_choices(choices)
         shared = Shared(choices or {})
-        return _asked(end_turn(self.context, state, choices=shared, resolve=lambda s:
-                               self.resolve_trigger(s, answers=shared)), choices)
+        return _asked(end_turn(self.context, state, choices=shared,
+                               resolve=partial(resolve_after, self.context, answers=shared)),
+                      choices)
 
 
 __all__ = ["BEGINNING", "TurnCommands", "active_team", "begin_turn", "cleanup", "draw_step",
