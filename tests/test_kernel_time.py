@@ -1,4 +1,4 @@
-"""The kernel owns time: durations (611.2, 514.2, 511.3), delayed triggered
+"""The kernel owns time: durations (611.2, 514.2, 511.2), delayed triggered
 abilities (603.7), a plugin's own state, the turn around combat (302.6, 502,
 513, 514, 500.8), the end of the game (104, 800.4a) and the stack between
 steps (500.2)."""
@@ -81,9 +81,10 @@ def test_514_2_a_pump_ending_can_kill(engine: Engine) -> None:
     assert [e.step for e in out.events if e.kind == "step"].count("cleanup") == 2
 
 
-def test_511_3_until_end_of_combat_ends_with_the_combat(engine: Engine) -> None:
-    """511.3: "until end of combat" (and "this combat") effects end as the
-    end of combat step ends; "until end of turn" ones go on."""
+def test_511_2_until_end_of_combat_ends_with_the_combat(engine: Engine) -> None:
+    """511.2, 500.5a: "until end of combat" (and "this combat") effects
+    "expire at the end of the combat phase", as everything is removed from
+    combat (511.3); "until end of turn" ones go on."""
     state = engine.game(["alice", "bob"], [creature("bear", "alice", 2, 2)])
     state = engine.declare_attackers(state, {}).state
     state = engine.perform(state, Pump("bear", 1, 1, duration="end_of_combat")).state
@@ -94,7 +95,7 @@ def test_511_3_until_end_of_combat_ends_with_the_combat(engine: Engine) -> None:
     out = engine.finish(state)
     assert (out.state.objects["bear"].power, out.state.objects["bear"].toughness) == (2, 7)
     assert [(e.kind, e.rule) for e in out.events] == [
-        ("end_of_combat", "511.3"), ("effect_ends", "511.3"), ("effect_ends", "511.3")]
+        ("end_of_combat", "511.3"), ("effect_ends", "511.2"), ("effect_ends", "511.2")]
 
 
 def test_611_2b_for_as_long_as(engine: Engine) -> None:

@@ -215,7 +215,7 @@ toughness = 2
     assert out["permanents"]["bear"]["toughness"] == 3
     assert out["permanents"]["bear"]["damage"] == 0
     assert out["after_steps"]["combat_damage"]["permanents"]["orc"]["power"] == 3
-    assert ("end_of_combat", "effect_ends", "511.3") in kinds(out)
+    assert ("end_of_combat", "effect_ends", "511.2") in kinds(out)
 
 
 def test_505_1a_additional_combats_from_a_file() -> None:

@@ -685,8 +685,9 @@ def end_of_combat(ctx: Context, state: GameState, *, choices: Answers = None) ->
 
 
 def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcome:
-    """End the combat phase: everything is removed from combat and "until
-    end of combat" effects end (511.3); then state-based actions."""
+    """End the combat phase: everything is removed from combat (511.3) and
+    "until end of combat" effects end (511.2, 500.5a); then state-based
+    actions."""
     expect(ctx, state, "postcombat_main", "end the combat phase")
     # As the end of combat step ends (its events say so), then the main phase.
     attacked = _sba.attacked_battles(state)
@@ -695,7 +696,7 @@ def finish(ctx: Context, state: GameState, *, choices: Answers = None) -> Outcom
         tx._put({b: tx.state.objects[b] for b in attacked})
     tx.emit(Event("end_of_combat", "511.3"))
     end_effects(tx, lambda duration, condition: duration in ("end_of_combat", "this_combat"),
-                "511.3")
+                "511.2")
     tx.state = tx.state.evolve(step="postcombat_main")
     ctx.hooks.end_of_combat(tx.state)
     return commit(tx)
