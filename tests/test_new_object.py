@@ -72,6 +72,27 @@ def test_400_7_a_prevention_shield_doesnt_protect_the_returned_object(engine: En
     assert not [e for e in out.events if e.kind == "prevented"]
 
 
+def test_400_7_609_7a_a_shield_on_a_sources_damage_doesnt_stop_the_returned_object(
+        engine: Engine) -> None:
+    """400.7, 609.7a: "prevent all damage the ogre would deal this turn"
+    applies to the ogre as it was; back from exile, a new object, it deals
+    its 3 damage to the bear."""
+    state = engine.perform(bear_and_ogre(engine), Prevent(source="ogre", amount="all")).state
+    out = engine.perform(flicker(engine, state, "ogre"), DealDamage("ogre", "bear", 3))
+    assert out.state.objects["bear"].zone == "graveyard"
+    assert not [e for e in out.events if e.kind == "prevented"]
+
+
+def test_400_7_an_effect_doubling_a_sources_damage_doesnt_double_the_new_object(
+        engine: Engine) -> None:
+    """400.7, 614.1a: "the ogre deals double damage this turn" was about the
+    ogre as it was: the returned ogre deals 3, not 6."""
+    state = engine.perform(bear_and_ogre(engine), AddEffect(
+        Effect(kind="double_damage", source="ogre"))).state
+    out = engine.perform(flicker(engine, state, "ogre"), DealDamage("ogre", "alice", 3))
+    assert out.state.players["alice"].life == 17
+
+
 def test_400_7_a_regeneration_shield_doesnt_save_the_returned_object(engine: Engine) -> None:
     """400.7, 701.19: the regeneration shield was the old bear's."""
     state = engine.perform(bear_and_ogre(engine), Regenerate("bear")).state

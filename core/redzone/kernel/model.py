@@ -1915,11 +1915,12 @@ def _released(state: GameState, fields: Mapping[str, Any], objects: Mapping[str,
               changed: Iterable[str]) -> Mapping[str, Any]:
     """``fields`` (changes of ``state``'s fields), with the shields and the
     effects that apply (their ``to``) to a permanent of ``changed`` that is
-    on the battlefield in ``objects`` as another object than in ``state``
+    on the battlefield in ``objects`` as another object than in ``state``,
+    or that name it as their ``source`` (the damage it deals, 609.7a),
     gone: it came back a new object (400.7), which they don't apply to, and
     they apply to nothing else. (Until then they stay, and end with their
-    duration; those that name it as their ``source``, the damage it deals,
-    stay too.)"""
+    duration: damage a source that left deals, as it last existed, is still
+    its damage.)"""
     old = state.objects._items
     gone = set()
     for i in changed:
@@ -1932,9 +1933,10 @@ def _released(state: GameState, fields: Mapping[str, Any], objects: Mapping[str,
     out = fields
     for name in ("shields", "effects"):
         items = fields.get(name, getattr(state, name))
-        if items and any(item.to in gone for item in items):
+        if items and any(item.to in gone or item.source in gone for item in items):
             out = dict(out)
-            out[name] = tuple(item for item in items if item.to not in gone)
+            out[name] = tuple(item for item in items
+                              if item.to not in gone and item.source not in gone)
     return out
 
 
