@@ -242,6 +242,24 @@ def test_engine_game_refuses_a_count_past_what_a_state_holds(name: str) -> None:
     assert path in str(info.value) and "1,000,000" in str(info.value), str(info.value)
 
 
+def test_an_effects_negative_amount_is_refused_where_it_is_given() -> None:
+    """Guarantees 7 and 13: an effect's number counts something (the damage
+    a reduce_damage effect takes off, 615-616), never below 0: ``Engine.game``
+    and the saved form refuse -3, naming it, rather than a later combat
+    failing in the plugin that reads it."""
+    from redzone import Effect
+    from redzone.formats.serialize import StateFormatError
+
+    with pytest.raises(BadQueryError, match=r"effects\[0\]\.amount is -3"):
+        ENGINE.game(["alice", "bob"], [], effects=[Effect("reduce_damage", to="bob", amount=-3)])
+    state = ENGINE.game(["alice", "bob"], [], effects=[Effect("reduce_damage", to="bob",
+                                                               amount=3)])
+    saved = state_to_dict(state)
+    saved["effects"][0]["amount"] = -3
+    with pytest.raises(StateFormatError, match="effects"):
+        state_from_dict(saved)
+
+
 def test_engine_game_at_the_bounds_makes_a_state_that_loads_back() -> None:
     """The bounds themselves are states (the check is not off by one)."""
     low, high = serialize.BOUNDS["Player.life"]

@@ -44,6 +44,7 @@ STATE_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
     "Permanent.damage": (0, MAX_INT), "Permanent.counters": (0, MAX_INT),
     "Player.poison": (0, MAX_INT), "Player.life": (-MAX_INT, MAX_INT),
     "GameState.turn": (1, MAX_INT), "GameState.token_numbers": (1, MAX_INT),
+    "Effect.amount": (0, MAX_INT),
 }
 
 def choices(value: object, argument: str = "choices") -> None:
@@ -223,6 +224,9 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
         if isinstance(pl, Player):
             for bound, value in (("Player.life", pl.life), ("Player.poison", pl.poison)):
                 _game_count(method, bound, f"players.{pl.id}.{bound[7:]}", value)
+    for i, effect in enumerate(options.get("effects") or ()):
+        if effect_amount_past(effect):
+            _game_count(method, "Effect.amount", f"effects[{i}].amount", effect.amount)
     for perm in perms:
         _game_count(method, "Permanent.damage", f"objects.{perm.id}.damage", perm.damage)
         for kind, n in perm.counters.items():
@@ -254,6 +258,15 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
 #: The keyword arguments :meth:`redzone.Engine.game` passes on to
 #: :func:`~redzone.kernel.model.new_game`.
 _GAME_OPTIONS: Final = ("active_player", "turn_order", "effects", "rules", "teams")
+
+
+def effect_amount_past(effect: object) -> bool:
+    """Whether ``effect`` (an :class:`~redzone.kernel.model.Effect`, else
+    ``False``) has an ``amount`` outside :data:`STATE_BOUNDS`: an effect's
+    number counts something (damage to prevent or reduce), never below 0."""
+    amount = getattr(effect, "amount", None)
+    lo, hi = STATE_BOUNDS["Effect.amount"]
+    return type(amount) is int and not lo <= amount <= hi
 
 
 def _game_count(method: str, bound: str, path: str, value: object) -> None:
