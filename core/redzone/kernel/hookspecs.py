@@ -402,7 +402,8 @@ def redzone_attack_choices(state: GameState,
 def redzone_additional_blocks(state: GameState, blocker: str) -> int | None:
     """How many creatures beyond one this creature can block.
 
-    Rules: 509.1a, 702.22 (block capacity)
+    Rules: 509.1a (each blocker blocks one creature, unless an effect lets
+    it block more), 509.1b
 
     :param state: the state before the declaration.
     :param blocker: the blocker's id.
