@@ -244,3 +244,34 @@ def test_603_10a_a_source_that_died_before_doesnt_look_back_at_a_later_death(
     state = board(engine, object="bear")
     out = engine.perform(state, [Destroy("warden"), Destroy("bear")])
     assert out.state.players["bob"].life == 20
+
+
+def _end_of_combat_losses(engine: Engine, want: str) -> list[list[int]]:
+    """Two combats in one turn with a written "at end of combat" ability
+    matching the step ``want``: bob's life lost to it in each end of combat
+    step."""
+    from redzone import LoseLife
+
+    state = engine.game(["alice", "bob"], [creature("wurm", "alice", 6, 4, "vigilance")])
+    state = engine.perform(state, AddTrigger("step", "wurm", (LoseLife("bob", 1),),
+                                             match={"step": want}, text="bob loses 1")).state
+    lost = []
+    for _ in range(2):
+        state = engine.declare_attackers(state, {"wurm": "bob"}).state
+        state = engine.combat_damage(engine.declare_blockers(state, {}).state).state
+        out = engine.end_of_combat(state)
+        lost.append([e.amount for e in out.events if e.kind == "life_loss" and e.source == "wurm"
+                     and e.rule != "510.2" and e.amount == 1])
+        state = engine.finish(out.state).state
+    return lost
+
+
+@pytest.mark.parametrize("want, expected", [("end_of_combat", [[1], [1]]),
+                                            ("end_of_combat#2", [[], [1]])])
+def test_511_2_a_written_end_of_combat_ability_triggers_in_every_combat(
+        engine: Engine, want: str, expected: list[list[int]]) -> None:
+    """511.2, 500.8: an ability that triggers "at end of combat" triggers as
+    each end of combat step begins, the additional combat's included: a
+    ``match`` on a step's name matches it in every combat (and turn); with
+    a label (``end_of_combat#2``) only that combat's."""
+    assert _end_of_combat_losses(engine, want) == expected

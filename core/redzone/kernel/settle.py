@@ -904,7 +904,7 @@ def written_triggers(state: GameState, events: Sequence[Event],
         for i, event in enumerate(events):
             if event.kind != written.when:
                 continue
-            if any((source if want == "self" else want) != _field(event, name)
+            if any(not _matched(name, source if want == "self" else want, _field(event, name))
                    for name, want in written.match.items()):
                 continue
             perm = state.objects.get(source)
@@ -925,6 +925,20 @@ def written_triggers(state: GameState, events: Sequence[Event],
                                rule="603.2", text=written.text, actions=written.actions,
                                amount=None, targets=()))
     return out
+
+
+def _matched(name: str, want: object, value: object) -> bool:
+    """Whether an event's field ``name`` has the value a written trigger's
+    ``match`` wants. A step is matched by its name in every combat and turn
+    (511.2, 500.8: "at end of combat" triggers in each end of combat step),
+    by ``name#N`` in the Nth combat of each turn, and by its whole label
+    (``name#N@T``) only there."""
+    if name == "step" and isinstance(want, str) and isinstance(value, str) \
+            and "@" not in want:
+        value = value.split("@", 1)[0]
+        if "#" not in want:
+            value = value.split("#", 1)[0]
+    return want == value
 
 
 def _field(event: Event, name: str) -> object:
