@@ -22,13 +22,13 @@ import contextlib
 import importlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import click
 
 from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE, command_engine
 from redzone.frontends.options import check_seconds, no_limit, rules_option, seconds_type
-from redzone.kernel.display import json_visible
+from redzone.kernel.display import json_visible, visible
 from redzone.kernel.errors import RulesError
 
 if TYPE_CHECKING:
@@ -42,6 +42,13 @@ COLUMNS = {0: "resolved", 1: "illegal", 2: "bad file", 3: "failing"}
 
 #: The exit status of a batch stopped by Ctrl-C (128 + SIGINT, as shells say).
 EXIT_INTERRUPTED = 130
+
+#: The most characters of one line of a ``--files-from`` list (its line feed
+#: not counted): more than any path a system opens (4,096 bytes on Linux,
+#: 32,767 characters on Windows), so that a list's memory stays bounded
+#: however long a line it holds (a list read from ``/dev/zero`` never ends
+#: its first line).
+MAX_LIST_LINE: Final = 1 << 16
 
 
 def json_line(result: JobOutcome) -> str:
@@ -75,7 +82,7 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError as exc:
-            raise click.UsageError(f"--executor {spec}: Dask is not installed "
+            raise click.UsageError(f"--executor {visible(spec)}: Dask is not installed "
                                    f"(pip install 'redzone[dask]'): {exc}") from None
         if spec == "dask:local":
             from redzone.execution.localdask import local_dask
@@ -88,7 +95,7 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         address = "tcp://" + spec.removeprefix("dask://")
         try:
             client = distributed.Client(address)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # (ValueError: a bad address)
             raise ExecutorUnavailable(f"can't connect to Dask at {spec}: "
                                       f"{type(exc).__name__}: {exc}") from exc
         with client:
@@ -98,7 +105,7 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
         try:
             ray: Any = importlib.import_module("ray")
         except ImportError as exc:
-            raise click.UsageError(f"--executor {spec}: Ray is not installed "
+            raise click.UsageError(f"--executor {visible(spec)}: Ray is not installed "
                                    f"(pip install 'redzone[ray]'): {exc}") from None
         from redzone.execution.executors import RayExecutor
 
@@ -169,14 +176,14 @@ def show_failures(results: Sequence[JobOutcome], *, rules: str | None,
     for result in results:
         if result.status != EXIT_FAILURE:
             continue
-        click.echo(f"redzone: {result.source} failed ({result.kind}); "
+        click.echo(f"redzone: {visible(result.source)} failed ({result.kind}); "
                    "resolved again here to show where:", err=True)
         try:
             resolve(build(read_document(result.source), rules=rules, engine_factory=engine))
         except Exception as exc:
             show_traceback(exc)
         else:
-            click.echo(f"redzone: {result.source} resolved here without failing: its "
+            click.echo(f"redzone: {visible(result.source)} resolved here without failing: its "
                        "failure was its worker's", err=True)
 
 
@@ -198,13 +205,21 @@ def listed_files(list_path: str) -> Iterator[str]:
     input), read lazily; blank lines are skipped. A list is UTF-8; a byte
     that isn't is kept as a file name keeps it (``surrogateescape``, as
     Python reads file names), from a file and from standard input alike, so
-    that such a line is its own job.
+    that such a line is its own job. A line is read up to
+    :data:`MAX_LIST_LINE` characters and one more, so the memory a list
+    takes stays bounded.
 
-    :raises click.BadParameter: when the list can't be read.
+    :raises click.BadParameter: when the list can't be read (standard input
+        closed included), or a line of it is over :data:`MAX_LIST_LINE`
+        characters (naming the list and the line).
     """
     import io
     import sys
 
+    shown = "standard input" if list_path == "-" else visible(list_path)
+    if list_path == "-" and (sys.stdin is None or sys.stdin.closed):
+        raise click.BadParameter("can't read standard input: it is closed",
+                                 param_hint="--files-from")
     wrapped: io.TextIOWrapper | None = None
     stream: Any
     try:
@@ -216,10 +231,16 @@ def listed_files(list_path: str) -> Iterator[str]:
         else:
             stream = sys.stdin
     except OSError as exc:
-        raise click.BadParameter(f"can't read {list_path}: {exc.strerror}",
+        raise click.BadParameter(f"can't read {shown}: {exc.strerror}",
                                  param_hint="--files-from") from None
     try:
-        for line in stream:
+        number = 0
+        while line := stream.readline(MAX_LIST_LINE + 1):
+            number += 1
+            if len(line) > MAX_LIST_LINE and not line.endswith("\n"):
+                raise click.BadParameter(
+                    f"line {number} of {shown} is longer than {MAX_LIST_LINE} characters; "
+                    "each line names one file", param_hint="--files-from")
             path = line.rstrip("\r\n")
             if path.strip():
                 yield path
@@ -306,7 +327,7 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
             check_resumable(out) if resume else check_path(out)
             check_writable(out)
         except RulesError as exc:
-            raise click.BadParameter(str(exc), param_hint="--out") from None
+            raise click.BadParameter(visible(str(exc)), param_hint="--out") from None
     hook_timeout = no_limit(hook_timeout)
     timeout = no_limit(timeout)
     named = scenario_files(paths)
@@ -392,5 +413,5 @@ def batch(ctx: click.Context, paths: tuple[str, ...], files_from: str | None,
     ctx.exit(counted.worst)
 
 
-__all__ = ["EXIT_INTERRUPTED", "batch", "json_line", "listed_files", "open_executor",
-           "show_failures", "summary"]
+__all__ = ["EXIT_INTERRUPTED", "MAX_LIST_LINE", "batch", "json_line", "listed_files",
+           "open_executor", "show_failures", "summary"]

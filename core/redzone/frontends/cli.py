@@ -42,7 +42,7 @@ import functools
 import importlib
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -64,6 +64,7 @@ from redzone.formats.outcome import (
     resolve,
 )
 from redzone.formats.scenario import (
+    MAX_BYTES,
     Document,
     Scenario,
     ScenarioProblems,
@@ -116,6 +117,45 @@ def read_stdin_document(text: str) -> Document:
     return parse_text(text.removeprefix("\ufeff"), file=STDIN_NAME, format=fmt)
 
 
+def read_stdin_text() -> str:
+    """What standard input holds, as text, read with a bound: at most
+    :data:`~redzone.formats.scenario.MAX_BYTES` bytes and one more are read,
+    so that an input over the limit is refused as a file over it is
+    (guarantee 11), whatever follows (``redzone run - < /dev/zero``). The
+    bytes are decoded as standard input's own text stream decodes them.
+
+    :raises ScenarioProblems: naming :data:`STDIN_NAME`, when standard input
+        is closed (``<&-``) or can't be read, holds more than the limit, or
+        isn't text in its encoding.
+    """
+    def fail(message: str, line: int | None = None) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=STDIN_NAME, line=line)])
+
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        raise fail("standard input is closed; give the scenario on it, or name its file")
+    binary = getattr(stdin, "buffer", None)
+    try:
+        if binary is None:  # a text stream only (one put in standard input's place)
+            text = stdin.read(MAX_BYTES + 1)
+            size = len(text.encode("utf-8", "surrogatepass"))
+        else:
+            raw: bytes = binary.read(MAX_BYTES + 1)
+            size = len(raw)
+    except OSError as exc:
+        raise fail(f"can't read standard input: {exc.strerror or exc}") from None
+    if size > MAX_BYTES:  # (the message of a file over the limit)
+        raise fail(f"the file is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
+    if binary is None:
+        return text
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
+    try:
+        return raw.decode(encoding, getattr(stdin, "errors", None) or "strict")
+    except UnicodeDecodeError as exc:
+        raise fail(f"standard input is not valid {encoding} text ({exc.reason} at byte "
+                   f"{exc.start})", raw.count(b"\n", 0, exc.start) + 1) from None
+
+
 def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     """The scenario in ``path`` (``-``: standard input), built with the
     command line's engine (:func:`redzone.formats.outcome.command_engine`:
@@ -127,7 +167,7 @@ def _load(path: str, rules: str | None, display: str | None = None) -> Scenario:
     :raises ScenarioError: for a bad file.
     :raises PluginError: when a plugin fails while the scenario is built.
     """
-    document = read_stdin_document(sys.stdin.read()) if path == "-" else read_document(path)
+    document = read_stdin_document(read_stdin_text()) if path == "-" else read_document(path)
     if display is not None:
         document = attrs.evolve(document, file=display)
     return build(document, rules=rules, engine_factory=command_engine)
@@ -170,6 +210,34 @@ def show_traceback(error: BaseException) -> None:
         sys.stderr.flush()
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device once its reader went away
+    (``redzone run x | head -1``), so that nothing more written to it
+    (Python's last flush included) fails."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+@contextlib.contextmanager
+def _printing(status: int) -> Iterator[None]:
+    """Printing what a command was asked for, the command's exit status
+    being ``status``: when the reader goes away meanwhile, the printing
+    stops quietly and the command exits with ``status`` all the same (a
+    resolved combat 0, an illegal declaration 1), however much the reader
+    had read.
+
+    :param status: the command's exit status.
+    :raises click.exceptions.Exit: with ``status``, when the reader went away.
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        _silence_stdout()
+        raise click.exceptions.Exit(status) from None
+
+
 def _guard(fn: F) -> F:
     """Never a traceback: an unexpected failure is reported in one line and
     exits with status 3 (``REDZONE_DEBUG=1`` shows the traceback)."""
@@ -182,8 +250,7 @@ def _guard(fn: F) -> F:
             raise
         except BrokenPipeError:
             # The reader went away (``redzone keywords | head``): stop quietly.
-            with contextlib.suppress(OSError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _silence_stdout()
             raise click.exceptions.Exit(EXIT_OK) from None
         except Exception as exc:
             show_traceback(exc)
@@ -202,8 +269,11 @@ LAZY_COMMANDS: Mapping[str, str] = {"batch": "redzone.frontends.batch_cli:batch"
 
 class _Group(click.Group):
     """The command group: a usage error (bad option, bad value, unknown
-    command) exits with :data:`EXIT_USAGE`, not click's 2; the commands of
-    :data:`LAZY_COMMANDS` are imported when first asked for."""
+    command) exits with :data:`EXIT_USAGE`, not click's 2; a reader that
+    went away (``redzone schema | head -1``) ends a command quietly with
+    status 0, not click's 1 (a command that knows its status says so first,
+    :func:`_printing`); the commands of :data:`LAZY_COMMANDS` are imported
+    when first asked for."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
@@ -224,6 +294,9 @@ class _Group(click.Group):
         except click.UsageError as exc:
             exc.exit_code = EXIT_USAGE  # type: ignore[misc,unused-ignore]
             raise
+        except BrokenPipeError:  # (--help, --version)
+            _silence_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -231,6 +304,9 @@ class _Group(click.Group):
         except click.UsageError as exc:
             exc.exit_code = EXIT_USAGE  # type: ignore[misc,unused-ignore]
             raise
+        except BrokenPipeError:
+            _silence_stdout()
+            raise click.exceptions.Exit(EXIT_OK) from None
 
 
 def _color_option(fn: F) -> F:
@@ -276,8 +352,10 @@ def _write_html(res: Resolution, out: str) -> None:
     except OSError as exc:
         raise click.BadParameter(f"can't write {out!r}: {exc.strerror or exc}",
                                  param_hint="'--html'") from None
-    # Where it went, on standard error (standard output is the account or JSON).
-    click.echo(f"redzone: wrote the visual report to {os.path.abspath(out)}", err=True)
+    # Where it went, on standard error (standard output is the account or JSON),
+    # escaped as every name printed is.
+    click.echo(f"redzone: wrote the visual report to {visible(os.path.abspath(out))}",
+               err=True)
 
 
 def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
@@ -287,19 +365,20 @@ def _run(path: str, *, as_json: bool, rules: str | None, color: bool | None,
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         return _fail(exc, as_json=as_json, color=color)
-    _notes(scenario, color, res.notes)
-    if html is not None:
-        _write_html(res, html)
-    if as_json:
-        click.echo(dumps(outcome_json(res)), nl=False)
-    elif board:
-        from redzone.frontends.board import render_compact_board
+    with _printing(res.exit_status):
+        _notes(scenario, color, res.notes)
+        if html is not None:
+            _write_html(res, html)
+        if as_json:
+            click.echo(dumps(outcome_json(res)), nl=False)
+        elif board:
+            from redzone.frontends.board import render_compact_board
 
-        render_compact_board(_console(color), res)
-    else:
-        from redzone.frontends.account import render_resolution
+            render_compact_board(_console(color), res)
+        else:
+            from redzone.frontends.account import render_resolution
 
-        render_resolution(_console(color), res)
+            render_resolution(_console(color), res)
     return res.exit_status
 
 
@@ -382,16 +461,18 @@ def check_command(ctx: click.Context, file: str, as_json: bool, rules: str | Non
     except (ScenarioError, PluginError) as exc:
         ctx.exit(_fail(exc, as_json=as_json, color=color))
     findings = report.findings
-    _notes(scenario, color, report.notes)
-    if as_json:
-        data = {"ok": not findings, "rules": scenario.rules, "problems": [
-            {"stage": f.stage, **error_json(f.error)["error"]} for f in findings]}
-        click.echo(dumps(data), nl=False)
-    else:
-        from redzone.frontends.account import render_check
+    status = EXIT_ILLEGAL if findings else EXIT_OK
+    with _printing(status):
+        _notes(scenario, color, report.notes)
+        if as_json:
+            data = {"ok": not findings, "rules": scenario.rules, "problems": [
+                {"stage": f.stage, **error_json(f.error)["error"]} for f in findings]}
+            click.echo(dumps(data), nl=False)
+        else:
+            from redzone.frontends.account import render_check
 
-        render_check(_console(color), scenario, findings)
-    ctx.exit(EXIT_ILLEGAL if findings else EXIT_OK)
+            render_check(_console(color), scenario, findings)
+    ctx.exit(status)
 
 
 @cli.command()
@@ -426,19 +507,19 @@ def explain(ctx: click.Context, file: str, as_json: bool, rules: str | None,
         res = resolve(scenario)
     except (ScenarioError, PluginError) as exc:
         ctx.exit(_fail(exc, as_json=as_json, color=color))
-    _notes(scenario, color, res.notes)
     status = EXIT_OK if res.error is None else EXIT_ILLEGAL
-    if as_json:
-        click.echo(dumps(explanation_json(res)), nl=False)
-        ctx.exit(status)
-    console = _console(color)
-    if res.error is None:
-        render_explanation(console, res)
-        ctx.exit(status)
-    name = Names([scenario.state, res.failed_state])
-    render_error(console, res.error, name, scenario.rules)
-    console.print()
-    render_explanation(console, res, name)
+    with _printing(status):
+        _notes(scenario, color, res.notes)
+        if as_json:
+            click.echo(dumps(explanation_json(res)), nl=False)
+        elif res.error is None:
+            render_explanation(_console(color), res)
+        else:
+            console = _console(color)
+            name = Names([scenario.state, res.failed_state])
+            render_error(console, res.error, name, scenario.rules)
+            console.print()
+            render_explanation(console, res, name)
     ctx.exit(status)
 
 
@@ -674,13 +755,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Abort:
         _echo("Aborted!", err=True)
         return 1
-    except BrokenPipeError:
-        # The reader went away (`redzone run x | head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:  # pragma: no cover - _Group.invoke takes it first
+        # The reader went away: stop quietly.
+        _silence_stdout()
+        return EXIT_OK
     return rv if isinstance(rv, int) else 0
 
 
 __all__ = ["EXIT_USAGE", "STDIN_NAME", "ScenarioProblems", "cli", "debugging", "main",
-           "read_stdin_document", "show_traceback"]
+           "read_stdin_document", "read_stdin_text", "show_traceback"]

@@ -24,6 +24,8 @@ JSON output needs none of this: JSON escapes control characters, and
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -76,6 +78,17 @@ class Console(RichConsole):
                 if shown != segment.text:
                     segment = Segment(shown, segment.style)
             yield segment
+
+    def on_broken_pipe(self) -> None:
+        """The reader went away (``redzone run x | head -1``): print nothing
+        more and raise :exc:`BrokenPipeError` for the command to stop
+        quietly with its own exit status, where rich would exit with status
+        1, which the command line keeps for an illegal declaration.
+
+        :raises BrokenPipeError: always.
+        """
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 def console(color: bool | None, *, stderr: bool = False) -> Console:
