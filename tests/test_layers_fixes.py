@@ -295,11 +295,13 @@ _OP = st.one_of(st.tuples(st.just("cont"), _EFFECT),
 
 def _oracle(base: tuple[int, int], ops: list[tuple[Any, ...]]
             ) -> tuple[int, int, frozenset[str]]:
-    """613.1f-g, 613.4, 613.7: layer 6 by timestamp, then 7a and 7b each by
-    timestamp, 7c summed (counters too), 7d switched."""
+    """613.1f-g, 613.3, 613.4, 613.7: layer 6 characteristic-defining
+    effects first, then by timestamp, then 7a and 7b each by timestamp, 7c
+    summed (counters too), 7d switched."""
     p, t = base
     kws = {"trample"}
-    for op in ops:
+    cdas = [op for op in ops if op[0] == "cont" and op[1].get("set", (0, 0, False))[2]]
+    for op in cdas + [op for op in ops if not any(op is c for c in cdas)]:
         if op[0] == "cont":
             if op[1].get("lose_all_abilities"):
                 kws = set()

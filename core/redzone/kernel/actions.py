@@ -119,7 +119,13 @@ class AddContinuous(Action):
     ... 4, ``set_colors``/``add_colors`` 5, ``add_keywords``/
     ``remove_keywords``/``lose_all_abilities`` 6, ``set_power``/
     ``set_toughness`` 7b (7a with ``cda``), ``power``/``toughness`` 7c,
-    ``switch`` 7d), with keywords as printed (``"protection from red"``).
+    ``switch`` 7d), with keywords as printed (``"protection from red"``):
+    ``remove_keywords`` as :class:`Revoke`'s (every instance of each
+    ability named, 113.10b). Colors are the five (105.1) or
+    ``"colorless"`` (105.2c: no color; added, it adds none).
+
+    :raises IllegalActionError: (105.1) for a color field holding another
+        word; (613.1) for an effect that changes nothing.
 
     .. versionadded:: 0.1.0
     """
@@ -181,7 +187,11 @@ class Revoke(Action):
     """The permanent loses keywords for a while.
 
     :param target: the permanent.
-    :param keywords: keywords as printed; every instance of each is lost.
+    :param keywords: keywords as printed; every instance of each is lost
+        (113.10b): ``"protection from red"`` leaves ``"protection from
+        white"``, ``"toxic 2"`` leaves ``"toxic 1"``; a keyword whose text
+        is its family's name (``"flying"``, ``"hexproof"``) takes the
+        whole family (``"hexproof from red"`` too, 702.11e).
     :param duration: how long (611.2).
     :param condition: for ``while``, the condition (611.2b).
 
@@ -821,20 +831,22 @@ def _grant(tx: Tx, a: Grant) -> None:
 
 def _revoke(tx: Tx, a: Revoke) -> None:
     tx.permanent(a.target, a.do)
-    names = tuple(tx.hooks.parse_keyword(k).name for k in a.keywords)
-    if not _modify(tx, a.target, Modification(remove_keywords=names, duration=a.duration,
+    # each ability by its text: every instance of it is lost (113.10b)
+    texts = tuple(tx.hooks.parse_keyword(k).text for k in a.keywords)
+    if not _modify(tx, a.target, Modification(remove_keywords=texts, duration=a.duration,
                                               condition=a.condition), a.do):
         return
-    tx.emit(Event.make("revoke", "613.1f", target=a.target, keywords=names,
+    tx.emit(Event.make("revoke", "613.1f", target=a.target, keywords=texts,
                        duration=a.duration))
 
 
 def _add_continuous(tx: Tx, a: AddContinuous) -> None:
     values = {f.name: getattr(a, f.name) for f in attrs_fields(AddContinuous)}
     values["add_keywords"] = tuple(tx.hooks.parse_keyword(k) for k in a.add_keywords)
-    values["remove_keywords"] = tuple(tx.hooks.parse_keyword(k).name
+    values["remove_keywords"] = tuple(tx.hooks.parse_keyword(k).text  # 113.10b
                                       for k in a.remove_keywords)
     effect = ContinuousEffect(**values)
+    _layers.check_colors(effect, a.do)
     if not effect.layers():
         raise IllegalActionError("continuous: the effect changes nothing: give what it "
                                  "does in some layer (613.1)", rule="613.1")

@@ -37,7 +37,9 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
+from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.model import (
+    COLORS,
     LAYERS,
     ContinuousEffect,
     GameState,
@@ -47,7 +49,32 @@ from redzone.kernel.model import (
     Permanent,
     Printed,
     has_part,
+    loses,
 )
+
+#: The word for no color (105.2c) in an effect's color fields.
+COLORLESS: Final = "colorless"
+
+#: The words an effect's color fields may hold: the five colors (105.1)
+#: and :data:`COLORLESS`.
+COLOR_WORDS: Final = (*COLORS, COLORLESS)
+
+
+def check_colors(effect: ContinuousEffect, doing: str = "continuous") -> None:
+    """Refuse an effect whose color fields (``affects_colors``,
+    ``set_colors``, ``add_colors``) hold a word that is no color.
+
+    :param effect: the effect about to start.
+    :param doing: the command, for the message.
+    :raises IllegalActionError: (105.1) naming the field and the word.
+    """
+    for name in ("affects_colors", "set_colors", "add_colors"):
+        for word in getattr(effect, name) or ():
+            if word not in COLOR_WORDS:
+                raise IllegalActionError(
+                    f"{doing}: {name}: {word!r} is not a color: expected one of "
+                    f"{', '.join(map(repr, COLOR_WORDS))} (105.1; colorless, none: 105.2c)",
+                    rule="105.1")
 
 
 def printed_of(perm: Permanent) -> Printed:
@@ -126,7 +153,8 @@ def _matches(e: ContinuousEffect, c: _Chars) -> bool:
         return False
     if e.affects_subtypes and not any(s in c.subtypes for s in e.affects_subtypes):
         return False
-    if e.affects_colors and not c.colors.intersection(e.affects_colors):
+    if e.affects_colors and not c.colors.intersection(e.affects_colors) and (
+            c.colors or COLORLESS not in e.affects_colors):  # colorless: none (105.2c)
         return False
     if e.affects_controller is not None and c.controller != e.affects_controller:
         return False
@@ -177,14 +205,15 @@ def _apply(effect: ContinuousEffect, layer: str, chars: Board,
         elif layer == "4":
             _retype(effect, c)
         elif layer == "5":
+            # "colorless" is no color (105.2c): set, it leaves none; added, nothing
             if effect.set_colors is not None:
-                c.colors = {x for x in effect.set_colors if x != "colorless"}
-            c.colors.update(effect.add_colors)
+                c.colors = {x for x in effect.set_colors if x != COLORLESS}
+            c.colors.update(x for x in effect.add_colors if x != COLORLESS)
         elif layer == "6":
             if effect.lose_all_abilities:
                 c.keywords = []
             gone = set(effect.remove_keywords)
-            c.keywords = [k for k in c.keywords if k.name not in gone]
+            c.keywords = [k for k in c.keywords if not loses(k, gone)]
             c.keywords.extend(effect.add_keywords)
     return hit
 
@@ -305,12 +334,18 @@ def _next(left: list[ContinuousEffect], layer: str, chars: Board,
     return next(a for a in left if all(id(a) in closure[b] for b in closure[id(a)]))
 
 
+#: The layers in which characteristic-defining abilities apply first (613.3).
+_CDA_FIRST: Final = frozenset({"2", "3", "4", "5", "6"})
+
+
 def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
             fixed: Fixed | None = None) -> list[tuple[ContinuousEffect, frozenset[str]]]:
-    """Apply the effects of one layer, changing ``chars``: each time the one
-    with the earliest timestamp among those that depend on no other still to
-    apply (613.7, 613.8a), or, for effects in a dependency loop, on none
-    outside it (613.8b), deciding again after each (613.8c).
+    """Apply the effects of one layer, changing ``chars``: in layers 2-6
+    those from characteristic-defining abilities (``cda``) first (613.3),
+    then the others; each time the one with the earliest timestamp among
+    those that depend on no other still to apply (613.7, 613.8a), or, for
+    effects in a dependency loop, on none outside it (613.8b), deciding
+    again after each (613.8c).
 
     :param effects: the effects with a part in ``layer``.
     :param layer: the layer.
@@ -319,7 +354,11 @@ def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
         a part in (613.6), read and noted here.
     :returns: each effect as it applied, with the objects it applied to.
     """
-    left = sorted(effects, key=lambda e: e.timestamp)
+    # 613.3: within layers 2-6, characteristic-defining abilities' effects
+    # first; no effect depends on one of the other kind (613.8a), so none
+    # waits for a later one of the other kind here
+    first = layer in _CDA_FIRST
+    left = sorted(effects, key=lambda e: (first and not e.cda, e.timestamp))
     done: list[tuple[ContinuousEffect, frozenset[str]]] = []
     while left:
         pick = _next(left, layer, chars, fixed) if len(left) > 1 else left[0]
@@ -349,9 +388,23 @@ def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousE
     effect applies in each of its layers to the objects it applied to in
     the first (613.6); an effect with a part in layer 7 only, to those its
     filter matches after layer 6 (613.1g)."""
+    chars, late, _ = _layered(state)
+    return chars, late
+
+
+#: Per permanent: where each of its layer-6 modifications applied among the
+#: layer-6 effects, as ``(timestamp, effects applied before it)``.
+Slots = dict[str, list[tuple[int, int]]]
+
+
+def _layered(state: GameState) -> tuple[Board, dict[str, list[ContinuousEffect]], Slots]:
+    """:func:`characteristics`, with where each permanent's modifications
+    applied in layer 6 among the effects that apply to it there (613.8a:
+    an effect that depends on one applies after it)."""
     perms = [p for p in state.objects.values() if p.zone == "battlefield"]
     chars: Board = {p.id: _Chars(p, printed_of(p)) for p in perms}
     late: dict[str, list[ContinuousEffect]] = {p.id: [] for p in perms}
+    slots: Slots = {p.id: [] for p in perms}
     effects = state.continuous
     fixed: Fixed = {}
     for layer in LAYERS:
@@ -363,23 +416,29 @@ def characteristics(state: GameState) -> tuple[Board, dict[str, list[ContinuousE
             continue
         if layer in ("1", "3", "4", "5", "6"):
             for e, hit in ordered(part, layer, chars, fixed):
-                if layer == "6" and e.source != _MODIFICATION:
-                    for i in hit:
+                if layer != "6":
+                    continue
+                for i in hit:
+                    if e.source != _MODIFICATION:
                         late[i].append(e)
+                    else:
+                        slots[i].append((e.timestamp, len(late[i])))
         else:  # layer 7: nothing here changes what another applies to
             for e in sorted(part, key=lambda x: x.timestamp):
                 for i in affected(e, chars, fixed):
                     if not any(x is e for x in late[i]):
                         late[i].append(e)
-    return chars, late
+    return chars, late, slots
 
 
 def baked(state: GameState) -> dict[str, Permanent]:
     """The permanents whose layered values change: layers 1 and 3-5 written
     into their fields, their copiable values kept in ``layered.printed``,
-    the layer 6-7 effects that apply to each in ``layered.effects``; a
-    permanent no effect applies to any more gets its own values back."""
-    chars, late = characteristics(state)
+    the layer 6-7 effects that apply to each in ``layered.effects`` (and
+    where its modifications applied among them in layer 6 in
+    ``layered.slots``); a permanent no effect applies to any more gets its
+    own values back."""
+    chars, late, slots = _layered(state)
     changed: dict[str, Permanent] = {}
     for obj, c in chars.items():
         perm = state.objects[obj]
@@ -391,7 +450,8 @@ def baked(state: GameState) -> dict[str, Permanent]:
                           "colors": printed.colors, "base_power": printed.base_power,
                           "base_toughness": printed.base_toughness,
                           "printed_keywords": printed.printed_keywords}
-        layered = None if same and not late[obj] else Layered(printed, tuple(late[obj]))
+        layered = None if same and not late[obj] else Layered(
+            printed, tuple(late[obj]), tuple(slots[obj]) if late[obj] else ())
         if layered == perm.layered and all(
                 getattr(perm, k) == v for k, v in values.items()):
             continue

@@ -240,6 +240,20 @@ class Keyword(Copyable):
         return 1
 
 
+def loses(k: Keyword, gone: Collection[str]) -> bool:
+    """Whether an effect that removes the keywords ``gone`` (layer 6,
+    613.1f) removes the instance ``k``: every instance of each ability it
+    names (113.10b), one named by its text (``"protection from red"``
+    leaves ``"protection from white"``), or by its family's name
+    (``"flying"``; a text that is its family's name, as ``"hexproof"``,
+    removes the family: ``"hexproof from red"`` too, 702.11e).
+
+    :param k: the keyword instance.
+    :param gone: the texts and family names the effect removes.
+    """
+    return k.text in gone or k.name in gone
+
+
 def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
     return tuple(k if isinstance(k, Keyword) else Keyword(k) for k in value)
 
@@ -253,8 +267,12 @@ class Modification(Copyable):
     :param power: added to power (layer 7c).
     :param toughness: added to toughness (layer 7c).
     :param add_keywords: keyword instances the permanent gains (layer 6).
-    :param remove_keywords: keyword names the permanent loses (layer 6); every
-        instance of each named keyword, including ones granted earlier.
+    :param remove_keywords: the keywords the permanent loses (layer 6), every
+        instance of each, including ones granted earlier (113.10b): a
+        keyword's text (``"protection from red"``, ``"toxic 2"``) names
+        that ability alone; a family's name (``"flying"``, ``"toxic"``)
+        every keyword of that family (so losing ``"hexproof"`` loses
+        ``"hexproof from red"`` too, 702.11e); see :func:`loses`.
     :param source: what created the effect, for the account (optional).
     :param duration: how long it lasts (:data:`DURATIONS`; 611.2).
     :param condition: for ``duration="while"``, the condition (611.2b).
@@ -345,10 +363,13 @@ class ContinuousEffect(Copyable):
         -> none; 105.2).
     :param add_colors: layer 5: colors it gains.
     :param add_keywords: layer 6: keyword instances it gains.
-    :param remove_keywords: layer 6: keyword names it loses.
+    :param remove_keywords: layer 6: keywords it loses, as
+        :attr:`Modification.remove_keywords` (a keyword's text, or a
+        family's name: every instance, 113.10b).
     :param lose_all_abilities: layer 6: it loses all abilities.
-    :param cda: its ``set_power``/``set_toughness`` come from a
-        characteristic-defining ability (layer 7a, 604.3), not 7b.
+    :param cda: it comes from a characteristic-defining ability (604.3):
+        in layers 2-6 it applies before the other effects (613.3); its
+        ``set_power``/``set_toughness`` apply in layer 7a, not 7b.
     :param set_power: layer 7b (or 7a): base power becomes this.
     :param set_toughness: layer 7b (or 7a): base toughness becomes this.
     :param power: layer 7c: added to power.
@@ -462,12 +483,18 @@ class Layered(Copyable):
         apply to it: those with a part in layer 6 in the order they apply
         there, then the others by timestamp (:func:`layer_values` applies
         7a and 7b by timestamp).
+    :param slots: where its modifications that grant or remove keywords
+        applied among those effects in layer 6 (613.7-613.8: an effect
+        that depends on one applies after it, 613.8a; an effect of a
+        characteristic-defining ability before it, 613.3): for each, its
+        timestamp and how many of the layer-6 ``effects`` applied before it.
 
     .. versionadded:: 0.1.0
     """
 
     printed: Printed
     effects: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
+    slots: tuple[tuple[int, int], ...] = field(default=(), converter=as_tuple)
 
 
 # -- layers 6 and 7 of one permanent: the only derivation of keywords and P/T -----------
@@ -477,17 +504,23 @@ def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int 
     """A permanent's keywords, power and toughness: layer 6 then 7a-7d
     (613.1f-g, 613.4) from its fields (layers 1-5 already applied), its
     modifications and its baked continuous effects: layer 6 in the order
-    the layer system found (timestamps and dependencies, 613.7-613.8), 7a
-    and 7b each in timestamp order (613.7); counters in 7c (613.4c)."""
+    the layer system found (613.3, timestamps and dependencies, 613.7-613.8,
+    its modifications among them too: :attr:`Layered.slots`), 7a
+    and 7b each in timestamp order (613.7); counters in 7c (613.4c). A
+    creature with no power or toughness value has 0 (208.5), which 7c and
+    7d change: a land with +1/+1 counters that becomes a creature has
+    them."""
     mods = perm.modifications
-    effects = perm.layered.effects if perm.layered is not None else ()
+    layered = perm.layered
+    effects = layered.effects if layered is not None else ()
+    slots = layered.slots if layered is not None else ()
     kws = list(perm.printed_keywords)
-    for item in _merged(mods, [e for e in effects if has_part(e, "6")]):
+    for item in _merged(mods, [e for e in effects if has_part(e, "6")], slots):
         if isinstance(item, ContinuousEffect) and item.lose_all_abilities:
             kws = []
         if item.remove_keywords:
             gone = set(item.remove_keywords)
-            kws = [k for k in kws if k.name not in gone]
+            kws = [k for k in kws if not loses(k, gone)]
         kws.extend(item.add_keywords)
     p, t = perm.base_power, perm.base_toughness
     setting = [e for e in effects if e.set_power is not None or e.set_toughness is not None]
@@ -506,10 +539,14 @@ def layer_values(perm: Permanent) -> tuple[tuple[Keyword, ...], int | None, int 
     for e in effects:
         dp += e.power
         dt += e.toughness
-    if p is not None:
-        p += dp
-    if t is not None:
-        t += dt
+    if "creature" in perm.types:  # a creature's missing value is 0 (208.5)
+        p = (p or 0) + dp
+        t = (t or 0) + dt
+    else:
+        if p is not None:
+            p += dp
+        if t is not None:
+            t += dt
     for e in effects:
         if e.switch:
             p, t = t, p
@@ -520,19 +557,35 @@ def _sets_order(e: ContinuousEffect) -> tuple[bool, int]:
     return not e.cda, e.timestamp
 
 
-def _merged(mods: Sequence[Modification],
-            effects: Sequence[ContinuousEffect]) -> list[Any]:
-    """Modifications and effects merged by timestamp, each keeping its own
-    order (the effects' is their dependency order, 613.8)."""
+def _merged(mods: Sequence[Modification], effects: Sequence[ContinuousEffect],
+            slots: Sequence[tuple[int, int]] = ()) -> list[Any]:
+    """Modifications and layer-6 effects in the order they apply, each
+    keeping its own (the effects' is the layer system's, 613.3 and
+    613.7-613.8): a modification the layer system placed (``slots``: its
+    timestamp, how many effects before it) where it did; one it didn't (it
+    started since) by timestamp, after the effects of characteristic-
+    defining abilities (613.3)."""
+    if not mods:
+        return list(effects)
+    placed = dict(slots)
     out: list[Any] = []
-    i = 0
-    for e in effects:
-        while i < len(mods) and mods[i].timestamp < e.timestamp:
-            out.append(mods[i])
-            i += 1
+    left = list(mods)
+    for n, e in enumerate(effects):
+        due = [m for m in left if _before(m, n, e, placed)]
+        if due:
+            out.extend(due)
+            left = [m for m in left if not any(m is d for d in due)]
         out.append(e)
-    out.extend(mods[i:])
+    out.extend(left)
     return out
+
+
+def _before(mod: Modification, n: int, e: ContinuousEffect, placed: Mapping[int, int]) -> bool:
+    """Whether ``mod`` applies before ``e``, the ``n``-th effect of layer 6."""
+    at = placed.get(mod.timestamp)
+    if at is not None:
+        return at <= n
+    return not e.cda and mod.timestamp < e.timestamp
 
 
 @frozen(slots=False)
@@ -677,8 +730,8 @@ class Permanent(Copyable):
     __evolve_carry__: ClassVar[dict[str, tuple[str, ...]]] = {
         "keywords": ("printed_keywords", "modifications", "layered"),
         "keyword_names": ("printed_keywords", "modifications", "layered"),
-        "power": ("base_power", "counters", "modifications", "layered"),
-        "toughness": ("base_toughness", "counters", "modifications", "layered"),
+        "power": ("base_power", "counters", "modifications", "layered", "types"),
+        "toughness": ("base_toughness", "counters", "modifications", "layered", "types"),
         "own_state_based_actions": ("zone", "types", "subtypes", "base_toughness", "counters",
                                     "modifications", "damage", "layered"),
         "flags": FLAG_FIELDS,
@@ -712,7 +765,7 @@ class Permanent(Copyable):
         for mod in self.modifications:
             if mod.remove_keywords:
                 gone = set(mod.remove_keywords)
-                current = [k for k in current if k.name not in gone]
+                current = [k for k in current if not loses(k, gone)]
             current.extend(mod.add_keywords)
         return tuple(current)
 
@@ -765,13 +818,15 @@ class Permanent(Copyable):
     @derived
     def power(self) -> int:
         """Current power: printed, counters (613.4c), then effects (613.4b);
-        with continuous effects, layers 7a-7d (:func:`layer_values`)."""
+        with continuous effects, layers 7a-7d (:func:`layer_values`). A
+        creature with no printed power has 0 before its counters and
+        effects (208.5); a noncreature permanent has none (0 here)."""
         if self.layered is not None:
             return self._layer_values[1] or 0
-        if self.base_power is None:
+        if self.base_power is None and "creature" not in self.types:
             return 0
         c = self.counters
-        value = self.base_power
+        value = self.base_power or 0
         if c is not EMPTY:
             value += counters_pt(c)[0]
         for mod in self.modifications:
@@ -783,10 +838,10 @@ class Permanent(Copyable):
         """Current toughness: printed, counters, then effects (as :attr:`power`)."""
         if self.layered is not None:
             return self._layer_values[2] or 0
-        if self.base_toughness is None:
+        if self.base_toughness is None and "creature" not in self.types:
             return 0
         c = self.counters
-        value = self.base_toughness
+        value = self.base_toughness or 0
         if c is not EMPTY:
             value += counters_pt(c)[1]
         for mod in self.modifications:
