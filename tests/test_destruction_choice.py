@@ -8,7 +8,7 @@ applied, the others no longer apply to the event, which didn't happen
 The board: bob's Bear has a regeneration shield (701.19a) and a test
 keyword, "totem", whose plugin replaces the Bear's destruction by
 sacrificing bob's Armor (an Aura-like protector, in the manner of umbra
-armor). Regeneration taps the Bear and uses the shield (701.19b); the
+armor). Regeneration taps the Bear and uses the shield (701.19a); the
 totem's replacement sacrifices the Armor and leaves the Bear untapped.
 """
 

@@ -345,7 +345,7 @@ def test_701_8_destroy_and_indestructible(engine: Engine) -> None:
 
 
 def test_701_19_regeneration_replaces_destruction(engine: Engine) -> None:
-    """701.19b, 614.8: the next time it would be destroyed this turn, instead
+    """701.19a, 614.8: the next time it would be destroyed this turn, instead
     its damage is removed, it is tapped and it is removed from combat;
     701.19c: "can't be regenerated" ignores the shield; the shield is used
     up, and it ends in the cleanup step (514.2)."""
@@ -358,7 +358,7 @@ def test_701_19_regeneration_replaces_destruction(engine: Engine) -> None:
     troll = out.state.objects["troll"]
     assert (troll.zone, troll.damage, troll.tapped) == ("battlefield", 0, True)
     assert out.state.combat is not None and not out.state.combat.in_combat("troll")
-    assert ("regenerated", "701.19b") in [(e.kind, e.rule) for e in out.events]
+    assert ("regenerated", "701.19a") in [(e.kind, e.rule) for e in out.events]
     assert not [s for s in out.state.shields if s.mode == "regenerate"]  # used up
     # Can't be regenerated:
     out = engine.perform(shielded, Destroy("troll", regenerate=False))

@@ -114,12 +114,12 @@ def redzone_destruction_replacements(state: GameState,
                                      permanent: str) -> list[DestructionReplacement] | None:
     """Regeneration shields (701.19): the oldest one applies.
 
-    Rules: 701.19, 701.19b.
+    Rules: 701.19, 701.19a.
     """
     if not state.shields:
         return None
     regenerated: Callable[..., Action] = kernel_class("regenerated")
-    return [DestructionReplacement(f"regeneration {s.id}", "701.19b",
+    return [DestructionReplacement(f"regeneration {s.id}", "701.19a",
                                    (regenerated(permanent, s.id),), regeneration=True)
             for s in state.shields if s.mode == "regenerate" and s.to == permanent][:1]
 

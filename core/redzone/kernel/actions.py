@@ -441,7 +441,7 @@ class Regenerate(Action):
 
 @frozen
 class Regenerated(Action):
-    """The replacement a regeneration shield makes (701.19b): all damage is
+    """The replacement a regeneration shield makes (701.19a): all damage is
     removed from the permanent, it is tapped and removed from combat, and the
     shield is used up. Performed by the kernel; not for scenario files.
 
@@ -1083,9 +1083,9 @@ def _regenerated(tx: Tx, a: Regenerated) -> None:
     shields = tuple(s for s in state.shields if s.id != a.shield)
     tx._set(shields=shields)
     tx.put(perm.evolve(damage=0, tapped=True))
-    tx.emit(Event.make("regenerated", "701.19b", object=a.target, shield=a.shield))
+    tx.emit(Event.make("regenerated", "701.19a", object=a.target, shield=a.shield))
     if state.combat is not None and state.combat.in_combat(a.target):
-        tx.remove_from_combat(a.target, "701.19b")
+        tx.remove_from_combat(a.target, "701.19a")
 
 
 def _create_token(tx: Tx, a: CreateToken) -> None:
@@ -1329,7 +1329,7 @@ CORE_SPECS: tuple[ActionSpec, ...] = (
     _spec(Sacrifice, _sacrifice, "701.21"),
     _spec(Exile, _exile, "406.3"),
     _spec(Regenerate, _regenerate, "701.19"),
-    _spec(Regenerated, _regenerated, "701.19b"),
+    _spec(Regenerated, _regenerated, "701.19a"),
     _spec(CreateToken, _create_token, "111.2"),
     _spec(DealDamage, _deal_damage, "120.2b"),
     _spec(Prevent, _prevent, "615.1"),

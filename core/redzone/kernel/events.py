@@ -722,7 +722,7 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("grant", "613.1f", _keywords("gains"), "target keywords duration"),
     _k("revoke", "613.1f", _keywords("loses"), "target keywords duration"),
     _k("shield", "615.1", _shield, "target source amount mode shield", tone="help"),
-    _k("regenerated", "701.19b", "{object} regenerates: its damage is removed and it is "
+    _k("regenerated", "701.19a", "{object} regenerates: its damage is removed and it is "
        "tapped instead of being destroyed", "object shield", tone="help"),
     _k("replaced", "614.1", "{object}: {replacement} applies instead of its being destroyed",
        "object replacement", tone="help"),
