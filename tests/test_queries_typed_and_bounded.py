@@ -244,9 +244,9 @@ def test_engine_game_refuses_a_count_past_what_a_state_holds(name: str) -> None:
 
 def test_an_effects_negative_amount_is_refused_where_it_is_given() -> None:
     """Guarantees 7 and 13: an effect's number counts something (the damage
-    a reduce_damage effect takes off, 615-616), never below 0: ``Engine.game``
-    and the saved form refuse -3, naming it, rather than a later combat
-    failing in the plugin that reads it."""
+    a reduce_damage effect takes off, 615-616), never below 0: ``Engine.game``,
+    ``AddEffect`` and the saved form refuse -3, naming it, rather than a
+    later combat failing in the plugin that reads it."""
     from redzone import Effect
     from redzone.formats.serialize import StateFormatError
 
@@ -254,6 +254,10 @@ def test_an_effects_negative_amount_is_refused_where_it_is_given() -> None:
         ENGINE.game(["alice", "bob"], [], effects=[Effect("reduce_damage", to="bob", amount=-3)])
     state = ENGINE.game(["alice", "bob"], [], effects=[Effect("reduce_damage", to="bob",
                                                                amount=3)])
+    from redzone import AddEffect, IllegalActionError
+
+    with pytest.raises(IllegalActionError, match="amount -3"):
+        ENGINE.perform(state, AddEffect(Effect("reduce_damage", to="bob", amount=-3)))
     saved = state_to_dict(state)
     saved["effects"][0]["amount"] = -3
     with pytest.raises(StateFormatError, match="effects"):

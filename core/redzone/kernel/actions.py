@@ -55,6 +55,7 @@ from redzone.kernel.references import (
 from redzone.kernel.settle import change_control, end_effects
 from redzone.kernel.tx import Tx, numbered, starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
+from redzone.kernel.validate import STATE_BOUNDS, effect_amount_past
 from redzone.kernel.zones import POSITIONS
 
 
@@ -1225,6 +1226,10 @@ def _lose_life(tx: Tx, a: LoseLife) -> None:
 def _add_effect(tx: Tx, a: AddEffect) -> None:
     if not isinstance(a.effect, Effect):
         raise IllegalActionError(f"add_effect: {a.effect!r} is not an Effect", rule="611.2")
+    if effect_amount_past(a.effect):
+        lo, hi = STATE_BOUNDS["Effect.amount"]
+        raise IllegalActionError(f"add_effect: amount {a.effect.amount:,} is not a number of "
+                                 f"things ({lo:,} to {hi:,})", rule="107.1")
     if not starts(tx, a.effect.duration, a.effect.condition, a.do):
         return  # 611.2b: it does nothing
     tx.add_effect(a.effect)
