@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GainControl, Pump, new_game
 from redzone.formats.serialize import state_from_dict, state_to_dict
-from redzone.kernel.actions import AddContinuous
+from redzone.kernel.actions import AddContinuous, DealDamage
 from redzone.kernel.layers import ContinuousEffect, baked
 from redzone.kernel.model import GameState
 
@@ -504,3 +504,24 @@ def test_612_2_a_text_change_changes_a_color_word_not_letters_inside_a_word(
     if "multicolored" in text:
         state = engine.declare_attackers(state, {"knight": "bob"}).state
         assert [v.rule for v in engine.block_violations(state, {"gold": "knight"})] == ["702.16f"]
+
+
+def test_608_2c_a_later_instruction_sees_what_an_earlier_one_changed() -> None:
+    """608.2c, 613: a resolving spell's instructions are followed in order,
+    and each sees the game as the ones before it left it: "the bear becomes
+    red; it deals 2 damage to the knight" is prevented by the knight's
+    protection from red (702.16e), as it is when the two come one after
+    the other; a deathtouch the bear gains first destroys what it then
+    deals damage to (702.2b)."""
+    bear = engine.creature("bear", "alice", 2, 2, colors=("green",))
+    knight = engine.creature("knight", "bob", 2, 4, "protection from red")
+    out = engine.perform(_board(bear, knight), [
+        AddContinuous(affects=("bear",), set_colors=("red",)),
+        DealDamage("bear", "knight", 2)])
+    assert out.state.objects["knight"].damage == 0
+    assert [e.kind for e in out.events if e.kind in ("prevented", "damage")] == ["prevented"]
+    x = engine.creature("x", "bob", 2, 2)
+    out = engine.perform(_board(engine.creature("bear", "alice", 2, 2), x), [
+        AddContinuous(affects=("bear",), add_keywords=("deathtouch",)),
+        DealDamage("bear", "x", 1)])
+    assert out.state.objects["x"].zone == "graveyard"

@@ -52,7 +52,7 @@ from redzone.kernel.references import (
     PlayerOrObjectId,
     SourceId,
 )
-from redzone.kernel.settle import change_control, end_effects
+from redzone.kernel.settle import apply_layers, change_control, end_effects
 from redzone.kernel.tx import Tx, numbered, starts
 from redzone.kernel.tx import _enter_attacking as _attacks_on_entering
 from redzone.kernel.validate import STATE_BOUNDS, effect_amount_past
@@ -862,8 +862,9 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     (611.2, 613): it gets the next timestamp (613.7a) and an id; one from a
     resolving spell or ability (``locked``) has the set of objects it
     affects fixed now (611.2c), and the objects it affects by id are noted
-    by their numbers (``numbers``, 400.7). The layers are applied as the
-    command settles (its duration checked by the caller)."""
+    by their numbers (``numbers``, 400.7). The layers are applied at once,
+    so that what the spell or ability does next sees it (608.2c; its
+    duration checked by the caller)."""
     stamp = tx.state.timestamp + 1
     taken = {e.id for e in tx.state.continuous}
     if effect.id and effect.id in taken:
@@ -886,6 +887,9 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
     tx._set(timestamp=stamp, continuous=(*tx._field("continuous"), effect))
     tx.emit(Event.make("continuous", "613.1", object=ident, source=effect.source,
                        layers=effect.layers(), affects=effect.affects or None))
+    # 608.2c: the instructions after it see it (the layers applied now, not
+    # only as the command settles)
+    apply_layers(tx)
     return ident
 
 
