@@ -36,8 +36,9 @@ from redzone import (
     creature,
 )
 from redzone.formats.serialize import state_from_dict, state_to_dict
-from redzone.kernel.plugins import discover
+from redzone.kernel.plugins import PluginInfo, discover
 from redzone.testing import plugin_module as plugin
+from redzone.testing.conformance import _unprefixed
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -76,7 +77,7 @@ def boards(draw: st.DrawFn, keywords: Sequence[str] = ()) -> tuple[list[Player],
     if draw(st.integers(0, 4)) == 0:
         effects.append(Effect("prevent_all_combat_damage"))
     creatures = [c.id for c in perms if c.is_creature]
-    if creatures and draw(st.booleans()):
+    if bool(creatures) and draw(st.booleans()):
         effects.append(Effect("reduce_damage", to=draw(st.sampled_from(creatures)),
                               amount=draw(st.integers(0, 3))))
     return players, perms, effects
@@ -152,7 +153,8 @@ def draw_shields(data: st.DataObject, engine: Engine, state: GameState) -> GameS
     ids = [p.id for p in state.battlefield] + list(state.players)
     for _ in range(data.draw(st.integers(0, 2))):
         who = data.draw(st.sampled_from(ids))
-        amount = data.draw(st.sampled_from([1, 2, 3, "next", "all"]))
+        amounts: list[int | str] = [1, 2, 3, "next", "all"]
+        amount = data.draw(st.sampled_from(amounts))
         action = Prevent(target=who, amount=amount) if data.draw(st.booleans()) else Prevent(
             source=who, amount=amount)
         state = engine.perform(state, action).state
@@ -365,15 +367,35 @@ KEYWORDS = sorted({k.spec.name for k in Engine().keywords()} & {
 def resolved(engine: Engine, board: Any, attacks: dict[str, str],
              blocks: dict[str, list[str]]) -> Any:
     """The whole combat of ``board`` as text to compare byte for byte: the
-    final state and every event as sorted JSON, and the steps; or the error
-    an illegal declaration raised."""
+    final state (the plugin names it records without a position prefix) and
+    every event as sorted JSON, and the steps; or the error an illegal
+    declaration raised."""
     try:
         state = game(engine, board)
         result = engine.resolve(state, attacks, blocks)
     except IllegalActionError as err:
         return ("error", type(err).__name__, err.violations)
-    return (json.dumps(state_to_dict(result.state), sort_keys=True),
+    return (json.dumps(state_to_dict(_unprefixed(result.state)), sort_keys=True),
             [json.dumps(e.to_json(), sort_keys=True) for e in result.events], result.steps)
+
+
+def in_order(plugins: Sequence[PluginInfo]) -> list[PluginInfo]:
+    """``plugins`` renamed with their position first, so that an engine
+    calls them in this order: it calls implementations in plugin name order,
+    whatever order the plugins were registered in."""
+    return [PluginInfo(f"{pos:03d}.{p.name}", p.module, p.distribution, p.version)
+            for pos, p in enumerate(plugins)]
+
+
+def as_info(plugin: Any) -> PluginInfo:
+    """A plugin module as the engine registers it, under its own name."""
+    return plugin if isinstance(plugin, PluginInfo) else PluginInfo(plugin.__name__, plugin)
+
+
+EVERYTHING = sorted([*BUILTINS, *map(as_info, TEST_PLUGINS)], key=lambda p: p.name)
+IN_NAME_ORDER = Engine(discover=False, plugins=EVERYTHING)
+#: Every two plugins called the other way round.
+REVERSED = Engine(discover=False, plugins=in_order(EVERYTHING[::-1]))
 
 
 @settings(max_examples=40, deadline=None,
@@ -381,26 +403,39 @@ def resolved(engine: Engine, board: Any, attacks: dict[str, str],
 @given(board=boards(keywords=KEYWORDS), data=st.data())
 def test_results_do_not_depend_on_registration_order(board: Any, data: st.DataObject) -> None:
     """DESIGN: hooks are questions whose answers combine regardless of order:
-    the built-in keywords and test plugins, registered in two random orders,
-    resolve a random combat identically."""
-    everything: list[Any] = [*BUILTINS, *TEST_PLUGINS]
-    one = Engine(discover=False, plugins=data.draw(st.permutations(everything)))
-    two = Engine(discover=False, plugins=data.draw(st.permutations(everything)))
-    state = game(one, board)
-    attacks, blocks = draw_declarations(data, one, state)
-    assert resolved(one, board, attacks, blocks) == resolved(two, board, attacks, blocks)
+    the built-in keywords and test plugins, called in name order, in reverse
+    and in a random order, resolve a random combat identically (the plugin
+    names the state records compared without the position prefix)."""
+    shuffled = Engine(discover=False, plugins=in_order(data.draw(st.permutations(EVERYTHING))))
+    state = game(IN_NAME_ORDER, board)
+    attacks, blocks = draw_declarations(data, IN_NAME_ORDER, state)
+    expected = resolved(IN_NAME_ORDER, board, attacks, blocks)
+    assert resolved(REVERSED, board, attacks, blocks) == expected
+    assert resolved(shuffled, board, attacks, blocks) == expected
 
 
 def test_registration_order_changes_pluggy_order_but_not_ours() -> None:
-    """The property above can fail: pluggy itself calls the last registered
-    implementation first; the facade's order is by plugin name."""
-    a, b = TEST_PLUGINS[1], TEST_PLUGINS[2]
+    """Why the property above renames the plugins: pluggy calls the last
+    registered implementation first, but the engine calls them in plugin name
+    order, so registering the same plugins in another order calls them in the
+    same order; renamed with their position first, they are called in the
+    order given."""
+    a, b = as_info(TEST_PLUGINS[1]), as_info(TEST_PLUGINS[2])
+
+    def registered(engine: Engine) -> list[str]:
+        return [i.plugin_name for i in engine.pm.hook.redzone_modify_damage.get_hookimpls()
+                if "p_" in i.plugin_name]
+
+    def called(engine: Engine) -> list[str]:
+        return [i.plugin.name for i in engine.hooks.impls("redzone_modify_damage")
+                if "p_" in i.plugin.name]
+
     one = Engine(discover=False, plugins=[a, b])
     two = Engine(discover=False, plugins=[b, a])
-    assert [i.plugin_name for i in one.pm.hook.redzone_modify_damage.get_hookimpls()] != [
-        i.plugin_name for i in two.pm.hook.redzone_modify_damage.get_hookimpls()]
-    assert [i.plugin.name for i in one.hooks.impls("redzone_modify_damage")] == [
-        i.plugin.name for i in two.hooks.impls("redzone_modify_damage")]
+    assert (registered(one), registered(two)) == (["p_plus", "p_times"], ["p_times", "p_plus"])
+    assert called(one) == called(two) == ["p_plus", "p_times"]
+    assert called(Engine(discover=False, plugins=in_order([b, a]))) == [
+        "000.p_times", "001.p_plus"]
 
 
 # ---------------------------------------------------------------------------
