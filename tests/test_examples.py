@@ -4,9 +4,9 @@ comments, with the rule behind them).
 
 An example whose keywords still have stub plugins (a plugin that declares the
 keyword and implements nothing else) can't be verified: when its outcome
-differs, the test is skipped and says which plugin. Regenerate the goldens
-with ``python -m redzone.examples --regen``: it writes only goldens whose
-outcome meets every expectation.
+differs, the test fails and says which plugin (a broken example is never
+skipped). Regenerate the goldens with ``python -m redzone.examples --regen``:
+it writes only goldens whose outcome meets every expectation.
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ def outcomes() -> dict[str, dict[str, Any]]:
     return {name: examples.outcome(name) for name in NAMES}
 
 
-def _skip_if_stubbed(name: str, what: str) -> None:
+def _fail_if_stubbed(name: str, what: str) -> None:
+    """Fail naming the stub plugins of ``name``'s keywords, if it has any:
+    they are why its outcome differs (the caller's assertion fails it
+    otherwise)."""
     stubs = examples.unimplemented_keywords(name)
     if stubs:
-        pytest.skip(f"{name}: {what}; keyword plugins still stubs: {', '.join(stubs)}")
+        pytest.fail(f"{name}: {what}; keyword plugins still stubs: {', '.join(stubs)}")
 
 
 def test_at_least_fifteen_examples_are_bundled() -> None:
@@ -57,8 +60,21 @@ def test_example_meets_its_hand_checked_expectations(
     rules (see the example's comments)."""
     problems = examples.unmet(name, outcomes[name])
     if problems:
-        _skip_if_stubbed(name, "expectations unmet")
+        _fail_if_stubbed(name, "expectations unmet")
     assert not problems, "\n".join(problems)
+
+
+def test_a_broken_example_whose_keywords_are_stubs_fails_naming_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An example whose outcome misses its hand-checked expectations fails,
+    naming the stub plugins of its keywords when it has some, rather than
+    being skipped: a broken example is reported, whatever the reason."""
+    name = examples.DEFAULT
+    monkeypatch.setattr(examples, "unmet", lambda n, out: ["players.bob.life is 7"])
+    monkeypatch.setattr(examples, "unimplemented_keywords", lambda n: ["squirrellink"])
+    with pytest.raises(pytest.fail.Exception, match="keyword plugins still stubs: "
+                       "squirrellink"):
+        test_example_meets_its_hand_checked_expectations(name, {name: {}})
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -67,11 +83,11 @@ def test_example_matches_its_golden_outcome(
     """The golden file holds exactly the JSON outcome, byte for byte."""
     golden = examples.golden_path(name)
     if not golden.is_file():
-        _skip_if_stubbed(name, "no golden yet")
+        _fail_if_stubbed(name, "no golden yet")
     assert golden.is_file(), f"missing {golden.name}: run python -m redzone.examples --regen"
     text = golden.read_text(encoding="utf-8")
     if json.loads(text) != outcomes[name]:
-        _skip_if_stubbed(name, "golden differs")
+        _fail_if_stubbed(name, "golden differs")
     assert json.loads(text) == outcomes[name], (
         f"{name}: outcome differs from {golden.name}; if the new outcome is right, run "
         "python -m redzone.examples --regen")
@@ -114,10 +130,7 @@ def test_regeneration_in_check_mode_reports_no_difference(
     assert calls == [{"write": False, "force": False}]  # compares, writes nothing
     assert len(reports) == len(examples.names())
     bad = [r for r in reports if r.unmet or r.golden != "same"]
-    if bad and all(r.stubs for r in bad):
-        pytest.skip("stub keyword plugins: " + ", ".join(sorted({s for r in bad
-                                                                 for s in r.stubs})))
-    assert not bad, bad
+    assert not bad, bad  # (each report names its stub keywords, if any)
     assert status == 0
 
 

@@ -50,13 +50,35 @@ def test_702_39b_each_instance_triggers(engine: Engine) -> None:
 
 
 def test_provoke_requirement_yields_to_a_restriction(engine: Engine) -> None:
-    """509.1c: a requirement that would break a restriction need not be obeyed
-    (a provoked creature without flying or reach can't block a flier)."""
+    """702.39a, 509.1c: provoke resolves on its target (the tapped bear is
+    untapped and must block the provoker this combat if able), but the number
+    of requirements obeyed is maximized "without disobeying any
+    restrictions": the bear has neither flying nor reach, so it can't block
+    the flier (702.9b) and declaring no blockers is legal. The same bear with
+    reach must block it."""
     c = engine.creature
     state = engine.game(["alice", "bob"], [c("taunter", "alice", 2, 2, "provoke", "flying"),
-                                            c("bear", "bob", 2, 2)])
-    state = engine.declare_attackers(state, {"taunter": "bob"}).state
-    engine.declare_blockers(state, {})
+                                            c("bear", "bob", 2, 2, tapped=True)])
+    out = engine.declare_attackers(state, {"taunter": "bob"})
+    assert [(e.kind, e.get("ability")) for e in out.events if e.kind == "resolve"] == [
+        ("resolve", "provoke")]
+    state = out.state
+    assert state.objects["bear"].tapped is False
+    assert [(e.kind, e.to, e.source, e.duration) for e in state.effects] == [
+        ("blocks_if_able", "bear", "taunter", "this_combat")]
+    assert engine.block_violations(state, {}) == ()
+    combat = engine.declare_blockers(state, {}).state.combat
+    assert combat is not None and combat.blocks == {}
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"bear": "taunter"})
+    assert (info.value.rule, info.value.objects) == ("702.9b", ("bear", "taunter"))
+    reaching = engine.game(["alice", "bob"], [c("taunter", "alice", 2, 2, "provoke", "flying"),
+                                               c("bear", "bob", 2, 2, "reach", tapped=True)])
+    reaching = engine.declare_attackers(reaching, {"taunter": "bob"}).state
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(reaching, {})
+    assert info.value.rule == "509.1c"
+    engine.declare_blockers(reaching, {"bear": "taunter"})
 
 
 def test_603_3d_the_target_is_chosen_as_it_goes_on_the_stack() -> None:

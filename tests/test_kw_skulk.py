@@ -52,11 +52,15 @@ def test_702_118b_legal_blockers(board: Any) -> None:
 
 
 def test_702_118b_powers_are_compared_as_blockers_are_declared(board: Any) -> None:
-    """Current power counts: a pump on the skulker before blocks lets bigger creatures
-    block; a pump on the blocker keeps it from blocking."""
+    """702.118b: "can't be blocked by creatures with greater power", compared
+    with current power as blockers are declared: the 2/2 can't block the 1/1
+    skulker; a pump on the skulker before blocks lets it block; a pump on the
+    blocker keeps it from blocking."""
     state = board(board.c("rat", "alice", 1, 1, "skulk"), board.c("bear", "bob", 2, 2))
-    with pytest.raises(IllegalBlockError):
+    with pytest.raises(IllegalBlockError) as info:
         board.engine.resolve(state, {"rat": "bob"}, {"bear": "rat"})
+    assert (info.value.rule, info.value.objects) == ("702.118b", ("bear", "rat"))
+    assert "its power 2 is greater" in info.value.message
     result = board.engine.resolve(state, {"rat": "bob"}, {"bear": "rat"},
                                   actions=[("declare_attackers", Pump("rat", 1, 1))])
     assert result.state.objects["rat"].zone == "graveyard"

@@ -118,12 +118,27 @@ def test_702_16b_provoke_neither_offers_nor_defaults_to_a_protected_creature(
 
 def test_702_16b_provoke_refuses_a_protected_creature_given_as_its_target(
         engine: Engine) -> None:
+    """702.16b: the monk with protection from red "can't be targeted by
+    abilities from a source with the stated quality": the red provoker's
+    ability doesn't offer it (only the bear), so an answer naming it is
+    refused as no option of provoke's target (702.39a) and nothing happens.
+    With protection from green (no quality of the provoker) the same answer
+    is taken: the refusal is the protection's."""
     state = _provoke_board(engine)
     with pytest.raises(IllegalActionError) as info:
         engine.declare_attackers(state, {"goblin": "bob"},
                                  choices={"provoke@goblin:target": "monk"})
-    assert info.value.rule == "702.39a"
+    assert info.value.violations == (Violation(
+        "702.39a", "choice 'provoke@goblin:target': 'monk' is not among the options (bear)",
+        ("provoke@goblin:target",)),)
     assert state.objects["monk"].tapped is True
+    assert [v.rule for v in engine.hooks.target_violations(state, "goblin", "monk")] == [
+        "702.16b"]
+    green = engine.declare_attackers(_provoke_board(engine, "protection from green"),
+                                     {"goblin": "bob"},
+                                     choices={"provoke@goblin:target": "monk"}).state
+    assert green.objects["monk"].tapped is False
+    assert [(e.kind, e.to) for e in green.effects] == [("blocks_if_able", "monk")]
 
 
 def test_702_16b_provoke_with_only_a_protected_creature_targets_nothing(

@@ -72,17 +72,28 @@ def test_603_7c_decayed_doesnt_sacrifice_its_creature_back_as_a_new_object() -> 
     assert state.objects["z"].zone == "battlefield"
 
 
-def test_608_2b_provoke_does_nothing_to_its_target_back_as_a_new_object() -> None:
+@pytest.mark.parametrize("tapped", [True, False])
+def test_608_2b_provoke_does_nothing_to_its_target_back_as_a_new_object(tapped: bool) -> None:
     """702.39a, 608.2b, 400.7: provoke's target was exiled and returned
-    (tapped) before the ability resolved: it is a new object, no longer the
-    target, so it isn't untapped and needn't block."""
+    before the ability resolved: it is a new object, no longer the target,
+    so neither part of the ability does anything to it (each skipped,
+    400.7): back tapped, it isn't untapped; back untapped (so that it could
+    block), it gets no requirement to block (509.1c) and declaring no
+    blockers is legal. The control: the target that stayed must block the
+    provoker."""
     state = engine.game(["alice", "bob"], [c("p", "alice", 2, 2, "provoke"),
                                            c("w", "bob", 1, 4, tapped=True)])
     state = engine.declare_attackers(state, {"p": "bob"},
                                      choices={"provoke@p:target": ["w"]}).state
-    out = engine.resolve_trigger(_blinked(state, "w", tapped=True))
-    assert out.state.objects["w"].tapped
+    out = engine.resolve_trigger(_blinked(state, "w", tapped=tapped))
+    assert out.state.objects["w"].tapped is tapped
+    assert out.state.effects == ()
+    assert _skipped(out.events) == ["400.7", "400.7"]  # the untap and the requirement
+    assert engine.block_violations(out.state, {}) == ()
     engine.declare_blockers(out.state, {})  # no requirement to block: legal
+    stayed = engine.resolve_trigger(state).state
+    assert stayed.objects["w"].tapped is False
+    assert [v.rule for v in engine.block_violations(stayed, {})] == ["509.1c"]
 
 
 def test_608_2b_mentor_puts_no_counter_on_its_target_back_as_a_new_object() -> None:

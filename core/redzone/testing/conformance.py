@@ -29,7 +29,9 @@ combat each action kind and activated ability of the plugin
     to a recipient and what it dealt is explained by an event: ``redirected``
     (614.9), ``prevented`` (615) or ``modified`` (614.1a; a keyword's
     modification is of damage its source or recipient deals or is dealt); a
-    creature gets no more damage marked than it was dealt (120.3e).
+    creature gets no more damage marked than it was dealt (120.3e). Checked
+    with the default assignments, and again with the division the board's
+    drawn assignment weighs, wherever that division is legal (510.1c-e).
 ``events-accounted-for``
     Life, poison, counters, zones and new objects all changed by exactly what
     the events say; every id an event names exists.
@@ -44,10 +46,17 @@ to rerun with ``redzone run``.
 
 With pytest, subclass :class:`KeywordConformance`; elsewhere call
 :func:`check_conformance`.
+
+The boards are the same on every run (``derandomize``), unless they are
+asked for new ones each run: by ``derandomize=False``, or, when
+``derandomize`` is left unset, by a hypothesis settings profile registered
+under the name :data:`PROFILE` (a project's test suite that wants new boards
+on every run registers it, ``derandomize=False``, beside its own profiles).
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import pickle
 import random
@@ -60,6 +69,7 @@ from typing import Any, ClassVar, Final
 from attrs import field, frozen
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 from redzone.kernel.combat import Duty
 from redzone.kernel.editions import get_edition
@@ -97,6 +107,14 @@ INVARIANTS: Final[Mapping[str, str]] = {
 
 _ASSIGNED: Final = "_assigned"
 _MAX_STEPS: Final = 16
+
+#: The name of the hypothesis settings profile the kit reads, when one is
+#: registered (``settings.register_profile``), for what ``derandomize`` left
+#: unset means: its ``derandomize``, and its ``database`` for random boards.
+#: Unregistered, the boards are the same on every run.
+#:
+#: .. versionadded:: 0.1.0
+PROFILE: Final = "redzone-conformance"
 
 
 class ConformanceError(AssertionError):
@@ -431,15 +449,27 @@ def play(engine: Engine, case: Case, assign: Mapping[str, Mapping[str, int]] | N
 
     :raises IllegalActionError: when a declaration or assignment is illegal.
     """
-    state = case.state
     records: list[StepRecord] = []
+    _play_into(records, engine, case, assign, turn=turn)
+    return records
+
+
+def _play_into(records: list[StepRecord], engine: Engine, case: Case,
+               assign: Mapping[str, Mapping[str, int]] | None = None, *,
+               turn: bool = True) -> None:
+    """:func:`play`, its records appended to ``records`` as each command is
+    played: a command that raises leaves those of the commands before it.
+
+    :raises IllegalActionError: when a declaration or assignment is illegal.
+    """
+    state = case.state
     for _ in range(_MAX_STEPS):
         nxt = engine.next_step(state)
         if nxt is None:
             if turn and state.game_over is None:
                 records += [StepRecord(p.command, p.before, p.after, p.events)
                             for p in rest_of_turn(engine, state)]
-            return records
+            return
         command = {"beginning_of_combat": "begin_combat",
                    "declare_attackers": "declare_attackers",
                    "declare_blockers": "declare_blockers",
@@ -611,21 +641,34 @@ def _check_metadata(subject: Subject, plugin: PluginInfo, *, required: bool) -> 
 
 def check_no_exception_escapes(subject: Subject, case: Case) -> None:
     """``no-exception-escapes``: commands raise only IllegalActionError, and
-    queries never raise, on any board and declaration."""
+    queries never raise, on any board and declaration.
+
+    Only the commands are let raise an :class:`~redzone.IllegalActionError`
+    (the case's own declaration and assignment may be illegal); one that a
+    command of the legal line raises (its default assignment refused is
+    ``default-assignment-legal``'s to report) ends the line there, and the
+    queries are still asked on every state it reached. A query that raises
+    anything, an ``IllegalActionError`` too, breaks the invariant."""
     engine = subject.engine
     state = case.state
     where = "the queries before combat"
+    records: list[StepRecord] = []
     try:
         engine.attack_violations(state, case.attacks)
         engine.legal_attackers(state)
         where = "the combat and the rest of the turn (as declared)"
-        _outcome(engine, case)
-        legal = legalize(engine, case)
-        if legal is None:
-            return
-        where = ("the combat and the rest of the turn (illegal attackers and blockers left "
-                 "out)")
-        records = play(engine, legal)
+        _outcome(engine, case)  # (an IllegalActionError is its outcome)
+        where = "making the declaration legal (queries, and the attackers declared)"
+        try:
+            legal = legalize(engine, case)
+        except IllegalActionError:
+            legal = None  # (a command refused: allowed here; no legal line to play)
+        if legal is not None:
+            where = ("the combat and the rest of the turn (illegal attackers and blockers left "
+                     "out)")
+            # (a command of the line refused: the states before it are queried)
+            with contextlib.suppress(IllegalActionError):
+                _play_into(records, engine, legal)
         where = "the queries during combat"
         for record in records:
             st_ = record.after
@@ -639,9 +682,7 @@ def check_no_exception_escapes(subject: Subject, case: Case) -> None:
                 engine.damage_duties(st_)
                 engine.default_assignment(st_)
                 engine.assignment_violations(st_, case.assign)
-    except IllegalActionError:
-        pass
-    except Exception as exc:
+    except Exception as exc:  # a query's IllegalActionError too: queries never raise
         raise _escaped(subject, case, where, exc) from exc
     for variant in explore(subject, case):
         if variant.error is not None and not isinstance(variant.error, IllegalActionError):
@@ -836,11 +877,61 @@ def check_damage_conserved(subject: Subject, case: Case) -> None:
     ``redirected`` (614.9), ``prevented`` (615) or ``modified`` (614.1a), a
     keyword's modification made by the keyword of the source or the
     recipient; no combat damage is dealt that wasn't assigned; marked damage
-    grows by no more than the damage dealt (120.3e)."""
+    grows by no more than the damage dealt (120.3e). The legal part of the
+    case (:func:`legalize`) is played with the default assignments, and,
+    when the case draws an assignment, again with each creature's damage
+    divided among its recipients as that assignment weighs them
+    (:func:`_division`; the kit draws weights for the blockers of each
+    attacker that several creatures block), in each step where that
+    division is legal (510.1c-e: a choice the default policy may never
+    make)."""
     legal = legalize(subject.engine, case)
     assume(legal is not None)
     assert legal is not None
-    _damage_conserved(subject, legal, legal.state, lambda s: _advance(subject.engine, legal, s))
+
+    def advance(state: GameState) -> Any:
+        return _advance(subject.engine, legal, state)
+
+    _damage_conserved(subject, legal, legal.state, advance)
+    if case.assign:
+        _damage_conserved(subject, legal, legal.state, advance, case.assign)
+
+
+def _weighed(case: Case) -> st.SearchStrategy[Case]:
+    """``case`` with weights drawn as its assignment, for
+    :func:`check_damage_conserved` to divide by: for each attacker two
+    creatures or more block, a weight (0 to 6) for each of them (510.1c: a
+    division its controller may choose); ``case`` as it is without one."""
+    blockers: dict[str, list[str]] = {}
+    for blocker, attacker in case.blocks.items():
+        blockers.setdefault(attacker, []).append(blocker)
+    shared = {a: b for a, b in blockers.items() if len(b) > 1 and a in case.attacks}
+    if not shared:
+        return st.just(case)
+    return st.fixed_dictionaries({
+        a: st.fixed_dictionaries({b: st.integers(0, 6) for b in bs})
+        for a, bs in sorted(shared.items())}).map(
+        lambda weights: Case(case.state, case.attacks, case.blocks, weights))
+
+
+def _division(duties: Iterable[Duty], weights: Mapping[str, Mapping[str, int]]
+              ) -> dict[str, dict[str, int]]:
+    """Each creature's combat damage divided among its recipients in the
+    proportions ``weights`` gives them (what is left over, one each to
+    those it weighs most): for the creatures it weighs a recipient of."""
+    out: dict[str, dict[str, int]] = {}
+    for duty in duties:
+        mine = weights.get(duty.source, {})
+        shares = {r: mine[r] for r in dict.fromkeys(duty.recipients) if mine.get(r, 0) > 0}
+        total = sum(shares.values())
+        if duty.power <= 0 or not total:
+            continue
+        amounts = {r: duty.power * w // total for r, w in shares.items()}
+        left = duty.power - sum(amounts.values())
+        for r in sorted(shares, key=lambda r: -shares[r])[:left]:
+            amounts[r] += 1
+        out[duty.source] = amounts
+    return out
 
 
 def _advance(engine: Engine, case: Case, state: GameState) -> Any:
@@ -862,7 +953,11 @@ _COMMANDS: Final[Mapping[str, str]] = {
 
 
 def _damage_conserved(subject: Subject, legal: Case, state: GameState,
-                      advance: Callable[[GameState], Any]) -> None:
+                      advance: Callable[[GameState], Any],
+                      weights: Mapping[str, Mapping[str, int]] | None = None) -> None:
+    """Play the combat from ``state`` and check each combat damage step;
+    with ``weights``, each step's damage is assigned as :func:`_division`
+    divides it, where that is legal, else by default."""
     name = "damage-conserved"
     engine = subject.engine
     pending: Counter[tuple[str, str]] = Counter()
@@ -876,7 +971,12 @@ def _damage_conserved(subject: Subject, legal: Case, state: GameState,
         duties: tuple[Duty, ...] = ()
         if not state.step.endswith(_ASSIGNED):
             duties = engine.damage_duties(state)[1]
-        out = engine.combat_damage(state)
+        division = _division(duties, weights) if weights else {}
+        if division and engine.assignment_violations(state, division):
+            division = {}  # (an illegal division: 510.1e; the default instead)
+        out = engine.combat_damage(state, division or None)
+        # (a failure shows the board with the division this step was given)
+        shown = Case(legal.state, legal.attacks, legal.blocks, division) if division else legal
         assigned: Counter[str] = Counter()
         for e in out.events:
             if e.kind == "assign":
@@ -889,7 +989,7 @@ def _damage_conserved(subject: Subject, legal: Case, state: GameState,
                 raise subject.fail(name, f"{duty.source} assigned {assigned[duty.source]} "
                                    f"combat damage in {nxt}, but its power is {duty.power} "
                                    f"and it may assign to {list(duty.recipients)} (510.1a)",
-                                   legal)
+                                   shown)
             power = state.objects[duty.source].power
             if duty.power != power and duty.power > 0:
                 # 510.1a: its power, unless what it has says otherwise.
@@ -902,13 +1002,13 @@ def _damage_conserved(subject: Subject, legal: Case, state: GameState,
                                        f"{stray_[0]!r} says so (redzone_combat_damage_amount), "
                                        f"but {duty.source} has none of its keywords: a "
                                        "creature assigns its power, or what its abilities "
-                                       "say (510.1a)", legal)
+                                       "say (510.1a)", shown)
         stray = set(assigned) - {d.source for d in duties}
         if duties and stray:
             raise subject.fail(name, f"{sorted(stray)} assigned combat damage in {nxt} "
-                               "without dealing combat damage in that step (510.4)", legal)
+                               "without dealing combat damage in that step (510.4)", shown)
         if not out.state.step.endswith(_ASSIGNED):
-            _dealt_as_assigned(subject, legal, state, out, pending)
+            _dealt_as_assigned(subject, shown, state, out, pending)
             pending.clear()
         state = out.state
 
@@ -970,9 +1070,10 @@ def _dealt_as_assigned(subject: Subject, legal: Case, state: GameState, out: Any
     for perm in state.objects.values():
         if perm.zone != "battlefield" or "creature" not in perm.types:
             continue
-        # a creature destroyed by this step's damage: as it last was (608.2h)
+        # a creature destroyed by this step's damage: as it last was (608.2h);
+        # one back on the battlefield is a new object (400.7: persist, undying)
         after = out.state.last_known(perm.id)
-        if after.zone != "battlefield":
+        if after.zone != "battlefield" or after.object != perm.object:
             continue
         grown = after.damage - perm.damage
         if grown < 0 or grown > to_target[perm.id]:
@@ -1117,20 +1218,41 @@ BOARD_CHECKS: Final[Mapping[str, Callable[[Subject, Case], None]]] = {
 }
 
 
-def _settings(max_examples: int, derandomize: bool, shrink: bool = True) -> settings:
+def _profile() -> settings | None:
+    """The hypothesis profile registered as :data:`PROFILE`, if one is."""
+    try:
+        return settings.get_profile(PROFILE)
+    except InvalidArgument:
+        return None
+
+
+def _settings(max_examples: int, derandomize: bool | None, shrink: bool = True) -> settings:
+    """The kit's hypothesis settings: ``derandomize`` unset (``None``) is
+    the :data:`PROFILE` profile's, or ``True`` without one; new boards
+    each run are kept in that profile's database, if it gives one."""
+    profile = _profile()
+    if derandomize is None:
+        derandomize = profile.derandomize if profile is not None else True
+    database = None if derandomize or profile is None else profile.database
     # One failure reported (the smallest board), not a group of them; no
     # explain phase (it lists lines of the kit's own code the failing boards ran).
     phases = [p for p in Phase if (shrink or p is not Phase.shrink) and p is not Phase.explain]
     return settings(max_examples=max_examples, deadline=None, derandomize=derandomize,
-                    database=None, print_blob=False, phases=phases, report_multiple_bugs=False,
+                    database=database, print_blob=False, phases=phases,
+                    report_multiple_bugs=False,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.differing_executors])
 
 
 def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
-                    derandomize: bool = True, shrink: bool = True) -> None:
+                    derandomize: bool | None = None, shrink: bool = True) -> None:
     """Check one invariant of :data:`INVARIANTS` on generated boards.
 
+    :param max_examples: boards to draw.
+    :param derandomize: ``True``: the same boards on every run; ``False``:
+        new boards each run; ``None`` (the default): as the hypothesis
+        profile :data:`PROFILE` says, when one is registered, else the same
+        boards.
     :param shrink: let hypothesis shrink a failing board to a small one
         (slower to fail, much easier to read).
 
@@ -1146,14 +1268,16 @@ def check_invariant(subject: Subject, invariant: str, *, max_examples: int = 40,
         raise summary_first(exc) from None
 
 
-def _check_invariant(subject: Subject, invariant: str, max_examples: int, derandomize: bool,
-                     shrink: bool) -> None:
+def _check_invariant(subject: Subject, invariant: str, max_examples: int,
+                     derandomize: bool | None, shrink: bool) -> None:
     if invariant == "keyword-metadata":
         check_keyword_metadata(subject)
         return
     check = BOARD_CHECKS[invariant]
     strategy = cases(subject.engine, subject.keywords, subject.others,
                      players=subject.players)
+    if invariant == "damage-conserved":
+        strategy = strategy.flatmap(_weighed)
 
     @_settings(max_examples, derandomize, shrink)
     @given(case=strategy)
@@ -1193,7 +1317,7 @@ def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None
                       builtins: bool = True, rules: str | Sequence[str] = "foundations",
                       others: Sequence[str] | None = None,
                       extra_plugins: Sequence[object] = (), max_examples: int = 40,
-                      derandomize: bool = True, siblings: bool = True,
+                      derandomize: bool | None = None, siblings: bool = True,
                       players: int = 2) -> None:
     """Check a keyword plugin against every invariant (or the named ones).
 
@@ -1206,7 +1330,10 @@ def check_conformance(plugin: object | None, *, invariants: Iterable[str] | None
         other keyword the engine knows).
     :param extra_plugins: more plugins to load alongside it.
     :param max_examples: boards per invariant.
-    :param derandomize: the same boards on every run (stable CI).
+    :param derandomize: ``True``: the same boards on every run (stable CI);
+        ``False``: new boards each run; ``None`` (the default): as the
+        hypothesis profile :data:`PROFILE` says, when one is registered, else
+        the same boards.
     :param siblings: load the other plugins of the plugin's distribution too.
     :param players: the players of generated boards (2 to 4: multiplayer).
     :raises ConformanceError: for the first invariant broken.
@@ -1234,8 +1361,10 @@ class KeywordConformance:
     too, default ``True``), ``rules`` (an edition name, default
     ``"foundations"``), ``others`` (printed keywords to mix in),
     ``extra_plugins`` (more plugins to load alongside), ``max_examples``
-    (boards per invariant, default 40), ``derandomize`` (default
-    ``True``: the same boards every run), ``siblings`` (default ``True``:
+    (boards per invariant, default 40), ``derandomize`` (``True``: the same
+    boards every run; ``False``: new boards each run; default ``None``: as
+    the hypothesis profile :data:`PROFILE` says when one is registered, else
+    the same boards), ``siblings`` (default ``True``:
     load the other plugins of the plugin's distribution too) and ``players``
     (default 2; up to 4 for multiplayer boards).
 
@@ -1248,7 +1377,7 @@ class KeywordConformance:
     others: ClassVar[Sequence[str] | None] = None
     extra_plugins: ClassVar[Sequence[object]] = ()
     max_examples: ClassVar[int] = 40
-    derandomize: ClassVar[bool] = True
+    derandomize: ClassVar[bool | None] = None
     siblings: ClassVar[bool] = True
     players: ClassVar[int] = 2
     _subjects: ClassVar[dict[tuple[Any, ...], Subject]] = {}
@@ -1297,6 +1426,7 @@ class KeywordConformance:
         self._check("default-assignment-legal")
 
 
-__all__ = ["BOARD_CHECKS", "INVARIANTS", "Case", "ConformanceError", "KeywordConformance",
-           "StepRecord", "Subject", "account", "cases", "check_conformance", "check_invariant",
-           "legalize", "play", "printed_keywords", "summary_first"]
+__all__ = ["BOARD_CHECKS", "INVARIANTS", "PROFILE", "Case", "ConformanceError",
+           "KeywordConformance", "StepRecord", "Subject", "account", "cases",
+           "check_conformance", "check_invariant", "legalize", "play", "printed_keywords",
+           "summary_first"]
