@@ -259,7 +259,9 @@ def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
         found: list[_Ref] | None = [] if refs is not None else None
         action = _decode_attrs(cls, {k: v for k, v in value.items() if k != "do"}, path, found)
         if refs is not None and found is not None:
-            refs.extend(("action", ident, sub) for _kind_, ident, sub in found)
+            # (a token an action inside this one creates stays one: 111.1)
+            refs.extend((kind if kind == "created" else "action", ident, sub)
+                        for kind, ident, sub in found)
             for name in ("token", "permanent"):
                 made = getattr(getattr(action, name, None), "id", None)
                 if isinstance(made, str):
@@ -299,6 +301,12 @@ def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
     if origin is tuple:
         if not isinstance(value, list):
             raise StateFormatError(f"expected a list, got {_kind(value)}", path)
+        if args and args[-1] is not Ellipsis:  # a fixed length: tuple[str, int]
+            if len(value) != len(args):
+                raise StateFormatError(f"expected a list of {len(args)} items, got "
+                                       f"{len(value)}", path)
+            return tuple(_decode(item, v, f"{path}[{i}]", refs)
+                         for i, (item, v) in enumerate(zip(args, value, strict=True)))
         item = args[0] if args else Any
         return tuple(_decode(item, v, f"{path}[{i}]", refs) for i, v in enumerate(value))
     if origin is frozenset:
@@ -389,7 +397,8 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
                     type(decoded) is int and not lo <= decoded <= hi) or (
                     type(decoded) is FrozenMap and decoded):
                 _check_value(cls, f.name, decoded, sub)
-        if refs is not None and decoded is not None and f.name in kinds:
+        if refs is not None and f.name in kinds and isinstance(decoded, (str, tuple, frozenset)):
+            # (ids; a spell as a damage source, a StackObject, names none)
             refs.append((kinds[f.name], decoded, sub))
     try:
         return cls(**kwargs)
