@@ -297,3 +297,25 @@ def test_601_2_choices_for_knows_every_command(engine: Engine, command: str) -> 
     with pytest.raises(RulesError) as info:  # (refused as the command itself would be)
         engine.choices_for(state, command, *args)
     assert not isinstance(info.value, BadQueryError)
+
+
+def test_508_1h_costs_to_attack_are_asked_in_an_order_no_plugin_name_changes() -> None:
+    """508.1g-h: the attacking player determines the costs to attack and
+    pays them in any order; redzone asks them in one order (by player, then
+    the choice's name), which doesn't change when the plugins offering them
+    are named so that they are asked the other way round (enlist's and
+    exert's choices of one creature)."""
+    from redzone.kernel.plugins import PluginInfo, discover
+
+    builtins = sorted(discover(), key=lambda p: p.name)
+    asked = []
+    for order in (builtins, builtins[::-1]):
+        renamed = [PluginInfo(f"{i:03d}.{p.name}", p.module, p.distribution, p.version)
+                   for i, p in enumerate(order)]
+        engine = Engine(discover=False, plugins=renamed)
+        c = engine.creature
+        state = engine.game(["alice", "bob"], [c("k", "alice", 2, 2, "enlist", "exert"),
+                                               c("squire", "alice", 1, 1, "haste")])
+        out = engine.declare_attackers(state, {"k": "bob"})
+        asked.append([(m.key, m.player) for m in out.choices])
+    assert asked[0] == asked[1] == [("enlist:k", "alice"), ("exert:k", "alice")]

@@ -248,9 +248,14 @@ def declare_attackers(ctx: Context, state: GameState, attacks: Mapping[str, str]
 
 def declaration_choices(tx: Tx, offered: Sequence[tuple[str, Choice]]) -> None:
     """Make the choices of a declaration (508.1g, 509.1d) and perform the
-    actions of each option chosen, in the order given (508.1h, 509.1f)."""
-    for plugin, choice in offered:
-        choice = choice if choice.key else choice.evolve(key=f"{plugin}:{choice.name}")
+    actions of each option chosen (508.1h, 509.1f: in any order): ordered by
+    their keys, so that neither which plugins offer them nor their names
+    changes the order."""
+    keyed = [(plugin, choice if choice.key else choice.evolve(key=f"{plugin}:{choice.name}"))
+             for plugin, choice in offered]
+    if len(keyed) > 1:
+        keyed.sort(key=lambda pair: (pair[1].player, pair[1].name, pair[1].key))
+    for plugin, choice in keyed:
         for option in tx.choose(choice):
             for action in choice.then.get(option, ()):
                 tx.perform(action, plugin=plugin)
