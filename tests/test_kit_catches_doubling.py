@@ -36,7 +36,8 @@ def test_510_1a_a_plugin_that_doubles_all_combat_damage_fails_the_kit() -> None:
     doubler changes damage between objects without it: ``damage-conserved``
     says so."""
     with pytest.raises(ConformanceError) as info:
-        check_conformance(DOUBLER_KEYWORD, invariants=["damage-conserved"], max_examples=30)
+        check_conformance(DOUBLER_KEYWORD, invariants=["damage-conserved"], max_examples=30,
+                          derandomize=True)
     assert info.value.invariant == "damage-conserved"
     assert "keyword" in str(info.value) and "614.1a" in str(info.value)
 
