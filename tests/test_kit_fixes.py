@@ -183,3 +183,25 @@ def test_damage_conserved_doesnt_compare_a_creature_back_as_a_new_object() -> No
         check_damage_conserved(subject, case)
 
     check()
+
+
+def test_the_events_check_knows_a_delayed_trigger_made_in_an_earlier_command() -> None:
+    """603.7a, 603.7c: a delayed trigger made as a creature attacked (decayed's
+    "sacrifice it at end of combat") fires in a later command; the event
+    saying part of it does nothing names it by the id it got then, which the
+    ``events-accounted-for`` check knows from the state before the command
+    (a random board found the kit calling it an object that doesn't exist)."""
+    from redzone import Engine, Move
+    from redzone.testing.conformance import account
+
+    engine = Engine()
+    state = engine.game(["alice", "bob"], [engine.creature("a1", "alice", 0, 1, "decayed")])
+    state = engine.declare_attackers(state, {"a1": "bob"}).state
+    assert [d.id for d in state.delayed]
+    state = engine.perform(state, [Move("a1", "exile"), Move("a1", "battlefield")]).state
+    state = engine.declare_blockers(state, {}).state
+    state = engine.combat_damage(state).state
+    out = engine.end_of_combat(state)
+    skipped = [e for e in out.events if e.kind == "skipped"]
+    assert skipped and skipped[0].object == state.delayed[0].id
+    assert account(state, out.state, out.events) == ""

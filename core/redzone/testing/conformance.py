@@ -1160,8 +1160,13 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
     known = set(after.objects) | set(after.players) | ceased
     # Triggered abilities are named by the id the core gave them on the stack (603.3b).
     known |= {e.object for e in events if e.kind == "trigger" and e.object}
-    # ... and delayed triggered abilities by the id the kernel gave them (603.7a).
+    # ... and delayed triggered abilities by the id the kernel gave them (603.7a),
+    # in this command or before it (one made as a creature attacked fires at
+    # end of combat).
     known |= {e.object for e in events if e.kind == "delayed_trigger" and e.object}
+    known |= {d.id for d in before.delayed}
+    # ... and the triggers waiting on the stack before it (603.3).
+    known |= {t.id for t in before.stack}
     # Effects and shields the kernel numbered (611.2, 615), and spells that dealt damage.
     known |= {e.object for e in events if e.kind in ("effect", "effect_ends", "shield")
               and e.object}
