@@ -146,17 +146,23 @@ def test_seed_001_m10_craw_wurm_mending_hands_refuses_the_same_divisions(
     damage that's actually dealt"), so 0/6, 1/5 and 2/4 are still refused,
     for 510.1c; in the legal ones the shield prevents up to 4 (615)."""
     state = _wurm(m10, Prevent(target="wall", amount=4))
-
-    def check(division: Division, out: Outcome) -> None:
-        wall, cadet = division
-        assert _prevented(out, "wall") == min(wall, 4)
-        dealt = {"wall": wall - 4, "cadet": cadet}
-        assert _dealt(out, "wurm") == {k: v for k, v in dealt.items() if v > 0}
-        assert out.state.objects["wall"].zone == "battlefield"
-        assert out.state.objects["cadet"].zone == ("graveyard" if cadet else "battlefield")
-
+    check = _shielded("wurm", "wall", "cadet")
     assert _divide(m10, state, "wurm", "wall", "cadet", 6, check) == {
         (3, 3), (4, 2), (5, 1), (6, 0)}
+
+
+def _shielded(attacker: str, first: str, second: str) -> Callable[[Division, Outcome], None]:
+    """The check of a legal division when Mending Hands shields ``first``
+    (the next 4 damage, 615): up to 4 of its share is prevented, the rest
+    dealt; ``first`` survives, ``second`` dies if it was dealt any."""
+    def check(division: Division, out: Outcome) -> None:
+        to_first, to_second = division
+        assert _prevented(out, first) == min(to_first, 4)
+        dealt = {first: to_first - 4, second: to_second}
+        assert _dealt(out, attacker) == {k: v for k, v in dealt.items() if v > 0}
+        assert out.state.objects[first].zone == "battlefield"
+        assert out.state.objects[second].zone == ("graveyard" if to_second else "battlefield")
+    return check
 
 
 # --- seed 002: Vastwood Gorger -----------------------------------------------------
@@ -209,15 +215,7 @@ def test_seed_002_m10_vastwood_gorger_mending_hands_same_divisions(m10: Engine) 
     or 5 damage to the Guardian." Lethal damage ignores the shield, so the
     legal set is the same as without it; the shield prevents up to 4 (615)."""
     state = _gorger(m10, Prevent(target="guardian", amount=4))
-
-    def check(division: Division, out: Outcome) -> None:
-        guardian, elves = division
-        assert _prevented(out, "guardian") == min(guardian, 4)
-        dealt = {"guardian": guardian - 4, "elves": elves}
-        assert _dealt(out, "gorger") == {k: v for k, v in dealt.items() if v > 0}
-        assert out.state.objects["guardian"].zone == "battlefield"
-        assert out.state.objects["elves"].zone == ("graveyard" if elves else "battlefield")
-
+    check = _shielded("gorger", "guardian", "elves")
     assert _divide(m10, state, "gorger", "guardian", "elves", 5, check) == {
         (3, 2), (4, 1), (5, 0)}
 

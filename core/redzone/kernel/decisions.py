@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from redzone.kernel.errors import BadQueryError, UnaskedChoiceError, did_you_mean
-from redzone.kernel.model import Choice, GameState
+from redzone.kernel.model import Choice, ChoiceMade, GameState
 from redzone.kernel.results import CombatResult, Outcome
 from redzone.kernel.tx import ASKED
 
@@ -53,11 +53,22 @@ def only_asked(out: Outcome, choices: Mapping[str, str | Sequence[str]] | None) 
     """
     if not choices or isinstance(choices, Shared) or out.state.game_over is not None:
         return out
-    asked = [made.key for made in out.choices]
+    refuse_unasked(choices, out.choices)
+    return out
+
+
+def refuse_unasked(choices: Mapping[str, object], made: Sequence[ChoiceMade]) -> None:
+    """601.2: every key of ``choices`` names one of the decisions ``made``
+    (a misspelt key, or one of another command or turn, would otherwise pass
+    silently).
+
+    :raises UnaskedChoiceError: naming the keys no decision asked for and the
+        keys that were asked.
+    """
+    asked = [m.key for m in made]
     unasked = set(choices) - set(asked)
     if unasked:
         raise UnaskedChoiceError(unasked, asked)
-    return out
 
 
 class Decisions:

@@ -649,7 +649,8 @@ class _Run:
                     self.leftover()
                     break
                 self.turn((plan.combat, *plan.additional_combats), "cleanup")
-                _check_turn_answers(plan.choices, self.made[start:], over=self.over)
+                if plan.choices and not self.over:  # (104.2a: a game over asks no more)
+                    _decisions.refuse_unasked(plan.choices, self.made[start:])
             self.check_pending()
         except IllegalActionError as exc:
             # 510.1e, 733: the game returns to the moment before the rejected
@@ -933,24 +934,6 @@ def _turn_answers(given: Answers, own: Answers) -> _decisions.Shared:
     to a key wins for that turn. Keys aren't labelled by turn: a turn's
     table is what scopes its answers."""
     return _decisions.Shared({**(given or {}), **(own or {})})
-
-
-def _check_turn_answers(own: Answers, made: Sequence[ChoiceMade], *, over: bool) -> None:
-    """601.2: each key of a turn's own answers names a decision that turn
-    asked for (``made``, its choices in order); a misspelt key, or one of
-    another turn, would otherwise pass silently. A game that ended in the
-    turn never reached the decisions after that moment (104.2a), so its
-    keys aren't refused then.
-
-    :raises UnaskedChoiceError: naming the keys no decision of the turn
-        asked for, and the keys it asked.
-    """
-    if not own or over:
-        return
-    asked = [m.key for m in made]
-    unasked = set(own) - set(asked)
-    if unasked:
-        raise UnaskedChoiceError(unasked, asked)
 
 
 def _skipped_blocks(state: GameState, blocks: Blocks | None) -> list[Violation]:

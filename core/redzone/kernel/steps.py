@@ -757,12 +757,25 @@ def resolve_trigger(ctx: Context, state: GameState, trigger_id: object = None,
                   for name, value in choices.items()}
         state = state.evolve(stack=tuple(
             t.evolve(choices=chosen) if t.id == target else t for t in state.stack))
-    tx = Tx(ctx, state, answers=answers)
-    tx.made = list(before)
+    tx = after(Tx(ctx, state, answers=answers), before)
     resolve_top(tx, trigger_id)
     resolve_stack(tx)
-    out = outcome(tx)
-    return Outcome(out.state, out.events, out.choices[len(before):]) if before else out
+    return new_choices(outcome(tx), before)
+
+
+def after(tx: Tx, before: Sequence[ChoiceMade]) -> Tx:
+    """``tx``, a step of a command that made the choices ``before`` in its
+    earlier steps: a key asked again is numbered after them (``#2``), as
+    within one step (:func:`~redzone.kernel.tx.choose_numbered`)."""
+    if before:
+        tx.made = list(before)
+    return tx
+
+
+def new_choices(out: Outcome, before: Sequence[ChoiceMade]) -> Outcome:
+    """``out`` with only the choices its step made (not ``before``)."""
+    return Outcome(out.state, out.events, out.choices[len(before):],
+                   out.damage_steps) if before else out
 
 
 def remove_trigger(ctx: Context, state: GameState, trigger_id: str) -> Outcome:

@@ -24,9 +24,11 @@ from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
 from redzone.kernel.steps import (
     Answers,
+    after,
     check_game_on,
     check_stack_empty,
     expect,
+    new_choices,
     resolve_trigger,
 )
 from redzone.kernel.tx import Outcome, Tx, choose_numbered
@@ -38,21 +40,6 @@ from redzone.kernel.validate import choices as _validate_choices
 MAX_CLEANUPS = 100
 #: Where the end step may begin: a main phase with the combat phase over.
 END_STEP_MAY_BEGIN = frozenset({"main", "postcombat_main"})
-
-
-def after(tx: Tx, before: Sequence[ChoiceMade]) -> Tx:
-    """``tx``, a step of a command that made the choices ``before`` in its
-    earlier steps: a key asked again is numbered after them (``#2``), as
-    within one step (:func:`~redzone.kernel.tx.choose_numbered`)."""
-    if before:
-        tx.made = list(before)
-    return tx
-
-
-def new_choices(out: Outcome, before: Sequence[ChoiceMade]) -> Outcome:
-    """``out`` with only the choices its step made (not ``before``)."""
-    return Outcome(out.state, out.events, out.choices[len(before):],
-                   out.damage_steps) if before else out
 
 
 #: Resolves the trigger on top of the stack in a command that made the
@@ -82,7 +69,8 @@ def end_step(ctx: Context, state: GameState, *, choices: Answers = None,
     delayed triggers ("at the beginning of the next end step") trigger; with
     ``auto_triggers`` they resolve.
 
-    :param before: the choices the command made before this step (:func:`after`)."""
+    :param before: the choices the command made before this step
+        (:func:`~redzone.kernel.steps.after`)."""
     ctx.check(state)
     check_game_on(state, "begin the end step")
     check_stack_empty(state, "begin the end step")

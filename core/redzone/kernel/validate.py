@@ -14,6 +14,7 @@ command meets as it settles (:func:`redzone.kernel.settle.within_bounds`).
 from __future__ import annotations
 
 import functools
+import inspect
 import typing
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final, cast
@@ -27,7 +28,7 @@ from redzone.kernel.errors import (
     did_you_mean,
 )
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import GameState, Permanent, Player
+from redzone.kernel.model import GameState, Permanent, Player, new_game
 from redzone.kernel.references import named_ids
 
 #: The largest integer an action field may hold (as in scenario files).
@@ -256,8 +257,9 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
 
 
 #: The keyword arguments :meth:`redzone.Engine.game` passes on to
-#: :func:`~redzone.kernel.model.new_game`.
-_GAME_OPTIONS: Final = ("active_player", "turn_order", "effects", "rules", "teams")
+#: :func:`~redzone.kernel.model.new_game`: its keyword-only parameters.
+_GAME_OPTIONS: Final = tuple(name for name, p in inspect.signature(new_game).parameters.items()
+                             if p.kind is inspect.Parameter.KEYWORD_ONLY)
 
 
 def effect_amount_past(effect: object) -> bool:
@@ -274,8 +276,7 @@ def _game_count(method: str, bound: str, path: str, value: object) -> None:
     :data:`STATE_BOUNDS` (a count that isn't an int is the model's to refuse)."""
     lo, hi = STATE_BOUNDS[bound]
     if type(value) is int and not lo <= value <= hi:
-        raise BadQueryError(f"{method}: {path} is {value:,}, past what a state holds ({lo:,} "
-                            f"to {hi:,}: the bounds of its saved form, which must load back)",
+        raise BadQueryError(f"{method}: {path} is {value:,}, {_beyond((lo, hi))}",
                             rule="107.1")
 
 
@@ -379,9 +380,14 @@ def _permanent_past(perm: Permanent, path: str) -> tuple[str, int, str] | None:
 
 
 def _past(bound: str, bounds: tuple[int, int], path: str, value: int) -> tuple[str, int, str]:
+    return bound, bounds[1], f"took {path} to {value:,}, {_beyond(bounds)}"
+
+
+def _beyond(bounds: tuple[int, int]) -> str:
+    """How an error says a count is past its bounds (the one wording)."""
     lo, hi = bounds
-    return bound, hi, (f"took {path} to {value:,}, past what a state holds ({lo:,} to "
-                       f"{hi:,}: the bounds of its saved form, which must load back)")
+    return (f"past what a state holds ({lo:,} to {hi:,}: the bounds of its saved form, which "
+            "must load back)")
 
 
 def declaration(state: GameState, method: str, value: object, *, single: bool) -> None:
