@@ -48,7 +48,7 @@ from attrs import evolve
 
 from redzone.execution.engines import BatchError
 from redzone.execution.jobs import JobOutcome, LightOutcome, Scored
-from redzone.formats.outcome import EXIT_FAILURE
+from redzone.formats.outcome import EXIT_BAD_SCENARIO, EXIT_FAILURE
 from redzone.formats.scenario import Scenario
 from redzone.kernel.errors import BadQueryError
 
@@ -60,6 +60,10 @@ ROW_GROUP: Final = 4096
 
 #: How many of the slowest jobs a :class:`Summary` keeps.
 SLOWEST: Final = 5
+
+#: How many of the jobs not resolved (a bad scenario, a failing plugin) a
+#: :class:`Summary` keeps with their messages: the first ones.
+PROBLEMS: Final = 5
 
 #: A lone surrogate: a byte of a file name that isn't UTF-8, as Python keeps
 #: it (``surrogateescape``); no UTF-8 file can hold it as it is.
@@ -358,8 +362,9 @@ def done_keys(path: str | os.PathLike[str]) -> set[str]:
 
 class Summary:
     """A batch's summary, added to one outcome at a time in constant memory:
-    counts by status and by keyword, what failed, jobs sent again, and the
-    :data:`SLOWEST` slowest jobs.
+    counts by status and by keyword, what failed, jobs sent again, the
+    :data:`SLOWEST` slowest jobs, and the first :data:`PROBLEMS` jobs not
+    resolved (status 2 or 3) with why.
 
     .. versionadded:: 0.1.0
     """
@@ -372,6 +377,13 @@ class Summary:
         self.retried = 0
         self.worst = 0
         self._slow: list[tuple[float, int, str]] = []
+        #: ``(source, status, message)`` of the first :data:`PROBLEMS` jobs
+        #: with status 2 (a bad scenario) or 3 (a failure), the message's
+        #: first line. An illegal declaration (status 1) is an outcome of
+        #: its scenario, not a problem of the job.
+        self.problems: list[tuple[str, int, str]] = []
+        #: How many more such jobs there were.
+        self.unlisted = 0
 
     def add(self, outcome: JobOutcome) -> None:
         """Count one outcome in."""
@@ -385,6 +397,14 @@ class Summary:
             who = error.get("plugin") or ""
             self.failing[f"{error.get('kind', '?')}: {who}" if who
                          else str(error.get("kind"))] += 1
+        if outcome.status >= EXIT_BAD_SCENARIO:
+            if len(self.problems) < PROBLEMS:
+                error = outcome.outcome.get("error", {})
+                message = str(error.get("message") or error.get("kind") or "")
+                self.problems.append((outcome.source, outcome.status,
+                                      message.split("\n", 1)[0]))
+            else:
+                self.unlisted += 1
         if outcome.retried:
             self.retried += 1
         item = (outcome.seconds, -self.total, outcome.source)

@@ -5,7 +5,7 @@ Files and folders (searched for ``*.toml`` and ``*.json``) are resolved with
 N`` local processes, or on a Dask or Ray cluster (``--executor``). A progress
 bar shows on a terminal; ``--json`` writes one JSON line per file, in input
 order. A summary follows: resolved, illegal, bad files and failing plugins,
-by keyword, and the slowest files. The exit status is the worst of the
+by keyword, the first files not resolved with why, and the slowest files. The exit status is the worst of the
 files' statuses (0 resolved, 1 illegal, 2 bad scenario file, 3 a plugin or a
 worker failed). Each file is resolved with the engine of ``redzone run``
 (:func:`redzone.formats.outcome.command_engine`: verify mode on), on every
@@ -124,7 +124,8 @@ def open_executor(spec: str | None, jobs: int) -> Iterator[Any]:
 
 
 def summary(console: Console, results: Summary | Iterable[JobOutcome]) -> None:
-    """The end-of-batch summary: totals, by keyword, failing plugins, slowest.
+    """The end-of-batch summary: totals, by keyword, failing plugins, the
+    first files not resolved with why, slowest.
 
     :param console: where it is printed.
     :param results: a :class:`~redzone.execution.sinks.Summary` counted as the
@@ -147,6 +148,12 @@ def summary(console: Console, results: Summary | Iterable[JobOutcome]) -> None:
     if counted.failing:
         console.print("failing: " + ", ".join(f"{k} ({n})"
                                               for k, n in counted.failing.most_common()))
+    if counted.problems:
+        told = [message if message.startswith(f"{source}:") else f"{source}: {message}"
+                for source, _, message in counted.problems]
+        more = f" (and {counted.unlisted} more)" if counted.unlisted else ""
+        console.print("not resolved: " + "; ".join(map(visible, told)) + more,
+                      markup=False, highlight=False)
     if counted.retried:
         console.print(f"{counted.retried} file(s) sent again after their worker was lost")
     if counted.slowest:
