@@ -91,8 +91,8 @@ def printed_of(perm: Permanent) -> Printed:
 class _Chars:
     """One object's characteristics while the layers are applied."""
 
-    __slots__ = ("base_power", "base_toughness", "colors", "controller", "id", "keywords",
-                 "name", "number", "subtypes", "supertypes", "types")
+    __slots__ = ("base_power", "base_toughness", "before_6", "colors", "controller", "id",
+                 "keywords", "name", "number", "subtypes", "supertypes", "types")
 
     def __init__(self, perm: Permanent, printed: Printed) -> None:
         self.id = perm.id
@@ -106,6 +106,9 @@ class _Chars:
         self.base_power = printed.base_power
         self.base_toughness = printed.base_toughness
         self.keywords: list[Keyword] = list(printed.printed_keywords)
+        #: Its keywords as layers 1-5 left them: what its fields keep (layer
+        #: 6 is applied as they are read, :func:`~redzone.kernel.model.layer_values`).
+        self.before_6: tuple[Keyword, ...] = printed.printed_keywords
 
     def clone(self) -> _Chars:
         new = object.__new__(_Chars)
@@ -410,6 +413,8 @@ def _layered(state: GameState) -> tuple[Board, dict[str, list[ContinuousEffect]]
     for layer in LAYERS:
         part = [e for e in effects if has_part(e, layer)]
         if layer == "6":  # Grant, Revoke: layer 6 too (613.1f)
+            for c in chars.values():
+                c.before_6 = tuple(c.keywords)
             part += [_as_effect(p.id, m) for p in perms for m in p.modifications
                      if has_part(m, "6")]
         if not part:
@@ -444,7 +449,8 @@ def baked(state: GameState) -> dict[str, Permanent]:
         perm = state.objects[obj]
         printed = printed_of(perm)
         values = dict(zip(_COPIED, _state(c), strict=True))
-        values["printed_keywords"] = values.pop("keywords")
+        del values["keywords"]  # layer 6 is applied as they are read: not twice
+        values["printed_keywords"] = c.before_6
         same = values == {"name": printed.name, "types": printed.types,
                           "subtypes": printed.subtypes, "supertypes": printed.supertypes,
                           "colors": printed.colors, "base_power": printed.base_power,
