@@ -580,7 +580,8 @@ def _describe_modification(mod: Modification) -> str:
 
 def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
     """Players who just lost leave the game (104.5). If at most one player
-    is left, the game is over (104.2a; a draw if none is, 104.4a);
+    or team is left, the game is over (104.2a, 104.2c; a draw if none is,
+    104.4a, 104.4d between teams);
     otherwise each leaves as 800.4a says and the game goes on."""
     state = tx.state
     if state.teams:
@@ -594,9 +595,9 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
         lost = [*lost, *dict.fromkeys(more)]
     remaining = state.in_game
     sides = {state.team_of(p) or p for p in remaining}
-    if len(sides) <= 1 and state.teams and remaining:
+    if len(sides) <= 1 and remaining and state.team_of(remaining[0]) is not None:
         # 104.2c: a team with a player still in the game wins when every
-        # other team has left it.
+        # other team has left it (a player on no team wins by 104.2a, below).
         losers = tuple(p for p in state.turn_order if state.players[p].lost)
         over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
                         rule="104.2c")
@@ -607,7 +608,8 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
     if len(remaining) <= 1:
         losers = tuple(p for p in state.turn_order if state.players[p].lost)
         draw = not remaining
-        rule = "104.4a" if draw else "104.2a"
+        # a draw: every remaining player (104.4a) or team (104.4d) lost at once
+        rule = ("104.4d" if state.teams else "104.4a") if draw else "104.2a"
         over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
                         rule=rule)
         tx._set(game_over=over)
