@@ -87,13 +87,15 @@ def attacks_now(state: GameState) -> bool:
 
 def blocks_now(state: GameState) -> bool:
     """Whether blockers can be declared from ``state`` (506.1, 509.1): it is
-    at the declare attackers step and a creature attacks (508.8), the game
-    goes on and no ability waits on the stack (500.2).
+    at the declare attackers step and a creature was declared as an attacker
+    or put onto the battlefield attacking (508.8: one removed from combat
+    since still leaves the step to happen), the game goes on and no ability
+    waits on the stack (500.2).
 
     Rules: 500.2, 506.1, 508.8, 509.1"""
     combat = state.combat
     return (state.step == "declare_attackers" and combat is not None
-            and bool(combat.attacks._items) and state.game_over is None and not state.stack)
+            and bool(combat.declared._items) and state.game_over is None and not state.stack)
 
 
 def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]:
