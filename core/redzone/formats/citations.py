@@ -5,7 +5,8 @@ The engine's events carry today's rule numbers (the JSON outcome keeps them);
 an account of a run under an older edition cites that edition's own: the
 1999-2009 rules number the combat steps 307-311, combat damage 310, banding
 502.10-502.11 and illegal actions 422; the rules of 2009-2024 number illegal
-actions 730.
+actions 730, a creature put onto the battlefield blocking 509.7 and the
+keyword actions from 701.7 (destroy).
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "506.4": "306.4", "508.1a": "308.2a", "508.1b": "308.2a", "508.1e": "308.2b",
         "508.1f": "308.2c", "508.4": "308.4", "508.8": "308.5", "509.1a": "309.2a",
         "509.1h": "309.2f", "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4",
+        # A permanent put into play attacking or blocking but never in combat;
+        # partly removed from combat.
+        "506.3": "306.3", "506.3a": "306.3a", "506.4d": "306.4d", "509.4a": "306.3c",
+        # A creature put into play attacking after blockers are declared: 2009
+        # has no rule of its own for it (today's 508.4d); 309.2f makes a creature
+        # with no blockers unblocked.
+        "508.4d": "309.2f",
         "511.3": "311.2", "614.1a": "419.1a", "616.1": "419.9a",
         "615.1a": "419.1d", "701.19a": "419.6b", "702.19b": "502.9b", "704.5a": "420.5a",
         "704.5b": "420.5g", "704.5c": "420.5h", "704.5d": "420.5f", "704.5f": "420.5b",
@@ -57,9 +65,28 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "702.22i": "502.10g", "702.22j": "502.10h, 502.11c", "702.22k": "502.10h, 502.11c",
         "702.22m": "502.10i, 502.11d",
     },
-    # The rules of July 2024: a creature put onto the battlefield blocking, or
-    # made to block by an effect.
-    "m10": {"509.4": "509.7", "509.3b": "509.6"},
+    # The rules of July 2024. Rule 509 then had the damage assignment orders as
+    # 509.2-509.3 (the engine cites those numbers for them as they are) and the
+    # creature put onto the battlefield blocking as 509.7, made to block by an
+    # effect as 509.6; 506.3 had no rule of a creature entering attacking after
+    # blockers are declared (today's 506.3d), and 508.4d wasn't written:
+    # 509.1h makes a creature with no blockers unblocked.
+    "m10": {
+        "506.3f": "506.3e", "508.4d": "509.1h", "509.3b": "509.6", "509.4": "509.7",
+        "509.4a": "509.7a",
+        # Effects that last until a step or phase expire as it begins.
+        "500.4": "500.5",
+        # Keyword actions, numbered before later sets added new ones (destroy
+        # 701.7, discard 701.8, regenerate 701.15, sacrifice 701.17, tap and
+        # untap 701.21, exert 701.39).
+        "701.8": "701.7", "701.8a": "701.7a", "701.9a": "701.8a", "701.19": "701.15",
+        "701.19a": "701.15a", "701.21": "701.17", "701.21a": "701.17a",
+        "701.26a": "701.21a", "701.26b": "701.21b", "701.43": "701.39", "701.43a": "701.39a",
+        # Battles: 2024 had one rule for a battle with defense 0 (today's 704.5v
+        # for a Siege, 704.5w for any other) and for a protector who can't be one
+        # only the Siege controlled by its protector.
+        "704.5w": "704.5v", "704.5x": "704.5w", "704.5y": "704.5x",
+    },
 }
 
 
