@@ -5,8 +5,9 @@ deals damage, you gain that much life'" (502.68a); each instance triggers
 separately (502.68b), so a permanent with two instances gains twice.
 
 It triggers once for each event in which its permanent deals damage (the
-damage of one combat damage step is one event, whatever it was dealt to),
-for the total it dealt, and it goes on the stack only after state-based
+damage of one combat damage step is one event, whatever it was dealt to;
+two instructions that deal damage are two events), for the damage it dealt
+in that event, and it goes on the stack only after state-based
 effects are checked (420.3): a player dealt lethal damage while their
 lifelink creature deals damage loses before the life is gained (420.5a).
 A permanent that died in that event still triggers, by its last known
@@ -40,12 +41,22 @@ def redzone_keywords() -> list[KeywordSpec]:
 
 @hookimpl
 def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
-    dealt: dict[str, int] = {}
+    # One trigger per event the permanent deals damage in: its combat damage
+    # of the step is one event whatever it was dealt to (310.4); each other
+    # damage event is its own (two instructions that deal damage, two events).
+    dealt: list[tuple[str, int]] = []
+    combat: dict[str, int] = {}
     for event in damage_in_play(state, events):
         source = event.source or ""
-        dealt[source] = dealt.get(source, 0) + (event.amount or 0)
+        if event.combat:
+            if source in combat:
+                at = combat[source]
+                dealt[at] = (source, dealt[at][1] + (event.amount or 0))
+                continue
+            combat[source] = len(dealt)
+        dealt.append((source, event.amount or 0))
     out = []
-    for source, amount in dealt.items():
+    for source, amount in dealt:
         if not state.is_source(source):
             continue
         # It triggered as the damage was dealt: a permanent as it last was on
