@@ -157,7 +157,7 @@ def render_board(console: Console, state: GameState, title: str) -> None:
             reason = _events.reason(player.loss_rule or "")
             text.append(f"  LOST THE GAME{f' ({reason})' if reason else ''}", style=BAD)
             if player.loss_rule:
-                text.append(f"  [{player.loss_rule}]", style=RULE)
+                text.append(f"  [{era_rule(state.rules, player.loss_rule)}]", style=RULE)
         console.print(text, soft_wrap=True)
         mine = [p for p in state.objects.values()
                 if (p.controller if p.zone == "battlefield" else p.owner) == player.id]
