@@ -748,7 +748,7 @@ EXTENSIONS = {
     "player": {"max_hand_size"},
     "permanent": {"card", "supertypes", "cant_attack", "cant_block", "cant_be_blocked",
                   "min_blockers", "attacks_if_able", "blocks_if_able", "must_be_blocked",
-                  "lure", "token"},
+                  "lure", "token", "printed_loyalty", "printed_defense"},
     "combat": {"bands"},
     "action": {"block", "enter_blocking", "enter_attacking", "add_effect", "exile",
                "regenerate", "draw", "cast", "play", "continuous", "create_delayed_trigger"},

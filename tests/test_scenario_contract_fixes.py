@@ -521,15 +521,14 @@ def test_110_5_120_6_a_card_off_the_battlefield_is_neither_tapped_nor_damaged(
 @pytest.mark.parametrize("zone", ["hand", "library", "graveyard"])
 @pytest.mark.parametrize(("extra", "key"), [
     ('counters = { "+1/+1" = 2 }', "counters"),
-    ('types = ["planeswalker"]\nloyalty = 3', "loyalty"),
-    ('types = ["battle"]\ndefense = 4', "defense"),
 ])
 def test_122_2_a_card_in_a_hand_library_or_graveyard_has_no_counters(
         tmp_path: Path, zone: str, extra: str, key: str) -> None:
     """122.2, 400.7: counters on an object aren't kept when it moves from
-    one zone to another; a card in a hand, library or graveyard has none
-    (``loyalty`` and ``defense`` are counters, 306.5b, 310.4). The key is
-    refused as bad_scenario naming it."""
+    one zone to another; a card in a hand, library or graveyard has none.
+    The key is refused as bad_scenario naming it. (``loyalty`` and
+    ``defense`` off the battlefield are the card's printed numbers, 306.5b,
+    310.4b: tests/test_printed_loyalty_defense.py.)"""
     code, out = run(tmp_path, card(zone, extra))
     assert code == 2 and out["error"]["kind"] == "bad_scenario"
     assert [p["key"] for p in out["error"]["problems"]] == [f"permanents[1].{key}"]

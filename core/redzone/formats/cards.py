@@ -675,8 +675,10 @@ def permanent(engine: Engine, path: str | os.PathLike[str], name: str, id: str,
     """A :class:`~redzone.Permanent` from a card, for programs that build
     states in Python: the card's characteristics, then ``overrides`` (any
     :meth:`redzone.Engine.permanent` keyword: ``power``, ``keywords``,
-    ``damage``, ``tapped``...). Returns the permanent and the notes about
-    abilities left out (inert).
+    ``damage``, ``tapped``...). A card's printed loyalty and defense are
+    the permanent's ``printed_loyalty`` and ``printed_defense`` (306.5b,
+    310.4b) and, on the battlefield, that many counters. Returns the
+    permanent and the notes about abilities left out (inert).
 
     ``permanent(engine, "AtomicCards.json", "Serra Angel", "angel", "alice")``
 
@@ -695,7 +697,11 @@ def permanent(engine: Engine, path: str | os.PathLike[str], name: str, id: str,
     counters = dict(overrides.pop("counters", {}))
     for key in ("loyalty", "defense"):
         if key in keys:
-            counters.setdefault(key, keys[key])
+            # its printed number (306.5b, 310.4b), and on the battlefield that
+            # many counters; a card elsewhere has none (122.2)
+            kwargs[f"printed_{key}"] = keys[key]
+            if overrides.get("zone", "battlefield") == "battlefield":
+                counters.setdefault(key, keys[key])
     if counters:
         kwargs["counters"] = counters
     kwargs.update(overrides)
@@ -814,7 +820,13 @@ def expand(data: Any, scenario_file: str, add: AddProblem,
                     "scenario").args[0])
                 keys[key] = 0
         notes += [] if "keywords" in pdata else card_notes
-        permanents[i] = {**keys, **pdata}
+        merged = {**keys, **pdata}
+        if merged.get("zone", "battlefield") == "battlefield":
+            # (off it, ``loyalty`` and ``defense`` are the printed numbers already)
+            for key in ("loyalty", "defense"):
+                if key in keys:
+                    merged.setdefault(f"printed_{key}", keys[key])  # 306.5b, 310.4b
+        permanents[i] = merged
     return {**data, "permanents": permanents}, tuple(dict.fromkeys(notes))
 
 

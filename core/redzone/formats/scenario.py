@@ -475,18 +475,36 @@ class _Builder:
                 keywords.append(kw)
         counters = {k: v for k, v in self.table(pdata.get("counters")).items()
                     if isinstance(v, int) and not isinstance(v, bool)}
+        zone = pdata.get("zone", "battlefield")
+        zone = zone if zone in ZONES else "battlefield"  # (the schema check reports others)
+        printed: dict[str, int | None] = {}
         for key in ("loyalty", "defense"):
-            if key in pdata:
+            # On the battlefield, ``loyalty`` and ``defense`` are counters and
+            # the printed number defaults to them; off it, a card has no
+            # counters (122.2) and they are its printed number (306.5b, 310.4b).
+            own = f"printed_{key}"
+            given = self.integer(pdata[own], 0) if own in pdata else None
+            if key in pdata and zone != "battlefield":
+                value = self.integer(pdata[key], 0)
+                if given is not None and given != value:
+                    self.p.add((*at, own), f"{own} = {given} disagrees with {key} = "
+                                           f"{value}, the printed {key} of a card in the "
+                                           f"{zone}")
+                    ok = False
+                given = value
+            elif key in pdata:
                 value = self.integer(pdata[key], 0)
                 if key in counters and counters[key] != value:
                     self.p.add((*at, key), f"{key} = {value} disagrees with counters."
                                            f"{key} = {counters[key]}")
                     ok = False
                 counters[key] = value
+            if given is None and zone == "battlefield" and key in counters \
+                    and pid not in self.entering_at:  # (one entering: its action's counters)
+                given = counters[key]
+            printed[key] = given
         extra = pdata.get("can_block_additional", 0)
         can_block = UNLIMITED if extra == "any" else self.integer(extra, 0)
-        zone = pdata.get("zone", "battlefield")
-        zone = zone if zone in ZONES else "battlefield"  # (the schema check reports others)
         if zone != "battlefield" and "owner" in pdata and owner != pdata.get("controller"):
             self.p.add((*at, "owner"), f"a card in the {zone} is controlled by its owner "
                                        f"(400.3): owner {owner!r} and controller "
@@ -499,13 +517,14 @@ class _Builder:
         if not ok:
             return None
         try:
-            return self._make_permanent(pid, pdata, owner, types, keywords, counters, can_block)
+            return self._make_permanent(pid, pdata, owner, types, keywords, counters, can_block,
+                                        printed)
         except (TypeError, ValueError):
             return None  # wrong types: the schema check has reported them
 
     def _make_permanent(self, pid: str, pdata: dict[str, Any], owner: Any, types: list[Any],
                         keywords: list[Keyword], counters: dict[str, int],
-                        can_block: int) -> Permanent:
+                        can_block: int, printed: dict[str, int | None]) -> Permanent:
         def flag(key: str) -> bool:
             return pdata.get(key, False) is True
 
@@ -524,6 +543,8 @@ class _Builder:
             base_power=pdata.get("power"),
             base_toughness=pdata.get("toughness"),
             printed_keywords=keywords,
+            printed_loyalty=printed["loyalty"],
+            printed_defense=printed["defense"],
             counters=counters,
             damage=self.integer(pdata.get("damage"), 0),
             tapped=bool(pdata.get("tapped", False)),
@@ -711,12 +732,13 @@ def off_battlefield(pdata: dict[str, Any], zone: str) -> list[tuple[str, str]]:
     table ``pdata`` of a card in ``zone``, not the battlefield, that gives it
     what only a permanent has: tapped (110.5: tapped and untapped is a
     permanent's status), damage marked (120.6: damage is marked on a
-    permanent, and removed as it leaves the battlefield, 400.7), counters,
-    ``loyalty`` and ``defense`` included (122.2: counters aren't kept when
-    an object moves from one zone to another, 400.7), except in exile, where
-    a card may have counters (702.62a: suspend exiles it with time
-    counters). A key saying what the card is (``tapped = false``, ``damage =
-    0``, no counter of a kind) is no problem."""
+    permanent, and removed as it leaves the battlefield, 400.7), counters
+    (122.2: counters aren't kept when an object moves from one zone to
+    another, 400.7), except in exile, where a card may have counters
+    (702.62a: suspend exiles it with time counters). A key saying what the
+    card is (``tapped = false``, ``damage = 0``, no counter of a kind) is no
+    problem; so are ``loyalty`` and ``defense``, which off the battlefield
+    are the card's printed numbers (306.5b, 310.4b)."""
     out: list[tuple[str, str]] = []
 
     def refuse(key: str, shown: str, why: str) -> None:
@@ -741,9 +763,6 @@ def off_battlefield(pdata: dict[str, Any], zone: str) -> list[tuple[str, str]]:
     if counters:
         refuse("counters", "{ " + ", ".join(f'"{k}" = {v}' for k, v in counters.items())
                + " }", f"has no counters ({rule})")
-    for key in ("loyalty", "defense"):
-        if count(pdata.get(key)):
-            refuse(key, str(pdata[key]), f"has no {key} counters ({rule})")
     return out
 
 

@@ -648,6 +648,13 @@ class Permanent(Copyable):
     :param base_power: printed power (creatures), before counters and effects.
     :param base_toughness: printed toughness (creatures).
     :param printed_keywords: keyword instances the permanent has on its own.
+    :param printed_loyalty: a planeswalker's printed loyalty number, or
+        ``None``; kept in every zone. A planeswalker enters the battlefield
+        with that many loyalty counters (306.5b, 614.1c:
+        :meth:`entering_counters`); its loyalty is its counters.
+    :param printed_defense: a battle's printed defense number, or ``None``;
+        kept in every zone. A battle enters the battlefield with that many
+        defense counters (310.4b, 614.1c); its defense is its counters.
     :param counters: counters by kind (``"+1/+1"``, ``"-1/-1"``, ``"loyalty"``,
         ``"defense"`` ...).
     :param damage: damage marked on it this turn (120.6).
@@ -702,6 +709,8 @@ class Permanent(Copyable):
     base_power: int | None = None
     base_toughness: int | None = None
     printed_keywords: tuple[Keyword, ...] = field(default=(), converter=_keywords)
+    printed_loyalty: int | None = None
+    printed_defense: int | None = None
     counters: FrozenMap[str, int] = field(default=EMPTY, converter=_counters)
     damage: int = 0
     tapped: bool = False
@@ -871,6 +880,24 @@ class Permanent(Copyable):
         if c is not EMPTY and c.get("+1/+1", 0) and c.get("-1/-1", 0):
             found.append(("annihilate_counters", "704.5q"))
         return tuple(found)
+
+    def entering_counters(self) -> tuple[tuple[str, int, str], ...]:
+        """The counters it enters the battlefield with by its own intrinsic
+        abilities, as ``(kind, number, rule)``: a planeswalker's loyalty
+        counters, as many as its printed loyalty (306.5b), and a battle's
+        defense counters, as many as its printed defense (310.4b); each a
+        replacement effect (614.1c). None for a printed number of ``None``
+        or 0, or of a type it isn't.
+
+        Rules: 306.5b, 310.4b, 614.1c
+        """
+        out: list[tuple[str, int, str]] = []
+        loyalty, defense = self.printed_loyalty, self.printed_defense
+        if type(loyalty) is int and loyalty > 0 and "planeswalker" in self.types:
+            out.append(("loyalty", loyalty, "306.5b"))
+        if type(defense) is int and defense > 0 and "battle" in self.types:
+            out.append(("defense", defense, "310.4b"))
+        return tuple(out)
 
     @property
     def loyalty(self) -> int | None:

@@ -89,11 +89,12 @@ def remove_from_combat(state: GameState, obj: str, rule: str, step: str
 
 
 #: The fields a card keeps when it leaves the battlefield (400.7); every other
-#: field goes back to its default.
+#: field goes back to its default: a battle's protector too (the new object's
+#: controller chooses one as it enters, 704.5x).
 _KEPT = frozenset({"id", "controller", "name", "owner", "types", "subtypes", "supertypes",
                    "colors",
-                   "base_power", "base_toughness", "printed_keywords", "protector", "zone",
-                   "token", "object", "position"})
+                   "base_power", "base_toughness", "printed_keywords", "printed_loyalty",
+                   "printed_defense", "zone", "token", "object", "position"})
 _RESET = {f.name: f.default for f in attrs.fields(Permanent)
           if f.name not in _KEPT and f.default is not attrs.NOTHING
           and not isinstance(f.default, attrs.Factory)}  # type: ignore[arg-type]

@@ -38,7 +38,10 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     kept (:func:`redzone.kernel.sba.move_to_zone`). Onto the battlefield it
     enters under its owner's control (a card off the battlefield is its
     owner's), untapped, and it hasn't been controlled continuously since the
-    turn began (302.6). A token that has left the battlefield stays where it
+    turn began (302.6); a planeswalker enters with loyalty counters and a
+    battle with defense counters, as many as its printed number (306.5b,
+    310.4b, 614.1c), and a battle with no protector (its controller chooses
+    one, 704.5x). A token that has left the battlefield stays where it
     is (111.8), and so does a card whose owner has left the game, rather
     than go onto the battlefield or the stack under their control (800.4b);
     one that is no longer in the game (``ceased``, ``left_game``) doesn't
@@ -78,6 +81,7 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     if to == "battlefield":
         new = new.evolve(summoning_sick=True)  # 302.6
         events.append(Event("enters_battlefield", rule, step, object=obj, player=new.controller))
+        new = _enters_with(new, step, events)
         combat = state.combat
         if combat is not None and obj in combat.removed:
             # 400.7: a new object, which was never removed from this combat
@@ -86,6 +90,24 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
         events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
     objects = state.objects.set(obj, new)
     return state.with_objects_left(objects, (obj,)), events
+
+
+def _enters_with(perm: Permanent, step: str, events: list[Event]) -> Permanent:
+    """``perm`` as it enters the battlefield with the counters of its own
+    intrinsic abilities (:meth:`~redzone.kernel.model.Permanent.entering_counters`:
+    a planeswalker's printed loyalty, 306.5b; a battle's printed defense,
+    310.4b), a ``counters`` event for each added to ``events``.
+
+    Rules: 306.5b, 310.4b, 614.1c
+    """
+    entering = perm.entering_counters()
+    if not entering:
+        return perm
+    counters = perm.counters.thaw()
+    for kind, n, rule in entering:
+        counters[kind] = counters.get(kind, 0) + n
+        events.append(Event("counters", rule, step, target=perm.id, counter=kind, amount=n))
+    return perm.evolve(counters=counters)
 
 
 #: The zones a card off the battlefield enters under its owner's control
