@@ -40,6 +40,7 @@ from typing import Any, Final
 
 import attrs
 
+from redzone.kernel.answers import shown_number, type_name
 from redzone.kernel.errors import RulesError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action
@@ -61,6 +62,15 @@ from redzone.kernel.zones import POSITIONS
 
 #: The version of the encoding, written as ``format`` in every dict.
 FORMAT: Final = 1
+
+
+#: The deepest a saved state's values nest (lists and mappings within one
+#: another, the state's own mapping the first). A state redzone makes nests
+#: far less (a trigger's action creating a token with a modification is
+#: about ten deep); the bound keeps decoding within Python's recursion limit,
+#: so data nested deeper (in a plugin's state, or actions within actions) is
+#: a :class:`StateFormatError` naming the path where it passes the bound.
+MAX_DEPTH: Final = 100
 
 
 class StateFormatError(RulesError, ValueError):
@@ -362,7 +372,8 @@ def _check_value(cls: type, name: str, value: Any, path: str) -> None:
     items = value.items() if isinstance(value, FrozenMap) else [("", value)]
     for key, number in items:
         if isinstance(number, int) and not lo <= number <= hi:
-            raise StateFormatError(f"{number} is out of bounds ({lo} to {hi})",
+            raise StateFormatError(f"{shown_number(number, grouped=False)} is out of bounds "
+                                   f"({lo} to {hi})",
                                    _key_path(path, key) if key else path)
 
 
@@ -617,12 +628,38 @@ def _decode_state(data: Mapping[str, Any], refs: list[_Ref] | None) -> GameState
     if not isinstance(data, Mapping):
         raise StateFormatError(f"expected a mapping, got {_kind(data)}")
     version = data.get("format")
-    if version != FORMAT:
-        raise StateFormatError(f"unsupported format {version!r}; this version reads "
+    if type(version) is not int or version != FORMAT:  # (``true`` is no format: 1 == True)
+        shown = (shown_number(version, grouped=False) if type(version) is int
+                 else f"{version!r:.80}")
+        raise StateFormatError(f"unsupported format {shown}; this version reads "
                                f"format {FORMAT}", "format")
+    _check_depth(data)
     body = {k: v for k, v in data.items() if k != "format"}
     state: GameState = _decode_attrs(GameState, body, "", refs)
     return state
+
+
+def _check_depth(data: Mapping[str, Any]) -> None:
+    """``data`` nests lists and mappings at most :data:`MAX_DEPTH` deep:
+    walked without recursion before anything is decoded (decoding recurses),
+    in work linear in its size.
+
+    :raises StateFormatError: naming the path of the first list or mapping
+        past the bound, and the bound.
+    """
+    todo: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while todo:
+        value, path, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise StateFormatError(f"nested more than {MAX_DEPTH} deep (lists and mappings "
+                                   "within one another: the bound of the saved form, "
+                                   "serialize.MAX_DEPTH)", path)
+        items = value.items() if isinstance(value, Mapping) else enumerate(value)
+        for key, item in items:
+            if isinstance(item, (Mapping, list, tuple)):
+                sub = (f"{path}[{key}]" if type(value) in (list, tuple) else
+                       _key_path(path, key if type(key) is str else type_name(key)))
+                todo.append((item, sub, depth + 1))
 
 
 def state_from_dict(data: Mapping[str, Any]) -> GameState:
@@ -668,6 +705,6 @@ def state_from_dict(data: Mapping[str, Any]) -> GameState:
     return state
 
 
-__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "NOT_REFERENCES", "OPEN_STRINGS",
+__all__ = ["BOUNDS", "ENUMERATIONS", "FORMAT", "MAX_DEPTH", "NOT_REFERENCES", "OPEN_STRINGS",
            "StateFormatError", "enumeration", "reference_kind", "state_from_dict",
            "state_to_dict"]

@@ -61,6 +61,33 @@ def _whole(value: Any, low: int = 0, high: int = MAX_AMOUNT) -> bool:
 
 _SCALARS: Final = frozenset({str, int, bool, float, bytes, type(None)})
 
+#: The most digits a message shows of a number; a longer one is shown by its
+#: count of digits (:func:`shown_number`).
+SHOWN_DIGITS: Final = 30
+
+
+def shown_number(value: int, *, grouped: bool = True) -> str:
+    """How a message shows the integer ``value`` (107.1: the game's numbers
+    are integers, of any size a caller gives): as it is (with thousands
+    separators, unless ``grouped`` is false), or, past :data:`SHOWN_DIGITS`
+    digits, by its count of digits (``"a number of 5,001 digits"``), which
+    never asks Python to print it (Python refuses to turn an int of more
+    than 4,300 digits into text).
+
+    :param value: an int (a bool is shown as an int).
+    :param grouped: whether to separate thousands (``1,000,000``).
+    :returns: the text.
+    """
+    n = int(value)
+    size = abs(n)
+    if size < 10 ** SHOWN_DIGITS:
+        return f"{n:,}" if grouped else f"{n}"
+    # (a lower estimate of the digits from the bits, then counted up exactly)
+    digits = max(1, int((size.bit_length() - 1) * 0.30102999566398114) - 1)
+    while size >= 10 ** digits:
+        digits += 1
+    return f"a {'negative ' if n < 0 else ''}number of {digits:,} digits"
+
 
 def shown(value: Any, depth: int = 2) -> str:
     """``value``'s repr, at most 80 characters, that never runs plugin code:
@@ -68,7 +95,9 @@ def shown(value: Any, depth: int = 2) -> str:
     Python shows them; a tuple or list of them likewise; anything else (a
     subclass, a plugin's class) as ``object.__repr__`` shows it."""
     cls = type(value)
-    if cls in _SCALARS:
+    if cls is int:
+        text = shown_number(value, grouped=False)
+    elif cls in _SCALARS:
         text = repr(value)  # (an exact built-in type: its own repr)
     elif cls in (tuple, list) and depth > 0:
         inner = ", ".join(shown(v, depth - 1) for v in value[:8])

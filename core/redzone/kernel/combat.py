@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, cast
 
-from redzone.kernel.errors import IllegalActionError, Violation, did_you_mean
+from redzone.kernel.answers import shown, shown_number, type_name
+from redzone.kernel.errors import BadQueryError, IllegalActionError, Violation, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import SourceAssignment
@@ -584,14 +585,20 @@ def damage_assignment_orders(
         before = _ordered(state, blocker, combat.blocks.get(blocker, ()))
         wanted[blocker] = tuple(dict.fromkeys((*before, *attackers)))
     orders: dict[str, tuple[str, ...]] = {}
-    found: list[Violation] = []
-    for obj in given:
+    found = malformed_orders(state, given)
+    raw = cast("Mapping[object, object]", given)
+    formed: dict[str, Sequence[str]] = {
+        obj: cast("Sequence[str]", seq) for obj, seq in raw.items()
+        if type(obj) is str and _an_order(seq)}
+    for obj in formed:
         if obj not in wanted:
             found.append(Violation("509.2", f"{label(state, obj)} has no damage assignment "
                                    "order: it is neither a blocked attacker nor a blocker",
                                    (obj,)))
     for obj, members in wanted.items():
-        seq = tuple(given.get(obj, members))
+        if obj in raw and obj not in formed:
+            continue  # (a malformed order: found above)
+        seq = tuple(formed.get(obj, members))
         if sorted(seq) != sorted(members):
             rule = "509.2" if obj in combat.attacks else "509.3"
             found.append(Violation(rule, f"the damage assignment order of {label(state, obj)} "
@@ -600,6 +607,34 @@ def damage_assignment_orders(
             continue
         orders[obj] = seq
     return orders, found
+
+
+def malformed_orders(state: GameState, given: Mapping[str, Sequence[str]]) -> list[Violation]:
+    """The entries of ``given`` that aren't damage assignment orders (509.2
+    of 2009-2024: the attacking player orders the creatures blocking each
+    attacker; 509.3: the defending player the attackers each blocker
+    blocks): a key that isn't a creature's id, or a value that isn't a list
+    of creatures' ids (``None``, a number, a list holding one).
+
+    :returns: a violation of 509.2 (509.3 for a blocker's order) for each.
+    """
+    combat = state.combat
+    found: list[Violation] = []
+    for obj, seq in cast("Mapping[object, object]", given).items():
+        if type(obj) is str and _an_order(seq):
+            continue
+        named = type(obj) is str
+        rule = "509.2" if not named or combat is None or obj in combat.attacks else "509.3"
+        what = label(state, cast("str", obj)) if named else f"the key {shown(obj)}"
+        found.append(Violation(rule, f"the damage assignment order of {what} is {shown(seq)} "
+                               f"({type_name(seq)}), not a list of the creatures it orders "
+                               "(their ids)", (cast("str", obj),) if named else ()))
+    return found
+
+
+def _an_order(seq: object) -> bool:
+    """Whether ``seq`` is an order's shape: a list or tuple of ids (strs)."""
+    return isinstance(seq, (list, tuple)) and all(type(x) is str for x in seq)
 
 
 def legal_attackers(hooks: Hooks, state: GameState) -> tuple[str, ...]:
@@ -857,9 +892,15 @@ def make_block(state: GameState, blocker: str, attacker: str, position: int | No
     """
     for name, place in (("position", position), ("attacker_position", attacker_position)):
         if place is not None and place < 0:
-            raise IllegalActionError(f"{name} {place} is no place in a damage assignment "
-                                     "order (0 = first)", rule="509.6",
-                                     objects=(blocker, attacker))
+            # (the rule placing it in an order: 509.6 of 2009-2024 for a creature an
+            # effect makes block, 509.7 for one put onto the battlefield blocking;
+            # with no orders, a position is ignored, and the rule is the block's own)
+            placed = ("509.6" if rule == "509.3b" else "509.7") if orders else rule
+            orders_are = ("" if orders else
+                          ": these rules have no damage assignment orders (give none)")
+            raise BadQueryError(f"{name} {shown_number(place, grouped=False)} is no place in "
+                                f"a damage assignment order (0 = first){orders_are}",
+                                rule=placed, objects=(blocker, attacker))
     step = state.step
     combat = state.combat
     if combat is None or attacker not in state.objects:
@@ -1158,11 +1199,14 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
         total = sum(amounts.values())
         if total != duty.power:
             perm = state.objects[duty.source]
-            what = (f"has power {duty.power}" if perm.power == duty.power
-                    else f"assigns {duty.power} combat damage (not its power, {perm.power})")
+            power = shown_number(duty.power, grouped=False)
+            what = (f"has power {power}" if perm.power == duty.power
+                    else f"assigns {power} combat damage (not its power, "
+                    f"{'none' if perm.power is None else shown_number(perm.power, grouped=False)})")
             found.append(Violation("510.1a", f"{label(state, duty.source)} {what} "
                                    "and must assign "
-                                   f"exactly {duty.power} damage, not {total}", (duty.source,)))
+                                   f"exactly {power} damage, not "
+                                   f"{shown_number(total, grouped=False)}", (duty.source,)))
             continue
         if duty.divider is not None:
             continue  # 702.22j-k: the procedure of 510.1c-d (lethal first) is waived

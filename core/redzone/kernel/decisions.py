@@ -19,6 +19,7 @@ from redzone.kernel.errors import BadQueryError, UnaskedChoiceError, did_you_mea
 from redzone.kernel.model import Choice, ChoiceMade, GameState
 from redzone.kernel.results import CombatResult, Outcome
 from redzone.kernel.tx import ASKED
+from redzone.kernel.validate import choices as _validate_choices
 
 #: The engine's commands whose choices :meth:`Decisions.choices_for` lists:
 #: the name of each :class:`~redzone.Engine` method.
@@ -50,7 +51,11 @@ def only_asked(out: Outcome, choices: Mapping[str, str | Sequence[str]] | None) 
 
     :raises UnaskedChoiceError: naming the keys no decision asked for and the
         keys that were asked; the caller keeps its state.
+    :raises BadQueryError: when ``choices`` isn't a mapping of answers (an
+        empty list or ``0`` included, which the command took for none: 601.2).
     """
+    if choices is not None and not isinstance(choices, Shared):
+        _validate_choices(choices)
     if not choices or isinstance(choices, Shared) or out.state.game_over is not None:
         return out
     refuse_unasked(choices, out.choices)

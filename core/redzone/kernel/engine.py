@@ -470,8 +470,11 @@ class Engine(_CheckedParts, Activations):
 
         :raises IllegalActionError: when there is no such trigger, or after
             the end of the game (104.2a).
+        :raises BadQueryError: when ``trigger_id`` isn't a trigger's id (a str).
         """
         self.context.check(state)
+        _validate.ident(trigger_id, "remove_trigger", "trigger_id", "a trigger's id",
+                        rule="405.1")
         _steps.check_game_on(state, "remove a trigger")
         return _steps.remove_trigger(self.context, state, trigger_id)
 

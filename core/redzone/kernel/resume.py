@@ -43,7 +43,7 @@ from typing import Any, Final
 from redzone.kernel import combat as _combat
 from redzone.kernel import steps as _steps
 from redzone.kernel.context import Context
-from redzone.kernel.errors import BadQueryError, IllegalActionError
+from redzone.kernel.errors import BadQueryError, IllegalActionError, IllegalBlockError
 from redzone.kernel.model import Combat, GameState
 from redzone.kernel.plans import CombatPlan
 
@@ -87,6 +87,8 @@ def check(ctx: Context, state: GameState, plan: CombatPlan, *, first_turn: bool)
         combat (506.1).
     :raises BadQueryError: for ``first_turn`` in a combat (500.1), or a
         decision for a step already done: naming the step and its rule.
+    :raises IllegalBlockError: for an order that isn't one (509.2-509.3 of
+        2009-2024: :func:`redzone.kernel.combat.malformed_orders`).
 
     .. versionadded:: 0.1.0
     """
@@ -113,6 +115,9 @@ def check(ctx: Context, state: GameState, plan: CombatPlan, *, first_turn: bool)
     if "declare_blockers" in past or step == "declare_blockers":
         _declared(step, "blockers", "509.1", _differing_blocks(combat, plan.blocks or {}))
         if ctx.edition.assignment_orders:
+            malformed = _combat.malformed_orders(state, plan.order or {})
+            if malformed:
+                raise IllegalBlockError(malformed)
             _declared(step, "damage assignment orders", "509.2",
                       _differing_orders(combat, plan.order or {}))
     spec = _steps.damage_step_spec(ctx, step)

@@ -21,14 +21,14 @@ from typing import Any, Final, cast
 
 import attrs
 
-from redzone.kernel.answers import shown, type_name
+from redzone.kernel.answers import shown, shown_number, type_name
 from redzone.kernel.errors import (
     BadQueryError,
     UnknownObjectError,
     did_you_mean,
 )
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.model import GameState, Permanent, Player, new_game
+from redzone.kernel.model import Effect, GameState, Permanent, Player, new_game, team_life
 from redzone.kernel.references import named_ids
 
 #: The largest integer an action field may hold (as in scenario files).
@@ -46,6 +46,7 @@ STATE_BOUNDS: Final[Mapping[str, tuple[int, int]]] = {
     "Player.poison": (0, MAX_INT), "Player.life": (-MAX_INT, MAX_INT),
     "GameState.turn": (1, MAX_INT), "GameState.token_numbers": (1, MAX_INT),
     "Effect.amount": (0, MAX_INT),
+    "Permanent.printed_loyalty": (0, MAX_INT), "Permanent.printed_defense": (0, MAX_INT),
 }
 
 def choices(value: object, argument: str = "choices") -> None:
@@ -57,17 +58,17 @@ def choices(value: object, argument: str = "choices") -> None:
     if value is None:
         return
     if not isinstance(value, Mapping):
-        raise BadQueryError(f"{argument} is {type(value).__name__} {value!r:.80}, where a "
+        raise BadQueryError(f"{argument} is {type(value).__name__} {_r(value)}, where a "
                             "mapping of choice keys to answers was expected", rule="601.2")
     for key, answer in value.items():
         if type(key) is not str:
-            raise BadQueryError(f"{argument}: the key {key!r:.80} is not a str (a choice's "
+            raise BadQueryError(f"{argument}: the key {_r(key)} is not a str (a choice's "
                                 "key)", rule="601.2")
         if isinstance(answer, str):
             continue
         if isinstance(answer, (bytes, Mapping)) or not isinstance(answer, (list, tuple)) \
                 or not all(type(a) is str for a in answer):
-            raise BadQueryError(f"{argument}[{key!r}] is {answer!r:.80}, where an option (a "
+            raise BadQueryError(f"{argument}[{key!r}] is {_r(answer)}, where an option (a "
                                 "str) or a list of options was expected", rule="601.2",
                                 objects=(key,))
 
@@ -80,19 +81,19 @@ def step_actions(value: object, argument: str = "actions") -> tuple[tuple[str, A
     :raises BadQueryError: naming the argument, the pair and the problem.
     """
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise BadQueryError(f"{argument} is {type(value).__name__} {value!r:.80}, where "
+        raise BadQueryError(f"{argument} is {type(value).__name__} {_r(value)}, where "
                             "(step, action) pairs were expected", rule="117.1")
     pairs = tuple(value)
     for i, pair in enumerate(pairs):
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise BadQueryError(f"{argument}[{i}] is {pair!r:.80}, where a (step, action) "
+            raise BadQueryError(f"{argument}[{i}] is {_r(pair)}, where a (step, action) "
                                 "pair was expected", rule="117.1")
         step, act = pair
         if type(step) is not str:
-            raise BadQueryError(f"{argument}[{i}]: the step {step!r:.80} is not a str (a "
+            raise BadQueryError(f"{argument}[{i}]: the step {_r(step)} is not a str (a "
                                 "step's name)", rule="117.1")
         if not isinstance(act, Action):
-            raise BadQueryError(f"{argument}[{i}]: {act!r:.80} is not an action (an "
+            raise BadQueryError(f"{argument}[{i}]: {_r(act)} is not an action (an "
                                 "instance of an action kind)", rule="117.1")
     return pairs
 
@@ -175,12 +176,33 @@ def objects(state: GameState, method: str, **ids: object) -> None:
                                      f"state{did_you_mean(value, state.objects)}")
 
 
+def ident(value: object, method: str, name: str, what: str, *, rule: str = "117.1") -> None:
+    """``value`` (the argument ``name``) is an id: a str.
+
+    :param what: what the id names, for the message (``"a trigger's id"``).
+    :raises BadQueryError: naming the method, the argument and what it is.
+    """
+    if type(value) is not str:
+        raise BadQueryError(f"{method}: {name} is {_a(value)}, not {what} (a str)", rule=rule)
+
+
 def _listed(value: object, method: str, name: str, want: str) -> list[Any]:
     """``value`` as a list, when it is a list-like of things (not a str, a
     mapping or a single thing)."""
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         raise BadQueryError(f"{method}: {name} is {_a(value)}, not a list of {want}")
     return list(value)
+
+
+def _r(value: object) -> str:
+    """``value``'s repr, at most 80 characters, for a message: an int too
+    long to print (or a list holding one) as :func:`shown` shows it."""
+    if type(value) is int:
+        return shown_number(value, grouped=False)
+    try:
+        return f"{value!r:.80}"
+    except ValueError:  # (Python's limit on printing an int: 4,300 digits)
+        return shown(value)
 
 
 def _a(value: object) -> str:
@@ -196,15 +218,22 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
     """What :meth:`redzone.Engine.game` is given has the shape it takes, and
     every permanent's controller and owner is a player of the game (110.2: a
     permanent's controller and owner are players; 102.1: the players are the
-    people in the game).
+    people in the game). Every field of each player, permanent and effect
+    has the type its class declares (107.1: a number is an integer, within
+    ±:data:`MAX_INT`; :func:`_fits`), its counts within :data:`STATE_BOUNDS`;
+    there is a player; each id names one player or one permanent; the turn
+    order names each player once and the active player is one of them
+    (102.1); a team names players, each on one team, who share life and
+    poison (810.4).
 
     :param options: the other keyword arguments of :func:`redzone.new_game`
         (``teams``, ``effects``...).
     :returns: the players, the permanents and the options, each list read
         once (as lists, the teams as a dict of lists).
-    :raises BadQueryError: naming the argument and what it is; for a
-        controller or owner who isn't a player, naming the permanent, the
-        player id (and the closest player id) and every player.
+    :raises BadQueryError: naming the argument and what it is (for a field,
+        the object, its id and the field); for a controller or owner who
+        isn't a player, naming the permanent, the player id (and the closest
+        player id) and every player.
     """
     plist: list[Player | str] = _listed(players, method, "players",
                                         "players (Player objects or player ids)")
@@ -221,29 +250,52 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
             raise BadQueryError(f"{method}: {option!r} is not one of its keyword arguments"
                                 f"{did_you_mean(option, _GAME_OPTIONS)} (they are: "
                                 f"{', '.join(_GAME_OPTIONS)})")
+    if not plist:
+        raise BadQueryError(f"{method}: players is empty: a game has players",
+                            rule="102.1")
+    out = dict(options)
+    if "effects" in out:
+        out["effects"] = _listed(out["effects"], method, "effects", "effects")
+        for i, effect in enumerate(out["effects"]):
+            if not isinstance(effect, Effect):
+                raise BadQueryError(f"{method}: effects[{i}] is {_a(effect)}, not an Effect",
+                                    rule="611.1")
+    # (the counts first, by their key paths; an id that isn't a str is the
+    # next check's to refuse)
     for pl in plist:
-        if isinstance(pl, Player):
+        if isinstance(pl, Player) and type(pl.id) is str:
             for bound, value in (("Player.life", pl.life), ("Player.poison", pl.poison)):
                 _game_count(method, bound, f"players.{pl.id}.{bound[7:]}", value)
-    for i, effect in enumerate(options.get("effects") or ()):
+    for i, effect in enumerate(out.get("effects") or ()):
         if effect_amount_past(effect):
             _game_count(method, "Effect.amount", f"effects[{i}].amount", effect.amount)
     for perm in perms:
+        if type(perm.id) is not str:
+            continue
         _game_count(method, "Permanent.damage", f"objects.{perm.id}.damage", perm.damage)
+        for printed in ("printed_loyalty", "printed_defense"):
+            if getattr(perm, printed) is not None:
+                _game_count(method, f"Permanent.{printed}", f"objects.{perm.id}.{printed}",
+                            getattr(perm, printed))
         for kind, n in perm.counters.items():
             _game_count(method, "Permanent.counters", f"objects.{perm.id}.counters[{kind!r}]", n)
-    out = dict(options)
+    for what, items in (("players", plist), ("permanents", perms),
+                        ("effects", out.get("effects") or ())):
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                _well_typed(item, f"{method}: {what}[{i}]")
+    ids = [pl.id if isinstance(pl, Player) else pl for pl in plist]
+    _game_ids(method, ids, [perm.id for perm in perms])
+    _turn(method, ids, out)
     teams = out.get("teams")
     if teams is not None:
         if not isinstance(teams, Mapping):
             raise BadQueryError(f"{method}: teams is {_a(teams)}, not a mapping of team ids "
                                 "to their players (a dict)", rule="810.1")
-        out["teams"] = {team: _listed(members, method, f"teams[{team!r}]", "player ids")
+        out["teams"] = {team: _listed(members, method, f"teams[{_r(team)}]", "player ids")
                         for team, members in teams.items()}
-    if "effects" in out:
-        out["effects"] = _listed(out["effects"], method, "effects", "effects")
-    ids = [pl.id if isinstance(pl, Player) else pl for pl in plist]
     known = set(ids)
+    _teams(method, plist, out.get("teams"))
     for perm in perms:
         for role in ("controller", "owner"):
             who = getattr(perm, role)
@@ -254,6 +306,133 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
                     f"{', '.join(map(repr, ids)) or 'none'})", rule="110.2",
                     objects=(perm.id, who) if type(who) is str else (perm.id,))
     return plist, perms, out
+
+
+def _game_ids(method: str, players: list[str], permanents: list[str]) -> None:
+    """Each id of a new game names one player or one permanent.
+
+    :raises BadQueryError: naming the ids given twice.
+    """
+    seen: set[str] = set()
+    twice: list[str] = []
+    for ident in (*players, *permanents):
+        if ident in seen and ident not in twice:
+            twice.append(ident)
+        seen.add(ident)
+    if twice:
+        raise BadQueryError(f"{method}: the ids {', '.join(map(repr, twice))} are each given "
+                            "twice (each player and each permanent has its own id)",
+                            objects=twice)
+
+
+def _teams(method: str, players: list[Player | str],
+           teams: Mapping[object, list[Any]] | None) -> None:
+    """Each member of a team is a player, on that team only, and teammates
+    have the same life and poison (810.4, 810.10: a team shares them; a
+    player given by id has the team's life, :func:`~redzone.kernel.model.team_life`).
+
+    :raises BadQueryError: naming the team and the player.
+    """
+    if not teams:
+        return
+    by_id = {p.id if isinstance(p, Player) else p: p for p in players}
+    seen: dict[object, object] = {}
+    for team, members in teams.items():
+        shared = team_life(len(members))
+        counts: set[tuple[object, object]] = set()
+        for m in members:
+            if type(m) is not str or m not in by_id:
+                raise BadQueryError(f"{method}: teams[{_r(team)}] names {_a(m)}, who is not "
+                                    f"a player of the game{did_you_mean(m, list(by_id))}",
+                                    rule="810.1")
+            if m in seen:
+                raise BadQueryError(f"{method}: {m!r} is on two teams: {_r(seen[m])} and "
+                                    f"{_r(team)}", rule="810.1", objects=(m,))
+            seen[m] = team
+            pl = by_id[m]
+            counts.add((pl.life, pl.poison) if isinstance(pl, Player) else (shared, 0))
+        if len(counts) > 1:
+            raise BadQueryError(f"{method}: the players of team {_r(team)} have different "
+                                "life or poison: a team shares them (810.4, 810.10)",
+                                rule="810.4", objects=tuple(members))
+
+
+def _turn(method: str, players: list[str], options: dict[str, Any]) -> None:
+    """A new game's ``turn_order`` names each player once, and its
+    ``active_player`` (the player whose turn it is: 102.1) is one of them;
+    ``turn_order`` is read once, as a list.
+
+    :raises BadQueryError: naming the argument, what it is and the players.
+    """
+    every = f"(players: {', '.join(map(repr, players))})"
+    order = options.get("turn_order")
+    if order is not None:
+        order = options["turn_order"] = _listed(order, method, "turn_order", "player ids")
+        if sorted(map(_r, order)) != sorted(map(_r, players)):
+            raise BadQueryError(f"{method}: turn_order is {shown(order)}, which doesn't name "
+                                f"each player once {every}", rule="102.1")
+    active = options.get("active_player")
+    if active is not None and (type(active) is not str or active not in players):
+        raise BadQueryError(f"{method}: active_player is {_a(active)}, who is not a player of "
+                            f"the game{did_you_mean(active, players)} {every}", rule="102.1")
+
+
+def _well_typed(obj: object, where: str) -> None:
+    """Every field of ``obj`` (an attrs instance of the model: a player, a
+    permanent, an effect) has the type its class declares (:func:`_fits`),
+    and so has every such instance inside it (a permanent's modifications).
+
+    :raises BadQueryError: naming ``where``, the object's id and the field
+        (107.1 for a number that isn't an integer within ±:data:`MAX_INT`).
+    """
+    found = _misfit(obj, "")
+    if found is None:
+        return
+    path, value, tp = found
+    ident = getattr(obj, "id", None)
+    named = f" {_r(ident)}" if type(ident) is str else ""
+    raise BadQueryError(
+        f"{where}{named}: {path[1:]} is {shown(value)} ({type_name(value)}), where "
+        f"{_shown_type(tp)} was expected", rule="107.1" if int in (tp, *typing.get_args(tp))
+        else "117.1", objects=(ident,) if type(ident) is str and ident else ())
+
+
+def _misfit(obj: object, path: str) -> tuple[str, Any, Any] | None:
+    """The first field of the attrs instance ``obj`` (at ``path``), or of an
+    instance of the model inside it, whose value doesn't fit its annotation:
+    its path, its value and the annotation; ``None`` when every one fits."""
+    cls = type(obj)
+    if not attrs.has(cls):
+        return None
+    hints = _hints(cls)
+    for f in attrs.fields(cls):
+        tp = hints.get(f.name)
+        if tp is None:
+            continue
+        value = getattr(obj, f.name)
+        where = f"{path}.{f.name}"
+        if _fits(tp, value) is False:
+            return where, value, tp
+        for part, sub in _model_parts(tp, value, where):
+            found = _misfit(part, sub)
+            if found is not None:
+                return found
+    return None
+
+
+def _model_parts(tp: Any, value: object, path: str) -> list[tuple[object, str]]:
+    """The instances of the model's attrs classes a field of type ``tp``
+    holds (the field itself, or the items of a ``tuple[cls, ...]``), with
+    their paths: what :func:`_misfit` looks inside."""
+    if isinstance(value, tuple) and typing.get_origin(tp) is tuple:
+        return [(v, f"{path}[{i}]") for i, v in enumerate(value) if _model(type(v))]
+    return [(value, path)] if _model(type(value)) else []
+
+
+def _model(cls: type) -> bool:
+    """Whether ``cls`` is an attrs class of the kernel (whose annotations
+    :func:`_fits` reads), not a plugin's."""
+    return attrs.has(cls) and str(getattr(cls, "__module__", "")).startswith("redzone.kernel.")
 
 
 #: The keyword arguments :meth:`redzone.Engine.game` passes on to
@@ -276,7 +455,7 @@ def _game_count(method: str, bound: str, path: str, value: object) -> None:
     :data:`STATE_BOUNDS` (a count that isn't an int is the model's to refuse)."""
     lo, hi = STATE_BOUNDS[bound]
     if type(value) is int and not lo <= value <= hi:
-        raise BadQueryError(f"{method}: {path} is {value:,}, {_beyond((lo, hi))}",
+        raise BadQueryError(f"{method}: {path} is {shown_number(value)}, {_beyond((lo, hi))}",
                             rule="107.1")
 
 
@@ -311,7 +490,7 @@ def assignment(value: object, method: str, argument: str) -> Mapping[str, Mappin
     shapes(method, **{argument: value})
     for source, entry in cast("Mapping[object, object]", value).items():
         if type(source) is not str:
-            raise BadQueryError(f"{method}: {argument}: the key {source!r:.80} is not a "
+            raise BadQueryError(f"{method}: {argument}: the key {_r(source)} is not a "
                                 "creature id (a str)", rule="510.1")
         where = f"{argument}[{source!r}]"
         if not isinstance(entry, Mapping):
@@ -319,7 +498,7 @@ def assignment(value: object, method: str, argument: str) -> Mapping[str, Mappin
                                 "recipients to amounts", rule="510.1", objects=(source,))
         for recipient, amount in entry.items():
             if type(recipient) is not str:
-                raise BadQueryError(f"{method}: {where}: the key {recipient!r:.80} is not "
+                raise BadQueryError(f"{method}: {where}: the key {_r(recipient)} is not "
                                     "the id of a recipient (a str)", rule="510.1",
                                     objects=(source,))
             if type(amount) is not int or amount < 0:
@@ -380,7 +559,7 @@ def _permanent_past(perm: Permanent, path: str) -> tuple[str, int, str] | None:
 
 
 def _past(bound: str, bounds: tuple[int, int], path: str, value: int) -> tuple[str, int, str]:
-    return bound, bounds[1], f"took {path} to {value:,}, {_beyond(bounds)}"
+    return bound, bounds[1], f"took {path} to {shown_number(value)}, {_beyond(bounds)}"
 
 
 def _beyond(bounds: tuple[int, int]) -> str:
@@ -403,14 +582,14 @@ def declaration(state: GameState, method: str, value: object, *, single: bool) -
                             "of creature ids (a dict)")
     for key, target in value.items():
         if type(key) is not str:
-            raise BadQueryError(f"{method}: key {key!r} is not a creature id (a str)")
+            raise BadQueryError(f"{method}: key {_r(key)} is not a creature id (a str)")
         if single:
             ok = type(target) is str
         else:
             ok = type(target) is str or (isinstance(target, (list, tuple)) and all(
                 type(t) is str for t in target))
         if not ok:
-            raise BadQueryError(f"{method}: {key!r} -> {target!r} is not "
+            raise BadQueryError(f"{method}: {key!r} -> {_r(target)} is not "
                                 f"{'an id' if single else 'an id or a list of ids'}")
 
 
@@ -441,8 +620,10 @@ def _fits(tp: Any, value: Any) -> bool | None:
 
 def action(state: GameState, act: object) -> None:
     """Every field of ``act`` has the type its action declares (ints within
-    ±:data:`MAX_INT`): ``Pump("wall", "3", 3)`` is refused here, naming the
-    field, instead of failing as it is applied.
+    ±:data:`MAX_INT`), and so has every field of an instance of the model
+    it holds (the permanent a ``CreateToken`` creates): ``Pump("wall", "3",
+    3)`` is refused here, naming the field, instead of failing as it is
+    applied.
 
     :raises BadQueryError: naming the action and the field.
     """
@@ -450,18 +631,14 @@ def action(state: GameState, act: object) -> None:
     cls = type(act)
     if not attrs.has(cls):
         return  # apply_action reports an unknown action (117.1)
-    hints = _hints(cls)
-    for f in attrs.fields(cls):
-        tp = hints.get(f.name)
-        if tp is None:
-            continue
-        value = getattr(act, f.name)
-        if _fits(tp, value) is False:
-            ids = list(named_ids(act))
-            raise BadQueryError(
-                f"perform: {cls.__name__}.{f.name} is {shown(value)} ({type_name(value)}), "
-                f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
-                    tp, *typing.get_args(tp)) else "117.1", objects=ids)
+    found = _misfit(act, cls.__name__)
+    if found is not None:
+        path, value, tp = found
+        ids = list(named_ids(act))
+        raise BadQueryError(
+            f"perform: {path} is {shown(value)} ({type_name(value)}), "
+            f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
+                tp, *typing.get_args(tp)) else "117.1", objects=ids)
 
 
 def actions(state: GameState, value: object) -> tuple[object, ...]:
