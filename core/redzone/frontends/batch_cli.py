@@ -5,9 +5,10 @@ Files and folders (searched for ``*.toml`` and ``*.json``) are resolved with
 N`` local processes, or on a Dask or Ray cluster (``--executor``). A progress
 bar shows on a terminal; ``--json`` writes one JSON line per file, in input
 order. A summary follows: resolved, illegal, bad files and failing plugins,
-by keyword, the first files not resolved with why, and the slowest files. The exit status is the worst of the
-files' statuses (0 resolved, 1 illegal, 2 bad scenario file, 3 a plugin or a
-worker failed). Each file is resolved with the engine of ``redzone run``
+by keyword, the first files not resolved with why, and the slowest files.
+The exit status is the worst of the files' statuses (0 resolved, 1 illegal,
+2 bad scenario file, 3 a plugin or a worker failed). Each file is resolved
+with the engine of ``redzone run``
 (:func:`redzone.formats.outcome.command_engine`: verify mode on), on every
 worker, and its status is the one ``redzone run`` exits with for it.
 
