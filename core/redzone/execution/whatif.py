@@ -30,7 +30,7 @@ from redzone.formats.outcome import command_engine
 from redzone.kernel import validate as _validate
 from redzone.kernel.actions import Action
 from redzone.kernel.engine import Engine
-from redzone.kernel.errors import BadQueryError
+from redzone.kernel.errors import BadQueryError, IllegalActionError
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 from redzone.kernel.resume import in_combat
@@ -58,7 +58,9 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
                    executor: Any = None, chunksize: int | None = None,
                    **decisions: Any) -> list[WhatIf]:
     """Resolve one board under every legal declaration of blockers (509.1,
-    enumerated by :meth:`redzone.Engine.legal_block_declarations`) through
+    enumerated by :meth:`redzone.Engine.legal_block_declarations` from the
+    state the decisions reach as blockers are to be declared: their choices
+    made, their actions in the steps before done, the triggers resolved) through
     :func:`~redzone.execution.simulation.simulate`, each outcome scored by
     ``score``; best score first (ties in enumeration order).
 
@@ -84,12 +86,11 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
         resolved is that declaration's outcome).
     """
     engine = engine if engine is not None else command_engine()
-    begun = engine.begin_combat(state).state
-    declared = engine.declare_attackers(begun, attacks).state
-    if engine.next_step(declared) == "declare_blockers":
-        options = list(engine.legal_block_declarations(declared))
-    else:
-        options = [FrozenMap()]
+    # The blocks are listed from the state the declarations are resolved
+    # from: after the decisions' choices and actions, the triggers resolved.
+    kept = {k: decisions[k] for k in _BEFORE_BLOCKS if k in decisions}
+    at = engine.resolve(state, attacks, through="declare_attackers", **kept).state
+    options = list(_blocks_at(engine, at))
     jobs = [(state, {**decisions, "attacks": dict(attacks), "blocks": dict(b)})
             for b in options]
     outs = simulate(jobs, executor=executor, engine=engine, chunksize=chunksize)
@@ -136,9 +137,13 @@ class Grid:
     :param blocks: the declarations of blockers to try; ``None`` (the
         default): every legal one, as
         :meth:`redzone.Engine.legal_block_declarations` enumerates them from
-        the state after the attackers are declared (509.1; declared here,
-        without the variants' decisions). Must be ``None`` once blockers are
-        declared: the axis is then that one declaration.
+        the state each action list and variant reaches as blockers are to
+        be declared (509.1: their choices made, their actions done, the
+        triggers resolved; :meth:`redzone.Engine.resolve` with
+        ``through="declare_attackers"``): every declaration legal for some
+        pair, in the order first listed. A cell whose own decisions make its
+        declaration illegal says so (status 1). Must be ``None`` once
+        blockers are declared: the axis is then that one declaration.
     :param actions: the action lists to try, each the ``actions`` of
         :meth:`redzone.Engine.resolve` (``(step, action)`` pairs: a pump
         after ``declare_blockers``, a trick after ``first_strike_damage``);
@@ -277,10 +282,8 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
             combat.blocks if combat is not None else FrozenMap(),)
     elif grid.blocks is not None:
         blocks = grid.blocks
-    elif engine.next_step(declared) == "declare_blockers":
-        blocks = tuple(engine.legal_block_declarations(declared))
-    else:  # no attacker: no declare blockers step (508.8)
-        blocks = (FrozenMap(),)
+    else:
+        blocks = _legal_in_some_cell(engine, state, grid)
     # The cells in grid order, made as they are needed (twice: the jobs sent,
     # and the cells handed back), never held: a grid of a million cells
     # keeps the caller's memory flat.
@@ -295,6 +298,41 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
     if stream:
         return out
     return sorted(out, key=lambda c: c.score, reverse=True)  # stable: ties in grid order
+
+
+#: The decisions that shape the board before blockers are declared: what
+#: :meth:`redzone.Engine.resolve` takes with ``through="declare_attackers"``.
+_BEFORE_BLOCKS: Final = ("actions", "bands", "choices", "first_turn")
+
+
+def _blocks_at(engine: Engine, at: GameState) -> tuple[FrozenMap[str, tuple[str, ...]], ...]:
+    """The legal declarations of blockers from ``at``, the state as they are
+    to be declared (509.1); none but no blockers where no creature was
+    declared as an attacker (508.8) or the game ended on the way."""
+    if at.game_over is None and engine.next_step(at) == "declare_blockers":
+        return tuple(engine.legal_block_declarations(at))
+    return (FrozenMap(),)
+
+
+def _legal_in_some_cell(engine: Engine, state: GameState,
+                        grid: Grid) -> tuple[FrozenMap[str, tuple[str, ...]], ...]:
+    """Every declaration of blockers legal in some cell, in the order first
+    listed: each action list and variant resolved to where blockers are to
+    be declared (its choices made, its actions done, the triggers resolved),
+    its legal declarations listed there. A pair whose own decisions are
+    illegal before then lists nothing: its cells say why."""
+    found: dict[FrozenMap[str, tuple[str, ...]], None] = {}
+    for actions in grid.actions:
+        for variant in grid.variants:
+            decisions = {k: variant[k] for k in _BEFORE_BLOCKS if k in variant}
+            decisions["actions"] = actions
+            try:
+                at = engine.resolve(state, grid.attacks, through="declare_attackers",
+                                    **decisions).state
+            except IllegalActionError:
+                continue
+            found.update(dict.fromkeys(_blocks_at(engine, at)))
+    return tuple(found) or (FrozenMap(),)
 
 
 def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, GameState]:

@@ -524,8 +524,10 @@ class Engine(_CheckedParts, Activations):
         :param bands: attacking bands (508.1e).
         :param additional_combats: further combat phases this turn, in order
             (500.8, 505.1a); their steps are named ``declare_attackers#2`` ...
-        :param through: ``"end_of_combat"`` (stop after the combat phase) or
-            ``"cleanup"`` (run the end step and the cleanup step, 513-514).
+        :param through: ``"end_of_combat"`` (after the combat phase),
+            ``"cleanup"`` (the end and cleanup steps too, 513-514) or
+            ``"declare_attackers"`` (as blockers are to be declared; what later
+            steps would take is left unused; no more combats or turns).
         :param turns: whole turns after this one, in turn order (500.1):
             each its beginning phase (502-504), main phases, combats, end step
             and cleanup; their steps are named ``declare_attackers@2`` ...
@@ -554,6 +556,7 @@ class Engine(_CheckedParts, Activations):
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
         more = _turn_plans(turns)
+        _stopping(through, state, more)
         _resume.check(self.context, state, plans[0], first_turn=first_turn is True)
         return _Run(self, state, choices).run(plans, "cleanup" if more else through, more,
                                               first_turn=first_turn is True)
@@ -619,6 +622,8 @@ class _Run:
         self.doing: tuple[str, GameState, Action | None] | None = None
         #: The suffix of this turn's step labels: ``@2`` for the second.
         self.suffix = ""
+        #: Whether the run stops as blockers are to be declared.
+        self.stop = False
 
     @property
     def over(self) -> bool:
@@ -639,7 +644,11 @@ class _Run:
             if first_turn and not self.beginning(None, first=True):
                 self.leftover()
                 return self.result(before)
-            self.turn(plans, through)
+            self.stop = through == "declare_attackers"
+            try:
+                self.turn(plans, through)
+            except _Stopped:
+                return self.result(before)  # (what later steps would take is left unused)
             for n, plan in enumerate(turns, start=2):
                 if self.over:
                     break
@@ -782,6 +791,8 @@ class _Run:
                 return self.leftover()
             at = "declare_attackers"
         if at == "declare_attackers":
+            if self.stop:
+                raise _Stopped
             if engine.next_step(self.state) == "declare_blockers":
                 self.doing = ("declare_blockers", self.state, None)
                 out = engine.declare_blockers(self.state, plan.blocks or {}, plan.order,
@@ -961,10 +972,13 @@ def _plans(first: CombatPlan, additional: Iterable[CombatPlan], through: str
         :class:`CombatPlan`, or whose actions aren't ``(step, action)`` pairs;
         for a declaration, assignment or order that isn't a mapping, naming it.
     """
-    if through not in ("end_of_combat", "cleanup"):
-        raise IllegalActionError(f"through must be 'end_of_combat' or 'cleanup', not "
-                                 f"{through!r}", rule="500.1")
+    if through not in _THROUGH:
+        raise IllegalActionError(f"through must be one of {', '.join(map(repr, _THROUGH))}, "
+                                 f"not {through!r}", rule="500.1")
     plans = [first, *additional]
+    if through == "declare_attackers" and len(plans) > 1:
+        raise BadQueryError("through='declare_attackers' stops in the first combat: give no "
+                            "additional_combats", rule="506.1")
     for i, plan in enumerate(plans):
         where = f"additional_combats[{i - 1}]" if i else ""
         if not isinstance(plan, CombatPlan):
@@ -975,6 +989,32 @@ def _plans(first: CombatPlan, additional: Iterable[CombatPlan], through: str
         _validate.shapes("resolve", **{f"{where}.{name}" if i else name: getattr(plan, name)
                                        for name in _PLAN_MAPPINGS})
     return plans
+
+
+#: Where :meth:`Engine.resolve` may stop: as blockers are to be declared,
+#: after the combat phase, after the cleanup step.
+_THROUGH: Final = ("declare_attackers", "end_of_combat", "cleanup")
+
+
+class _Stopped(Exception):
+    """The run reached where ``through="declare_attackers"`` stops it."""
+
+
+def _stopping(through: str, state: GameState, turns: Sequence[TurnPlan]) -> None:
+    """``through="declare_attackers"`` stops the combat ``state`` is before
+    or in: refused with whole turns to play, and once blockers are declared.
+
+    :raises BadQueryError: (506.1) naming what stops it.
+    """
+    if through != "declare_attackers":
+        return
+    if turns:
+        raise BadQueryError("through='declare_attackers' stops in this turn's first combat: "
+                            "give no turns", rule="506.1")
+    if state.step not in _steps.COMBAT_MAY_BEGIN and state.step not in (
+            "beginning_of_combat", "declare_attackers"):
+        raise BadQueryError(f"through='declare_attackers': the state is at {state.step!r}, "
+                            "past the declaration of blockers it would stop at", rule="506.1")
 
 
 #: The fields of a :class:`CombatPlan` that are mappings (or ``None``).
