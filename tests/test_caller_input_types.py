@@ -347,3 +347,18 @@ def test_position_under_rules_without_orders_cites_the_blocks_rule() -> None:
         with pytest.raises(BadQueryError) as info:
             ENGINE.perform(s, act)
         assert info.value.rule == rule and "no damage assignment orders" in info.value.message
+
+
+def test_117_1_engine_permanent_names_a_bad_keywords_argument_or_an_unknown_one() -> None:
+    """``Engine.permanent`` is a builder of caller input: ``keywords=None``
+    or a lone string, and an argument that is no field of a permanent, are
+    a ``BadQueryError`` naming it, not a bare ``TypeError``."""
+    eng = Engine()
+    with pytest.raises(BadQueryError, match="keywords is a NoneType"):
+        eng.permanent("ogre", "alice", keywords=None)
+    with pytest.raises(BadQueryError, match="keywords is a str 'flying'"):
+        eng.permanent("ogre", "alice", keywords="flying")
+    with pytest.raises(BadQueryError, match="no argument 'powr'"):
+        eng.permanent("ogre", "alice", powr=3)
+    assert eng.permanent("ogre", "alice", power=3, toughness=3,
+                         keywords=["flying"]).keywords[0].name == "flying"

@@ -210,7 +210,7 @@ class Engine(_CheckedParts, Activations):
         Accepts the :class:`Permanent` fields, plus ``power``/``toughness`` for
         the printed values and ``keywords`` for the printed keywords.
         """
-        keywords = kwargs.pop("keywords", ())
+        keywords = _validate.permanent_args(kwargs)
         if "power" in kwargs:
             kwargs["base_power"] = kwargs.pop("power")
         if "toughness" in kwargs:

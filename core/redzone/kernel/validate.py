@@ -186,6 +186,29 @@ def ident(value: object, method: str, name: str, what: str, *, rule: str = "117.
         raise BadQueryError(f"{method}: {name} is {_a(value)}, not {what} (a str)", rule=rule)
 
 
+#: What :meth:`redzone.Engine.permanent` takes beside the permanent's fields.
+_PERMANENT_ARGS: Final = frozenset({"power", "toughness", "keywords"})
+
+
+def permanent_args(kwargs: dict[str, Any]) -> Iterable[Any]:
+    """Check :meth:`redzone.Engine.permanent`'s keyword arguments: each a
+    field of :class:`Permanent` or ``power``, ``toughness``, ``keywords``,
+    and ``keywords`` a list of keyword texts (or records); pops and returns
+    ``keywords``.
+
+    :raises BadQueryError: naming the argument.
+    """
+    unknown = sorted(set(kwargs) - _PERMANENT_ARGS - set(attrs.fields_dict(Permanent)))
+    if unknown:
+        raise BadQueryError(f"permanent: no argument {', '.join(map(repr, unknown))}: give "
+                            "fields of Permanent, power, toughness or keywords")
+    keywords = kwargs.pop("keywords", ())
+    if isinstance(keywords, str | bytes | Mapping) or not isinstance(keywords, Iterable):
+        raise BadQueryError(f"permanent: keywords is {_a(keywords)}, not a list of keyword "
+                            "texts")
+    return cast("Iterable[Any]", keywords)
+
+
 def _listed(value: object, method: str, name: str, want: str) -> list[Any]:
     """``value`` as a list, when it is a list-like of things (not a str, a
     mapping or a single thing)."""
