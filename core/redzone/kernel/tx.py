@@ -665,7 +665,9 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
             # (its defending player: the battle's protector or its controller, 506.2)
             defending = target.protector if "battle" in target.types \
                 and target.protector is not None else target.controller
-            if defending is None or state.same_team(defending, perm.controller):
+            now = work._player_now(defending) if defending is not None else None
+            if defending is None or (now is not None and now.lost) \
+                    or state.same_team(defending, perm.controller):  # (a protector who left)
                 reason = f"{attacked!r} is not controlled or protected by a defending player"
     if reason is not None:
         tx.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
