@@ -206,7 +206,7 @@ def permanent_args(kwargs: dict[str, Any]) -> Iterable[Any]:
     if isinstance(keywords, str | bytes | Mapping) or not isinstance(keywords, Iterable):
         raise BadQueryError(f"permanent: keywords is {_a(keywords)}, not a list of keyword "
                             "texts")
-    return cast("Iterable[Any]", keywords)
+    return keywords
 
 
 def _listed(value: object, method: str, name: str, want: str) -> list[Any]:
