@@ -54,6 +54,7 @@ class Board:
         """A planeswalker with ``loyalty`` loyalty counters (306.5b)."""
         counters = dict(kwargs.pop("counters", {}))
         counters["loyalty"] = loyalty
+        kwargs.setdefault("printed_loyalty", loyalty)
         return self.engine.permanent(id, controller, types=("planeswalker",),
                                      counters=counters, **kwargs)
 
@@ -62,6 +63,7 @@ class Board:
         """A battle with ``defense`` defense counters, protected by ``protector`` (310)."""
         counters = dict(kwargs.pop("counters", {}))
         counters["defense"] = defense
+        kwargs.setdefault("printed_defense", defense)
         return self.engine.permanent(id, controller, types=("battle",), counters=counters,
                                      protector=protector, **kwargs)
 
@@ -193,6 +195,11 @@ def scenario_toml(state: GameState, attacks: Mapping[str, str] | None = None,
             fields["loyalty"] = counters.pop("loyalty")
         if "defense" in counters and "battle" in perm.types:
             fields["defense"] = counters.pop("defense")
+        # the printed numbers (306.5b, 310.4b): a file's default is the counters it gives
+        for printed, now in (("printed_loyalty", "loyalty"), ("printed_defense", "defense")):
+            value = getattr(perm, printed)
+            if value is not None and value != fields.get(now):
+                fields[printed] = value
         if perm.protector is not None:
             fields["protector"] = perm.protector
         if perm.printed_keywords:

@@ -57,19 +57,21 @@ on every run registers it, ``derandomize=False``, beside its own profiles).
 from __future__ import annotations
 
 import contextlib
+import copy
 import inspect
 import pickle
 import random
 import traceback
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cached_property
+from types import ModuleType
 from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import FlakyFailure, InvalidArgument
 
 from redzone.kernel.combat import Duty
 from redzone.kernel.editions import get_edition
@@ -241,8 +243,9 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
     defending = {p: p for p in opponents}
     if draw(st.integers(0, 3)) == 0:  # 306: a planeswalker, attacked (508.1b)
         owner = draw(st.sampled_from(opponents))
+        loyalty = draw(st.integers(1, 5))
         perms.append(engine.permanent("pw", owner, types=("planeswalker",),
-                                      counters={"loyalty": draw(st.integers(1, 5))}))
+                                      counters={"loyalty": loyalty}, printed_loyalty=loyalty))
         targets.append("pw")
         defending["pw"] = owner
     if draw(st.integers(0, 3)) == 0:
@@ -250,8 +253,9 @@ def cases(draw: st.DrawFn, engine: Engine, keywords: Sequence[str],
         # (310.11a), attacked like a planeswalker; its protector defends it
         # (506.2, 508.1b) and its protector's creatures block for it (310.8).
         protector = draw(st.sampled_from(opponents))
+        defense = draw(st.integers(1, 5))
         perms.append(engine.permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
-                                      counters={"defense": draw(st.integers(1, 5))},
+                                      counters={"defense": defense}, printed_defense=defense,
                                       protector=protector))
         targets.append("siege")
         defending["siege"] = protector
@@ -1284,6 +1288,8 @@ def _check_invariant(subject: Subject, invariant: str, max_examples: int,
     if invariant == "damage-conserved":
         strategy = strategy.flatmap(_weighed)
 
+    kept = [_module_state(subject)]  # (the plugin's globals as the last board left them)
+
     @_settings(max_examples, derandomize, shrink)
     @given(case=strategy)
     def run(case: Case) -> None:
@@ -1297,8 +1303,55 @@ def _check_invariant(subject: Subject, invariant: str, max_examples: int,
             # The engines run in verify mode: a plugin that changed what it
             # was given is named at the hook call that did it.
             raise subject.fail(invariant, str(exc), case) from exc
+        now = _module_state(subject)
+        changed = sorted(k for k in now.keys() | kept[0].keys()
+                         if now.get(k, _GONE) != kept[0].get(k, _GONE))
+        kept[0] = now
+        if changed:
+            raise subject.fail(invariant, "resolving this board changed the plugin module's "
+                               f"global {', '.join(changed)}: a plugin keeps no state between "
+                               "calls (house style: no module state beyond constants; what a "
+                               "game must remember belongs in its state, a plugin slot), or "
+                               "the next game would see what this one left", case)
 
-    run()
+    try:
+        run()
+    except FlakyFailure as flaky:
+        # hypothesis tried the failing board again and it passed: report the
+        # plugin's failure, not hypothesis's group around it.
+        found = [e for e in flaky.exceptions if isinstance(e, ConformanceError)]
+        if not found:
+            raise
+        found[0].add_note("the same board passed when tried again: the plugin answers "
+                          "differently for the same board (state kept between calls?)")
+        raise found[0] from None
+
+
+#: A global a module no longer has.
+_GONE: Final = object()
+
+#: The mutable builtin containers whose contents :func:`_module_state` copies.
+_CONTAINERS: Final = (list, dict, set, bytearray, deque)
+
+
+def _module_state(subject: Subject) -> dict[str, Any]:
+    """Copies of the mutable containers the plugin modules under test hold
+    as globals, by ``module.name``: what a plugin that keeps state between
+    calls changes (modules only; the built-in plugins beside it aren't
+    under test)."""
+    modules = [subject.plugin] if subject.plugin is not None else [
+        i.module for i in subject.engine.plugin_infos.values()]
+    found: dict[str, Any] = {}
+    for module in modules:
+        if not isinstance(module, ModuleType):
+            continue
+        for name, value in vars(module).items():
+            if isinstance(value, _CONTAINERS) and not name.startswith("__"):
+                try:
+                    found[f"{module.__name__}.{name}"] = copy.deepcopy(value)
+                except Exception:  # (what can't be copied isn't compared)
+                    continue
+    return found
 
 
 def summary_first(error: ConformanceError) -> ConformanceError:
