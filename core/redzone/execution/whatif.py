@@ -15,6 +15,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, Literal, overload
 
+import attrs
 from attrs import field, frozen
 
 from redzone.execution.jobs import (
@@ -85,6 +86,9 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
         attackers are declared (a plugin failing while a declaration is
         resolved is that declaration's outcome).
     """
+    if not isinstance(attacks, Mapping):
+        raise BadQueryError(f"what_if_blocks: attacks is {type(attacks).__name__}, not a "
+                            "mapping of attacking creature to what it attacks", rule="508.1")
     engine = engine if engine is not None else command_engine()
     # The blocks are listed from the state the declarations are resolved
     # from: after the decisions' choices and actions, the triggers resolved.
@@ -99,23 +103,42 @@ def what_if_blocks(state: GameState, attacks: Mapping[str, str],
     return [scored[i] for i in order]
 
 
+def _mapping(value: Any, name: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise BadQueryError(f"what_if: {name} is {type(value).__name__}, not a mapping",
+                            rule="117.1")
+    return value
+
+
+def _axis(value: Any, name: str, each: str) -> list[Any]:
+    """An axis: a list (or other sequence) of items, not one item alone."""
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise BadQueryError(f"what_if: grid.{name} is {type(value).__name__}: give a list "
+                            f"of {each}", rule="117.1")
+    return list(value)
+
+
 def _attacks(value: Any) -> FrozenMap[str, str] | None:
-    return None if value is None else FrozenMap(value)
+    return None if value is None else FrozenMap(_mapping(value, "grid.attacks"))
 
 
 def _block_axis(value: Any) -> tuple[FrozenMap[str, tuple[str, ...]], ...] | None:
     if value is None:
         return None
     return tuple(FrozenMap((b, (a,) if isinstance(a, str) else tuple(a))
-                           for b, a in dict(d).items()) for d in value)
+                           for b, a in _mapping(d, f"grid.blocks[{i}]").items())
+                 for i, d in enumerate(_axis(value, "blocks", "declarations of blockers")))
 
 
 def _action_axis(value: Any) -> tuple[tuple[tuple[str, Action], ...], ...]:
-    return tuple(tuple(a) for a in value)
+    lists = _axis(value, "actions", "action lists, each of (step, action) pairs")
+    return tuple(tuple(_axis(a, f"actions[{i}]", "(step, action) pairs"))
+                 for i, a in enumerate(lists))
 
 
 def _variant_axis(value: Any) -> tuple[FrozenMap[str, Any], ...]:
-    return tuple(FrozenMap(v) for v in value)
+    return tuple(FrozenMap(_mapping(v, f"grid.variants[{i}]"))
+                 for i, v in enumerate(_axis(value, "variants", "mappings of decisions")))
 
 
 #: The decisions a variant may not hold: they are the grid's other axes.
@@ -251,7 +274,10 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
         blockers are declared, a state no combat can be resolved from, or a
         ``score`` :func:`simulate` refuses.
     :raises IllegalAttackError: when ``grid.attacks`` is not a legal
-        declaration of attackers (508.1).
+        declaration of attackers (508.1) with any action list and variant
+        (or :class:`~redzone.IllegalActionError` for an action before
+        blockers that none can perform), as the blocks are listed; with
+        ``grid.blocks`` given, each cell's outcome says so.
     :raises ScoreError: when ``score`` raises, naming the cell's job.
     :raises PluginError: when a plugin fails while combat begins or the
         attackers are declared here, to enumerate the blocks.
@@ -263,21 +289,24 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
         if not isinstance(grid, Mapping):
             raise BadQueryError(f"what_if: grid is a {type(grid).__name__}: give a Grid or a "
                                 "mapping of its fields")
+        unknown = sorted(set(grid) - set(attrs.fields_dict(Grid)))
+        if unknown:
+            raise BadQueryError(f"what_if: the grid has no field {', '.join(map(repr, unknown))}"
+                                f": give {', '.join(attrs.fields_dict(Grid))}", rule="117.1")
         grid = Grid(**grid)
     if outcome not in OUTCOMES:
         raise BadQueryError(f"what_if: outcome is {outcome!r}: give one of "
                             f"{', '.join(repr(o) for o in OUTCOMES)}")
     if not callable(score):
         raise BadQueryError(f"what_if: score is a {type(score).__name__}, not a function")
-    mid, declared = _where(engine, state, grid)
-    before_blocks = declared.step == "declare_attackers"
+    mid, before_blocks = _where(engine, state, grid)
     keys = (frozenset(_REST_KEYS) if mid else _DECISION_KEYS) - _AXES
     _check_axes(grid, keys)
     if not before_blocks:
         if grid.blocks is not None:
             raise BadQueryError(f"what_if: blockers are declared already (the state is at "
                                 f"{state.step!r}): give no grid.blocks", rule="509.1")
-        combat = declared.combat
+        combat = state.combat
         blocks: Sequence[FrozenMap[str, tuple[str, ...]]] = (
             combat.blocks if combat is not None else FrozenMap(),)
     elif grid.blocks is not None:
@@ -322,6 +351,7 @@ def _legal_in_some_cell(engine: Engine, state: GameState,
     its legal declarations listed there. A pair whose own decisions are
     illegal before then lists nothing: its cells say why."""
     found: dict[FrozenMap[str, tuple[str, ...]], None] = {}
+    refused: IllegalActionError | None = None
     for actions in grid.actions:
         for variant in grid.variants:
             decisions = {k: variant[k] for k in _BEFORE_BLOCKS if k in variant}
@@ -329,24 +359,26 @@ def _legal_in_some_cell(engine: Engine, state: GameState,
             try:
                 at = engine.resolve(state, grid.attacks, through="declare_attackers",
                                     **decisions).state
-            except IllegalActionError:
+            except IllegalActionError as exc:
+                refused = refused or exc
                 continue
             found.update(dict.fromkeys(_blocks_at(engine, at)))
+    if not found and refused is not None:
+        raise refused  # (illegal in every cell: the attacks, or an action before blockers)
     return tuple(found) or (FrozenMap(),)
 
 
-def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, GameState]:
-    """Whether the state is in a combat, and the state once the attackers
-    are declared (or as it is, when they are)."""
+def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, bool]:
+    """Whether the state is in a combat, and whether its blockers are still
+    to be declared (the attackers are declared in each cell, with its
+    decisions: an action before them may make them legal)."""
     if not isinstance(state, GameState):
         raise BadQueryError(f"what_if: state is a {type(state).__name__}, not a GameState")
     if state.step in COMBAT_MAY_BEGIN or state.step == "beginning_of_combat":
         if grid.attacks is None:
             raise BadQueryError(f"what_if: the state is at {state.step!r}, before attackers "
                                 "are declared: give grid.attacks", rule="508.1")
-        mid = state.step == "beginning_of_combat"
-        begun = state if mid else engine.begin_combat(state).state
-        return mid, engine.declare_attackers(begun, grid.attacks).state
+        return state.step == "beginning_of_combat", True
     if state.game_over is not None or not in_combat(engine.context, state):
         raise BadQueryError(f"what_if: can't resolve a combat from a state at "
                             f"{state.step!r}: give a state before combat, or in a combat's "
@@ -355,7 +387,7 @@ def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, GameStat
     if grid.attacks is not None:
         raise BadQueryError(f"what_if: attackers are declared already (the state is at "
                             f"{state.step!r}): give no grid.attacks", rule="508.1")
-    return True, state
+    return True, state.step == "declare_attackers"
 
 
 def _check_axes(grid: Grid, keys: frozenset[str]) -> None:
