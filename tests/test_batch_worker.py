@@ -227,10 +227,12 @@ def test_item2_scores_on_a_dask_cluster_equal_scores_of_full_outcomes(
 
 def _deaths_of(before: GameState, outcome: dict[str, Any]) -> tuple[str, ...]:
     """The permanents on the battlefield before that the full outcome has
-    elsewhere, or not at all (a token that ceased to exist, 704.5d)."""
+    elsewhere, or not at all (a token that ceased to exist, 704.5d), or back
+    on it as a new object (400.7: undying, persist)."""
     perms = outcome["permanents"]
     return tuple(i for i, p in before.objects.items() if p.zone == "battlefield" and (
-        i not in perms or perms[i]["zone"] != "battlefield"))
+        i not in perms or perms[i]["zone"] != "battlefield"
+        or perms[i]["object"] != p.object))
 
 
 def test_item2_light_outcome_agrees_with_the_json_outcome_on_every_example() -> None:

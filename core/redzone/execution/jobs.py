@@ -330,7 +330,11 @@ class LightOutcome:
     :param poison: player -> poison counters after the combat (122.1f).
     :param deaths: the permanents on the battlefield in the job's state that
         are not on it after the combat (they died, were exiled, bounced, or
-        were tokens that ceased to exist, 704.5d), in the state's order.
+        were tokens that ceased to exist, 704.5d), or are on it as a new
+        object (400.7: one destroyed by lethal damage, 704.5g, and returned
+        by undying or persist; its id is the same, its
+        :attr:`~redzone.kernel.model.Permanent.object` number is not), in
+        the state's order.
     :param game_over: whether the game ended (104).
     :param winners: the players who won, when it ended.
     :param losers: the players who lost.
@@ -372,8 +376,10 @@ class LightOutcome:
         """
         players = after.players.values()
         objects = after.objects
+        # One back on the battlefield under its id is a new object (400.7):
+        # its number has changed, and the permanent of the job's state is gone.
         deaths = tuple(i for i, p in before.objects.items() if p.zone == "battlefield" and (
-            (q := objects.get(i)) is None or q.zone != "battlefield"))
+            (q := objects.get(i)) is None or q.zone != "battlefield" or q.object != p.object))
         over = after.game_over
         if over is None:
             return cls(index, source, 0, "resolved", FrozenMap((p.id, p.life) for p in players),
@@ -1008,6 +1014,12 @@ def _flag(value: Any) -> bool:
     return value
 
 
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"a str is wanted, got {type(value).__name__}")
+    return value
+
+
 def _blocks(value: Any) -> FrozenMap[str, tuple[str, ...]]:
     return FrozenMap((b, a) for b, a in normalise_blocks(_mapping(value)).items() if a)
 
@@ -1031,7 +1043,7 @@ _DECISIONS: Final[dict[str, tuple[Callable[[Any], Any], Any]]] = {
     "additional_combats": (_sequence, ()),
     "turns": (_sequence, ()),
     "first_turn": (_flag, False),
-    "through": (lambda v: v, "end_of_combat"),
+    "through": (_text, "end_of_combat"),
     "choices": (lambda v: FrozenMap((k, (c,) if isinstance(c, str) else _sequence(c))
                                     for k, c in _mapping(v).items()), FrozenMap()),
 }
@@ -1047,9 +1059,14 @@ SCENARIO_SUFFIXES: Final = (".toml", ".json")
 
 
 def scenario_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """The scenario files named: files as given, folders searched recursively
-    for ``*.toml`` and ``*.json`` (``*.expected.json`` outcome files left
-    out), sorted; in the order given."""
+    """The scenario files named: files as given (``os.fspath``, so that
+    ``./boards/a.toml`` stays what ``redzone run`` and a job's key name),
+    folders searched recursively for ``*.toml`` and ``*.json``
+    (``*.expected.json`` outcome files left out), sorted; in the order given.
+
+    :param paths: scenario files and folders.
+    :returns: the files' paths.
+    """
     out: list[str] = []
     for p in paths:
         path = Path(p)
@@ -1059,7 +1076,7 @@ def scenario_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
                            and not f.name.endswith(".expected.json"))
             out.extend(str(f) for f in found)
         else:
-            out.append(str(path))
+            out.append(os.fspath(p))
     return out
 
 

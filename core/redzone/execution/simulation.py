@@ -192,8 +192,8 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         is given fails its job naming itself. A given engine keeps its own
         verify mode, here and on every worker. A Scenario is resolved with its
         own engine's plugins.
-    :param chunksize: jobs per chunk sent to a worker (default: about four
-        chunks per worker, at most :data:`MAX_CHUNK` jobs each on a local
+    :param chunksize: jobs per chunk sent to a worker, 1 or more (default:
+        about four chunks per worker, at most :data:`MAX_CHUNK` jobs each on a local
         pool, :data:`~redzone.execution.executors.CLUSTER_CHUNK` on Dask or
         Ray, each worker's first chunk at most :data:`FIRST_CHUNK`, so that
         the first results come soon).
@@ -271,8 +271,10 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
         ends with :class:`~redzone.execution.faults.WorkersLost` (``None``:
         wait for ever). Other executors are waited for as before.
     :raises BadQueryError: when ``jobs`` is one job (a path, a Scenario, a
-        pair) or a mapping, not an iterable of jobs; for an unknown
-        ``outcome``; a ``score`` or ``reduce`` that is not callable, or that
+        pair) or a mapping, not an iterable of jobs; for a ``chunksize``
+        that is not a positive whole number, ``rules`` that is not a str, an
+        ``engine`` that is not an :class:`~redzone.kernel.engine.Engine`; an
+        unknown ``outcome``; a ``score`` or ``reduce`` that is not callable, or that
         can't be sent to a worker; ``reduce`` without ``score``, ``initial``
         without ``reduce``; a bad ``sink``, ``resume`` without a sink path,
         a ``key`` or ``progress`` that is not a function; ``sink``,
@@ -329,6 +331,7 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
             lost_after, int | float) or not lost_after > 0):
         raise BadQueryError(f"simulate: lost_after is {lost_after!r}: give a number of "
                             "seconds above 0, or None to wait for ever")
+    _check_arguments(chunksize, rules, engine)
     query = _query(outcome, score, reduce, initial, sent=executor is not None)
     recording = Recording(jobs, sink=sink, resume=resume, key=key, progress=progress)
     if query.reduce is not None and recording.active:
@@ -345,6 +348,27 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
     if query.reduce is None:
         return recording.record(items)
     return _reduced(items, query.reduce, initial)
+
+
+def _check_arguments(chunksize: Any, rules: Any, engine: Any, who: str = "simulate") -> None:
+    """Refuse a ``chunksize``, ``rules`` or ``engine`` of the wrong type or
+    value, before any job runs (a chunk of no job, or of -1, would send no
+    job at all).
+
+    :param who: the function asked, as the errors name it.
+    :raises BadQueryError: naming the argument and what it must be.
+    """
+    if chunksize is not None and (isinstance(chunksize, bool) or not isinstance(
+            chunksize, int) or chunksize < 1):
+        raise BadQueryError(f"{who}: chunksize is {chunksize!r}: give the jobs per chunk as a "
+                            "positive whole number (1 or more), or None to have it chosen")
+    if rules is not None and not isinstance(rules, str):
+        raise BadQueryError(f"{who}: rules is {rules!r}, a {type(rules).__name__}: give a "
+                            "rules edition's name (a str, as redzone run --rules takes), or "
+                            "None for each file's own")
+    if engine is not None and not isinstance(engine, Engine):
+        raise BadQueryError(f"{who}: engine is {engine!r}, not an Engine: give a "
+                            "redzone.Engine, or None for the engine of redzone run")
 
 
 def _query(outcome: Any, score: Any, reduce: Any, initial: Any, *, sent: bool,
@@ -454,7 +478,7 @@ def _parallel(jobs: Iterable[Job], planner: _Planner, executor: cf.Executor,
               chunksize: int | None, timeout: float | None = None,
               query: Query = _PLAIN, lost_after: float | None = None) -> Iterator[Any]:
     workers = worker_count(executor)
-    size = chunksize or 0
+    size = chunksize if chunksize is not None else 0  # 0: chosen below (checked: 1 or more)
     most = chunk_limit(executor)
     window = max(2, 2 * workers)
     owned: list[cf.Executor] = []

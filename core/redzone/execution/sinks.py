@@ -349,13 +349,16 @@ def done_keys(path: str | os.PathLike[str]) -> set[str]:
                              f"({type(exc).__name__}: {exc})") from None
         return {str(f) for f in table.column("file").to_pylist()}
     keys: set[str] = set()
-    with p.open(encoding="utf-8") as f:
+    # Read as bytes, a line at a time: a row torn by a killed run may end in
+    # the middle of a character's UTF-8 bytes, which a text file can't
+    # decode (the sink cuts that row off as it opens, _cut_torn_line).
+    with p.open("rb") as f:
         for line in f:
-            if not line.endswith("\n"):
+            if not line.endswith(b"\n"):
                 break  # torn by a killed run: its job runs again
             try:
-                keys.add(str(json.loads(line)["file"]))
-            except (ValueError, KeyError, TypeError):
+                keys.add(str(json.loads(line.decode("utf-8"))["file"]))
+            except (ValueError, KeyError, TypeError):  # UnicodeDecodeError too
                 break
     return keys
 
