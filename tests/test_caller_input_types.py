@@ -362,3 +362,13 @@ def test_117_1_engine_permanent_names_a_bad_keywords_argument_or_an_unknown_one(
         eng.permanent("ogre", "alice", powr=3)
     assert eng.permanent("ogre", "alice", power=3, toughness=3,
                          keywords=["flying"]).keywords[0].name == "flying"
+
+
+@pytest.mark.parametrize("value", ["no", 1, None])
+def test_resolve_names_a_first_turn_that_isnt_a_bool(value: object) -> None:
+    """``first_turn`` says whether the state is the game's first turn at its
+    start (103.8a): ``"no"`` was read as False without a word."""
+    eng = Engine()
+    state = eng.game(["alice", "bob"], [eng.creature("bear", "alice", 2, 2)])
+    with pytest.raises(BadQueryError, match="first_turn"):
+        eng.resolve(state, {"bear": "bob"}, first_turn=value)  # type: ignore[arg-type]

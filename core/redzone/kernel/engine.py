@@ -556,7 +556,7 @@ class Engine(_CheckedParts, Activations):
                                   bands=tuple(_validate.bands(bands, "resolve"))),
                        additional_combats, through)
         more = _turn_plans(turns)
-        _stopping(through, state, more)
+        _run_options(through, state, more, first_turn)
         _resume.check(self.context, state, plans[0], first_turn=first_turn is True)
         return _Run(self, state, choices).run(plans, "cleanup" if more else through, more,
                                               first_turn=first_turn is True)
@@ -1000,12 +1000,17 @@ class _Stopped(Exception):
     """The run reached where ``through="declare_attackers"`` stops it."""
 
 
-def _stopping(through: str, state: GameState, turns: Sequence[TurnPlan]) -> None:
-    """``through="declare_attackers"`` stops the combat ``state`` is before
-    or in: refused with whole turns to play, and once blockers are declared.
+def _run_options(through: str, state: GameState, turns: Sequence[TurnPlan],
+                 first_turn: object) -> None:
+    """:meth:`Engine.resolve`'s options: ``first_turn`` a bool; and
+    ``through="declare_attackers"`` stops the combat ``state`` is before or
+    in: refused with whole turns to play, and once blockers are declared.
 
-    :raises BadQueryError: (506.1) naming what stops it.
+    :raises BadQueryError: naming the option (506.1 for where it stops).
     """
+    if type(first_turn) is not bool:
+        raise BadQueryError(f"resolve: first_turn is {type(first_turn).__name__} "
+                            f"{first_turn!r}, not True or False")
     if through != "declare_attackers":
         return
     if turns:
