@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from redzone import Cast, Engine, GameState, Move, Permanent, Player
+from redzone import Cast, CreateToken, Engine, GameState, Move, Permanent, Player
 from redzone.formats import cards
 from redzone.formats.outcome import outcome_json, resolve
 from redzone.formats.scenario import ScenarioProblems, loads
@@ -266,3 +266,19 @@ def test_a_scenario_card_gives_the_printed_loyalty(tmp_path: Path) -> None:
     hand = s.state.objects["jace2"]
     assert (hand.printed_loyalty, hand.counters.get("loyalty", 0)) == (3, 0)
     assert outcome_json(resolve(s))["permanents"]["jace"]["loyalty"] == 3
+
+
+def test_306_5b_310_4b_a_created_planeswalker_or_battle_token_enters_with_its_counters(
+        engine: Engine) -> None:
+    """306.5b, 310.4b: the "enters with" counters apply to a token put onto
+    the battlefield too (a token copy of a planeswalker, a battle token):
+    created with a printed loyalty or defense, it has that many counters."""
+    state = engine.game(["alice", "bob"], [])
+    walker = Permanent("jace", "alice", types=("planeswalker",), printed_loyalty=3)
+    siege = Permanent("siege", "alice", types=("battle",), subtypes=("Siege",),
+                      printed_defense=5, protector="bob")
+    out = engine.perform(state, [CreateToken(walker), CreateToken(siege)])
+    assert out.state.objects["jace"].loyalty == 3
+    assert out.state.objects["siege"].defense == 5
+    assert [(e.kind, e.rule, e.amount) for e in out.events if e.kind == "counters"] == [
+        ("counters", "306.5b", 3), ("counters", "310.4b", 5)]

@@ -41,6 +41,7 @@ from redzone.kernel.hooktypes import (
 )
 from redzone.kernel.model import Choice, GameState, Permanent, Player, Shield
 from redzone.kernel.tokens import token_ids
+from redzone.kernel.zones import enters_with
 
 if TYPE_CHECKING:
     from redzone.kernel.plugins import Hooks
@@ -304,11 +305,12 @@ def create_tokens(state: GameState, result: Result, step: str) -> tuple[GameStat
     created: dict[str, Permanent] = {}
     events: list[Event] = []
     for token_id in token_ids(state, result.source, template.id, result.amount):
-        created[token_id] = template.evolve(
+        token = template.evolve(
             id=token_id, controller=player, owner=player, token=True, zone="battlefield",
             summoning_sick=True, damage=0, marks=frozenset())
         events.append(Event("create", result.rule, step, object=token_id, player=player,
                             source=result.source))
+        created[token_id] = enters_with(token, step, events)  # (306.5b, 310.4b)
     return state.with_permanents(created), events
 
 

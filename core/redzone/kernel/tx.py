@@ -31,6 +31,7 @@ from redzone.kernel import combat as _combat
 from redzone.kernel import damage as _damage
 from redzone.kernel import sba as _sba
 from redzone.kernel import validate as _validate
+from redzone.kernel import zones as _zones
 from redzone.kernel.answers import MAX_OBJECTS, Spent, check_answer
 from redzone.kernel.context import Context, HasContext, context_of
 from redzone.kernel.errors import BoundError, IllegalActionError, PluginError, did_you_mean
@@ -397,10 +398,10 @@ class Tx(WorkingCopy):
                declared: bool = False, position: int | None = None) -> str:
         """Put a token (or any new permanent) onto the battlefield (111.2).
 
-        Its controller is its owner (111.2). It entered this turn (302.6).
-        Put onto the battlefield attacking or blocking, it was never declared
-        (508.4, 509.4): no "attacks"/"blocks" event, so nothing triggers on
-        it, and no requirement or restriction applies (508.4c, 509.4b).
+        Its controller is its owner (111.2). It entered this turn (302.6), with its
+        printed loyalty or defense as counters (306.5b, 310.4b). Put onto the battlefield
+        attacking or blocking, it was never declared (508.4, 509.4): no "attacks"/"blocks"
+        event: nothing triggers on it, no requirement or restriction applies (508.4c, 509.4b).
 
         :param permanent: its characteristics; its ``id`` must be new.
         :param rule: the rule that makes it enter.
@@ -410,10 +411,9 @@ class Tx(WorkingCopy):
             attacking player, it enters but isn't attacking (506.3b-c, 508.4a).
         :param blocking: it enters blocking this attacking creature (509.4);
             if that isn't attacking its controller, it isn't blocking (509.4a).
-        :param declared: it was declared (an effect that makes a creature
-            attack "as though declared"; rarely true).
+        :param declared: it was declared ("as though declared"; rarely true).
         :param position: with ``blocking``, its place in the attacker's damage
-            assignment order (509.7, editions that have one); last by default.
+            assignment order (509.7 of 2009-2024); last by default.
         :returns: its id.
         :raises IllegalActionError: for an id in use, a controller who isn't
             in the game (800.4b), or both ``attacking`` and ``blocking``.
@@ -443,9 +443,10 @@ class Tx(WorkingCopy):
                                 tapped=tapped, summoning_sick=True, damage=0,
                                 marks=frozenset(), printed_keywords=keywords,
                                 token=permanent.token)
-        self._put({pid: perm})
+        entering = [Event("enters_battlefield", rule, object=pid, player=controller)]
+        self._put({pid: (perm := _zones.enters_with(perm, "", entering))})
         self._added += 1
-        self.emit(Event("enters_battlefield", rule, object=pid, player=controller))
+        self.emit(*entering)
         if attacking is not None:
             _enter_attacking(self, perm, attacking, declared)
         if blocking is not None:

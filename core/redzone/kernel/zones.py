@@ -81,7 +81,7 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     if to == "battlefield":
         new = new.evolve(summoning_sick=True)  # 302.6
         events.append(Event("enters_battlefield", rule, step, object=obj, player=new.controller))
-        new = _enters_with(new, step, events)
+        new = enters_with(new, step, events)
         combat = state.combat
         if combat is not None and obj in combat.removed:
             # 400.7: a new object, which was never removed from this combat
@@ -92,7 +92,7 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
     return state.with_objects_left(objects, (obj,)), events
 
 
-def _enters_with(perm: Permanent, step: str, events: list[Event]) -> Permanent:
+def enters_with(perm: Permanent, step: str, events: list[Event]) -> Permanent:
     """``perm`` as it enters the battlefield with the counters of its own
     intrinsic abilities (:meth:`~redzone.kernel.model.Permanent.entering_counters`:
     a planeswalker's printed loyalty, 306.5b; a battle's printed defense,
