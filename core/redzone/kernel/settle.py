@@ -196,6 +196,7 @@ def perform_state_based_actions(
         moves: list[tuple[str, str]] = []
         lost: list[str] = []
         ceased: list[str] = []
+        annihilating: list[StateBasedAction] = []
         # Whether destruction can be stopped or replaced (702.12b, 701.19, 614.8).
         replaceable = "redzone_cannot_be_destroyed" not in silent \
             or "redzone_destruction_replacements" not in silent
@@ -231,14 +232,10 @@ def perform_state_based_actions(
                     tx.emit(Event("lost", action.rule, player=player.id))
                     lost.append(player.id)
             elif action.kind == "annihilate_counters":
-                assert action.object is not None and perm is not None
-                n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
-                counters = perm.counters.thaw()
-                counters["+1/+1"] -= n
-                counters["-1/-1"] -= n
-                work._put({perm.id: perm.evolve(counters=counters)})
-                tx.emit(Event("counters_removed", action.rule, target=perm.id,
-                              amount=n, counter="+1/+1 and -1/-1"))
+                # After the moves: one event (704.3), so a creature leaving in
+                # it leaves with both kinds of counters (603.10a: persist and
+                # undying read them), and its counters go with it (400.7).
+                annihilating.append(action)
             elif action.kind == "graveyard":
                 assert action.object is not None
                 moves.append((action.object, action.rule))
@@ -251,6 +248,17 @@ def perform_state_based_actions(
                                   hook="redzone_state_based_actions")
         if moves:
             tx.events.extend(move_many(tx, moves, "graveyard", label=label))
+        for action in annihilating:
+            perm = work._now(action.object or "")
+            if perm is None or perm.zone != "battlefield":
+                continue
+            n = min(perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0))
+            counters = perm.counters.thaw()
+            counters["+1/+1"] -= n
+            counters["-1/-1"] -= n
+            work._put({perm.id: perm.evolve(counters=counters)})
+            tx.emit(Event("counters_removed", action.rule, target=perm.id,
+                          amount=n, counter="+1/+1 and -1/-1"))
         if ceased:
             cease(tx, ceased)
         if lost:
