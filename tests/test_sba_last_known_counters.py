@@ -59,3 +59,16 @@ def test_704_5q_a_surviving_creature_s_counters_still_annihilate() -> None:
     assert dict(result.state.objects["troll"].counters) == {"+1/+1": 1}
     assert [(e.kind, e.rule, e.amount) for e in result.events
             if e.kind == "counters_removed"] == [("counters_removed", "704.5q", 1)]
+
+
+def test_122_1_removing_more_counters_than_there_are_reports_what_was_removed() -> None:
+    """An ``add_counters`` of -5 -1/-1 counters on a creature with one
+    removes one: the event says 1 removed (-1), not 5."""
+    from redzone import AddCounters
+
+    eng = Engine()
+    finks = eng.creature("finks", "alice", 3, 2).evolve(counters={"-1/-1": 1})
+    state = eng.game(["alice", "bob"], [finks])
+    out = eng.perform(state, AddCounters("finks", {"-1/-1": -5}))
+    assert out.state.objects["finks"].counters.get("-1/-1", 0) == 0
+    assert [(e.kind, e.counter, e.amount) for e in out.events] == [("counters", "-1/-1", -1)]

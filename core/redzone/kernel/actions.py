@@ -916,8 +916,11 @@ def _add_counters(tx: Tx, a: AddCounters) -> None:
         if not isinstance(n, int) or isinstance(n, bool):
             raise IllegalActionError(f"add_counters: {n!r} {kind} counters is not a "
                                      "whole number", rule="122.1", objects=(perm.id,))
-        counters[kind] = max(0, counters.get(kind, 0) + n)
-        events.append(Event("counters", "122.1", target=perm.id, counter=kind, amount=n))
+        had = counters.get(kind, 0)
+        counters[kind] = max(0, had + n)
+        # the change made: removing more than there are removes what there is
+        events.append(Event("counters", "122.1", target=perm.id, counter=kind,
+                            amount=counters[kind] - had))
     tx.put(perm.evolve(counters=counters))
     tx.emit(*events)
 
