@@ -613,6 +613,8 @@ class _Checker:
             self.ref("object", ident, f"combat.dealt[{i}]")
         for i, ident in enumerate(sorted(combat.entered)):
             self.ref("object", ident, f"combat.entered[{i}]")
+        for i, ident in enumerate(sorted(combat.returned)):
+            self.ref("object", ident, f"combat.returned[{i}]")
         blocks = combat.blocks._items
         for i, ident in enumerate(sorted(combat.removed)):
             path = f"combat.removed[{i}]"

@@ -968,6 +968,11 @@ class Combat(Copyable):
         attacking (508.4): never declared as attackers, they never
         "attacked", so nothing they would do as they attack (an enlist cost,
         "whenever ... attacks") applies to them (508.4c).
+    :param returned: the creatures removed from this combat that came back
+        onto the battlefield as new objects (400.7): out of :attr:`removed`
+        (the new object never was in this combat), kept here because what
+        the declarations made for them no longer shows in the combat
+        (:mod:`redzone.kernel.resume` accepts those declarations again).
 
     .. versionadded:: 0.1.0
     """
@@ -985,6 +990,7 @@ class Combat(Copyable):
     removed: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack_objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
     entered: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
+    returned: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
 
     @declared.default
     def _declared_default(self) -> FrozenMap[str, str | None]:

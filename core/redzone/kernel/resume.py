@@ -19,9 +19,12 @@ the one the state records (:func:`check`):
 
 - ``attacks`` once attackers are declared (508.1): each creature it names
   must have attacked what it names (``Combat.declared``); ``bands``
-  (508.1e) must be the bands declared;
+  (508.1e) must be the bands declared (less the members that left combat
+  since);
 - ``blocks`` once blockers are declared (509.1): each creature it names
-  must block the attackers it names (none: no block); ``order``, under an
+  must block the attackers it names (none: no block), but for a creature
+  that left combat since, even one back as a new object (400.7,
+  ``Combat.returned``); ``order``, under an
   edition with damage assignment orders (509.2 of 2009-2024), the orders
   the combat holds;
 - ``assign`` once no combat damage step is left to assign (510.1), and
@@ -109,7 +112,7 @@ def check(ctx: Context, state: GameState, plan: CombatPlan, *, first_turn: bool)
     past = _past_windows(ctx, step)
     if step != "beginning_of_combat":
         _declared(step, "attackers", "508.1", _differing_attacks(combat, plan.attacks))
-        if plan.bands and {frozenset(b) for b in plan.bands} != {
+        if plan.bands and _remaining_bands(combat, plan.bands) != {
                 frozenset(b) for b in combat.bands}:
             _declared(step, "attacking bands", "508.1e", ["bands"])
     if "declare_blockers" in past or step == "declare_blockers":
@@ -147,12 +150,28 @@ def _differing_attacks(combat: Combat, attacks: Mapping[str, str]) -> list[str]:
     return [a for a, t in attacks.items() if a not in declared or declared[a] != t]
 
 
+def _left(combat: Combat) -> frozenset[str]:
+    """The creatures that left the combat since it began (506.4), those that
+    came back as new objects too (400.7): what was declared for them no
+    longer shows in it."""
+    return combat.removed | combat.returned if combat.returned else combat.removed
+
+
+def _remaining_bands(combat: Combat, bands: Sequence[Sequence[str]]) -> set[frozenset[str]]:
+    """The declared ``bands`` as the combat keeps them: without the members
+    that left combat since, a band of one no band (702.22c)."""
+    left = _left(combat)
+    kept = (frozenset(m for m in band if m not in left) for band in bands)
+    return {band for band in kept if len(band) > 1}
+
+
 def _differing_blocks(combat: Combat, blocks: Mapping[str, Any]) -> list[str]:
     """The blockers ``blocks`` declares otherwise than the combat: each must
     still block the attackers given, but for those it or they left combat
-    since (506.4); effects may have made it block more (509.6)."""
+    since (506.4, even as they came back as new objects, 400.7); effects may
+    have made it block more (509.6)."""
     made = combat.blocks
-    gone = combat.removed
+    gone = _left(combat)
     return [b for b, attackers in _combat.normalise_blocks(blocks).items()
             if b not in gone and not (set(attackers) - gone) <= set(made.get(b, ()))]
 
@@ -166,7 +185,7 @@ def _differing_orders(combat: Combat, order: Mapping[str, Sequence[str]]) -> lis
     for obj, given in order.items():
         noted = combat.order.get(obj, ())
         reordered = [x for x in given if x in noted] != [x for x in noted if x in given]
-        if reordered or any(x not in noted and x not in combat.removed for x in given):
+        if reordered or any(x not in noted and x not in _left(combat) for x in given):
             out.append(obj)
     return out
 

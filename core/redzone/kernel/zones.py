@@ -85,7 +85,8 @@ def move_object(state: GameState, obj: str, to: str, rule: str, step: str, *,
         combat = state.combat
         if combat is not None and obj in combat.removed:
             # 400.7: a new object, which was never removed from this combat
-            state = state.evolve(combat=combat.evolve(removed=combat.removed - {obj}))
+            state = state.evolve(combat=combat.evolve(removed=combat.removed - {obj},
+                                                      returned=combat.returned | {obj}))
     else:
         events.append(Event.make("moved", rule, step, object=obj, zone=to, origin=source))
     objects = state.objects.set(obj, new)
