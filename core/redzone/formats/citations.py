@@ -67,6 +67,19 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "702.22f": "502.10d", "702.22g": "502.10f", "702.22h": "502.10e",
         "702.22i": "502.10g", "702.22j": "502.10h, 502.11c", "702.22k": "502.10h, 502.11c",
         "702.22m": "502.10i, 502.11d",
+        # The keywords of 2009 were 502.N, each rule the same as today's: defender,
+        # double strike, first strike, flying, haste, landwalk, protection, reach,
+        # trample, vigilance, rampage, flanking, shadow, horsemanship, fear,
+        # provoke, bushido, frenzy, wither and exalted.
+        "702.3": "502.41", "702.3b": "502.41b", "702.4": "502.28", "702.7": "502.2",
+        "702.9": "502.4", "702.9b": "502.4b", "702.10": "502.5", "702.14": "502.6",
+        "702.14c": "502.6b", "702.16": "502.7", "702.16b": "502.7b", "702.16f": "502.7f",
+        "702.17": "502.70", "702.17b": "502.70b", "702.19": "502.9", "702.20": "502.14",
+        "702.20b": "502.14b", "702.23": "502.12", "702.23a": "502.12a", "702.25": "502.3",
+        "702.25a": "502.3a", "702.28": "502.8", "702.28b": "502.8b", "702.31": "502.17",
+        "702.31b": "502.17b", "702.36": "502.25", "702.36b": "502.25b", "702.39": "502.29",
+        "702.39a": "502.29a", "702.45": "502.38", "702.45a": "502.38a", "702.68": "502.66",
+        "702.68a": "502.66a", "702.80": "502.80", "702.83": "502.83", "702.83a": "502.83a",
     },
     # The rules of July 2024. Rule 509 then had the damage assignment orders as
     # 509.2-509.3 (the engine cites those numbers for them as they are) and the
