@@ -19,11 +19,12 @@ from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.frozen import as_tuple
 from redzone.kernel.model import GameState
+from redzone.kernel.plans import CombatPlan
 
 if TYPE_CHECKING:
     from redzone.formats.scenario import Scenario
     from redzone.kernel.actions import Action
-    from redzone.kernel.results import AssignmentRecord
+    from redzone.kernel.results import AssignmentRecord, DamageStepRecord
 
 
 class Resolution(Protocol):
@@ -42,6 +43,8 @@ class Resolution(Protocol):
     def failed_action(self) -> Action | None: ...
     @property
     def assignments(self) -> Sequence[AssignmentRecord]: ...
+    @property
+    def damage_steps(self) -> Sequence[DamageStepRecord]: ...
 
 #: A part's role: plain text, an object's name, a legal alternative, an aside.
 PLAIN, NAME, GOOD, NOTE = "plain", "name", "good", "note"
@@ -81,6 +84,10 @@ def explain(res: Resolution, name: Namer) -> tuple[Line, ...]:
     """What would be legal instead of what ``res`` rejected; nothing when the
     combat resolved.
 
+    Each suggestion is tested on the rejected combat's own declaration (the
+    first combat's, an additional combat's or a later turn's, 500.1, 500.8),
+    with its damage assignment orders (509.2-509.3 of 2009-2024).
+
     :param res: the resolution.
     :param name: an object's readable name from its id.
     """
@@ -89,34 +96,76 @@ def explain(res: Resolution, name: Namer) -> tuple[Line, ...]:
         return ()
     engine = res.scenario.engine
     state = res.failed_state
-    if state is None or res.failed in (None, "resolve"):
-        return (_point("every action must come after a step the combat goes through: "
-                       "beginning_of_combat, declare_attackers, declare_blockers, the damage "
-                       "steps that happen, end_of_combat", rule="506.1"),)
-    if res.failed == "declare_attackers":
-        return _attack(engine, state, name, error)
-    if res.failed == "declare_blockers":
-        return _block(engine, state, name, error, res.scenario.blocks)
-    if res.failed == "combat_damage":
+    if state is not None and res.failed == "declare_attackers":
+        return _attack(engine, state, name, error, _plan_of(res.scenario, state))
+    if state is not None and res.failed == "declare_blockers":
+        plan = _plan_of(res.scenario, state)
+        return _block(engine, state, name, error, _blocks_of(plan), dict(plan.order or {}))
+    if state is not None and res.failed == "combat_damage":
         return _assignment(engine, state, name, error, res)
-    return _action(res, name)
+    if state is not None and res.failed == "action":
+        return _action(res, name, error)
+    return _rejected(error)
 
 
-def _attack(engine: Engine, state: GameState, name: Namer,
-            error: IllegalActionError) -> tuple[Line, ...]:
+def _plan_of(scenario: Scenario, state: GameState) -> CombatPlan:
+    """The declarations of the combat ``state`` is in: in the scenario's first
+    turn, its ``[combat]`` (the state's next or current combat) or one of its
+    ``[[additional_combats]]``; in a later turn, that ``[[turns]]`` entry's
+    combat or additional combats (500.1, 500.8)."""
+    later = state.turn - scenario.state.turn
+    plans: list[CombatPlan]
+    if 0 < later <= len(scenario.turns):
+        entry = scenario.turns[later - 1]
+        plans, first = [entry.combat, *entry.additional_combats], 1
+    else:
+        plans = [CombatPlan(scenario.attacks, scenario.blocks, order=scenario.order,
+                            bands=scenario.bands), *scenario.additional_combats]
+        first = scenario.state.combats + 1
+    return plans[min(max(state.combats - first, 0), len(plans) - 1)]
+
+
+def _blocks_of(plan: CombatPlan) -> dict[str, tuple[str, ...]]:
+    """A plan's blocks, each blocker with the tuple of attackers it blocks."""
+    return {b: (a,) if isinstance(a, str) else tuple(a) for b, a in (plan.blocks or {}).items()}
+
+
+def _rejected(error: IllegalActionError) -> tuple[Line, ...]:
+    """A rejection with no declaration or action to explain (a choice no
+    decision asked for, 601.2; an action after a step that never comes,
+    506.1): its own rule and message, and for the latter the steps a combat
+    goes through."""
+    out = [_point(v.message, rule=v.rule or None) for v in error.violations]
+    if error.rule == "506.1":
+        out.append(_point("every action must come after a step the combat goes through: "
+                          "beginning_of_combat, declare_attackers, declare_blockers, the "
+                          "damage steps that happen, end_of_combat", rule="506.1"))
+    return tuple(out)
+
+
+def _attack(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
+            plan: CombatPlan) -> tuple[Line, ...]:
     legal = engine.legal_attackers(state)
     targets = engine.attackable(state)
+    may = ", ".join(name(t) for t in targets) or "nothing"
     out = [_point("creatures that may attack: ",
                   (", ".join(name(c) for c in legal) or "none", NAME), rule="508.1a"),
-           _point("they may attack: ",
-                  (", ".join(name(t) for t in targets) or "nothing", NAME), rule="508.1b")]
-    out += [_point((name(obj), NAME), " can't attack at all this combat")
-            for obj in error.objects if obj in state.objects and obj not in legal]
+           _point("they may attack: ", (may, NAME), rule="508.1b")]
+    # Only the creatures of the declaration are attackers (508.1a); what they
+    # attack is a target, which may be one that can't be attacked (508.1b).
+    attackers, attacked = set(plan.attacks), set(plan.attacks.values())
+    for obj in error.objects:
+        if obj in attackers and obj in state.objects and obj not in legal:
+            out.append(_point((name(obj), NAME), " can't attack at all this combat"))
+        elif obj in attacked and obj not in attackers and obj not in targets:
+            out.append(_point((name(obj), NAME), " can't be attacked: attack one of ",
+                              (may, GOOD), rule="508.1b"))
     return tuple(out)
 
 
 def _block(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
-           blocks: Mapping[str, Sequence[str]]) -> tuple[Line, ...]:
+           blocks: Mapping[str, Sequence[str]],
+           order: Mapping[str, Sequence[str]]) -> tuple[Line, ...]:
     combat = state.combat
     if combat is None or not combat.declared:
         return (_point("no creature attacks, so no creature can block", rule="508.8"),)
@@ -137,34 +186,115 @@ def _block(engine: Engine, state: GameState, name: Namer, error: IllegalActionEr
                                NAME)))
     out.append(_point(("(pair by pair; restrictions on the whole declaration are in the "
                        "violations above)", NOTE), bullet=False))
+    declared = {b: tuple(a) for b, a in blocks.items()}
+    out += _order_lines(engine, state, name, error, declared, order)
     suggested = engine.suggest_blocks(state)
-    if suggested and not engine.block_violations(state, suggested):
+    if suggested and _blocks_legal(engine, state, suggested, order):
         # 509.1c: a declaration obeying as many requirements as possible.
         shown = "; ".join(f"{name(b)} blocks {' and '.join(name(a) for a in atts)}"
                           for b, atts in suggested.items())
         out.append(_point("a declaration obeying the most requirements: ", (shown, GOOD),
                           rule="509.1c"))
-    declared = {b: tuple(a) for b, a in blocks.items()}
     for attacker in attackers:
-        texts = []
-        for blockers in legal_blocks_for(engine, state, declared, attacker):
-            texts.append(f"{' and '.join(name(b) for b in blockers)} block"
-                         f"{'s' if len(blockers) == 1 else ''} {name(attacker)}" if blockers
-                         else f"no creature blocks {name(attacker)}")
+        found, dropped = _legal_blocks_somehow(engine, state, declared, attacker, attackers,
+                                               order)
+        texts = [f"{' and '.join(name(b) for b in blockers)} block"
+                 f"{'s' if len(blockers) == 1 else ''} {name(attacker)}" if blockers
+                 else f"no creature blocks {name(attacker)}" for blockers in found]
         if texts:
+            without = "; ".join(f"{name(b)} blocking {name(a)}" for b, a in dropped)
             out.append(_point("legal declarations include: ", ("; ".join(texts), GOOD),
-                              " (the other blocks as declared)"))
+                              " (the other blocks as declared"
+                              + (f", without {without})" if without else ")")))
     return tuple(out)
+
+
+def _order_lines(engine: Engine, state: GameState, name: Namer, error: IllegalActionError,
+                 declared: Mapping[str, tuple[str, ...]],
+                 order: Mapping[str, Sequence[str]]) -> list[Line]:
+    """How to mend the damage assignment orders the declaration was refused
+    for (509.2 of 2009-2024: an attacker's order lists each creature blocking
+    it; 509.3: a blocker's, each attacker it blocks); and the mended orders,
+    when the blocks as declared are legal with them."""
+    out: list[Line] = []
+    mended = {obj: tuple(seq) for obj, seq in order.items()}
+    for v in error.violations:
+        if v.rule not in ("509.2", "509.3") or not v.objects:
+            continue
+        obj, members = v.objects[0], v.objects[1:]
+        if members:
+            given = [m for m in mended.get(obj, ()) if m in members]
+            mended[obj] = tuple(dict.fromkeys((*given, *members)))
+            what = "creature blocking it" if v.rule == "509.2" else "attacker it blocks"
+            out.append(_point(f"the damage assignment order of {name(obj)} lists each {what} "
+                              "once: ", (", ".join(name(m) for m in members), NAME),
+                              rule=v.rule))
+        else:
+            mended.pop(obj, None)
+            out.append(_point(f"the damage assignment order of {name(obj)} is to be removed: "
+                              "it orders nothing this declaration blocks", rule=v.rule))
+    if out and _blocks_legal(engine, state, declared, mended):
+        changed = [(obj, seq) for obj, seq in mended.items() if tuple(order.get(obj, ())) != seq]
+        if changed:
+            shown = "; ".join(f"{name(obj)}: {', '.join(name(m) for m in seq)}"
+                              for obj, seq in changed)
+            out.append(_point("a legal order: ", (shown, GOOD)))
+    return out
+
+
+def _blocks_legal(engine: Engine, state: GameState, blocks: Mapping[str, Sequence[str]],
+                 order: Mapping[str, Sequence[str]] | None = None) -> bool:
+    """Whether a declaration of blockers is legal on ``state``, with its
+    damage assignment orders under an edition that has them (509.1, 509.2-509.3
+    of 2009-2024), as :meth:`~redzone.Engine.declare_blockers` judges it.
+
+    :param order: the damage assignment orders given with it.
+    """
+    if engine.block_violations(state, blocks):
+        return False
+    if not order or not engine.edition.assignment_orders:
+        return True
+    try:
+        engine.declare_blockers(state, blocks, order, checked=False)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _legal_blocks_somehow(engine: Engine, state: GameState,
+                          declared: Mapping[str, tuple[str, ...]], attacker: str,
+                          attackers: Sequence[str], order: Mapping[str, Sequence[str]]
+                          ) -> tuple[list[tuple[str, ...]], list[tuple[str, str]]]:
+    """:func:`legal_blocks_for` ``attacker``, the other blocks as declared; or,
+    when none is legal so, without the other blocks of the refused attackers
+    that are illegal pair by pair (509.1a-b).
+
+    :returns: the sets of blockers found, and the ``(blocker, attacker)``
+        pairs left out for them.
+    """
+    found = legal_blocks_for(engine, state, declared, attacker, order)
+    if found:
+        return found, []
+    dropped = [(b, a) for b, atts in declared.items() for a in atts
+               if a != attacker and a in attackers and b not in engine.legal_blockers(state, a)]
+    if not dropped:
+        return [], []
+    kept = {b: tuple(a for a in atts if (b, a) not in dropped) for b, atts in declared.items()}
+    kept = {b: atts for b, atts in kept.items() if atts}
+    return legal_blocks_for(engine, state, kept, attacker, order), dropped
 
 
 def legal_blocks_for(engine: Engine, state: GameState,
                      declared: Mapping[str, tuple[str, ...]],
-                     attacker: str) -> list[tuple[str, ...]]:
+                     attacker: str, order: Mapping[str, Sequence[str]] | None = None
+                     ) -> list[tuple[str, ...]]:
     """Up to two sets of blockers for ``attacker`` that make the declaration
     legal, the other blocks unchanged: the declared ones that may block it,
     with every other creature of the same players that may; or none.
 
     :param declared: blocker -> the attackers it blocks, as declared.
+    :param order: the damage assignment orders declared with it (509.2-509.3
+        of 2009-2024), which each declaration found must keep legal.
     """
     others = {b: tuple(a for a in atts if a != attacker) for b, atts in declared.items()}
     others = {b: atts for b, atts in others.items() if atts}
@@ -181,7 +311,7 @@ def legal_blocks_for(engine: Engine, state: GameState,
         trial = dict(others)
         for b in choice:
             trial[b] = (*trial.get(b, ()), attacker)
-        if not engine.block_violations(state, trial):
+        if _blocks_legal(engine, state, trial, order):
             found.append(choice)
         if len(found) == 2:
             break
@@ -200,6 +330,31 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
     # assigning creature first (510.1), then the recipients it concerns.
     involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
     proposal = {r.source: dict(r.amounts) for r in records}
+    spec = engine.damage_step(step)
+    key = "assign_first_strike" if spec is not None and spec.order < 0 else "assign"
+    # Each wrong creature's alternative: the default policy's, with the
+    # other wrong creatures' entries left out until their own alternative is
+    # made (510.1c-d: the lethal damage counts what others assign); tested
+    # all together, so that each alternative holds with the others'.
+    alternatives: dict[str, dict[str, int]] = {}
+    duties = engine.damage_duties(state)[1]
+    for rec in records:
+        if rec.source not in involved:
+            continue
+        others = {s: a for s, a in proposal.items()
+                  if s != rec.source and (s not in involved or s in alternatives)}
+        others.update({s: a for s, a in alternatives.items() if s != rec.source})
+        default = engine.policy(engine.hooks, state, step,
+                                [d for d in duties if d.source == rec.source], others)
+        if rec.source in default:
+            alternatives[rec.source] = dict(default[rec.source])
+    mended = {**proposal, **alternatives}
+    mended_legal = not engine.assignment_violations(state, mended)
+    # The earlier damage steps of the same combat (702.19: first strike), in
+    # which ``assign`` applied too unless ``assign_first_strike`` overrode it.
+    suffix = attempt.label[len(step):]
+    earlier = {d.step: {r.source for r in d.assignments} for d in res.damage_steps
+               if d is not attempt and d.label == d.step + suffix and d.step != step}
     out: list[Line] = []
     for rec in records:
         if rec.source not in involved:
@@ -220,28 +375,39 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
                                   "each blocking creature must be assigned lethal damage: at "
                                   "least ", (str(total), NAME), " in all", depth=2,
                                   bullet=False, rule="702.19b"))
-        others = {s: a for s, a in proposal.items() if s != rec.source}
-        default = engine.policy(engine.hooks, state, step,
-                                [d for d in engine.damage_duties(state)[1]
-                                 if d.source == rec.source], others)
-        alternative = default.get(rec.source)
-        if alternative is not None:
-            trial = dict(proposal)
-            trial[rec.source] = alternative
-            if not engine.assignment_violations(state, trial):
-                shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
-                out.append(_point("a legal assignment: ", (shown, GOOD), depth=2,
-                                  bullet=False))
+        alternative = alternatives.get(rec.source)
+        if alternative is not None and mended_legal:
+            shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
+            where = key + "".join(
+                f", with the entry for {s} moved to assign_first_strike" for s in earlier
+                if key == "assign" and rec.source in earlier[s])
+            out.append(_point("a legal assignment: ", (shown, GOOD), f" (for {step}: {where})",
+                              depth=2, bullet=False))
+    for source in sorted(involved - set(proposal)) if mended_legal else ():
+        # (a given entry of a creature that assigns no combat damage: 510.1a)
+        rule = next((v.rule for v in error.violations if v.objects[:1] == (source,)), "510.1a")
+        out.append(_point(f"remove the entry of {name(source)} from {key}: ",
+                          ("it assigns no combat damage", GOOD), rule=rule or None))
     return tuple(out)
 
 
-def _action(res: Resolution, name: Namer) -> tuple[Line, ...]:
+#: The combat step each section of the combat rules is about (506.1, 507-511):
+#: an action refused under a later step's rule is one done too early.
+_STEP_OF_SECTION = {"507": "beginning_of_combat", "508": "declare_attackers",
+                    "509": "declare_blockers", "510": "combat_damage", "511": "end_of_combat"}
+
+
+def _action(res: Resolution, name: Namer, error: IllegalActionError) -> tuple[Line, ...]:
     action = res.failed_action
     state = res.failed_state
     if action is None or state is None:
-        return ()
-    out = [_point(f"the action {action.do!r} was performed at step {state.step!r}; it "
-                  "needs its objects on the battlefield (or in combat) at that moment")]
+        return _rejected(error)
+    out = [_point(f"the action {action.do!r} after {state.step!r} was refused: ",
+                  v.message, rule=v.rule or None) for v in error.violations]
+    steps = res.scenario.engine.step_names()
+    later = _STEP_OF_SECTION.get(error.rule.partition(".")[0], "")
+    if later in steps and state.step in steps and steps.index(later) > steps.index(state.step):
+        out.append(_point("it can come after: ", (later, GOOD), rule=error.rule))
     on = [name(p.id) for p in state.battlefield]
     out.append(_point("on the battlefield then: ", (", ".join(on) or "nothing", NAME),
                       depth=2, bullet=False))

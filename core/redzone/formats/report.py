@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from redzone.kernel.actions import Action
     from redzone.kernel.engine import Engine
     from redzone.kernel.errors import IllegalActionError
-    from redzone.kernel.results import AssignmentRecord
+    from redzone.kernel.results import AssignmentRecord, DamageStepRecord
     from redzone.kernel.tx import CombatResult
 
 
@@ -63,6 +63,8 @@ class Shown(Protocol):
     def partial(self) -> CombatResult | None: ...
     @property
     def assignments(self) -> Sequence[AssignmentRecord]: ...
+    @property
+    def damage_steps(self) -> Sequence[DamageStepRecord]: ...
 
 CARD_W = 168
 CARD_H = 118
@@ -647,6 +649,10 @@ class _ResultShown:
     @property
     def assignments(self) -> tuple[AssignmentRecord, ...]:
         return tuple(a for step in self.result.damage_steps for a in step.assignments)
+
+    @property
+    def damage_steps(self) -> tuple[DamageStepRecord, ...]:
+        return self.result.damage_steps
 
 
 def result_html(result: CombatResult) -> str:

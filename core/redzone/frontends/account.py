@@ -10,8 +10,6 @@ the engine produced; it knows no keyword by name.
 
 from __future__ import annotations
 
-import io
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -464,25 +462,22 @@ def render_explanation(console: Console, res: Resolution, name: Names | None = N
               rule=era_rule(rules, line.rule) if line.rule else line.rule)
 
 
-_RULE_SUFFIX = re.compile(r"^(?P<text>.*?)\s*\[(?P<rule>[^\]]+)\]$")
-
-
 def explanation_json(res: Resolution) -> dict[str, Any]:
     """``redzone explain --json``: ``ok``, ``rules``, the error object of the
     format (or ``null``), and the explanation as ``lines``, each with its
-    ``text``, its ``rule`` (or ``null``) and its ``depth`` (0 for a heading)."""
-    console = Console(file=io.StringIO(), width=10_000, color_system=None,
-                      force_terminal=False, highlight=False, emoji=False)
-    render_explanation(console, res)
-    lines = []
-    for raw in console.file.getvalue().splitlines():  # type: ignore[attr-defined]
-        if not raw.strip():
-            continue
-        depth = (len(raw) - len(raw.lstrip())) // 2
-        text = raw.strip().removeprefix("• ")
-        m = _RULE_SUFFIX.match(text)
-        lines.append({"text": m.group("text") if m else text,
-                      "rule": m.group("rule") if m else None, "depth": depth})
+    ``text``, its ``rule`` (or ``null``) and its ``depth`` (0 for a heading):
+    the lines :func:`redzone.formats.explanation.explain` gives, with the
+    objects' names as they are (a name is never read as a rule)."""
+    if res.error is None:
+        heading = "Nothing illegal: the combat resolves."
+        found: tuple[explanation.Line, ...] = ()
+    else:
+        heading = "What would be legal instead"
+        found = explanation.explain(res, Names([res.scenario.state, res.failed_state]))
+    rules = res.scenario.rules
+    lines: list[dict[str, Any]] = [{"text": heading, "rule": None, "depth": 0}]
+    lines += [{"text": line.text, "rule": era_rule(rules, line.rule) if line.rule else None,
+               "depth": line.depth} for line in found]
     return {"ok": res.error is None, "rules": res.scenario.rules,
             "error": None if res.error is None else error_json(res.error)["error"],
             "failed": res.failed, "lines": lines}
