@@ -11,7 +11,7 @@ Layering: a format (it reads formats and kernel values, draws nothing).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from attrs import field, frozen
 
@@ -379,7 +379,7 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
         if alternative is not None and mended_legal:
             shown = ", ".join(f"{n} to {name(r)}" for r, n in alternative.items())
             where = key + "".join(
-                f", with the entry for {s} moved to assign_first_strike" for s in earlier
+                f", with the entry for {s} moved to {_EARLIER_KEY}" for s in earlier
                 if key == "assign" and rec.source in earlier[s])
             out.append(_point("a legal assignment: ", (shown, GOOD), f" (for {step}: {where})",
                               depth=2, bullet=False))
@@ -390,6 +390,9 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
                           ("it assigns no combat damage", GOOD), rule=rule or None))
     return tuple(out)
 
+
+#: The scenario key of the assignments of the steps before the regular one.
+_EARLIER_KEY: Final = "assign_first_strike"
 
 #: The combat step each section of the combat rules is about (506.1, 507-511):
 #: an action refused under a later step's rule is one done too early.
