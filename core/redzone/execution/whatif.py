@@ -30,6 +30,7 @@ from redzone.execution.simulation import simulate
 from redzone.formats.outcome import command_engine
 from redzone.kernel import validate as _validate
 from redzone.kernel.actions import Action
+from redzone.kernel.combat import normalise_blocks
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import BadQueryError, IllegalActionError
 from redzone.kernel.frozen import FrozenMap
@@ -125,8 +126,7 @@ def _attacks(value: Any) -> FrozenMap[str, str] | None:
 def _block_axis(value: Any) -> tuple[FrozenMap[str, tuple[str, ...]], ...] | None:
     if value is None:
         return None
-    return tuple(FrozenMap((b, (a,) if isinstance(a, str) else tuple(a))
-                           for b, a in _mapping(d, f"grid.blocks[{i}]").items())
+    return tuple(FrozenMap(normalise_blocks(_mapping(d, f"grid.blocks[{i}]")))
                  for i, d in enumerate(_axis(value, "blocks", "declarations of blockers")))
 
 

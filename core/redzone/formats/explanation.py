@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from attrs import field, frozen
 
+from redzone.formats.citations import CITATIONS
+from redzone.kernel.combat import normalise_blocks
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.frozen import as_tuple
@@ -100,7 +102,8 @@ def explain(res: Resolution, name: Namer) -> tuple[Line, ...]:
         return _attack(engine, state, name, error, _plan_of(res.scenario, state))
     if state is not None and res.failed == "declare_blockers":
         plan = _plan_of(res.scenario, state)
-        return _block(engine, state, name, error, _blocks_of(plan), dict(plan.order or {}))
+        return _block(engine, state, name, error, normalise_blocks(plan.blocks or {}),
+                      dict(plan.order or {}))
     if state is not None and res.failed == "combat_damage":
         return _assignment(engine, state, name, error, res)
     if state is not None and res.failed == "action":
@@ -123,11 +126,6 @@ def _plan_of(scenario: Scenario, state: GameState) -> CombatPlan:
                             bands=scenario.bands), *scenario.additional_combats]
         first = scenario.state.combats + 1
     return plans[min(max(state.combats - first, 0), len(plans) - 1)]
-
-
-def _blocks_of(plan: CombatPlan) -> dict[str, tuple[str, ...]]:
-    """A plan's blocks, each blocker with the tuple of attackers it blocks."""
-    return {b: (a,) if isinstance(a, str) else tuple(a) for b, a in (plan.blocks or {}).items()}
 
 
 def _rejected(error: IllegalActionError) -> tuple[Line, ...]:
@@ -331,7 +329,7 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
     involved = {v.objects[0] for v in error.violations if v.objects} or set(error.objects)
     proposal = {r.source: dict(r.amounts) for r in records}
     spec = engine.damage_step(step)
-    key = "assign_first_strike" if spec is not None and spec.order < 0 else "assign"
+    key = _EARLIER_KEY if spec is not None and spec.order < 0 else "assign"
     # Each wrong creature's alternative: the default policy's, with the
     # other wrong creatures' entries left out until their own alternative is
     # made (510.1c-d: the lethal damage counts what others assign); tested
@@ -394,10 +392,11 @@ def _assignment(engine: Engine, state: GameState, name: Namer, error: IllegalAct
 #: The scenario key of the assignments of the steps before the regular one.
 _EARLIER_KEY: Final = "assign_first_strike"
 
-#: The combat step each section of the combat rules is about (506.1, 507-511):
-#: an action refused under a later step's rule is one done too early.
-_STEP_OF_SECTION = {"507": "beginning_of_combat", "508": "declare_attackers",
-                    "509": "declare_blockers", "510": "combat_damage", "511": "end_of_combat"}
+#: The combat step each section of the combat rules is about (506.1, 507-511),
+#: as the account cites the steps: an action refused under a later step's
+#: rule is one done too early.
+_STEP_OF_SECTION: Final = {rule: step for step, rule in CITATIONS["foundations"].items()
+                           if rule.isdigit() and rule.startswith("5")}
 
 
 def _action(res: Resolution, name: Namer, error: IllegalActionError) -> tuple[Line, ...]:

@@ -154,7 +154,7 @@ def _left(combat: Combat) -> frozenset[str]:
     """The creatures that left the combat since it began (506.4), those that
     came back as new objects too (400.7): what was declared for them no
     longer shows in it."""
-    return combat.removed | combat.returned if combat.returned else combat.removed
+    return combat.removed | combat.returned
 
 
 def _remaining_bands(combat: Combat, bands: Sequence[Sequence[str]]) -> set[frozenset[str]]:
