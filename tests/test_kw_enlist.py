@@ -123,3 +123,16 @@ def test_702_154d_two_instances_are_two_costs(engine: Engine) -> None:
 class TestEnlistConformance(KeywordConformance):
     plugin = enlist
     max_examples = samples(15, 40)  # boards per invariant (40: the long run)
+
+
+def test_702_154a_107_1b_a_negative_power_gives_plus_zero(engine: Engine) -> None:
+    """702.154a with 107.1b: X is the tapped creature's power, and a
+    calculation that yields a negative number uses zero (the effect neither
+    doubles nor sets power): enlisting a -2/3 gives +0/+0, not -2/+0."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("knight", "alice", 2, 2, "enlist"), c("weak", "alice", -2, 3)])
+    out = engine.declare_attackers(state, {"knight": "bob"},
+                                   choices={"enlist:knight": "weak"})
+    assert out.state.objects["weak"].tapped
+    assert out.state.objects["knight"].power == 2

@@ -25,7 +25,8 @@ power" (702.154a).
   (508.4), so it has no enlist cost to pay (the combat's ``entered``).
 - "When you do" is a reflexive triggered ability (603.12): it triggers on the
   ``enlisted`` event and gives +X/+0 until end of turn, X being the tapped
-  creature's power as the ability resolves (its last known power if it left).
+  creature's power as the ability resolves (its last known power if it left),
+  or zero if that power is negative (107.1b).
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Pump]:
         return []
     if state.on_battlefield(trigger.source) is None:
         return []
-    power = state.source(trigger.targets[0]).power
+    # 107.1b: X is never below zero (the effect neither doubles nor sets power).
+    power = max(0, state.source(trigger.targets[0]).power)
     # Imported here: an engine imports this plugin as it is built (it declares
     # an action kind), and the kernel's action classes only when needed.
     from redzone import Pump
