@@ -164,6 +164,47 @@ def test_threads_build_a_class_once() -> None:
     assert len(builds) == 1 and len(made) == 8 and all(m == lazy("x") for m in made)
 
 
+def test_a_thread_using_a_class_while_another_builds_it_waits_for_the_build() -> None:
+    """A thread that uses a class while another thread is building it (attrs
+    writing its methods) waits for the build and gets a working instance: it
+    never finds ``object``'s methods in place of the class's (an instance
+    that took no arguments, then a ``TypeError``)."""
+    lazy, plain = _pair()
+    real = attrs.frozen
+    trying = threading.Event()
+    made: list[Any] = []
+    failed: list[BaseException] = []
+    others: list[threading.Thread] = []
+
+    def use() -> None:
+        trying.set()
+        try:
+            made.append(lazy("x", ("t",), 2))
+        except BaseException as exc:  # noqa: BLE001 (reported by the assertion below)
+            failed.append(exc)
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        def build(cls: type) -> Any:
+            other = threading.Thread(target=use)
+            others.append(other)
+            other.start()
+            trying.wait(5)
+            other.join(0.2)  # it waits on the build (joining times out) or failed
+            return real(*args, **kwargs)(cls)
+        return build
+
+    attrs.frozen = slow  # type: ignore[assignment]
+    try:
+        made.append(lazy("y"))
+    finally:
+        attrs.frozen = real  # type: ignore[assignment]
+    for other in others:
+        other.join(5)
+    assert not failed, failed
+    assert [attrs.asdict(m) for m in made] == [attrs.asdict(plain("y")),
+                                               attrs.asdict(plain("x", ("t",), 2))]
+
+
 def test_a_class_attrs_refuses_fails_at_each_use_and_stays_unbuilt() -> None:
     """A class attrs can't build (a field without a default after one with
     a default) raises attrs' error at its first use, and at the next: it

@@ -554,12 +554,31 @@ def build(cls: type) -> None:
         if unbuilt is None:
             return
         options, stand_ins = unbuilt
-        for name in stand_ins:
-            delattr(cls, name)
+        # The stand-ins stay in place while attrs writes the class, so that
+        # another thread using it meanwhile waits in one (on the lock)
+        # instead of finding ``object``'s methods; attrs is told to write
+        # what it would have written had they been absent (it takes a method
+        # of the class's own for one not to write). It overwrites each in
+        # turn. Those it would refuse or skip go first: its check of an own
+        # ``__setattr__`` (a frozen class may have none), its match arguments
+        # (written only where the class has none), and a ``__hash__`` it
+        # wouldn't write (no equality).
+        eq = options.get("eq", True if "__eq__" in stand_ins else None)
+        wants = {"init": "__init__", "repr": "__repr__", "eq": "__eq__"}
+        flags = {flag: True for flag, name in wants.items()
+                 if name in stand_ins and options.get(flag) is None}
+        hashed = "__hash__" in stand_ins and eq is True and not {
+            "hash", "unsafe_hash"} & options.keys()
+        if hashed:
+            flags["unsafe_hash"] = True
+        first = ("__setattr__", "__match_args__", *(() if hashed else ("__hash__",)))
+        for name in first:
+            if name in stand_ins:
+                delattr(cls, name)
         import attrs
 
         try:
-            attrs.frozen(slots=False, **options)(cls)
+            attrs.frozen(slots=False, **options, **flags)(cls)
         except BaseException:
             _install(cls, stand_ins)  # (as it was: the next use fails the same way)
             _UNBUILT[cls] = unbuilt
