@@ -14,6 +14,7 @@ import attrs
 import pytest
 from redzone import (
     Action,
+    Choice,
     Condition,
     DealDamage,
     Destroy,
@@ -375,6 +376,13 @@ def _on_attack(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
             if e.kind == "attack"]
 
 
+def _on_attack_offering(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+    """A trigger with a choice made as it resolves (608.2d)."""
+    pick = Choice("pick", "alice", "option", ("a", "b"), default=("a",), rule="608.2d")
+    return [Trigger("test", e.attacker or "", "alice", "603.2", offers=(pick,))
+            for e in events if e.kind == "attack"]
+
+
 TRIGGERS.update({
     # 702.16b: asked by a plugin as its trigger's targets are chosen (603.3d).
     "redzone_target_violations": (lambda e, s: s, lambda e, s: e.hooks.target_violations(
@@ -389,6 +397,8 @@ TRIGGERS.update({
     "redzone_triggers": (lambda e, s: s, lambda e, s: e.declare_attackers(s, {"orc": "bob"}),
                          "beginning_of_combat"),
     "redzone_resolve_trigger": (lambda e, s: s, lambda e, s: e.declare_attackers(
+        s, {"orc": "bob"}), "declare_attackers"),
+    "redzone_trigger_choices": (lambda e, s: s, lambda e, s: e.declare_attackers(
         s, {"orc": "bob"}), "declare_attackers"),
     "redzone_additional_recipients": (_to_damage, lambda e, s: e.combat_damage(s),
                                       "declare_blockers"),
@@ -421,6 +431,7 @@ TRIGGERS.update({
 HELPERS: dict[str, list[types.ModuleType]] = {
     "redzone_block_exemption": [plugin("restricts", redzone_block_violations=_restricted)],
     "redzone_resolve_trigger": [plugin("trigger_on_attack", redzone_triggers=_on_attack)],
+    "redzone_trigger_choices": [plugin("trigger_offering", redzone_triggers=_on_attack_offering)],
 }
 
 

@@ -14,12 +14,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from redzone import (
     Choice,
+    CreateToken,
     Engine,
     Event,
     GainLife,
     GameState,
     IllegalActionError,
     LoseLife,
+    PluginError,
     Tap,
     Trigger,
     creature,
@@ -319,3 +321,75 @@ def test_508_1h_costs_to_attack_are_asked_in_an_order_no_plugin_name_changes() -
         out = engine.declare_attackers(state, {"k": "bob"})
         asked.append([(m.key, m.player) for m in out.choices])
     assert asked[0] == asked[1] == [("enlist:k", "alice"), ("exert:k", "alice")]
+
+
+# -- 608.2d: the choices made as a trigger resolves, of what exists then -----------------
+
+
+def _counting(answer: str = "amount", kind: str = "number") -> types.ModuleType:
+    """A made-up trigger: "whenever a creature attacks, you lose N life, N a
+    number up to the creatures you control as it resolves" (its choice
+    worked out again then, ``redzone_trigger_choices``)."""
+    def offer(state: GameState) -> Choice:
+        n = sum(1 for p in state.battlefield if p.controller == "alice")
+        return Choice("amount", "alice", "number", tuple(str(i) for i in range(n + 1)),
+                      default=(str(n),), rule="608.2d")
+
+    def triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        return [Trigger("count", e.attacker or "", "alice", "603.2", "lose N life",
+                        offers=(offer(state),)) for e in events if e.kind == "attack"]
+
+    def trigger_choices(state: GameState, trigger: Trigger) -> list[Choice]:
+        if trigger.kind != "count":
+            return []
+        return [offer(state).evolve(name=answer, kind=kind)]
+
+    def resolve_trigger(trigger: Trigger) -> list[Any]:
+        if trigger.kind != "count":
+            return []
+        return [LoseLife("alice", int(trigger.choices["amount"][0]))]
+
+    return plugin("counting", redzone_triggers=triggers, redzone_trigger_choices=trigger_choices,
+                  redzone_resolve_trigger=resolve_trigger)
+
+
+def _one_more(engine: Engine) -> GameState:
+    """The trigger waits on the stack; then alice gets a second creature."""
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 1, 1)])
+    state = engine.declare_attackers(state, {"orc": "bob"}).state
+    return engine.perform(state, CreateToken(creature("imp", "alice", 1, 1, token=True))).state
+
+
+def test_608_2d_a_choice_made_as_it_resolves_is_of_what_exists_then() -> None:
+    """608.2d: a choice made as the ability resolves is of what exists then:
+    the plugin's ``redzone_trigger_choices`` replaces the offer made as it
+    triggered (key kept), ``pending_choices`` lists it as it is in the state
+    given, an answer by key is checked against it, and its default is the
+    one of now."""
+    engine = Engine(discover=False, auto_triggers=False, plugins=[_counting()])
+    state = _one_more(engine)
+    (offered,) = state.stack[0].offers
+    assert offered.options == ("0", "1")
+    (pending,) = engine.pending_choices(state)
+    assert (pending.key, pending.options, pending.default) == (
+        "count@orc:amount", ("0", "1", "2"), ("2",))
+    assert engine.resolve_trigger(state, answers={"count@orc:amount": "2"}
+                                  ).state.players["alice"].life == 18
+    assert engine.resolve_trigger(state).state.players["alice"].life == 18
+    with pytest.raises(IllegalActionError):
+        engine.resolve_trigger(state, answers={"count@orc:amount": "3"})
+
+
+@pytest.mark.parametrize(("name", "kind", "why"), [
+    ("other", "number", "not a choice the trigger offered"),
+    ("amount", "option", "not of the offer's kind 'number'")])
+def test_608_2d_a_choice_the_trigger_did_not_offer_fails_the_plugin(name: str, kind: str,
+                                                                    why: str) -> None:
+    """608.2d: the hook works out again the choices the trigger offered; one
+    it didn't offer, or of another kind, is the plugin's error, named."""
+    engine = Engine(discover=False, auto_triggers=False, plugins=[_counting(name, kind)])
+    state = _one_more(engine)
+    for ask in (engine.pending_choices, engine.resolve_trigger):
+        with pytest.raises(PluginError) as info:
+            ask(state)
+        assert info.value.plugin == "counting" and why in str(info.value)

@@ -133,3 +133,35 @@ class TestAnnihilatorConformance(KeywordConformance):
 
     plugin = annihilator
     max_examples = 10
+
+
+def _changed_before_it_resolves(manual: Engine) -> GameState:
+    """Bob controls b1 as the trigger goes on the stack, then a token too."""
+    from redzone import CreateToken
+
+    c = manual.creature
+    state = manual.game(["alice", "bob"], [c("e", "alice", 5, 5, "annihilator 1"),
+                                           c("b1", "bob", 1, 1)])
+    state = manual.declare_attackers(state, {"e": "bob"}).state
+    return manual.perform(state, CreateToken(Permanent(
+        "tok", "bob", base_power=1, base_toughness=1, token=True))).state
+
+
+def test_702_86a_608_2d_the_choice_is_of_what_the_player_controls_as_it_resolves(
+        manual: Engine) -> None:
+    """702.86a, 608.2d: the defending player chooses what to sacrifice as the
+    trigger resolves, among the permanents they control then: a permanent
+    that came since it triggered is an option, listed as pending and
+    accepted by key, and an explicit answer is honoured even when it equals
+    the default worked out as it triggered."""
+    state = _changed_before_it_resolves(manual)
+    pending = manual.pending_choices(state)
+    assert [(p.key, p.options, p.default) for p in pending] == [
+        ("annihilator@e:sacrifice", ("b1", "tok"), ("tok",))]
+    key = "annihilator@e:sacrifice"
+    for answer in (["tok"], ["b1"]):
+        out = manual.resolve_trigger(state, answers={key: answer})
+        assert gone(out.state) == answer
+        out = manual.resolve_trigger(state, choices={"sacrifice": answer})
+        assert gone(out.state) == answer
+    assert gone(manual.resolve_trigger(state).state) == ["tok"]  # the default of now

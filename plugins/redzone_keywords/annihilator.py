@@ -21,9 +21,11 @@ key (``choices`` of ``resolve``, ``answers`` of a command) or by name
 An answer that isn't exactly N distinct permanents that player controls as
 it resolves is an :class:`~redzone.IllegalActionError` (rule 702.86a) and
 nothing changes. Without an answer the default is deterministic: tokens
-first, then the other permanents, each group in id order; it is worked out
-again as the trigger resolves when what the player controls changed since
-it triggered (the choice is made then, 608.2d).
+first, then the other permanents, each group in id order. The choice is made
+as the trigger resolves (608.2d): its options and default are worked out
+again then from what the player controls (``redzone_trigger_choices``), and
+``engine.pending_choices(state)`` lists them as they are in the state it is
+given.
 
 Trigger: kind ``"annihilator"``, source the creature, controller its
 controller, ``targets`` the defending player, ``amount`` the N of the
@@ -94,6 +96,15 @@ def _offer(state: GameState, player: str, n: int) -> Choice:
 
 
 @hookimpl
+def redzone_trigger_choices(state: GameState, trigger: Trigger) -> list[Choice]:
+    """The choice of what to sacrifice, of the permanents the player controls
+    as it resolves (608.2d)."""
+    if trigger.kind != KIND or not trigger.targets:
+        return []
+    return [_offer(state, trigger.targets[0], trigger.amount or 0)]
+
+
+@hookimpl
 def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Sacrifice]:
     if trigger.kind != KIND or not trigger.targets:
         return []
@@ -102,11 +113,7 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Sacrific
     need = min(trigger.amount or 0, len(controlled))
     chosen = trigger.choices.get(CHOICE)
     ids = {p.id for p in controlled}
-    offered = next((o for o in trigger.offers if o.name == CHOICE), None)
-    if chosen is None or (offered is not None and tuple(chosen) == offered.default
-                          and set(offered.options) != ids):
-        # No answer, or the default taken when it triggered and what the
-        # player controls changed since: the default of now (608.2d).
+    if chosen is None:  # (a trigger resolved by an engine that asked no choice)
         return [Sacrifice(obj, player) for obj in _default(state, player, need)]
     wrong = [c for c in chosen if c not in ids]
     if wrong or len(set(chosen)) != len(chosen) or len(chosen) != need:

@@ -33,7 +33,12 @@ INDEX = {
         ),
     ),
     'redzone_keywords.annihilator': (
-        ('redzone_keywords', 'redzone_resolve_trigger', 'redzone_triggers'),
+        (
+            'redzone_keywords',
+            'redzone_resolve_trigger',
+            'redzone_trigger_choices',
+            'redzone_triggers',
+        ),
         (
             KeywordSpec(
                 name='annihilator',

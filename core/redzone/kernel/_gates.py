@@ -49,7 +49,8 @@ from redzone.kernel.model import GameState
 
 #: Hooks never gated: loading, and resolving a trigger (an ability on the
 #: stack resolves whatever its source has become, 113.7a).
-_UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger", "redzone_actions",
+_UNGATED: Final = frozenset({"redzone_keywords", "redzone_resolve_trigger",
+                             "redzone_trigger_choices", "redzone_actions",
                              "redzone_condition_holds", "redzone_damage_steps",
                              "redzone_event_kinds", "redzone_activated_abilities"})
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from redzone.kernel import settle as _settle
+from redzone.kernel.context import HasContext
 from redzone.kernel.errors import BadQueryError, UnaskedChoiceError, did_you_mean
 from redzone.kernel.model import Choice, ChoiceMade, GameState
 from redzone.kernel.results import CombatResult, Outcome
@@ -124,16 +126,18 @@ class Decisions:
                 unique.append(choice)
         return tuple(unique)
 
-    def pending_choices(self, state: GameState) -> tuple[Choice, ...]:
+    def pending_choices(self: HasContext, state: GameState) -> tuple[Choice, ...]:
         """The choices of the triggers on the stack that are still to be
         made, as they resolve (608.2d): each with its key, options and
-        default. Answer them with :meth:`~redzone.Engine.resolve_trigger`
+        default, as they are in ``state`` (a trigger's plugin works them out
+        again from what exists now). Answer them with :meth:`~redzone.Engine.resolve_trigger`
         (``answers``).
 
         .. versionadded:: 0.1.0
         """
-        return tuple(offer for trigger in state.stack for offer in trigger.offers
-                     if offer.name not in trigger.choices)
+        hooks = self.context.hooks
+        return tuple(offer for trigger in state.stack
+                     for offer in _settle.offers_now(hooks, state, trigger))
 
 
 __all__ = ["COMMANDS", "Decisions", "Shared", "only_asked"]

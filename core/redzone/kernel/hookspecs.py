@@ -1273,6 +1273,39 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> Iterable[Acti
     raise NotImplementedError
 
 
+@hookspec
+def redzone_trigger_choices(state: GameState, trigger: Trigger) -> Iterable[Choice] | None:
+    """The choices a triggered ability makes as it resolves, worked out from
+    the state then.
+
+    Rules: 608.2d, 603.3c, 601.2
+
+    A choice made as the ability resolves (608.2d: what a player sacrifices,
+    a number, a yes or no) is of what exists then, not of what existed as it
+    triggered. A trigger offers its choices as it triggers
+    (:attr:`~redzone.Trigger.offers`), so that a caller can list them in
+    advance; the kernel asks this hook for those still to be made as the
+    trigger resolves, and as :meth:`redzone.Engine.pending_choices` lists
+    them while it waits, and each choice answered replaces the offer of the
+    same :attr:`~redzone.Choice.name` (its key kept): answers by key are
+    checked against it and its default is taken. Only the plugin that
+    created a trigger of that ``kind`` should answer.
+
+    :param state: the state as the trigger resolves, or as it waits on the stack.
+    :param trigger: the trigger, with the choices made so far.
+    :returns: the trigger's choices as they are now (empty or ``None``:
+        those it offered as it triggered stand).
+
+    Combined: concatenated in plugin-name order; a choice whose name the
+    trigger didn't offer, or whose offer was already answered, or of a
+    target or mode (chosen as it was put on the stack, 603.3c-d), fails the
+    plugin.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
 # ---------------------------------------------------------------------------
 # End of combat (511)
 # ---------------------------------------------------------------------------

@@ -425,8 +425,7 @@ class Hooks:
         return value
 
     def may_assign_as_though_unblocked(self, state: GameState, attacker: str) -> bool:
-        """:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`:
-        any ``True``."""
+        """:func:`~redzone.kernel.hookspecs.redzone_may_assign_as_though_unblocked`: any."""
         return self._any("redzone_may_assign_as_though_unblocked", state, attacker)
 
     # -- 120, 704: damage, its replacement and state-based actions -----------
@@ -534,6 +533,10 @@ class Hooks:
                 out.append((impl.plugin.name, item))
         return out
 
+    def trigger_choices(self, state: GameState, trigger: Trigger) -> list[tuple[str, Choice]]:
+        """:func:`~redzone.kernel.hookspecs.redzone_trigger_choices`."""
+        return self._choices("redzone_trigger_choices", state, trigger)
+
     def target_violations(self, state: GameState, source: str, target: str) -> list[Violation]:
         """:func:`~redzone.kernel.hookspecs.redzone_target_violations`, concatenated."""
         return self._collect("redzone_target_violations", Violation, state, source, target)
@@ -545,8 +548,7 @@ class Hooks:
     # -- actions, durations, destruction, a plugin's own state ----------------
 
     def action_spec(self, action: object) -> tuple[ActionSpec, str] | None:
-        """The declaration of ``action``'s kind and the plugin that declares
-        it, or ``None`` when no loaded plugin declares that kind."""
+        """``action``'s kind's declaration and plugin (``None``: no plugin declares it)."""
         return self._check.action_spec(action)
 
     def condition_holds(self, state: GameState, condition: Condition) -> bool | None:
@@ -574,8 +576,7 @@ class Hooks:
         return sorted(found, key=lambda r: (r[1].effect, r[1].rule))
 
     def record(self, state: GameState, events: tuple[Event, ...]) -> dict[str, PluginState]:
-        """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new
-        slot, by plugin name."""
+        """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new slot, by name."""
         hook = "redzone_record"
         out: dict[str, PluginState] = {}
         if not self._cache[hook]:
@@ -589,8 +590,7 @@ class Hooks:
 
     def attack_choices(self, state: GameState,
                        attacks: Mapping[str, str]) -> list[tuple[str, Choice]]:
-        """:func:`~redzone.kernel.hookspecs.redzone_attack_choices`: ``(plugin,
-        choice)`` pairs in plugin-name order."""
+        """:func:`~redzone.kernel.hookspecs.redzone_attack_choices`: ``(plugin, choice)`` pairs."""
         return self._choices("redzone_attack_choices", state, attacks)
 
     def block_choices(self, state: GameState,
@@ -598,11 +598,11 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_block_choices`."""
         return self._choices("redzone_block_choices", state, blocks)
 
-    def _choices(self, hook: str, state: GameState, decl: object) -> list[tuple[str, Choice]]:
+    def _choices(self, hook: str, state: GameState, about: object) -> list[tuple[str, Choice]]:
         out: list[tuple[str, Choice]] = []
         if not self._cache[hook]:
             return out
-        for impl, res in _asking(self, hook, (state, decl)):  # options may be targets
+        for impl, res in _asking(self, hook, (state, about)):  # options may be targets
             for item in self._check.items(impl, hook, state, res, Choice):
                 self._check.choice(impl, hook, state, item, "")
                 out.append((impl.plugin.name, item))

@@ -804,6 +804,32 @@ def _stacking_choices(tx: Tx, label: str, trigger: Trigger) -> Trigger | None:
     return trigger.evolve(offers=tuple(offers), choices=chosen)
 
 
+def offers_now(hooks: Any, state: GameState, trigger: Trigger) -> tuple[Choice, ...]:
+    """``trigger``'s choices still to be made as it resolves (608.2d), as
+    they are in ``state``: an offer its plugin works out again
+    (:func:`~redzone.kernel.hookspecs.redzone_trigger_choices`) replaces the
+    one of its name made as it triggered, keeping its key.
+
+    :param hooks: the engine's :class:`~redzone.kernel.plugins.Hooks`.
+    :raises PluginError: for an answer that is no such offer of the trigger.
+    """
+    open_ = {offer.name: offer for offer in trigger.offers if offer.name not in trigger.choices}
+    if not open_ or not hooks.implemented("redzone_trigger_choices"):
+        return tuple(open_.values())
+    for plugin, choice in hooks.trigger_choices(state, trigger):
+        was = open_.get(choice.name)
+        if was is None or was.kind in ("target", "mode") or choice.kind != was.kind:
+            why = ("a target or mode, chosen as it was put on the stack (603.3c-d)"
+                   if was is not None and was.kind in ("target", "mode") else
+                   f"not of the offer's kind {was.kind!r}" if was is not None else
+                   "not a choice the trigger offered and has still to make")
+            raise hooks.fault(plugin, "redzone_trigger_choices", state,
+                              f"answered choice {choice.name!r} for trigger {trigger.id!r} "
+                              f"({trigger.kind}): {why}")
+        open_[choice.name] = choice.evolve(key=was.key)
+    return tuple(open_.values())
+
+
 def fire_delayed(tx: Tx, matches: Callable[[DelayedTrigger], bool]) -> list[Trigger]:
     """Take the delayed triggers for which ``matches(delayed)`` is true out
     of waiting and return them as triggers (603.7b: each triggers once)."""
@@ -977,12 +1003,14 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
     tx._set(stack=tuple(stack))
     start = len(tx.events)
     if trigger.offers:
-        # 608.2d: the choices made as it resolves.
+        # 608.2d: the choices made as it resolves, of what exists now.
         chosen = dict(trigger.choices)
-        for offer in trigger.offers:
+        now = {offer.name: offer for offer in offers_now(tx.hooks, tx.state, trigger)}
+        offers = tuple(now.get(offer.name, offer) for offer in trigger.offers)
+        for offer in offers:
             if offer.name not in chosen:
                 chosen[offer.name] = tx.choose(offer)
-        trigger = trigger.evolve(choices=chosen)
+        trigger = trigger.evolve(offers=offers, choices=chosen)
     tx.emit(Event.make("resolve", trigger.rule, source=trigger.source,
                        player=trigger.controller, object=trigger.id, ability=trigger.kind))
     # 400.7: what it does to a permanent that has left and come back as a new
@@ -1016,6 +1044,6 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
     settle(tx, since=start, resolve=False)
 
 
-__all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "outcome",
-           "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
+__all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "offers_now",
+           "outcome", "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
            "state_based_actions", "whose", "within_bounds"]
