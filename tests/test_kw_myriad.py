@@ -217,3 +217,66 @@ class TestMyriadConformance(KeywordConformance):
 
     plugin = myriad
     max_examples = 10
+
+
+def test_707_2_the_copy_takes_no_value_of_layers_3_to_6(manual: Engine) -> None:
+    """707.2: a copy acquires the copiable values (what is printed, as modified by
+    other copy effects), not those of other effects: the red Kitsune made blue, an
+    artifact and a Ninja (layers 4-5), its "protection from red" worded "from blue"
+    (layer 3), given flying (layer 6) and set to 5/5 (layer 7b) makes a red Fox
+    creature token, 3/2 with myriad and protection from red only."""
+    from redzone import AddContinuous
+
+    state = manual.game(["alice", "bob", "carol"], [manual.creature(
+        "kitsune", "alice", 3, 2, "myriad", "protection from red", colors={"red"},
+        subtypes=("Fox",))])
+    for effect in (AddContinuous(affects=("kitsune",), add_colors=("blue",),
+                                 add_types=("artifact",), add_subtypes=("Ninja",)),
+                   AddContinuous(affects=("kitsune",), text_from="red", text_to="blue"),
+                   AddContinuous(affects=("kitsune",), add_keywords=("flying",),
+                                 set_power=5, set_toughness=5)):
+        state = manual.perform(state, effect).state
+    kitsune = state.objects["kitsune"]
+    assert (kitsune.colors, kitsune.types, kitsune.subtypes) == (
+        frozenset({"red", "blue"}), frozenset({"creature", "artifact"}), ("Fox", "Ninja"))
+    state = manual.declare_attackers(state, {"kitsune": "bob"}).state
+    copy = manual.resolve_trigger(state).state.objects["kitsune.myriad.1"]
+    assert (copy.name, copy.colors, copy.types, copy.subtypes, copy.supertypes) == (
+        "kitsune", frozenset({"red"}), frozenset({"creature"}), ("Fox",), frozenset())
+    assert (copy.power, copy.toughness) == (3, 2)
+    assert [k.text for k in copy.keywords] == ["myriad", "protection from red"]
+
+
+def test_707_3_a_copy_of_a_copy_takes_the_copied_values_only(manual: Engine) -> None:
+    """707.3: the copiable values of an object that is copying another are those it
+    copies (layer 1), so its token is a copy of what it copies: the white 1/1
+    copying the green 3/3 "Nezumi" with myriad and flying makes a green 3/3 Nezumi
+    token with myriad and flying, not blue (layer 5) nor a Rat (layer 4), even when
+    the creature left the battlefield before the trigger resolved (608.2h)."""
+    from redzone import AddContinuous
+
+    state = manual.game(["alice", "bob", "carol"], [
+        manual.creature("mimic", "alice", 1, 1, colors={"white"}),
+        manual.creature("src", "carol", 3, 3, "myriad", "flying", name="Nezumi",
+                        colors={"green"})])
+    for effect in (AddContinuous(affects=("mimic",), copy_of="src"),
+                   AddContinuous(affects=("mimic",), add_colors=("blue",),
+                                 add_subtypes=("Rat",))):
+        state = manual.perform(state, effect).state
+    state = manual.declare_attackers(state, {"mimic": "bob"}).state
+    gone = manual.perform(state, Exile("mimic")).state
+    for board in (state, gone):
+        copy = manual.resolve_trigger(board).state.objects["mimic.myriad.1"]
+        assert (copy.name, copy.colors, copy.subtypes, copy.power, copy.toughness) == (
+            "Nezumi", frozenset({"green"}), (), 3, 3)
+        assert [k.text for k in copy.keywords] == ["myriad", "flying"]
+
+
+def test_707_2_the_copy_has_the_printed_loyalty(engine: Engine) -> None:
+    """707.2, 306.5b: a planeswalker creature's printed loyalty is a copiable
+    value: its token copy has it and enters with that many loyalty counters."""
+    state = engine.game(["alice", "bob", "carol"], [engine.creature(
+        "gideon", "alice", 4, 4, "myriad", types=("creature", "planeswalker"),
+        printed_loyalty=3, counters={"loyalty": 1})])
+    copy = engine.declare_attackers(state, {"gideon": "bob"}).state.objects["gideon.myriad.1"]
+    assert (copy.printed_loyalty, copy.loyalty) == (3, 3)

@@ -43,6 +43,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "DamageModifier", "DamageStep", "DestructionReplacement", "KeywordSpec", "Prevention",
         "Redirection", "Result", "ResultReplacement", "SourceAssignment", "StateBasedAction",
     ),
+    "redzone.kernel.layers": ("copiable_values",),
     "redzone.kernel.model": (
         "UNLIMITED", "Choice", "ChoiceMade", "Combat", "Condition", "ContinuousEffect",
         "DelayedTrigger", "Effect",

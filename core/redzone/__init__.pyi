@@ -78,6 +78,7 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
+from redzone.kernel.layers import copiable_values
 from redzone.kernel.model import (
     UNLIMITED,
     Choice,
@@ -215,6 +216,7 @@ __all__ = [
     "Violation",
     "WrittenTrigger",
     "compiled",
+    "copiable_values",
     "creature",
     "dynamic",
     "hookimpl",

@@ -14,15 +14,18 @@ two-player game there is none, and nothing happens.
 
 The copies are tokens (111.2) with the creature's copiable values (707.2)
 as it resolves, or as it last existed on the battlefield (608.2h): its name,
-types, subtypes, supertypes, colors, printed power and toughness, printed
-keywords and its own restrictions and requirements; not its damage, counters,
-tapped status or the effects on it. They enter tapped and attacking (508.4):
-they never "attacked", so their own myriad, battle cry and other "whenever
-... attacks" abilities don't trigger, and no requirement or restriction on
-declaring attackers applies to them (508.4c). As the trigger resolves it
-creates a delayed trigger (603.7a) that exiles the tokens at the end of
-combat (511.2); a token in exile ceases to exist (111.7, 704.5d); one that
-already left the battlefield isn't found (603.7c).
+types, subtypes, supertypes, colors, power and toughness and keywords as
+printed and as modified by copy effects (layer 1: a copy of a creature
+copying another is a copy of that other, 707.3), its printed loyalty and
+defense and its own restrictions and requirements; not the other effects on
+it (a color, type or ability one gave it), its damage, counters or tapped
+status (:func:`redzone.copiable_values`). They enter tapped
+and attacking (508.4): they never "attacked", so their own myriad, battle
+cry and other "whenever ... attacks" abilities don't trigger, and no
+requirement or restriction on declaring attackers applies to them (508.4c).
+As the trigger resolves it creates a delayed trigger (603.7a) that exiles
+the tokens at the end of combat (511.2); a token in exile ceases to exist
+(111.7, 704.5d); one that already left the battlefield isn't found (603.7c).
 
 "You may": the controller chooses, for each of those opponents, whether to
 create a token and whether it attacks the player or a planeswalker they
@@ -59,6 +62,7 @@ from redzone import (
     KeywordSpec,
     Permanent,
     Trigger,
+    copiable_values,
     hookimpl,
     token_ids,
 )
@@ -103,14 +107,18 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
     return out
 
 
-def _copy(original: Permanent, token_id: str, controller: str) -> Permanent:
+def _copy(state: GameState, original: Permanent, token_id: str, controller: str
+          ) -> Permanent:
     """A token copying the copiable values of ``original`` (707.2): what is
-    printed on it, not its damage, counters, status or effects."""
+    printed on it as modified by copy effects (layer 1, 707.3), not the
+    other effects on it, nor its damage, counters or status."""
+    values = copiable_values(state, original)
     return Permanent(
-        token_id, controller, name=original.name, types=original.types,
-        subtypes=original.subtypes, supertypes=original.supertypes, colors=original.colors,
-        base_power=original.base_power, base_toughness=original.base_toughness,
-        printed_keywords=original.printed_keywords,
+        token_id, controller, name=values.name, types=values.types,
+        subtypes=values.subtypes, supertypes=values.supertypes, colors=values.colors,
+        base_power=values.base_power, base_toughness=values.base_toughness,
+        printed_keywords=values.printed_keywords, printed_loyalty=original.printed_loyalty,
+        printed_defense=original.printed_defense,
         can_block_additional=original.can_block_additional,
         cant_attack=original.cant_attack, cant_block=original.cant_block,
         cant_be_blocked=original.cant_be_blocked, min_blockers=original.min_blockers,
@@ -162,8 +170,8 @@ def redzone_resolve_trigger(state: GameState, trigger: Trigger) -> list[Action]:
     chosen = [opp for opp in opponents if opp in attacked]  # turn order; else declined (603.5)
     for opp, token_id in zip(chosen, token_ids(state, trigger.source, KIND, len(chosen)),
                              strict=True):
-        actions.append(CreateToken(_copy(original, token_id, trigger.controller), tapped=True,
-                                   attacking=attacked[opp]))
+        actions.append(CreateToken(_copy(state, original, token_id, trigger.controller),
+                                   tapped=True, attacking=attacked[opp]))
         tokens.append(token_id)
     if tokens:
         actions.append(CreateDelayedTrigger(

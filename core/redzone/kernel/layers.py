@@ -436,6 +436,32 @@ def _layered(state: GameState) -> tuple[Board, dict[str, list[ContinuousEffect]]
     return chars, late, slots
 
 
+def copiable_values(state: GameState, perm: Permanent) -> Printed:
+    """The copiable values of ``perm`` (707.2): what is printed on it, as
+    modified by the copy effects that apply to it (layer 1, 613.1a, 707.3),
+    and by no other effect (layers 2-7: its types, colors or keywords given
+    or changed by other effects are not copied). What an effect copies is
+    itself copiable values, so a copy of a copy is a copy of the original.
+
+    :param state: the state whose continuous effects apply.
+    :param perm: a permanent on the battlefield, or one's last known
+        information (608.2h: ``state.last_known``), read as the object it
+        was then.
+    :returns: its copiable values; its keywords are those it has before
+        layer 3 (text-changing) and layer 6 apply.
+    """
+    copies = [e for e in state.continuous if has_part(e, "1")]
+    if perm.layered is None or not copies:
+        return printed_of(perm)
+    chars: Board = {p.id: _Chars(p, printed_of(p)) for p in state.objects.values()
+                    if p.zone == "battlefield" and p.id != perm.id}
+    chars[perm.id] = _Chars(perm, printed_of(perm))
+    ordered(copies, "1", chars, {})
+    c = chars[perm.id]
+    return Printed(c.name, frozenset(c.types), tuple(c.subtypes), frozenset(c.supertypes),
+                   frozenset(c.colors), c.base_power, c.base_toughness, tuple(c.keywords))
+
+
 def baked(state: GameState) -> dict[str, Permanent]:
     """The permanents whose layered values change: layers 1 and 3-5 written
     into their fields, their copiable values kept in ``layered.printed``,
