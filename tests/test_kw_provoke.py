@@ -141,3 +141,41 @@ def test_702_39a_the_requirement_lasts_this_combat_only(engine: Engine) -> None:
     assert not first.state.effects
     second = engine.resolve(first.state, {"tracker": "bob"}, {})
     assert second.state.players["bob"].life == 18
+
+
+@pytest.mark.parametrize("theirs", [(), ("protection from red",)],
+                         ids=["no creature", "protection"])
+def test_603_3d_no_legal_target_removes_it_from_the_stack(theirs: tuple[str, ...]) -> None:
+    """603.3d: a choice required as the ability goes on the stack with no legal
+    choice: "the ability is simply removed from the stack". Provoke's target
+    (702.39a: "target creature defending player controls") is required, the
+    "you may" being decided as it resolves (603.5): with no creature the
+    defending player controls, or only one the red provoker can't target
+    (702.16b), it is removed from the stack and never resolves."""
+    manual = Engine(auto_triggers=False)
+    c = manual.creature
+    board = [c("taunter", "alice", 2, 2, "provoke", colors={"red"})]
+    if theirs:
+        board.append(c("bear", "bob", 2, 2, *theirs, tapped=True))
+    out = manual.declare_attackers(manual.game(["alice", "bob"], board), {"taunter": "bob"})
+    assert out.state.stack == ()
+    assert [(e.kind, e.rule, e.get("ability")) for e in out.events
+            if e.get("ability") == "provoke"] == [("removed_from_stack", "603.3d", "provoke")]
+    assert not [e for e in out.events if e.kind == "choice"]
+    auto = Engine().declare_attackers(manual.game(["alice", "bob"], board), {"taunter": "bob"})
+    assert not [e for e in auto.events if e.kind in ("resolve", "trigger")]
+    assert auto.state.effects == ()
+
+
+def test_603_5_an_empty_answer_still_declines_when_there_is_a_target() -> None:
+    """603.5, 702.39a "you may": with a creature to target, an empty answer for
+    ``provoke@<source>:target`` declines: the ability goes on the stack and
+    resolves doing nothing (no untap, no requirement)."""
+    manual = Engine(auto_triggers=False)
+    state = manual.declare_attackers(_board(manual), {"taunter": "bob"},
+                                     choices={"provoke@taunter:target": []}).state
+    (trigger,) = state.stack
+    assert trigger.choices["target"] == ()
+    resolved = manual.resolve_trigger(state).state
+    assert resolved.stack == () and resolved.effects == ()
+    assert resolved.objects["giant"].tapped is True

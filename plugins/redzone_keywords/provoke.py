@@ -9,14 +9,20 @@ which the core's requirement checker enforces (509.1c).
 The target is a choice made as the ability is put on the stack (603.3d), key
 ``"provoke@<source>:target"``: a creature the defending player controls that
 the provoker's ability can target (not one with protection from a quality
-the provoker has, 702.16b: whatever ``redzone_target_violations`` refuses),
-or none ("you may"); by default the one with the greatest power, ties broken
-by id. An embedding engine may still set ``Trigger.choices["target"]`` as it
-resolves. A target chosen from the choice's options (by default or by an
-answer) that is no longer legal as it resolves (it left the battlefield, the
-defending player no longer controls it, or it gained protection from the
-provoker) makes it do nothing (608.2b); a target the engine gave that was
-never among the options is refused.
+the provoker has, 702.16b: whatever ``redzone_target_violations`` refuses);
+by default the one with the greatest power, ties broken by id. The target is
+required: when there is no such creature the offer has no option and asks
+for one (``min=1``), so the ability is removed from the stack (603.3d) and
+never resolves. When there is one, the offer also takes an empty answer
+(``min=0``): the player declines the "you may", which the rules decide as it
+resolves (603.5) but which changes nothing here but the account, so the
+ability goes on the stack with no target and does nothing as it resolves.
+An embedding engine may still set ``Trigger.choices["target"]`` as it
+resolves (an empty list: it declines). A target chosen from the choice's
+options (by default or by an answer) that is no longer legal as it resolves
+(it left the battlefield, the defending player no longer controls it, or it
+gained protection from the provoker) makes it do nothing (608.2b); a target
+the engine gave that was never among the options is refused.
 """
 
 from __future__ import annotations
@@ -53,8 +59,11 @@ def redzone_triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigge
             # 603.3d: the target is chosen as the ability is put on the stack.
             legal = _legal_targets(state, perm.id)
             options = tuple(sorted(legal))
+            # The target is required (603.3d): with no legal one the offer asks
+            # for one of none and the kernel removes the ability from the stack.
+            # With one, "none" stands for declining ("you may", 603.5).
             target = Choice("target", perm.controller, "target", options,
-                            default=legal[:1], min=0, max=1,
+                            default=legal[:1], min=1 if not options else 0, max=1,
                             rule="702.39a", text="target creature the defending player "
                                                  "controls (or none: \"you may\")")
             out.append(Trigger("provoke", perm.id, perm.controller, "702.39a",
