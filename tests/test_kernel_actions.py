@@ -238,6 +238,27 @@ def test_508_4_a_token_put_onto_the_battlefield_attacking_never_attacked(
     assert out.state.objects["wall"].power == 1
 
 
+@pytest.mark.parametrize(("made", "attacking", "rule"), [
+    (Permanent("land", "alice", types={"land"}, token=True), "bob", "506.3a"),
+    (Permanent("siege", "alice", types={"creature", "battle"}, base_power=1,
+               base_toughness=1, token=True), "bob", "506.3f"),
+    (creature("bobs", "bob", 1, 1, token=True), "alice", "506.3b")])
+def test_506_3_a_permanent_that_can_t_attack_enters_not_attacking_citing_its_rule(
+        engine: Engine, made: Permanent, attacking: str, rule: str) -> None:
+    """506.3a: a noncreature permanent put onto the battlefield attacking is
+    never an attacking permanent; 506.3f: nor is a creature that's also a
+    battle; 506.3b: nor a creature under the control of a player who isn't
+    an attacking player. Its ``not_attacking`` event cites that rule, not
+    508.4a (which is about what it would attack having gone)."""
+    state = engine.game(["alice", "bob"], [creature("orc", "alice", 2, 2)])
+    state = engine.declare_attackers(state, {"orc": "bob"}).state
+    out = engine.perform(state, CreateToken(made, attacking=attacking))
+    assert out.state.combat is not None and made.id not in out.state.combat.attacks
+    assert made.id not in [e.get("attacker") for e in out.events]
+    assert [(e.kind, e.rule) for e in out.events if e.kind == "not_attacking"] == [
+        ("not_attacking", rule)]
+
+
 def test_508_4a_the_attacked_object_is_gone(engine: Engine) -> None:
     """508.4a: attacking a player who left the game, or a planeswalker no
     longer on the battlefield, the token enters but isn't attacking."""

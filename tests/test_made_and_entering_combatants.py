@@ -126,13 +126,16 @@ def _team_board() -> GameState:
 def test_508_4a_a_creature_entering_attacking_its_own_team_isnt_attacking(target: str) -> None:
     """508.4, 508.4a, 805.10a: carol's token put onto the battlefield
     attacking her teammate alice, alice's planeswalker or the battle alice
-    protects enters but isn't attacking, and deals no combat damage."""
+    protects enters but isn't attacking, and deals no combat damage. Its
+    event cites 508.4 for the player (what it attacks is a defending player
+    it chooses) and 508.4a for the planeswalker a defending player doesn't
+    control and the battle a defending player doesn't protect."""
     state = _team_board()
     out = ENGINE.perform(state, CreateToken(ENGINE.creature("tok", "carol", 3, 3),
                                             attacking=target))
     assert out.state.combat is not None and "tok" not in out.state.combat.attacks
     assert [(e.kind, e.rule) for e in out.events if e.kind.endswith("attacking")] == [
-        ("not_attacking", "508.4a")]
+        ("not_attacking", "508.4" if target == "alice" else "508.4a")]
     after = ENGINE.declare_blockers(out.state, {}).state
     after = ENGINE.combat_damage(after).state
     assert after.objects["apw"].counters["loyalty"] == 5

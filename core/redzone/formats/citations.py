@@ -47,7 +47,8 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "509.1h": "309.2f", "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4",
         # A permanent put into play attacking or blocking but never in combat;
         # partly removed from combat.
-        "506.3": "306.3", "506.3a": "306.3a", "506.4d": "306.4d", "509.4a": "306.3c",
+        "506.3": "306.3", "506.3a": "306.3a", "506.3b": "306.3b", "506.4d": "306.4d",
+        "509.4a": "306.3c",
         # A creature put into play attacking after blockers are declared: 2009
         # has no rule of its own for it (today's 508.4d); 309.2f makes a creature
         # with no blockers unblocked.

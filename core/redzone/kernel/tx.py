@@ -641,19 +641,23 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
     state = work._current()  # (its step, teams and active player never wait)
     combat = work._field("combat")
     reason = None
+    rule = "508.4a"  # (what it would attack is gone; else the rule of the reason)
     defending: str | None = attacked
     if combat is None or not is_combat_step(state.step) or state.step == \
             "beginning_of_combat":
-        reason = "there is no combat with attackers now"
-    elif "creature" not in perm.types or "battle" in perm.types:
-        reason = "only a creature can attack (506.3a, 506.3f)"
+        reason, rule = "there is no combat with attackers now (506.2, 506.3b)", "506.3b"
+    elif "creature" not in perm.types:
+        reason, rule = "only a creature can attack (506.3a)", "506.3a"
+    elif "battle" in perm.types:
+        reason, rule = "a creature that's also a battle never attacks (506.3f)", "506.3f"
     elif not state.is_attacking_player(perm.controller):
-        reason = "its controller is not an attacking player (506.3b)"
+        reason, rule = "its controller is not an attacking player (506.3b)", "506.3b"
     elif attacked in state.players:
         player = work._player_now(attacked)
         if player is not None and player.lost:
             reason = f"{attacked!r} has left the game (508.4a)"
         elif state.same_team(attacked, perm.controller):
+            rule = "508.4"  # (it attacks a defending player its controller chooses)
             reason = (f"{attacked!r} is not a defending player (506.2, 805.10a)"
                       if attacked != perm.controller
                       else "a player can't be attacked by their own creature (506.2)")
@@ -671,7 +675,7 @@ def _enter_attacking(tx: Tx, perm: Permanent, attacked: str, declared: bool) -> 
                     or state.same_team(defending, perm.controller):  # (a protector who left)
                 reason = f"{attacked!r} is not controlled or protected by a defending player"
     if reason is not None:
-        tx.emit(Event("not_attacking", "508.4a", object=perm.id, target=attacked,
+        tx.emit(Event("not_attacking", rule, object=perm.id, target=attacked,
                       detail=reason))
         return
     assert defending is not None
