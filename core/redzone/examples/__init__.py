@@ -56,6 +56,12 @@ class UnknownExampleError(KeyError):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its args and fields, not through __init__ (which would
+        # take the message for a name): the kernel's PicklesByFields, which
+        # this module, importing no kernel, doesn't import
+        return type(self).__new__, (type(self), *self.args), vars(self)
+
 
 def path(name: str) -> Path:
     """The scenario file of an example (``_`` and ``-`` are interchangeable).

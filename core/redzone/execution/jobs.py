@@ -491,9 +491,6 @@ class ScoreError(BatchError):
         self.index = index
         self.source = source
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (str(self), self.index, self.source))
-
 
 @frozen
 class _Failed:

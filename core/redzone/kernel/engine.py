@@ -11,7 +11,7 @@ command on a copy and raises what it raises.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from redzone.kernel import action_kinds as _action_kinds
 from redzone.kernel import combat as _combat
@@ -593,6 +593,23 @@ class Engine(_CheckedParts, Activations):
         a declaration is refused as :meth:`block_violations` refuses it."""
         _validate.declaration(_honoured(self, state), "is_legal_block", blocks, single=False)
         return _enumerate.is_legal_block(self.hooks, state, blocks)
+
+
+def _never_pickled(engine: Engine, protocol: object = None) -> NoReturn:
+    """``Engine.__reduce_ex__``: an engine is never pickled (it holds its
+    plugin manager and its plugins, modules among them); its spec travels
+    instead, and the other side builds the engine from it.
+
+    :raises TypeError: always, as pickle's protocol has it, saying what to
+        send instead.
+    """
+    raise TypeError(f"an Engine ({engine.rules!r} rules) is never pickled: send its spec, "
+                    "redzone.execution.engines.spec_of(engine), and build the engine "
+                    "from it on the other side with redzone.execution.engines."
+                    "build_engine(spec)")
+
+
+Engine.__reduce_ex__ = _never_pickled  # type: ignore[assignment,method-assign]
 
 
 class _Run:

@@ -60,6 +60,12 @@ class MetadataError(ValueError):
         super().__init__(message)
         self.file = file
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled with its args and fields, not through __init__ (``file`` is
+        # keyword-only): the kernel's PicklesByFields, which this module,
+        # importing no other module of the kernel, doesn't import
+        return type(self).__new__, (type(self), *self.args), vars(self)
+
 
 class _Record:
     """A small immutable record: its fields are its ``__slots__`` (a plain

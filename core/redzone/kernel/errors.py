@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from attrs import field
 
@@ -127,8 +127,33 @@ def _id_key(obj: object) -> tuple[bool, str]:
     return (type(obj) is not str, obj if type(obj) is str else repr(obj))
 
 
-class RulesError(Exception):
-    """Root of every error redzone raises on purpose.
+class PicklesByFields:
+    """Mixin of an exception that pickles as it is: its ``args`` and its own
+    fields, never through its ``__init__``.
+
+    Errors cross process pools (the batch runner's workers, an embedder's
+    :class:`~concurrent.futures.ProcessPoolExecutor`). Pickle's default for
+    an exception calls ``cls(*args)`` with the formatted message, which an
+    ``__init__`` of its own (one that takes fields, or formats its message)
+    refuses or formats again. Instead the class's ``__new__`` makes the
+    instance with the same ``args``, and the instance's ``__dict__`` (every
+    field, an :meth:`~BaseException.add_note` note too) is set back: the
+    copy has the same type, ``str()``, ``args`` and fields. Its cause and
+    traceback are not kept, as pickle never keeps them.
+
+    .. versionadded:: 0.1.0
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        exc = cast(BaseException, self)
+        return type(exc).__new__, (type(exc), *exc.args), vars(exc)
+
+
+class RulesError(PicklesByFields, Exception):
+    """Root of every error redzone raises on purpose. Every one pickles with
+    its fields (:class:`PicklesByFields`).
 
     .. versionadded:: 0.1.0
     """

@@ -76,7 +76,12 @@ from hypothesis.errors import FlakyFailure, InvalidArgument
 from redzone.kernel.combat import Duty
 from redzone.kernel.editions import get_edition
 from redzone.kernel.engine import Engine
-from redzone.kernel.errors import IllegalActionError, PluginError, UnknownKeywordError
+from redzone.kernel.errors import (
+    IllegalActionError,
+    PicklesByFields,
+    PluginError,
+    UnknownKeywordError,
+)
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import as_map
 from redzone.kernel.hooktypes import Damage
@@ -119,7 +124,7 @@ _MAX_STEPS: Final = 16
 PROFILE: Final = "redzone-conformance"
 
 
-class ConformanceError(AssertionError):
+class ConformanceError(PicklesByFields, AssertionError):
     """A plugin broke an invariant of the conformance kit.
 
     :ivar invariant: the invariant's name (a key of :data:`INVARIANTS`).

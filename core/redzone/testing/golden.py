@@ -56,6 +56,11 @@ class GoldenMismatch(AssertionError):
         lines.append("(if the new outcome is right, rerun pytest with --redzone-update-golden)")
         super().__init__("\n".join(lines))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled with its args and fields, not through __init__ (the kernel's
+        # PicklesByFields; this module, a pytest plugin's, imports no kernel)
+        return type(self).__new__, (type(self), *self.args), vars(self)
+
 
 def is_golden_scenario(path: Path) -> bool:
     """Whether ``path`` names a scenario file (not an expected outcome)."""
