@@ -184,14 +184,15 @@ def test_two_threads_resolving_on_one_fresh_engine_import_each_plugin_once() -> 
         assert {"flying", "lifelink", "bushido", "exalted"} <= set(names)
 
 
-def _package(tmp_path: Path, hooks: str) -> None:
-    """A package ``zapkw`` with the plugin ``zapkw.zap`` and an index that
-    says it implements ``hooks``, installed in ``tmp_path``."""
+def _package(tmp_path: Path, hooks: str, prelude: str = "") -> None:
+    """A package ``zapkw`` with the plugin ``zapkw.zap`` (its module starting
+    with ``prelude``) and an index that says it implements ``hooks``,
+    installed in ``tmp_path``."""
     pkg = tmp_path / "zapkw"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("", encoding="utf-8")
     (pkg / "zap.py").write_text(
-        "from redzone import KeywordSpec, hookimpl\n\n"
+        prelude + "from redzone import KeywordSpec, hookimpl\n\n"
         "@hookimpl\ndef redzone_keywords():\n"
         "    return [KeywordSpec('zap', '702.999', summary='zaps')]\n\n"
         "@hookimpl\ndef redzone_lethal_damage(state, source, creature):\n    return None\n",
@@ -228,6 +229,22 @@ def test_a_third_party_index_defers_its_plugin(zap_site: Path) -> None:
     engine.resolve(state, {"z": "bob"}, {"b": ["z"]})
     assert "zapkw.zap" in sys.modules
     assert engine.hooks.pending.names == {"flying"}
+
+
+def test_a_plugins_import_is_not_charged_to_its_first_hook_call(zap_site: Path) -> None:
+    """Contract (docs/embedding.md): an engine that imports its plugins as
+    it needs them gives the outcomes an engine that imported them first
+    gives. ``hook_timeout`` limits a plugin's answer to one hook call: the
+    time its module takes to import, on its first call, is not that answer's
+    (here an import of 0.3 s under a limit of 0.15 s)."""
+    _package(zap_site, "('redzone_keywords', 'redzone_lethal_damage')",
+             prelude="import time\ntime.sleep(0.3)\n")
+    engine = Engine(allow=["zap"], hook_timeout=0.15)
+    state = engine.game(["alice", "bob"], [engine.creature("z", "alice", 2, 2, "zap"),
+                                           engine.creature("b", "bob", 2, 2)])
+    out = engine.resolve(state, {"z": "bob"}, {"b": ["z"]})
+    assert "zapkw.zap" in sys.modules
+    assert {out.state.objects[i].zone for i in ("z", "b")} == {"graveyard"}
 
 
 def test_a_stale_index_is_refused_when_the_plugin_is_imported(zap_site: Path) -> None:
