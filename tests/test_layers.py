@@ -525,3 +525,37 @@ def test_608_2c_a_later_instruction_sees_what_an_earlier_one_changed() -> None:
         AddContinuous(affects=("bear",), add_keywords=("deathtouch",)),
         DealDamage("bear", "x", 1)])
     assert out.state.objects["x"].zone == "graveyard"
+
+
+def test_613_8a_an_effect_that_applies_to_nothing_is_one_nothing_depends_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """613.8a: an effect depends on another when applying the other would
+    change what it applies to or what it does. Applying an effect changes
+    only the objects it applies to: one that applies to no object changes
+    nothing, so the ordering tries none of its consequences (no copy of any
+    object's characteristics), and one that applies to one object is tried
+    on a copy of that object, not of the board. Sixty layer-4 effects whose
+    subtype filters match nothing on twenty creatures copy nothing; thirty
+    that each give the one Bear another subtype copy only the Bear, for each
+    of the other effects they are tried against, and all apply."""
+    from redzone.kernel import layers
+
+    clones: list[str] = []
+    real = layers._Chars.clone
+
+    def counted(self: layers._Chars) -> layers._Chars:
+        clones.append(self.id)
+        return real(self)
+
+    monkeypatch.setattr(layers._Chars, "clone", counted)
+    state = _board(engine.creature("bear", "alice", 1, 1, subtypes=("Bear",)),
+                   *(engine.creature(f"c{i}", "alice", 1, 1) for i in range(19)))
+    idle = [AddContinuous(affects_subtypes=(f"U{i}",), add_subtypes=(f"V{i}",))
+            for i in range(60)]
+    state = _do(state, *idle)
+    assert clones == []
+    named = [AddContinuous(affects_subtypes=("Bear",), add_subtypes=(f"T{i}",))
+             for i in range(30)]
+    state = _do(state, *named)
+    assert set(state.objects["bear"].subtypes) == {"Bear", *(f"T{i}" for i in range(30))}
+    assert clones and set(clones) == {"bear"}

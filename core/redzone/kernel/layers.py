@@ -188,11 +188,9 @@ _COPIED: Final = ("name", "types", "subtypes", "supertypes", "colors", "base_pow
                   "base_toughness", "keywords")
 
 
-def _apply(effect: ContinuousEffect, layer: str, chars: Board,
-           fixed: Fixed | None = None) -> frozenset[str]:
-    """Apply ``effect``'s part in ``layer`` to every object it applies to
-    (changing ``chars``); returns those objects."""
-    hit = affected(effect, chars, fixed)
+def _apply_to(effect: ContinuousEffect, layer: str, chars: Board, hit: frozenset[str]) -> None:
+    """Apply ``effect``'s part in ``layer`` to the objects ``hit`` (changing
+    their entries of ``chars``, and no other)."""
     for i in hit:
         c = chars[i]
         if layer == "1":
@@ -218,7 +216,6 @@ def _apply(effect: ContinuousEffect, layer: str, chars: Board,
             gone = set(effect.remove_keywords)
             c.keywords = [k for k in c.keywords if not loses(k, gone)]
             c.keywords.extend(effect.add_keywords)
-    return hit
 
 
 #: Which card types a subtype belongs to, for the closed lists of 205.3g-k
@@ -286,14 +283,28 @@ def _reads(a: ContinuousEffect, layer: str) -> bool:
     return layer != "3"
 
 
+#: The objects each effect would apply to now, by the effect's ``id()``,
+#: while the characteristics don't change (an ordering's own, emptied as
+#: an effect changes them).
+Hits = dict[int, frozenset[str]]
+
+
 def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Board,
-               fixed: Fixed | None = None) -> bool:
+               fixed: Fixed | None = None, hits: Hits | None = None) -> bool:
     """Whether ``a`` depends on ``b`` in ``layer`` (613.8a): both apply in
     it, neither or both come from characteristic-defining abilities, and
     applying ``b`` would change what ``a`` applies to or what it does to
     the things it applies to (for a copy effect: the values it copies).
     What ``a`` applies to can't change when it was fixed as ``a`` began
-    (611.2c) or in an earlier layer (613.6: ``fixed``)."""
+    (611.2c) or in an earlier layer (613.6: ``fixed``).
+
+    Applying ``b`` changes only the objects it applies to, so only those
+    are tried (a copy of each): an effect that applies to nothing now is
+    one nothing depends on.
+
+    :param hits: what each effect applies to in ``chars``, filled as found
+        (valid while ``chars`` doesn't change).
+    """
     if a is b or a.cda != b.cda:
         return False
     copied = a.copy_of if layer == "1" and a.copy_of in chars else None
@@ -301,26 +312,36 @@ def depends_on(a: ContinuousEffect, b: ContinuousEffect, layer: str, chars: Boar
     settled = bool(a.affects or a.locked) or (fixed is not None and id(a) in fixed)
     if not copies and (settled or not _reads(a, layer)):
         return False
-    trial = {i: c.clone() for i, c in chars.items()}
-    _apply(b, layer, trial, fixed)
-    if not settled and affected(a, chars, fixed) != affected(a, trial, fixed):
-        return True
-    if copied is not None:
+    hit = hits.get(id(b)) if hits is not None else None
+    if hit is None:
+        hit = affected(b, chars, fixed)
+        if hits is not None:
+            hits[id(b)] = hit
+    if not hit:
+        return False
+    trial = dict(chars)
+    for i in hit:
+        trial[i] = chars[i].clone()
+    _apply_to(b, layer, trial, hit)
+    if not settled and any(_matches(a, chars[i]) != _matches(a, trial[i]) for i in hit):
+        return True  # (only the objects b changed can change what a matches)
+    if copied is not None and copied in hit:
         # what it does: the copiable values it copies (707.2, 613.2)
         return _state(trial[copied]) != _state(chars[copied])
     return False
 
 
 def _next(left: list[ContinuousEffect], layer: str, chars: Board,
-          fixed: Fixed | None) -> ContinuousEffect:
+          fixed: Fixed | None, hits: Hits | None = None) -> ContinuousEffect:
     """The effect to apply next of ``left`` (in timestamp order): the
     earliest that waits for no other (613.7, 613.8a), an effect in a
     dependency loop waiting for nothing outside it counting as waiting for
     none (613.8b); one that depends on a member of a loop waits for it."""
     first = left[0]
-    if not any(depends_on(first, b, layer, chars, fixed) for b in left[1:]):
+    if not any(depends_on(first, b, layer, chars, fixed, hits) for b in left[1:]):
         return first
-    waits = {id(a): [b for b in left if depends_on(a, b, layer, chars, fixed)] for a in left}
+    waits = {id(a): [b for b in left if depends_on(a, b, layer, chars, fixed, hits)]
+             for a in left}
 
     def waits_for(a: ContinuousEffect) -> set[int]:
         seen: set[int] = set()
@@ -363,9 +384,15 @@ def ordered(effects: Sequence[ContinuousEffect], layer: str, chars: Board,
     first = layer in _CDA_FIRST
     left = sorted(effects, key=lambda e: (first and not e.cda, e.timestamp))
     done: list[tuple[ContinuousEffect, frozenset[str]]] = []
+    hits: Hits = {}
     while left:
-        pick = _next(left, layer, chars, fixed) if len(left) > 1 else left[0]
-        hit = _apply(pick, layer, chars, fixed)
+        pick = _next(left, layer, chars, fixed, hits) if len(left) > 1 else left[0]
+        hit = hits.pop(id(pick), None)
+        if hit is None:
+            hit = affected(pick, chars, fixed)
+        _apply_to(pick, layer, chars, hit)
+        if hit:
+            hits.clear()  # (what it changed may change what the others apply to)
         if fixed is not None and pick.source != _MODIFICATION:
             fixed.setdefault(id(pick), hit)
         done.append((pick, hit))
