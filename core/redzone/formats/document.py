@@ -76,11 +76,13 @@ def format_path(path: Path) -> str:
     """A key path as the error messages write it: ``permanents[2].power``."""
     out = ""
     for part in path:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):
             out += f"[{part}]"
-        else:
+        elif isinstance(part, str):
             seg = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
             out += ("." if out else "") + seg
+        else:  # a key that isn't a string (a document made in Python): as Python writes it
+            out += f"[{quoted(part)}]"
     return out
 
 
@@ -216,6 +218,8 @@ class _TomlScan:
         self.i = 0
         self.line = 1
         self.out: dict[Path, int] = {}
+        #: (line, offset, path) of each key and table header, in text order.
+        self.keys: list[tuple[int, int, Path]] = []
         self.problem: tuple[str, int] | None = None
         self.aot: dict[tuple[str, ...], int] = {}
         self.kids: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
@@ -372,9 +376,10 @@ class _TomlScan:
     def pair(self, table: Path, frames: list[list[Any]]) -> None:
         """``key = value`` inside an inline table."""
         self.skip_ws(False)
-        line = self.line
+        line, start = self.line, self.i
         key = (*table, *self.key())
         self.record(key, line)
+        self.keys.append((line, start, key))
         self.expect("=")
         self.skip_ws(False)
         self.scalar_or_open(key, frames)
@@ -431,7 +436,7 @@ class _TomlScan:
                 self.skip_ws(True)
                 if self.i >= self.n:
                     return
-                line = self.line
+                line, start = self.line, self.i
                 if self.peek() == "[":
                     new_array = self.peek(1) == "["
                     self.i += 2 if new_array else 1
@@ -443,9 +448,11 @@ class _TomlScan:
                     self.i += len(close)
                     current = self.header(parts, new_array)
                     self.record(current, line)
+                    self.keys.append((line, start, current))
                     continue
                 key = (*current, *self.key())
                 self.record(key, line)
+                self.keys.append((line, start, key))
                 self.expect("=")
                 self.value(key)
         except _Stop:
@@ -456,13 +463,20 @@ def toml_prescan(text: str) -> tuple[dict[Path, int], tuple[str, int] | None]:
     """Key path -> line for a TOML text, and the first limit it breaks (a
     line over :data:`MAX_LINE` characters, a key path deeper than
     :data:`MAX_DEPTH`) with its line, or ``None``. Linear in the text."""
+    scan, limit = _toml_scan(text)
+    return (scan.out if scan is not None else {}), limit
+
+
+def _toml_scan(text: str) -> tuple[_TomlScan | None, tuple[str, int] | None]:
+    """:func:`toml_prescan`'s scan (``None`` when a line is too long), and
+    the first limit the text breaks."""
     pos = 0
     lineno = 1
     while True:
         j = text.find("\n", pos)
         end = len(text) if j < 0 else j
         if end - pos > MAX_LINE:
-            return {}, (f"line {lineno} is longer than {MAX_LINE} characters; the document "
+            return None, (f"line {lineno} is longer than {MAX_LINE} characters; the document "
                         "is refused", lineno)
         if j < 0:
             break
@@ -470,7 +484,24 @@ def toml_prescan(text: str) -> tuple[dict[Path, int], tuple[str, int] | None]:
         lineno += 1
     scan = _TomlScan(text)
     scan.run()
-    return scan.out, scan.problem
+    return scan, scan.problem
+
+
+def _key_at(scan: _TomlScan, text: str, line: int, column: int) -> Path | None:
+    """The key a TOML parser's error at ``line`` and ``column`` is in: the
+    last key or table header of that line that starts before the column."""
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    found: Path | None = None
+    for key_line, offset, path in scan.keys:
+        if key_line > line:
+            break
+        if key_line == line and offset < start + column:
+            found = path
+    return found
 
 
 def toml_lines(text: str) -> dict[Path, int]:
@@ -482,64 +513,87 @@ def toml_lines(text: str) -> dict[Path, int]:
 
 def json_lines(text: str) -> dict[Path, int]:
     """Key path -> line for a JSON text (which must already parse)."""
-    out: dict[Path, int] = {}
-    # frames: [is_object, path, key or index]
-    frames: list[list[Any]] = []
-    line = 1
-    i, n = 0, len(text)
+    return _JsonScan(text).lines
 
-    def here() -> Path:
-        if not frames:
-            return ()
-        top = frames[-1]
-        return (*top[1], top[2]) if top[2] is not None else tuple(top[1])
 
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
+class _JsonScan:
+    """One pass over a JSON text: the line of each key path (:attr:`lines`),
+    the path and line of the first key given twice in one object
+    (:attr:`duplicates`, by key) and of the first ``NaN``, ``Infinity`` or
+    ``-Infinity`` (:attr:`constant`), for the parser's errors, which name
+    neither."""
+
+    _CONSTANTS: Final = ("NaN", "Infinity", "-Infinity")
+
+    def __init__(self, text: str) -> None:
+        self.lines: dict[Path, int] = {}
+        self.duplicates: dict[str, tuple[Path, int]] = {}
+        self.constant: tuple[Path, int] | None = None
+        self._run(text)
+
+    def _run(self, text: str) -> None:
+        out = self.lines
+        # frames: [is_object, path, key or index, keys seen (objects)]
+        frames: list[list[Any]] = []
+        line = 1
+        i, n = 0, len(text)
+
+        def here() -> Path:
+            if not frames:
+                return ()
+            top = frames[-1]
+            return (*top[1], top[2]) if top[2] is not None else tuple(top[1])
+
+        while i < n:
+            c = text[i]
+            if c == "\n":
+                line += 1
+                i += 1
+                continue
+            if c in " \t\r:":
+                i += 1
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and text[j] != '"':
+                    j += 2 if text[j] == "\\" else 1
+                k = j + 1
+                while k < n and text[k] in " \t\r\n":
+                    k += 1
+                if frames and frames[-1][0] and k < n and text[k] == ":":
+                    try:
+                        key = json.loads(text[i:j + 1])
+                    except ValueError:
+                        key = text[i + 1:j]
+                    frames[-1][2] = key
+                    if key in frames[-1][3]:
+                        self.duplicates.setdefault(str(key), (here(), line))
+                    frames[-1][3].add(key)
+                    out.setdefault(here(), line)
+                else:
+                    out.setdefault(here(), line)
+                i = j + 1
+                continue
+            if c == ",":
+                if frames and not frames[-1][0]:
+                    frames[-1][2] += 1
+                i += 1
+                continue
+            if c in "{[":
+                path = here()
+                out.setdefault(path, line)
+                frames.append([c == "{", path, None if c == "{" else 0, set()])
+                i += 1
+                continue
+            if c in "}]":
+                if frames:
+                    frames.pop()
+                i += 1
+                continue
+            if self.constant is None and text.startswith(self._CONSTANTS, i):
+                self.constant = (here(), line)
+            out.setdefault(here(), line)
             i += 1
-            continue
-        if c in " \t\r:":
-            i += 1
-            continue
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            k = j + 1
-            while k < n and text[k] in " \t\r\n":
-                k += 1
-            if frames and frames[-1][0] and k < n and text[k] == ":":
-                try:
-                    key = json.loads(text[i:j + 1])
-                except ValueError:
-                    key = text[i + 1:j]
-                frames[-1][2] = key
-                out.setdefault(here(), line)
-            else:
-                out.setdefault(here(), line)
-            i = j + 1
-            continue
-        if c == ",":
-            if frames and not frames[-1][0]:
-                frames[-1][2] += 1
-            i += 1
-            continue
-        if c in "{[":
-            path = here()
-            out.setdefault(path, line)
-            frames.append([c == "{", path, None if c == "{" else 0])
-            i += 1
-            continue
-        if c in "}]":
-            if frames:
-                frames.pop()
-            i += 1
-            continue
-        out.setdefault(here(), line)
-        i += 1
-    return out
 
 
 class _DuplicateKey(ValueError):
@@ -557,8 +611,12 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class _Constant(ValueError):
+    """JSON's ``NaN``, ``Infinity`` or ``-Infinity``, which no scenario uses."""
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a scenario can use")
+    raise _Constant(f"{name} is not a number a scenario can use")
 
 
 def _valid_text(value: str) -> bool:
@@ -618,16 +676,20 @@ def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> 
     :raises ScenarioProblems: for a syntax error (with its line) or a text
         over :data:`MAX_BYTES`.
     """
-    def fail(message: str, line: int | None = None) -> ScenarioProblems:
-        return ScenarioProblems([ScenarioError(message, file=file, line=line)])
+    def fail(message: str, line: int | None = None, key: Path | None = None
+             ) -> ScenarioProblems:
+        return ScenarioProblems([ScenarioError(message, file=file, line=line,
+                                               key="" if key is None else format_path(key))])
 
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise fail(f"the scenario is larger than {MAX_BYTES} bytes (1 MiB); it is refused")
     toml_keys: dict[Path, int] | None = None
+    scan: _TomlScan | None = None
     if format != "json":
-        toml_keys, limit = toml_prescan(text)
+        scan, limit = _toml_scan(text)
         if limit is not None:
             raise fail(limit[0], limit[1])
+        toml_keys = scan.out if scan is not None else {}
     try:
         if format == "json":
             data = json.loads(text, object_pairs_hook=_no_duplicates,
@@ -635,15 +697,24 @@ def parse_text(text: str, *, file: str = "<scenario>", format: str = "toml") -> 
         else:
             data = tomllib.loads(text)
     except _DuplicateKey as exc:
-        found = [m.start() for m in re.finditer(re.escape(json.dumps(exc.key)) + r"\s*:", text)]
-        line = text.count("\n", 0, found[1]) + 1 if len(found) > 1 else None
-        raise fail(f"invalid JSON: duplicate key {exc.key!r}", line) from None
+        # (the parser names the key, not where it is: a scan of the text says)
+        dups = _JsonScan(text).duplicates
+        at = dups.get(exc.key) or next(iter(dups.values()), None)
+        raise fail(f"invalid JSON: duplicate key {exc.key!r}", *(at[::-1] if at else ())
+                   ) from None
+    except _Constant as exc:
+        at = _JsonScan(text).constant
+        raise fail(f"invalid JSON: {exc}", *(at[::-1] if at else ())) from None
     except json.JSONDecodeError as exc:
         raise fail(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
                    exc.lineno) from None
     except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"at line (\d+)", str(exc))
-        raise fail(f"invalid TOML: {exc}", int(m.group(1)) if m else None) from None
+        m = re.search(r"at line (\d+), column (\d+)", str(exc))
+        if m is None:
+            raise fail(f"invalid TOML: {exc}") from None
+        line, column = int(m.group(1)), int(m.group(2))
+        key = _key_at(scan, text, line, column) if scan is not None else None
+        raise fail(f"invalid TOML: {exc}", line, key) from None
     except RecursionError:
         raise fail(f"invalid {format.upper()}: the document is nested too deeply") from None
     except ValueError as exc:  # huge integers, NaN, surrogates...

@@ -39,9 +39,11 @@ from redzone.formats.document import (
     Path,
     Problems,
     ScenarioProblems,
+    UnreadableFileError,
     format_path,
     json_lines,
     line_for,
+    open_regular,
     parse_text,
     quoted,
     read_document,
@@ -58,7 +60,7 @@ from redzone.formats.validator import (
     suggestions_left,
     with_actions,
 )
-from redzone.kernel.editions import EDITIONS, get_edition
+from redzone.kernel.editions import EDITIONS, Edition, get_edition
 from redzone.kernel.engine import CombatPlan, Engine
 from redzone.kernel.errors import UnknownKeywordError
 from redzone.kernel.frozen import EMPTY, FrozenMap
@@ -92,6 +94,10 @@ BEFORE_COMBATS: Final = ("untap", "upkeep", "draw", "precombat_main")
 #: The windows after every combat phase of the turn: the postcombat main
 #: phase and the end step (505.1, 513), as the engine runs them.
 AFTER_COMBATS: Final = frozenset({"postcombat_main", "end_step"})
+
+#: The suffix of a window after a combat damage step's damage is assigned,
+#: on the stack (an edition with ``damage_on_stack``).
+_ASSIGNED: Final = "_assigned"
 
 #: The editions the scenario format names (the engine may implement fewer).
 FORMAT_EDITIONS: Final = ("foundations", "m10", "sixth")
@@ -273,6 +279,8 @@ class _Builder:
         teams = {m: len(ms) for ms in self.table(self.data.get("teams")).values()
                  if isinstance(ms, list) for m in ms if isinstance(m, str)}
         for pid, pdata in self.table(self.data.get("players")).items():
+            if not isinstance(pid, str):
+                continue  # (made in Python: the schema check has reported it)
             pdata = self.table(pdata)
             self.kinds[pid] = "player"
             # 810.4, 810.11: a team's shared life starts at 30, 15 more per extra
@@ -448,8 +456,9 @@ class _Builder:
 
     def missing_window(self, combat: int, step: str) -> str | None:
         """Why the window ``step`` of the combat ``combat`` never comes in
-        this file, or ``None`` (:func:`missing_window`)."""
-        return missing_window(self.data, self.moment(combat, step), step)
+        this file, or ``None`` (:func:`stack_window`, :func:`missing_window`)."""
+        return stack_window(self.engine.edition, self.reader.steps, step) \
+            or missing_window(self.data, self.moment(combat, step), step)
 
     def permanent(self, at: Path, pdata: dict[str, Any], pid: str) -> Permanent | None:
         ok = self.ref((*at, "controller"), pdata.get("controller"), ("player",), "a controller")
@@ -679,6 +688,23 @@ class _Builder:
         return FrozenMap(result)
 
 
+def stack_window(edition: Edition, steps: Sequence[str], step: str) -> str | None:
+    """Why the window ``step`` (one of ``steps``, the names an ``after`` may
+    give) never comes under ``edition``, or ``None``: a window after combat
+    damage is assigned, on the stack (``<step>_assigned``), comes only under
+    an edition whose combat damage uses the stack (310.4 of February 2009);
+    today's combat damage is dealt as it is assigned, without using the
+    stack (510.2). The edition is known before anything runs."""
+    if not step.endswith(_ASSIGNED) or step not in steps or edition.damage_on_stack:
+        return None
+    having = " or ".join(f'rules = "{e.name}"' for e in EDITIONS.values()
+                         if e.damage_on_stack) or "an edition with combat damage on the stack"
+    return (f"it is the window after combat damage is assigned, on the stack, which comes "
+            f"only under {having} (310.4 of February 2009); under rules = "
+            f"\"{edition.name}\" combat damage is dealt as it is assigned, without using "
+            "the stack (510.2)")
+
+
 def missing_window(data: dict[str, Any], moment: tuple[int, int, int], step: str
                    ) -> str | None:
     """Why the window ``step``, at ``moment`` (:meth:`_Builder.moment`), never
@@ -783,6 +809,27 @@ def _names_cards(data: dict[str, Any]) -> bool:
         isinstance(p, dict) and isinstance(p.get("card"), str) for p in permanents)
 
 
+def _check_card_file(data: dict[str, Any], file: str, problems: Problems) -> None:
+    """Check the ``cards`` key of a scenario in which no permanent names a
+    card, as if one did, without reading the card file: it stays in the
+    scenario's folder (an absolute or ``../`` path is refused) and names a
+    regular file that can be opened (docs/cards.md). A typo must not pass
+    silently because no card is asked for yet."""
+    from redzone.formats import cards as _cards
+
+    try:
+        path = _cards.card_file(data, file)
+    except _cards.OutsideFolderError as exc:
+        problems.add(("cards",), str(exc))
+        return
+    if path is None:  # pragma: no cover - ``cards`` is a string here
+        return
+    try:
+        open_regular(path, "card file").close()
+    except UnreadableFileError as exc:
+        problems.add(("cards",), f"{path}: {exc}")
+
+
 def build(document: Document, *, rules: str | None = None,
           engine_factory: EngineFactory | None = None) -> Scenario:
     """Validate a parsed document and build its :class:`Scenario`.
@@ -827,6 +874,8 @@ def _build(document: Document, rules: str | None,
         from redzone.formats import cards as _cards
 
         data, notes = _cards.expand(data, document.file, problems.add, engine.keyword)
+    elif isinstance(data.get("cards"), str):
+        _check_card_file(data, document.file, problems)
     # -- end of card data --
     b = _Builder(data, problems, engine)
     b.build_players()

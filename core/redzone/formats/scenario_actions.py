@@ -22,11 +22,12 @@ from redzone.formats.action_fields import (
     ref_kind,
     type_text,
 )
-from redzone.formats.document import Path, Problems
+from redzone.formats.document import Path, Problems, quoted
 from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import close_matches
+from redzone.kernel.events import ID_FIELDS, EventKind
 from redzone.kernel.events import kinds as _event_kinds
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject, WrittenTrigger
@@ -67,6 +68,10 @@ EACH_FIELDS: Final = frozenset({("lose_life", "player"), ("gain_life", "player")
 #: battlefield puts it there.
 ENTERS_RULE: Final = {"create_token": "111.2", "enter_attacking": "508.4",
                       "enter_blocking": "509.4"}
+
+#: The fields of every event, whatever its kind, that a written trigger's
+#: ``match`` may name (:class:`~redzone.kernel.events.Event`'s own).
+EVERY_EVENT: Final = ("step", "rule")
 
 #: Effect kinds whose ``to`` must be a permanent (not a player).
 _TO_PERMANENT: Final = frozenset({"blocks_if_able"})
@@ -204,7 +209,8 @@ class ActionReader:
         optional ``controller``, ``match`` (event field -> value, ``"self"``
         for the source) and ``text``, and its ``actions``."""
         board = self.board
-        kinds = set(_event_kinds())
+        declared = _event_kinds()
+        kinds = set(declared)
         out: list[WrittenTrigger] = []
         for i, tdata in enumerate(items(value)):
             at: Path = ("triggers", i)
@@ -216,6 +222,9 @@ class ActionReader:
                 hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
                 board.p.add((*at, "when"), f"unknown kind of event {when!r}{hint} (603.1: a "
                             "triggered ability triggers on an event)")
+                ok = False
+            elif isinstance(when, str) and not self.match(at, declared[when],
+                                                          table(tdata.get("match"))):
                 ok = False
             if not board.ref((*at, "source"), source, ("permanent",), "a permanent"):
                 ok = False
@@ -232,6 +241,38 @@ class ActionReader:
                                           tdata.get("match")).items()},
                                       str(tdata.get("text", "")), id=f"w{len(out) + 1}"))
         return tuple(out)
+
+    def match(self, at: Path, kind: EventKind, match: dict[str, Any]) -> bool:
+        """Check a written trigger's ``match`` (at ``at``) against the kind of
+        event it triggers on (603.2: it triggers on an event whose fields
+        have those values): each key a field of ``kind`` (or the ``step`` or
+        ``rule`` every event has), each value of a field that holds ids
+        (:data:`~redzone.kernel.events.ID_FIELDS` and the kind's ``ids``)
+        ``"self"`` or the id of an object or player of the file, so that a
+        typo is refused, not a trigger that never fires.
+
+        :returns: whether every key and id is one the event can have.
+        """
+        board = self.board
+        fields = (*kind.fields, *EVERY_EVENT)
+        ids = {*ID_FIELDS, *kind.ids}
+        ok = True
+        for key, value in match.items():
+            if not isinstance(key, str):
+                ok = False  # the schema check has reported it
+                continue
+            path: Path = (*at, "match", key)
+            if key not in fields:
+                hint = suggest(key, fields) or f"; its fields: {', '.join(fields)}"
+                board.p.add(path, f"unknown field {quoted(key)} of a {kind.name!r} event"
+                                  f"{hint} (603.2: a trigger matches the fields of its "
+                                  "event)")
+                ok = False
+            elif key in ids and isinstance(value, str) and value != "self" \
+                    and value not in self.spell_ids:
+                ok = board.ref(path, value, ("player", "permanent"),
+                               f"the {key} of a {kind.name!r} event") and ok
+        return ok
 
     def delayed(self, at: Path, adata: dict[str, Any], kwargs: dict[str, Any]) -> bool:
         """A delayed trigger written in the file (603.7a): its ``controller``

@@ -44,7 +44,8 @@ def suggest(word: str, options: Iterable[str]) -> str:
     if left <= 0 or len(word) > MAX_SUGGEST_WORD:
         return ""
     suggestions_left.set(left - 1)
-    return did_you_mean(word, options)
+    # (a document made in Python may have ids that aren't strings: never offered)
+    return did_you_mean(word, [o for o in options if isinstance(o, str)])
 
 
 # ---------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def _describe_value(value: Any) -> str:
         return "a table"
     if isinstance(value, list):
         return "a list"
-    return f"a {type(value).__name__} ({value!s})"
+    return f"a {type(value).__name__} ({quoted(value)})"
 
 
 def _type_ok(value: Any, kind: str) -> bool:
@@ -260,7 +261,15 @@ class _Validator:
         for key in sch.get("required", ()):
             if key not in value:
                 out.append(((*path, key), f"missing required key {key!r}"))
+        # A table whose keys the schema leaves open (a trigger's action
+        # tables) has them checked where it is read: reported once, there.
+        keyed = bool(props) or additional is not True or names is not None
         for key, item in value.items():
+            if not isinstance(key, str):
+                # (a document made in Python: a TOML or JSON key is a string)
+                if keyed:
+                    out.append((path, f"expected a string key, got {_describe_value(key)}"))
+                continue
             if names is not None:
                 self.validate(key, names, (*path, key), out)
             if key in props:
