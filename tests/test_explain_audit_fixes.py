@@ -265,3 +265,34 @@ def test_double_strike_suggestion_names_its_step() -> None:
         "ds = { b1 = 2, b2 = 2 }",
         "ds = { b2 = 4 }\n[combat.assign_first_strike]\nds = { b1 = 2, b2 = 2 }")
     assert _resolve(text, rules="m10").error is None
+
+
+def test_each_attackers_legal_blockers_are_asked_once() -> None:
+    """509.1a-b: explaining a refused declaration of blockers lists, for each
+    attacker, the creatures that may legally block it, and for each blocker
+    what it may block: one question per attacker, however many attackers and
+    blockers the explanation speaks of (asked per pair, it grew with the
+    cube of the board: 200 creatures took half a minute)."""
+    n = 12
+    text = TWO + "".join(_creature(f"a{i}", "alice", 2, 2, 'keywords = ["flying"]')
+                         + _creature(f"d{i}", "bob", 2, 2) for i in range(n))
+    text += "[combat]\nattacks = { " + ", ".join(f'a{i} = "bob"' for i in range(n)) + " }\n"
+    text += "blocks = { " + ", ".join(f'd{i} = ["a{i}"]' for i in range(n)) + " }\n"
+    res = _resolve(text)
+    assert res.failed == "declare_blockers"
+    engine = res.scenario.engine
+    asked: list[str] = []
+    real = engine.legal_blockers
+
+    def counted(state: object, attacker: str) -> object:
+        asked.append(attacker)
+        return real(state, attacker)  # type: ignore[arg-type]
+
+    engine.legal_blockers = counted  # type: ignore[method-assign]
+    try:
+        lines = _lines(res)
+    finally:
+        del engine.legal_blockers
+    assert sorted(asked) == sorted(f"a{i}" for i in range(n))
+    assert next(line.text for line in lines if line.text.startswith("creatures that may")) \
+        == "creatures that may legally block a0: none"

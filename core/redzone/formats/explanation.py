@@ -172,13 +172,14 @@ def _block(engine: Engine, state: GameState, name: Namer, error: IllegalActionEr
                        "from combat), so no creature can block", rule="509.1a"),)
     out: list[Line] = []
     attackers = [o for o in error.objects if o in combat.attacks] or list(combat.attacks)
+    legal_of = _LegalBlockers(engine, state)
     for attacker in attackers:
-        legal = engine.legal_blockers(state, attacker)
+        legal = legal_of(attacker)
         out.append(_point("creatures that may legally block ", (name(attacker), NAME), ": ",
                           (", ".join(name(b) for b in legal) or "none", NAME), rule="509.1a"))
     for obj in error.objects:
         if obj in state.objects and obj not in combat.attacks:
-            may = [a for a in combat.attacks if obj in engine.legal_blockers(state, a)]
+            may = [a for a in combat.attacks if obj in legal_of(a)]
             out.append(_point((name(obj), NAME), " may block: ",
                               (", ".join(name(a) for a in may) or "no attacking creature",
                                NAME)))
@@ -195,7 +196,7 @@ def _block(engine: Engine, state: GameState, name: Namer, error: IllegalActionEr
                           rule="509.1c"))
     for attacker in attackers:
         found, dropped = _legal_blocks_somehow(engine, state, declared, attacker, attackers,
-                                               order)
+                                               order, legal_of)
         texts = [f"{' and '.join(name(b) for b in blockers)} block"
                  f"{'s' if len(blockers) == 1 else ''} {name(attacker)}" if blockers
                  else f"no creature blocks {name(attacker)}" for blockers in found]
@@ -259,9 +260,27 @@ def _blocks_legal(engine: Engine, state: GameState, blocks: Mapping[str, Sequenc
     return True
 
 
+class _LegalBlockers:
+    """The creatures that may legally block each attacker on one state
+    (:meth:`~redzone.Engine.legal_blockers`), asked once per attacker: an
+    explanation asks again and again, for each attacker and each object."""
+
+    def __init__(self, engine: Engine, state: GameState) -> None:
+        self._engine, self._state = engine, state
+        self._known: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, attacker: str) -> tuple[str, ...]:
+        known = self._known.get(attacker)
+        if known is None:
+            known = self._known[attacker] = tuple(
+                self._engine.legal_blockers(self._state, attacker))
+        return known
+
+
 def _legal_blocks_somehow(engine: Engine, state: GameState,
                           declared: Mapping[str, tuple[str, ...]], attacker: str,
-                          attackers: Sequence[str], order: Mapping[str, Sequence[str]]
+                          attackers: Sequence[str], order: Mapping[str, Sequence[str]],
+                          legal_of: _LegalBlockers
                           ) -> tuple[list[tuple[str, ...]], list[tuple[str, str]]]:
     """:func:`legal_blocks_for` ``attacker``, the other blocks as declared; or,
     when none is legal so, without the other blocks of the refused attackers
@@ -270,22 +289,22 @@ def _legal_blocks_somehow(engine: Engine, state: GameState,
     :returns: the sets of blockers found, and the ``(blocker, attacker)``
         pairs left out for them.
     """
-    found = legal_blocks_for(engine, state, declared, attacker, order)
+    found = legal_blocks_for(engine, state, declared, attacker, order, legal_of(attacker))
     if found:
         return found, []
     dropped = [(b, a) for b, atts in declared.items() for a in atts
-               if a != attacker and a in attackers and b not in engine.legal_blockers(state, a)]
+               if a != attacker and a in attackers and b not in legal_of(a)]
     if not dropped:
         return [], []
     kept = {b: tuple(a for a in atts if (b, a) not in dropped) for b, atts in declared.items()}
     kept = {b: atts for b, atts in kept.items() if atts}
-    return legal_blocks_for(engine, state, kept, attacker, order), dropped
+    return legal_blocks_for(engine, state, kept, attacker, order, legal_of(attacker)), dropped
 
 
 def legal_blocks_for(engine: Engine, state: GameState,
                      declared: Mapping[str, tuple[str, ...]],
-                     attacker: str, order: Mapping[str, Sequence[str]] | None = None
-                     ) -> list[tuple[str, ...]]:
+                     attacker: str, order: Mapping[str, Sequence[str]] | None = None,
+                     legal: Sequence[str] | None = None) -> list[tuple[str, ...]]:
     """Up to two sets of blockers for ``attacker`` that make the declaration
     legal, the other blocks unchanged: the declared ones that may block it,
     with every other creature of the same players that may; or none.
@@ -293,10 +312,13 @@ def legal_blocks_for(engine: Engine, state: GameState,
     :param declared: blocker -> the attackers it blocks, as declared.
     :param order: the damage assignment orders declared with it (509.2-509.3
         of 2009-2024), which each declaration found must keep legal.
+    :param legal: the creatures that may legally block ``attacker`` (when
+        the caller knows them: :meth:`~redzone.Engine.legal_blockers`).
     """
     others = {b: tuple(a for a in atts if a != attacker) for b, atts in declared.items()}
     others = {b: atts for b, atts in others.items() if atts}
-    legal = engine.legal_blockers(state, attacker)
+    if legal is None:
+        legal = engine.legal_blockers(state, attacker)
     mine = [b for b, atts in declared.items() if attacker in atts]
     players = {state.objects[b].controller for b in mine if b in state.objects}
     keep = [b for b in mine if b in legal]
