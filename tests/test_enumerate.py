@@ -398,3 +398,76 @@ def test_the_enumeration_page_code_runs_as_shown(capsys: pytest.CaptureFixture[s
     printed = capsys.readouterr().out.splitlines()
     shown = re.findall(r"^# (.*)$", code, re.M)
     assert shown and [line for line in printed if line in shown] == shown
+
+
+# ---------------------------------------------------------------------------
+# Requirements prune the search (508.1d, 509.1c)
+# ---------------------------------------------------------------------------
+
+
+def _examined(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the combinations the enumerators examine."""
+    seen = [0]
+    real = en._obeying
+
+    def counting(*args: Any) -> Iterator[tuple[object, ...]]:
+        for combo in real(*args):
+            seen[0] += 1
+            yield combo
+
+    monkeypatch.setattr(en, "_obeying", counting)
+    return seen
+
+
+def test_508_1d_requirements_leave_out_whole_branches(eng: Engine,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """508.1d: a declaration obeys as many requirements as possible. Thirty
+    creatures that attack if able leave one legal declaration, every one
+    attacking; the enumerator reaches it without examining the 2 to the 30
+    declarations that leave one out (a branch that can't obey thirty is left
+    out whole)."""
+    state = eng.game(["alice", "bob"], [eng.creature(f"a{i}", "alice", 1, 1,
+                                                    attacks_if_able=True) for i in range(30)])
+    seen = _examined(monkeypatch)
+    (only,) = list(eng.legal_attack_declarations(state))
+    assert dict(only) == {f"a{i}": "bob" for i in range(30)}
+    assert seen[0] == 1
+    assert eng.count_legal_attacks(state) == 1
+
+
+def test_509_1c_a_lure_leaves_out_the_blocks_that_ignore_it(eng: Engine,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """509.1c: every creature able to block a lure attacker must; with a lure
+    and eight other attackers against nine blockers, the one legal
+    declaration (each blocker on the lure) comes without the 10 to the 9
+    others being examined."""
+    perms = [eng.creature("lure", "alice", 1, 1, lure=True),
+             *(eng.creature(f"a{i}", "alice", 1, 1) for i in range(8)),
+             *(eng.creature(f"b{i}", "bob", 1, 1) for i in range(9))]
+    state = eng.game(["alice", "bob"], perms)
+    state = eng.declare_attackers(state, {p.id: "bob" for p in perms
+                                          if p.controller == "alice"}).state
+    seen = _examined(monkeypatch)
+    (only,) = list(eng.legal_block_declarations(state))
+    assert dict(only) == {f"b{i}": ("lure",) for i in range(9)}
+    assert seen[0] == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(ready=True), st.data())
+def test_508_1_509_1_leaving_out_branches_keeps_the_order(state: GameState,
+                                                        data: st.DataObject) -> None:
+    """The enumerators yield in the module's order (itertools.product's over
+    each creature's choices): leaving out branches that can't obey enough
+    requirements changes which combinations are examined, never the
+    declarations yielded nor their order."""
+    engine = _ENGINE
+    attacks = list(engine.legal_attack_declarations(state))
+    decl = data.draw(st.sampled_from([d for d in attacks if d]))
+    after = engine.declare_attackers(state, decl).state
+    blocks = list(engine.legal_block_declarations(after))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(en, "_obeying", lambda _c, choices, _r, _b: itertools.product(*choices))
+        assert list(engine.legal_attack_declarations(state)) == attacks
+        assert list(engine.legal_block_declarations(after)) == blocks

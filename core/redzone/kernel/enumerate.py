@@ -51,6 +51,7 @@ from redzone.kernel import combat as _combat
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 from redzone.kernel.plugins import Hooks
+from redzone.kernel.requirements import Requirement
 
 AttackDeclaration = FrozenMap[str, str]
 """A declaration of attackers: attacking creature -> what it attacks."""
@@ -112,7 +113,7 @@ def legal_attacks(hooks: Hooks, state: GameState) -> Iterator[AttackDeclaration]
     reqs = check.requirements if check is not None else ()
     best = check.best if check is not None else 0
     choices: list[Sequence[str | None]] = [(None, *options[c]) for c in creatures]
-    for combo in itertools.product(*choices):
+    for combo in _obeying(creatures, choices, reqs, best):
         decl = FrozenMap((c, t) for c, t in zip(creatures, combo, strict=True) if t is not None)
         if whole and hooks.attack_declaration_violations(state, decl):
             continue
@@ -173,7 +174,7 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
     # on the attacker and its blockers: asked once per group, not per declaration.
     groups: dict[tuple[str, tuple[str, ...]], bool] = {}
     choices: list[Sequence[tuple[str, ...] | None]] = [(None, *options[c]) for c in creatures]
-    for combo in itertools.product(*choices):
+    for combo in _obeying(creatures, choices, reqs, best):
         pairs = [(c, g) for c, g in zip(creatures, combo, strict=True) if g is not None]
         if by_attacker:
             ok = True
@@ -195,6 +196,94 @@ def legal_blocks(hooks: Hooks, state: GameState) -> Iterator[BlockDeclaration]:
         if reqs and sum(1 for r in reqs if r.obeyed_by(None, decl)) < best:
             continue
         yield decl
+
+
+def _own(req: Requirement, creature: str, option: object) -> bool:
+    """Whether ``creature`` taking ``option`` (what it attacks, the attackers
+    it blocks, ``None``) obeys ``req``, a requirement of its own."""
+    if option is None:
+        return False
+    if req.kind == "block_attacker":
+        return isinstance(option, tuple) and req.attacker in option
+    return True  # ("attack" and "block": it attacks, it blocks)
+
+
+def _obeying(creatures: Sequence[str], choices: Sequence[Sequence[object]],
+             reqs: Sequence[Requirement], best: int) -> Iterator[tuple[object, ...]]:
+    """The combinations of ``choices`` (one per creature, in
+    :func:`itertools.product`'s order) that may obey ``best`` of ``reqs``
+    (508.1d, 509.1c): a branch in which even every creature still to choose
+    taking its most obedient choice, and every attacker that may still be
+    blocked being blocked, obeys fewer is left out whole. Without that, a
+    board whose requirements leave one legal declaration yields it after
+    every other combination (n creatures that attack if able: 2 to the n).
+    The caller still counts each combination's requirements exactly."""
+    if not reqs or best <= 0:
+        yield from itertools.product(*choices)
+        return
+    n = len(creatures)
+    index = {c: i for i, c in enumerate(creatures)}
+    owned: list[list[Requirement]] = [[] for _ in range(n)]
+    wanted: dict[str, int] = {}  # be_blocked: how many requirements on each attacker
+    for r in reqs:
+        if r.kind == "be_blocked":
+            wanted[r.creature] = wanted.get(r.creature, 0) + 1
+        elif r.creature in index:
+            owned[index[r.creature]].append(r)
+    # what each choice obeys of its creature's own, and the most it can obey
+    gain = [[sum(1 for r in owned[i] if _own(r, creatures[i], o)) for o in choices[i]]
+            for i in range(n)]
+    most = [0] * (n + 1)
+    cover: list[frozenset[str]] = [frozenset()] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        most[i] = most[i + 1] + max(gain[i], default=0)
+        cover[i] = cover[i + 1] | {a for o in choices[i] if isinstance(o, tuple) for a in o}
+    blocked = dict.fromkeys(wanted, 0)
+
+    def may_reach(i: int, score: int) -> bool:
+        more = sum(w for a, w in wanted.items() if not blocked[a] and a in cover[i])
+        return score + sum(w for a, w in wanted.items() if blocked[a]) + most[i] + more >= best
+
+    picked = [0] * n
+    scores = [0] * (n + 1)
+    i = 0
+    if not may_reach(0, 0):
+        return
+    while i >= 0:
+        if i == n:
+            yield tuple(choices[k][picked[k]] for k in range(n))
+            i -= 1
+            if i >= 0:
+                _unblock(blocked, choices[i][picked[i]])
+                picked[i] += 1
+            continue
+        k = picked[i]
+        if k == len(choices[i]):
+            picked[i] = 0
+            i -= 1
+            if i >= 0:
+                _unblock(blocked, choices[i][picked[i]])
+                picked[i] += 1
+            continue
+        option = choices[i][k]
+        if isinstance(option, tuple):
+            for a in option:
+                if a in blocked:
+                    blocked[a] += 1
+        scores[i + 1] = scores[i] + gain[i][k]
+        if may_reach(i + 1, scores[i + 1]):
+            i += 1
+        else:
+            _unblock(blocked, option)
+            picked[i] += 1
+
+
+def _unblock(blocked: dict[str, int], option: object) -> None:
+    """Take back what ``option`` (a group of attackers blocked) added to ``blocked``."""
+    if isinstance(option, tuple):
+        for a in option:
+            if a in blocked:
+                blocked[a] -= 1
 
 
 def count_legal_blocks(hooks: Hooks, state: GameState) -> int:
