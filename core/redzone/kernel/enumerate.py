@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TypeVar
 
 from redzone.kernel import combat as _combat
 from redzone.kernel.frozen import FrozenMap
@@ -55,6 +56,9 @@ from redzone.kernel.requirements import Requirement
 
 AttackDeclaration = FrozenMap[str, str]
 """A declaration of attackers: attacking creature -> what it attacks."""
+
+#: One creature's choice in a declaration (what it attacks, what it blocks, or ``None``).
+_O = TypeVar("_O")
 
 BlockDeclaration = FrozenMap[str, tuple[str, ...]]
 """A declaration of blockers: blocking creature -> the attackers it blocks
@@ -208,8 +212,8 @@ def _own(req: Requirement, creature: str, option: object) -> bool:
     return True  # ("attack" and "block": it attacks, it blocks)
 
 
-def _obeying(creatures: Sequence[str], choices: Sequence[Sequence[object]],
-             reqs: Sequence[Requirement], best: int) -> Iterator[tuple[object, ...]]:
+def _obeying(creatures: Sequence[str], choices: Sequence[Sequence[_O]],
+             reqs: Sequence[Requirement], best: int) -> Iterator[tuple[_O, ...]]:
     """The combinations of ``choices`` (one per creature, in
     :func:`itertools.product`'s order) that may obey ``best`` of ``reqs``
     (508.1d, 509.1c): a branch in which even every creature still to choose
