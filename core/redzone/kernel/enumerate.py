@@ -244,14 +244,14 @@ def _obeying(creatures: Sequence[str], choices: Sequence[Sequence[_O]],
         cover[i] = cover[i + 1] | {a for o in choices[i] if isinstance(o, tuple) for a in o}
     blocked = dict.fromkeys(wanted, 0)
 
-    def may_reach(i: int, score: int) -> bool:
+    def attainable(i: int, score: int) -> bool:
         more = sum(w for a, w in wanted.items() if not blocked[a] and a in cover[i])
         return score + sum(w for a, w in wanted.items() if blocked[a]) + most[i] + more >= best
 
     picked = [0] * n
     scores = [0] * (n + 1)
     i = 0
-    if not may_reach(0, 0):
+    if not attainable(0, 0):
         return
     while i >= 0:
         if i == n:
@@ -275,7 +275,7 @@ def _obeying(creatures: Sequence[str], choices: Sequence[Sequence[_O]],
                 if a in blocked:
                     blocked[a] += 1
         scores[i + 1] = scores[i] + gain[i][k]
-        if may_reach(i + 1, scores[i + 1]):
+        if attainable(i + 1, scores[i + 1]):
             i += 1
         else:
             _unblock(blocked, option)
