@@ -42,7 +42,7 @@ def test_import_redzone_imports_no_typing() -> None:
 
 
 #: The packages whose public names are one table, ``_EXPORTS``.
-PACKAGES = ("redzone", "redzone.execution")
+PACKAGES = ("redzone", "redzone.execution", "redzone.testing")
 
 
 @pytest.mark.parametrize("package", PACKAGES)

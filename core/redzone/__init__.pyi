@@ -46,6 +46,7 @@ from redzone.kernel.engine import CombatResult, Engine, Outcome
 from redzone.kernel.errors import (
     BadQueryError,
     BoundError,
+    EngineMismatchError,
     IllegalActionError,
     IllegalAssignmentError,
     IllegalAttackError,
@@ -59,7 +60,7 @@ from redzone.kernel.errors import (
     UnknownObjectError,
     Violation,
 )
-from redzone.kernel.events import Event, EventKind
+from redzone.kernel.events import Event, EventKind, Namer
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import (
     REGULAR_DAMAGE_STEP,
@@ -95,6 +96,7 @@ from redzone.kernel.model import (
     Permanent,
     Player,
     PluginState,
+    Printed,
     Shield,
     StackObject,
     Trigger,
@@ -153,6 +155,7 @@ __all__ = [
     "Edition",
     "Effect",
     "Engine",
+    "EngineMismatchError",
     "EnterAttacking",
     "EnterBlocking",
     "Event",
@@ -175,6 +178,7 @@ __all__ = [
     "MakeBlock",
     "Modification",
     "Move",
+    "Namer",
     "ObjectId",
     "Outcome",
     "Permanent",
@@ -187,6 +191,7 @@ __all__ = [
     "PluginState",
     "Prevent",
     "Prevention",
+    "Printed",
     "Pump",
     "Redirection",
     "Regenerate",

@@ -1,6 +1,7 @@
-"""Generates ``redzone/__init__.pyi`` and ``redzone/execution/__init__.pyi``,
-the public names as type checkers and IDEs read them, from the one table of
-them in each package's ``__init__.py`` (``_EXPORTS``).
+"""Generates ``redzone/__init__.pyi``, ``redzone/execution/__init__.pyi`` and
+``redzone/testing/__init__.pyi``, the public names as type checkers and IDEs
+read them, from the one table of them in each package's ``__init__.py``
+(``_EXPORTS``).
 
 Each package imports the modules of its names lazily (PEP 562), which
 type checkers can't follow; the stub imports each name from its module, so
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 #: The packages whose public names are a table, ``_EXPORTS``.
-PACKAGES = ("redzone", "redzone.execution")
+PACKAGES = ("redzone", "redzone.execution", "redzone.testing")
 
 
 def header(package: str) -> str:

@@ -24,7 +24,7 @@ import reprlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeAlias
 
 import attrs
 from attrs import field, frozen
@@ -62,6 +62,8 @@ from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import GameState
 from redzone.kernel.tx import CombatResult
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
 #: Kinds of outcome beyond the scenario format's error kinds.
 WORKER_LOST: Final = "worker_lost"
 WORKER_SETUP: Final = "worker_setup"
@@ -418,8 +420,19 @@ class LightOutcome:
         return cls(t[0], t[1], t[2], t[3], FrozenMap(t[4]), FrozenMap(t[5]), *t[6:])
 
 
+#: What a score function returns: what a :class:`Scored` and a
+#: :class:`Reduced` carry (``Any`` when not said, so a bare ``Scored`` is
+#: ``Scored[Any]``).
+if TYPE_CHECKING:
+    S = TypeVar("S", default=Any)  # (a default: Python 3.13's TypeVar, for checkers only)
+else:
+    from typing import TypeVar
+
+    S = TypeVar("S")
+
+
 @frozen
-class Scored:
+class Scored(Generic[S]):
     """What a job's score gave (``simulate(..., score=f)``), with what says
     whether the job failed.
 
@@ -440,7 +453,7 @@ class Scored:
     source: str
     status: int
     kind: str
-    value: Any
+    value: S
     message: str = ""
     retried: int = field(default=0, eq=False)
 
@@ -451,7 +464,7 @@ class Scored:
 
 
 @frozen
-class Reduced:
+class Reduced(Generic[S]):
     """What a batch reduced to one value gave (``simulate(..., score=f,
     reduce=g)``).
 
@@ -464,7 +477,7 @@ class Reduced:
     .. versionadded:: 0.1.0
     """
 
-    value: Any
+    value: S
     jobs: int
     kinds: FrozenMap[str, int]
 

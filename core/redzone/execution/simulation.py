@@ -59,6 +59,7 @@ from redzone.execution.jobs import (
     Packer,
     Query,
     Reduced,
+    S,
     Scored,
     ScoreError,
     _bad,
@@ -123,13 +124,16 @@ _NO_INITIAL: Final = _NoInitial()
 _PLAIN: Final = Query()
 
 
+# Each kind of outcome (the default "json", "light", a str chosen at run
+# time) with what is handed over for it, to score=, sink= and progress=: the
+# outcomes themselves, their scores, or one value reduced from the scores.
 @overload
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: Literal["json"] = ...,
              score: None = ..., reduce: None = ...,
-             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
-             key: KeyOf | None = ..., progress: Progress | None = ...,
+             sink: str | os.PathLike[str] | Sink[JobOutcome] | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[JobOutcome] | None = ...,
              lost_after: float | None = ...) -> Iterator[JobOutcome]: ...
 
 
@@ -138,27 +142,74 @@ def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None 
              chunksize: int | None = ..., rules: str | None = ...,
              timeout: float | None = ..., outcome: Literal["light"],
              score: None = ..., reduce: None = ...,
-             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
-             key: KeyOf | None = ..., progress: Progress | None = ...,
+             sink: str | os.PathLike[str] | Sink[LightOutcome] | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[LightOutcome] | None = ...,
              lost_after: float | None = ...) -> Iterator[LightOutcome]: ...
 
 
 @overload
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
-             timeout: float | None = ..., outcome: str = ...,
-             score: Callable[[Any], Any], reduce: None = ...,
-             sink: str | os.PathLike[str] | Sink | None = ..., resume: bool = ...,
-             key: KeyOf | None = ..., progress: Progress | None = ...,
-             lost_after: float | None = ...) -> Iterator[Scored]: ...
+             timeout: float | None = ..., outcome: str,
+             score: None = ..., reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink[JobOutcome | LightOutcome] | None = ...,
+             resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[JobOutcome | LightOutcome] | None = ...,
+             lost_after: float | None = ...) -> Iterator[JobOutcome | LightOutcome]: ...
 
 
 @overload
 def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
              chunksize: int | None = ..., rules: str | None = ...,
-             timeout: float | None = ..., outcome: str = ...,
-             score: Callable[[Any], Any], reduce: Callable[[Any, Any], Any],
-             initial: Any = ..., lost_after: float | None = ...) -> Reduced: ...
+             timeout: float | None = ..., outcome: Literal["json"] = ...,
+             score: Callable[[JobOutcome], S], reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink[Scored[S]] | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[Scored[S]] | None = ...,
+             lost_after: float | None = ...) -> Iterator[Scored[S]]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: Literal["light"],
+             score: Callable[[LightOutcome], S], reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink[Scored[S]] | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[Scored[S]] | None = ...,
+             lost_after: float | None = ...) -> Iterator[Scored[S]]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: str,
+             score: Callable[[JobOutcome | LightOutcome], S], reduce: None = ...,
+             sink: str | os.PathLike[str] | Sink[Scored[S]] | None = ..., resume: bool = ...,
+             key: KeyOf | None = ..., progress: Progress[Scored[S]] | None = ...,
+             lost_after: float | None = ...) -> Iterator[Scored[S]]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: Literal["json"] = ...,
+             score: Callable[[JobOutcome], S], reduce: Callable[[S, S], S],
+             initial: S = ..., lost_after: float | None = ...) -> Reduced[S]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: Literal["light"],
+             score: Callable[[LightOutcome], S], reduce: Callable[[S, S], S],
+             initial: S = ..., lost_after: float | None = ...) -> Reduced[S]: ...
+
+
+@overload
+def simulate(jobs: Iterable[Job], *, executor: Any = ..., engine: Engine | None = ...,
+             chunksize: int | None = ..., rules: str | None = ...,
+             timeout: float | None = ..., outcome: str,
+             score: Callable[[JobOutcome | LightOutcome], S], reduce: Callable[[S, S], S],
+             initial: S = ..., lost_after: float | None = ...) -> Reduced[S]: ...
 
 
 def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None = None,
@@ -166,10 +217,12 @@ def simulate(jobs: Iterable[Job], *, executor: Any = None, engine: Engine | None
              timeout: float | None = None, outcome: str = "json",
              score: Callable[[Any], Any] | None = None,
              reduce: Callable[[Any, Any], Any] | None = None, initial: Any = _NO_INITIAL,
-             sink: str | os.PathLike[str] | Sink | None = None, resume: bool = False,
-             key: KeyOf | None = None, progress: Progress | None = None,
+             sink: str | os.PathLike[str] | Sink[Any] | None = None, resume: bool = False,
+             key: KeyOf | None = None, progress: Progress[Any] | None = None,
              lost_after: float | None = LOST_AFTER,
-             ) -> Iterator[JobOutcome] | Iterator[LightOutcome] | Iterator[Scored] | Reduced:
+             ) -> (Iterator[JobOutcome] | Iterator[LightOutcome]
+                   | Iterator[JobOutcome | LightOutcome] | Iterator[Scored[Any]]
+                   | Reduced[Any]):
     """Resolve many combats; yield one :class:`JobOutcome` per job, in input order.
 
     :param jobs: scenario file paths, :class:`~redzone.formats.scenario.Scenario`

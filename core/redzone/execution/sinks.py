@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from heapq import heappush, heappushpop
 from pathlib import Path
-from typing import Any, Final, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 from attrs import evolve
 
@@ -86,13 +86,19 @@ def _escaped(text: str | None) -> str | None:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-class Sink(Protocol):
-    """What a batch writes its outcomes to.
+#: What a sink or a progress callback is given: what the call hands over.
+H_contra = TypeVar("H_contra", contravariant=True)
+
+
+class Sink(Protocol[H_contra]):
+    """What a batch writes its outcomes to: ``Sink[JobOutcome]`` for a
+    batch of full outcomes, ``Sink[LightOutcome]`` or ``Sink[Scored[int]]``
+    for the others (a sink of any :data:`Handed` takes them all).
 
     .. versionadded:: 0.1.0
     """
 
-    def write(self, outcome: Handed) -> None:
+    def write(self, outcome: H_contra) -> None:
         """Write one job's row (:func:`row`)."""
 
     def close(self) -> None:
@@ -310,7 +316,7 @@ def check_resumable(path: str | os.PathLike[str]) -> None:
                              f"({type(exc).__name__}: {exc})") from None
 
 
-def open_sink(path: str | os.PathLike[str], *, resume: bool = False) -> Sink:
+def open_sink(path: str | os.PathLike[str], *, resume: bool = False) -> Sink[Handed]:
     """The sink for ``path``, chosen by its suffix.
 
     :param path: a ``.jsonl`` or ``.parquet`` file.
@@ -428,8 +434,9 @@ class Summary:
         return [(s, sec) for sec, _, s in sorted(self._slow, reverse=True)]
 
 
-#: A progress callback: ``progress(done, total, outcome)``.
-Progress: TypeAlias = Callable[[int, "int | None", Handed], None]
+#: A progress callback: ``progress(done, total, outcome)``, ``outcome`` what
+#: the call hands over (``Progress[JobOutcome]`` for a batch of full outcomes).
+Progress: TypeAlias = Callable[[int, "int | None", H_contra], None]
 
 #: A job's key: ``key(index, job)``, ``index`` its place in the input from 0.
 KeyOf: TypeAlias = Callable[[int, Any], str]
@@ -565,11 +572,12 @@ class Recording:
     .. versionadded:: 0.1.0
     """
 
-    def __init__(self, jobs: Iterable[Any], *, sink: str | os.PathLike[str] | Sink | None = None,
+    def __init__(self, jobs: Iterable[Any], *,
+                 sink: str | os.PathLike[str] | Sink[Any] | None = None,
                  resume: bool = False, key: KeyOf | None = None,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress[Any] | None = None) -> None:
         self.path: str | os.PathLike[str] | None = None
-        self.sink: Sink | None = None
+        self.sink: Sink[Any] | None = None
         if isinstance(sink, str | os.PathLike):
             check_path(sink)
             check_writable(sink)

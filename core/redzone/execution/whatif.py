@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, Literal, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, overload
 
 import attrs
 from attrs import field, frozen
@@ -23,7 +23,9 @@ from redzone.execution.jobs import (
     _REST_KEYS,
     OUTCOMES,
     JobOutcome,
+    LightOutcome,
     MidCombat,
+    S,
     Scored,
 )
 from redzone.execution.simulation import simulate
@@ -38,9 +40,14 @@ from redzone.kernel.model import GameState
 from redzone.kernel.resume import in_combat
 from redzone.kernel.steps import COMBAT_MAY_BEGIN
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+#: What a what-if score function returns: a sortable value (best first).
+Sortable = TypeVar("Sortable", bound="SupportsRichComparison")
 
 @frozen
-class WhatIf:
+class WhatIf(Generic[S]):
     """One legal declaration of blockers and how it scored.
 
     :param blocks: the declaration.
@@ -52,13 +59,13 @@ class WhatIf:
 
     blocks: FrozenMap[str, tuple[str, ...]]
     outcome: JobOutcome
-    score: Any
+    score: S
 
 
 def what_if_blocks(state: GameState, attacks: Mapping[str, str],
-                   score: Callable[[JobOutcome], Any], *, engine: Engine | None = None,
+                   score: Callable[[JobOutcome], Sortable], *, engine: Engine | None = None,
                    executor: Any = None, chunksize: int | None = None,
-                   **decisions: Any) -> list[WhatIf]:
+                   **decisions: Any) -> list[WhatIf[Sortable]]:
     """Resolve one board under every legal declaration of blockers (509.1,
     enumerated by :meth:`redzone.Engine.legal_block_declarations` from the
     state the decisions reach as blockers are to be declared: their choices
@@ -189,7 +196,7 @@ class Grid:
 
 
 @frozen
-class Cell:
+class Cell(Generic[S]):
     """One cell of a what-if grid, and how it scored.
 
     :param index: its place in the grid: ``(b * len(actions) + a) *
@@ -210,7 +217,7 @@ class Cell:
     blocks: FrozenMap[str, tuple[str, ...]]
     actions: tuple[tuple[str, Action], ...]
     variant: FrozenMap[str, Any]
-    score: Any
+    score: S
     status: int
     kind: str
     message: str = ""
@@ -221,24 +228,50 @@ class Cell:
         return self.status == 0
 
 
+# The score function is typed for what ``outcome`` gives it: a LightOutcome
+# (the default, "light"), a JobOutcome ("json"), either for a str chosen at
+# run time; each with the cells returned, or streamed.
 @overload
 def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
-            score: Callable[[Any], Any], engine: Engine | None = ..., executor: Any = ...,
-            chunksize: int | None = ..., outcome: str = ..., timeout: float | None = ...,
-            stream: Literal[False] = ...) -> list[Cell]: ...
+            score: Callable[[LightOutcome], Sortable], engine: Engine | None = ...,
+            executor: Any = ..., chunksize: int | None = ..., outcome: Literal["light"] = ...,
+            timeout: float | None = ..., stream: Literal[False] = ...) -> list[Cell[Sortable]]: ...
 
 
 @overload
 def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
-            score: Callable[[Any], Any], engine: Engine | None = ..., executor: Any = ...,
-            chunksize: int | None = ..., outcome: str = ..., timeout: float | None = ...,
-            stream: Literal[True]) -> Iterator[Cell]: ...
+            score: Callable[[LightOutcome], Sortable], engine: Engine | None = ...,
+            executor: Any = ..., chunksize: int | None = ..., outcome: Literal["light"] = ...,
+            timeout: float | None = ..., stream: Literal[True]) -> Iterator[Cell[Sortable]]: ...
+
+
+@overload
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[JobOutcome], Sortable], engine: Engine | None = ...,
+            executor: Any = ..., chunksize: int | None = ..., outcome: Literal["json"],
+            timeout: float | None = ..., stream: Literal[False] = ...) -> list[Cell[Sortable]]: ...
+
+
+@overload
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[JobOutcome], Sortable], engine: Engine | None = ...,
+            executor: Any = ..., chunksize: int | None = ..., outcome: Literal["json"],
+            timeout: float | None = ..., stream: Literal[True]) -> Iterator[Cell[Sortable]]: ...
+
+
+@overload
+def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
+            score: Callable[[JobOutcome | LightOutcome], Sortable], engine: Engine | None = ...,
+            executor: Any = ..., chunksize: int | None = ..., outcome: str,
+            timeout: float | None = ..., stream: bool = ...
+            ) -> list[Cell[Sortable]] | Iterator[Cell[Sortable]]: ...
 
 
 def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
-            score: Callable[[Any], Any], engine: Engine | None = None, executor: Any = None,
+            score: Callable[[Any], Sortable], engine: Engine | None = None, executor: Any = None,
             chunksize: int | None = None, outcome: str = "light",
-            timeout: float | None = None, stream: bool = False) -> list[Cell] | Iterator[Cell]:
+            timeout: float | None = None, stream: bool = False
+            ) -> list[Cell[Sortable]] | Iterator[Cell[Sortable]]:
     """Resolve one board under every cell of a grid (declarations of
     blockers x action lists x variants), scored on the workers, best first.
 
@@ -425,7 +458,7 @@ def _jobs(state: GameState, grid: Grid,
 
 def _cells(cells: Iterable[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
                                  FrozenMap[str, Any]]],
-           scored: Iterable[Scored]) -> Iterator[Cell]:
+           scored: Iterable[Scored[S]]) -> Iterator[Cell[S]]:
     for (blocks, actions, variant), s in zip(cells, scored, strict=True):
         yield Cell(s.index, blocks, actions, variant, s.value, s.status, s.kind, s.message)
 

@@ -265,6 +265,8 @@ class EngineMismatchError(RulesError, ValueError):
     the engine given the command has; nothing was changed.
 
     :ivar kind: the error kind of the JSON outcome.
+
+    .. versionadded:: 0.1.0
     """
 
     kind = "engine_mismatch"
