@@ -16,10 +16,15 @@ The checks, in order (each an :class:`~redzone.IllegalActionError`):
 2. the source is in a zone the ability functions from (113.6);
 3. the player is the source's controller, its owner off the battlefield
    (602.2);
-4. it is one of the ability's steps (602.5, the ability's rule);
-5. the cost's choices are exactly the declared keys, each of its type,
+4. a player has priority: not in the untap step (502.4), nor in a cleanup
+   step with nothing on the stack (514.3, 514.3a); redzone has no mana
+   abilities (605.3a), which could be activated then;
+5. it is the ability's timing (602.5, the ability's rule): one of its
+   steps, or as a sorcery (602.5d: its controller's main phase, with an
+   empty stack, as :mod:`redzone.kernel.zones` casts a sorcery);
+6. the cost's choices are exactly the declared keys, each of its type,
    each id naming what the state has (602.2b, 601.2h);
-6. the ability's restrictions allow it (602.5, the ability's rule).
+7. the ability's restrictions allow it (602.5, the ability's rule).
 
 Then the ``activate`` event, and the ability's ``perform``.
 """
@@ -29,18 +34,17 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Protocol
-
-from attrs import field
+from typing import Annotated, Any, Final, Protocol
 
 from redzone.kernel.errors import IllegalActionError, PluginLoadError, did_you_mean
 from redzone.kernel.events import Event
-from redzone.kernel.frozen import EMPTY, FrozenMap, as_map, lazy_frozen
-from redzone.kernel.hooktypes import Action, ActivatedAbility
+from redzone.kernel.hooktypes import SORCERY, Action, ActivatedAbility
+from redzone.kernel.hooktypes import Activate as Activate
 from redzone.kernel.model import GameState
-from redzone.kernel.references import ObjectId, PlayerId, Ref
+from redzone.kernel.references import Ref
 from redzone.kernel.results import Outcome
 from redzone.kernel.slots import owning
+from redzone.kernel.zones import NO_PRIORITY, sorcery_timing_problem
 
 # The working copy (redzone.kernel.tx.Tx) and the engine are above this module
 # (the engine's plugins load the abilities declared here): typed by what is used.
@@ -51,27 +55,38 @@ class _Performs(Protocol):
 
 #: The rule an activation at the wrong time or with an unmet restriction breaks.
 RULE = "602.5"
+#: The rule an activation "only as a sorcery" at another time breaks.
+SORCERY_RULE: Final = "602.5d"
+
+#: The names an ability's ``timing`` may give (602.5), each with the steps
+#: (``GameState.step``) it is: the state names the first main phase
+#: ``"main"``. Besides these, a plugin's combat damage step (a name ending
+#: in ``_damage``) and ``"sorcery"`` (602.5d).
+TIMINGS: Final = {
+    "untap": ("untap",), "upkeep": ("upkeep",), "draw": ("draw",),
+    "precombat_main": ("main", "precombat_main"), "main": ("main", "precombat_main"),
+    "beginning_of_combat": ("beginning_of_combat",),
+    "declare_attackers": ("declare_attackers",), "declare_blockers": ("declare_blockers",),
+    "combat_damage": ("combat_damage",), "end_of_combat": ("end_of_combat",),
+    "postcombat_main": ("postcombat_main",), "end_step": ("end_step",),
+    "cleanup": ("cleanup",),
+}
+
+#: Why no ability is activated in a step no player gets priority in.
+_NO_PRIORITY_RULES: Final = {"untap": "502.4", "cleanup": "514.3"}
 
 
-@lazy_frozen
-class Activate(Action):
-    """Activate an activated ability a keyword plugin declares (602.2).
+def _known_timing(name: str) -> bool:
+    """Whether ``name`` is a timing :data:`TIMINGS` knows, ``"sorcery"`` or
+    a combat damage step's (``first_strike_damage``; its damage on the
+    stack, ``_assigned``)."""
+    return name in TIMINGS or name == SORCERY or name.removesuffix("_assigned").endswith(
+        "_damage")
 
-    :param source: the object with the ability.
-    :param ability: the ability's name (its keyword's: ``"ninjutsu"``).
-    :param cost: the cost's choices, by the keys the ability documents
-        (``{"return": "rogue"}``).
-    :param player: who activates it (default: the source's controller, its
-        owner off the battlefield, 602.2).
 
-    .. versionadded:: 0.1.0
-    """
-
-    do: ClassVar[str] = "activate"
-    source: ObjectId
-    ability: str
-    cost: FrozenMap[str, Any] = field(default=EMPTY, converter=as_map)
-    player: PlayerId | None = None
+def _in_step(step: str, name: str) -> bool:
+    """Whether the state's ``step`` is the timing ``name``'s step."""
+    return step in TIMINGS.get(name, (name,))
 
 
 def load_abilities(declared: Iterable[tuple[Any, Sequence[ActivatedAbility]]]
@@ -116,6 +131,11 @@ def _declaration_problem(ability: ActivatedAbility) -> str | None:
         return "with a cost's choice key that isn't a non-empty string"
     if not words(ability.timing) or not words(ability.zones) or not ability.zones:
         return "with a step of 'timing' or a zone of 'zones' that isn't a non-empty string"
+    for name in ability.timing:
+        if not _known_timing(name):
+            return (f"with the timing {name!r}, which is no step nor 'sorcery' (602.5)"
+                    f"{did_you_mean(name, [*TIMINGS, SORCERY])}; the timings: "
+                    f"{', '.join([*TIMINGS, SORCERY])}, or a combat damage step's name")
     return None
 
 
@@ -175,9 +195,23 @@ def check(state: GameState, ability: ActivatedAbility, a: Activate) -> None:
     if a.player is not None and a.player != who:
         raise _refuse(a, f"only {who!r}, who {'controls' if obj.zone == 'battlefield' else 'owns'}"
                          f" {obj.name}, can activate it", "602.2")
-    if ability.timing and state.step not in ability.timing:
-        raise _refuse(a, f"it may be activated only during the {' or '.join(ability.timing)} "
-                         f"step, not {state.step or 'outside combat'} ({ability.rule})", RULE)
+    if state.step in NO_PRIORITY and not (state.step == "cleanup" and state.stack):
+        # 514.3a: with triggered abilities on the stack, the active player
+        # gets priority in the cleanup step.
+        raise _refuse(a, f"it can't be activated in the {state.step} step: no player gets "
+                         "priority then", _NO_PRIORITY_RULES.get(state.step, "117.3a"))
+    steps = [name for name in ability.timing if name != SORCERY]
+    if ability.timing and not any(_in_step(state.step, name) for name in steps):
+        now = "precombat_main" if state.step == "main" else state.step or "outside combat"
+        if SORCERY in ability.timing:
+            why = sorcery_timing_problem(state, who)
+            if why is not None:
+                also = f" or during the {' or '.join(steps)} step" if steps else ""
+                raise _refuse(a, f"it may be activated only as a sorcery{also}, and {why} "
+                                 f"({ability.rule})", SORCERY_RULE, who)
+        else:
+            raise _refuse(a, f"it may be activated only during the {' or '.join(steps)} "
+                             f"step, not {now} ({ability.rule})", RULE)
     wanted = set(ability.cost)
     for key in a.cost:
         if key not in wanted:
@@ -256,4 +290,5 @@ class Activations:
                             choices=choices)
 
 
-__all__ = ["RULE", "Activate", "Activations", "activate_action", "check", "load_abilities"]
+__all__ = ["RULE", "SORCERY_RULE", "TIMINGS", "Activate", "Activations", "activate_action",
+           "check", "load_abilities"]

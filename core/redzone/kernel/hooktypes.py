@@ -7,9 +7,9 @@ an order that does not depend on which plugin answered first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from attrs import field, frozen
 
@@ -17,6 +17,7 @@ from redzone.kernel.frozen import EMPTY, Copyable, FrozenMap, as_map, as_tuple, 
 from redzone.kernel.model import Action as Action
 from redzone.kernel.model import Choice, GameState, Permanent
 from redzone.kernel.model import Damage as Damage
+from redzone.kernel.references import ObjectId, PlayerId
 
 #: (:class:`Action` and :class:`Damage` are defined with the state that holds
 #: them, :mod:`redzone.kernel.model`; they are hook values, and named here too.)
@@ -443,6 +444,45 @@ class ActionSpec(Copyable):
     summary: str = ""
 
 
+@lazy_frozen
+class Activate(Action):
+    """Activate an activated ability a keyword plugin declares (602.2).
+
+    It is what :class:`ActivatedAbility`'s ``perform`` and ``restrictions``
+    are given, so it is defined with it (and is
+    :class:`redzone.kernel.abilities.Activate` too).
+
+    :param source: the object with the ability.
+    :param ability: the ability's name (its keyword's: ``"ninjutsu"``).
+    :param cost: the cost's choices, by the keys the ability documents
+        (``{"return": "rogue"}``).
+    :param player: who activates it (default: the source's controller, its
+        owner off the battlefield, 602.2).
+
+    .. versionadded:: 0.1.0
+    """
+
+    do: ClassVar[str] = "activate"
+    source: ObjectId
+    ability: str
+    cost: FrozenMap[str, Any] = field(default=EMPTY, converter=as_map)
+    player: PlayerId | None = None
+
+
+#: The timing an activated ability declares for "activate only as a
+#: sorcery" (602.5d): its controller's main phase, with an empty stack.
+SORCERY: Final = "sorcery"
+
+
+def as_timing(value: str | Iterable[str]) -> tuple[str, ...]:
+    """attrs converter: :attr:`ActivatedAbility.timing` from one name or
+    several (``"sorcery"`` is ``("sorcery",)``, not its letters).
+
+    :param value: a timing name, or an iterable of them.
+    """
+    return (value,) if isinstance(value, str) else as_tuple(value)
+
+
 @frozen
 class ActivatedAbility(Copyable):
     """An activated ability a keyword plugin declares (602.1), written
@@ -462,19 +502,34 @@ class ActivatedAbility(Copyable):
     :param name: the keyword whose ability it is (``"ninjutsu"``).
     :param rule: the keyword's rule (``"702.49a"``).
     :param perform: pays the cost and does the effect on the command's
-        working copy (a :class:`~redzone.kernel.tx.Tx`), given the
-        :class:`~redzone.kernel.abilities.Activate` action; it raises
+        working copy (a :class:`~redzone.kernel.tx.Tx`, typed ``Any`` here:
+        the working copy is made above the hook values; a function typed
+        ``(tx: Tx, action: Activate) -> None`` fits), given the
+        :class:`Activate` action; it raises
         :class:`~redzone.IllegalActionError` for a cost it can't pay.
     :param cost: the cost's choices the player makes (602.2b), by key, each
         with its annotation as an action's field has one (``ObjectId``,
         ``int``, ``tuple[ObjectId, ...]``): ``{"return": ObjectId}``. Every
         key must be given.
-    :param timing: the steps it may be activated in (``("declare_blockers",)``);
-        empty: any time its controller has priority (602.2).
+    :param timing: when it may be activated (602.5), one name or several
+        (any of them will do): ``"sorcery"`` ("activate only as a sorcery",
+        602.5d: its controller's main phase, with an empty stack), or a step
+        it may be activated in: ``"upkeep"``, ``"draw"``,
+        ``"precombat_main"`` (the first main phase; the state's step is
+        ``"main"`` then, a name that works too), ``"beginning_of_combat"``,
+        ``"declare_attackers"``, ``"declare_blockers"``, ``"combat_damage"``
+        or a plugin's combat damage step (``"first_strike_damage"``: a name
+        ending in ``_damage``), ``"end_of_combat"``, ``"postcombat_main"``,
+        ``"end_step"`` (and ``"untap"`` and ``"cleanup"``, where no player
+        normally gets priority). Empty: any time its controller has
+        priority (602.2). Never in the untap step, nor in a cleanup step
+        with nothing on the stack (502.4, 514.3). Another name is refused
+        as the plugin loads.
     :param zones: the zones its source functions from (113.6: the
         battlefield, unless the ability says otherwise: ninjutsu's is the hand).
     :param restrictions: why the activation can't be, or ``None`` when it
-        can: given the state and the activation, before anything is paid
+        can: given the state and the :class:`Activate` action, before
+        anything is paid
         (602.5: "activate only while that creature is unblocked"). Its reason
         is refused with ``rule``.
     :param summary: one line for listings.
@@ -484,12 +539,12 @@ class ActivatedAbility(Copyable):
 
     name: str
     rule: str
-    perform: Callable[[Any, Action], None] = field(eq=False)
+    perform: Callable[[Any, Activate], None] = field(eq=False)
     cost: FrozenMap[str, Any] = field(default=EMPTY, converter=as_map, eq=False)
-    timing: tuple[str, ...] = field(default=(), converter=as_tuple)
+    timing: tuple[str, ...] = field(default=(), converter=as_timing)
     zones: tuple[str, ...] = field(default=("battlefield",), converter=as_tuple)
-    restrictions: Callable[[GameState, Action], str | None] | None = field(default=None,
-                                                                           eq=False)
+    restrictions: Callable[[GameState, Activate], str | None] | None = field(default=None,
+                                                                             eq=False)
     summary: str = ""
 
 

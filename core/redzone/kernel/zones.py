@@ -231,19 +231,31 @@ def _in_hand(state: GameState, obj: str, doing: str) -> Permanent:
     return perm
 
 
-def _sorcery_timing(state: GameState, perm: Permanent, doing: str, rule: str) -> None:
-    """A main phase of the owner's turn, with an empty stack."""
-    owner = perm.owner
-    if state.active_player != owner and owner not in state.teammates(state.active_player):
-        raise IllegalActionError(f"{doing}: {owner!r} can't {doing} "
-                                 f"{perm.id!r} during {state.active_player!r}'s turn",
-                                 rule=rule, objects=(perm.id, owner))
+def sorcery_timing_problem(state: GameState, player: str) -> str | None:
+    """Why ``player`` can't do now what is done only when a sorcery could be
+    cast (307.1, 602.5d: a main phase of their turn, with an empty stack),
+    or ``None`` when they can.
+
+    :param state: the state.
+    :param player: who would do it (a sorcery's caster, an ability's
+        controller).
+    :returns: ``"during 'bob''s turn"`` or ``"now: "`` and why not.
+    """
+    if state.active_player != player and player not in state.teammates(state.active_player):
+        return f"during {state.active_player!r}'s turn"
     if state.step not in MAIN_PHASES or state.stack:
         why = "the stack isn't empty" if state.step in MAIN_PHASES else \
             f"it is the {state.step.replace('_', ' ')} step, not a main phase"
-        raise IllegalActionError(f"{doing}: {owner!r} can't {doing} "
-                                 f"{perm.id!r} now: {why}", rule=rule,
-                                 objects=(perm.id, owner))
+        return f"now: {why}"
+    return None
+
+
+def _sorcery_timing(state: GameState, perm: Permanent, doing: str, rule: str) -> None:
+    """A main phase of the owner's turn, with an empty stack."""
+    why = sorcery_timing_problem(state, perm.owner)
+    if why is not None:
+        raise IllegalActionError(f"{doing}: {perm.owner!r} can't {doing} {perm.id!r} {why}",
+                                 rule=rule, objects=(perm.id, perm.owner))
 
 
 def cast(state: GameState, obj: str, step: str, *, flash: bool) -> tuple[GameState, list[Event]]:
@@ -303,7 +315,8 @@ def cast_spell(state: GameState, obj: str, step: str, *,
     perm = _in_hand(state, obj, "cast")
     if "instant" not in perm.types and not flash:
         _sorcery_timing(state, perm, "cast", "307.1")
-    elif state.step in NO_PRIORITY:
+    elif state.step in NO_PRIORITY and not (state.step == "cleanup" and state.stack):
+        # (514.3a: with triggered abilities on the stack, the active player gets priority)
         raise IllegalActionError(f"cast: {perm.owner!r} can't cast {obj!r} in the "
                                  f"{state.step} step: no player gets priority then",
                                  rule="117.3a", objects=(obj, perm.owner))
@@ -350,4 +363,5 @@ def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Ev
 
 __all__ = ["CAST_TIMING", "ENTERS_UNDER_OWNER", "LEFT_WITH_OWNER", "MAIN_PHASES", "NO_PRIORITY",
            "POSITIONS", "SPELL_TYPES", "cast", "cast_spell", "draw", "has_left",
-           "leave_the_game", "move_object", "play_land", "spell_resolved"]
+           "leave_the_game", "move_object", "play_land", "sorcery_timing_problem",
+           "spell_resolved"]

@@ -1176,9 +1176,10 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
     known |= {d.id for d in before.delayed}
     # ... and the triggers waiting on the stack before it (603.3).
     known |= {t.id for t in before.stack}
-    # Effects and shields the kernel numbered (611.2, 615), and spells that dealt damage.
-    known |= {e.object for e in events if e.kind in ("effect", "effect_ends", "shield")
-              and e.object}
+    # Effects, continuous effects and shields the kernel numbered (611.2, 613.1,
+    # 615), and spells that dealt damage.
+    known |= {e.object for e in events
+              if e.kind in ("effect", "continuous", "effect_ends", "shield") and e.object}
     known |= set(after.sources) | set(before.sources)
     for e in events:
         for attr in ("attacker", "blocker", "source", "target", "player", "object"):
