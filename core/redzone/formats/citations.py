@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-#: Rule numbers an account cites itself, by rules edition: the steps, the
-#: damage assignment rules, a skipped combat, illegal actions. The 1999-2009
-#: rules number the combat steps 307-311 and illegal actions 422; the rules of
-#: 2009-2024 number illegal actions 730. Editions not listed use today's.
+#: Rule numbers an account cites itself, by rules edition: the steps (by the
+#: label of their first occurrence: ``combat_damage``, not ``combat_damage#2``),
+#: the damage assignment rules, a skipped combat, illegal actions. The
+#: 1999-2009 rules number the steps of a turn 302-314 (the combat steps
+#: 307-311) and illegal actions 422; the rules of 2009-2024 number illegal
+#: actions 730. Editions not listed use today's.
 CITATIONS: Mapping[str, Mapping[str, str]] = {
     "foundations": {
+        "untap": "502", "upkeep": "503", "draw": "504", "precombat_main": "505",
+        "main": "505", "postcombat_main": "505", "end_step": "513", "end": "513",
+        "cleanup": "514",
         "beginning_of_combat": "507", "declare_attackers": "508", "declare_blockers": "509",
         "first_strike_damage": "510.4", "combat_damage": "510", "end_of_combat": "511",
         "assignment": "510.1", "unblocked": "510.1b", "blocked": "510.1c",
@@ -27,6 +32,9 @@ CITATIONS: Mapping[str, Mapping[str, str]] = {
     },
     "m10": {"illegal": "730"},
     "sixth": {
+        "untap": "302", "upkeep": "303", "draw": "304", "precombat_main": "305",
+        "main": "305", "postcombat_main": "305", "end_step": "313", "end": "313",
+        "cleanup": "314",
         "beginning_of_combat": "307", "declare_attackers": "308", "declare_blockers": "309",
         "first_strike_damage": "310.5", "combat_damage": "310", "end_of_combat": "311",
         "assignment": "310.2", "unblocked": "310.2b", "blocked": "310.2c",
@@ -81,6 +89,26 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         "702.31b": "502.17b", "702.36": "502.25", "702.36b": "502.25b", "702.39": "502.29",
         "702.39a": "502.29a", "702.45": "502.38", "702.45a": "502.38a", "702.68": "502.66",
         "702.68a": "502.66a", "702.80": "502.80", "702.83": "502.83", "702.83a": "502.83a",
+        # Life, damage to a player, drawing and winning: damage dealt to a
+        # player causes that much life loss (215.2), an effect's life gain or
+        # loss (215.3), drawing a card (423.1), drawing from an empty library
+        # (102.3c), a player or team winning when all opponents have lost
+        # (102.2a, 102.2c).
+        "120.3a": "215.2", "119.3": "215.3", "121.1": "423.1", "121.4": "102.3c",
+        "104.2a": "102.2a", "104.2c": "102.2c",
+        # Two-Headed Giant: the team's shared life (606.4a), a team losing at 0
+        # or less (606.8a).
+        "810.4": "606.4a", "810.8c": "606.8a",
+        # Untapping in the untap step (302.2); putting triggered abilities on
+        # the stack in APNAP order (410.3); sacrifice (501.6a); a new object
+        # after a zone change (217.1c).
+        "502.3": "302.2", "603.3b": "410.3", "701.21a": "501.6a", "400.7": "217.1c",
+        # Continuous effects from spells and abilities (418.3) and the layers,
+        # six in 2009 with abilities and control among them (418.5a);
+        # replacement and prevention effects, one rule then (419.1), prevention
+        # shields (419.7b) and a prevention's additional effect (419.7e).
+        "611.2": "418.3", "613.1": "418.5a", "613.1b": "418.5a", "613.1f": "418.5a",
+        "614.1": "419.1", "615.1": "419.1", "615.5": "419.7e", "615.7": "419.7b",
     },
     # The rules of July 2024. Rule 509 then had the damage assignment orders as
     # 509.2-509.3 (the engine cites those numbers for them as they are) and the

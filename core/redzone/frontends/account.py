@@ -10,6 +10,7 @@ the engine produced; it knows no keyword by name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -40,6 +41,9 @@ BAD = "bold red"
 GOOD = "green"
 HURT = "red"
 SBA = "magenta"
+
+#: A step's label: its first occurrence's, then its combat and turn (``#2@3``).
+_STEP_SUFFIX = re.compile(r"(.*?)((?:[#@]\d+)*)")
 
 #: The terminal's style for each tone of the event vocabulary.
 TONE_STYLES: Mapping[str, str | None] = {"plain": None, "harm": HURT, "help": GOOD,
@@ -142,7 +146,8 @@ def render_board(console: Console, state: GameState, title: str) -> None:
     _line(console, (title, "bold underline"))
     for team, members in state.teams.items():
         _line(console, "  team ", (team, HEAD),
-              f" ({', '.join(members)}): {display.team_text(state, members)}", rule="810.4")
+              f" ({', '.join(members)}): {display.team_text(state, members)}",
+              rule=era_rule(state.rules, "810.4"))
     for player in state.players.values():
         text = Text("  ")
         text.append(player.id, style=HEAD)
@@ -233,20 +238,29 @@ def _show_record(console: Console, steps: Sequence[DamageStepRecord], step: str,
 
 def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
                       effects: Sequence[Effect],
-                      name: Names, assigned: Mapping[tuple[str, str], int] | None = None
-                      ) -> str:
+                      name: Names, assigned: Mapping[tuple[str, str], int] | None = None,
+                      prevented: Mapping[tuple[str, str], int] | None = None,
+                      rules: str = "foundations") -> str:
     """Why damage dealt differs from damage assigned, or a player's life loss
-    from the damage dealt to them: the replacement effects in force that
-    apply (614.1a)."""
+    from the damage dealt to them: the damage prevented (615.1a) and the
+    replacement effects in force that apply (614.1a).
+
+    :param prevented: the combat damage prevented in this step, by source
+        and recipient (the ``prevented`` events before the damage).
+    :param rules: the rules edition, whose numbers the note cites.
+    """
     if event.kind == "damage" and assigned is not None and event.source and event.target:
         was = assigned.get((event.source, event.target))
         if was is None or was == event.amount or not event.combat:
             return ""
-        found = [describe_effect(e.kind, name, source=e.source)
-                 for e in effects if e.kind == "double_damage"
-                 and e.source in (None, event.source)]
-        what = "; ".join(found) if found else "a replacement effect"
-        return f" (assigned {was}: a replacement effect applies: {what} [614.1a])"
+        stopped = (prevented or {}).get((event.source, event.target), 0)
+        why = [f"{stopped} prevented [{era_rule(rules, '615.1a')}]"] if stopped else []
+        if was - stopped != event.amount:
+            found = [describe_effect(e.kind, name, source=e.source)
+                     for e in effects if e.kind == "double_damage"
+                     and e.source in (None, event.source)]
+            why.append(_replaced(found, rules))
+        return f" (assigned {was}: {'; '.join(why)})"
     if event.kind != "life_loss" or event.player is None or not event.rule.startswith("120."):
         return ""
     total = dealt.get((event.source or "", event.player))
@@ -255,8 +269,21 @@ def _replacement_note(event: Event, dealt: Mapping[tuple[str, str], int],
     found = [describe_effect(e.kind, name, player=e.player, to=e.to, source=e.source,
                              amount=e.amount)
              for e in effects if e.kind == "life_floor" and e.player == event.player]
+    return f" (not {total}: {_replaced(found, rules)})"
+
+
+def _replaced(found: Sequence[str], rules: str) -> str:
+    """A replacement effect applying, with the effects found that do, and
+    its rule as the edition ``rules`` numbers it (614.1a)."""
     what = "; ".join(found) if found else "a replacement effect"
-    return f" (not {total}: a replacement effect applies: {what} [614.1a])"
+    return f"a replacement effect applies: {what} [{era_rule(rules, '614.1a')}]"
+
+
+def _step_label(step: str) -> tuple[str, str]:
+    """A step's label as its first occurrence's and the combat and turn it
+    is in: ``("combat_damage", "#2@3")`` for ``combat_damage#2@3``."""
+    match = _STEP_SUFFIX.fullmatch(step)
+    return (match.group(1), match.group(2)) if match else (step, "")
 
 
 def _no_attack_shown(events: Sequence[Event], index: int, step: str) -> bool:
@@ -286,10 +313,14 @@ def render_events(console: Console, events: Sequence[Event],
         ``records``.
     """
     # Damage dealt by each source to each recipient in this step, to explain a
-    # life loss that differs from it (a replacement effect, 614.1a).
+    # life loss that differs from it (a replacement effect, 614.1a); damage
+    # assigned and prevented (615.1a), to explain damage dealt that differs
+    # from what was assigned.
     dealt: dict[tuple[str, str], int] = {}
     assigned: dict[tuple[str, str], int] = {}
+    prevented: dict[tuple[str, str], int] = {}
     current = None
+    label, occurrence = "", ""
     shown: set[str] = set()
     destroyed: set[str] = set()
     for index, event in enumerate(events):
@@ -304,12 +335,17 @@ def render_events(console: Console, events: Sequence[Event],
             dealt[key] = dealt.get(key, 0) + (event.amount or 0)
         if event.kind == "step" or event.step != current:
             if event.step != current:
-                current = event.step
-                dealt, assigned = {}, {}
+                previous, current = current, event.step
+                # a second combat's or turn's step is its step: ``draw@3``
+                label, occurrence = _step_label(current)
+                # damage assigned on the stack (1999-2009) is dealt in the next step
+                dealt, prevented = {}, {}
+                if previous != label + ASSIGNED + occurrence:
+                    assigned = {}
                 title, step_rule = _events.step_title(
                     current, engine.damage_step if engine is not None else None)
-                if current in CITATIONS["foundations"]:
-                    step_rule = cite(rules, current)
+                if label in CITATIONS["foundations"]:
+                    step_rule = cite(rules, label)
                 console.print()
                 _line(console, (title, "bold yellow"), rule=step_rule or None)
             if event.kind == "step":
@@ -325,9 +361,10 @@ def render_events(console: Console, events: Sequence[Event],
                     _line(console, ("no creature attacks: the declare blockers and combat "
                                     "damage steps are skipped", DIM), indent=2,
                           rule=cite(rules, "no_attackers"))
-                if current.removesuffix(ASSIGNED).endswith("_damage") and \
+                damage_step = label.removesuffix(ASSIGNED)
+                if damage_step.endswith("_damage") and \
                         not any(e.kind == "assign" and e.step in (
-                            current, current.removesuffix(ASSIGNED) + ASSIGNED)
+                            current, damage_step + ASSIGNED + occurrence)
                             for e in events):
                     _line(console, ("no creature assigns combat damage in this step", DIM),
                           indent=2, rule=cite(rules, "no_assignment"))
@@ -347,8 +384,12 @@ def render_events(console: Console, events: Sequence[Event],
         if event.kind == "removed_from_combat" and event.rule == "506.4" and (
                 event.object in destroyed or event.step == "end_of_combat"):
             continue  # it left the battlefield: the next line says so
+        if event.kind == "prevented" and event.combat and event.target is not None:
+            key = (event.source or "", event.target)
+            prevented[key] = prevented.get(key, 0) + (event.amount or 0)
         sentence, style = describe_event(event, name)
-        sentence += _replacement_note(event, dealt, effects, name, assigned)
+        sentence += _replacement_note(event, dealt, effects, name, assigned, prevented,
+                                      rules)
         if event.kind == "life_loss" and event.player is not None:
             dealt.pop((event.source or "", event.player), None)
         marker = "state-based action: " if event.rule.startswith("704.") else ""

@@ -442,6 +442,15 @@ def _counters(e: Event, n: Namer) -> str:
     return f"{plural(amount, f'{e.counter} counter')} put on {n(e.target)}"
 
 
+def _annihilated(e: Event, n: Namer) -> str:
+    """``1 +1/+1 counter and 1 -1/-1 counter are removed from Wolf`` (704.5q):
+    as many of each kind as ``amount`` (``counter`` names the kinds)."""
+    kinds = str(e.counter or "counter").split(" and ")
+    removed = and_list(plural(e.amount, f"{kind} counter") for kind in kinds)
+    verb = "is" if len(kinds) == 1 and e.amount == 1 else "are"
+    return f"{removed} {verb} removed from {n(e.target)}"
+
+
 def _removed_counters(e: Event, n: Namer) -> str:
     return f"{plural(e.amount, f'{e.kind} counter')} removed from {n(e.target)}"
 
@@ -571,9 +580,22 @@ def _delayed(e: Event, n: Namer) -> str:
     return f"a delayed triggered ability of {n(e.source)} waits: {what}"
 
 
+def _answer(answer: str, n: Namer) -> str:
+    """An answer of a choice: an object by its name, a triggered ability
+    (``exalted@hierarch``, ``exalted@hierarch#2``) as its source's."""
+    named = n(answer)
+    if named != answer:
+        return named
+    ability, at, rest = answer.partition("@")
+    source, mark, number = rest.partition("#")
+    if not at or not ability or n(source) == source:
+        return answer
+    return f"{n(source)}'s {ability.replace('_', ' ')}" + (f" (#{number})" if mark else "")
+
+
 def _choice(e: Event, n: Namer) -> str:
     answer = e.get("answer", ())
-    shown = and_list(n(a) for a in answer) if answer else "nothing"
+    shown = and_list(_answer(str(a), n) for a in answer) if answer else "nothing"
     default = " (the default)" if e.get("default") else ""
     return f"{n(e.player)} chooses {shown} for {e.get('choice')}{default}"
 
@@ -678,8 +700,7 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
     _k("poison", "120.3b", lambda e, n: f"{n(e.player)} gets "
        f"{plural(e.amount, 'poison counter')}", "player amount source", tone="harm"),
     _k("counters", "122.1", _counters, "target counter amount source"),
-    _k("counters_removed", "704.5q", "{amount} {counter} counters removed from {target}",
-       "target counter amount", tone="rules"),
+    _k("counters_removed", "704.5q", _annihilated, "target counter amount", tone="rules"),
     _k("loyalty", "120.3c", _removed_counters, "target amount source", tone="harm"),
     _k("defense", "120.3h", _removed_counters, "target amount source", tone="harm"),
     _k("destroyed", "701.8a", "{object} is destroyed", "object", tone="rules"),
@@ -693,7 +714,7 @@ KERNEL_KINDS: Final[tuple[EventKind, ...]] = (
        summary="a card goes from its owner's hand to their graveyard (514.1: down to "
        "the maximum hand size)"),
     _k("draw_from_empty", "121.4", "{player} attempts to draw from an empty library and "
-       "loses at the next check of state-based actions (704.5b)", "player", tone="harm"),
+       "loses at the next check of state-based actions", "player", tone="harm"),
     _k("ceases_to_exist", "704.5d", "{object}, a token, ceases to exist", "object zone",
        tone="rules"),
     _k("sacrificed", "701.21a", "{player} sacrifices {object}", "player object"),
