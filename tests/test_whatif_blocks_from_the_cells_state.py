@@ -91,3 +91,29 @@ def test_506_1_through_declare_attackers_is_refused_past_the_declaration_of_bloc
     with pytest.raises(BadQueryError, match="past the declaration of blockers") as refused:
         engine.resolve(blocked, through="declare_attackers")
     assert refused.value.rule == "506.1"
+
+
+def test_a_streamed_grid_lists_its_blocks_as_its_cells_are_resolved() -> None:
+    """docs/enumeration.md: ``stream=True`` yields the cells "as they are
+    resolved ... for grids too large to keep". The blocks axis of two
+    attackers against thirteen blockers has 3 to the 13 declarations: the
+    first cell comes after a few of them are listed, not all (the grid was
+    read whole first, by itertools.product)."""
+    eng = Engine()
+    c = eng.creature
+    board = eng.game(["alice", "bob"], [c("x", "alice", 3, 3), c("y", "alice", 3, 3),
+                                        *(c(f"b{i}", "bob", 1, 1) for i in range(13))])
+    listed = [0]
+    real = eng.legal_block_declarations
+
+    def counting(state: GameState) -> Any:
+        for decl in real(state):
+            listed[0] += 1
+            yield decl
+
+    eng.legal_block_declarations = counting  # type: ignore[method-assign]
+    cells = what_if(board, Grid(attacks={"x": "bob", "y": "bob"}),
+                    score=lambda out: out.lives["bob"], engine=eng, stream=True)
+    first = next(iter(cells))
+    assert (dict(first.blocks), first.score) == ({}, 14)
+    assert listed[0] < 10

@@ -11,7 +11,6 @@ lists x variants), scored on the workers.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, overload
 
@@ -340,7 +339,7 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
             raise BadQueryError(f"what_if: blockers are declared already (the state is at "
                                 f"{state.step!r}): give no grid.blocks", rule="509.1")
         combat = state.combat
-        blocks: Sequence[FrozenMap[str, tuple[str, ...]]] = (
+        blocks: Iterable[FrozenMap[str, tuple[str, ...]]] = (
             combat.blocks if combat is not None else FrozenMap(),)
     elif grid.blocks is not None:
         blocks = grid.blocks
@@ -349,9 +348,13 @@ def what_if(state: GameState, grid: Grid | Mapping[str, Any], *,
     # The cells in grid order, made as they are needed (twice: the jobs sent,
     # and the cells handed back), never held: a grid of a million cells
     # keeps the caller's memory flat.
+    # (Not itertools.product, which reads the whole blocks axis into memory first.)
     def cells() -> Iterator[tuple[FrozenMap[str, tuple[str, ...]], tuple[Any, ...],
                                   FrozenMap[str, Any]]]:
-        return itertools.product(blocks, grid.actions, grid.variants)
+        for declared in blocks:
+            for actions in grid.actions:
+                for variant in grid.variants:
+                    yield declared, actions, variant
 
     scored = simulate(_jobs(state, grid, cells(), mid, before_blocks), executor=executor,
                       engine=engine, chunksize=chunksize, timeout=timeout, outcome=outcome,
@@ -377,28 +380,56 @@ def _blocks_at(engine: Engine, at: GameState) -> tuple[FrozenMap[str, tuple[str,
 
 
 def _legal_in_some_cell(engine: Engine, state: GameState,
-                        grid: Grid) -> tuple[FrozenMap[str, tuple[str, ...]], ...]:
+                        grid: Grid) -> _LegalSomewhere:
     """Every declaration of blockers legal in some cell, in the order first
     listed: each action list and variant resolved to where blockers are to
     be declared (its choices made, its actions done, the triggers resolved),
     its legal declarations listed there. A pair whose own decisions are
-    illegal before then lists nothing: its cells say why."""
-    found: dict[FrozenMap[str, tuple[str, ...]], None] = {}
+    illegal before then lists nothing: its cells say why.
+
+    :raises IllegalActionError: when every pair's decisions are illegal
+        before blockers (the attacks, or an action), before any is listed.
+    """
+    ats: list[GameState] = []
     refused: IllegalActionError | None = None
     for actions in grid.actions:
         for variant in grid.variants:
             decisions = {k: variant[k] for k in _BEFORE_BLOCKS if k in variant}
             decisions["actions"] = actions
             try:
-                at = engine.resolve(state, grid.attacks, through="declare_attackers",
-                                    **decisions).state
+                ats.append(engine.resolve(state, grid.attacks, through="declare_attackers",
+                                          **decisions).state)
             except IllegalActionError as exc:
                 refused = refused or exc
-                continue
-            found.update(dict.fromkeys(_blocks_at(engine, at)))
-    if not found and refused is not None:
+    if not ats and refused is not None:
         raise refused  # (illegal in every cell: the attacks, or an action before blockers)
-    return tuple(found) or (FrozenMap(),)
+    return _LegalSomewhere(engine, ats)
+
+
+class _LegalSomewhere:
+    """The declarations of blockers legal in some of the states ``ats`` (one
+    per action list and variant, as blockers are to be declared), in the
+    order first listed, made each time they are iterated and never held: the
+    grid is iterated twice (the jobs sent, the cells handed back), and a
+    board of many blockers has more declarations than memory holds (2
+    attackers and 13 blockers: 3 to the 13). One listed by an earlier state
+    is left out by asking whether it is legal there, not by remembering it."""
+
+    def __init__(self, engine: Engine, ats: Sequence[GameState]) -> None:
+        self._engine = engine
+        self._ats = tuple(ats)
+
+    def __iter__(self) -> Iterator[FrozenMap[str, tuple[str, ...]]]:
+        engine, ats = self._engine, self._ats
+        blocking = [at.game_over is None and engine.next_step(at) == "declare_blockers"
+                    for at in ats]
+        for k, at in enumerate(ats):
+            listed = engine.legal_block_declarations(at) if blocking[k] else iter(
+                (FrozenMap(),))
+            for decl in listed:
+                if not any(engine.is_legal_block(ats[j], decl) if blocking[j] else not decl
+                           for j in range(k)):
+                    yield decl
 
 
 def _where(engine: Engine, state: GameState, grid: Grid) -> tuple[bool, bool]:
