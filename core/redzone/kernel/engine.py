@@ -1051,7 +1051,14 @@ def _plugin_set(edition: Edition, plugins: Iterable[object], *, discover: bool,
 
     :raises PluginLoadError: when discovery finds no built-in keywords (the
         package is not installed).
+    :raises TypeError: for a ``block`` or ``allow`` that is a ``str`` or
+        ``bytes`` (an iterable of its characters), not a collection of names.
     """
+    for argument, names in (("block", block), ("allow", allow)):
+        if isinstance(names, (str, bytes)):
+            raise TypeError(f"Engine: {argument} is the {type(names).__name__} {names!r:.60}, "
+                            "where a collection of plugin names belongs (it would be read as "
+                            f"its characters): pass a list or tuple ([{names!r:.60}])")
     block = tuple(block)
     found: list[object | PluginInfo] = []
     if discover:

@@ -211,16 +211,89 @@ def unchanged(converter: Callable[..., Any], kind: type) -> None:
     _UNCHANGED[converter] = kind
 
 
+def _field_of(value: object, converter: Callable[..., Any]) -> str:
+    """``Class: field``, the field whose ``converter`` was given ``value``,
+    read from the frame that called it: an attrs ``__init__`` (whose
+    parameters are the fields) or :meth:`Copyable.evolve` (which loops on
+    ``name`` and ``value``); ``""`` when neither called it. (Only an error's
+    path reads frames: a converter's signature is its value alone.)"""
+    import inspect
+
+    import attrs
+
+    frame = inspect.currentframe()
+    for _ in range(5):  # (this, its helper, the converter, then its caller)
+        frame = None if frame is None else frame.f_back
+        if frame is None:
+            break
+        local, code = frame.f_locals, frame.f_code
+        owner = local.get("self")
+        if owner is None or not attrs.has(type(owner)):
+            continue
+        convs = {f.name: f.converter for f in attrs.fields(type(owner))}
+        if code.co_name == "evolve" and local.get("value") is value:
+            name = local.get("name")
+            return f"{type(owner).__name__}: {name}" if convs.get(name) is converter else ""
+        if code.co_name == "__init__":
+            for name in code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]:
+                if local.get(name) is value and convs.get(name) is converter:
+                    return f"{type(owner).__name__}: {name}"
+    return ""
+
+
+def not_a_collection(value: object, converter: Callable[..., Any], key: object = None,
+                     outer: object = None) -> NoReturn:
+    """Refuse ``value``, given where a collection belongs (a converter's
+    error): a ``str`` or ``bytes`` (an iterable of its characters) or a
+    single value.
+
+    :param converter: the converter refusing it, to find its field.
+    :param key: for a value of a map, its key (named with the field).
+    :param outer: for a value of a map, the map the field was given.
+    :raises TypeError: naming the class, the field and the value, and
+        saying to pass a list or tuple.
+    """
+    where = _field_of(value if key is None else outer, converter)
+    if key is not None:
+        where = f"{where or 'a map'}[{key!r}]"
+    where = where or "a field"
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{where} is the {type(value).__name__} {value!r:.60}, where a "
+                        f"collection of them belongs (a {type(value).__name__} would be read "
+                        f"as its characters): pass a list or tuple ([{value!r:.60}])")
+    raise TypeError(f"{where} is a {type(value).__name__}, where a collection belongs: pass "
+                    "a list or tuple (of one item, for one)")
+
+
 def as_tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    """attrs converter: any iterable to a tuple."""
-    return value if isinstance(value, tuple) else tuple(value)
+    """attrs converter: any iterable but a ``str`` or ``bytes`` to a tuple.
+
+    :raises TypeError: for a ``str``, ``bytes`` or what isn't iterable,
+        naming the field (:func:`not_a_collection`).
+    """
+    if isinstance(value, tuple):
+        return value
+    if type(value) is str or type(value) is bytes:
+        not_a_collection(value, as_tuple)
+    try:
+        return tuple(value)
+    except TypeError:
+        if hasattr(value, "__iter__"):
+            raise  # (raised as it was iterated)
+        not_a_collection(value, as_tuple)
 
 
 def as_map(value: Any) -> FrozenMap[Any, Any]:
-    """attrs converter: a mapping or pairs to a :class:`FrozenMap`."""
+    """attrs converter: a mapping or pairs to a :class:`FrozenMap`.
+
+    :raises TypeError: for a ``str`` or ``bytes``, naming the field.
+    """
     # (FrozenMap's metaclass is an ABCMeta: its isinstance check is a Python call)
-    return value if type(value) is FrozenMap or isinstance(value, FrozenMap) \
-        else FrozenMap(value)
+    if type(value) is FrozenMap or isinstance(value, FrozenMap):
+        return value
+    if type(value) is str or type(value) is bytes:
+        not_a_collection(value, as_map)
+    return FrozenMap(value)
 
 
 unchanged(as_tuple, tuple)
@@ -565,8 +638,8 @@ def build(cls: type) -> None:
         # wouldn't write (no equality).
         eq = options.get("eq", True if "__eq__" in stand_ins else None)
         wants = {"init": "__init__", "repr": "__repr__", "eq": "__eq__"}
-        flags = {flag: True for flag, name in wants.items()
-                 if name in stand_ins and options.get(flag) is None}
+        flags: dict[str, Any] = {flag: True for flag, name in wants.items()
+                                 if name in stand_ins and options.get(flag) is None}
         hashed = "__hash__" in stand_ins and eq is True and not {
             "hash", "unsafe_hash"} & options.keys()
         if hashed:
@@ -596,5 +669,5 @@ else:
     lazy_frozen = _lazy_frozen
 
 __all__ = ["EMPTY", "Copyable", "FrozenMap", "as_map", "as_tuple", "build", "built",
-           "cached_properties", "caches_hash", "derived", "freeze", "lazy_frozen", "refusal",
-           "unchanged"]
+           "cached_properties", "caches_hash", "derived", "freeze", "lazy_frozen",
+           "not_a_collection", "refusal", "unchanged"]

@@ -30,6 +30,7 @@ from redzone.kernel.frozen import (
     as_tuple,
     derived,
     lazy_frozen,
+    not_a_collection,
     unchanged,
 )
 from redzone.kernel.references import AnyId, ObjectId, PlayerId, PlayerOrObjectId, SourceId
@@ -148,10 +149,16 @@ class Condition(Copyable):
 
 
 def _tuple_of_str(value: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _tuple_of_str)
     return tuple(value)
 
 
 def _frozenset_of_str(value: Iterable[str]) -> frozenset[str]:
+    if type(value) is frozenset:
+        return value
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _frozenset_of_str)
     return frozenset(value)
 
 
@@ -161,6 +168,8 @@ unchanged(_frozenset_of_str, frozenset)
 def _counters(value: Mapping[str, int] | Iterable[tuple[str, int]]) -> FrozenMap[str, int]:
     if value is EMPTY or (isinstance(value, Mapping) and not value):
         return EMPTY
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _counters)
     items = value.items() if isinstance(value, Mapping) else value
     return FrozenMap(sorted((k, v) for k, v in items if v))
 
@@ -255,7 +264,27 @@ def loses(k: Keyword, gone: Collection[str]) -> bool:
 
 
 def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _keywords)
     return tuple(k if isinstance(k, Keyword) else Keyword(k) for k in value)
+
+
+def _tuples_map(value: Any) -> FrozenMap[str, tuple[Any, ...]]:
+    """A map whose values are tuples (a choice's actions by option, a
+    trigger's answers by choice): a list becomes a tuple; a ``str`` or a
+    single value is refused, naming the field and the key."""
+    empty: FrozenMap[str, tuple[Any, ...]] = EMPTY
+    if value is EMPTY:
+        return empty
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _tuples_map)
+    items: dict[str, Any] = dict(value)
+    for key, item in items.items():
+        if type(item) is not tuple:
+            if isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
+                not_a_collection(item, _tuples_map, key, value)
+            items[key] = tuple(item)
+    return FrozenMap._wrap(items) if items else empty
 
 
 @lazy_frozen
@@ -318,6 +347,8 @@ LAYERS: Final = ("1", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 
 
 def _strs(value: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)):
+        not_a_collection(value, _strs)
     return tuple(value)
 
 
@@ -1169,7 +1200,7 @@ class Choice(Copyable):
     max: int = 1
     rule: str = ""
     text: str = ""
-    then: FrozenMap[str, tuple[Action, ...]] = field(default=EMPTY, converter=as_map)
+    then: FrozenMap[str, tuple[Action, ...]] = field(default=EMPTY, converter=_tuples_map)
     key: str = ""
 
 
@@ -1243,7 +1274,7 @@ class Trigger(Copyable):
     text: str = ""
     amount: int | None = None
     targets: tuple[PlayerOrObjectId, ...] = field(default=(), converter=as_tuple)
-    choices: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    choices: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples_map)
     id: str = ""
     actions: tuple[Action, ...] = field(default=(), converter=as_tuple)
     plugin: str = ""

@@ -346,7 +346,7 @@ class Tx(WorkingCopy):
 
     def put(self, *permanents: Permanent) -> None:
         """Replace permanents by changed copies (same ids)."""
-        self._put({p.id: p for p in permanents})
+        self._put({p.id: p for p in (_typed(self, permanents) if self.plugin else permanents)})
 
     def modify(self, obj: str, modification: Modification) -> None:
         """Add a continuous effect to a permanent, latest timestamp (613.7)."""
@@ -419,7 +419,7 @@ class Tx(WorkingCopy):
             in the game (800.4b), or both ``attacking`` and ``blocking``.
         """
         state = self._current()  # (its sources never wait)
-        pid = permanent.id
+        pid = (_typed(self, [permanent], "create")[0] if self.plugin else permanent).id
         if not isinstance(pid, str) or not pid or self._now(pid) is not None \
                 or pid in state.players or pid in state.sources:
             raise IllegalActionError(f"create: the id {pid!r} is already in use", rule="111.2",
@@ -735,13 +735,17 @@ def _objects_named(tx: Tx, actions: Sequence[Action], watched: str | None = None
 
 
 _Owned = TypeVar("_Owned", Modification, Effect, Shield)
+_Value = TypeVar("_Value", Permanent, Modification)
 
 
 def _yours(tx: Tx, item: _Owned) -> _Owned:
     """``item`` with its ``owner`` set to the controller of the spell or
     ability creating it, when its duration is "until your next turn" and
     something with a controller is resolving (611.2a); and the number of the
-    object its condition is about noted (:func:`numbered`)."""
+    object its condition is about noted (:func:`numbered`). A plugin's
+    modification is type-checked (:func:`_typed`)."""
+    if tx.plugin and type(item) is Modification:
+        _typed(tx, [item], "modify", Modification)
     if item.duration == "until_your_next_turn" and item.owner is None and tx.controller:
         return item.evolve(owner=tx.controller)
     if item.condition is not None and item.condition.number is None:
@@ -828,6 +832,30 @@ def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> N
     elif condition is not None:
         raise IllegalActionError(f"{doing}: a condition goes with duration 'while' only",
                                  rule="611.2b")
+
+
+def _typed(tx: Tx, values: Sequence[_Value], doing: str = "put",
+           kind: type = Permanent) -> Sequence[_Value]:
+    """``values``, which the code of ``tx``'s plugin hands to its tool
+    ``doing`` (:meth:`Tx.put`, :meth:`Tx.create`, :meth:`Tx.modify`), each
+    checked as :meth:`redzone.Engine.game` checks a caller's permanents: a
+    ``kind`` whose fields have the types it declares
+    (:func:`~redzone.kernel.validate.misfit`). A mistyped field
+    (``perm.evolve(tapped="no")``) is the plugin's fault, not a ``TypeError``
+    of the state-based actions after it, nor a state that can't be saved
+    (guarantees 7, 9). The kernel's own calls aren't checked.
+
+    :raises PluginError: naming the plugin, the value (a permanent's id) and
+        the field.
+    """
+    for value in values:
+        problem = _validate.misfit(value) if isinstance(value, kind) else \
+            f"is {type(value).__name__}, not a {kind.__name__}"
+        if problem is not None:
+            named = f" {value.id!r:.60}" if isinstance(value, Permanent) else ""
+            raise tx.hooks.fault(tx.plugin, "redzone_actions", tx.state,
+                                 f"{doing}: the {kind.__name__.lower()}{named}: {problem}")
+    return values
 
 
 def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,

@@ -420,6 +420,20 @@ def _well_typed(obj: object, where: str) -> None:
         else "117.1", objects=(ident,) if type(ident) is str and ident else ())
 
 
+def misfit(obj: object) -> str | None:
+    """What :func:`game` refuses in a caller's permanent, for the kernel's
+    other checks (what a plugin's action puts: :mod:`redzone.kernel.tx`):
+    the first field of the model's attrs instance ``obj``, or of one inside
+    it, whose value doesn't fit its type, as a clause (``tapped is 'no'
+    (str), where a bool was expected``); ``None`` when every one fits."""
+    found = _misfit(obj, "")
+    if found is None:
+        return None
+    path, value, tp = found
+    return (f"{path[1:]} is {shown(value)} ({type_name(value)}), where {_shown_type(tp)} "
+            "was expected")
+
+
 def _misfit(obj: object, path: str) -> tuple[str, Any, Any] | None:
     """The first field of the attrs instance ``obj`` (at ``path``), or of an
     instance of the model inside it, whose value doesn't fit its annotation:
