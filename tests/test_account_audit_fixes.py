@@ -309,3 +309,31 @@ def test_the_json_outcome_keeps_today_s_numbers(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["run", str(path), "--json"])
     rules = {e["kind"]: e["rule"] for e in json.loads(result.output)["events"]}
     assert (rules["draw_from_empty"], rules["game_over"]) == ("121.4", "104.2a")
+
+
+def test_300_1_a_turn_beginning_cites_the_2009_rule_of_turns(tmp_path: Path) -> None:
+    """300.1 (2009): a turn consists of its phases and steps; today's 500.1
+    says it. Under sixth the line of a new turn cites 300.1."""
+    lines = _lines(tmp_path, TWO_COMBATS)
+    assert "  • turn 2: bob's turn begins  [300.1]" in lines
+
+
+def test_502_3_the_kernels_doesnt_untap_effect_is_said_in_words(tmp_path: Path) -> None:
+    """502.3, 701.43a: the kernel's ``doesnt_untap`` effect (exert's) reads as
+    what it does, not as its kind and fields ("doesnt untap (for alice, on
+    tiger, from tiger)")."""
+    lines = _lines(tmp_path, (EXAMPLES / "exert.toml").read_text())
+    assert any(line.endswith("an effect ends: Stone Tiger doesn't untap during its "
+                             "controller's untap step  [502.3]") or
+               line.endswith("an effect ends: tiger doesn't untap during its controller's "
+                             "untap step  [502.3]") for line in lines)
+    assert not any("doesnt untap" in line for line in lines)
+
+
+def test_810_8a_a_team_that_lost_says_so_without_a_rule_in_its_words(tmp_path: Path) -> None:
+    """810.8a: the players of a team lose together; the board's team line
+    says the team lost, the rule in its bracket only (it read "lost
+    (810.8a)  [810.4]", today's number under every edition)."""
+    lines = _lines(tmp_path, TWO_HEADED)
+    team = [line for line in lines if line.startswith("  team blue")][-1]  # (the final board)
+    assert team.endswith("; lost  [810.4]") and "810.8a" not in team

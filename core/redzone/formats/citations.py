@@ -50,6 +50,8 @@ CITATIONS: Mapping[str, Mapping[str, str]] = {
 #: for ``sixth``, of 2024 for ``m10``.
 EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
     "sixth": {
+        # A turn: its phases and steps (300.1 of 2009).
+        "500.1": "300.1",
         "506.4": "306.4", "508.1a": "308.2a", "508.1b": "308.2a", "508.1e": "308.2b",
         "508.1f": "308.2c", "508.4": "308.4", "508.8": "308.5", "509.1a": "309.2a",
         "509.1h": "309.2f", "509.4": "309.5", "510.1a": "310.2a", "510.2": "310.4",

@@ -255,7 +255,7 @@ def team_text(state: _GameState, members: Sequence[str]) -> str:
     if first.poison:
         bits.append(f"{first.poison} poison counter{'' if first.poison == 1 else 's'}")
     if any(state.players[m].lost for m in members):
-        bits.append("lost (810.8a)")
+        bits.append("lost")
     return "; ".join(bits)
 
 

@@ -613,6 +613,7 @@ EFFECT_WORDS: Final[Mapping[str, str]] = {
     "life_floor": "damage can't reduce {player}'s life total below 1 while they control "
                   "a creature",
     "redirect_damage": "damage that would be dealt to {player} is dealt to {target} instead",
+    "doesnt_untap": "{target} doesn't untap during its controller's untap step",
 }
 
 
