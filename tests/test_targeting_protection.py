@@ -143,15 +143,17 @@ def test_702_16b_provoke_refuses_a_protected_creature_given_as_its_target(
 
 def test_702_16b_provoke_with_only_a_protected_creature_targets_nothing(
         engine: Engine) -> None:
-    """Provoke says "you may": with no legal target it targets nothing; the
+    """603.3d: provoke's target is required as it goes on the stack (the "you
+    may" is decided as it resolves, 603.5): with no legal target (702.16b)
+    the ability is removed from the stack, no target is chosen, and the
     protected creature is neither untapped nor made to block."""
     c = engine.creature
     state = engine.game(["alice", "bob"], [
         c("goblin", "alice", 3, 3, "provoke", colors={"red"}),
         c("monk", "bob", 5, 5, "protection from everything", tapped=True)])
     out = engine.declare_attackers(state, {"goblin": "bob"})
-    target = _choices(out)["provoke@goblin:target"]
-    assert (target.options, target.answer) == ((), ())
+    assert "provoke@goblin:target" not in _choices(out)
+    assert ("removed_from_stack", "603.3d") in [(e.kind, e.rule) for e in out.events]
     assert out.state.objects["monk"].tapped is True
     assert not out.state.effects
     engine.declare_blockers(out.state, {})
@@ -267,18 +269,18 @@ attacks = { knight = "bob", squire = "bob" }
 def test_702_16b_a_scenario_files_white_provoker_and_mentor_target_nothing_protected(
         tmp_path: Path) -> None:
     """The white knight's provoke can't target bob's monk (protection from
-    white), so it targets nothing and the monk stays tapped; its mentor can't
-    target the squire (protection from white), its only candidate, so the
-    ability is removed from the stack (603.3d)."""
+    white), its only candidate, and its mentor can't target the squire
+    (protection from white), its only candidate: each ability is removed
+    from the stack (603.3d), and the monk stays tapped."""
     path = tmp_path / "protected.toml"
     path.write_text(SCENARIO, encoding="utf-8")
     out = run_file(path)
     assert out["ok"] is True
     made = {c["key"]: (c["options"], c["answer"]) for c in out["choices"]}
-    assert made["provoke@knight:target"] == ([], [])
-    assert "mentor@knight:target" not in made
+    assert "provoke@knight:target" not in made and "mentor@knight:target" not in made
     removed = [e for e in out["events"] if e["kind"] == "removed_from_stack"]
-    assert [(e["rule"], e.get("ability")) for e in removed] == [("603.3d", "mentor")]
+    assert sorted((e["rule"], e.get("ability")) for e in removed) == [
+        ("603.3d", "mentor"), ("603.3d", "provoke")]
     permanents = out["permanents"]
     assert permanents["monk"]["tapped"] is True
     assert permanents["squire"]["counters"] == {}
