@@ -254,3 +254,46 @@ def test_508_1a_c_legal_attackers_are_those_that_could_attack_on_their_own(
         c("z", "alice", 2, 2), c("sick", "alice", 2, 2, summoning_sick=True)])
     assert engine.legal_attackers(state) == ("x", "y", "z")
     engine.declare_attackers(state, {"x": "bob", "y": "bob", "z": "bob"})
+
+
+# --- found by a mutation audit (509.1c, 508.1d) ------------------------------------------
+
+
+def test_509_1c_a_must_be_blocked_attacker_blocked_second_of_two_is_obeyed(
+        engine: Engine) -> None:
+    """509.1c: the requirement "a must be blocked if able" is obeyed by any
+    declaration in which a creature blocks it, also one that blocks it as
+    the second of the two attackers it blocks; the declaration obeys every
+    requirement, so it is legal, whatever order the attackers are listed in."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("a", "alice", 2, 2, must_be_blocked=True), c("b", "alice", 2, 2),
+        c("x", "bob", 1, 5, can_block_additional=1)])
+    state = _attacked(engine, state, {"a": "bob", "b": "bob"})
+    for blocks in (("b", "a"), ("a", "b")):
+        combat = engine.declare_blockers(state, {"x": blocks}).state.combat
+        assert combat is not None
+        assert (combat.blockers_of("a"), combat.blockers_of("b")) == (("x",), ("x",))
+    with pytest.raises(IllegalBlockError) as info:
+        engine.declare_blockers(state, {"x": ("b",)})
+    assert _rules(info) == ["509.1c"]
+
+
+def test_508_1d_two_attack_if_able_under_a_one_attacker_limit() -> None:
+    """508.1d: two creatures attack if able and no more than one creature can
+    attack (508.1c). Both attacking breaks the restriction, so at most one
+    requirement can be obeyed without disobeying a restriction: either one
+    attacking alone obeys that many and is legal; no attack obeys fewer."""
+    engine = Engine(plugins=[LIMIT])
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("b1", "alice", 2, 2, attacks_if_able=True),
+                                            c("b2", "alice", 2, 2, attacks_if_able=True)])
+    for alone in ("b1", "b2"):
+        combat = engine.declare_attackers(state, {alone: "bob"}).state.combat
+        assert combat is not None and dict(combat.attacks) == {alone: "bob"}
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {})
+    assert _rules(info) == ["508.1d"]
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"b1": "bob", "b2": "bob"})
+    assert _rules(info) == ["508.1c"]

@@ -353,3 +353,31 @@ def test_511_3_end_of_combat_removes_everything_from_combat() -> None:
     assert result.before == state
     # Damage stays marked until cleanup (120.6, 514.2).
     assert result.state.objects["bear"].damage == 2
+
+
+def test_510_4_gaining_the_early_ability_in_the_only_step_adds_no_step(
+        early_engine: Engine) -> None:
+    """510.4: only "if at least one attacking or blocking creature has first
+    strike ... as the combat damage step begins" does the phase get two
+    combat damage steps. With none, the one step is the regular one; "after
+    that step, the phase proceeds to the end of combat step", even if a
+    creature gains the ability during it: no further damage step is added."""
+    state = early_engine.game(["alice", "bob"], [creature("knight", "alice", 2, 2),
+                                                 creature("wall", "bob", 0, 5)])
+    state = early_engine.declare_attackers(state, {"knight": "bob"}).state
+    state = early_engine.declare_blockers(state, {"wall": "knight"}).state
+    assert early_engine.next_step(state) == "combat_damage"
+    state = early_engine.combat_damage(state).state
+    state = early_engine.perform(state, Grant("knight", "t-early")).state
+    assert early_engine.next_step(state) == "end_of_combat"
+    with pytest.raises(IllegalActionError):
+        early_engine.combat_damage(state)
+    result = early_engine.resolve(
+        early_engine.game(["alice", "bob"], [creature("knight", "alice", 2, 2),
+                                             creature("wall", "bob", 0, 5)]),
+        {"knight": "bob"}, {"wall": "knight"},
+        actions=[("combat_damage", Grant("knight", "t-early"))])
+    assert result.steps == ("beginning_of_combat", "declare_attackers", "declare_blockers",
+                            "combat_damage", "end_of_combat")
+    assert damage(result.events) == [("knight", "wall", 2)]
+    assert result.state.objects["wall"].damage == 2

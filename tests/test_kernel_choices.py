@@ -393,3 +393,28 @@ def test_608_2d_a_choice_the_trigger_did_not_offer_fails_the_plugin(name: str, k
         with pytest.raises(PluginError) as info:
             ask(state)
         assert info.value.plugin == "counting" and why in str(info.value)
+
+
+def test_603_3d_an_up_to_one_target_with_none_to_target_still_goes_on_the_stack() -> None:
+    """603.3d: an ability is removed from the stack only "if a choice is
+    required when the triggered ability goes on the stack but no legal
+    choices can be made for it". "Whenever this creature attacks, you gain 1
+    life and up to one target creature defending player controls gets -1/-1"
+    with no creature to target: choosing no target is a legal choice, so the
+    ability goes on the stack and resolves (alice gains 1)."""
+    def triggers(state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        targets = tuple(p.id for p in state.objects.values() if p.controller == "bob")
+        return [Trigger("rally", e.attacker or "", "alice", "603.2",
+                        "gain 1 life; up to one target creature gets -1/-1",
+                        actions=(GainLife("alice", 1),),
+                        offers=(Choice("target", "alice", "target", targets, default=(),
+                                       min=0, max=1),))
+                for e in events if e.kind == "attack"]
+
+    engine = Engine(discover=False, plugins=[plugin("rally", redzone_triggers=triggers)])
+    state = engine.game(["alice", "bob"], [creature("hero", "alice", 2, 2)])
+    out = engine.declare_attackers(state, {"hero": "bob"})
+    assert [(e.kind, e.rule) for e in out.events
+            if e.kind in ("trigger", "resolve", "removed_from_stack")] == [
+        ("trigger", "603.3b"), ("resolve", "603.2")]
+    assert out.state.players["alice"].life == 21

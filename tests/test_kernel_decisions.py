@@ -343,3 +343,20 @@ def test_608_2d_the_sacrifice_default_is_made_as_the_trigger_resolves() -> None:
     state = manual.perform(state, Destroy("spirit")).state
     out = manual.resolve_trigger(state)
     assert [e.object for e in out.events if e.kind == "sacrificed"] == ["bear", "land"]
+
+
+def test_613_7_611_2_when_one_of_three_control_effects_ends_the_latest_left_wins(
+        engine: Engine) -> None:
+    """613.1b, 613.7: control-changing effects apply in timestamp order, so
+    the latest one that still applies decides the controller. Bob, then carol
+    gain control of alice's ox for the game; dave then takes it until end of
+    turn (Threaten). When dave's effect ends in the cleanup step (611.2a,
+    514.2), bob's and carol's still apply: carol's is later, so carol
+    controls the ox, not bob."""
+    state = engine.game(["alice", "bob", "carol", "dave"], [creature("ox", "alice", 2, 2)])
+    state = engine.perform(state, GainControl("ox", "bob")).state
+    state = engine.perform(state, GainControl("ox", "carol")).state
+    state = engine.perform(state, GainControl("ox", "dave", "end_of_turn")).state
+    assert state.objects["ox"].controller == "dave"
+    ended = engine.end_turn(state).state
+    assert ended.objects["ox"].controller == "carol"

@@ -170,3 +170,32 @@ def test_702_22k_active_player_divides_a_blocker_blocking_a_band(engine: Engine)
     out = engine.combat_damage(state, {"giant": {"k2": 3}})
     assert out.state.objects["k1"].zone == "battlefield"
     assert out.state.objects["k2"].damage == 3
+
+
+def test_702_22j_bands_with_other_wolves_and_a_non_wolf_blocker_changes_nothing(
+        engine: Engine) -> None:
+    """702.22j: the defending player divides only if the attacker is blocked
+    "by a creature with banding, or by both a [quality] creature with 'bands
+    with other [quality]' and another [quality] creature". A Wolf with "bands
+    with other Wolves" blocking with an Elf is no such pair, so 510.1c and
+    702.19b apply as usual: the trampling attacker's controller assigns its
+    damage, lethal to each blocker and the rest to the player. With a second
+    Wolf instead of the Elf, the defending player divides and none tramples."""
+    c = engine.creature
+
+    def blocked_by(other: object) -> GameState:
+        state = _state(engine, c("wurm", "alice", 6, 6, "trample"),
+                       c("wolf", "bob", 2, 2, "bands with other Wolves", subtypes=["Wolf"]),
+                       other)
+        state = engine.declare_attackers(state, {"wurm": "bob"}).state
+        return engine.declare_blockers(state, {"wolf": "wurm", "cub": "wurm"}).state
+
+    state = blocked_by(c("cub", "bob", 1, 1, subtypes=["Elf"]))
+    duty = {d.source: d for d in engine.damage_duties(state)[1]}["wurm"]
+    assert duty.divider is None and duty.recipients == ("wolf", "cub", "bob")
+    assert engine.default_assignment(state)["wurm"] == {"wolf": 2, "cub": 1, "bob": 3}
+    assert engine.combat_damage(state).state.players["bob"].life == 17
+    state = blocked_by(c("cub", "bob", 1, 1, subtypes=["Wolf"]))
+    duty = {d.source: d for d in engine.damage_duties(state)[1]}["wurm"]
+    assert duty.divider == "bob" and duty.recipients == ("wolf", "cub")
+    assert engine.combat_damage(state).state.players["bob"].life == 20

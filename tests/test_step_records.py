@@ -15,7 +15,7 @@ import inspect
 from pathlib import Path
 
 import pytest
-from redzone import Engine, IllegalAssignmentError
+from redzone import Engine, IllegalAssignmentError, RemoveFromCombat
 from redzone.formats import outcome
 from redzone.formats.scenario import load
 from redzone.kernel.model import GameState
@@ -202,3 +202,24 @@ def test_lethal_amounts_are_the_plugins_when_one_answers_702_2c(engine: Engine) 
     rec = _by_source(result.damage_steps[0])
     assert dict(rec["dt"].lethal) == {"b1": 1} and dict(rec["dt"].amounts) == {"b1": 1, "bob": 2}
     assert dict(rec["bear"].lethal) == {"b2": 2}
+
+
+def test_a_blocked_creature_whose_blocker_left_has_its_entry_unused_by_510_1c(
+        engine: Engine) -> None:
+    """510.1c: "a blocked creature assigns its combat damage to the creatures
+    blocking it. If no creatures are currently blocking it (if, for example,
+    they were ... removed from combat), it assigns no combat damage." The
+    bear stays blocked (509.1h) after the wall is removed from combat, so
+    the entry given for it is unused, and the record cites 510.1c (the rule
+    for blocked creatures), not 510.1b (the one for unblocked creatures)."""
+    state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2),
+                                           engine.creature("wall", "bob", 0, 4)])
+    state = engine.declare_attackers(state, {"bear": "bob"}).state
+    state = engine.declare_blockers(state, {"wall": "bear"}).state
+    state = engine.perform(state, RemoveFromCombat("wall")).state
+    result = engine.combat_damage(state, {"bear": {"wall": 2}})
+    (step,) = result.damage_steps
+    assert set(step.unused) == {"bear"}
+    assert step.unused["bear"].endswith("(rule 510.1c)")
+    assert result.state.objects["wall"].damage == 0
+    assert result.state.players["bob"].life == 20
