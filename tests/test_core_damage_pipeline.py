@@ -703,3 +703,18 @@ def test_615_prevention_hook_sees_shields_used_earlier_in_the_batch() -> None:
     state = engine.perform(_two_on_one(engine), Prevent(target="wall", amount=3)).state
     engine.combat_damage(state)
     assert seen == [("a", (3,)), ("b", (1,))]
+
+
+def test_615_1_a_reduction_prevents_no_more_than_the_damage() -> None:
+    """615.1: a prevention effect watches for a damage event and "completely
+    or partially prevent[s] the damage that would be dealt": it can't prevent
+    more than the event holds. "Prevent 3 of each damage to the cleric"
+    facing the bear's 2 combat damage prevents 2: the ``prevented`` event
+    says 2, and none is dealt."""
+    engine = Engine(discover=False)
+    state = engine.game(["alice", "bob"], [
+        engine.creature("bear", "alice", 2, 2), engine.creature("cleric", "bob", 0, 4)],
+        effects=[Effect("reduce_damage", to="cleric", amount=3)])
+    out = engine.resolve(state, {"bear": "bob"}, {"cleric": ["bear"]})
+    assert kinds(out.events, "prevented", "damage") == [("prevented", "bear", "cleric", 2)]
+    assert out.state.objects["cleric"].damage == 0

@@ -267,3 +267,21 @@ def test_506_4_objects_leaving_together_leave_combat_together(
     assert without(combat, shuffled) == (after, hit)
     if not hit:
         assert after is combat
+
+
+@pytest.mark.parametrize("counters", [{"+1/+1": 2}, {"-1/-1": 1}])
+def test_704_5q_counters_of_one_kind_only_are_not_annihilated(
+        bare_engine: Engine, counters: dict[str, int]) -> None:
+    """704.5q: "If a permanent has both a +1/+1 counter and a -1/-1 counter
+    on it", N of each are removed: a creature with +1/+1 counters only, or
+    -1/-1 counters only, calls for no such action and keeps its counters;
+    one with both calls for it."""
+    state = bare_engine.game(["alice", "bob"], [
+        creature("c", "bob", 3, 3, counters=counters),
+        creature("both", "bob", 3, 3, counters={"+1/+1": 1, "-1/-1": 1})])
+    assert state.objects["c"].own_state_based_actions == ()
+    assert state.objects["both"].own_state_based_actions == (
+        ("annihilate_counters", "704.5q"),)
+    after, events = check(bare_engine, state)
+    assert events == [("counters_removed", "704.5q", "both")]
+    assert dict(after.objects["c"].counters) == counters

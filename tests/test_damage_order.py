@@ -256,3 +256,26 @@ def test_615_a_shield_that_prevents_nothing_says_nothing() -> None:
     out = _BARE.perform(shielded(board(), 0), DealDamage("furnace", "bob", 3))
     assert out.state.players["bob"].life == 17
     assert not [e for e in out.events if e.kind == "prevented"]
+
+
+def test_616_1_a_creatures_controller_not_its_owner_chooses_for_it() -> None:
+    """616.1: "the affected object's controller (or its owner if it has no
+    controller) ... chooses": bob's thief, owned by alice, blocks alice's
+    5/5 with shields of 3 and 4 on it. Either shield first prevents
+    different damage (3 then 2 of the 4, or 4 then 1 of the 3), so the order
+    is asked, of bob, who controls the thief; alice, its owner, isn't asked.
+    Bob's answer (the 4 first) is the one applied."""
+    thief = _BARE.creature("thief", "bob", 0, 6, owner="alice")
+    state = _BARE.game(["alice", "bob"], [_BARE.creature("furnace", "alice", 5, 5), thief])
+    state = shielded(shielded(state, 3, "thief"), 4, "thief")
+    three, four = (s.id for s in state.shields)
+    state = _BARE.declare_attackers(state, {"furnace": "bob"}).state
+    state = _BARE.declare_blockers(state, {"thief": ["furnace"]}).state
+    key = "damage_order@furnace:thief"
+    listed = [c for c in _BARE.choices_for(state, "combat_damage") if c.rule == "616.1"]
+    assert [(c.key, c.player, c.options) for c in listed] == [(key, "bob", (three, four))]
+    out = _BARE.combat_damage(state, choices={key: [four, three]})
+    assert [(c.key, c.player, c.by_default) for c in out.choices if c.rule == "616.1"] == [
+        (key, "bob", False)]
+    assert [(s.id, s.amount) for s in out.state.shields] == [(three, 2)]
+    assert out.state.objects["thief"].damage == 0

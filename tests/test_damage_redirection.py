@@ -377,3 +377,22 @@ def test_614_9_a_scenario_file_states_a_redirection() -> None:
     with pytest.raises(scenario.ScenarioProblems) as info:
         scenario.loads(PARIAH.replace('to = "wall"', 'to = "wal"'))
     assert "what the damage is dealt to instead" in str(info.value)
+
+
+def test_616_1_the_controller_not_the_owner_chooses_the_redirection() -> None:
+    """616.1: "the affected object's controller (or its owner if it has no
+    controller) ... chooses one to apply": damage to the wall bob controls
+    and alice owns, with two redirections of it (to the ogre, to bob) that
+    send it to different places, is bob's choice, not alice's; bob's
+    answer is the one applied."""
+    engine = Engine(plugins=[redirects(("a", "wall", "ogre"), ("b", "wall", "bob"))])
+    state = _board(engine, creature("wall", "bob", 0, 5, owner="alice"),
+                   creature("ogre", "bob", 0, 5))
+    (choice,) = [c for c in engine.choices_for(state, "perform", DealDamage("orc", "wall", 2))
+                 if c.key.startswith("redirect@")]
+    assert (choice.key, choice.player, choice.options) == ("redirect@orc:wall", "bob", ("a", "b"))
+    out = engine.perform(state, DealDamage("orc", "wall", 2), choices={"redirect@orc:wall": "b"})
+    assert [(c.key, c.player, c.by_default) for c in out.choices
+            if c.key.startswith("redirect@")] == [("redirect@orc:wall", "bob", False)]
+    assert of(tuple(out.events), "redirected") == [("orc", "wall", "bob", 2)]
+    assert out.state.players["bob"].life == 18

@@ -274,3 +274,63 @@ def test_616_1_an_order_nobody_chose_doesnt_fail_the_command() -> None:
     with pytest.raises(PluginError):
         engine.perform(state, GainLife("alice", 600_000),
                        choices={KEY: ["b double", "a set to one"]})
+
+
+def _marked(state: GameState, result: object) -> list[ResultReplacement]:
+    """Two replacements of the damage marked on a creature (614.1a): twice
+    that much, and that much plus 1."""
+    from redzone import Result
+
+    assert isinstance(result, Result)
+    if result.kind != "marked":
+        return []
+    return [ResultReplacement("a twice", "614.1a", lambda s, r: r.evolve(amount=r.amount * 2)),
+            ResultReplacement("b plus one", "614.1a", lambda s, r: r.evolve(amount=r.amount + 1))]
+
+
+def test_616_1_a_creatures_controller_not_its_owner_orders_its_results() -> None:
+    """616.1: "the affected object's controller (or its owner if it has no
+    controller) ... chooses": 2 damage to the thief bob controls and alice
+    owns, with two replacements of the damage marked on it whose order
+    matters (2x2+1 = 5 or (2+1)x2 = 6), is ordered by bob, not alice, by a
+    key naming the thief; bob's order is the one applied."""
+    from redzone import DealDamage
+
+    engine = Engine(discover=False, plugins=[
+        plugin_module("marks", redzone_result_replacements=_marked)])
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("bear", "alice", 2, 2),
+                                           c("thief", "bob", 0, 9, owner="alice")])
+    key = "result_order@thief:marked"
+    (choice,) = [c for c in engine.choices_for(state, "perform", DealDamage("bear", "thief", 2))
+                 if c.key.startswith("result_order@")]
+    assert (choice.key, choice.player) == (key, "bob")
+    out = engine.perform(state, DealDamage("bear", "thief", 2),
+                         choices={key: ["b plus one", "a twice"]})
+    assert [(c.key, c.player, c.by_default) for c in out.choices if c.key == key] == [
+        (key, "bob", False)]
+    assert out.state.objects["thief"].damage == 6
+
+
+def test_614_5_a_replacement_applies_to_an_event_once() -> None:
+    """614.5: "A replacement effect doesn't invoke itself repeatedly; it gets
+    only one opportunity to affect an event or any modified events that may
+    replace that event." A replacement "gain that much life plus 1 instead"
+    that would still apply to what it made (it applies to any gain of less
+    than 10) is asked about again (616.1f) but doesn't apply again: alice
+    gains 2 + 1 = 3, not 10."""
+    from redzone import Result
+
+    def replacements(state: GameState, result: Result) -> list[ResultReplacement]:
+        if result.kind != "life_gain" or result.amount >= 10:
+            return []
+        return [ResultReplacement("plus one", "614.1a",
+                                  lambda s, r: r.evolve(amount=r.amount + 1))]
+
+    engine = Engine(discover=False, plugins=[
+        plugin_module("p", redzone_result_replacements=replacements)])
+    state = engine.game(["alice", "bob"], [])
+    out = engine.perform(state, GainLife("alice", 2))
+    assert life(out.state) == life(state) + 3
+    assert [(e.kind, e.player, e.amount) for e in out.events if e.kind == "life_gain"] == [
+        ("life_gain", "alice", 3)]
