@@ -44,7 +44,7 @@ from redzone.kernel.model import GameState
 from redzone.kernel.references import Ref
 from redzone.kernel.results import Outcome
 from redzone.kernel.slots import owning
-from redzone.kernel.zones import NO_PRIORITY, sorcery_timing_problem
+from redzone.kernel.zones import sorcery_timing_problem, without_priority
 
 # The working copy (redzone.kernel.tx.Tx) and the engine are above this module
 # (the engine's plugins load the abilities declared here): typed by what is used.
@@ -195,9 +195,7 @@ def check(state: GameState, ability: ActivatedAbility, a: Activate) -> None:
     if a.player is not None and a.player != who:
         raise _refuse(a, f"only {who!r}, who {'controls' if obj.zone == 'battlefield' else 'owns'}"
                          f" {obj.name}, can activate it", "602.2")
-    if state.step in NO_PRIORITY and not (state.step == "cleanup" and state.stack):
-        # 514.3a: with triggered abilities on the stack, the active player
-        # gets priority in the cleanup step.
+    if without_priority(state):
         raise _refuse(a, f"it can't be activated in the {state.step} step: no player gets "
                          "priority then", _NO_PRIORITY_RULES.get(state.step, "117.3a"))
     steps = [name for name in ability.timing if name != SORCERY]

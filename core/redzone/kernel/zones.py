@@ -300,6 +300,14 @@ SPELL_TYPES: Final = frozenset({"instant", "sorcery"})
 NO_PRIORITY: Final = frozenset({"untap", "cleanup"})
 
 
+def without_priority(state: GameState) -> bool:
+    """Whether no player has priority in ``state``'s step, so that no spell
+    is cast and no ability activated (117.3a): the untap step (502.4), and
+    a cleanup step unless triggered abilities wait on the stack (514.3,
+    514.3a: then the active player gets priority)."""
+    return state.step in NO_PRIORITY and not (state.step == "cleanup" and state.stack)
+
+
 def cast_spell(state: GameState, obj: str, step: str, *,
                flash: bool) -> tuple[GameState, list[Event]]:
     """Cast the instant or sorcery card ``obj`` from its owner's hand: it
@@ -315,8 +323,7 @@ def cast_spell(state: GameState, obj: str, step: str, *,
     perm = _in_hand(state, obj, "cast")
     if "instant" not in perm.types and not flash:
         _sorcery_timing(state, perm, "cast", "307.1")
-    elif state.step in NO_PRIORITY and not (state.step == "cleanup" and state.stack):
-        # (514.3a: with triggered abilities on the stack, the active player gets priority)
+    elif without_priority(state):
         raise IllegalActionError(f"cast: {perm.owner!r} can't cast {obj!r} in the "
                                  f"{state.step} step: no player gets priority then",
                                  rule="117.3a", objects=(obj, perm.owner))
@@ -364,4 +371,4 @@ def play_land(state: GameState, obj: str, step: str) -> tuple[GameState, list[Ev
 __all__ = ["CAST_TIMING", "ENTERS_UNDER_OWNER", "LEFT_WITH_OWNER", "MAIN_PHASES", "NO_PRIORITY",
            "POSITIONS", "SPELL_TYPES", "cast", "cast_spell", "draw", "has_left",
            "leave_the_game", "move_object", "play_land", "sorcery_timing_problem",
-           "spell_resolved"]
+           "spell_resolved", "without_priority"]
