@@ -8,7 +8,7 @@ plugins here, so that the core pipeline is tested on its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -289,13 +289,14 @@ def test_120_3_results_by_recipient(bare_engine: Engine) -> None:
                   protector="bob"),
         Permanent("gideon", "bob", types={"planeswalker", "creature"}, base_power=2,
                   base_toughness=5, counters={"loyalty": 5})])
-    for target, check in [
+    checks: list[tuple[str, Callable[[GameState], bool]]] = [
             ("bob", lambda s: s.players["bob"].life == 18),
             ("bear", lambda s: s.objects["bear"].damage == 2),
             ("jace", lambda s: s.objects["jace"].loyalty == 3),
             ("siege", lambda s: s.objects["siege"].defense == 3),
             ("gideon", lambda s: (s.objects["gideon"].loyalty, s.objects["gideon"].damage)
-             == (3, 2))]:
+             == (3, 2))]
+    for target, check in checks:
         out = bare_engine.perform(state, DealDamage("src", target, 2))
         assert check(out.state), target
     out = bare_engine.perform(state, DealDamage("src", "jace", 2))

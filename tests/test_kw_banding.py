@@ -3,6 +3,8 @@ together, and the damage division that switches sides."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from redzone import (
     BecomeBlocked,
@@ -10,12 +12,13 @@ from redzone import (
     GameState,
     IllegalAssignmentError,
     IllegalAttackError,
+    Permanent,
     RemoveFromCombat,
 )
 
 
-def _state(engine: Engine, *perms: object, **kw: object) -> GameState:
-    return engine.game(["alice", "bob", *kw.pop("more", ())], list(perms))  # type: ignore[arg-type]
+def _state(engine: Engine, *perms: Permanent, more: Sequence[str] = ()) -> GameState:
+    return engine.game(["alice", "bob", *more], list(perms))
 
 
 def test_702_22c_banding_creatures_and_one_without_may_band(engine: Engine) -> None:
@@ -183,7 +186,7 @@ def test_702_22j_bands_with_other_wolves_and_a_non_wolf_blocker_changes_nothing(
     Wolf instead of the Elf, the defending player divides and none tramples."""
     c = engine.creature
 
-    def blocked_by(other: object) -> GameState:
+    def blocked_by(other: Permanent) -> GameState:
         state = _state(engine, c("wurm", "alice", 6, 6, "trample"),
                        c("wolf", "bob", 2, 2, "bands with other Wolves", subtypes=["Wolf"]),
                        other)

@@ -43,6 +43,7 @@ from redzone.kernel.model import (
     Shield,
     StackObject,
     WrittenTrigger,
+    optional_strs,
 )
 from redzone.kernel.references import (
     EACH_PLAYER,
@@ -105,10 +106,6 @@ class Pump(Action):
     condition: Condition | None = None
 
 
-def _optional_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
-    return None if value is None else tuple(value)
-
-
 @frozen
 class AddContinuous(Action):
     """A continuous effect that modifies characteristics starts (611.2, 613):
@@ -141,13 +138,13 @@ class AddContinuous(Action):
     copy_of: ObjectId | None = None
     text_from: str = ""
     text_to: str = ""
-    set_types: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    set_types: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_types: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_types: tuple[str, ...] = field(default=(), converter=as_tuple)
-    set_subtypes: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    set_subtypes: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_subtypes: tuple[str, ...] = field(default=(), converter=as_tuple)
-    set_colors: tuple[str, ...] | None = field(default=None, converter=_optional_strs)
+    set_colors: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_colors: tuple[str, ...] = field(default=(), converter=as_tuple)
     add_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)
     remove_keywords: tuple[str, ...] = field(default=(), converter=as_tuple)

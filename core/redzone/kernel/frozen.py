@@ -242,18 +242,21 @@ def _field_of(value: object, converter: Callable[..., Any]) -> str:
 
 
 def not_a_collection(value: object, converter: Callable[..., Any], key: object = None,
-                     outer: object = None) -> NoReturn:
+                     outer: object = None, *, where: str = "") -> NoReturn:
     """Refuse ``value``, given where a collection belongs (a converter's
     error): a ``str`` or ``bytes`` (an iterable of its characters) or a
     single value.
 
     :param converter: the converter refusing it, to find its field.
-    :param key: for a value of a map, its key (named with the field).
+    :param key: for a value of a map (or an item of a collection), its key
+        (or place), named with the field.
     :param outer: for a value of a map, the map the field was given.
+    :param where: what to name instead of a field, for a function's
+        argument (``"new_game: teams"``).
     :raises TypeError: naming the class, the field and the value, and
         saying to pass a list or tuple.
     """
-    where = _field_of(value if key is None else outer, converter)
+    where = where or _field_of(value if key is None else outer, converter)
     if key is not None:
         where = f"{where or 'a map'}[{key!r}]"
     where = where or "a field"

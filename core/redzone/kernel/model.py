@@ -269,22 +269,86 @@ def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
     return tuple(k if isinstance(k, Keyword) else Keyword(k) for k in value)
 
 
-def _tuples_map(value: Any) -> FrozenMap[str, tuple[Any, ...]]:
-    """A map whose values are tuples (a choice's actions by option, a
-    trigger's answers by choice): a list becomes a tuple; a ``str`` or a
-    single value is refused, naming the field and the key."""
-    empty: FrozenMap[str, tuple[Any, ...]] = EMPTY
+def _map_of(value: Any, kind: type[tuple[Any, ...]] | type[frozenset[Any]],
+            converter: Any) -> FrozenMap[str, Any]:
+    """A map whose values are collections of ``kind`` (``tuple`` or
+    ``frozenset``), for the converter ``converter``: a :class:`FrozenMap`
+    whose values all are is kept as it is; any other collection of values
+    becomes one; a ``str`` or a single value, as the map or as one of its
+    values, is refused naming the field (and the key)."""
     if value is EMPTY:
-        return empty
-    if isinstance(value, (str, bytes)):
-        not_a_collection(value, _tuples_map)
-    items: dict[str, Any] = dict(value)
+        return value
+    if type(value) is FrozenMap:
+        items: dict[str, Any] = value._items
+        for item in items.values():
+            if type(item) is not kind:
+                break
+        else:
+            return value
+        items = dict(items)
+    else:
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            not_a_collection(value, converter)
+        items = dict(value)
     for key, item in items.items():
+        if type(item) is not kind:
+            if isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
+                not_a_collection(item, converter, key, value)
+            items[key] = kind(item)
+    return FrozenMap._wrap(items) if items else EMPTY
+
+
+def _tuples_map(value: Any) -> FrozenMap[str, tuple[Any, ...]]:
+    """attrs converter: a map whose values are tuples (a choice's actions by
+    option, a trigger's answers by choice, a blocker's attackers, a team's
+    players): a list becomes a tuple; a ``str`` or a single value is
+    refused, naming the field and the key (:func:`_map_of`)."""
+    if type(value) is FrozenMap:  # (the kernel's: checked here without a call)
+        for item in value._items.values():
+            if type(item) is not tuple:
+                break
+        else:
+            return value
+    return _map_of(value, tuple, _tuples_map)
+
+
+def _sets_map(value: Any) -> FrozenMap[str, frozenset[Any]]:
+    """attrs converter: a map whose values are frozensets (the creatures
+    that dealt combat damage in each step): a list or set becomes a
+    frozenset; a ``str`` or a single value is refused, naming the field and
+    the key (:func:`_map_of`)."""
+    if type(value) is FrozenMap:  # (the kernel's: checked here without a call)
+        for item in value._items.values():
+            if type(item) is not frozenset:
+                break
+        else:
+            return value
+    return _map_of(value, frozenset, _sets_map)
+
+
+def _tuples(value: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
+    """attrs converter: a collection of collections (attacking bands) to a
+    tuple of tuples; a ``str`` or a single value, as the whole or as one of
+    its items, is refused naming the field (and the item's place)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        not_a_collection(value, _tuples)
+    out: tuple[Any, ...] = tuple(value)
+    for i, item in enumerate(out):
         if type(item) is not tuple:
             if isinstance(item, (str, bytes)) or not hasattr(item, "__iter__"):
-                not_a_collection(item, _tuples_map, key, value)
-            items[key] = tuple(item)
-    return FrozenMap._wrap(items) if items else empty
+                not_a_collection(item, _tuples, i, value)
+            out = (*out[:i], tuple(item), *out[i + 1:])
+    return out
+
+
+def optional_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    """attrs converter: ``None`` (no such effect), or a collection of names
+    to a tuple; a ``str`` is refused naming the field."""
+    if value is None or type(value) is tuple:
+        return value
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        not_a_collection(value, optional_strs)
+    return tuple(value)
 
 
 @lazy_frozen
@@ -429,13 +493,13 @@ class ContinuousEffect(Copyable):
     copy_of: ObjectId | None = None
     text_from: str = ""
     text_to: str = ""
-    set_types: tuple[str, ...] | None = None
+    set_types: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_types: tuple[str, ...] = field(default=(), converter=_strs)
     remove_types: tuple[str, ...] = field(default=(), converter=_strs)
-    set_subtypes: tuple[str, ...] | None = None
+    set_subtypes: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
     remove_subtypes: tuple[str, ...] = field(default=(), converter=_strs)
-    set_colors: tuple[str, ...] | None = None
+    set_colors: tuple[str, ...] | None = field(default=None, converter=optional_strs)
     add_colors: tuple[str, ...] = field(default=(), converter=_strs)
     add_keywords: tuple[Keyword, ...] = field(default=(), converter=as_tuple)
     remove_keywords: tuple[str, ...] = field(default=(), converter=_strs)
@@ -495,13 +559,13 @@ class Printed(Copyable):
     """
 
     name: str
-    types: frozenset[str]
-    subtypes: tuple[str, ...]
-    supertypes: frozenset[str]
-    colors: frozenset[str]
+    types: frozenset[str] = field(converter=_frozenset_of_str)
+    subtypes: tuple[str, ...] = field(converter=as_tuple)
+    supertypes: frozenset[str] = field(converter=_frozenset_of_str)
+    colors: frozenset[str] = field(converter=_frozenset_of_str)
     base_power: int | None
     base_toughness: int | None
-    printed_keywords: tuple[Keyword, ...]
+    printed_keywords: tuple[Keyword, ...] = field(converter=_keywords)
 
 
 @lazy_frozen
@@ -1009,15 +1073,15 @@ class Combat(Copyable):
     """
 
     attacks: FrozenMap[str, str | None] = field(default=EMPTY, converter=as_map)
-    blocks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    blocks: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples_map)
     defending_players: FrozenMap[str, str] = field(default=EMPTY, converter=as_map)
     blocked: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
-    order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
-    damage_steps: FrozenMap[str, frozenset[str]] = field(default=EMPTY, converter=as_map)
+    order: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples_map)
+    damage_steps: FrozenMap[str, frozenset[str]] = field(default=EMPTY, converter=_sets_map)
     dealt: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack: tuple[Damage, ...] = field(default=(), converter=as_tuple)
     declared: FrozenMap[str, str | None] = field(converter=as_map)
-    bands: tuple[tuple[str, ...], ...] = field(default=(), converter=as_tuple)
+    bands: tuple[tuple[str, ...], ...] = field(default=(), converter=_tuples)
     removed: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     on_stack_objects: FrozenMap[str, int] = field(default=EMPTY, converter=as_map)
     entered: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
@@ -1591,7 +1655,7 @@ class GameState(Copyable):
     sources: FrozenMap[str, StackObject] = field(default=EMPTY, converter=as_map)
     game_over: GameOver | None = None
     created: int = 0
-    teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=as_map)
+    teams: FrozenMap[str, tuple[str, ...]] = field(default=EMPTY, converter=_tuples_map)
     keyword_set: frozenset[str] = field(default=frozenset(), converter=_frozenset_of_str)
     continuous: tuple[ContinuousEffect, ...] = field(default=(), converter=as_tuple)
     timestamp: int = 0
@@ -2144,6 +2208,22 @@ def team_life(players: int) -> int:
     return 30 + 15 * (players - 2)
 
 
+def _collections(**given: Any) -> None:
+    """Refuse a ``str``, ``bytes`` or single value given to :func:`new_game`
+    where a collection belongs (an argument, or a team's players), naming
+    it, before it is read as its characters (:func:`not_a_collection`).
+    ``None`` is an argument not given."""
+    for name, value in given.items():
+        if value is None:
+            continue
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            not_a_collection(value, new_game, where=f"new_game: {name}")
+        if name == "teams" and isinstance(value, Mapping):
+            for team, members in value.items():
+                if isinstance(members, (str, bytes)) or not hasattr(members, "__iter__"):
+                    not_a_collection(members, new_game, team, value, where="new_game: teams")
+
+
 def new_game(
     players: Iterable[Player | str],
     permanents: Iterable[Permanent] = (),
@@ -2168,7 +2248,12 @@ def new_game(
     :raises ValueError: on duplicate ids or an unknown active player; a team
         naming an unknown player, a player on two teams, or teammates whose
         life or poison differ (they share them, 810.4, 810.10).
+    :raises TypeError: for a ``str`` (or a single value) where a collection
+        belongs: ``players``, ``permanents``, ``turn_order``, ``effects`` or
+        a team's players, naming the argument.
     """
+    _collections(players=players, permanents=permanents, turn_order=turn_order,
+                 effects=effects, teams=teams)
     given = list(players)
     team_map = {str(k): tuple(v) for k, v in (teams or {}).items()}
     shared = {m: team_life(len(ms)) for ms in team_map.values() for m in ms}

@@ -113,7 +113,9 @@ class Tx(WorkingCopy):
     :meth:`add_delayed` and :meth:`set_state`; look objects up with
     :meth:`permanent` and :meth:`player`; make choices with :meth:`choose`
     and record events with :meth:`emit`. Settling the command is the
-    kernel's (:mod:`redzone.kernel.settle`), not a tool.
+    kernel's (:mod:`redzone.kernel.settle`), not a tool. What a plugin hands
+    a tool is type-checked: a mistyped field is a :class:`~redzone.PluginError`
+    naming the plugin, the tool and the field.
 
     :param engine: the engine running the command, or its
         :class:`~redzone.kernel.context.Context` (what the kernel's steps pass).
@@ -296,6 +298,8 @@ class Tx(WorkingCopy):
             offered, too few or too many, an order that isn't a permutation);
             the rule is the choice's.
         """
+        if self.plugin:
+            _typed(self, [choice], "choose", Choice)
         key = choice.key or choice.name
         asked = ASKED.get()
         if asked is not None:
@@ -359,7 +363,7 @@ class Tx(WorkingCopy):
                                f"gave {obj!r} more than {MAX_MODIFICATIONS:,} continuous "
                                "effects (613)")
         stamp = state.timestamp if state is not None else self._field("timestamp")
-        modification = _yours(self, modification)
+        modification = _yours(self, modification, "modify", Modification)
         if stamp:  # 613.7a: later than the latest continuous effect (none: 0, as made)
             modification = modification.evolve(timestamp=stamp)
         self._put({obj: perm.evolve(modifications=(*perm.modifications, modification))})
@@ -472,6 +476,8 @@ class Tx(WorkingCopy):
 
         :returns: the damage dealt, after prevention and replacement.
         """
+        if self.plugin:
+            _typed(self, damage, "deal_damage", Damage)
         state = self.state
         new, objects, players, events, dealt, results = _damage.deal_damage(
             self.hooks, state, damage, state.step, self.step, partial(choose_numbered, self))
@@ -520,8 +526,8 @@ class Tx(WorkingCopy):
 
         :returns: its id (given if empty).
         """
+        effect = _yours(self, effect, "add_effect", Effect)
         check_duration(self, effect.duration, effect.condition, "add_effect")
-        effect = _yours(self, effect)
         if not effect.id:
             effect = effect.evolve(id=self._next_id("e"))
         elif any(e.id == effect.id for e in self._field("effects")):
@@ -551,8 +557,8 @@ class Tx(WorkingCopy):
 
     def add_shield(self, shield: Shield) -> str:
         """A prevention (or regeneration) shield starts to apply (615, 701.19)."""
+        shield = _yours(self, shield, "add_shield", Shield)
         check_duration(self, shield.duration, shield.condition, "prevent")
-        shield = _yours(self, shield)
         if not shield.id:
             shield = shield.evolve(id=self._next_id("s"))
         self._set(shields=(*self._field("shields"), shield))
@@ -568,13 +574,7 @@ class Tx(WorkingCopy):
         :raises IllegalActionError: for an unknown moment, or ``leaves``
             without an object on the battlefield.
         """
-        if delayed.when not in DELAYED_WHEN:
-            raise IllegalActionError(f"delayed trigger: unknown moment {delayed.when!r} (one of "
-                                     f"{', '.join(DELAYED_WHEN)})", rule="603.7")
-        here = None if delayed.object is None else self._now(delayed.object)
-        if delayed.when == "leaves" and (here is None or here.zone != "battlefield"):
-            raise IllegalActionError(f"delayed trigger: 'leaves' needs an object on the "
-                                     f"battlefield, not {delayed.object!r}", rule="603.7c")
+        _check_delayed(self, delayed)
         now = self._current()  # (its turn and step never wait)
         delayed = delayed.evolve(id=delayed.id or self._next_id("d"), turn=now.turn,
                                  step=now.step, plugin=delayed.plugin or self.plugin,
@@ -735,24 +735,50 @@ def _objects_named(tx: Tx, actions: Sequence[Action], watched: str | None = None
 
 
 _Owned = TypeVar("_Owned", Modification, Effect, Shield)
-_Value = TypeVar("_Value", Permanent, Modification)
+_Value = TypeVar("_Value")
 
 
-def _yours(tx: Tx, item: _Owned) -> _Owned:
+def _yours(tx: Tx, item: _Owned, doing: str, kind: type[_Owned]) -> _Owned:
     """``item`` with its ``owner`` set to the controller of the spell or
     ability creating it, when its duration is "until your next turn" and
     something with a controller is resolving (611.2a); and the number of the
-    object its condition is about noted (:func:`numbered`). A plugin's
-    modification is type-checked (:func:`_typed`)."""
-    if tx.plugin and type(item) is Modification:
-        _typed(tx, [item], "modify", Modification)
+    object its condition is about noted (:func:`numbered`). A plugin's item
+    is type-checked first, as what it hands the tool ``doing`` (a
+    ``kind``: :func:`_typed`); a condition that isn't one is
+    :func:`check_duration`'s to refuse.
+
+    :raises PluginError: for a plugin's item that isn't a well-typed ``kind``.
+    """
+    if tx.plugin:
+        _typed(tx, [item], doing, kind)
     if item.duration == "until_your_next_turn" and item.owner is None and tx.controller:
         return item.evolve(owner=tx.controller)
-    if item.condition is not None and item.condition.number is None:
-        condition = numbered(tx, item.condition)
-        if condition is not item.condition:
-            return item.evolve(condition=condition)
+    condition = item.condition
+    if isinstance(condition, Condition) and condition.number is None:
+        noted = numbered(tx, condition)
+        if noted is not condition:
+            return item.evolve(condition=noted)
     return item
+
+
+def _check_delayed(tx: Tx, delayed: DelayedTrigger) -> None:
+    """Check a delayed trigger about to be created (:meth:`Tx.add_delayed`):
+    a plugin's is a well-typed :class:`DelayedTrigger` (:func:`_typed`); its
+    moment is one of :data:`DELAYED_WHEN` (603.7), and ``leaves`` watches
+    an object on the battlefield (603.7c).
+
+    :raises PluginError: for a plugin's delayed trigger that isn't well typed.
+    :raises IllegalActionError: for an unknown moment, or ``leaves``
+        without an object on the battlefield.
+    """
+    _typed(tx, [delayed], "add_delayed", DelayedTrigger)
+    if delayed.when not in DELAYED_WHEN:
+        raise IllegalActionError(f"delayed trigger: unknown moment {delayed.when!r} (one of "
+                                 f"{', '.join(DELAYED_WHEN)})", rule="603.7")
+    here = None if delayed.object is None else tx._now(delayed.object)
+    if delayed.when == "leaves" and (here is None or here.zone != "battlefield"):
+        raise IllegalActionError(f"delayed trigger: 'leaves' needs an object on the "
+                                 f"battlefield, not {delayed.object!r}", rule="603.7c")
 
 
 def numbered(tx: Tx, condition: Condition) -> Condition:
@@ -837,25 +863,42 @@ def check_duration(tx: Tx, duration: object, condition: object, doing: str) -> N
 def _typed(tx: Tx, values: Sequence[_Value], doing: str = "put",
            kind: type = Permanent) -> Sequence[_Value]:
     """``values``, which the code of ``tx``'s plugin hands to its tool
-    ``doing`` (:meth:`Tx.put`, :meth:`Tx.create`, :meth:`Tx.modify`), each
-    checked as :meth:`redzone.Engine.game` checks a caller's permanents: a
-    ``kind`` whose fields have the types it declares
+    ``doing`` (:meth:`Tx.put`, :meth:`Tx.create`, :meth:`Tx.modify`,
+    :meth:`Tx.add_effect`, :meth:`Tx.add_shield`, :meth:`Tx.add_delayed`,
+    :meth:`Tx.choose`, :meth:`Tx.deal_damage`), each checked as
+    :meth:`redzone.Engine.game` checks a caller's permanents: a ``kind``
+    whose fields have the types it declares
     (:func:`~redzone.kernel.validate.misfit`). A mistyped field
-    (``perm.evolve(tapped="no")``) is the plugin's fault, not a ``TypeError``
-    of the state-based actions after it, nor a state that can't be saved
-    (guarantees 7, 9). The kernel's own calls aren't checked.
+    (``perm.evolve(tapped="no")``, ``Shield(amount="2")``) is the plugin's
+    fault, not a ``TypeError`` of the state-based actions or the damage
+    pipeline after it, nor a state that can't be saved (guarantees 7, 9).
+    The kernel's own calls (``tx`` acting for no plugin) aren't checked.
 
-    :raises PluginError: naming the plugin, the value (a permanent's id) and
-        the field.
+    :raises PluginError: naming the plugin, the tool, the value (its id,
+        when it has one) and the field; or what the tool was given, when
+        ``values`` isn't a list or tuple.
     """
+    if not tx.plugin:
+        return values
+    what = _KIND_NAMES.get(kind) or kind.__name__.lower()
+    if not isinstance(values, (list, tuple)):
+        raise tx.hooks.fault(tx.plugin, "redzone_actions", tx.state,
+                             f"{doing}: a {type(values).__name__}, where a list or tuple of "
+                             f"{kind.__name__} belongs")
     for value in values:
         problem = _validate.misfit(value) if isinstance(value, kind) else \
             f"is {type(value).__name__}, not a {kind.__name__}"
         if problem is not None:
-            named = f" {value.id!r:.60}" if isinstance(value, Permanent) else ""
+            ident = getattr(value, "id", "") if isinstance(value, kind) else ""
+            named = "" if ident is None or ident == "" else f" {ident!r:.60}"
             raise tx.hooks.fault(tx.plugin, "redzone_actions", tx.state,
-                                 f"{doing}: the {kind.__name__.lower()}{named}: {problem}")
+                                 f"{doing}: the {what}{named}: {problem}")
     return values
+
+
+#: How :func:`_typed` names a value of each kind a tool takes (else its
+#: class's name in lower case).
+_KIND_NAMES: dict[type, str] = {DelayedTrigger: "delayed trigger"}
 
 
 def _bound_error(tx: Tx, bound: str, limit: int, problem: str, *,
