@@ -36,6 +36,7 @@ from redzone import (
     IllegalAssignmentError,
     IllegalAttackError,
     IllegalBlockError,
+    UnknownObjectError,
 )
 from redzone.compilation import MODULES
 
@@ -212,11 +213,14 @@ def test_a_malformed_amount_is_510_1a(engine: Engine, blocked: GameState,
 
 @settings(max_examples=25, deadline=None)
 @given(attacker=NOT_IDS)
-def test_no_blocker_is_legal_for_what_is_no_id(engine: Engine, attacked: GameState,
+def test_509_1a_what_is_no_id_is_an_unknown_object(engine: Engine, attacked: GameState,
                                                attacker: object) -> None:
-    """509.1a: only an attacking creature can be blocked, so nothing that is
-    no id has a legal blocker, compiled as pure."""
-    assert engine.legal_blockers(attacked, attacker) == ()  # type: ignore[arg-type]
+    """509.1a: only an attacking creature can be blocked; what is no id is
+    an ``UnknownObjectError`` naming the argument, as any query given an id
+    the state doesn't have, compiled as pure (never a ``TypeError`` of
+    compiled code)."""
+    with pytest.raises(UnknownObjectError, match=r"legal_blockers: attacker .* is not an object"):
+        engine.legal_blockers(attacked, attacker)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("trigger_id", [5, None, ("t",), b"t"])

@@ -17,6 +17,7 @@ from redzone import (
     LeaveBattlefield,
     Permanent,
     RemoveFromCombat,
+    UnknownObjectError,
     Violation,
     creature,
 )
@@ -365,10 +366,17 @@ def test_506_4c_attacker_of_a_removed_planeswalker_may_be_blocked(bare_engine: E
 
 
 def test_block_violations_query_without_combat(bare_engine: Engine) -> None:
-    """509.1: blocks need a combat; the query says so instead of raising."""
+    """509.1: blocks need a combat; the query says so instead of raising.
+    ``legal_blockers`` of an object that isn't an attacking creature is
+    none; of an id the state doesn't have (or what isn't an id), an
+    ``UnknownObjectError`` naming it, as every query given an unknown id."""
     state = bare_engine.game(["alice", "bob"], [creature("bear", "bob", 2, 2)])
     assert bare_engine.block_violations(state, {"bear": "x"})[0].rule == "509.1"
-    assert bare_engine.legal_blockers(state, "x") == ()
+    assert bare_engine.legal_blockers(state, "bear") == ()
+    for unknown in ("x", None, 5):
+        with pytest.raises(UnknownObjectError,
+                           match=rf"legal_blockers: attacker {unknown!r} is not an object"):
+            bare_engine.legal_blockers(state, unknown)  # type: ignore[arg-type]
 
 
 def test_509_1a_a_tapped_blocker_is_a_named_restriction_an_ability_can_lift() -> None:

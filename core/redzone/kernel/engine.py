@@ -293,15 +293,15 @@ class Engine(_CheckedParts, Activations):
         return _combat.suggest_attacks(_hooks(self, state, "suggest_attacks"), state)
 
     def suggest_blocks(self, state: GameState) -> dict[str, tuple[str, ...]]:
-        """A declaration of blockers that breaks no restriction and obeys as
-        many requirements as possible (509.1b-c); empty when nothing is
-        required."""
+        """A declaration of blockers that breaks no restriction and obeys as many
+        requirements as possible (509.1b-c); empty when nothing is required."""
         return _combat.suggest_blocks(_hooks(self, state, "suggest_blocks"), state)
 
     def legal_blockers(self, state: GameState, attacker: str) -> tuple[str, ...]:
-        """Creatures that could block ``attacker``, pair by pair (509.1a-b);
-        none for what isn't an attacking creature (no id included)."""
-        return _combat.legal_blockers(_hooks(self, state, "legal_blockers"), state, attacker)
+        """Creatures that could block ``attacker``, pair by pair (509.1a-b): none for
+        a non-attacker, :class:`UnknownObjectError` for an id the state lacks."""
+        return _combat.legal_blockers(_hooks(self, state, "legal_blockers", attacker=attacker),
+                                      state, attacker)
 
     def lethal_damage(self, state: GameState, source: str, creature: str) -> int:
         """Lethal damage from ``source`` to ``creature`` counting marked damage
@@ -909,10 +909,17 @@ def _honoured(engine: HasContext, state: GameState, method: str = "") -> GameSta
     return state
 
 
-def _hooks(engine: Engine, state: GameState, method: str) -> Hooks:
+def _hooks(engine: Engine, state: GameState, method: str, **ids: object) -> Hooks:
     """``engine``'s hooks, to answer its query ``method`` about ``state``,
-    once :func:`_honoured` found that it can."""
+    once :func:`_honoured` found that it can, and that each of ``ids`` (an
+    argument of the query: its name and value) is an object of ``state``.
+
+    :raises UnknownObjectError: naming the argument, for an id ``state``
+        doesn't have (or what isn't an id).
+    """
     _honoured(engine, state, method)
+    if ids:
+        _validate.objects(state, method, **ids)
     return engine.hooks
 
 
