@@ -254,6 +254,22 @@ def test_120_4_worship_and_awe_strike_with_the_core_effect() -> None:
     assert after.players["bob"].life == 1
 
 
+def test_120_4_worship_requires_a_creature_with_the_core_effect() -> None:
+    """Worship as the scenario effect ``life_floor``: "If you control a
+    creature, damage that would reduce your life total to less than 1
+    reduces it to 1 instead" (614.1a). Bob's only creature is gone (alice's
+    don't count): the two 5/5s take him from 2 to -8 life and he loses
+    (704.5a)."""
+    engine = Engine(discover=False)
+    state = _worship_board(engine, with_worship=False)
+    state = state.evolve(effects=(Effect("life_floor", player="bob"),))
+    state = engine.perform(state, LeaveBattlefield("pet")).state
+    after, _ = fight(engine, state, {"x": "bob", "y": "bob"}, {})
+    assert after.players["bob"].life == -8
+    assert after.players["bob"].lost
+    assert after.players["bob"].loss_rule == "704.5a"
+
+
 # ---------------------------------------------------------------------------
 # 120.3: results, 120.5: damage doesn't destroy, 120.8: 0 damage
 # ---------------------------------------------------------------------------

@@ -1,15 +1,18 @@
 """The open action vocabulary and the kernel's actions that make objects enter
 and leave: tokens (111, 508.4, 509.4), destroy (701.8), regenerate (701.19),
-sacrifice (701.21), exile, removing an effect, and damage from a spell or
-ability that is not a permanent (120.3, 609.7)."""
+sacrifice (701.21), exile, removing an effect, gaining control for a player
+who left (800.4b), what "each player" does (101.4), and damage from a spell
+or ability that is not a permanent (120.3, 609.7)."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import attrs
 import pytest
 from attrs import frozen
 from redzone import (
+    EACH_PLAYER,
     Action,
     ActionSpec,
     AddEffect,
@@ -19,8 +22,11 @@ from redzone import (
     Effect,
     Engine,
     Exile,
+    GainControl,
+    GainLife,
     GameState,
     IllegalActionError,
+    LoseLife,
     Permanent,
     Player,
     PluginError,
@@ -29,6 +35,8 @@ from redzone import (
     Regenerate,
     RemoveEffect,
     RemoveFromCombat,
+    Result,
+    ResultReplacement,
     Sacrifice,
     SetState,
     StackObject,
@@ -406,6 +414,36 @@ def test_701_21_sacrifice(engine: Engine) -> None:
     assert err.rule == "701.21a" and set(err.objects) == {"god", "alice"}
 
 
+def test_701_21a_the_controller_sacrifices_a_permanent_not_its_owner(engine: Engine) -> None:
+    """701.21a: "its controller moves it from the battlefield directly to its
+    owner's graveyard. A player can't sacrifice ... a permanent they don't
+    control": alice controls bob's bear: bob, who owns it, can't sacrifice
+    it; alice sacrifices it, and it goes to bob's graveyard."""
+    state = engine.game(["alice", "bob"], [creature("bear", "bob", 2, 2)])
+    state = engine.perform(state, GainControl("bear", "alice")).state
+    err = illegal(engine, state, Sacrifice("bear", player="bob"))
+    assert err.rule == "701.21a" and set(err.objects) == {"bear", "bob"}
+    out = engine.perform(state, Sacrifice("bear", player="alice"))
+    assert [(e.kind, e.player) for e in out.events if e.kind == "sacrificed"] == [
+        ("sacrificed", "alice")]
+    assert "bear" in out.state.zone("bob", "graveyard")
+
+
+def test_800_4b_nothing_changes_to_the_control_of_a_player_who_left(engine: Engine) -> None:
+    """800.4b: "If an object would change to the control of a player who has
+    left the game, it doesn't": carol lost and left the three-player game;
+    giving her control of bob's bear is refused and changes nothing; alice,
+    still in the game, can gain control of it."""
+    state = engine.game(["alice", "bob", Player("carol", life=1)],
+                        [creature("bear", "bob", 2, 2)])
+    state = engine.perform(state, LoseLife("carol", 1)).state
+    assert state.players["carol"].lost and state.game_over is None
+    err = illegal(engine, state, GainControl("bear", "carol"))
+    assert "bear" in err.objects and err.rule == "800.4b"
+    taken = engine.perform(state, GainControl("bear", "alice")).state
+    assert taken.objects["bear"].controller == "alice"
+
+
 def test_406_exile(engine: Engine) -> None:
     """Exiled, it leaves the battlefield for exile and keeps last known information."""
     state = engine.game(["alice", "bob"], [creature("bear", "bob", 2, 2)])
@@ -424,6 +462,38 @@ def test_611_2_remove_effect(engine: Engine) -> None:
     assert gone.state.effects == ()
     assert [(e.kind, e.object) for e in gone.events] == [("effect_ends", "e1")]
     assert illegal(engine, out.state, RemoveEffect("e9")).rule == "611.2"
+
+
+# -- each player (101.4) ------------------------------------------------------------------
+
+
+def _plus_one(state: GameState, result: Result) -> list[ResultReplacement]:
+    """A replacement effect: a player who would gain life gains that much
+    plus 1 instead (with a doubling, the order the player chooses matters,
+    616.1)."""
+    if result.kind != "life_gain":
+        return []
+    return [ResultReplacement("plus one", "614.1a",
+                              lambda _state, r: attrs.evolve(r, amount=r.amount + 1))]
+
+
+def test_101_4_each_player_chooses_and_gains_life_in_apnap_order() -> None:
+    """101.4: when players make choices and take actions at once, the active
+    player makes theirs first, then the others in turn order (APNAP). On
+    bob's turn "each player gains 1 life", each player's gain with two
+    replacement effects whose order they choose (616.1): bob chooses first,
+    then carol, then alice, and the gains are reported in that order
+    (``GainLife``: "in APNAP order")."""
+    engine = Engine(discover=False, plugins=[plugin("plus_one",
+                                                    redzone_result_replacements=_plus_one)])
+    state = engine.game(["alice", "bob", "carol"], [], active_player="bob", effects=[
+        Effect("double_life_gain", player=p) for p in ("alice", "bob", "carol")])
+    out = engine.perform(state, GainLife(EACH_PLAYER, 1))
+    assert [(c.key, c.player) for c in out.choices] == [
+        ("result_order@bob:life_gain", "bob"), ("result_order@carol:life_gain", "carol"),
+        ("result_order@alice:life_gain", "alice")]
+    assert [e.player for e in out.events if e.kind == "life_gain"] == ["bob", "carol", "alice"]
+    assert {p.life for p in out.state.players.values()} == {23}
 
 
 # -- a source that is not a permanent (120.3, 609.7) ---------------------------------------

@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 import redzone_keywords.annihilator as annihilator
-from redzone import Engine, GameState, IllegalActionError, Permanent
+from redzone import Engine, GameState, IllegalActionError, Move, Permanent
 from redzone.testing import KeywordConformance
 
 
@@ -65,6 +65,43 @@ def test_702_86a_the_defending_player_chooses_what_to_sacrifice(manual: Engine) 
     assert out.state.stack == ()
 
 
+def test_702_86a_the_choice_is_the_defending_players(manual: Engine) -> None:
+    """702.86a: "defending player sacrifices N permanents": the defending player, not
+    the attacking player who controls the trigger, makes the choice (701.21a: a player
+    sacrifices a permanent they choose), in a game of three as in one of two."""
+    for players in (["alice", "bob"], ["alice", "bob", "carol"]):
+        state = manual.game(players, [
+            manual.creature("eldrazi", "alice", 10, 10, "annihilator 1"),
+            manual.creature("bear", "bob", 2, 2)])
+        state = manual.declare_attackers(state, {"eldrazi": "bob"}).state
+        assert state.stack[0].controller == "alice"
+        assert [(p.name, p.player) for p in manual.pending_choices(state)] == [
+            ("sacrifice", "bob")]
+
+
+def test_702_86a_701_21a_the_defending_player_sacrifices_what_they_control_not_own(
+        manual: Engine) -> None:
+    """702.86a, 701.21a: a player sacrifices permanents they control: bob's options
+    are his land and the creature he controls but alice owns, not the creature he owns
+    but alice controls; he can sacrifice the one he controls, which goes to its
+    owner's graveyard."""
+    c = manual.creature
+    state = manual.game(["alice", "bob"], [
+        c("eldrazi", "alice", 10, 10, "annihilator 1"), c("lent", "alice", 1, 1, owner="bob"),
+        c("stolen", "bob", 3, 3, owner="alice"),
+        manual.permanent("land", "bob", types=["land"])])
+    state = manual.declare_attackers(state, {"eldrazi": "bob"}).state
+    (choice,) = manual.pending_choices(state)
+    assert (choice.player, choice.options) == ("bob", ("land", "stolen"))
+    out = manual.resolve_trigger(state, choices={"sacrifice": ["stolen"]})
+    assert gone(out.state) == ["stolen"]
+    assert out.state.objects["lent"].zone == "battlefield"
+    assert [(e.object, e.player) for e in out.events if e.kind == "sacrificed"] == [
+        ("stolen", "bob")]
+    with pytest.raises(IllegalActionError):
+        manual.resolve_trigger(state, choices={"sacrifice": ["lent"]})
+
+
 @pytest.mark.parametrize("chosen", [
     ["land"],                      # too few
     ["land", "bear", "spirit"],    # too many
@@ -118,6 +155,20 @@ def test_702_86b_each_instance_triggers_separately(manual: Engine) -> None:
     while state.stack:
         state = manual.resolve_trigger(state).state
     assert gone(state) == ["bear", "land", "spirit"]
+
+
+def test_508_3a_a_creature_put_onto_the_battlefield_attacking_does_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the battlefield
+    attacking": annihilator ("Whenever this creature attacks") on a creature put onto
+    the battlefield attacking bob never triggers; bob sacrifices nothing."""
+    spawn = engine.creature("spawn", "alice", 4, 4, "annihilator 1", zone="hand")
+    state = board(engine, (), extra=(spawn,))
+    state = engine.declare_attackers(state, {"eldrazi": "bob"}).state
+    out = engine.perform(state, Move("spawn", "battlefield", attacking="bob"))
+    assert out.state.combat is not None and out.state.combat.attacks["spawn"] == "bob"
+    assert [e for e in out.events if e.kind in ("trigger", "sacrificed")] == []
+    assert out.state.stack == () and gone(out.state) == []
 
 
 def test_702_86a_sacrifice_is_not_destruction(engine: Engine) -> None:

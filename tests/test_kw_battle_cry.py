@@ -15,7 +15,7 @@ import pytest
 import redzone_keywords.battle_cry as battle_cry
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from redzone import Engine, Event, GameState, Outcome, Permanent, Player
+from redzone import Engine, Event, GameState, Move, Outcome, Permanent, Player
 from redzone.kernel.plugins import PluginInfo
 from redzone.testing import KeywordConformance
 from redzone.testing.conformance import _unprefixed
@@ -127,6 +127,27 @@ def test_508_3a_a_creature_put_onto_the_battlefield_attacking_does_not_trigger(
         printed_keywords=(token,))})
     assert state.stack == ()
     assert manual.declare_blockers(state, {}).state.objects["bear"].power == 2
+
+
+def test_508_3a_508_4_a_creature_put_onto_the_battlefield_attacking_does_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the battlefield
+    attacking" (508.4: it is attacking but never "attacked"). Here the creature with
+    battle cry really enters the battlefield attacking bob (a ``Move``, with its
+    ``enters_battlefield`` event, unlike the state edit above): no trigger, and the
+    other attacking creature gets nothing."""
+    c = engine.creature
+    start = engine.game(["alice", "bob"], [c("bear", "alice", 2, 2),
+                                           c("hero", "alice", 3, 4, "battle cry", zone="hand")])
+    enters = Move("hero", "battlefield", attacking="bob")
+    state = engine.declare_attackers(start, {"bear": "bob"}).state
+    out = engine.perform(state, enters)
+    assert out.state.combat is not None and out.state.combat.attacks["hero"] == "bob"
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert (out.state.objects["bear"].power, out.state.objects["hero"].power) == (2, 3)
+    result = engine.resolve(start, {"bear": "bob"}, {},
+                            actions=[("declare_attackers", enters)])
+    assert result.state.players["bob"].life == 20 - 2 - 3
 
 
 class TestBattleCryConformance(KeywordConformance):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.dethrone as dethrone
-from redzone import Engine, GameState, LoseLife, Player
+from redzone import Engine, GameState, LoseLife, Move, Player
 from redzone.testing import KeywordConformance
 
 
@@ -41,6 +41,34 @@ def test_702_105a_attacking_the_player_with_the_most_life(
     assert rogue.counters.get("+1/+1", 0) == counters
     assert (rogue.power, rogue.toughness) == (2 + counters, 2 + counters)
     assert [e.rule for e in out.events if e.kind == "resolve"] == ["702.105a"] * counters
+
+
+def test_702_105a_104_5_a_player_who_left_the_game_is_not_compared(engine: Engine) -> None:
+    """702.105a "the player with the most life or tied for most life" is among the
+    players in the game: carol has lost and left it (104.5) with 25 life; bob, with
+    20, has the most life of those left, so a creature attacking him gets its
+    counter."""
+    state = engine.game([Player("alice", 10), Player("bob", 20),
+                         Player("carol", 25, lost=True)],
+                        [engine.creature("rogue", "alice", 2, 2, "dethrone")])
+    out = engine.declare_attackers(state, {"rogue": "bob"})
+    assert out.state.objects["rogue"].counters == {"+1/+1": 1}
+    assert [e.rule for e in out.events if e.kind == "resolve"] == ["702.105a"]
+
+
+def test_508_3a_a_creature_put_onto_the_battlefield_attacking_does_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the battlefield
+    attacking": dethrone on a creature put onto the battlefield attacking bob, the
+    player with the most life, never triggers; it gets no counter."""
+    c = engine.creature
+    state = engine.game([Player("alice", 10), Player("bob", 20)], [
+        c("elf", "alice", 1, 1), c("knight", "alice", 3, 3, "dethrone", zone="hand")])
+    state = engine.declare_attackers(state, {"elf": "bob"}).state
+    out = engine.perform(state, Move("knight", "battlefield", attacking="bob"))
+    assert out.state.combat is not None and out.state.combat.attacks["knight"] == "bob"
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert out.state.objects["knight"].counters == {}
 
 
 def test_702_105a_without_dethrone_nothing(engine: Engine) -> None:

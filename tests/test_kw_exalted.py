@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.exalted as exalted
-from redzone import Engine, GameState, IllegalActionError, LeaveBattlefield, Permanent
+from redzone import Engine, GameState, IllegalActionError, LeaveBattlefield, Move, Permanent
 from redzone.testing import KeywordConformance
 
 
@@ -67,6 +67,29 @@ def test_702_83a_every_instance_on_every_permanent_you_control_triggers(
         state = manual.resolve_trigger(state).state
     assert (state.objects["bear"].power, state.objects["bear"].toughness) == (6, 6)
     assert state.objects["angel"].power == 3
+
+
+def test_702_83b_508_3a_a_creature_put_onto_the_battlefield_attacking_was_not_declared(
+        engine: Engine) -> None:
+    """702.83b: a creature "attacks alone" if it's the only creature declared as an
+    attacker (506.5). The bear is declared alone and gets exalted's +1/+1; the knight,
+    put onto the battlefield attacking afterwards, was never declared (508.3a, 508.4):
+    it doesn't attack alone, and the bear still did."""
+    c = engine.creature
+    start = game(engine, c("bear", "alice", 2, 2), c("knight", "alice", 3, 3, zone="hand"),
+                 engine.permanent("banner", "alice", types=["enchantment"],
+                                  keywords=["exalted"]))
+    enters = Move("knight", "battlefield", attacking="bob")
+    state = engine.declare_attackers(start, {"bear": "bob"}).state
+    assert state.objects["bear"].power == 3
+    out = engine.perform(state, enters)
+    assert out.state.combat is not None and out.state.combat.attacks["knight"] == "bob"
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert (out.state.objects["bear"].power, out.state.objects["bear"].toughness) == (3, 3)
+    assert (out.state.objects["knight"].power, out.state.objects["knight"].toughness) == (3, 3)
+    result = engine.resolve(start, {"bear": "bob"}, {},
+                            actions=[("declare_attackers", enters)])
+    assert result.state.players["bob"].life == 20 - 3 - 3
 
 
 def test_702_83a_an_opponents_exalted_does_not_trigger(engine: Engine) -> None:

@@ -58,6 +58,19 @@ def test_702_12b_noncombat_lethal_damage_does_not_destroy_it(board: Any) -> None
     assert out.state.objects["guard"].damage == 10
 
 
+def test_702_12b_a_permanent_with_counters_is_still_indestructible(board: Any) -> None:
+    """702.12b: "A permanent with indestructible can't be destroyed. Such permanents
+    aren't destroyed by lethal damage": an indestructible 2/2 with a +1/+1 counter (a
+    3/3) dealt 5 damage stays on the battlefield with the damage marked; counters
+    change nothing."""
+    state = board(board.c("ogre", "bob", 5, 5),
+                  board.c("guard", "alice", 2, 2, "indestructible", counters={"+1/+1": 1}))
+    out = board.engine.perform(state, DealDamage("ogre", "guard", 5))
+    guard = out.state.objects["guard"]
+    assert (guard.zone, guard.toughness, guard.damage) == ("battlefield", 3, 5)
+    assert zone_events(out.events) == []
+
+
 @pytest.mark.parametrize("shrink", [Pump("guard", -2, -2), AddCounters("guard", {"-1/-1": 2})])
 def test_704_5f_zero_toughness_still_puts_it_into_the_graveyard(board: Any,
                                                                 shrink: Any) -> None:

@@ -67,6 +67,25 @@ def test_702_79a_the_second_death_stays_dead(engine: Engine) -> None:
     assert second.objects["finks"].zone == "graveyard"
 
 
+@pytest.mark.parametrize(("keyword", "counter"), [("persist", "-1/-1"),
+                                                  ("undying", "+1/+1")])
+def test_702_79a_603_2_two_instances_trigger_twice_and_it_returns_once(
+        manual: Engine, keyword: str, counter: str) -> None:
+    """702.79a, 702.93a, 603.2: each instance of persist (undying) is its own
+    triggered ability, so a creature with two instances that dies triggers twice;
+    the first to resolve returns the card, the second finds it gone from the
+    graveyard (400.7) and does nothing: it is back once, with one counter."""
+    out = manual.perform(duel(manual, keyword, keyword), Destroy("finks"))
+    assert [(e.kind, e.rule) for e in out.events if e.kind == "trigger"] == [
+        ("trigger", "603.3b")] * 2
+    assert [(t.kind, t.source) for t in out.state.stack] == [(keyword, "finks")] * 2
+    state = manual.resolve_trigger(out.state).state
+    state = manual.resolve_trigger(state).state
+    assert state.stack == ()
+    finks = state.objects["finks"]
+    assert finks.zone == "battlefield" and dict(finks.counters) == {counter: 1}
+
+
 def test_702_79a_returns_under_its_owners_control(engine: Engine) -> None:
     """702.79a, 603.3a: bob stole finks; it dies under bob's control (bob controls
     the trigger) and returns under alice's, its owner's."""

@@ -161,6 +161,17 @@ def test_702_16h_protection_from_each_color(board: Any) -> None:
     assert board.engine.legal_blockers(state, "knight") == ("grey",)
 
 
+def test_702_16h_protection_from_all_colors_is_from_each_color(board: Any) -> None:
+    """702.16h: "Protection from each [characteristic]" is shorthand for protection
+    from each possible quality; "protection from all colors" is the same, from each
+    color: a red creature can't block it (702.16f), a colorless one can."""
+    state = attack(board, "protection from all colors",
+                   board.c("goblin", "bob", 2, 2, colors=["red"]), board.c("grey", "bob", 1, 1))
+    assert block_rules(board, state, "goblin") == ["702.16f"]
+    assert block_rules(board, state, "grey") == []
+    assert board.engine.legal_blockers(state, "knight") == ("grey",)
+
+
 def test_702_16m_several_instances_of_one_quality_are_redundant(board: Any) -> None:
     state = attack(board, "protection from red", board.c("red", "bob", 1, 1, colors=["red"]))
     state = board.engine.perform(state, Grant("knight", "protection from red")).state
@@ -258,6 +269,23 @@ def test_702_16a_e_a_card_type_quality(engine: Engine, types: list[str],
     ])
     out = engine.perform(state, DealDamage("rod", "guard", 2))
     assert out.state.objects["guard"].damage == amount_dealt
+
+
+@pytest.mark.parametrize(("protection", "amount_dealt"), [("protection from colorless", 0),
+                                                          ("protection from red", 3)])
+def test_702_16e_105_2c_damage_from_a_colorless_noncreature_source(
+        engine: Engine, protection: str, amount_dealt: int) -> None:
+    """702.16e: damage "dealt by sources that have the stated quality" is prevented:
+    an artifact with no color is colorless (105.2c) whether or not it is a creature,
+    so protection from colorless prevents the 3 damage the (noncreature) rock would
+    deal; protection from red doesn't."""
+    state = engine.game(["alice", "bob"], [
+        engine.permanent("rock", "bob", types=["artifact"]),
+        engine.creature("knight", "alice", 2, 5, protection)])
+    out = engine.perform(state, DealDamage("rock", "knight", 3))
+    assert out.state.objects["knight"].damage == amount_dealt
+    assert prevented(out.events) == ([("rock", "knight", 3, "702.16e")] if amount_dealt == 0
+                                     else [])
 
 
 def test_702_16j_everything_prevents_all_damage(board: Any) -> None:

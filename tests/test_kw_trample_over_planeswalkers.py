@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from redzone import (
     AddContinuous,
     Engine,
+    GainControl,
     GameState,
     IllegalAssignmentError,
     LeaveBattlefield,
@@ -239,6 +240,22 @@ def test_702_19e_planeswalker_removed_unblocked_all_damage_to_the_defending_play
     assert result.state.players["bob"].life == 13
     damage = [(e.source, e.target, e.amount) for e in result.events if e.kind == "damage"]
     assert damage == [("seven", "bob", 7)]
+
+
+def test_702_19e_506_4_planeswalker_changes_control_the_defending_player_not_its_new_one(
+        board: Any) -> None:
+    """702.19e: "If a creature with trample over planeswalkers is attacking a
+    planeswalker and that planeswalker is removed from combat, the creature's damage may
+    be assigned to the defending player". Alice gains control of bob's attacked
+    planeswalker, which removes it from combat (506.4: its controller changes): the
+    damage goes to bob, the defending player, not to alice, its controller now."""
+    state = board(board.c("seven", "alice", 7, 7, TOP), planeswalker())
+    result = board.engine.resolve(state, {"seven": "jace"}, {},
+                                  actions=[("declare_blockers", GainControl("jace", "alice"))])
+    assert result.state.objects["jace"].controller == "alice"
+    damage = [(e.source, e.target, e.amount) for e in result.events if e.kind == "damage"]
+    assert damage == [("seven", "bob", 7)]
+    assert (result.state.players["alice"].life, result.state.players["bob"].life) == (20, 13)
 
 
 def test_702_19e_it_does_not_make_the_creature_attack_that_player(board: Any) -> None:

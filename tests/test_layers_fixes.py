@@ -123,6 +123,21 @@ def test_613_1f_a_granted_flying_pumps_an_attacker_that_kills_its_blocker() -> N
     assert after.objects["bear"].zone == "battlefield"
 
 
+def test_613_1f_an_effect_that_removes_all_abilities_keeps_the_keywords_it_gives() -> None:
+    """613.1f, 613.7: one effect "the bear loses all abilities and has
+    flying" removes the bear's trample and gives it flying, which it keeps
+    (the effect's own keyword isn't lost with the others); so a later
+    "creatures with flying get +1/+1" (layer 7c) applies to it: a 3/3
+    flier."""
+    state = _do(_board(engine.creature("bear", "alice", 2, 2, "trample")),
+                AddContinuous(affects=("bear",), lose_all_abilities=True,
+                              add_keywords=("flying",), duration="game"),
+                AddContinuous(affects_keyword="flying", power=1, toughness=1,
+                              duration="game"))
+    bear = state.objects["bear"]
+    assert (bear.power, bear.toughness, bear.keyword_names) == (3, 3, frozenset({"flying"}))
+
+
 # -- 613.6: one set of objects through an effect's layers -------------------------------
 
 
@@ -199,6 +214,37 @@ def test_611_2c_a_filter_effect_applies_to_the_new_object() -> None:
                               duration="game"),
                 [Move("bear", "exile"), Move("bear", "battlefield")])
     assert state.objects["bear"].power == 3
+
+
+# -- 205.2b, 205.3m: what a filter on types and subtypes matches -------------------------
+
+
+def test_205_2b_artifact_creatures_get_plus_one_needs_both_card_types() -> None:
+    """205.2b, 613.1: "artifact creatures get +1/+1" (``affects_types``:
+    every one of these card types) applies to an object that is both, the
+    artifact creature golem (a 4/4), not to the bear, a creature only (a
+    2/2)."""
+    golem = engine.permanent("golem", "alice", types=("artifact", "creature"),
+                             base_power=3, base_toughness=3)
+    state = _do(_board(engine.creature("bear", "alice", 2, 2), golem),
+                AddContinuous(affects_types=("artifact", "creature"), power=1, toughness=1,
+                              duration="game"))
+    assert [(state.objects[i].power, state.objects[i].toughness) for i in ("bear", "golem")] \
+        == [(2, 2), (4, 4)]
+
+
+def test_205_3m_elves_and_warriors_get_plus_one_pumps_each_that_has_one() -> None:
+    """205.3m: "Elves and Warriors get +1/+1" (``affects_subtypes``: has one
+    of these subtypes) applies to an Elf, a Warrior and an Elf Warrior (each
+    a 2/2), not to a Goblin (a 1/1)."""
+    kinds = {"elf": ("Elf",), "warrior": ("Warrior",), "both": ("Elf", "Warrior"),
+             "goblin": ("Goblin",)}
+    state = _do(_board(*(engine.creature(i, "alice", 1, 1).evolve(subtypes=sub)
+                         for i, sub in kinds.items())),
+                AddContinuous(affects_subtypes=("Elf", "Warrior"), power=1, toughness=1,
+                              duration="game"))
+    assert {i: state.objects[i].power for i in kinds} == {
+        "elf": 2, "warrior": 2, "both": 2, "goblin": 1}
 
 
 # -- 613.8b-c: a dependency loop -----------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from redzone import (
     Engine,
+    Exile,
     GameState,
     Grant,
     IllegalActionError,
@@ -184,6 +185,28 @@ def test_608_2b_provoke_whose_target_gained_protection_does_nothing(manual: Engi
     # Without the protection, the same trigger untaps it and makes it block.
     plain = manual.resolve_trigger(out.state).state
     assert plain.objects["monk"].tapped is False
+
+
+def test_702_16b_608_2b_a_trigger_whose_source_left_is_still_from_that_source(
+        manual: Engine) -> None:
+    """702.16b: protection from red means the creature "can't be targeted by
+    abilities from a source with the stated quality". The red provoker leaves
+    the battlefield with its trigger on the stack: the ability is still from
+    that source (its last known information, 608.2b), so the target that
+    gained protection from red is illegal as it resolves and the creature
+    neither untaps nor must block. Without the protection the same trigger
+    untaps it: the refusal is the protection's."""
+    out = manual.declare_attackers(_provoke_board(manual, "vigilance"), {"goblin": "bob"})
+    assert out.state.stack[0].choices["target"] == ("monk",)
+    gone = manual.perform(out.state, Exile("goblin")).state
+    shielded = manual.perform(gone, Grant("monk", ("protection from red",))).state
+    assert shielded.objects["goblin"].zone == "exile"
+    assert [v.rule for v in manual.hooks.target_violations(shielded, "goblin", "monk")] == [
+        "702.16b"]
+    resolved = manual.resolve_trigger(shielded).state
+    assert resolved.objects["monk"].tapped is True
+    assert all(e.kind != "blocks_if_able" for e in resolved.effects)
+    assert manual.resolve_trigger(gone).state.objects["monk"].tapped is False
 
 
 def test_608_2b_provoke_refuses_an_embedders_protected_target(manual: Engine) -> None:

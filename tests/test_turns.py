@@ -15,6 +15,7 @@ from redzone import (
     CreateDelayedTrigger,
     Effect,
     Engine,
+    GainControl,
     GainLife,
     GameState,
     IllegalActionError,
@@ -22,6 +23,7 @@ from redzone import (
     Permanent,
     Player,
     Pump,
+    Tap,
     Trigger,
 )
 from redzone.formats.outcome import run_file
@@ -66,6 +68,30 @@ def test_502_3_alice_untap_step_does_not_end_bobs_effect(engine: Engine) -> None
     out = engine.untap_step(state, "alice")
     assert len(out.state.effects) == 1 and out.state.objects["bear"].tapped
     assert not out.state.objects["orc"].tapped
+
+
+def test_502_3_302_6_a_permanent_untaps_in_its_controllers_untap_step_not_its_owners(
+        engine: Engine) -> None:
+    """502.3: "the active player determines which permanents they control
+    will untap"; 302.6: a creature can attack once its controller has
+    controlled it continuously since their most recent turn began. Alice
+    gained control of bob's bear in bob's turn: in her untap step it untaps
+    and is no longer summoning sick; in bob's next one, bob (its owner, not
+    its controller) doesn't untap it."""
+    state = engine.game(["alice", "bob"], [engine.creature("bear", "bob", 2, 2)],
+                        active_player="bob")
+    state = engine.perform(state, [GainControl("bear", "alice"), Tap("bear")]).state
+    bear = state.objects["bear"]
+    assert (bear.owner, bear.controller, bear.tapped, bear.summoning_sick) == (
+        "bob", "alice", True, True)
+    alices = engine.begin_turn(engine.end_turn(state).state, draw=False)
+    bear = alices.state.objects["bear"]
+    assert alices.state.active_player == "alice"
+    assert (bear.controller, bear.tapped, bear.summoning_sick) == ("alice", False, False)
+    assert [e.object for e in alices.events if e.kind == "untap"] == ["bear"]
+    tapped = engine.perform(alices.state, Tap("bear")).state
+    bobs = engine.begin_turn(engine.end_turn(tapped).state, draw=False)
+    assert bobs.state.active_player == "bob" and bobs.state.objects["bear"].tapped
 
 
 def test_611_2a_until_your_next_turn_ends_as_that_players_turn_begins(engine: Engine) -> None:
@@ -330,6 +356,25 @@ def test_800_4m_a_left_players_next_turn_effect_ends_as_that_turn_would_have_beg
         ("effect_ends", "800.4m")]
     state = engine.resolve(out.state, {"wolf": "alice"}, {}).state
     assert state.players["alice"].life == 18
+
+
+def test_514_2_a_this_combat_effect_made_after_combat_ends_by_the_cleanup_step(
+        engine: Engine) -> None:
+    """511.2, 514.2: "this combat" is the turn's combat: an effect lasting
+    "this combat" made after that combat is over (in the postcombat main
+    phase) can't outlast the turn: it has ended by the cleanup step at the
+    latest, with the "until end of turn" and "this turn" ones, and the bear
+    is a 2/2 again, with nothing left on it."""
+    state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2)])
+    state = engine.declare_attackers(state, {}).state
+    state = engine.finish(engine.end_of_combat(state).state).state
+    assert state.step == "postcombat_main" and state.combat is None
+    state = engine.perform(state, Pump("bear", 2, 2, duration="this_combat")).state
+    out = engine.end_turn(state)
+    bear = out.state.objects["bear"]
+    assert (bear.power, bear.toughness, bear.modifications) == (2, 2, ())
+    bobs = engine.begin_turn(out.state, draw=False).state
+    assert (bobs.objects["bear"].power, bobs.objects["bear"].toughness) == (2, 2)
 
 
 def _cleanup_pump(engine: Engine) -> GameState:

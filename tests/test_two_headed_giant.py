@@ -129,6 +129,26 @@ def test_805_the_next_turn_is_the_other_teams(engine: Engine) -> None:
     assert after.is_attacking_player("dave") and not after.is_attacking_player("alice")
 
 
+def test_805_4_810_2_teammates_seated_together_the_next_turn_is_the_other_teams(
+        engine: Engine) -> None:
+    """805.4, 810.2: with shared team turns the teams take turns, not the
+    players: seated alice, carol (red), bob, dave (blue), the turn after the
+    red team's is the blue team's (bob, its first player in turn order, is
+    the active player), not carol's; its permanents untap, the red team's
+    don't. The turn after it is the red team's again."""
+    c = engine.creature
+    state = engine.game(["alice", "carol", "bob", "dave"], [
+        c("elf", "carol", 1, 1, tapped=True), c("wolf", "dave", 2, 2, tapped=True)],
+        teams=TEAMS, turn_order=["alice", "carol", "bob", "dave"])
+    blue = engine.begin_turn(engine.end_turn(state).state, draw=False).state
+    assert (blue.turn, blue.active_player) == (2, "bob")
+    assert blue.is_attacking_player("dave") and not blue.is_attacking_player("carol")
+    assert not blue.objects["wolf"].tapped and blue.objects["elf"].tapped
+    red = engine.begin_turn(engine.end_turn(blue).state, draw=False).state
+    assert (red.turn, red.active_player) == (3, "alice")
+    assert not red.objects["elf"].tapped
+
+
 def test_teams_from_a_scenario_file() -> None:
     """The ``teams`` key: team id -> players; teammates share life (30 by
     default); a player on two teams, or teammates with different lives, is a

@@ -893,10 +893,12 @@ def _start_continuous(tx: Tx, effect: ContinuousEffect) -> str:
 def _gain_control(tx: Tx, a: GainControl) -> None:
     perm = tx.permanent(a.target, a.do)
     player = tx.state.players.get(a.player)
-    if player is None or player.lost:
-        raise IllegalActionError(f"gain_control: {a.player!r} is not a player in the game "
-                                 "(800.4a: a player who left controls nothing)",
+    if player is None:
+        raise IllegalActionError(f"gain_control: {a.player!r} is not a player in the game",
                                  rule="800.4a", objects=(a.target,))
+    if player.lost:
+        raise IllegalActionError(f"gain_control: {a.player!r} has left the game: nothing "
+                                 "changes to their control", rule="800.4b", objects=(a.target,))
     if not starts(tx, a.duration, a.condition, a.do):
         return  # 611.2b: it does nothing
     mod = Modification(source="control", duration=a.duration, condition=a.condition,
