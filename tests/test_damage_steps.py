@@ -342,6 +342,12 @@ def test_510_1c_a_mixed_assignment_is_a_blocked_one(thorn_engine: Engine) -> Non
     with pytest.raises(IllegalAssignmentError) as info:
         thorn_engine.combat_damage(state, {"thorn": {"bear1": 2, "bob": 5}})
     assert [v.rule for v in info.value.violations] == ["510.1c"]
+    # The message says what is legal: all 7 to bob, or among the blockers
+    # (bob is not one of its recipients when the damage is split).
+    assert info.value.violations[0].message == (
+        "Thorn Elemental (thorn) can't assign damage to bob with other recipients: it "
+        "assigns all 7 to bob (as though it weren't blocked) or among its legal "
+        "recipients: bear1")
     trampler = _blocked(thorn_engine, "trample", blockers=2)
     with pytest.raises(IllegalAssignmentError) as info:
         thorn_engine.combat_damage(trampler, {"thorn": {"bear1": 2, "bob": 5}})

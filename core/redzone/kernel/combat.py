@@ -1152,6 +1152,27 @@ def default_policy(hooks: Hooks, state: GameState, step: str, duties_: Sequence[
     return out
 
 
+def _not_a_recipient(state: GameState, duty: Duty, recipient: str) -> str:
+    """Why ``duty.source`` can't assign damage to ``recipient`` (510.1b-d),
+    saying what it can: a creature that may assign as though it weren't
+    blocked names that choice apart (all of it to what it attacks), since
+    with other recipients it is an ordinary blocked assignment (510.1c)."""
+    source = label(state, duty.source)
+    legal = ", ".join(label(state, x) for x in duty.recipients) or "nothing"
+    if duty.unblocked is not None and recipient == duty.unblocked:
+        return (f"{source} can't assign damage to {label(state, recipient)} with other "
+                f"recipients: it assigns all {shown_number(duty.power, grouped=False)} to "
+                f"{label(state, recipient)} (as though it weren't blocked) or among its legal "
+                f"recipients: {legal}")
+    if duty.unblocked:
+        legal = ", ".join(label(state, x) for x in (*duty.recipients, duty.unblocked))
+    combat = state.combat
+    gone = (", which is no longer in combat (506.4)"
+            if combat is not None and recipient in combat.removed else "")
+    return (f"{source} can't assign damage to {label(state, recipient)}{gone}; "
+            f"its legal recipients are: {legal}")
+
+
 def assignment_violations(hooks: Hooks, state: GameState, step: str,
                           duties_: Sequence[Duty], full: Assignment,
                           given: Iterable[str]) -> list[Violation]:
@@ -1185,14 +1206,10 @@ def assignment_violations(hooks: Hooks, state: GameState, step: str,
                                        (duty.source, r)))
                 bad = True
             elif n and r not in duty.recipients and not unblocked:
-                options = duty.recipients + ((duty.unblocked,) if duty.unblocked else ())
-                legal = ", ".join(label(state, x) for x in options) or "nothing"
                 rule = "510.1b" if not duty.blocked and duty.is_attacker else (
                     "510.1c" if duty.is_attacker else "510.1d")
-                gone = ", which is no longer in combat (506.4)" if r in combat.removed else ""
-                found.append(Violation(rule, f"{label(state, duty.source)} can't assign damage "
-                                       f"to {label(state, r)}{gone}; "
-                                       f"its legal recipients are: {legal}", (duty.source, r)))
+                found.append(Violation(rule, _not_a_recipient(state, duty, r),
+                                       (duty.source, r)))
                 bad = True
         if bad:
             continue
