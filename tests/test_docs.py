@@ -353,3 +353,29 @@ def test_packaging_metadata() -> None:
     sdist = meta["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
     assert {"mkdocs.yml", "LICENSE", "docs"} <= set(sdist)
     assert any("mkdocstrings-python" in d for d in project["optional-dependencies"]["docs"])
+
+
+def test_107_1_the_keyword_bounds_the_guarantees_list_are_the_plugins() -> None:
+    """107.1 (no rule caps a number, so each keyword form declares its own
+    bound, ``KeywordSpec.most``): guarantee 15 lists each built-in keyword's
+    bound; the list is the built-in plugins' declared bounds, every keyword
+    with a number named under its bound, the rest under "others"."""
+    from redzone import Engine
+
+    text = (DOCS / "guarantees.md").read_text(encoding="utf-8")
+    listed = re.search(r"\(`KeywordSpec\.most`: [^;]*; ([^)]*)\)", text)
+    assert listed is not None, "guarantee 15 lists the keywords' bounds"
+    bounds: dict[str, int] = {}
+    others = None
+    for part in re.finditer(r"([a-z ,]+?) (\d[\d,]*)(?:,|$)", listed.group(1)):
+        names, bound = part.group(1).strip(), int(part.group(2).replace(",", ""))
+        if names == "others":
+            others = bound
+            continue
+        for name in re.split(r", | and ", names):
+            bounds[name] = bound
+    declared = {info.spec.name: info.spec.most for info in Engine().keywords()
+                if "{number}" in info.spec.form}
+    assert others is not None
+    assert {name: bounds.get(name, others) for name in declared} == declared
+    assert set(bounds) <= set(declared), "the page names a keyword without a number"
