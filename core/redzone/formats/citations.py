@@ -95,9 +95,12 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         # player causes that much life loss (215.2), an effect's life gain or
         # loss (215.3), drawing a card (423.1), drawing from an empty library
         # (102.3c), a player or team winning when all opponents have lost
-        # (102.2a, 102.2c).
+        # (102.2a, 102.2c), a draw: every remaining player losing at once
+        # (102.4a), a loop of mandatory actions (102.4b), every remaining team
+        # losing at once (102.4c).
         "120.3a": "215.2", "119.3": "215.3", "121.1": "423.1", "121.4": "102.3c",
         "104.2a": "102.2a", "104.2c": "102.2c",
+        "104.4a": "102.4a", "104.4b": "102.4b", "104.4d": "102.4c",
         # Two-Headed Giant: the team's shared life (606.4a), a team losing at 0
         # or less (606.8a).
         "810.4": "606.4a", "810.8c": "606.8a",

@@ -28,6 +28,7 @@ from redzone.kernel.errors import IllegalActionError, PluginError
 from redzone.kernel.events import Event, leaves_battlefield
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.hooktypes import Action, StateBasedAction
+from redzone.kernel.loops import LOOP_AFTER, Positions
 from redzone.kernel.model import (
     CHOICE_KINDS,
     PLAYER_DURATIONS,
@@ -342,10 +343,28 @@ def state_based_actions(tx: Tx) -> None:
 
 def resolve_stack(tx: Tx) -> None:
     """With ``auto_triggers``, resolve the stack until it is empty or the
-    game is over (608)."""
-    if tx.context.auto_triggers:
-        while tx.state.stack and tx.state.game_over is None:
-            resolve_top(tx, None)
+    game is over (608).
+
+    Past :data:`~redzone.kernel.loops.LOOP_AFTER` resolutions, the position
+    before each further one is noted (:class:`~redzone.kernel.loops.Positions`):
+    one the game comes back to with no choice made since (none asked,
+    answered or taken by default) is a loop of mandatory actions, and the
+    game is a draw (104.4b); what waits on the stack stays there. A loop
+    with a choice in it, or a chain that never repeats a position, goes on
+    until it ends or reaches the trigger bound."""
+    if not tx.context.auto_triggers:
+        return
+    resolved = 0
+    positions: Positions | None = None
+    while tx.state.stack and tx.state.game_over is None:
+        resolved += 1
+        if resolved > LOOP_AFTER:
+            if positions is None:
+                positions = Positions()
+            if positions.repeated(tx.state, len(tx.made)):
+                end_game(tx, "104.4b", draw=True)
+                return
+        resolve_top(tx, None)
 
 
 def _record(tx: Tx, events: Sequence[Event]) -> None:
@@ -606,25 +625,35 @@ def _players_lost(tx: Tx, lost: Sequence[str]) -> None:
     if len(sides) <= 1 and remaining and state.team_of(remaining[0]) is not None:
         # 104.2c: a team with a player still in the game wins when every
         # other team has left it (a player on no team wins by 104.2a, below).
-        losers = tuple(p for p in state.turn_order if state.players[p].lost)
-        over = GameOver(winners=remaining, losers=losers, draw=False, step=tx.step,
-                        rule="104.2c")
-        tx._set(game_over=over)
-        tx.emit(Event.make("game_over", "104.2c", winners=tuple(remaining),
-                           team=state.team_of(remaining[0]), draw=False))
+        end_game(tx, "104.2c", remaining, team=state.team_of(remaining[0]))
         return
     if len(remaining) <= 1:
-        losers = tuple(p for p in state.turn_order if state.players[p].lost)
         draw = not remaining
         # a draw: every remaining player (104.4a) or team (104.4d) lost at once
         rule = ("104.4d" if state.teams else "104.4a") if draw else "104.2a"
-        over = GameOver(winners=remaining, losers=losers, draw=draw, step=tx.step,
-                        rule=rule)
-        tx._set(game_over=over)
-        tx.emit(Event.make("game_over", rule, winners=tuple(remaining), draw=draw))
+        end_game(tx, rule, remaining, draw=draw)
         return
     for player in lost:
         _leave_game(tx, player)
+
+
+def end_game(tx: Tx, rule: str, winners: Sequence[str] = (), *, draw: bool = False,
+             team: str | None = None) -> None:
+    """The game is over (104.1): ``winners`` won (104.2), or it is a draw
+    (104.4); the players who lost so far are its losers. The state's
+    :class:`GameOver` and a ``game_over`` event say how, citing ``rule``.
+
+    :param rule: the rule that ends it (``"104.2a"``, ``"104.4a"``,
+        ``"104.4b"`` ...).
+    :param winners: the players who won, in turn order (none for a draw).
+    :param draw: whether the game is a draw.
+    :param team: the winning team, when a team won (104.2c).
+    """
+    state = tx.state
+    losers = tuple(p for p in state.turn_order if state.players[p].lost)
+    tx._set(game_over=GameOver(winners=tuple(winners), losers=losers, draw=draw,
+                               step=tx.step, rule=rule))
+    tx.emit(Event.make("game_over", rule, winners=tuple(winners), team=team, draw=draw))
 
 
 def _leave_game(tx: Tx, player: str) -> None:
@@ -1044,6 +1073,6 @@ def resolve_top(tx: Tx, trigger_id: object) -> None:
     settle(tx, since=start, resolve=False)
 
 
-__all__ = ["cease", "change_control", "commit", "end_effects", "fire_delayed", "offers_now",
-           "outcome", "perform_state_based_actions", "resolve_stack", "resolve_top", "settle",
-           "state_based_actions", "whose", "within_bounds"]
+__all__ = ["cease", "change_control", "commit", "end_effects", "end_game", "fire_delayed",
+           "offers_now", "outcome", "perform_state_based_actions", "resolve_stack",
+           "resolve_top", "settle", "state_based_actions", "whose", "within_bounds"]
