@@ -256,14 +256,16 @@ def test_613_1b_506_4_gaining_control_of_an_attacker_removes_it_from_combat(
         engine: Engine) -> None:
     """506.4: a permanent whose controller changes is removed from combat;
     bob's Threaten on the attacking knight: it deals no combat damage, and is
-    bob's until end of turn (302.6: not controlled since his turn began)."""
+    bob's until end of turn (302.6: not controlled since his turn began).
+    The events are in causal order: the control change, then its removal
+    from combat."""
     state = combat_board(engine)
     out = engine.perform(state, GainControl("knight", "bob", "end_of_turn"))
     knight = out.state.objects["knight"]
     assert knight.controller == "bob" and knight.summoning_sick
     assert not _combat(out.state).is_attacking("knight")
     assert [(e.kind, e.rule) for e in out.events] == [
-        ("removed_from_combat", "506.4"), ("control", "613.1b")]
+        ("control", "613.1b"), ("removed_from_combat", "506.4")]
     damaged = engine.combat_damage(out.state).state
     assert damaged.players["bob"].life == 20  # the giant is blocked; the knight gone
     # 611.2, 514.2: the effect ends in the cleanup step; alice controls it again.

@@ -579,14 +579,15 @@ def change_control(tx: Tx, target: str, player: str, rule: str) -> None:
     """``player`` controls ``target`` from now (layer 2, 613.1b): when its
     controller changes it is removed from combat (506.4) and hasn't been
     under its new controller's control since their turn began (302.6); a
-    ``control`` event says so."""
+    ``control`` event says so, before the removal it causes (events are in
+    causal order)."""
     perm = tx.state.objects[target]
     if perm.controller == player:
         return
-    tx.remove_from_combat(target, "506.4")
-    tx.put(tx.state.objects[target].evolve(controller=player, summoning_sick=True))
+    tx.put(perm.evolve(controller=player, summoning_sick=True))
     tx.emit(Event.make("control", rule, object=target, player=player,
                        previous=perm.controller))
+    tx.remove_from_combat(target, "506.4")
 
 
 def _describe_modification(mod: Modification) -> str:
