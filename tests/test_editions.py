@@ -102,6 +102,31 @@ def test_m10_510_1c_craw_wurm_cadet_before_wall_is_lethal_is_illegal(
                                        {"wurm": {"wall": wall, "cadet": cadet}}) == ()
 
 
+def test_510_1c_m10_every_creature_ahead_in_the_order_needs_lethal_damage(
+        engines: dict[str, Engine]) -> None:
+    """510.1c (2024): a blocked creature "can't assign combat damage to a
+    creature that's blocking it unless ... each creature that precedes that
+    blocking creature in its order is assigned lethal damage", not only the
+    one just before it. Order Wall of Wood, golem, Eager Cadet; the
+    indestructible golem already has 2 damage marked, so it needs 0 more.
+    All 6 to the Cadet is illegal: the Wall, two places ahead of it, is
+    assigned 0 of its 3. 3 to the Wall and 3 to the Cadet is legal."""
+    engine = engines["m10"]
+    c = engine.creature
+    state = _game(engine, c("wurm", "alice", 6, 6, name="Craw Wurm"),
+                  c("wall", "bob", 0, 3, name="Wall of Wood"),
+                  c("golem", "bob", 2, 2, "indestructible", damage=2),
+                  c("cadet", "bob", 1, 1, name="Eager Cadet"))
+    state = engine.declare_attackers(state, {"wurm": "bob"}).state
+    state = engine.declare_blockers(state, {"wall": "wurm", "golem": "wurm", "cadet": "wurm"},
+                                    {"wurm": ["wall", "golem", "cadet"]}).state
+    assert engine.lethal_damage(state, "wurm", "golem") == 0
+    bad = engine.assignment_violations(state, {"wurm": {"wall": 0, "golem": 0, "cadet": 6}})
+    assert [(v.rule, v.objects) for v in bad] == [("510.1c", ("wurm", "wall", "cadet"))]
+    assert engine.assignment_violations(
+        state, {"wurm": {"wall": 3, "golem": 0, "cadet": 3}}) == ()
+
+
 def test_m10_giant_growth_on_the_wall_forces_all_six_to_it(engines: dict[str, Engine]) -> None:
     """Seed 001, 510.1c second example: Wall of Wood becomes 3/6."""
     engine = engines["m10"]
@@ -315,6 +340,22 @@ def test_sixth_deathtouch_trigger_destroys_the_creature_it_damaged(
     assert result.state.objects["giant"].zone == "graveyard"
 
 
+def test_502_63a_sixth_deathtouch_destroys_a_creature_not_a_planeswalker(
+        engines: dict[str, Engine]) -> None:
+    """502.63a (2009): "Whenever this permanent deals damage to a creature,
+    destroy that creature": the snake's combat damage to bob's planeswalker
+    (it attacks the planeswalker) is damage to a noncreature: the ability
+    doesn't trigger and the planeswalker stays, one loyalty counter fewer."""
+    engine = engines["sixth"]
+    state = _game(engine, engine.creature("snake", "alice", 1, 1, "deathtouch"),
+                  engine.permanent("jace", "bob", types=("planeswalker",),
+                                   counters={"loyalty": 5}))
+    result = engine.resolve(state, {"snake": "jace"})
+    jace = result.state.objects["jace"]
+    assert (jace.zone, jace.counters.get("loyalty")) == ("battlefield", 4)
+    assert not [e for e in result.events if e.kind in ("trigger", "destroyed")]
+
+
 def test_sixth_lifelink_instances_trigger_separately(engines: dict[str, Engine]) -> None:
     """502.68b (2009): each instance triggers; today lifelink is one static
     ability however many instances (702.15f)."""
@@ -325,6 +366,20 @@ def test_sixth_lifelink_instances_trigger_separately(engines: dict[str, Engine])
         result = engine.resolve(state, {"cleric": "bob"})
         gains[name] = result.state.players["alice"].life - 20
     assert gains == {"foundations": 2, "sixth": 4}
+
+
+def test_502_68a_sixth_lifelink_gains_its_controller_life_not_its_owner(
+        engines: dict[str, Engine]) -> None:
+    """502.68a (2009): "Whenever this permanent deals damage, you gain that
+    much life": "you" is the ability's controller, the permanent's controller
+    as it triggered. alice controls bob's lifelink priest; its 3 combat
+    damage to bob gains alice 3 life, and bob none."""
+    engine = engines["sixth"]
+    state = _game(engine, engine.creature("priest", "alice", 3, 3, "lifelink", owner="bob"))
+    result = engine.resolve(state, {"priest": "bob"})
+    assert {p: result.state.players[p].life for p in ("alice", "bob")} == {
+        "alice": 23, "bob": 17}
+    assert [e.player for e in result.events if e.kind == "trigger"] == ["alice"]
 
 
 def test_sixth_lifelink_triggers_after_state_based_actions(

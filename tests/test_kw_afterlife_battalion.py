@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import redzone_keywords.afterlife as afterlife
 import redzone_keywords.battalion as battalion
-from redzone import CreateToken, Destroy, Engine, GameState, Grant, Permanent
+from redzone import CreateToken, Destroy, Engine, GameState, Grant, Move, Permanent
 from redzone.testing import KeywordConformance
 
 
@@ -99,6 +99,50 @@ def test_207_2c_battalion_needs_two_others_and_itself(engine: Engine) -> None:
     home = engine.declare_attackers(state, {"a": "bob", "b": "bob", "c": "bob"})
     assert not [e for e in home.events if e.kind == "trigger"]
     assert home.state.objects["elite"].power == 1
+
+
+def test_207_2c_battalion_gives_its_own_plus_n_plus_m(engine: Engine) -> None:
+    """207.2c, with the amounts it is written with: ``battalion +2/+1`` ("it
+    gets +2/+1 until end of turn") makes the 1/1 a 3/2, not a 3/3."""
+    state = engine.game(["alice", "bob"], [
+        engine.creature("elite", "alice", 1, 1, "battalion +2/+1"),
+        *(engine.creature(o, "alice", 1, 1) for o in ("a", "b"))])
+    out = engine.declare_attackers(state, {"elite": "bob", "a": "bob", "b": "bob"})
+    elite = out.state.objects["elite"]
+    assert (elite.power, elite.toughness) == (3, 2)
+
+
+def test_603_2_each_battalion_instance_triggers(engine: Engine) -> None:
+    """603.2, 207.2c: each instance of the triggered ability triggers: two
+    ``battalion +1/+1`` give two triggers, +2/+2 in all."""
+    state = engine.game(["alice", "bob"], [
+        engine.creature("elite", "alice", 1, 1, "battalion +1/+1", "battalion +1/+1"),
+        *(engine.creature(o, "alice", 1, 1) for o in ("a", "b"))])
+    out = engine.declare_attackers(state, {"elite": "bob", "a": "bob", "b": "bob"})
+    elite = out.state.objects["elite"]
+    assert (elite.power, elite.toughness) == (3, 3)
+    assert [e.kind for e in out.events].count("trigger") == 2
+
+
+def test_508_3a_508_4_creatures_put_onto_the_battlefield_attacking_do_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the
+    battlefield attacking" (508.4). The battalion creature and two others
+    enter the battlefield attacking bob together (``Move``s, with their
+    ``enters_battlefield`` events): none of them was declared as an
+    attacker, so battalion doesn't trigger and it stays 1/1."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("bear", "alice", 2, 2), c("elite", "alice", 1, 1, "battalion +2/+2", zone="hand"),
+        *(c(o, "alice", 1, 1, zone="hand") for o in ("a", "b"))])
+    state = engine.declare_attackers(state, {"bear": "bob"}).state
+    out = engine.perform(state, [Move(o, "battlefield", attacking="bob")
+                                 for o in ("elite", "a", "b")])
+    assert out.state.combat is not None
+    assert [out.state.combat.attacks[o] for o in ("elite", "a", "b")] == ["bob"] * 3
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    elite = out.state.objects["elite"]
+    assert (elite.power, elite.toughness) == (1, 1)
 
 
 def test_611_2a_the_battalion_pump_ends_with_the_turn(engine: Engine) -> None:

@@ -9,6 +9,7 @@ from redzone import (
     CombatResult,
     CreateToken,
     Engine,
+    GainControl,
     GameState,
     IllegalActionError,
     IllegalBlockError,
@@ -118,6 +119,24 @@ def test_603_7c_it_left_before_end_of_combat(engine: Engine) -> None:
     out = engine.end_of_combat(state)
     assert "sacrificed" not in [e.kind for e in out.events]
     assert ("skipped", "603.7c") in [(e.kind, e.rule) for e in out.events]
+
+
+def test_701_21a_603_7e_a_player_cant_sacrifice_what_another_player_controls(
+        engine: Engine) -> None:
+    """603.7e: the delayed trigger "sacrifice it at end of combat" is alice's,
+    who controlled the ability that made it; 701.21a: "A player can't
+    sacrifice ... a permanent they don't control". bob gains control of
+    alice's attacking zombie before end of combat: the delayed trigger
+    sacrifices nothing, and the zombie stays on the battlefield under bob's
+    control."""
+    state = engine.declare_attackers(board(engine), {"zombie": "bob"}).state
+    state = engine.perform(state, GainControl("zombie", "bob")).state
+    state = engine.combat_damage(engine.declare_blockers(state, {}).state).state
+    out = engine.end_of_combat(state)
+    zombie = out.state.objects["zombie"]
+    assert (zombie.zone, zombie.controller) == ("battlefield", "bob")
+    assert not [e for e in out.events if e.kind in ("sacrificed", "dies")]
+    assert out.state.delayed == ()
 
 
 def test_500_8_it_is_sacrificed_at_the_end_of_the_combat_it_attacked_in(

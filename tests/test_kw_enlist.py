@@ -73,6 +73,25 @@ def test_702_154a_the_enlist_action_is_an_enlisting_creatures_cost(engine: Engin
     assert done.objects["hasty"].tapped
 
 
+def test_702_154a_an_untapped_attacker_with_vigilance_cant_be_enlisted(engine: Engine) -> None:
+    """702.154a "tap up to one untapped creature you control that you didn't
+    choose to attack with": the ox with vigilance attacks and stays untapped,
+    but it was chosen to attack, so it is no option and the enlist action
+    tapping it is refused (702.154a); the elk, which stayed home, can be
+    enlisted."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("knight", "alice", 2, 2, "enlist"),
+                                           c("ox", "alice", 3, 3, "vigilance"),
+                                           c("elk", "alice", 2, 2)])
+    out = engine.declare_attackers(state, {"knight": "bob", "ox": "bob"})
+    assert not out.state.objects["ox"].tapped
+    assert {c.key: c.options for c in out.choices}["enlist:knight"] == ("elk",)
+    with pytest.raises(IllegalActionError) as err:
+        engine.perform(out.state, enlist.Enlist("knight", "ox"))
+    assert err.value.rule == "702.154a" and "chosen to attack" in str(err.value)
+    assert engine.perform(out.state, enlist.Enlist("knight", "elk")).state.objects["elk"].tapped
+
+
 def test_702_154_the_enlist_action_is_checked_as_the_declarations_choice_is(
         engine: Engine) -> None:
     """702.154a-d: the ``enlist`` action a scenario performs pays the same cost

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import redzone_keywords.mentor as mentor
 from _long import samples
-from redzone import Engine, GameState, IllegalActionError, Pump
+from redzone import Engine, GameState, IllegalActionError, Move, Pump
 from redzone.testing import KeywordConformance
 
 
@@ -68,6 +68,23 @@ def test_603_3d_no_legal_target_removes_it(engine: Engine) -> None:
     out = engine.declare_attackers(state, {"sage": "bob", "ogre": "bob"})
     assert ("removed_from_stack", "603.3d") in [(e.kind, e.rule) for e in out.events]
     assert not out.state.objects["ogre"].counters
+
+
+def test_508_3a_508_4_a_mentor_put_onto_the_battlefield_attacking_does_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the
+    battlefield attacking" (508.4). The sage with mentor ("Whenever this
+    creature attacks", 702.134a) enters the battlefield attacking bob (a
+    ``Move``, with its ``enters_battlefield`` event) beside the attacking 1/1
+    cub: no trigger, and the cub gets no counter."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [c("sage", "alice", 3, 3, "mentor", zone="hand"),
+                                           c("cub", "alice", 1, 1)])
+    state = engine.declare_attackers(state, {"cub": "bob"}).state
+    out = engine.perform(state, Move("sage", "battlefield", attacking="bob"))
+    assert out.state.combat is not None and out.state.combat.attacks["sage"] == "bob"
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert dict(out.state.objects["cub"].counters) == {}
 
 
 def test_702_134b_two_instances_trigger_separately(engine: Engine) -> None:

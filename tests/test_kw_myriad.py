@@ -10,7 +10,16 @@ import pickle
 
 import pytest
 import redzone_keywords.myriad as myriad
-from redzone import Engine, Exile, GameState, IllegalActionError, Player, Pump
+from redzone import (
+    Engine,
+    Exile,
+    GainControl,
+    GameState,
+    IllegalActionError,
+    Move,
+    Player,
+    Pump,
+)
 from redzone.formats.serialize import state_from_dict, state_to_dict
 from redzone.testing import KeywordConformance
 
@@ -125,6 +134,34 @@ def test_508_4_the_tokens_never_attacked_so_myriad_and_battle_cry_do_not_trigger
     triggered = [e.get("ability") for e in out.events if e.kind == "trigger"]
     assert sorted(triggered) == ["battle cry", "myriad"]
     assert len(tokens(out.state)) == 2
+
+
+def test_508_3a_508_4_a_myriad_creature_put_onto_the_battlefield_attacking_does_not_trigger(
+        manual: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the
+    battlefield attacking" (508.4). The kitsune with myriad enters the
+    battlefield attacking bob (a ``Move``, with its ``enters_battlefield``
+    event) in a game of four: no trigger goes on the stack and no token is
+    made."""
+    state = table(manual, zone="hand")
+    state = manual.perform(manual.declare_attackers(state, {}).state,
+                           Move("kitsune", "battlefield", attacking="bob")).state
+    assert state.combat is not None and state.combat.attacks["kitsune"] == "bob"
+    assert state.stack == () and tokens(state) == {}
+
+
+def test_603_3a_the_tokens_are_the_triggers_controllers(manual: Engine) -> None:
+    """603.3a: the trigger is controlled by alice, who controlled the kitsune as
+    it triggered; 702.116a "you may create a token": the tokens are alice's,
+    although dave gained control of the kitsune before the trigger resolved.
+    They attack carol and dave, the opponents of alice other than bob."""
+    state = manual.declare_attackers(table(manual), {"kitsune": "bob"}).state
+    state = manual.perform(state, GainControl("kitsune", "dave")).state
+    assert state.stack[0].controller == "alice"
+    out = manual.resolve_trigger(state)
+    assert {p.id: p.controller for p in out.state.battlefield if p.token} == {
+        "kitsune.myriad.1": "alice", "kitsune.myriad.2": "alice"}
+    assert tokens(out.state) == {"kitsune.myriad.1": "carol", "kitsune.myriad.2": "dave"}
 
 
 def test_702_116b_each_instance_triggers_separately(engine: Engine) -> None:

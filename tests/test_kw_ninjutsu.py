@@ -84,6 +84,36 @@ def test_702_49c_refused_before_blockers_are_declared(engine: Engine) -> None:
     assert err.rule == "602.5" and "declare_attackers" in str(err)
 
 
+def test_702_49a_509_1h_511_3_activated_in_the_end_of_combat_step(engine: Engine) -> None:
+    """702.49a, 509.1h, 511.3: an unblocked attacker stays unblocked until the
+    combat phase ends, and creatures are removed from combat only as the end
+    of combat step ends: in the end of combat step the rogue is still an
+    unblocked attacking creature, so ninjutsu can return it; the ninja enters
+    tapped, attacking bob, unblocked (508.4d)."""
+    state = blocked(engine, board(engine), {"rogue": "bob", "elf": "bob"})
+    state = engine.end_of_combat(engine.combat_damage(state).state).state
+    assert state.step == "end_of_combat"
+    try:
+        out = engine.activate(state, "ninja", "ninjutsu", {"return": "rogue"})
+    except IllegalActionError as err:
+        pytest.fail(f"ninjutsu refused in the end of combat step: {err}")
+    assert out.state.objects["rogue"].zone == "hand"
+    assert out.state.objects["ninja"].zone == "battlefield" and out.state.objects["ninja"].tapped
+    combat = out.state.combat
+    assert combat is not None and combat.attacks.get("ninja") == "bob"
+    assert "ninja" not in combat.blocked
+
+
+def test_702_49a_an_opponents_unblocked_attacker_cant_be_returned(engine: Engine) -> None:
+    """702.49a "Return an unblocked attacking creature you control": bob's
+    ninja can't return alice's unblocked rogue (602.5)."""
+    shade = engine.creature("shade", "bob", 2, 2, "ninjutsu {1}{U}").evolve(zone="hand")
+    state = blocked(engine, board(engine, shade), {"rogue": "bob", "elf": "bob"})
+    with pytest.raises(IllegalActionError) as info:
+        engine.activate(state, "shade", "ninjutsu", {"return": "rogue"}, player="bob")
+    assert info.value.rule == "602.5" and "controlled by 'alice', not 'bob'" in str(info.value)
+
+
 @pytest.mark.parametrize(("returned", "why"), [
     ("elf", "blocked"), ("ogre", "not an attacking creature")])
 def test_702_49a_only_an_unblocked_attacker_you_control(engine: Engine, returned: str,

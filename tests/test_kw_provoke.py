@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from redzone import Engine, GameState, IllegalActionError, IllegalBlockError, Revoke
+from redzone import (
+    Engine,
+    GameState,
+    IllegalActionError,
+    IllegalBlockError,
+    Move,
+    Permanent,
+    Revoke,
+)
 
 
 def _board(engine: Engine) -> GameState:
@@ -165,6 +173,41 @@ def test_603_3d_no_legal_target_removes_it_from_the_stack(theirs: tuple[str, ...
     auto = Engine().declare_attackers(manual.game(["alice", "bob"], board), {"taunter": "bob"})
     assert not [e for e in auto.events if e.kind in ("resolve", "trigger")]
     assert auto.state.effects == ()
+
+
+def test_702_39a_603_3d_a_planeswalker_is_no_legal_target() -> None:
+    """702.39a "target creature defending player controls": bob controls only
+    a tapped planeswalker, which isn't a creature, so provoke has no legal
+    target and is removed from the stack (603.3d): nothing is untapped and
+    no block requirement is made."""
+    manual = Engine(auto_triggers=False)
+    c = manual.creature
+    state = manual.game(["alice", "bob"], [
+        c("taunter", "alice", 2, 2, "provoke"),
+        Permanent("jace", "bob", types={"planeswalker"}, counters={"loyalty": 3}, tapped=True)])
+    out = manual.declare_attackers(state, {"taunter": "bob"})
+    assert out.state.stack == ()
+    assert [(e.kind, e.rule) for e in out.events if e.get("ability") == "provoke"] == [
+        ("removed_from_stack", "603.3d")]
+    assert out.state.objects["jace"].tapped and out.state.effects == ()
+
+
+def test_508_3a_508_4_provoke_put_onto_the_battlefield_attacking_does_not_trigger(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the
+    battlefield attacking" (508.4). The taunter with provoke ("Whenever this
+    creature attacks", 702.39a) enters the battlefield attacking bob (a
+    ``Move``, with its ``enters_battlefield`` event): no trigger; bob's tapped
+    giant stays tapped and need not block it."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("ogre", "alice", 3, 3), c("taunter", "alice", 2, 2, "provoke", zone="hand"),
+        c("giant", "bob", 4, 4, tapped=True)])
+    state = engine.declare_attackers(state, {"ogre": "bob"}).state
+    out = engine.perform(state, Move("taunter", "battlefield", attacking="bob"))
+    assert out.state.combat is not None and out.state.combat.attacks["taunter"] == "bob"
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert out.state.objects["giant"].tapped and out.state.effects == ()
 
 
 def test_603_5_an_empty_answer_still_declines_when_there_is_a_target() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import redzone_keywords.training as training
-from redzone import Engine, GameState, LeaveBattlefield
+from redzone import Engine, GameState, LeaveBattlefield, Move
 from redzone.testing import KeywordConformance
 
 
@@ -60,6 +60,27 @@ def test_702_149b_each_instance_triggers_separately(engine: Engine) -> None:
     assert out.state.objects["recruit"].counters == {"+1/+1": 2}
 
 
+def test_508_3a_508_4_creatures_put_onto_the_battlefield_attacking_do_not_train(
+        engine: Engine) -> None:
+    """508.3a: "Such abilities won't trigger if a creature is put onto the
+    battlefield attacking" (508.4: it is attacking but never "attacked"). The
+    recruit with training and a 5/3 ally both enter the battlefield attacking
+    bob together (``Move``s, with their ``enters_battlefield`` events): no
+    trigger, no counter."""
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("bear", "alice", 2, 2), c("recruit", "alice", 1, 1, "training", zone="hand"),
+        c("ally", "alice", 5, 3, zone="hand")])
+    state = engine.declare_attackers(state, {"bear": "bob"}).state
+    out = engine.perform(state, [Move("recruit", "battlefield", attacking="bob"),
+                                 Move("ally", "battlefield", attacking="bob")])
+    assert out.state.combat is not None
+    assert (out.state.combat.attacks["recruit"], out.state.combat.attacks["ally"]) == (
+        "bob", "bob")
+    assert [e for e in out.events if e.kind == "trigger"] == []
+    assert out.state.objects["recruit"].counters == {}
+
+
 def test_508_2a_powers_are_compared_as_attackers_are_declared(engine: Engine) -> None:
     """The recruit with battle cry makes its 1/1 ally 2/1 as the cry resolves, after
     attackers were declared: at the declaration the ally's power (1) wasn't greater,
@@ -80,6 +101,21 @@ def test_702_149a_the_trigger_is_data_on_the_stack(manual: Engine) -> None:
     assert manual.resolve_trigger(state).state.objects["recruit"].counters == {"+1/+1": 1}
     removed = manual.remove_trigger(state, trigger.id).state
     assert removed.stack == () and removed.objects["recruit"].counters == {}
+
+
+def test_603_3a_the_trigger_is_controlled_by_the_creatures_controller(manual: Engine) -> None:
+    """603.3a: "A triggered ability is controlled by the player who controlled
+    its source at the time it triggered": alice controls the recruit, which
+    bob owns; its training trigger is alice's, not bob's."""
+    c = manual.creature
+    state = manual.game(["alice", "bob"], [c("recruit", "alice", 1, 1, "training", owner="bob"),
+                                           c("ally", "alice", 2, 3)])
+    out = manual.declare_attackers(state, {"recruit": "bob", "ally": "bob"})
+    (trigger,) = out.state.stack
+    assert (trigger.kind, trigger.source, trigger.controller) == ("training", "recruit", "alice")
+    assert [e.player for e in out.events if e.kind == "trigger"] == ["alice"]
+    resolved = manual.resolve_trigger(out.state).state
+    assert resolved.objects["recruit"].counters == {"+1/+1": 1}
 
 
 def test_702_149a_it_resolves_even_if_the_bigger_creature_left(manual: Engine) -> None:
