@@ -25,6 +25,7 @@ from redzone import (
     Damage,
     DamageModifier,
     Engine,
+    GainLife,
     GameState,
     IllegalActionError,
     KeywordSpec,
@@ -559,11 +560,13 @@ def test_a_plugin_object_whose_attributes_exit_runs_no_code_at_load() -> None:
 
 def test_an_ability_that_triggers_on_its_own_resolution_is_bounded() -> None:
     """Item 4: a plugin whose ability triggers on every event (its own
-    resolution included) would loop for ever; at most 10,000 abilities
-    trigger in one command, then the plugin is named. Bounded by a count,
-    not a clock."""
+    resolution included) and changes the game each time (alice gains 1
+    life) would loop for ever; at most 10,000 abilities trigger in one
+    command, then the plugin is named. Bounded by a count, not a clock.
+    (One that changes nothing comes back to the same position: a loop of
+    mandatory actions, a draw by 104.4b: ``test_mandatory_loop_draw.py``.)"""
     def redzone_triggers(state: GameState, events: tuple[Any, ...]) -> list[Trigger]:
-        return [Trigger("echo", "ogre", "alice", "603.2")]
+        return [Trigger("echo", "ogre", "alice", "603.2", actions=(GainLife("alice", 1),))]
 
     engine = Engine(plugins=[hostile("echo", redzone_triggers=redzone_triggers)])
     state = board(engine)
