@@ -327,3 +327,20 @@ def test_310_attacking_a_battle_removes_defense(bare_engine: Engine) -> None:
     assert ("dies", "704.5v") in [(e.kind, e.rule) for e in result.events]
     assert after.combat is not None and after.combat.attacks["orc"] is None
     assert after.players["bob"].life == 19 and after.players["carol"].life == 20
+
+
+def test_508_1a_508_1c_every_violation_of_an_attacker_is_listed() -> None:
+    """508.1a-c: the active player's declaration is checked for every
+    requirement and every restriction of each creature; the error lists
+    each: a tapped wall with defender breaks 508.1a and 702.3b; one
+    attacking its own controller breaks 508.1b and 702.3b."""
+    engine = Engine()
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("wall", "alice", 0, 4, "defender", tapped=True), c("gate", "alice", 0, 4, "defender")])
+
+    def rules(attacks: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
+        return sorted((v.rule, v.objects) for v in reject(engine, state, attacks).violations)
+
+    assert rules({"wall": "bob"}) == [("508.1a", ("wall",)), ("702.3b", ("wall",))]
+    assert rules({"gate": "alice"}) == [("508.1b", ("gate", "alice")), ("702.3b", ("gate",))]

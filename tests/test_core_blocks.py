@@ -425,3 +425,30 @@ def test_508_1a_a_tapped_attacker_is_a_named_restriction_an_ability_can_lift() -
     out = engine.declare_attackers(state, {"bear": "bob"}).state
     assert out.combat is not None and out.combat.attacks["bear"] == "bob"
     assert Engine(discover=False).legal_attackers(state) == ()
+
+
+def test_509_1a_509_1b_every_violation_of_a_blocker_is_listed() -> None:
+    """509.1a-b: the defending player's declaration is checked for every
+    requirement of 509.1a and every restriction of each creature (509.1b);
+    the error lists each violation, not only the first kind found: a tapped
+    bear blocking a flyer breaks 509.1a and 702.9b; an ogre that can block
+    one creature blocking a flyer and a skulk creature breaks 509.1a,
+    702.9b and 702.118b; a blocker naming a creature that isn't attacking
+    still has its other blocks checked."""
+    engine = Engine()
+    c = engine.creature
+    state = engine.game(["alice", "bob"], [
+        c("drake", "alice", 2, 2, "flying"), c("sk", "alice", 1, 1, "skulk"),
+        c("bear", "bob", 2, 2, tapped=True), c("ogre", "bob", 3, 3)])
+    state = engine.declare_attackers(state, {"drake": "bob", "sk": "bob"}).state
+
+    def rules(blocks: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
+        return sorted((v.rule, v.objects) for v in reject(engine, state, blocks).violations)
+
+    assert rules({"bear": "drake"}) == [("509.1a", ("bear",)), ("702.9b", ("bear", "drake"))]
+    assert rules({"ogre": ["drake", "sk"]}) == [
+        ("509.1a", ("ogre", "drake", "sk")), ("702.118b", ("ogre", "sk")),
+        ("702.9b", ("ogre", "drake"))]
+    assert rules({"ogre": ["drake", "zz"]}) == [
+        ("509.1a", ("ogre", "drake", "zz")), ("509.1a", ("ogre", "zz")),
+        ("702.9b", ("ogre", "drake"))]

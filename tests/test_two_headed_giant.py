@@ -62,6 +62,28 @@ def test_805_10_the_teams_attack_and_block_as_teams(engine: Engine) -> None:
         engine.declare_attackers(state, {"bear": "alice"})
 
 
+def test_805_10a_a_teammates_planeswalker_is_not_attacked(engine: Engine) -> None:
+    """805.10a: a team attacks the other team (and its planeswalkers and
+    battles): alice's orc can't attack carol's planeswalker, carol being her
+    teammate; the refusal cites 805.10a and says whose it is (not "its own
+    controller's", which is alice's own); alice's own planeswalker is 508.1b."""
+    c = engine.creature
+    walker = engine.permanent("jace", "carol", types={"planeswalker"}, counters={"loyalty": 3})
+    own = engine.permanent("gideon", "alice", types={"planeswalker"}, counters={"loyalty": 3})
+    state = giant(engine, c("orc", "alice", 2, 2), walker, own)
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"orc": "jace"})
+    (v,) = info.value.violations
+    assert (v.rule, v.message) == (
+        "805.10a", "orc can't attack jace: it is controlled by 'carol', a teammate of its "
+        "controller: a team attacks the other team")
+    with pytest.raises(IllegalAttackError) as info:
+        engine.declare_attackers(state, {"orc": "gideon"})
+    (v,) = info.value.violations
+    assert (v.rule, v.message) == (
+        "508.1b", "orc can't attack gideon: its own controller's planeswalker")
+
+
 def test_805_10a_509_1c_a_teammates_creatures_must_obey_the_blocking_requirements(
         engine: Engine) -> None:
     """805.10a, 805.10d, 509.1c: each player on the defending team is a

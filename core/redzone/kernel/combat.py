@@ -109,9 +109,14 @@ def _attacked_core(state: GameState, attacker: str, attacked: object,
         return [Violation("508.1b", f"{tname} is not on the battlefield",
                           (attacker, attacked))]
     if "planeswalker" in target.types:
-        if state.same_team(controller, target.controller):
+        if target.controller == controller:
             return [Violation("508.1b", f"{label(state, attacker)} can't attack {tname}: "
                               f"its own controller's planeswalker", (attacker, attacked))]
+        if state.same_team(controller, target.controller):
+            return [Violation("805.10a", f"{label(state, attacker)} can't attack {tname}: it "
+                              f"is controlled by {target.controller!r}, a teammate of its "
+                              "controller: a team attacks the other team",
+                              (attacker, attacked))]
         return []
     if "battle" in target.types:
         if target.protector is None or state.same_team(controller, target.protector):
@@ -123,14 +128,25 @@ def _attacked_core(state: GameState, attacker: str, attacked: object,
                       "be attacked", (attacker, attacked))]
 
 
+def _pair_exists(state: GameState, attacker: str, attacked: str) -> bool:
+    """Whether ``attacker`` is a permanent on the battlefield and ``attacked``
+    a player or permanent of ``state``: a pair the plugins can be asked
+    about even when the declaration is illegal for other reasons, so that
+    its error lists every violation (508.1a-c)."""
+    perm = state.objects._items.get(attacker)
+    return perm is not None and perm.zone == "battlefield" and (
+        attacked in state.players._items or attacked in state.objects._items)
+
+
 def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
                             attacked: object, silent: frozenset[str] | None = None
                             ) -> list[Violation]:
     # (``attacked`` is the caller's, unchecked: typed ``object`` so that a
     # compiled build reports a malformed one as 508.1b, not as a TypeError.)
     core = _attacker_core(state, attacker, attacked)
-    if not isinstance(attacked, str) or (core and any(not v.restriction for v in core)):
-        return core
+    if not isinstance(attacked, str) or (core and any(not v.restriction for v in core)
+                                         and not _pair_exists(state, attacker, attacked)):
+        return core  # (every violation is listed: the pair's too, when it names one)
     if silent is None:
         silent = hooks.silent(state)
     found = core if "redzone_attack_violations" in silent else core + hooks.attack_violations(
@@ -540,11 +556,19 @@ def block_restriction_violations(hooks: Hooks, state: GameState,
                     if blocker not in group:
                         group.append(blocker)
         if core:
+            # Every violation is listed (509.1b): the blocker's restrictions
+            # too, for each creature it names that is attacking, unless it
+            # can't block at all (it isn't on the battlefield, is blocking
+            # already, or names no creatures).
             found.extend(core)
-            continue
+            if perm is None or perm.zone != "battlefield" or blocker in combat.blocks._items \
+                    or not all(isinstance(a, str) for a in unchecked):
+                continue
         if not asks_violations:
             continue
-        for attacker in attackers:
+        for attacker in dict.fromkeys(attackers) if core else attackers:
+            if core and attacker not in attacks:
+                continue  # (not attacking: its own violation is in core)
             for v in hooks.block_violations(state, blocker, attacker):
                 if v.restriction and hooks.block_exemption(state, blocker, attacker, v):
                     continue
