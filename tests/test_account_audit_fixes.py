@@ -337,3 +337,42 @@ def test_810_8a_a_team_that_lost_says_so_without_a_rule_in_its_words(tmp_path: P
     lines = _lines(tmp_path, TWO_HEADED)
     team = [line for line in lines if line.startswith("  team blue")][-1]  # (the final board)
     assert team.endswith("; lost  [810.4]") and "810.8a" not in team
+
+
+def test_310_2b_an_unblocked_creatures_illegal_assignment_cites_the_2009_rule(
+        tmp_path: Path) -> None:
+    """310.2b (2009): "An unblocked attacking creature that's attacking a
+    player will assign all its combat damage to the defending player": under
+    the 1999-2009 rules, the account of an unblocked goblin assigning to a
+    blocker cites 310.2b, not today's 510.1b (the JSON keeps 510.1b)."""
+    text = """rules = "sixth"
+active_player = "alice"
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "gob"
+controller = "alice"
+power = 1
+toughness = 1
+[[permanents]]
+id = "ogre"
+controller = "alice"
+power = 3
+toughness = 3
+[[permanents]]
+id = "elf"
+controller = "bob"
+power = 1
+toughness = 1
+[combat]
+attacks = { gob = "bob", ogre = "bob" }
+blocks = { elf = ["ogre"] }
+assign = { gob = { elf = 1 } }
+"""
+    path = tmp_path / "combat.toml"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["run", str(path), "--no-color"], env={"COLUMNS": "2000"})
+    lines = result.output.splitlines()
+    refused = [line for line in lines if "can't assign damage to" in line]
+    assert refused and all(line.endswith("[310.2b]") for line in refused), refused
+    assert not [line for line in lines if "[510.1b]" in line]

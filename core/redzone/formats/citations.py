@@ -63,9 +63,9 @@ EQUIVALENTS: Mapping[str, Mapping[str, str]] = {
         # has no rule of its own for it (today's 508.4d); 309.2f makes a creature
         # with no blockers unblocked.
         "508.4d": "309.2f",
-        # Assigning to blockers and to the blocked (310.2c-d), and
-        # protection's prevention (502.7e).
-        "510.1c": "310.2c", "510.1d": "310.2d", "702.16e": "502.7e",
+        # An unblocked creature's assignment (310.2b), assigning to blockers
+        # and to the blocked (310.2c-d), and protection's prevention (502.7e).
+        "510.1b": "310.2b", "510.1c": "310.2c", "510.1d": "310.2d", "702.16e": "502.7e",
         "511.3": "311.2", "614.1a": "419.1a", "616.1": "419.9a",
         "615.1a": "419.1d", "701.19a": "419.6b", "702.19b": "502.9b", "704.5a": "420.5a",
         "704.5b": "420.5g", "704.5c": "420.5h", "704.5d": "420.5f", "704.5f": "420.5b",
