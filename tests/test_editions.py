@@ -127,6 +127,30 @@ def test_510_1c_m10_every_creature_ahead_in_the_order_needs_lethal_damage(
         state, {"wurm": {"wall": 3, "golem": 0, "cadet": 3}}) == ()
 
 
+def test_510_1c_m10_each_creature_assigned_too_early_is_a_violation(
+        engines: dict[str, Engine]) -> None:
+    """510.1c (2024), and an illegal assignment lists every violation: Craw
+    Wurm orders Wall of Wood (0/3), a bear (2/2), Eager Cadet (1/1) and
+    assigns 1, 2, 3: the bear and the Cadet are each assigned damage before
+    the Wall is assigned lethal damage; both are violations, each naming
+    the creatures as the rest of the message does (name and id)."""
+    engine = engines["m10"]
+    c = engine.creature
+    state = _game(engine, c("wurm", "alice", 6, 6, name="Craw Wurm"),
+                  c("wall", "bob", 0, 3, name="Wall of Wood"), c("bear", "bob", 2, 2),
+                  c("cadet", "bob", 1, 1, name="Eager Cadet"))
+    state = engine.declare_attackers(state, {"wurm": "bob"}).state
+    state = engine.declare_blockers(state, {"wall": "wurm", "bear": "wurm", "cadet": "wurm"},
+                                    {"wurm": ["wall", "bear", "cadet"]}).state
+    bad = engine.assignment_violations(state, {"wurm": {"wall": 1, "bear": 2, "cadet": 3}})
+    assert [(v.rule, v.objects) for v in bad] == [
+        ("510.1c", ("wurm", "wall", "bear")), ("510.1c", ("wurm", "wall", "cadet"))]
+    assert bad[1].message == (
+        "Craw Wurm (wurm) can't assign damage to Eager Cadet (cadet) before Wall of Wood "
+        "(wall), ahead of it in the damage assignment order Wall of Wood (wall), bear, "
+        "Eager Cadet (cadet), is assigned lethal damage (3; it has 1)")
+
+
 def test_m10_giant_growth_on_the_wall_forces_all_six_to_it(engines: dict[str, Engine]) -> None:
     """Seed 001, 510.1c second example: Wall of Wood becomes 3/6."""
     engine = engines["m10"]

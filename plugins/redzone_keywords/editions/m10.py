@@ -18,30 +18,43 @@ import sys
 from redzone import Edition, GameState, SourceAssignment, Violation, hookimpl
 
 
+def _label(state: GameState, obj: str) -> str:
+    perm = state.objects[obj]
+    return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
+
+
 @hookimpl
 def redzone_assignment_violations(
     state: GameState, assignment: SourceAssignment
 ) -> list[Violation]:
+    """Each creature assigned damage before a creature ahead of it in the
+    damage assignment order is assigned lethal damage (one violation for
+    each, naming the first such creature ahead of it).
+
+    Rules: 510.1c, 510.1d (2024)
+    """
     order = assignment.blockers
     if len(order) < 2:
         return []
     rule = "510.1c" if assignment.is_attacker else "510.1d"
-    name = state.objects[assignment.source].name
+    found: list[Violation] = []
     for later_index, later in enumerate(order):
         if not assignment.to(later):
             continue
         for earlier in order[:later_index]:
             need = assignment.lethal.get(earlier, 0)
             if assignment.to(earlier) < need:
-                return [Violation(
+                found.append(Violation(
                     rule,
-                    f"{name} can't assign damage to {state.objects[later].name} before "
-                    f"{state.objects[earlier].name}, ahead of it in the damage assignment order "
-                    f"{', '.join(order)}, is assigned lethal damage ({need}; it has "
-                    f"{assignment.to(earlier)})",
+                    f"{_label(state, assignment.source)} can't assign damage to "
+                    f"{_label(state, later)} before {_label(state, earlier)}, ahead of it in "
+                    "the damage assignment order "
+                    f"{', '.join(_label(state, b) for b in order)}, is assigned lethal "
+                    f"damage ({need}; it has {assignment.to(earlier)})",
                     (assignment.source, earlier, later),
-                )]
-    return []
+                ))
+                break
+    return found
 
 
 M10 = Edition(
