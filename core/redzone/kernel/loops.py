@@ -47,7 +47,6 @@ combat, the plugins' own state. A position is kept as a digest of that form.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -158,6 +157,8 @@ def position(state: GameState) -> bytes:
 
     Rules: 104.4b, 400.7, 613.7a.
     """
+    import hashlib  # (here: a command that never loops doesn't pay for OpenSSL's import)
+
     return hashlib.blake2b(repr(_Canon(state).flat()).encode(), digest_size=32).digest()
 
 
