@@ -326,12 +326,6 @@ def _sets_map(value: Any) -> FrozenMap[str, frozenset[Any]]:
     return _map_of(value, frozenset, _sets_map)
 
 
-# (The kernel's evolve of a combat or a state hands these a FrozenMap it
-# built: taken as it is, as a frozenset is by _frozenset_of_str.)
-unchanged(_tuples_map, FrozenMap)
-unchanged(_sets_map, FrozenMap)
-
-
 def _tuples(value: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
     """attrs converter: a collection of collections (attacking bands) to a
     tuple of tuples; a ``str`` or a single value, as the whole or as one of
