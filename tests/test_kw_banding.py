@@ -15,6 +15,8 @@ from redzone import (
     Permanent,
     RemoveFromCombat,
 )
+from redzone.testing import KeywordConformance
+from redzone_keywords import banding as _banding_plugin
 
 
 def _state(engine: Engine, *perms: Permanent, more: Sequence[str] = ()) -> GameState:
@@ -202,3 +204,13 @@ def test_702_22j_bands_with_other_wolves_and_a_non_wolf_blocker_changes_nothing(
     duty = {d.source: d for d in engine.damage_duties(state)[1]}["wurm"]
     assert duty.divider == "bob" and duty.recipients == ("wolf", "cub")
     assert engine.combat_damage(state).state.players["bob"].life == 20
+
+
+class TestBandingConformance(KeywordConformance):
+    """The conformance kit's invariants for banding (702.22), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _banding_plugin
+    max_examples = 25

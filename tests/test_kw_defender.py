@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, IllegalAttackError, Revoke, Violation, hookimpl
+from redzone.testing import KeywordConformance
+from redzone_keywords import defender as _defender_plugin
 
 
 def test_702_3b_seed_tree_of_redemption_cannot_attack(board: Any) -> None:
@@ -73,3 +75,13 @@ def test_702_3c_several_instances_of_defender_are_redundant(board: Any) -> None:
     state = board(board.c("tree", "alice", 0, 13, "defender", "defender"))
     assert [v.rule for v in board.engine.hooks.attack_violations(state, "tree", "bob")] == [
         "702.3b"]
+
+
+class TestDefenderConformance(KeywordConformance):
+    """The conformance kit's invariants for defender (702.3), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _defender_plugin
+    max_examples = 25

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, GameState, Grant, IllegalBlockError, Pump, Revoke
+from redzone.testing import KeywordConformance
+from redzone_keywords import flying as _flying_plugin
 
 
 def flier_attacks(board: Any, *defenders: Any) -> GameState:
@@ -143,3 +145,13 @@ def test_509_1b_example_flying_and_shadow_are_cumulative(engine: Engine,
     state = engine.declare_attackers(state, {"wraith": "bob"}).state
     found = engine.block_violations(state, {"guard": "wraith"})
     assert sorted(v.rule for v in found) == sorted(rules)
+
+
+class TestFlyingConformance(KeywordConformance):
+    """The conformance kit's invariants for flying (702.9), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _flying_plugin
+    max_examples = 25

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, Grant, IllegalAttackError, Revoke
+from redzone.testing import KeywordConformance
+from redzone_keywords import haste as _haste_plugin
 
 
 def test_302_6_a_summoning_sick_creature_without_haste_cannot_attack(board: Any) -> None:
@@ -89,3 +91,13 @@ def test_302_6_seed_an_animated_land_needs_continuous_control_not_creature_time(
         summoning_sick=sick)])
     assert [v.rule for v in engine.attack_violations(state, {"nexus": "bob"})] == (
         [] if legal else ["302.6"])
+
+
+class TestHasteConformance(KeywordConformance):
+    """The conformance kit's invariants for haste (702.10), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _haste_plugin
+    max_examples = 25

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from redzone import AddCounters, DealDamage, Engine, Pump, Revoke
+from redzone.testing import KeywordConformance
+from redzone_keywords import indestructible as _indestructible_plugin
 
 
 def zone_events(events: Any) -> list[tuple[str, str | None, str]]:
@@ -119,3 +121,13 @@ def test_702_12c_several_instances_of_indestructible_are_redundant(board: Any) -
                   board.c("guard", "bob", 2, 2, "indestructible", "indestructible"))
     result = board.engine.resolve(state, {"giant": "bob"}, {"guard": "giant"})
     assert result.state.objects["guard"].zone == "battlefield"
+
+
+class TestIndestructibleConformance(KeywordConformance):
+    """The conformance kit's invariants for indestructible (702.12), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _indestructible_plugin
+    max_examples = 25

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redzone import Engine, GameState, Grant, IllegalBlockError
+from redzone.testing import KeywordConformance
+from redzone_keywords import menace as _menace_plugin
 
 
 def attacked(board: Any, *blockers: str) -> GameState:
@@ -187,3 +189,13 @@ def test_702_111b_seed_werewolves_with_menace(engine: Engine, blocks: dict[str, 
     state = engine.declare_attackers(state, dict.fromkeys(("neonate", "terror", "scourge"),
                                                           "bob")).state
     assert [v.rule for v in engine.block_violations(state, blocks)] == rules
+
+
+class TestMenaceConformance(KeywordConformance):
+    """The conformance kit's invariants for menace (702.111), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _menace_plugin
+    max_examples = 25

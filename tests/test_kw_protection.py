@@ -31,6 +31,7 @@ from redzone import (
     LeaveBattlefield,
 )
 from redzone.kernel.plugins import PluginInfo
+from redzone.testing import KeywordConformance
 from redzone.testing.conformance import _unprefixed
 from redzone_keywords import (
     defender,
@@ -462,3 +463,13 @@ def test_733_an_illegal_declaration_of_blockers_raises_and_leaves_the_state_as_i
         assert made is not None
         assert {b: list(a) for b, a in made.blocks.items()} == blocks
     assert state == snapshot
+
+
+class TestProtectionConformance(KeywordConformance):
+    """The conformance kit's invariants for protection (702.16), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = protection
+    max_examples = 25

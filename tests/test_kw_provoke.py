@@ -12,6 +12,8 @@ from redzone import (
     Permanent,
     Revoke,
 )
+from redzone.testing import KeywordConformance
+from redzone_keywords import provoke as _provoke_plugin
 
 
 def _board(engine: Engine) -> GameState:
@@ -222,3 +224,13 @@ def test_603_5_an_empty_answer_still_declines_when_there_is_a_target() -> None:
     resolved = manual.resolve_trigger(state).state
     assert resolved.stack == () and resolved.effects == ()
     assert resolved.objects["giant"].tapped is True
+
+
+class TestProvokeConformance(KeywordConformance):
+    """The conformance kit's invariants for provoke (702.39), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _provoke_plugin
+    max_examples = 25

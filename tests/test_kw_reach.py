@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, GameState, IllegalBlockError, Revoke, Violation, hookimpl
+from redzone.testing import KeywordConformance
+from redzone_keywords import reach as _reach_plugin
 
 
 def test_702_17b_a_creature_with_reach_can_block_a_flier(board: Any) -> None:
@@ -105,3 +107,13 @@ def test_702_17b_reach_lifts_no_other_named_restriction() -> None:
     state = engine.declare_attackers(state, {"odd": "bob"}).state
     assert [v.restriction for v in engine.block_violations(state, {"spider": "odd"})] == [
         "skyless"]
+
+
+class TestReachConformance(KeywordConformance):
+    """The conformance kit's invariants for reach (702.17), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _reach_plugin
+    max_examples = 25

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from redzone import Engine, Grant, IllegalAttackError, IllegalBlockError, RemoveFromCombat, Revoke
+from redzone.testing import KeywordConformance
+from redzone_keywords import vigilance as _vigilance_plugin
 
 
 def tap_events(events: Any) -> list[str]:
@@ -103,3 +105,13 @@ def test_509_1a_seed_attacker_whose_control_changes_can_block_if_vigilance_left_
             engine.declare_blockers(state, {"knight": "bear"})
         assert info.value.rule == "509.1a"
         assert "knight is tapped and can't block" in str(info.value)
+
+
+class TestVigilanceConformance(KeywordConformance):
+    """The conformance kit's invariants for vigilance (702.20), beside every other
+    built-in keyword: no exception escapes a legal combat (733), damage is
+    conserved (510.1a, 120.4), every event is accounted for, and the
+    outcome doesn't depend on the order the plugins were registered in."""
+
+    plugin = _vigilance_plugin
+    max_examples = 25
