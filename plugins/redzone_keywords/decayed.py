@@ -46,8 +46,7 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
     perm = state.objects[blocker]
     if not perm.has(KIND):
         return []
-    name = perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
-    return [Violation("702.147a", f"{name} has decayed and can't block", (blocker,),
+    return [Violation("702.147a", f"{perm.label} has decayed and can't block", (blocker,),
                       restriction=KIND)]
 
 

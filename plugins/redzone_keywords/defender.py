@@ -21,7 +21,6 @@ def redzone_attack_violations(state: GameState, attacker: str) -> list[Violation
     perm = state.objects[attacker]
     if not perm.has("defender"):
         return []
-    name = perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
-    return [Violation("702.3b", f"{name} has defender and can't attack", (attacker,),
+    return [Violation("702.3b", f"{perm.label} has defender and can't attack", (attacker,),
                       restriction="defender")]
 

@@ -20,8 +20,9 @@ return (111.8). Each instance triggers (603.2); the second to resolve finds
 the card gone from the graveyard.
 
 Trigger: kind ``"persist"``, source the card, controller the controller of
-the permanent as it left; its ``amount`` is the card's object number in the
-graveyard (400.7).
+the permanent as it left. "It" is the card as it went to the graveyard: the
+object number of its source the kernel notes as the trigger is put on the
+stack (``Trigger.objects``, 400.7).
 """
 
 from __future__ import annotations
@@ -53,10 +54,8 @@ def returning(state: GameState, events: tuple[Event, ...], kind: str, counter: s
         before = state.last_known(event.object)
         if before.counters.get(counter, 0) > 0:
             continue
-        now = state.objects[event.object]
         for _ in before.instances(kind):
-            out.append(Trigger(kind, before.id, before.controller, rule, text,
-                               amount=now.object))
+            out.append(Trigger(kind, before.id, before.controller, rule, text))
     return out
 
 
@@ -64,7 +63,8 @@ def comes_back(state: GameState, trigger: Trigger, counter: str) -> list[Move]:
     """The return (400.7, 614.1c): only the card still in its graveyard as
     the object that went there, and not a token (111.8)."""
     card = state.objects.get(str(trigger.source))
-    if card is None or card.zone != "graveyard" or card.object != trigger.amount or card.token:
+    if card is None or card.zone != "graveyard" or card.token \
+            or card.object != trigger.objects.get(card.id):
         return []
     return [Move(card.id, "battlefield", counters={counter: 1})]
 

@@ -84,8 +84,8 @@ def redzone_block_violations(state: GameState, blocker: str, attacker: str) -> l
         return []
     blk = state.objects[blocker]
     return [
-        Violation(BLOCK_RULES[variant], f"{_label(att)} (protection from {quality}) can't be "
-                  f"blocked by {_label(blk)}: {reason}", (blocker, attacker))
+        Violation(BLOCK_RULES[variant], f"{att.label} (protection from {quality}) can't be "
+                  f"blocked by {blk.label}: {reason}", (blocker, attacker))
         for quality, variant, reason in _matches(state, att, blk)
     ]
 
@@ -111,8 +111,8 @@ def redzone_target_violations(state: GameState, source: str, target: str) -> lis
         return []
     obj = state.source(source)  # its last known information if it left (608.2b)
     return [
-        Violation(TARGET_RULES[variant], f"{_label(holder)} (protection from {quality}) can't "
-                  f"be the target of an ability from {_label(obj)}: "
+        Violation(TARGET_RULES[variant], f"{holder.label} (protection from {quality}) can't "
+                  f"be the target of an ability from {obj.label}: "
                   f"{'it protects from everything' if variant == 'everything' else reason}",
                   (source, target))
         for quality, variant, reason in _matches(state, holder, obj)
@@ -120,10 +120,6 @@ def redzone_target_violations(state: GameState, source: str, target: str) -> lis
 
 
 # -- qualities -------------------------------------------------------------------------
-
-
-def _label(perm: Permanent | StackObject) -> str:
-    return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
 
 
 def _qualities(keyword: Keyword) -> list[str]:

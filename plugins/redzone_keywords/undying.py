@@ -15,8 +15,9 @@ first to resolve moves it; the other finds a new object) with one counter;
 the next time it dies only the ability whose counter it lacks triggers.
 
 Trigger: kind ``"undying"``, source the card, controller the controller of
-the permanent as it left; ``amount`` the card's object number in the
-graveyard.
+the permanent as it left; "it" is the card as it went to the graveyard (the
+object number the kernel notes for the trigger's source, 400.7), as for
+persist.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ Assignment = Mapping[str, Mapping[str, int]]
 
 
 def _label(perm: Permanent) -> str:
-    return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
+    return perm.label
 
 
 def label(state: GameState, obj: str | None) -> str:

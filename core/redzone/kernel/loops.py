@@ -20,8 +20,7 @@ without changing the game:
 
 - object numbers (400.7): each object's numbers (its own, its last known
   information's, those noted by the abilities, effects and conditions about
-  it, and a trigger's ``amount`` that is its source's noted number, as
-  persist's and undying's are) become their rank among that object's
+  it) become their rank among that object's
   numbers, newest first: which are the same object and which a newer one
   is kept, how many zone changes ago is not;
 - timestamps (613.7) become their rank: their order is kept;
@@ -292,9 +291,6 @@ class _Canon:
             elif (name == "objects" and kind in (Trigger, DelayedTrigger)) \
                     or (kind is Combat and name == "on_stack_objects"):
                 self.noted(field)
-            elif kind is Trigger and name == "amount" and field is not None \
-                    and field == value.objects.get(value.source):
-                self.number(value.source, field)  # (its source's number: persist's)
             elif kind is Condition and name == "number":
                 self.number(value.object, field)
             elif kind is WrittenTrigger and name == "object":

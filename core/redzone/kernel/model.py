@@ -272,20 +272,12 @@ def _keywords(value: Iterable[Keyword | str]) -> tuple[Keyword, ...]:
 def _map_of(value: Any, kind: type[tuple[Any, ...]] | type[frozenset[Any]],
             converter: Any) -> FrozenMap[str, Any]:
     """A map whose values are collections of ``kind`` (``tuple`` or
-    ``frozenset``), for the converter ``converter``: a :class:`FrozenMap`
-    whose values all are is kept as it is; any other collection of values
-    becomes one; a ``str`` or a single value, as the map or as one of its
-    values, is refused naming the field (and the key)."""
-    if value is EMPTY:
-        return value
+    ``frozenset``), for the converter ``converter`` (which keeps a
+    :class:`FrozenMap` whose values all are as it is): any other collection
+    of values becomes one; a ``str`` or a single value, as the map or as one
+    of its values, is refused naming the field (and the key)."""
     if type(value) is FrozenMap:
-        items: dict[str, Any] = value._items
-        for item in items.values():
-            if type(item) is not kind:
-                break
-        else:
-            return value
-        items = dict(items)
+        items: dict[str, Any] = dict(value._items)
     else:
         if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
             not_a_collection(value, converter)
@@ -298,17 +290,19 @@ def _map_of(value: Any, kind: type[tuple[Any, ...]] | type[frozenset[Any]],
     return FrozenMap._wrap(items) if items else EMPTY
 
 
+#: The one type of a map's values that :func:`_tuples_map` and
+#: :func:`_sets_map` keep as they are (checked in C, without a Python call).
+_ONLY_TUPLES: Final = frozenset({tuple})
+_ONLY_FROZENSETS: Final = frozenset({frozenset})
+
+
 def _tuples_map(value: Any) -> FrozenMap[str, tuple[Any, ...]]:
     """attrs converter: a map whose values are tuples (a choice's actions by
     option, a trigger's answers by choice, a blocker's attackers, a team's
     players): a list becomes a tuple; a ``str`` or a single value is
     refused, naming the field and the key (:func:`_map_of`)."""
-    if type(value) is FrozenMap:  # (the kernel's: checked here without a call)
-        for item in value._items.values():
-            if type(item) is not tuple:
-                break
-        else:
-            return value
+    if type(value) is FrozenMap and _ONLY_TUPLES.issuperset(map(type, value._items.values())):
+        return value
     return _map_of(value, tuple, _tuples_map)
 
 
@@ -317,12 +311,9 @@ def _sets_map(value: Any) -> FrozenMap[str, frozenset[Any]]:
     that dealt combat damage in each step): a list or set becomes a
     frozenset; a ``str`` or a single value is refused, naming the field and
     the key (:func:`_map_of`)."""
-    if type(value) is FrozenMap:  # (the kernel's: checked here without a call)
-        for item in value._items.values():
-            if type(item) is not frozenset:
-                break
-        else:
-            return value
+    if type(value) is FrozenMap and _ONLY_FROZENSETS.issuperset(
+            map(type, value._items.values())):
+        return value
     return _map_of(value, frozenset, _sets_map)
 
 
@@ -726,6 +717,12 @@ FLAG_FIELDS: Final = ("cant_attack", "cant_block", "cant_be_blocked", "min_block
                       "can_block_additional")
 
 
+def object_label(name: str, id: str) -> str:
+    """How a message names an object: its name, and its id in brackets when
+    they differ (``Craw Wurm (wurm)``; ``wurm`` for one named by its id)."""
+    return name if name == id else f"{name} ({id})"
+
+
 @frozen(cache_hash=True, slots=False)
 class Permanent(Copyable):
     """A permanent (or, after it left the battlefield, its card and last known
@@ -852,6 +849,13 @@ class Permanent(Copyable):
     @owner.default
     def _owner_default(self) -> str:
         return self.controller
+
+    @property
+    def label(self) -> str:
+        """How a message names it: its name, and its id in brackets when
+        they differ (``Craw Wurm (wurm)``; a permanent named by its id is
+        just ``wurm``): :func:`object_label`."""
+        return object_label(self.name, self.id)
 
     # -- current characteristics: computed here and nowhere else ---------------
 
@@ -1521,6 +1525,11 @@ class StackObject(Copyable):
     def owner(self) -> str:
         """Its owner: for a spell or ability here, its controller."""
         return self.controller
+
+    @property
+    def label(self) -> str:
+        """How a message names it, as a permanent's :attr:`~Permanent.label`."""
+        return object_label(self.name, self.id)
 
     @property
     def keywords(self) -> tuple[Keyword, ...]:

@@ -771,7 +771,8 @@ def _check_delayed(tx: Tx, delayed: DelayedTrigger) -> None:
     :raises IllegalActionError: for an unknown moment, or ``leaves``
         without an object on the battlefield.
     """
-    _typed(tx, [delayed], "add_delayed", DelayedTrigger)
+    if tx.plugin:
+        _typed(tx, [delayed], "add_delayed", DelayedTrigger)
     if delayed.when not in DELAYED_WHEN:
         raise IllegalActionError(f"delayed trigger: unknown moment {delayed.when!r} (one of "
                                  f"{', '.join(DELAYED_WHEN)})", rule="603.7")
@@ -872,14 +873,13 @@ def _typed(tx: Tx, values: Sequence[_Value], doing: str = "put",
     (``perm.evolve(tapped="no")``, ``Shield(amount="2")``) is the plugin's
     fault, not a ``TypeError`` of the state-based actions or the damage
     pipeline after it, nor a state that can't be saved (guarantees 7, 9).
-    The kernel's own calls (``tx`` acting for no plugin) aren't checked.
+    Called only while a plugin acts (``tx.plugin``): the kernel's own
+    values aren't checked.
 
     :raises PluginError: naming the plugin, the tool, the value (its id,
         when it has one) and the field; or what the tool was given, when
         ``values`` isn't a list or tuple.
     """
-    if not tx.plugin:
-        return values
     what = _KIND_NAMES.get(kind) or kind.__name__.lower()
     if not isinstance(values, (list, tuple)):
         raise tx.hooks.fault(tx.plugin, "redzone_actions", tx.state,

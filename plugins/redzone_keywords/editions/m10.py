@@ -18,11 +18,6 @@ import sys
 from redzone import Edition, GameState, SourceAssignment, Violation, hookimpl
 
 
-def _label(state: GameState, obj: str) -> str:
-    perm = state.objects[obj]
-    return perm.name if perm.name == perm.id else f"{perm.name} ({perm.id})"
-
-
 @hookimpl
 def redzone_assignment_violations(
     state: GameState, assignment: SourceAssignment
@@ -42,19 +37,25 @@ def redzone_assignment_violations(
         if not assignment.to(later):
             continue
         for earlier in order[:later_index]:
-            need = assignment.lethal.get(earlier, 0)
-            if assignment.to(earlier) < need:
-                found.append(Violation(
-                    rule,
-                    f"{_label(state, assignment.source)} can't assign damage to "
-                    f"{_label(state, later)} before {_label(state, earlier)}, ahead of it in "
-                    "the damage assignment order "
-                    f"{', '.join(_label(state, b) for b in order)}, is assigned lethal "
-                    f"damage ({need}; it has {assignment.to(earlier)})",
-                    (assignment.source, earlier, later),
-                ))
+            if assignment.to(earlier) < assignment.lethal.get(earlier, 0):
+                found.append(_out_of_order(state, assignment, rule, earlier, later))
                 break
     return found
+
+
+def _out_of_order(state: GameState, assignment: SourceAssignment, rule: str, earlier: str,
+                  later: str) -> Violation:
+    """The violation of assigning damage to ``later`` before ``earlier``,
+    ahead of it in the order, is assigned lethal damage (510.1c-d)."""
+    label = {obj: state.objects[obj].label for obj in (assignment.source, *assignment.blockers)}
+    order = ", ".join(label[b] for b in assignment.blockers)
+    return Violation(
+        rule,
+        f"{label[assignment.source]} can't assign damage to {label[later]} before "
+        f"{label[earlier]}, ahead of it in the damage assignment order {order}, is assigned "
+        f"lethal damage ({assignment.lethal.get(earlier, 0)}; it has {assignment.to(earlier)})",
+        (assignment.source, earlier, later),
+    )
 
 
 M10 = Edition(
