@@ -360,6 +360,8 @@ TRIGGERS: dict[str, tuple[Callable[[Engine, GameState], GameState],
     "redzone_damage_event": (_to_damage, lambda e, s: e.combat_damage(s), "combat_damage"),
     "redzone_state_based_actions": (lambda e, s: s, lambda e, s: e.perform(
         s, DealDamage("orc", "bear", 1)), "main"),
+    "redzone_permanent_state_based_actions": (lambda e, s: s, lambda e, s: e.perform(
+        s, DealDamage("orc", "bear", 1)), "main"),
     "redzone_cannot_be_destroyed": (lambda e, s: s, lambda e, s: e.perform(
         s, DealDamage("orc", "bear", 2)), "main"),
     "redzone_end_of_combat": (lambda e, s: e.end_of_combat(e.declare_attackers(
@@ -548,6 +550,8 @@ WRONG: list[tuple[str, Any]] = [
     ("redzone_damage_results", [Violation("120.3", "not a result")]),
     ("redzone_result_replacements", [lambda s, r: r]),
     ("redzone_state_based_actions", ["destroy"]),
+    ("redzone_permanent_state_based_actions", ["destroy"]),
+    ("redzone_permanent_state_based_actions", "destroy"),
     ("redzone_additional_recipients", "bob"),
     ("redzone_additional_recipients", [7]),
     ("redzone_damage_divider", "nobody"),
@@ -603,6 +607,8 @@ MUTATIONS: list[tuple[str, Callable[..., Any]]] = [
     ("redzone_damage_results", lambda damage: setattr(damage, "amount", 99)),
     ("redzone_state_based_actions",
      lambda state: setattr(state.players["bob"], "life", 0)),
+    ("redzone_permanent_state_based_actions",
+     lambda state, permanents: setattr(state.objects[permanents[0]], "damage", 9)),
 ]
 
 

@@ -200,7 +200,8 @@ def test_704_5h_the_plugin_asks_to_destroy_only_creatures_with_toughness_above_0
     state = board(board.c("zero", "alice", 1, 0, marks=[mark]),
                   board.c("one", "alice", 1, 1, marks=[mark]), board.c("other", "alice", 1, 1),
                   board.c("asp", "bob", 1, 1, "deathtouch"))
-    actions = [(a.kind, a.rule, a.object) for a in engine.hooks.state_based_actions(state)]
+    actions = [(a.kind, a.rule, a.object) for a in engine.hooks.permanent_state_based_actions(
+        state, ("asp", "one", "other", "zero"))]
     assert ("destroy", "704.5h", "one") in actions
     assert not any(obj in ("zero", "other") and rule == "704.5h" for _, rule, obj in actions)
 

@@ -117,7 +117,7 @@ def test_a_pickle_of_another_shape_is_refused_not_misread() -> None:
     from redzone.kernel.model import _unpickled_state
 
     state = ENGINE.game(["alice", "bob"], [ENGINE.creature("bear", "alice", 2, 2)])
-    _fn, (cls, count, values, whole, dirty) = state.__reduce__()
+    _fn, (cls, count, values, whole, dirty, _never_checked) = state.__reduce__()
     assert count == 1 and whole is None
     assert _unpickled_state(cls, count, values, whole, dirty) == state  # as written: loads
     with pytest.raises(ValueError):  # one field fewer in a permanent

@@ -23,7 +23,8 @@ MARK = "dealt damage by a source with deathtouch"
 # Asked only while some object has deathtouch (its keyword gate, inferred
 # from what it declares): a mark exists only after a source with deathtouch
 # dealt damage, and that source (or its last known information) is still
-# there when state-based actions read the mark.
+# there when state-based actions read the mark. A mark changes the creature,
+# so the state-based actions ask about it (only about what changed).
 
 
 @hookimpl
@@ -50,9 +51,10 @@ def redzone_damage_results(state: GameState, damage: Damage) -> list[Result]:
 
 
 @hookimpl
-def redzone_state_based_actions(state: GameState) -> list[StateBasedAction]:
-    return [StateBasedAction("destroy", "704.5h", object=perm.id)
-            for perm in state.objects.values()
-            if MARK in perm.marks and perm.zone == "battlefield" and perm.is_creature
-            and perm.toughness > 0]
+def redzone_permanent_state_based_actions(state: GameState,
+                                          permanents: tuple[str, ...]) -> list[StateBasedAction]:
+    # (The verdict reads the permanent alone: asked about those that changed.)
+    objects = state.objects
+    return [StateBasedAction("destroy", "704.5h", object=i) for i in permanents
+            if MARK in (perm := objects[i]).marks and perm.is_creature and perm.toughness > 0]
 

@@ -118,7 +118,7 @@ INDEX = {
             'redzone_damage_results',
             'redzone_keywords',
             ('redzone_lethal_damage', ('state', 'source')),
-            'redzone_state_based_actions',
+            'redzone_permanent_state_based_actions',
         ),
         (
             KeywordSpec(

@@ -22,7 +22,7 @@ from redzone.kernel.answers import shown
 from redzone.kernel.answers import shown as _shown
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.hooktypes import ActionSpec, Result, ResultReplacement
-from redzone.kernel.model import CHOICE_KINDS, Choice, GameState, Trigger
+from redzone.kernel.model import CHOICE_KINDS, SCOPES, Choice, GameState, PluginState, Trigger
 from redzone.kernel.references import EACH_PLAYER, named_ids, reference_fields
 from redzone.kernel.slots import declares_slot, owned
 
@@ -133,6 +133,21 @@ class Checks:
                     continue
             items.extend(self.items(impl, hook, args[0] if args else None, res, kind))
         return items
+
+    def slots(self, hook: str, state: GameState, events: tuple[Any, ...]
+              ) -> dict[str, PluginState]:
+        """Each plugin's new slot by its name: what ``hook``
+        (``redzone_record``) answers, each a :class:`PluginState` of a known
+        scope, or ``None`` to keep the slot as it is."""
+        out: dict[str, PluginState] = {}
+        if not self._cache[hook]:
+            return out
+        for impl, res in self._answers(hook, (state, events)):
+            out[impl.plugin.name] = self.expect(
+                impl, hook, state, res, type(res) is PluginState and type(res.scope) is str
+                and res.scope in SCOPES,
+                f"a PluginState (scope one of {', '.join(SCOPES)}) or None")
+        return out
 
     @_contained
     def items(self, impl: Impl, hook: str, state: GameState | None, res: Any,

@@ -1071,6 +1071,50 @@ def redzone_state_based_actions(state: GameState) -> Iterable[StateBasedAction] 
 
     Combined: concatenated; duplicates count once.
 
+    Asked at every check, this looks at the whole state each time: an
+    action about one permanent that depends on that permanent alone
+    belongs in :func:`redzone_permanent_state_based_actions`, which is
+    asked only about the permanents that changed.
+
+    .. versionadded:: 0.1.0
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def redzone_permanent_state_based_actions(
+        state: GameState, permanents: tuple[str, ...]) -> Iterable[StateBasedAction] | None:
+    """State-based actions about one permanent that depend on that permanent
+    alone: its characteristics, status, counters, damage and marks (a
+    creature dealt damage by a source with deathtouch, 704.5h).
+
+    Rules: 704.3, 704.5h
+
+    The kernel asks this about the permanents on the battlefield that
+    changed since the state was last found clean of state-based actions
+    (704.3: a permanent nothing changed has the verdict it had then, which
+    was performed or came to nothing), as the core checks its own verdicts;
+    about every permanent on the battlefield the first time a state built
+    by :meth:`~redzone.Engine.game` is checked, or when a state carries no
+    note of what changed (a plain copy of its objects); and not at all when
+    none changed. A check therefore costs what changed, not the size of the
+    board, however many times a command checks (after each trigger
+    resolves, 117.5). An action whose verdict reads anything else (another
+    permanent, a player, the combat) belongs in
+    :func:`redzone_state_based_actions`, or it is missed when only that
+    other thing changes. Like that hook, this one is asked while one of the
+    plugin's keywords is present, about permanents that have none of them
+    too (a creature deathtouch damaged lacks deathtouch).
+
+    :param state: the state being checked.
+    :param permanents: the ids of the permanents to judge, on the
+        battlefield, sorted (at least one).
+    :returns: the actions to perform, at once with every other found in
+        the same check.
+
+    Combined: concatenated, with :func:`redzone_state_based_actions`' and
+    the core's; duplicates count once.
+
     .. versionadded:: 0.1.0
     """
     raise NotImplementedError

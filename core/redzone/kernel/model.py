@@ -1566,6 +1566,13 @@ STEPS: Final = (
 #: (their ids) since its objects and players were last found clean of
 #: state-based actions (704.3): empty, nothing the core checks changed.
 SBA_DIRTY: Final = "_sba_dirty"
+#: The key under which a state built by :func:`game` (or a copy of it with
+#: the note :data:`SBA_DIRTY` kept) notes that it was never checked for
+#: state-based actions: the note of what changed is the core's, which knows
+#: its own verdicts as a permanent is built, but not the plugins' (their
+#: verdicts about one permanent are asked about every permanent on the
+#: battlefield at the first check, :func:`redzone.kernel.sba.changed`).
+SBA_BUILT: Final = "_sba_built"
 #: The key under which a state notes the plugin set (a ``Hooks``'
 #: ``honour_mark``) found to honour it (:func:`redzone.kernel.context.engine_honours`): its rules
 #: edition, the keywords it was made with and holds, and their records.
@@ -1685,6 +1692,7 @@ class GameState(Copyable):
         # change of what the core checks, kept up to date by the three
         # methods below.
         SBA_DIRTY: ("objects", "players", "teams"),
+        SBA_BUILT: ("objects", "players", "teams"),
         # A note too: what engine_honours reads (kept by with_permanents
         # when no changed permanent's keywords changed).
         HONOURED: ("rules", "keyword_set", "objects", "lki", "sources"),
@@ -1954,6 +1962,8 @@ class GameState(Copyable):
         dirty = known.get(SBA_DIRTY)
         if dirty is not None and "teams" not in changes:
             notes[SBA_DIRTY] = dirty.union(objects, players)
+            if SBA_BUILT in known:
+                notes[SBA_BUILT] = True
         if fields and "sources" in fields:
             # A keyword once present stays in the superset whatever leaves
             # (a spell's): the gates still ask a plugin about what its
@@ -2039,6 +2049,8 @@ class GameState(Copyable):
         dirty = known.get(SBA_DIRTY)
         if dirty is not None:
             new.__dict__[SBA_DIRTY] = dirty.union(left)
+            if SBA_BUILT in known:
+                new.__dict__[SBA_BUILT] = True
         for carried in ("keyword_names_present", "object_flags"):
             value = known.get(carried)
             if value is not None:
@@ -2156,11 +2168,13 @@ def _pickled_state(state: GameState) -> tuple[Any, ...]:
                 whole = {}
             whole[at] = perm
     return (_unpickled_state, (cls, len(objects), tuple(values), whole,
-                               state.__dict__.get(SBA_DIRTY, _NO_NOTE)))
+                               state.__dict__.get(SBA_DIRTY, _NO_NOTE),
+                               SBA_BUILT in state.__dict__))
 
 
 def _unpickled_state(cls: type[GameState], count: int, values: tuple[Any, ...],
-                     whole: dict[int, Permanent] | None, dirty: Any) -> GameState:
+                     whole: dict[int, Permanent] | None, dirty: Any,
+                     never_checked: bool = False) -> GameState:
     """A state :func:`_pickled_state` wrote (``GameState.__reduce__``).
 
     :raises ValueError: when ``values`` is not as long as the fields of this
@@ -2191,6 +2205,8 @@ def _unpickled_state(cls: type[GameState], count: int, values: tuple[Any, ...],
     d["_attrs_cached_hash"] = None
     if dirty is not _NO_NOTE:
         d[SBA_DIRTY] = dirty
+        if never_checked:
+            d[SBA_BUILT] = True
     return new
 
 
@@ -2312,7 +2328,8 @@ def new_game(
     # that share a name with another (704.5j, 420.5e), and the planeswalkers
     # that share a type (420.5q of 1999-2009), and at the battles, whose
     # protector may be missing or one who can't be (704.5x-y): every other
-    # one is clean as built.
+    # one is clean as built, for the core: the plugins' verdicts about one
+    # permanent are asked about every one at the first check (SBA_BUILT).
     legends = Counter(p.name for p in perms
                       if p.zone == "battlefield" and "legendary" in p.supertypes)
     walkers = Counter(kind for p in perms if p.zone == "battlefield"
@@ -2327,6 +2344,7 @@ def new_game(
            or ("planeswalker" in p.types and p.zone == "battlefield"
                and any(walkers[kind] > 1 for kind in p.subtypes))
            or ("battle" in p.types and p.zone == "battlefield"))])
+    state.__dict__[SBA_BUILT] = True
     # What every command reads, worked out once: the states built from this
     # one keep it while their objects don't change (``__evolve_carry__``).
     for name in ("keyword_names_present", "object_flags", "conditions"):

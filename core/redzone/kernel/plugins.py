@@ -73,7 +73,7 @@ from redzone.kernel.hooktypes import (
     SourceAssignment,
     StateBasedAction,
 )
-from redzone.kernel.model import SCOPES, Choice, Condition, GameState, Keyword, PluginState, Trigger
+from redzone.kernel.model import Choice, Condition, GameState, Keyword, PluginState, Trigger
 from redzone.kernel.requirements import Requirement
 
 __all__ = [
@@ -485,6 +485,13 @@ class Hooks:
         """:func:`~redzone.kernel.hookspecs.redzone_state_based_actions`, concatenated."""
         return self._collect("redzone_state_based_actions", StateBasedAction, state)
 
+    def permanent_state_based_actions(self, state: GameState, permanents: Iterable[str]
+                                      ) -> list[StateBasedAction]:
+        """:func:`~redzone.kernel.hookspecs.redzone_permanent_state_based_actions`
+        about ``permanents`` (those that changed), concatenated."""
+        return self._collect("redzone_permanent_state_based_actions", StateBasedAction, state,
+                             tuple(permanents))
+
     def cannot_be_destroyed(self, state: GameState, permanent: str) -> bool:
         """:func:`~redzone.kernel.hookspecs.redzone_cannot_be_destroyed`: any ``True``."""
         return self._any("redzone_cannot_be_destroyed", state, permanent)
@@ -577,16 +584,7 @@ class Hooks:
 
     def record(self, state: GameState, events: tuple[Event, ...]) -> dict[str, PluginState]:
         """:func:`~redzone.kernel.hookspecs.redzone_record`: each plugin's new slot, by name."""
-        hook = "redzone_record"
-        out: dict[str, PluginState] = {}
-        if not self._cache[hook]:
-            return out
-        for impl, res in self._answers(hook, (state, events)):
-            out[impl.plugin.name] = self._check.expect(
-                impl, hook, state, res, type(res) is PluginState and type(res.scope) is str
-                and res.scope in SCOPES,
-                f"a PluginState (scope one of {', '.join(SCOPES)}) or None")
-        return out
+        return self._check.slots("redzone_record", state, events)
 
     def attack_choices(self, state: GameState,
                        attacks: Mapping[str, str]) -> list[tuple[str, Choice]]:

@@ -3,7 +3,8 @@
 State-based actions are checked as a batch: every applicable one is performed
 at the same time, then the check repeats until none applies (704.3). The core
 checks the rules combat can trigger that no keyword owns; plugins add theirs
-through ``redzone_state_based_actions`` (deathtouch's 704.5h). This module
+through ``redzone_state_based_actions`` and, about one permanent that changed,
+``redzone_permanent_state_based_actions`` (deathtouch's 704.5h). This module
 finds the core's actions and moves objects, as functions of the state; the
 command's settling performs the actions on its working copy
 (:func:`redzone.kernel.settle.perform_state_based_actions`).
@@ -19,7 +20,16 @@ import attrs
 from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap, cached_properties
 from redzone.kernel.hooktypes import StateBasedAction
-from redzone.kernel.model import SBA_DIRTY, Choice, Combat, GameState, Permanent, Player, Printed
+from redzone.kernel.model import (
+    SBA_BUILT,
+    SBA_DIRTY,
+    Choice,
+    Combat,
+    GameState,
+    Permanent,
+    Player,
+    Printed,
+)
 from redzone.kernel.validate import STATE_BOUNDS
 
 
@@ -232,6 +242,20 @@ def leave(state: GameState, moves: Iterable[tuple[str, str]], zone: str, step: s
         if obj in hit:
             events.append(Event("removed_from_combat", "506.4", step, object=obj))
     return objects, lki, combat, events
+
+
+def changed(state: GameState) -> list[str]:
+    """The ids of the permanents on the battlefield that changed since
+    ``state`` was last found clean of state-based actions (its note
+    :data:`~redzone.kernel.model.SBA_DIRTY`), sorted; every permanent on
+    the battlefield when it carries no note or was never checked
+    (:data:`~redzone.kernel.model.SBA_BUILT`). What
+    ``redzone_permanent_state_based_actions`` is asked about (704.3)."""
+    objects = state.objects._items
+    notes = state.__dict__
+    dirty = notes.get(SBA_DIRTY)
+    return [i for i in sorted(objects if dirty is None or SBA_BUILT in notes else dirty)
+            if (perm := objects.get(i)) is not None and perm.zone == "battlefield"]
 
 
 def core_actions(state: GameState, legend_per_player: bool = True) -> list[StateBasedAction]:
@@ -496,6 +520,6 @@ def cleared_marks(state: GameState) -> tuple[dict[str, Player], dict[str, Perman
     return drew, marked
 
 
-__all__ = ["Combat", "attacked_battles", "battle_protectors", "cleared_marks",
+__all__ = ["Combat", "attacked_battles", "battle_protectors", "changed", "cleared_marks",
            "core_actions", "leave", "legend_rule", "move_many_to_zone", "move_to_zone",
            "protector_candidates", "remove_from_combat", "without"]

@@ -32,6 +32,7 @@ from redzone.kernel.loops import LOOP_AFTER, Positions
 from redzone.kernel.model import (
     CHOICE_KINDS,
     PLAYER_DURATIONS,
+    SBA_BUILT,
     SBA_DIRTY,
     Choice,
     Condition,
@@ -169,7 +170,8 @@ def perform_state_based_actions(
         # Clearing marks changes neither the keywords present nor a gated
         # field, so the hooks silent for the state stay so.)
         state = tx.state
-        clean = state.__dict__.get(SBA_DIRTY) == _NOTHING
+        notes = state.__dict__
+        clean = notes.get(SBA_DIRTY) == _NOTHING and SBA_BUILT not in notes
         actions = [] if clean else _sba.core_actions(
             state, tx.context.edition.legend_rule_per_player)
         if actions and actions[0].kind == "bound":  # (a count past what a state holds)
@@ -177,6 +179,11 @@ def perform_state_based_actions(
         silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
+        if not clean and "redzone_permanent_state_based_actions" not in silent:
+            # (About the permanents that changed alone, as the core's own verdicts.)
+            changed = _sba.changed(state)
+            if changed:
+                actions.extend(hooks.permanent_state_based_actions(state, changed))
         if not clean:
             drew, marked = _sba.cleared_marks(state)
             if drew or marked:
@@ -186,6 +193,7 @@ def perform_state_based_actions(
         if not actions:
             # Clean: later changes are noted, and only they are checked (704.3).
             state.__dict__[SBA_DIRTY] = _NOTHING
+            state.__dict__.pop(SBA_BUILT, None)
             break
         for action in actions:
             if action.keep is not None:  # a choice of what to keep (704.5j), a protector (704.5x-y)
