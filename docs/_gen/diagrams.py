@@ -158,7 +158,8 @@ PIPELINE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("120.4d", "The damage event occurs; abilities that trigger on it wait to be put on "
                "the stack", ("redzone_damage_event", "redzone_triggers")),
     ("704", "State-based actions: lethal damage, 0 toughness, 0 life, poison...",
-     ("redzone_state_based_actions", "redzone_cannot_be_destroyed")),
+     ("redzone_state_based_actions", "redzone_permanent_state_based_actions",
+      "redzone_cannot_be_destroyed")),
 )
 
 
