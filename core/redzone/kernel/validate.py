@@ -438,38 +438,60 @@ def _misfit(obj: object, path: str) -> tuple[str, Any, Any] | None:
     """The first field of the attrs instance ``obj`` (at ``path``), or of an
     instance of the model inside it, whose value doesn't fit its annotation:
     its path, its value and the annotation; ``None`` when every one fits."""
-    cls = type(obj)
-    if not attrs.has(cls):
+    plan = _plan(type(obj))
+    if plan is None:
         return None
-    hints = _hints(cls)
-    for f in attrs.fields(cls):
-        tp = hints.get(f.name)
-        if tp is None:
-            continue
-        value = getattr(obj, f.name)
-        where = f"{path}.{f.name}"
-        if _fits(tp, value) is False:
-            return where, value, tp
-        for part, sub in _model_parts(tp, value, where):
-            found = _misfit(part, sub)
+    for name, tp, fits, holds_tuple in plan:
+        value = getattr(obj, name)
+        if fits(value) is False:
+            return f"{path}.{name}", value, tp
+        if holds_tuple and isinstance(value, tuple):
+            # (the items of a ``tuple[cls, ...]`` of the model)
+            for i, item in enumerate(value):
+                if _model(type(item)):
+                    found = _misfit(item, f"{path}.{name}[{i}]")
+                    if found is not None:
+                        return found
+        elif _model(type(value)):
+            found = _misfit(value, f"{path}.{name}")
             if found is not None:
                 return found
     return None
 
 
-def _model_parts(tp: Any, value: object, path: str) -> list[tuple[object, str]]:
-    """The instances of the model's attrs classes a field of type ``tp``
-    holds (the field itself, or the items of a ``tuple[cls, ...]``), with
-    their paths: what :func:`_misfit` looks inside."""
-    if isinstance(value, tuple) and typing.get_origin(tp) is tuple:
-        return [(v, f"{path}[{i}]") for i, v in enumerate(value) if _model(type(v))]
-    return [(value, path)] if _model(type(value)) else []
+#: What :func:`_misfit` checks of one field: its name, its annotation, the
+#: check of a value against it (:func:`_fits`) and whether it is a tuple.
+_Field = tuple[str, Any, "typing.Callable[[Any], bool | None]", bool]
+
+
+#: :func:`_plan` and :func:`_model` of each class met, worked out once.
+_PLANS: dict[type, tuple[_Field, ...] | None] = {}
+_MODELS: dict[type, bool] = {}
+
+
+def _plan(cls: type) -> tuple[_Field, ...] | None:
+    """The fields :func:`_misfit` checks of an instance of ``cls``, worked
+    out once per class from its annotations (``None``: not an attrs class)."""
+    if cls in _PLANS:
+        return _PLANS[cls]
+    plan = None
+    if attrs.has(cls):
+        hints = _hints(cls)
+        plan = tuple((f.name, hints[f.name], _fitting(hints[f.name]),
+                      typing.get_origin(hints[f.name]) is tuple)
+                     for f in attrs.fields(cls) if hints.get(f.name) is not None)
+    _PLANS[cls] = plan
+    return plan
 
 
 def _model(cls: type) -> bool:
     """Whether ``cls`` is an attrs class of the kernel (whose annotations
-    :func:`_fits` reads), not a plugin's."""
-    return attrs.has(cls) and str(getattr(cls, "__module__", "")).startswith("redzone.kernel.")
+    :func:`_fits` reads), not a plugin's (worked out once per class)."""
+    found = _MODELS.get(cls)
+    if found is None:
+        found = _MODELS[cls] = attrs.has(cls) and str(
+            getattr(cls, "__module__", "")).startswith("redzone.kernel.")
+    return found
 
 
 #: The keyword arguments :meth:`redzone.Engine.game` passes on to
@@ -637,22 +659,35 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def _fits(tp: Any, value: Any) -> bool | None:
     """Whether ``value`` fits the annotation ``tp`` (``None``: not checked)."""
+    return _fitting(tp)(value)
+
+
+@functools.cache
+def _fitting(tp: Any) -> typing.Callable[[Any], bool | None]:
+    """The check of :func:`_fits` for the annotation ``tp``, worked out once:
+    the exact type of a ``str``, ``bool`` or ``None`` field, an ``int``
+    within ±:data:`MAX_INT`, and of a union, ``True`` when one of its
+    members fits, ``False`` when each is checked and none does. Containers
+    are ``None``: checked, with their rules, as the action applies."""
     if tp is str:
-        return type(value) is str
+        return lambda value: type(value) is str
     if tp is bool:
-        return type(value) is bool
+        return lambda value: type(value) is bool
     if tp is int:
-        return type(value) is int and -MAX_INT <= value <= MAX_INT
+        return lambda value: type(value) is int and -MAX_INT <= value <= MAX_INT
     if tp is type(None):
-        return value is None
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        answers = [_fits(a, value) for a in args]
-        if any(a is True for a in answers):
-            return True
-        return None if any(a is None for a in answers) else False
-    return None  # containers are checked, with their rules, as the action applies
+        return lambda value: value is None
+    if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        members = tuple(_fitting(a) for a in typing.get_args(tp))
+
+        def union(value: Any) -> bool | None:
+            answers = [fits(value) for fits in members]
+            if any(a is True for a in answers):
+                return True
+            return None if any(a is None for a in answers) else False
+
+        return union
+    return lambda value: None
 
 
 def action(state: GameState, act: object) -> None:
