@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from functools import partial
 from typing import Any, TypeVar, Union
@@ -1017,32 +1017,56 @@ def check_fields(action: Action, rule: str) -> None:
 
 
 def _matches(value: Any, hint: Any) -> bool:
+    """Whether ``value`` fits the annotation ``hint`` of an action's field."""
+    return _matcher(hint)(value)
+
+
+#: :func:`_matcher` of each annotation met, worked out once.
+_MATCHERS: dict[Any, Callable[[Any], bool]] = {}
+
+
+def _matcher(hint: Any) -> Callable[[Any], bool]:
+    """The check :func:`_matches` makes for ``hint``, worked out once per
+    annotation (typing's ``get_origin`` and ``get_args`` are read as it is
+    made, not for every value checked)."""
+    try:
+        found = _MATCHERS.get(hint)
+    except TypeError:  # an annotation that can't be a key: worked out each time
+        return _made_matcher(hint)
+    if found is None:
+        found = _MATCHERS[hint] = _made_matcher(hint)
+    return found
+
+
+def _made_matcher(hint: Any) -> Callable[[Any], bool]:
     if hint is Any or hint is object:
-        return True
+        return lambda value: True
     if hint is type(None) or hint is None:
-        return value is None
+        return lambda value: value is None
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        return any(_matches(value, h) for h in typing.get_args(hint))
+        members = tuple(_matcher(h) for h in typing.get_args(hint))
+        return lambda value: any(m(value) for m in members)
     if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
     if hint is bool:
-        return isinstance(value, bool)
+        return lambda value: isinstance(value, bool)
     if origin is tuple:
         args = typing.get_args(hint)
-        if not isinstance(value, tuple):
-            return False
         if len(args) == 2 and args[1] is Ellipsis:
-            return all(_matches(v, args[0]) for v in value)
-        return len(args) == len(value) and all(_matches(v, a) for v, a in zip(value, args,
-                                                                              strict=True))
+            each = _matcher(args[0])
+            return lambda value: isinstance(value, tuple) and all(each(v) for v in value)
+        items = tuple(_matcher(a) for a in args)
+        return lambda value: isinstance(value, tuple) and len(value) == len(items) and all(
+            m(v) for m, v in zip(items, value, strict=True))
     if origin is typing.Literal:
-        return any(type(value) is type(v) and value == v for v in typing.get_args(hint))
+        allowed = typing.get_args(hint)
+        return lambda value: any(type(value) is type(v) and value == v for v in allowed)
     if origin is not None:
-        return isinstance(value, origin)
+        return lambda value: isinstance(value, origin)
     if isinstance(hint, type):
-        return isinstance(value, hint)
-    return True
+        return lambda value: isinstance(value, hint)
+    return lambda value: True
 
 
 def _describe(hint: Any) -> str:
