@@ -312,3 +312,46 @@ def test_104_4b_a_long_chain_of_mandatory_triggers_that_ends_is_not_a_draw() -> 
     assert sum(e.kind == "resolve" for e in out.events) == 100
     assert out.state.objects["ogre"].counters["+1/+1"] == 100
     assert not _game_over_events(out)
+
+
+class _Volley:
+    """A test plugin: "whenever the ogre becomes tapped", 100 abilities
+    trigger at once (603.2), each resolving to a +1/+1 counter on it, none
+    triggering anything."""
+
+    __name__ = "volley"
+
+    @hookimpl
+    def redzone_triggers(self, state: GameState, events: tuple[Event, ...]) -> list[Trigger]:
+        if not any(e.kind == "tap" and e.object == "ogre" for e in events):
+            return []
+        return [Trigger("volley", "ogre", "alice", "603.2", text="a +1/+1 counter",
+                        actions=(AddCounters("ogre", {"+1/+1": 1}),)) for _ in range(100)]
+
+
+def test_104_4b_a_stack_that_only_empties_notes_no_position(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """104.4b: a position can come back only with the stack as high as it
+    was, so 100 abilities resolving one after another from one stack (past
+    the threshold at which positions are noted) never make one worth
+    comparing: none is keyed or digested, however big the board, and the
+    game goes on."""
+    from redzone.kernel import loops
+
+    keyed: list[GameState] = []
+    real_key = loops.key
+
+    def counted(state: GameState) -> tuple[object, ...]:
+        keyed.append(state)
+        return real_key(state)
+
+    monkeypatch.setattr(loops, "key", counted)
+    engine = Engine(plugins=[_Volley()])
+    out = engine.perform(_echo_board(engine), Tap("ogre"))
+    assert LOOP_AFTER < 100
+    assert sum(e.kind == "resolve" for e in out.events) == 100
+    assert out.state.objects["ogre"].counters["+1/+1"] == 100
+    assert out.state.game_over is None and keyed == []
+    engine = Engine(plugins=[_Echo()])  # (a loop still keys its positions, and is found)
+    out = engine.perform(_echo_board(engine), Tap("ogre"))
+    assert out.state.game_over is not None and out.state.game_over.draw and keyed

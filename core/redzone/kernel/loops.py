@@ -77,6 +77,9 @@ DIGESTS: Final = 16
 #: The state's counts of what the kernel numbered: they only grow, loop or not.
 _COUNTS: Final = frozenset({"triggered", "created", "timestamp", "token_numbers"})
 
+#: What :attr:`Positions.heights` holds for a height not met yet.
+_NEW: Final[Any] = object()
+
 # (Structure marks of the flat form: never equal to a value, which is a
 # string, a number, a boolean or None; a renamed id is a tuple too.)
 _OPEN: Final = ("(",)
@@ -88,23 +91,33 @@ _CLOSE: Final = (")",)
 class Positions:
     """The positions one command's resolutions went through (104.4b).
 
-    The hash of a cheap key of what the digest keeps as it is (:func:`key`)
-    is noted for every position; a position is digested only when its key
-    came before, so a stack that grows, a life total or a counter that
-    keeps changing never costs a digest, and a loop is found on its third
-    pass through a position. A key that comes back again and again with a
-    new position each time (what changes is only in the digest: an
-    ability's text, a plugin's own state) is digested :data:`DIGESTS`
-    times, then only when the times it came before are 32, 64, 128 ...: a
-    runaway costs a few digests, never one per resolution (a loop that
-    starts only then is found later, or the trigger bound stops it).
+    A position can come back only at the height of the stack it had (the
+    cheap key below holds it), so the first position at each height is kept
+    as it is, a reference to a frozen state, and nothing of it is computed
+    until the stack is at that height again: a chain of abilities that
+    only empties the stack (a hundred attack triggers, each resolving to
+    nothing that triggers) costs nothing per resolution. From the second
+    position at a height on, the hash of a cheap key of what the digest
+    keeps as it is (:func:`key`) is noted for every position there; a
+    position is digested only when its key came before, so a stack that
+    grows, a life total or a counter that keeps changing never costs a
+    digest, and a loop is found on its third pass through a position. A
+    key that comes back again and again with a new position each time
+    (what changes is only in the digest: an ability's text, a plugin's own
+    state) is digested :data:`DIGESTS` times, then only when the times it
+    came before are 32, 64, 128 ...: a runaway costs a few digests, never
+    one per resolution (a loop that starts only then is found later, or the
+    trigger bound stops it).
 
     .. versionadded:: 0.1.0
     """
 
-    __slots__ = ("keys", "seen")
+    __slots__ = ("heights", "keys", "seen")
 
     def __init__(self) -> None:
+        #: By the stack's height: the first position at it, while it is the
+        #: only one (``None`` once another came and its key was noted).
+        self.heights: dict[int, GameState | None] = {}
         #: How many times each cheap key came, by its hash.
         self.keys: dict[int, int] = {}
         #: Each digested position: how many choices the command had made there.
@@ -118,6 +131,17 @@ class Positions:
         :param choices: how many choices the command has made so far
             (asked, answered or taken by default).
         """
+        height = len(state.stack)
+        first = self.heights.get(height, _NEW)
+        if first is _NEW:
+            self.heights[height] = state  # nothing at this height to be back at yet
+            return False
+        if first is not None:
+            # The stack is back at this height: the first position at it is
+            # noted now as it would have been then (its key new, no digest).
+            self.heights[height] = None
+            earlier = hash(key(first))
+            self.keys[earlier] = self.keys.get(earlier, 0) + 1
         cheap = hash(key(state))
         met = self.keys.get(cheap, 0)
         self.keys[cheap] = met + 1
