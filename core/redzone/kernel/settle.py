@@ -168,15 +168,18 @@ def perform_state_based_actions(
         # last found clean: the core checks only those, and when none
         # changed it checks nothing and there are no marks to clear.
         # Clearing marks changes neither the keywords present nor a gated
-        # field, so the hooks silent for the state stay so.)
+        # field, so the hooks silent for the state stay so. A state never
+        # checked is clean for the core when its note is empty, not for the
+        # plugins' verdicts about one permanent, unless none would be asked.)
         state = tx.state
         notes = state.__dict__
-        clean = notes.get(SBA_DIRTY) == _NOTHING and SBA_BUILT not in notes
+        silent = hooks.silent(state)
+        clean = notes.get(SBA_DIRTY) == _NOTHING and (
+            SBA_BUILT not in notes or "redzone_permanent_state_based_actions" in silent)
         actions = [] if clean else _sba.core_actions(
             state, tx.context.edition.legend_rule_per_player)
         if actions and actions[0].kind == "bound":  # (a count past what a state holds)
             within_bounds(tx, state)
-        silent = hooks.silent(state)
         if "redzone_state_based_actions" not in silent:
             actions.extend(hooks.state_based_actions(state))
         if not clean and "redzone_permanent_state_based_actions" not in silent:
