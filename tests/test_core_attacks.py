@@ -344,3 +344,33 @@ def test_508_1a_508_1c_every_violation_of_an_attacker_is_listed() -> None:
 
     assert rules({"wall": "bob"}) == [("508.1a", ("wall",)), ("702.3b", ("wall",))]
     assert rules({"gate": "alice"}) == [("508.1b", ("gate", "alice")), ("702.3b", ("gate",))]
+
+
+def test_508_1b_an_unknown_target_lists_what_holds_whatever_the_creature_attacks() -> None:
+    """508.1a-c, 702.3b, 702.10b, 302.6: a creature declared to attack an id
+    that is no player or permanent breaks 508.1b, and the error also lists
+    the restrictions it holds whatever it would attack (asked with each
+    player, planeswalker and battle it could attack): a wall with defender
+    can't attack (702.3b); a summoning-sick creature can't (302.6), unless it
+    has haste (702.10b); a restriction that holds against one of them only
+    (a plugin's "can't attack bob") isn't listed."""
+    def not_bob(state: GameState, attacker: str, attacked: str) -> list[Violation]:
+        if attacker == "grudge" and attacked == "bob":
+            return [Violation("508.1b", "grudge can't attack bob", (attacker, attacked),
+                              restriction="test")]
+        return []
+
+    engine = Engine(plugins=[plugin("grudge", redzone_attack_violations=not_bob)])
+    c = engine.creature
+    state = engine.game(["alice", "bob", "carol"], [
+        c("wall", "alice", 0, 4, "defender"), c("sick", "alice", 2, 2, summoning_sick=True),
+        c("gob", "alice", 2, 2, "haste", summoning_sick=True), c("grudge", "alice", 2, 2)])
+
+    def rules(attacks: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
+        return sorted((v.rule, v.objects) for v in reject(engine, state, attacks).violations)
+
+    assert rules({"wall": "bobby"}) == [("508.1b", ("wall", "bobby")), ("702.3b", ("wall",))]
+    assert rules({"sick": "bobby"}) == [("302.6", ("sick",)), ("508.1b", ("sick", "bobby"))]
+    assert rules({"gob": "bobby"}) == [("508.1b", ("gob", "bobby"))]
+    assert rules({"grudge": "bobby"}) == [("508.1b", ("grudge", "bobby"))]
+    assert rules({"grudge": "bob"}) == [("508.1b", ("grudge", "bob"))]

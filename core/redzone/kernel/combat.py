@@ -144,17 +144,51 @@ def _attack_pair_violations(hooks: Hooks, state: GameState, attacker: str,
     # (``attacked`` is the caller's, unchecked: typed ``object`` so that a
     # compiled build reports a malformed one as 508.1b, not as a TypeError.)
     core = _attacker_core(state, attacker, attacked)
-    if not isinstance(attacked, str) or (core and any(not v.restriction for v in core)
-                                         and not _pair_exists(state, attacker, attacked)):
-        return core  # (every violation is listed: the pair's too, when it names one)
     if silent is None:
         silent = hooks.silent(state)
+    if not isinstance(attacked, str) or (core and any(not v.restriction for v in core)
+                                         and not _pair_exists(state, attacker, attacked)):
+        # (every violation is listed: the pair's too, when it names one)
+        return _whatever_it_attacks(hooks, state, attacker, core, silent)
+    return _asked(hooks, state, attacker, attacked, core, silent)
+
+
+def _asked(hooks: Hooks, state: GameState, attacker: str, attacked: str,
+           core: list[Violation], silent: frozenset[str]) -> list[Violation]:
+    """``core`` and the plugins' violations of ``attacker`` attacking
+    ``attacked``, less the restrictions an exemption lifts (702.10b)."""
     found = core if "redzone_attack_violations" in silent else core + hooks.attack_violations(
         state, attacker, attacked)
     if not found or "redzone_attack_exemption" in silent:
         return found
     return [v for v in found
             if not (v.restriction and hooks.attack_exemption(state, attacker, attacked, v))]
+
+
+def _whatever_it_attacks(hooks: Hooks, state: GameState, attacker: str,
+                         core: list[Violation], silent: frozenset[str]) -> list[Violation]:
+    """``core``, the violations of an attack the plugins can't be asked about
+    (what it attacks is no player or permanent), with the restrictions it
+    holds (the core's and the plugins') kept where they hold whatever the
+    creature attacks: asked with each player, planeswalker and battle it
+    could attack (508.1b), those found for every one. A creature with
+    defender attacking a misspelt player is told it can't attack (702.3b),
+    one with haste isn't told it is summoning sick (702.10b): every
+    violation is listed, and only those (508.1a-c)."""
+    perm = state.objects._items.get(attacker)
+    if perm is None or perm.zone != "battlefield":
+        return core
+    restrictions = [v for v in core if v.restriction]
+    common: list[Violation] | None = None
+    for target in attackable(state, perm.controller):
+        found = _asked(hooks, state, attacker, target, restrictions, silent)
+        common = found if common is None else [v for v in common if v in found]
+        if not common:
+            break
+    if common is None:  # (nothing it could attack: the core's verdicts as they are)
+        return core
+    return [v for v in core if not v.restriction or v in common] + [
+        v for v in common if v not in core]
 
 
 def attack_restriction_violations(hooks: Hooks, state: GameState,
