@@ -226,7 +226,11 @@ def redzone_attack_violations(
 
     Rules: 508.1a, 508.1c, 702.3b
 
-    Asked once per declared attacker, after the core's own checks.
+    Asked once per declared attacker, after the core's own checks. When
+    what it is declared to attack is no player or permanent, it is asked
+    with each player, planeswalker and battle the creature could attack,
+    and the error lists the restrictions found for every one (those it
+    holds whatever it attacks, such as defender's).
 
     :param state: the state before the declaration.
     :param attacker: the id of the creature declared as an attacker.
