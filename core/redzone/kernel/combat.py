@@ -22,16 +22,12 @@ Assignment = Mapping[str, Mapping[str, int]]
 """Combat damage assignments: assigning creature -> recipient -> amount."""
 
 
-def _label(perm: Permanent) -> str:
-    return perm.label
-
-
 def label(state: GameState, obj: str | None) -> str:
     """A readable name for an object or player id."""
     if obj is None:
         return "nothing"
     perm = state.objects.get(obj)
-    return _label(perm) if perm is not None else obj
+    return perm.label if perm is not None else obj
 
 
 # ---------------------------------------------------------------------------
@@ -61,21 +57,21 @@ def _attacker_core(state: GameState, attacker: str, attacked: object) -> list[Vi
                           (attacker,))]
     out: list[Violation] = []
     if perm.zone != "battlefield":
-        out.append(Violation("508.1a", f"{_label(perm)} is not on the battlefield", (attacker,)))
+        out.append(Violation("508.1a", f"{perm.label} is not on the battlefield", (attacker,)))
         return out
     if "creature" not in perm.types:
-        out.append(Violation("506.3", f"{_label(perm)} is not a creature: only creatures attack",
+        out.append(Violation("506.3", f"{perm.label} is not a creature: only creatures attack",
                              (attacker,)))
     if "battle" in perm.types:
-        out.append(Violation("508.1a", f"{_label(perm)} is a battle and can't attack", (attacker,)))
+        out.append(Violation("508.1a", f"{perm.label} is a battle and can't attack", (attacker,)))
     if not state.is_attacking_player(perm.controller):
-        out.append(Violation("508.1a", f"{_label(perm)} is controlled by {perm.controller!r}, "
+        out.append(Violation("508.1a", f"{perm.label} is controlled by {perm.controller!r}, "
                              f"not by the attacking player {ap!r}", (attacker,)))
     if perm.tapped:
-        out.append(Violation("508.1a", f"{_label(perm)} is tapped and can't attack", (attacker,),
+        out.append(Violation("508.1a", f"{perm.label} is tapped and can't attack", (attacker,),
                              restriction="tapped"))
     if perm.summoning_sick:
-        out.append(Violation("302.6", f"{_label(perm)} has not been under the control of "
+        out.append(Violation("302.6", f"{perm.label} has not been under the control of "
                              f"{perm.controller!r} continuously since the turn began",
                              (attacker,), restriction="summoning_sickness"))
     out.extend(_attacked_core(state, attacker, attacked, perm.controller))
@@ -104,7 +100,7 @@ def _attacked_core(state: GameState, attacker: str, attacked: object,
     if target is None:
         return [Violation("508.1b", f"{label(state, attacker)} attacks {attacked!r}, which is "
                           "neither a player nor a permanent", (attacker, attacked))]
-    tname = _label(target)
+    tname = target.label
     if target.zone != "battlefield":
         return [Violation("508.1b", f"{tname} is not on the battlefield",
                           (attacker, attacked))]
@@ -374,50 +370,50 @@ def _blocker_core(hooks: Hooks, state: GameState, given: object,
                           cast(Any, (given,)))]
     blocker = perm.id
     if perm.zone != "battlefield":
-        return [Violation("509.1a", f"{_label(perm)} is not on the battlefield", (blocker,))]
+        return [Violation("509.1a", f"{perm.label} is not on the battlefield", (blocker,))]
     if blocker in combat.blocks._items:
         return [_already_blocking(state, blocker)]
     out: list[Violation] = []
     if "creature" not in perm.types:
-        out.append(Violation("506.3", f"{_label(perm)} is not a creature: only creatures block",
+        out.append(Violation("506.3", f"{perm.label} is not a creature: only creatures block",
                              (blocker,)))
     if "battle" in perm.types:
-        out.append(Violation("509.1a", f"{_label(perm)} is a battle and can't block", (blocker,)))
+        out.append(Violation("509.1a", f"{perm.label} is a battle and can't block", (blocker,)))
     if perm.tapped and not _tapped_lifted(hooks, state, perm, unchecked, silent):
         out.append(_tapped_blocker(perm))
     if state.is_attacking_player(perm.controller):
-        out.append(Violation("509.1a", f"{_label(perm)} is controlled by the attacking player "
+        out.append(Violation("509.1a", f"{perm.label} is controlled by the attacking player "
                              f"{perm.controller!r}", (blocker,)))
     single = len(unchecked) == 1  # (the common case, checked without a generator)
     named = isinstance(unchecked[0], str) if single else all(isinstance(a, str)
                                                              for a in unchecked)
     if not named:
-        out.append(Violation("509.1a", f"{_label(perm)} blocks {list(unchecked)!r}: name each "
+        out.append(Violation("509.1a", f"{perm.label} blocks {list(unchecked)!r}: name each "
                              "attacking creature by its id", (blocker,)))
         return out
     attackers = cast("tuple[str, ...]", unchecked)  # (each a str: checked above)
     if not single and len(set(attackers)) != len(attackers):
-        out.append(Violation("509.1a", f"{_label(perm)} is declared to block the same "
+        out.append(Violation("509.1a", f"{perm.label} is declared to block the same "
                              "creature twice", (blocker, *attackers)))
     if out:
         return out
     cap = capacity(hooks, state, blocker, silent)
     if len(attackers) > cap:
-        out.append(Violation("509.1a", f"{_label(perm)} can block only {cap} creature"
+        out.append(Violation("509.1a", f"{perm.label} can block only {cap} creature"
                              f"{'s' if cap != 1 else ''}, not {len(attackers)}",
                              (blocker, *attackers)))
     attacks = combat.attacks._items
     defending_of = combat.defending_players._items
     for attacker in attackers:
         if attacker not in attacks:
-            out.append(Violation("509.1a", f"{_label(perm)} can't block {label(state, attacker)}: "
+            out.append(Violation("509.1a", f"{perm.label} can't block {label(state, attacker)}: "
                                  "it is not an attacking creature", (blocker, attacker)))
             continue
         defending = defending_of.get(attacker)
         # 805.10d: with teams, any defending player's creature blocks for the team.
         if not state.same_team(defending, perm.controller):
             out.append(Violation(
-                "509.1a", f"{_label(perm)} can't block {label(state, attacker)}: it attacks "
+                "509.1a", f"{perm.label} can't block {label(state, attacker)}: it attacks "
                 f"{label(state, combat.attacks[attacker])} ({defending!r} defends), not "
                 f"{perm.controller!r} or their planeswalkers or battles", (blocker, attacker)))
     return out
@@ -427,7 +423,7 @@ def _tapped_blocker(perm: Permanent) -> Violation:
     """509.1a: "The chosen creatures must be untapped": a restriction named
     ``"tapped"``, which an ability letting a creature block as though it
     were untapped lifts (:func:`redzone.kernel.hookspecs.redzone_block_exemption`)."""
-    return Violation("509.1a", f"{_label(perm)} is tapped and can't block", (perm.id,),
+    return Violation("509.1a", f"{perm.label} is tapped and can't block", (perm.id,),
                      restriction="tapped")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 import typing
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final, cast
@@ -243,7 +244,7 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
     permanent's controller and owner are players; 102.1: the players are the
     people in the game). Every field of each player, permanent and effect
     has the type its class declares (107.1: a number is an integer, within
-    ±:data:`MAX_INT`; :func:`_fits`), its counts within :data:`STATE_BOUNDS`;
+    ±:data:`MAX_INT`; :func:`_fitting`), its counts within :data:`STATE_BOUNDS`;
     there is a player; each id names one player or one permanent; the turn
     order names each player once and the active player is one of them
     (102.1); a team names players, each on one team, who share life and
@@ -402,7 +403,7 @@ def _turn(method: str, players: list[str], options: dict[str, Any]) -> None:
 
 def _well_typed(obj: object, where: str) -> None:
     """Every field of ``obj`` (an attrs instance of the model: a player, a
-    permanent, an effect) has the type its class declares (:func:`_fits`),
+    permanent, an effect) has the type its class declares (:func:`_fitting`),
     and so has every such instance inside it (a permanent's modifications).
 
     :raises BadQueryError: naming ``where``, the object's id and the field
@@ -460,7 +461,7 @@ def _misfit(obj: object, path: str) -> tuple[str, Any, Any] | None:
 
 
 #: What :func:`_misfit` checks of one field: its name, its annotation, the
-#: check of a value against it (:func:`_fits`) and whether it is a tuple.
+#: check of a value against it (:func:`_fitting`) and whether it is a tuple.
 _Field = tuple[str, Any, "typing.Callable[[Any], bool | None]", bool]
 
 
@@ -486,7 +487,7 @@ def _plan(cls: type) -> tuple[_Field, ...] | None:
 
 def _model(cls: type) -> bool:
     """Whether ``cls`` is an attrs class of the kernel (whose annotations
-    :func:`_fits` reads), not a plugin's (worked out once per class)."""
+    :func:`_fitting` reads), not a plugin's (worked out once per class)."""
     found = _MODELS.get(cls)
     if found is None:
         found = _MODELS[cls] = attrs.has(cls) and str(
@@ -657,18 +658,14 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _fits(tp: Any, value: Any) -> bool | None:
-    """Whether ``value`` fits the annotation ``tp`` (``None``: not checked)."""
-    return _fitting(tp)(value)
-
-
 @functools.cache
 def _fitting(tp: Any) -> typing.Callable[[Any], bool | None]:
-    """The check of :func:`_fits` for the annotation ``tp``, worked out once:
-    the exact type of a ``str``, ``bool`` or ``None`` field, an ``int``
-    within ±:data:`MAX_INT`, and of a union, ``True`` when one of its
-    members fits, ``False`` when each is checked and none does. Containers
-    are ``None``: checked, with their rules, as the action applies."""
+    """Whether a value fits the annotation ``tp`` (``None``: not checked),
+    as a check worked out once per annotation: the exact type of a ``str``,
+    ``bool`` or ``None`` field, an ``int`` within ±:data:`MAX_INT`, and of a
+    union, ``True`` when one of its members fits, ``False`` when each is
+    checked and none does. Containers are ``None``: checked, with their
+    rules, as the action applies."""
     if tp is str:
         return lambda value: type(value) is str
     if tp is bool:
@@ -677,7 +674,7 @@ def _fitting(tp: Any) -> typing.Callable[[Any], bool | None]:
         return lambda value: type(value) is int and -MAX_INT <= value <= MAX_INT
     if tp is type(None):
         return lambda value: value is None
-    if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
         members = tuple(_fitting(a) for a in typing.get_args(tp))
 
         def union(value: Any) -> bool | None:
