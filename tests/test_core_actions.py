@@ -114,14 +114,16 @@ def test_702_unknown_keyword_is_an_error(engine: Engine, combat: GameState) -> N
 
 def test_122_1_add_and_remove_counters(engine: Engine, combat: GameState) -> None:
     """122.1: counters are put on (negative amounts remove; never below 0); 704.5q
-    then annihilates +1/+1 with -1/-1 counters."""
+    then annihilates +1/+1 with -1/-1 counters. 107.1: an amount that isn't a
+    whole number is refused, naming it by its path."""
     out = engine.perform(combat, AddCounters("wolf", {"+1/+1": 2, "-1/-1": 1}))
     assert dict(out.state.objects["wolf"].counters) == {"+1/+1": 1}
     assert [e.rule for e in out.events] == ["122.1", "122.1", "704.5q"]
     out = engine.perform(out.state, AddCounters("wolf", {"+1/+1": -5}))
     assert dict(out.state.objects["wolf"].counters) == {}
     err = illegal(engine, combat, AddCounters("wolf", {"+1/+1": "2"}))  # type: ignore[dict-item]
-    assert (err.rule, err.objects) == ("122.1", ("wolf",))
+    assert (err.rule, err.objects) == ("107.1", ("wolf",))
+    assert "counters[0][1] is '2' (str)" in err.message
 
 
 def test_506_4_remove_from_combat(engine: Engine, combat: GameState) -> None:

@@ -284,7 +284,7 @@ def test_the_bound_check_looks_only_at_what_the_command_changed(
     """Guarantee 15's cost (704.3's bookkeeping): the counts are watched by
     the pass of state-based actions over what the command changed, never the
     whole board. A board with one permanent's counters already past the
-    bound (a state `Engine.game` refuses, made here with its check off)
+    bound (a state `Engine.game` refuses, made here with its checks off)
     lets a Pump on another of its 300 creatures through, since that
     permanent isn't looked at; a command that changes it fails."""
     from redzone import AddCounters, BoundError
@@ -294,6 +294,7 @@ def test_the_bound_check_looks_only_at_what_the_command_changed(
     creatures[299] = ENGINE.creature("c299", "alice", 2, 2, counters={"charge": 2_000_000})
     with monkeypatch.context() as patch:
         patch.setattr(validate, "_game_count", lambda *args: None)
+        patch.setattr(validate, "_well_typed", lambda *args: None)
         state = ENGINE.game(["alice", "bob"], creatures)
     pumped = ENGINE.perform(state, Pump("c7", 1, 1)).state
     assert pumped.objects["c7"].power == 3

@@ -31,18 +31,17 @@ Then the ``activate`` event, and the ability's ``perform``.
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
+from redzone.kernel.answers import shown, type_name
 from redzone.kernel.errors import IllegalActionError, PluginLoadError, did_you_mean
 from redzone.kernel.events import Event
 from redzone.kernel.hooktypes import SORCERY, Action, ActivatedAbility
 from redzone.kernel.hooktypes import Activate as Activate
 from redzone.kernel.model import GameState
-from redzone.kernel.references import Ref
 from redzone.kernel.results import Outcome
+from redzone.kernel.shapes import described, ref_kind, shape_of
 from redzone.kernel.slots import owning
 from redzone.kernel.zones import sorcery_timing_problem, without_priority
 
@@ -144,36 +143,28 @@ def _refuse(a: Activate, why: str, rule: str, *ids: str) -> IllegalActionError:
                               objects=(a.source, *ids))
 
 
-def _kind(tp: Any) -> tuple[Any, str | None]:
-    """The plain annotation under ``Annotated`` and its reference kind."""
-    if typing.get_origin(tp) is Annotated:
-        marks = [m.kind for m in tp.__metadata__ if isinstance(m, Ref)]
-        return tp.__origin__, marks[0] if marks else None
-    return tp, None
-
-
 def _fits(state: GameState, tp: Any, value: Any) -> str | None:
-    """Why ``value`` doesn't fit the cost annotation ``tp`` (``None``: it fits)."""
-    tp, ref = _kind(tp)
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        reasons = [_fits(state, arg, value) for arg in typing.get_args(tp)]
-        return None if any(r is None for r in reasons) else reasons[0]
-    if tp is type(None):
-        return None if value is None else "expected nothing"
-    if origin in (tuple, frozenset, list):
-        if not isinstance(value, (tuple, list, frozenset)):
-            return f"expected a list, got {value!r}"
-        item = typing.get_args(tp)[0]
-        return next((r for v in value if (r := _fits(state, item, v)) is not None), None)
-    if tp in (int, bool, str) and (type(value) is not tp):
-        return f"expected {'a whole number' if tp is int else tp.__name__}, got {value!r}"
-    if ref is not None and isinstance(value, str):
-        known = (ref in ("player", "player or object", "any") and value in state.players) or (
-            ref != "player" and value in state.objects)
+    """Why ``value`` doesn't fit the cost annotation ``tp`` (``None``: it
+    fits): its type, by the one rule of :mod:`redzone.kernel.shapes` (a
+    TOML or JSON list stands for a tuple or frozenset), then each id it
+    names, which must be of the game as its reference kind says."""
+    shape = shape_of(tp)
+    kind = ref_kind(shape)
+    if isinstance(value, (list, tuple, frozenset)):
+        made = next((m.origin for m in (shape, *shape.args) if m.kind == "items"
+                     and m.origin in (tuple, frozenset, list)), None)
+        value = made(value) if made is not None else value
+    if not shape.fits(value):
+        return (f"{shown(value)} ({type_name(value)}), where {described(shape)} was "
+                "expected")
+    names = [value] if isinstance(value, str) else [
+        v for v in value if isinstance(v, str)] if isinstance(value, (tuple, frozenset)) else []
+    for name in names if kind is not None else ():
+        known = (kind in ("player", "player or object", "any") and name in state.players) or (
+            kind != "player" and name in state.objects)
         if not known:
-            names = list(state.objects) + list(state.players)
-            return f"{value!r} is not in the game{did_you_mean(value, names)}"
+            everything = list(state.objects) + list(state.players)
+            return f"{name!r} is not in the game{did_you_mean(name, everything)}"
     return None
 
 

@@ -36,31 +36,12 @@ that kind too; a ``None`` is no reference.
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Mapping
-from typing import Annotated, Any, Final
+from typing import Annotated, Final
 
 import attrs
 
-
-@attrs.frozen
-class Ref:
-    """The annotation's mark: the field names an id of ``kind``.
-
-    :param kind: one of :data:`KINDS`.
-    """
-
-    kind: str
-
-    def __attrs_post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown reference kind {self.kind!r} (known: "
-                             f"{', '.join(KINDS)})")
-
-
-#: The reference kinds, from the narrowest.
-KINDS: Final = ("player", "object", "source", "player or object", "any")
+from redzone.kernel.shapes import KINDS, Ref, fields_of, ref_kind
 
 #: The id of a player of the state.
 PlayerId = Annotated[str, Ref("player")]
@@ -82,23 +63,6 @@ AnyId = Annotated[str, Ref("any")]
 EACH_PLAYER: Final = "each"
 
 
-def _kind(tp: Any) -> str | None:
-    """The reference kind an annotation carries, looking into unions,
-    tuples and frozensets (not into maps, nor into attrs classes)."""
-    if typing.get_origin(tp) is Annotated:
-        for mark in tp.__metadata__:
-            if isinstance(mark, Ref):
-                return mark.kind
-        return _kind(tp.__origin__)
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType, tuple, frozenset):
-        for arg in typing.get_args(tp):
-            kind = _kind(arg)
-            if kind is not None:
-                return kind
-    return None
-
-
 #: :func:`reference_fields`' answers, by class.
 _FIELDS: Final[dict[type, dict[str, str]]] = {}
 
@@ -107,25 +71,17 @@ def reference_fields(cls: type) -> Mapping[str, str]:
     """The fields of the attrs class ``cls`` that name ids, in declaration
     order, and their kinds (see :data:`KINDS`); empty for a class that
     declares none (or isn't an attrs class, or has an annotation that can't
-    be resolved). Read once per class.
+    be resolved). Read once per class, from its fields' shapes
+    (:func:`~redzone.kernel.shapes.ref_kind`: looking into unions, tuples
+    and frozensets, not into maps nor into attrs classes).
 
     :param cls: an attrs class: of the model, an action kind, a plugin's.
     """
     found = _FIELDS.get(cls)
     if found is None:
-        found = _FIELDS[cls] = _read(cls)
+        kinds = {f.name: ref_kind(f.shape) for f in fields_of(cls)}
+        found = _FIELDS[cls] = {name: kind for name, kind in kinds.items() if kind is not None}
     return found
-
-
-def _read(cls: type) -> dict[str, str]:
-    if not attrs.has(cls):
-        return {}
-    try:
-        hints = typing.get_type_hints(cls, include_extras=True)
-    except Exception:  # an unresolvable annotation (a plugin's): no references
-        return {}
-    kinds = {f.name: _kind(hints.get(f.name)) for f in attrs.fields(cls)}
-    return {name: kind for name, kind in kinds.items() if kind is not None}
 
 
 def named_ids(value: object) -> tuple[str, ...]:

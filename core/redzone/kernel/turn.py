@@ -22,6 +22,7 @@ from redzone.kernel.events import Event
 from redzone.kernel.frozen import FrozenMap
 from redzone.kernel.model import Choice, ChoiceMade, Effect, GameState, Shield
 from redzone.kernel.settle import commit, end_effects, fire_delayed, outcome, settle
+from redzone.kernel.shapes import MAX_INT
 from redzone.kernel.steps import (
     Answers,
     after,
@@ -32,7 +33,6 @@ from redzone.kernel.steps import (
     resolve_trigger,
 )
 from redzone.kernel.tx import Outcome, Tx, choose_numbered
-from redzone.kernel.validate import MAX_INT
 from redzone.kernel.validate import choices as _validate_choices
 
 #: How many cleanup steps one turn may have (514.3a repeats the step while

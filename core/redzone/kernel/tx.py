@@ -18,14 +18,10 @@ keeps its data inside, and how a command settles, are the kernel's business.
 
 from __future__ import annotations
 
-import types
-import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from functools import partial
-from typing import Any, TypeVar, Union
-
-import attrs
+from typing import Any, TypeVar
 
 from redzone.kernel import combat as _combat
 from redzone.kernel import damage as _damage
@@ -230,7 +226,7 @@ class Tx(WorkingCopy):
                 f"unknown action {action!r}: no loaded plugin declares the action kind "
                 f"{getattr(type(action), 'do', type(action).__name__)!r}", rule="117.1")
         spec, owner = found
-        check_fields(action, spec.rule)
+        check_fields(action)
         self._performed += 1
         if self._performed > MAX_ACTIONS:
             actor = owner if not owner.startswith("redzone.") else (
@@ -991,99 +987,19 @@ def freeze_value(value: Any, what: str) -> Any:
                              "tuples and string-keyed maps of them)", rule="611.2")
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+def check_fields(action: Action) -> None:
+    """Check each field of an action against its declared type, and what
+    it holds (a token's permanent), by the one rule of
+    :mod:`redzone.kernel.shapes`, as :meth:`redzone.Engine.perform` checks
+    a caller's actions.
 
-
-def check_fields(action: Action, rule: str) -> None:
-    """Check each field of an action against its declared type.
-
-    :raises IllegalActionError: naming the action, the field and the value.
+    :raises IllegalActionError: naming the action, the field and the value
+        (107.1 for a number, else 117.1).
     """
-    cls = type(action)
-    hints = _HINTS.get(cls)
-    if hints is None:
-        try:
-            hints = typing.get_type_hints(cls, include_extras=False)
-        except Exception:  # pragma: no cover - an unresolvable annotation: check nothing
-            hints = {}
-        hints = {f.name: hints[f.name] for f in attrs.fields(cls) if f.name in hints}
-        _HINTS[cls] = hints
-    for name, hint in hints.items():
-        value = getattr(action, name)
-        if not _matches(value, hint):
-            named = named_ids(action)
-            raise IllegalActionError(f"{cls.do}: {name} must be {_describe(hint)}, not "
-                                     f"{value!r}", rule=rule, objects=named)
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    """Whether ``value`` fits the annotation ``hint`` of an action's field."""
-    return _matcher(hint)(value)
-
-
-#: :func:`_matcher` of each annotation met, worked out once.
-_MATCHERS: dict[Any, Callable[[Any], bool]] = {}
-
-
-def _matcher(hint: Any) -> Callable[[Any], bool]:
-    """The check :func:`_matches` makes for ``hint``, worked out once per
-    annotation (typing's ``get_origin`` and ``get_args`` are read as it is
-    made, not for every value checked)."""
-    try:
-        found = _MATCHERS.get(hint)
-    except TypeError:  # an annotation that can't be a key: worked out each time
-        return _made_matcher(hint)
-    if found is None:
-        found = _MATCHERS[hint] = _made_matcher(hint)
-    return found
-
-
-def _made_matcher(hint: Any) -> Callable[[Any], bool]:
-    if hint is Any or hint is object:
-        return lambda value: True
-    if hint is type(None) or hint is None:
-        return lambda value: value is None
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        members = tuple(_matcher(h) for h in typing.get_args(hint))
-        return lambda value: any(m(value) for m in members)
-    if hint is int:
-        return lambda value: isinstance(value, int) and not isinstance(value, bool)
-    if hint is bool:
-        return lambda value: isinstance(value, bool)
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            each = _matcher(args[0])
-            return lambda value: isinstance(value, tuple) and all(each(v) for v in value)
-        items = tuple(_matcher(a) for a in args)
-        return lambda value: isinstance(value, tuple) and len(value) == len(items) and all(
-            m(v) for m, v in zip(items, value, strict=True))
-    if origin is typing.Literal:
-        allowed = typing.get_args(hint)
-        return lambda value: any(type(value) is type(v) and value == v for v in allowed)
-    if origin is not None:
-        return lambda value: isinstance(value, origin)
-    if isinstance(hint, type):
-        return lambda value: isinstance(value, hint)
-    return lambda value: True
-
-
-def _describe(hint: Any) -> str:
-    if hint is int:
-        return "a whole number"
-    if hint is str:
-        return "a string"
-    if hint is bool:
-        return "true or false"
-    if hint is type(None):
-        return "None"
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return " or ".join(_describe(h) for h in typing.get_args(hint))
-    if origin is tuple:
-        return "a tuple"
-    return getattr(hint, "__name__", str(hint))
+    found = _validate.misfit_rule(action)
+    if found is not None:
+        raise IllegalActionError(f"{type(action).do}: {found[0]}", rule=found[1],
+                                 objects=named_ids(action))
 
 
 __all__ = ["COMBAT_STEPS", "CombatResult", "Outcome", "Tx", "check_answer", "check_fields",

@@ -13,10 +13,7 @@ command meets as it settles (:func:`redzone.kernel.settle.within_bounds`).
 
 from __future__ import annotations
 
-import functools
 import inspect
-import types
-import typing
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final, cast
 
@@ -31,9 +28,7 @@ from redzone.kernel.errors import (
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import Effect, GameState, Permanent, Player, new_game, team_life
 from redzone.kernel.references import named_ids
-
-#: The largest integer an action field may hold (as in scenario files).
-MAX_INT: Final = 1_000_000
+from redzone.kernel.shapes import MAX_INT, Shape, described, first_misfit, numeric
 
 #: The bounds of the counts a state holds, by ``Class.field`` (a map's: of
 #: its values): damage (120.3), poison (122.1f) and counters (122.1) from 0
@@ -244,7 +239,7 @@ def game(players: object, permanents: object, options: Mapping[str, Any],
     permanent's controller and owner are players; 102.1: the players are the
     people in the game). Every field of each player, permanent and effect
     has the type its class declares (107.1: a number is an integer, within
-    ±:data:`MAX_INT`; :func:`_fitting`), its counts within :data:`STATE_BOUNDS`;
+    ±:data:`MAX_INT`: :mod:`redzone.kernel.shapes`), its counts within :data:`STATE_BOUNDS`;
     there is a player; each id names one player or one permanent; the turn
     order names each player once and the active player is one of them
     (102.1); a team names players, each on one team, who share life and
@@ -403,96 +398,49 @@ def _turn(method: str, players: list[str], options: dict[str, Any]) -> None:
 
 def _well_typed(obj: object, where: str) -> None:
     """Every field of ``obj`` (an attrs instance of the model: a player, a
-    permanent, an effect) has the type its class declares (:func:`_fitting`),
-    and so has every such instance inside it (a permanent's modifications).
+    permanent, an effect) has the type its class declares, and so has what
+    it holds (a permanent's modifications): the one rule of
+    :mod:`redzone.kernel.shapes`.
 
     :raises BadQueryError: naming ``where``, the object's id and the field
         (107.1 for a number that isn't an integer within ±:data:`MAX_INT`).
     """
-    found = _misfit(obj, "")
+    found = first_misfit(obj)
     if found is None:
         return
-    path, value, tp = found
+    path, value, shape = found
     ident = getattr(obj, "id", None)
     named = f" {_r(ident)}" if type(ident) is str else ""
-    raise BadQueryError(
-        f"{where}{named}: {path[1:]} is {shown(value)} ({type_name(value)}), where "
-        f"{_shown_type(tp)} was expected", rule="107.1" if int in (tp, *typing.get_args(tp))
-        else "117.1", objects=(ident,) if type(ident) is str and ident else ())
+    raise BadQueryError(f"{where}{named}: {_clause(path[1:], value, shape)}",
+                        rule="107.1" if numeric(shape) else "117.1",
+                        objects=(ident,) if type(ident) is str and ident else ())
 
 
 def misfit(obj: object) -> str | None:
     """What :func:`game` refuses in a caller's permanent, for the kernel's
     other checks (what a plugin's action puts: :mod:`redzone.kernel.tx`):
-    the first field of the model's attrs instance ``obj``, or of one inside
-    it, whose value doesn't fit its type, as a clause (``tapped is 'no'
-    (str), where a bool was expected``); ``None`` when every one fits."""
-    found = _misfit(obj, "")
+    the first field of the attrs instance ``obj``, or of what it holds, whose
+    value doesn't fit its type (:func:`~redzone.kernel.shapes.first_misfit`),
+    as a clause (``tapped is 'no' (str), where a bool was expected``);
+    ``None`` when every one fits."""
+    found = misfit_rule(obj)
+    return None if found is None else found[0]
+
+
+def misfit_rule(obj: object) -> tuple[str, str] | None:
+    """:func:`misfit`'s clause and the rule it breaks: 107.1 for a number
+    that isn't an integer within ±:data:`MAX_INT`, else 117.1."""
+    found = first_misfit(obj)
     if found is None:
         return None
-    path, value, tp = found
-    return (f"{path[1:]} is {shown(value)} ({type_name(value)}), where {_shown_type(tp)} "
-            "was expected")
+    path, value, shape = found
+    return _clause(path[1:], value, shape), "107.1" if numeric(shape) else "117.1"
 
 
-def _misfit(obj: object, path: str) -> tuple[str, Any, Any] | None:
-    """The first field of the attrs instance ``obj`` (at ``path``), or of an
-    instance of the model inside it, whose value doesn't fit its annotation:
-    its path, its value and the annotation; ``None`` when every one fits."""
-    plan = _plan(type(obj))
-    if plan is None:
-        return None
-    for name, tp, fits, holds_tuple in plan:
-        value = getattr(obj, name)
-        if fits(value) is False:
-            return f"{path}.{name}", value, tp
-        if holds_tuple and isinstance(value, tuple):
-            # (the items of a ``tuple[cls, ...]`` of the model)
-            for i, item in enumerate(value):
-                if _model(type(item)):
-                    found = _misfit(item, f"{path}.{name}[{i}]")
-                    if found is not None:
-                        return found
-        elif _model(type(value)):
-            found = _misfit(value, f"{path}.{name}")
-            if found is not None:
-                return found
-    return None
-
-
-#: What :func:`_misfit` checks of one field: its name, its annotation, the
-#: check of a value against it (:func:`_fitting`) and whether it is a tuple.
-_Field = tuple[str, Any, "typing.Callable[[Any], bool | None]", bool]
-
-
-#: :func:`_plan` and :func:`_model` of each class met, worked out once.
-_PLANS: dict[type, tuple[_Field, ...] | None] = {}
-_MODELS: dict[type, bool] = {}
-
-
-def _plan(cls: type) -> tuple[_Field, ...] | None:
-    """The fields :func:`_misfit` checks of an instance of ``cls``, worked
-    out once per class from its annotations (``None``: not an attrs class)."""
-    if cls in _PLANS:
-        return _PLANS[cls]
-    plan = None
-    if attrs.has(cls):
-        hints = _hints(cls)
-        plan = tuple((f.name, hints[f.name], _fitting(hints[f.name]),
-                      typing.get_origin(hints[f.name]) is tuple)
-                     for f in attrs.fields(cls) if hints.get(f.name) is not None)
-    _PLANS[cls] = plan
-    return plan
-
-
-def _model(cls: type) -> bool:
-    """Whether ``cls`` is an attrs class of the kernel (whose annotations
-    :func:`_fitting` reads), not a plugin's (worked out once per class)."""
-    found = _MODELS.get(cls)
-    if found is None:
-        found = _MODELS[cls] = attrs.has(cls) and str(
-            getattr(cls, "__module__", "")).startswith("redzone.kernel.")
-    return found
+def _clause(path: str, value: object, shape: Shape) -> str:
+    """How an error says the value at ``path`` doesn't fit ``shape`` (the one wording)."""
+    return (f"{path} is {shown(value)} ({type_name(value)}), where {described(shape)} was "
+            "expected")
 
 
 #: The keyword arguments :meth:`redzone.Engine.game` passes on to
@@ -653,40 +601,6 @@ def declaration(state: GameState, method: str, value: object, *, single: bool) -
                                 f"{'an id' if single else 'an id or a list of ids'}")
 
 
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-@functools.cache
-def _fitting(tp: Any) -> typing.Callable[[Any], bool | None]:
-    """Whether a value fits the annotation ``tp`` (``None``: not checked),
-    as a check worked out once per annotation: the exact type of a ``str``,
-    ``bool`` or ``None`` field, an ``int`` within ±:data:`MAX_INT`, and of a
-    union, ``True`` when one of its members fits, ``False`` when each is
-    checked and none does. Containers are ``None``: checked, with their
-    rules, as the action applies."""
-    if tp is str:
-        return lambda value: type(value) is str
-    if tp is bool:
-        return lambda value: type(value) is bool
-    if tp is int:
-        return lambda value: type(value) is int and -MAX_INT <= value <= MAX_INT
-    if tp is type(None):
-        return lambda value: value is None
-    if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        members = tuple(_fitting(a) for a in typing.get_args(tp))
-
-        def union(value: Any) -> bool | None:
-            answers = [fits(value) for fits in members]
-            if any(a is True for a in answers):
-                return True
-            return None if any(a is None for a in answers) else False
-
-        return union
-    return lambda value: None
-
-
 def action(state: GameState, act: object) -> None:
     """Every field of ``act`` has the type its action declares (ints within
     ±:data:`MAX_INT`), and so has every field of an instance of the model
@@ -700,14 +614,12 @@ def action(state: GameState, act: object) -> None:
     cls = type(act)
     if not attrs.has(cls):
         return  # apply_action reports an unknown action (117.1)
-    found = _misfit(act, cls.__name__)
+    found = first_misfit(act)
     if found is not None:
-        path, value, tp = found
-        ids = list(named_ids(act))
-        raise BadQueryError(
-            f"perform: {path} is {shown(value)} ({type_name(value)}), "
-            f"where {_shown_type(tp)} was expected", rule="107.1" if int in (
-                tp, *typing.get_args(tp)) else "117.1", objects=ids)
+        path, value, shape = found
+        raise BadQueryError(f"perform: {_clause(cls.__name__ + path, value, shape)}",
+                            rule="107.1" if numeric(shape) else "117.1",
+                            objects=list(named_ids(act)))
 
 
 def actions(state: GameState, value: object) -> tuple[object, ...]:
@@ -732,14 +644,3 @@ def actions(state: GameState, value: object) -> tuple[object, ...]:
             raise BadQueryError(f"action {n} of {len(value)}: {exc.message}", rule=exc.rule,
                                 objects=exc.objects) from None
     return tuple(value)
-
-
-def _shown_type(tp: Any) -> str:
-    if tp is int:
-        return f"a whole number within ±{MAX_INT:,}"
-    if tp is str:
-        return "an id (a str)"
-    if tp is bool:
-        return "a bool"
-    return " or ".join(_shown_type(a) if a is not type(None) else "None"
-                       for a in typing.get_args(tp)) or str(tp)
