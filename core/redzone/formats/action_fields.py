@@ -25,21 +25,21 @@ with a problem naming the field.
 from __future__ import annotations
 
 import collections.abc
-import types
-import typing
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import attrs
 
 from redzone.kernel.action_kinds import ActionTable
 from redzone.kernel.hooktypes import Action
-from redzone.kernel.references import Ref
+from redzone.kernel.shapes import Shape, fields_of, shape_of
 
 #: A schema that stands for a field a file can't write (the reader reports it).
 UNWRITABLE: Final[dict[str, Any]] = {"description": "not writable in a scenario file"}
 
-_SEQUENCES: Final = (tuple, frozenset, list, collections.abc.Sequence, collections.abc.Set)
-_MAPPINGS: Final = (dict, collections.abc.Mapping)
+
+#: The mappings a file writes as a table (its values converted by nothing
+#: else: a ``FrozenMap`` field is not writable).
+_TABLES: Final = (dict, collections.abc.Mapping)
 
 
 def field_schema(tp: Any) -> dict[str, Any] | None:
@@ -47,75 +47,59 @@ def field_schema(tp: Any) -> dict[str, Any] | None:
     scenario file can't write one.
 
     :param tp: an annotation, as :func:`typing.get_type_hints` resolves it
-        with ``include_extras``.
+        with ``include_extras`` (read as :func:`~redzone.kernel.shapes.shape_of`
+        reads it).
     """
-    origin = typing.get_origin(tp)
-    if origin is Annotated:
-        if any(isinstance(m, Ref) for m in tp.__metadata__):
-            return {"$ref": "#/$defs/id"}
-        return field_schema(tp.__origin__)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        branches = [field_schema(a) for a in args]
+    return _schema(shape_of(tp))
+
+
+def _schema(shape: Shape) -> dict[str, Any] | None:
+    kind, args = shape.kind, shape.args
+    if shape.ref is not None:
+        return {"$ref": "#/$defs/id"}
+    if kind == "union":
+        branches = [_schema(a) for a in args if a.kind != "none"]
         if not branches or any(b is None for b in branches):
             return None
         return branches[0] if len(branches) == 1 else {"anyOf": branches}
-    if origin is typing.Literal:
-        values = typing.get_args(tp)
-        return {"enum": list(values)} if all(isinstance(v, str) for v in values) else None
-    if origin in _SEQUENCES:
-        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
-        item = field_schema(args[0]) if len(args) == 1 else None
+    if kind == "literal":
+        return {"enum": list(shape.values)} if all(
+            isinstance(v, str) for v in shape.values) else None
+    if kind == "items":
+        item = _schema(args[0])
         return None if item is None else {"type": "array", "maxItems": 500, "items": item}
-    if origin in _MAPPINGS:
-        pair = typing.get_args(tp)
-        value = field_schema(pair[1]) if len(pair) == 2 and pair[0] is str else None
+    if kind == "map" and shape.origin in _TABLES:
+        value = _schema(args[1]) if args[0].kind == "str" else None
         return None if value is None else {"type": "object", "maxProperties": 500,
                                            "additionalProperties": value}
-    if tp is bool:
-        return {"type": "boolean"}
-    if tp is int:
-        return {"$ref": "#/$defs/integer"}
-    if tp is str:
-        return {"type": "string", "maxLength": 1000}
-    return None
-
-
-def ref_kind(tp: Any) -> str | None:
-    """The reference kind (``"object"``, ``"player"``, ...) the annotation
-    ``tp`` marks, looking into ``X | None`` and lists of ids; ``None`` for
-    no reference."""
-    origin = typing.get_origin(tp)
-    if origin is Annotated:
-        marks = [m.kind for m in tp.__metadata__ if isinstance(m, Ref)]
-        return marks[0] if marks else ref_kind(tp.__origin__)
-    if origin in (typing.Union, types.UnionType, *_SEQUENCES):
-        for arg in typing.get_args(tp):
-            if (kind := ref_kind(arg)) is not None:
-                return kind
-    return None
+    scalars: dict[str, dict[str, Any]] = {
+        "bool": {"type": "boolean"}, "int": {"$ref": "#/$defs/integer"},
+        "str": {"type": "string", "maxLength": 1000}}
+    return scalars.get(kind)
 
 
 def type_text(tp: Any) -> str:
     """How a listing words the annotation ``tp`` (``"object id"``,
     ``"whole number"``, ``"list of player id"``)."""
-    origin = typing.get_origin(tp)
-    if origin is Annotated:
-        marks = [m for m in tp.__metadata__ if isinstance(m, Ref)]
-        return f"{marks[0].kind} id" if marks else type_text(tp.__origin__)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return " or ".join(type_text(a) for a in args)
-    if origin is typing.Literal:
-        return " | ".join(repr(v) for v in typing.get_args(tp))
-    if origin in _SEQUENCES:
-        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
-        return f"list of {type_text(args[0])}" if len(args) == 1 else "list"
-    if origin in _MAPPINGS:
-        pair = typing.get_args(tp)
-        return f"table of {type_text(pair[1])}" if len(pair) == 2 else "table"
-    return {bool: "true or false", int: "whole number", str: "text"}.get(
-        tp, getattr(tp, "__name__", str(tp)))
+    return _text(shape_of(tp))
+
+
+def _text(shape: Shape) -> str:
+    kind, args = shape.kind, shape.args
+    if shape.ref is not None:
+        return f"{shape.ref} id"
+    if kind == "union":
+        return " or ".join(_text(a) for a in args if a.kind != "none")
+    if kind == "literal":
+        return " | ".join(repr(v) for v in shape.values)
+    if kind == "items":
+        return f"list of {_text(args[0])}"
+    if kind == "map" and shape.origin in _TABLES:
+        return f"table of {_text(args[1])}"
+    if kind == "fixed":
+        return "list"
+    return {"bool": "true or false", "int": "whole number", "str": "text", "none": "None"}.get(
+        kind, getattr(shape.origin or shape.hint, "__name__", None) or str(shape.hint))
 
 
 @attrs.frozen
@@ -146,15 +130,8 @@ def action_fields(cls: type) -> tuple[FieldInfo, ...]:
 
     :param cls: an attrs :class:`~redzone.Action` subclass.
     """
-    if not attrs.has(cls):
-        return ()
-    try:
-        hints = typing.get_type_hints(cls, include_extras=True)
-    except Exception:  # an unresolvable annotation of a plugin's
-        return ()
-    return tuple(FieldInfo(f.alias or f.name, hints.get(f.name, Any),
-                           f.default is attrs.NOTHING, field_schema(hints.get(f.name, Any)))
-                 for f in attrs.fields(cls))
+    return tuple(FieldInfo(f.alias, f.shape.hint, f.required, _schema(f.shape))
+                 for f in fields_of(cls))
 
 
 def action_schema(cls: type) -> dict[str, Any]:
@@ -186,27 +163,23 @@ def convert(cls: type, kwargs: dict[str, Any]) -> dict[str, Any]:
     """``kwargs`` with each list given for a tuple or frozenset field made
     one (a file's lists are Python lists)."""
     out = dict(kwargs)
-    for f in action_fields(cls):
-        value = out.get(f.name)
+    for f in fields_of(cls):
+        value = out.get(f.alias)
         if isinstance(value, list):
-            origin = _origin(f.annotation)
-            if origin in (frozenset, collections.abc.Set):
-                out[f.name] = frozenset(value)
+            origin = _origin(f.shape)
+            if origin is frozenset or origin is collections.abc.Set:
+                out[f.alias] = frozenset(value)
             elif origin is not list:
-                out[f.name] = tuple(value)
+                out[f.alias] = tuple(value)
     return out
 
 
-def _origin(tp: Any) -> Any:
-    origin = typing.get_origin(tp)
-    if origin is Annotated:
-        return _origin(tp.__origin__)
-    if origin in (typing.Union, types.UnionType):
-        for arg in typing.get_args(tp):
-            if arg is not type(None):
-                return _origin(arg)
-    return origin
+def _origin(shape: Shape) -> Any:
+    """The container a field's value is, looking into ``X | None``."""
+    if shape.kind == "union":
+        return next((_origin(a) for a in shape.args if a.kind != "none"), None)
+    return shape.origin
 
 
 __all__ = ["FieldInfo", "action_fields", "action_schema", "convert", "field_schema",
-           "plugin_kinds", "ref_kind", "type_text"]
+           "plugin_kinds", "type_text"]

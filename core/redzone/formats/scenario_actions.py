@@ -15,13 +15,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
-from redzone.formats.action_fields import (
-    action_fields,
-    convert,
-    field_schema,
-    ref_kind,
-    type_text,
-)
+from redzone.formats.action_fields import action_fields, convert, field_schema, type_text
 from redzone.formats.document import Path, Problems, quoted
 from redzone.formats.validator import suggest, value_problems
 from redzone.kernel.action_kinds import ActionTable, is_kernel_kind
@@ -32,6 +26,7 @@ from redzone.kernel.events import kinds as _event_kinds
 from redzone.kernel.hooktypes import Action
 from redzone.kernel.model import Effect, Keyword, Permanent, StackObject, WrittenTrigger
 from redzone.kernel.references import EACH_PLAYER, reference_fields
+from redzone.kernel.shapes import ref_kind, shape_of
 
 #: The steps an action's ``after`` may name without any plugin (the scenario
 #: format's list); plugins' combat damage steps come on top.
@@ -497,7 +492,7 @@ class ActionReader:
             if problems:
                 ok = False
                 continue
-            kind = ref_kind(tp)
+            kind = ref_kind(shape_of(tp))
             value = cost[key]
             values = value if isinstance(value, list) else [value]
             if kind is not None:

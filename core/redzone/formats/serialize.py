@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import types
-import typing
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -56,6 +54,7 @@ from redzone.kernel.model import (
     GameState,
 )
 from redzone.kernel.references import EACH_PLAYER, reference_fields
+from redzone.kernel.shapes import Shape, fields_of, shape_of, spelled
 from redzone.kernel.tx import is_combat_step
 from redzone.kernel.validate import STATE_BOUNDS
 from redzone.kernel.zones import POSITIONS
@@ -184,19 +183,8 @@ def reference_kind(cls: type, name: str) -> str | None:
 _Ref = tuple[str, Any, str]
 
 
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
 def _fields(cls: type) -> tuple[attrs.Attribute[Any], ...]:
     return tuple(attrs.fields(cls))
-
-
-def _union_args(tp: Any) -> tuple[Any, ...] | None:
-    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
-        return typing.get_args(tp)
-    return None
 
 
 def _encode(value: Any) -> Any:
@@ -254,10 +242,15 @@ def _frozen_data(value: Any, path: str) -> Any:
     raise StateFormatError(f"expected frozen data, got {_kind(value)}", path)
 
 
-def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
-    if tp is Any:
+def _decode(shape: Shape, value: Any, path: str, refs: list[_Ref] | None) -> Any:
+    """The value of ``shape`` (a field's, :mod:`redzone.kernel.shapes`) that
+    the saved ``value`` at ``path`` stands for."""
+    kind = shape.kind
+    if kind == "any":
+        if shape.hint is not Any:
+            raise StateFormatError(f"can't decode a value of type {_name(shape.hint)}", path)
         return _frozen_data(value, path)
-    if tp is Action:
+    if kind == "class" and shape.origin is Action:
         if not isinstance(value, Mapping) or not isinstance(value.get("do"), str):
             raise StateFormatError("expected an action: a mapping with 'do'", path)
         cls = _action_classes().get(value["do"])
@@ -277,63 +270,64 @@ def _decode(tp: Any, value: Any, path: str, refs: list[_Ref] | None) -> Any:
                 if isinstance(made, str):
                     refs.append(("created", made, f"{path}.{name}.id"))
         return action
-    union = _union_args(tp)
-    if union is not None:
-        if value is None and type(None) in union:
+    if kind == "union":
+        members = shape.args
+        if value is None and any(m.kind == "none" for m in members):
             return None
-        options = [t for t in union if t is not type(None)]
         errors: list[StateFormatError] = []
-        for option in options:
+        for member in members:
+            if member.kind == "none":
+                continue
             try:
-                return _decode(option, value, path, refs)
+                return _decode(member, value, path, refs)
             except StateFormatError as exc:
                 errors.append(exc)
         raise errors[0] if len(errors) == 1 else StateFormatError(
-            f"expected one of {', '.join(_name(t) for t in union)}, got {_kind(value)}", path)
-    if tp is type(None):
+            f"expected one of {', '.join(spelled(m) for m in members)}, got {_kind(value)}",
+            path)
+    if kind == "none":
         if value is not None:
             raise StateFormatError(f"expected null, got {_kind(value)}", path)
         return None
-    if tp is bool:
+    if kind == "bool":
         if not isinstance(value, bool):
             raise StateFormatError(f"expected a boolean, got {_kind(value)}", path)
         return value
-    if tp is int:
+    if kind == "int":
         if not isinstance(value, int) or isinstance(value, bool):
             raise StateFormatError(f"expected an integer, got {_kind(value)}", path)
         return value
-    if tp is str:
+    if kind == "str":
         if not isinstance(value, str):
             raise StateFormatError(f"expected a string, got {_kind(value)}", path)
         return value
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is tuple:
+    origin = shape.origin
+    if kind == "fixed":  # a fixed length: tuple[str, int]
         if not isinstance(value, list):
             raise StateFormatError(f"expected a list, got {_kind(value)}", path)
-        if args and args[-1] is not Ellipsis:  # a fixed length: tuple[str, int]
-            if len(value) != len(args):
-                raise StateFormatError(f"expected a list of {len(args)} items, got "
-                                       f"{len(value)}", path)
-            return tuple(_decode(item, v, f"{path}[{i}]", refs)
-                         for i, (item, v) in enumerate(zip(args, value, strict=True)))
-        item = args[0] if args else Any
-        return tuple(_decode(item, v, f"{path}[{i}]", refs) for i, v in enumerate(value))
-    if origin is frozenset:
+        if len(value) != len(shape.args):
+            raise StateFormatError(f"expected a list of {len(shape.args)} items, got "
+                                   f"{len(value)}", path)
+        return tuple(_decode(item, v, f"{path}[{i}]", refs)
+                     for i, (item, v) in enumerate(zip(shape.args, value, strict=True)))
+    if kind == "items" and origin in (tuple, frozenset):
         if not isinstance(value, list):
             raise StateFormatError(f"expected a list, got {_kind(value)}", path)
-        item = args[0] if args else Any
-        return frozenset(_decode(item, v, f"{path}[{i}]", refs)
-                         for i, v in enumerate(value))
-    if origin is FrozenMap or tp is FrozenMap:
+        items = (_decode(shape.args[0], v, f"{path}[{i}]", refs) for i, v in enumerate(value))
+        return tuple(items) if origin is tuple else frozenset(items)
+    if origin is FrozenMap:
         if not isinstance(value, Mapping):
             raise StateFormatError(f"expected a mapping, got {_kind(value)}", path)
-        item = args[1] if len(args) == 2 else Any
+        item = shape.args[1] if kind == "map" else _ANY
         return FrozenMap((str(k), _decode(item, v, f"{path}.{k}", refs))
                          for k, v in value.items())
-    if isinstance(tp, type) and attrs.has(tp):
-        return _decode_attrs(tp, value, path, refs)
-    raise StateFormatError(f"can't decode a value of type {_name(tp)}", path)
+    if kind == "class" and origin is not None and attrs.has(origin):
+        return _decode_attrs(origin, value, path, refs)
+    raise StateFormatError(f"can't decode a value of type {_name(shape.hint)}", path)
+
+
+#: The shape of a value a field doesn't say more of (a bare ``FrozenMap``'s).
+_ANY: Final = shape_of(Any)
 
 
 def _name(tp: Any) -> str:
@@ -389,7 +383,10 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
             f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
             _key_path(path, unknown[0]))
-    hints = _hints(cls)
+    shapes = {f.name: f.shape for f in fields_of(cls)}
+    if len(shapes) != len(fields):
+        raise StateFormatError(f"can't decode {cls.__name__}: its annotations can't be "
+                               "resolved", path)
     kinds = reference_fields(cls) if refs is not None else {}
     checked = _checked_fields(cls) if refs is not None else {}
     kwargs: dict[str, Any] = {}
@@ -399,7 +396,7 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
             if f.default is attrs.NOTHING:
                 raise StateFormatError(f"missing required key for {cls.__name__}", sub)
             continue
-        decoded = _decode(hints[f.name], value[f.name], sub, refs)
+        decoded = _decode(shapes[f.name], value[f.name], sub, refs)
         kwargs[f.name] = decoded
         rule = checked.get(f.name)
         if rule is not None:

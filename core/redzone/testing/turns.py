@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import itertools
 import pickle
-import types
-import typing
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Final
 
 from attrs import field, frozen
 
-from redzone.formats.action_fields import action_fields, plugin_kinds, ref_kind
+from redzone.formats.action_fields import plugin_kinds
 from redzone.kernel.abilities import Activate
 from redzone.kernel.engine import Engine
 from redzone.kernel.errors import IllegalActionError
 from redzone.kernel.events import Event
 from redzone.kernel.model import Choice, GameState
+from redzone.kernel.shapes import Shape, fields_of, shape_of
 
 #: How many commands the rest of the turn may take (a trigger looping on itself).
 MAX_TURN_COMMANDS: Final = 24
@@ -183,58 +182,52 @@ def values(tp: Any, state: GameState, pick: int) -> Any:
     """A value of the annotation ``tp`` on ``state`` (ids of the board, small
     numbers), the ``pick``-th of a few; ``None`` for a type the kit can't
     make (the field is left out when it may be)."""
-    origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        ids = _ids(state, ref_kind(tp))
-        base = values(tp.__origin__, state, pick)
-        if isinstance(base, str) and ids:
-            return ids[pick % len(ids)]
-        if isinstance(base, tuple) and ids:
-            return (ids[pick % len(ids)],)
-        return base
-    if origin in (typing.Union, types.UnionType):
-        for arg in typing.get_args(tp):
-            if arg is not type(None):
-                found = values(arg, state, pick)
+    return _value(shape_of(tp), state, pick)
+
+
+def _value(shape: Shape, state: GameState, pick: int) -> Any:
+    kind = shape.kind
+    if kind == "union":
+        for member in shape.args:
+            if member.kind != "none":
+                found = _value(member, state, pick)
                 if found is not None:
                     return found
         return None
-    if origin is typing.Literal:
-        options = typing.get_args(tp)
-        return options[pick % len(options)]
-    if origin in (tuple, list, frozenset, Sequence, Collection):
-        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
-        item = values(args[0] if args else str, state, pick)
+    if kind == "literal":
+        return shape.values[pick % len(shape.values)]
+    if kind == "items":
+        item = _value(shape.args[0], state, pick)
         if item is None:
             return None
         made = (item,) if pick % 2 == 0 else ()
-        return frozenset(made) if origin is frozenset else list(made) if origin is list \
-            else made
-    if origin in (dict, Mapping):
+        return frozenset(made) if shape.origin is frozenset else list(made) \
+            if shape.origin is list else made
+    if kind == "map":
         return {}
-    if tp is bool:
+    if kind == "bool":
         return pick % 2 == 1
-    if tp is int:
+    if kind == "int":
         return (1, 0, 2)[pick % 3]
-    if tp is str or tp is Any:
-        ids = _ids(state, None)
+    if kind == "str" or shape.hint is Any:
+        ids = _ids(state, shape.ref)
         return ids[pick % len(ids)] if ids else ""
     return None
 
 
 def _instances(cls: type, state: GameState) -> Iterator[Any]:
-    fields = action_fields(cls)
+    fields = fields_of(cls)
     if not fields and getattr(cls, "__attrs_attrs__", None) is None:
         return
     for pick in range(2):
         kwargs: dict[str, Any] = {}
         for f in fields:
-            value = values(f.annotation, state, pick)
+            value = _value(f.shape, state, pick)
             if value is None:
                 if f.required:
                     break
                 continue
-            kwargs[f.name] = value
+            kwargs[f.alias] = value
         else:
             try:
                 yield cls(**kwargs)
