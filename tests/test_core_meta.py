@@ -407,3 +407,41 @@ def test_tx_has_the_documented_tools_only() -> None:
         assert public == documented, (
             f"docs/{page} ({section}): undocumented {sorted(public - documented)}, "
             f"documented but not tools {sorted(documented - public)}")
+
+
+# -- one reading of annotations --------------------------------------------------------
+
+#: typing's readers of annotations, which only :mod:`redzone.kernel.shapes` calls.
+ANNOTATION_READERS = ("get_type_hints", "get_origin", "get_args")
+
+
+def annotation_readers(source: str, where: str) -> list[str]:
+    """The calls of ``source`` to one of :data:`ANNOTATION_READERS`
+    (``typing.get_args(...)``, or the name imported), as ``where:line name``."""
+    return [f"{where}:{node.lineno} {name}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call)
+            and (name := getattr(node.func, "attr", getattr(node.func, "id", "")))
+            in ANNOTATION_READERS]
+
+
+def test_annotation_reader_scanner_can_fail() -> None:
+    """The scanner finds typing's readers called by attribute or by name,
+    and not a mention in a string or a docstring."""
+    sample = ("import typing\nfrom typing import get_args\nx = typing.get_origin(int)\n"
+              "y = get_args(int)\nz = 'get_type_hints(cls)'\n")
+    assert annotation_readers(sample, "m.py") == ["m.py:3 get_origin", "m.py:4 get_args"]
+
+
+def test_one_reader_of_annotations() -> None:
+    """One vocabulary: every check of a value against its annotation, the
+    reference kinds, a file's schema of an action kind, the saved form's
+    decoder and the kit's made-up values read annotations through
+    ``kernel/shapes.py`` (one ``Shape`` per annotation), so no other module
+    of the core or of the built-in plugins walks them its own way."""
+    found: list[str] = []
+    for base in (CORE, PLUGINS):
+        for path in _python_files(base):
+            if path.relative_to(ROOT).as_posix() != "core/redzone/kernel/shapes.py":
+                found += annotation_readers(path.read_text(encoding="utf-8"),
+                                            path.relative_to(ROOT).as_posix())
+    assert not found, f"annotations read outside kernel/shapes.py: {found}"
