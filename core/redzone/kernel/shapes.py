@@ -113,20 +113,26 @@ class Shape:
         return f"Shape({self.kind}: {spelled(self)})"
 
 
-@attrs.frozen
 class Field:
-    """One field of an attrs class, as :func:`fields_of` reads it.
+    """One field of an attrs class, as :func:`fields_of` reads it (a plain
+    class: nothing is generated for it as the kernel is imported).
 
-    :param name: the attribute's name.
-    :param alias: the name its class's ``__init__`` takes it by.
-    :param shape: what it may hold.
-    :param required: whether it has no default.
+    :ivar name: the attribute's name.
+    :ivar alias: the name its class's ``__init__`` takes it by.
+    :ivar shape: what it may hold.
+    :ivar required: whether it has no default.
     """
 
-    name: str
-    alias: str
-    shape: Shape
-    required: bool
+    __slots__ = ("alias", "name", "required", "shape")
+
+    def __init__(self, name: str, alias: str, shape: Shape, required: bool) -> None:
+        self.name = name
+        self.alias = alias
+        self.shape = shape
+        self.required = required
+
+    def __repr__(self) -> str:
+        return f"Field({self.name!r}, {self.shape!r}{'' if self.required else ', optional'})"
 
 
 def shape_of(hint: Any) -> Shape:
