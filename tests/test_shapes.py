@@ -169,9 +169,9 @@ def test_a_plugins_action_with_a_str_subclass_is_refused_as_a_callers_is() -> No
     alike (a plugin's was taken before the two checks were one)."""
     engine = _engine()
     state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2)])
-    with pytest.raises(BadQueryError, match=r"Pump.target is .* \(Name\), where an id"):
+    with pytest.raises(BadQueryError, match=r"Pump.target is Name\('bear'\) \(Name\), where an id"):
         engine.perform(state, Pump(Name("bear"), power=1))
-    with pytest.raises(IllegalActionError, match=r"pump: target is .* \(Name\), where an id"):
+    with pytest.raises(IllegalActionError, match=r"pump: target is Name\('bear'\) \(Name\), where an id"):
         engine.perform(state, Relay("bear", 1, as_name=True))
 
 
@@ -215,3 +215,23 @@ def test_validate_names_a_permanents_misfit_by_its_one_wording() -> None:
     bear = Engine(discover=False).creature("bear", "alice", 2, 2)
     problem = validate.misfit(bear.evolve(tapped="no"))
     assert problem == "tapped is 'no' (str), where a bool was expected"
+
+
+def test_a_subclass_of_str_or_int_is_shown_by_its_value_without_its_code() -> None:
+    """An error names a ``str`` or ``int`` subclass by its class and its
+    value as the built-in type shows it (``Name('bear')``), never by running
+    the subclass's own ``__repr__`` (a plugin's code, which may fail)."""
+    import enum
+
+    from redzone.kernel.answers import shown
+
+    class Loud(str):
+        def __repr__(self) -> str:
+            raise RuntimeError("a plugin's repr ran")
+
+    class Level(enum.IntEnum):
+        HIGH = 7
+
+    assert shown(Name("bear")) == "Name('bear')"
+    assert shown(Loud("wolf")) == "Loud('wolf')"
+    assert shown(Level.HIGH) == "Level(7)"

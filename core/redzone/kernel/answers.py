@@ -92,13 +92,19 @@ def shown_number(value: int, *, grouped: bool = True) -> str:
 def shown(value: Any, depth: int = 2) -> str:
     """``value``'s repr, at most 80 characters, that never runs plugin code:
     exact built-in scalars and the core's own attrs classes are shown as
-    Python shows them; a tuple or list of them likewise; anything else (a
-    subclass, a plugin's class) as ``object.__repr__`` shows it."""
+    Python shows them; a tuple or list of them likewise; a subclass of
+    ``str`` or ``int`` by its class's name and its value as the built-in
+    type shows it (``Name('bear')``); anything else (a plugin's class) as
+    ``object.__repr__`` shows it."""
     cls = type(value)
     if cls is int:
         text = shown_number(value, grouped=False)
     elif cls in _SCALARS:
         text = repr(value)  # (an exact built-in type: its own repr)
+    elif issubclass(cls, str):  # (the built-in's own repr, in C: no code of the subclass)
+        text = f"{type_name(value)}({str.__repr__(value)})"
+    elif issubclass(cls, int):
+        text = f"{type_name(value)}({shown_number(int.__index__(value), grouped=False)})"
     elif cls in (tuple, list) and depth > 0:
         inner = ", ".join(shown(v, depth - 1) for v in value[:8])
         more = ", ..." if len(value) > 8 else ("," if cls is tuple and len(value) == 1 else "")
