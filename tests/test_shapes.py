@@ -171,7 +171,8 @@ def test_a_plugins_action_with_a_str_subclass_is_refused_as_a_callers_is() -> No
     state = engine.game(["alice", "bob"], [engine.creature("bear", "alice", 2, 2)])
     with pytest.raises(BadQueryError, match=r"Pump.target is Name\('bear'\) \(Name\), where an id"):
         engine.perform(state, Pump(Name("bear"), power=1))
-    with pytest.raises(IllegalActionError, match=r"pump: target is Name\('bear'\) \(Name\), where an id"):
+    with pytest.raises(IllegalActionError,
+                       match=r"pump: target is Name\('bear'\) \(Name\), where an id"):
         engine.perform(state, Relay("bear", 1, as_name=True))
 
 
