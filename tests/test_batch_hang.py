@@ -131,7 +131,8 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
             got = _bounded(run, 20)
         took = time.monotonic() - start
     cut = got[4]
-    assert (cut.index, cut.status, cut.kind) == (4, 3, "timeout")
+    # (the outcome, which says what was raised, when a job is lost instead)
+    assert (cut.index, cut.status, cut.kind) == (4, 3, "timeout"), cut.outcome
     message = cut.outcome["error"]["message"]
     assert "cut by the caller" in message and "worker was ended and replaced" in message
     assert [(r.status, r.json) for r in got if r.index != 4] == [
@@ -174,7 +175,7 @@ def test_a_job_hung_in_c_on_dask_is_cut_and_its_worker_restarted(
         met = client.gather(list(barrier))
         shutil.rmtree(os.path.join(tempfile.gettempdir(), token), ignore_errors=True)
         cluster.close(timeout=5)
-    assert (got[3].status, got[3].kind) == (3, "timeout")
+    assert (got[3].status, got[3].kind) == (3, "timeout"), got[3].outcome
     assert "worker was ended and replaced" in got[3].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 3] == [
         (r.status, r.json) for r in serial]
@@ -214,7 +215,7 @@ def test_a_job_hung_in_c_on_ray_is_cut_and_its_worker_ended(engine: Engine) -> N
         list(simulate(jobs[:2], engine=engine, executor=executor, chunksize=1))
         got = _bounded(lambda: list(simulate(jobs, engine=engine, executor=executor,
                                              chunksize=1, timeout=0.5)), 30)
-    assert (got[2].status, got[2].kind) == (3, "timeout")
+    assert (got[2].status, got[2].kind) == (3, "timeout"), got[2].outcome
     assert "worker was ended and replaced" in got[2].outcome["error"]["message"]
     assert [(r.status, r.json) for r in got if r.index != 2] == [
         (r.status, r.json) for r in serial]
