@@ -157,9 +157,11 @@ def _fits(state: GameState, tp: Any, value: Any) -> str | None:
     if not shape.fits(value):
         return (f"{shown(value)} ({type_name(value)}), where {described(shape)} was "
                 "expected")
+    if kind is None:
+        return None
     names = [value] if isinstance(value, str) else [
         v for v in value if isinstance(v, str)] if isinstance(value, (tuple, frozenset)) else []
-    for name in names if kind is not None else ():
+    for name in names:
         known = (kind in ("player", "player or object", "any") and name in state.players) or (
             kind != "player" and name in state.objects)
         if not known:

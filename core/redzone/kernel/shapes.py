@@ -271,8 +271,9 @@ def _kernel(cls: type) -> bool:
 def first_misfit(obj: object) -> tuple[str, Any, Shape] | None:
     """The first field of the attrs instance ``obj``, or of what it holds,
     whose value doesn't fit its shape: its path (``.tapped``,
-    ``.modifications[1].power``, ``.counters['+1/+1']``), the value and the
-    shape it doesn't fit; ``None`` when every one fits."""
+    ``.modifications[1].power``, ``.counters['+1/+1']``, ``.types (an
+    item)``), the value and the shape it doesn't fit; ``None`` when every
+    one fits. No code of the value's class runs (its repr isn't read)."""
     for f in fields_of(type(obj)):
         value = getattr(obj, f.name)
         if not f.shape.fits(value):
@@ -293,9 +294,9 @@ def _where(value: Any, shape: Shape, path: str) -> tuple[str, Any, Shape]:
     elif kind == "items" and isinstance(value, box) and \
             not isinstance(value, str):
         item = shape.args[0]
-        if isinstance(value, collections.abc.Set):
+        if isinstance(value, collections.abc.Set):  # (no place: the error shows the item)
             bad = next(v for v in value if not item.fits(v))
-            return _where(bad, item, f"{path} (the item {bad!r:.60})")
+            return _where(bad, item, f"{path} (an item)")
         i, bad = next((i, v) for i, v in enumerate(value) if not item.fits(v))
         return _where(bad, item, f"{path}[{i}]")
     elif kind == "fixed" and isinstance(value, tuple) and len(value) == len(shape.args):
@@ -306,9 +307,12 @@ def _where(value: Any, shape: Shape, path: str) -> tuple[str, Any, Shape]:
         key, held = shape.args
         for k, v in value.items():
             if not key.fits(k):
-                return f"{path} (the key {k!r:.60})", k, key
+                return f"{path} (a key)", k, key
             if not held.fits(v):
-                return _where(v, held, f"{path}[{k!r}]")
+                # (a key is shown in the path only as the built-in str it is: a
+                # repr of anything else could run a plugin's code)
+                return _where(v, held, f"{path}[{k!r}]" if type(k) is str else
+                              f"{path} (a value)")
     elif kind == "class" and isinstance(value, box):
         inner = first_misfit(value)
         if inner is not None:
