@@ -223,6 +223,78 @@ def test_events_accounting_finds_each_unexplained_change() -> None:
     assert "names 'ghost'" in account(before, before, [Event("tap", "701.26a", object="ghost")])
 
 
+def test_400_7_a_returned_object_has_only_the_counters_put_on_it_since_it_entered() -> None:
+    """400.7, 122.2: a permanent that died and came back is a new object. Its
+    old counters are gone without a counter event, and it has exactly those
+    put on it since it entered; a kind an event put on it counts even when
+    none is left."""
+    bear = redzone.creature("bear", "bob", 2, 2)
+    before = redzone.new_game(["alice", "bob"], [bear.evolve(counters={"+1/+1": 1})])
+    back = before.with_permanents({"bear": before.objects["bear"].evolve(
+        counters={"-1/-1": 1}, object=2)})
+    died = [Event("dies", "704.5f", object="bear"),
+            Event("enters_battlefield", "400.7", object="bear")]
+    persisted = [*died, Event("counters", "614.1c", target="bear", counter="-1/-1", amount=1)]
+    assert account(before, back, persisted) == ""
+    # Counters put on it before it left don't count toward the new object's.
+    early = [Event("counters", "614.1c", target="bear", counter="-1/-1", amount=1), *died]
+    assert "'-1/-1' counters changed by +1, but its events add up to +0" in account(
+        before, back, early)
+    # The same object that lost its counter without an event is still caught.
+    same = before.with_permanents({"bear": before.objects["bear"].evolve(counters={})})
+    assert "'+1/+1' counters changed by -1" in account(before, same, [])
+    # A counter an event put on it, gone without an event, is caught too.
+    plain = redzone.new_game(["alice", "bob"], [bear])
+    assert "'+1/+1' counters changed by +0, but its events add up to +1" in account(
+        plain, plain, [Event("counters", "122.1", target="bear", counter="+1/+1", amount=1)])
+
+
+def test_702_79a_persist_after_mentor_accounts_for_the_counters_in_either_order() -> None:
+    """702.147a, 702.79a, 400.7: two decayed attackers, one with persist and a
+    +1/+1 counter from mentor, sacrificed at end of combat in either order:
+    the persisting one returns as a new object with a -1/-1 counter and
+    without the +1/+1 counter, and the kit's accounting agrees (a generated
+    board once found it didn't)."""
+    import redzone_keywords.decayed as decayed
+    from redzone.formats import scenario
+    from redzone.testing.conformance import Case, explore, legalize, play
+
+    state = scenario.loads('''
+rules = "foundations"
+active_player = "alice"
+turn_order = ["alice", "bob"]
+[players.alice]
+[players.bob]
+[[permanents]]
+id = "a1"
+controller = "alice"
+power = 1
+toughness = 1
+keywords = ["decayed", "mentor"]
+[[permanents]]
+id = "a2"
+controller = "alice"
+power = 0
+toughness = 2
+keywords = ["decayed", "persist"]
+''').state
+    subject = Subject(decayed)
+    legal = legalize(subject.engine, Case(state, {"a1": "bob", "a2": "bob"}, {}))
+    assert legal is not None
+    records = play(subject.engine, legal)
+    after = records[-1].after
+    assert after.objects["a2"].counters == {"-1/-1": 1}
+    assert after.objects["a2"].object != legal.state.objects["a2"].object  # a new object
+    assert account(legal.state, after, [e for r in records for e in r.events]) == ""
+    orders = [v for v in explore(subject, legal)
+              if v.label.startswith("end_of_combat with order@alice") and v.after]
+    assert len(orders) >= 1
+    for variant in orders:
+        assert variant.after is not None
+        assert variant.after.objects["a2"].counters == {"-1/-1": 1}
+        assert account(variant.before, variant.after, variant.events) == "", variant.label
+
+
 BUILTIN_SUBJECT = Subject(None)
 
 

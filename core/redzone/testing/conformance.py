@@ -1147,10 +1147,21 @@ def account(before: GameState, after: GameState, events: Sequence[Event]) -> str
                     "'zone_change' event")
         if was_perm.zone != "battlefield" or perm.zone != "battlefield":
             continue
-        for kind in sorted(set(perm.counters) | set(was_perm.counters)):
-            delta = perm.counters.get(kind, 0) - was_perm.counters.get(kind, 0)
+        # 400.7, 122.2: one that left and came back is a new object; it has the
+        # counters put on it since it last entered, none of the old one's.
+        base: Mapping[str, int] = was_perm.counters
+        since = events
+        if perm.object != was_perm.object:
+            base = {}
+            entered = [i for i, e in enumerate(events)
+                       if e.kind == "enters_battlefield" and e.object == oid]
+            since = events[entered[-1] + 1:] if entered else ()
+        named = {e.counter for e in since
+                 if e.kind == "counters" and e.target == oid and e.counter}
+        for kind in sorted(set(perm.counters) | set(base) | named):
+            delta = perm.counters.get(kind, 0) - base.get(kind, 0)
             said = 0
-            for e in events:
+            for e in since:
                 if e.target != oid:
                     continue
                 if e.kind == "counters" and e.counter == kind:
