@@ -168,3 +168,113 @@ def test_an_entry_point_loads_its_module_or_attribute() -> None:
         sys.modules["os.path"].join
     with pytest.raises(ValueError, match="not 'module' or 'module:attribute'"):
         entrypoints.EntryPoint("m", "os:path:join", "g", dist).load()
+
+
+# ---------------------------------------------------------------------------
+# What is read is kept under each folder's and file's stamp
+# ---------------------------------------------------------------------------
+
+
+def _age(*paths: Path, seconds: float = 60.0) -> None:
+    """Set each path's modification time ``seconds`` in the past (a folder
+    or file that has been still that long)."""
+    import os
+    import time
+
+    for p in paths:
+        when = time.time() - seconds
+        os.utime(p, (when, when))
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Every listing and file read from the file system, counted by what it
+    was (nothing kept from before the test)."""
+    entrypoints.forget()
+    reads = {"listing": 0, "text": 0}
+    listing, text = entrypoints._metadata_paths, entrypoints._read_file
+
+    def count_listing(entry: str) -> tuple[str, ...]:
+        reads["listing"] += 1
+        return listing(entry)
+
+    def count_text(file: str) -> str | None:
+        reads["text"] += 1
+        return text(file)
+
+    monkeypatch.setattr(entrypoints, "_metadata_paths", count_listing)
+    monkeypatch.setattr(entrypoints, "_read_file", count_text)
+    yield reads
+    entrypoints.forget()
+
+
+def test_a_still_folder_is_read_once_and_read_again_when_it_changes(
+        tmp_path: Path, counted: dict[str, int]) -> None:
+    """A folder and files unchanged for longer than RACY seconds are read
+    once: the next question stats them and reads nothing. A file rewritten
+    (same size, another time) is read again, and its new entry points are
+    the answer; so is a folder given a new distribution."""
+    folder = tmp_path / "glow-1.0.dist-info"
+    _write(folder, {"METADATA": _meta("glow", "1.0"),
+                    "entry_points.txt": "[redzone]\nglow = aaa\n"})
+    _age(folder / "METADATA", folder / "entry_points.txt", folder, tmp_path)
+    first = _rows(entrypoints.entry_points("redzone", [str(tmp_path)]))
+    assert first == [("redzone", "glow", "aaa", "glow", "1.0")]
+    reads = dict(counted)
+    assert _rows(entrypoints.entry_points("redzone", [str(tmp_path)])) == first
+    assert counted == reads  # (stats only)
+    (folder / "entry_points.txt").write_text("[redzone]\nglow = bbb\n", encoding="utf-8")
+    _age(folder / "entry_points.txt", seconds=30.0)
+    assert _rows(entrypoints.entry_points("redzone", [str(tmp_path)])) == [
+        ("redzone", "glow", "bbb", "glow", "1.0")]
+    assert counted["text"] == reads["text"] + 1 and counted["listing"] == reads["listing"]
+    _write(tmp_path / "dim-2.0.dist-info", {"METADATA": _meta("dim", "2.0"),
+                                            "entry_points.txt": "[redzone]\ndim = dim\n"})
+    names = sorted(r[1] for r in _rows(entrypoints.entry_points("redzone", [str(tmp_path)])))
+    assert names == ["dim", "glow"]  # (in the order the folder lists them)
+    assert counted["listing"] == reads["listing"] + 1
+
+
+def test_what_changed_lately_is_read_every_time(tmp_path: Path,
+                                                counted: dict[str, int]) -> None:
+    """A folder or file changed within the last RACY seconds is not kept: a
+    second change within the file system's timestamp granularity could leave
+    its stamp the same. So a rewrite of the same size, at once, is seen."""
+    folder = tmp_path / "quick-1.0.dist-info"
+    _write(folder, {"METADATA": _meta("quick", "1.0"),
+                    "entry_points.txt": "[redzone]\nquick = aaa\n"})
+    assert _rows(entrypoints.entry_points("redzone", [str(tmp_path)]))[0][2] == "aaa"
+    reads = dict(counted)
+    (folder / "entry_points.txt").write_text("[redzone]\nquick = bbb\n", encoding="utf-8")
+    assert _rows(entrypoints.entry_points("redzone", [str(tmp_path)]))[0][2] == "bbb"
+    assert counted["listing"] == reads["listing"] + 1
+    assert counted["text"] >= reads["text"] + 2  # (entry_points.txt and METADATA again)
+
+
+def test_an_unreadable_file_is_an_error_every_time(tmp_path: Path,
+                                                    counted: dict[str, int]) -> None:
+    """A METADATA that is not UTF-8 is not kept as anything: the error is
+    raised again on the next question, naming the file."""
+    folder = tmp_path / "latin-1.0.dist-info"
+    _write(folder, {"entry_points.txt": "[redzone]\nlatin = latin\n"})
+    (folder / "METADATA").write_bytes(b"Name: caf\xe9\nVersion: 1\n")
+    _age(folder / "METADATA", folder / "entry_points.txt", folder, tmp_path)
+    for _ in range(2):
+        with pytest.raises(entrypoints.MetadataError, match="METADATA is not UTF-8"):
+            entrypoints.entry_points("redzone", [str(tmp_path)])
+
+
+def test_a_folder_that_goes_away_has_no_distributions(tmp_path: Path,
+                                                       counted: dict[str, int]) -> None:
+    """A path entry kept, then removed: no distributions (its stamp can't be
+    read), not what was kept of it."""
+    import shutil
+
+    entry = tmp_path / "site"
+    _write(entry / "gone-1.0.dist-info", {"METADATA": _meta("gone", "1.0"),
+                                          "entry_points.txt": "[redzone]\ngone = gone\n"})
+    _age(entry / "gone-1.0.dist-info" / "METADATA",
+         entry / "gone-1.0.dist-info" / "entry_points.txt", entry / "gone-1.0.dist-info", entry)
+    assert len(entrypoints.entry_points("redzone", [str(entry)])) == 1
+    shutil.rmtree(entry)
+    assert entrypoints.entry_points("redzone", [str(entry)]) == ()

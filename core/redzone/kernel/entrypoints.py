@@ -25,6 +25,15 @@ the installed distributions):
 Not read: distributions inside zip files on ``sys.path``, and those only a
 finder of ``sys.meta_path`` other than the path finder knows.
 
+What is read is kept for the process, each listing and file under what the
+file system says of it (its modification time in nanoseconds, size, inode
+and link count, from one ``os.stat``): an engine built later stats the
+folders and files again and reads only those that changed. What was changed
+within the last :data:`RACY` seconds as it was read is not kept (git's rule
+for "racily clean" files): a second change within the file system's
+timestamp granularity could leave the same stamp, so a folder or file that
+changes while a program runs is read again until it has been still that long.
+
 A line of a group asked for that is not ``name = value``, or a file that is
 not UTF-8, is a :class:`MetadataError` naming the file and the line (plugin
 discovery reports it as a :class:`~redzone.PluginLoadError`); the lines of
@@ -39,7 +48,11 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from typing import Final, TypeVar
+
+T = TypeVar("T")
 
 #: The endings of a distribution's metadata folder.
 SUFFIXES = (".dist-info", ".egg-info")
@@ -165,6 +178,49 @@ def normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
+#: Seconds after its last change within which a folder or file read is not
+#: kept (see the module's docstring).
+RACY: Final = 2.0
+#: The most listings and files kept; past it, the oldest half is dropped.
+KEPT_MAX: Final = 4096
+
+#: What was read, by (what, path): (the stamp it was read under, the value).
+_kept: dict[tuple[str, str], tuple[tuple[int, int, int, int], object]] = {}
+
+
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    """What one ``os.stat`` says of ``path`` that changes with its content or
+    listing, or ``None`` when it can't be read."""
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_nlink)
+
+
+def _kept_or(what: str, path: str, stamp: tuple[int, int, int, int],
+             read: Callable[[], T]) -> T:
+    """What ``read()`` gives for ``path`` under ``stamp``: kept from an
+    earlier read under the same stamp, or read now (and kept, unless
+    ``path`` changed within the last :data:`RACY` seconds)."""
+    key = (what, path)
+    hit = _kept.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]  # type: ignore[return-value]
+    value = read()
+    if time.time_ns() - stamp[0] > RACY * 1e9:
+        if len(_kept) >= KEPT_MAX:
+            for old in list(_kept)[:KEPT_MAX // 2]:
+                _kept.pop(old, None)
+        _kept[key] = (stamp, value)
+    return value
+
+
+def forget() -> None:
+    """Forget every listing and file kept: the next question reads them all."""
+    _kept.clear()
+
+
 def metadata_paths(entry: str) -> list[str]:
     """The metadata folders (and egg-info files) in one ``sys.path`` entry:
     those of one name together, in the order the folder lists them, then an
@@ -172,10 +228,19 @@ def metadata_paths(entry: str) -> list[str]:
 
     :param entry: the entry ("" is the current folder).
     """
+    folder = entry or "."
+    stamp = _stamp(folder)
+    if stamp is None:
+        return []
+    return list(_kept_or("listing", folder, stamp, lambda: _metadata_paths(entry)))
+
+
+def _metadata_paths(entry: str) -> tuple[str, ...]:
+    """:func:`metadata_paths`, read from the folder."""
     try:
         children = os.listdir(entry or ".")
     except (OSError, TypeError, ValueError):
-        return []
+        return ()
     by_name: dict[str, list[str]] = {}
     eggs: list[str] = []
     in_egg = os.path.basename(entry).lower().endswith(".egg")
@@ -186,13 +251,21 @@ def metadata_paths(entry: str) -> list[str]:
             by_name.setdefault(key, []).append(os.path.join(entry, child))
         elif in_egg and low == "egg-info":
             eggs.append(os.path.join(entry, child))
-    return [path for paths in by_name.values() for path in paths] + eggs
+    return (*(path for paths in by_name.values() for path in paths), *eggs)
 
 
 def _read(path: str, name: str) -> str | None:
     """The text of file ``name`` of a metadata folder (``""``: ``path``
-    itself), ``None`` when there is none."""
+    itself), ``None`` when there is none (kept while its stamp holds)."""
     file = os.path.join(path, name) if name else path
+    stamp = _stamp(file)
+    if stamp is None:
+        return None
+    return _kept_or("text", file, stamp, lambda: _read_file(file))
+
+
+def _read_file(file: str) -> str | None:
+    """The text of ``file``, ``None`` when there is none."""
     try:
         with open(file, encoding="utf-8") as fh:
             return fh.read()
@@ -311,5 +384,6 @@ def entry_points(group: str, path: Sequence[str] | None = None) -> tuple[EntryPo
     return tuple(found)
 
 
-__all__ = ["SUFFIXES", "Distribution", "EntryPoint", "MetadataError", "distribution",
-           "distributions", "entry_points", "headers", "metadata_paths", "normalize", "parse"]
+__all__ = ["KEPT_MAX", "RACY", "SUFFIXES", "Distribution", "EntryPoint", "MetadataError",
+           "distribution", "distributions", "entry_points", "forget", "headers", "metadata_paths",
+           "normalize", "parse"]
