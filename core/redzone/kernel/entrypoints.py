@@ -44,6 +44,7 @@ Functions only, importing no other module of the kernel.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -362,6 +363,12 @@ def distributions(path: Iterable[str]) -> Iterator[str]:
                 yield folder
 
 
+def _entries(file: str, group: str) -> tuple[tuple[str, str, str], ...]:
+    """The entries of ``group`` in the ``entry_points.txt`` ``file``."""
+    text = _read(file, "")
+    return tuple(parse(text, (group,), file=file)) if text else ()
+
+
 def entry_points(group: str, path: Sequence[str] | None = None) -> tuple[EntryPoint, ...]:
     """The entry points of ``group`` of the distributions on ``path``: those
     of each distribution in the order of its file, distributions in the order
@@ -374,10 +381,11 @@ def entry_points(group: str, path: Sequence[str] | None = None) -> tuple[EntryPo
     """
     found: list[EntryPoint] = []
     for folder in distributions(sys.path if path is None else path):
-        text = _read(folder, "entry_points.txt")
-        if not text:
+        file = os.path.join(folder, "entry_points.txt")
+        stamp = _stamp(file)
+        if stamp is None:
             continue
-        entries = list(parse(text, (group,), file=os.path.join(folder, "entry_points.txt")))
+        entries = _kept_or(f"group {group}", file, stamp, functools.partial(_entries, file, group))
         if entries:
             dist = distribution(folder)  # its name and version: read only when needed
             found.extend(EntryPoint(name, value, group, dist) for _group, name, value in entries)
