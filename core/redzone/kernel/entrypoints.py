@@ -336,9 +336,11 @@ def parse(text: str, groups: Collection[str], *, file: str = "entry_points.txt"
         yield group, name.strip(), value.strip()
 
 
+@functools.lru_cache(maxsize=KEPT_MAX)
 def _key(path: str) -> str | None:
     """The name a metadata folder tells its distribution apart by, when its
-    own name gives it (``foo-1.0.dist-info``: ``foo``)."""
+    own name gives it (``foo-1.0.dist-info``: ``foo``); of the path's text
+    alone, so kept by it."""
     stem, ext = os.path.splitext(os.path.basename(path))
     return normalize(stem.partition("-")[0]) if ext in SUFFIXES else None
 
