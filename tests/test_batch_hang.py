@@ -89,6 +89,22 @@ def _pids(pool: cf.ProcessPoolExecutor) -> set[int]:
     return set(pool._processes)  # type: ignore[attr-defined]
 
 
+def _clean_start() -> Any:
+    """The start method of the pool the hung job runs on: forkserver. Its
+    workers fork from a server started afresh (exec'd), not from the suite's
+    process, which by then may hold the threads of an earlier test's Ray
+    client. gRPC skips its fork handlers while its threads are busy ("Other
+    threads are currently calling into gRPC, skipping fork() handlers"), and
+    in one CI run both pools forked in such a moment lost a worker at once:
+    the hung job came back worker_lost ("lost twice (ChunkHung ...; then
+    BrokenProcessPool ...)") instead of cut at its deadline. The pools that
+    replace a broken one take its start method, so they fork from the
+    server too; the server imports redzone once, for every worker."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["redzone.execution.simulation", "redzone_keywords"])
+    return ctx
+
+
 @pytest.mark.parametrize("chunksize", [1, 3])
 def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
         engine: Engine, chunksize: int) -> None:
@@ -110,8 +126,9 @@ def test_a_job_hung_in_c_on_a_process_pool_is_cut_and_its_pool_replaced(
     # (The suite's process may have a SIGTERM handler by now, set by a
     # cluster's client in an earlier test: the workers reset it, as redzone's
     # own pools do, so that the broken pool's shutdown ends them.)
-    with cf.ProcessPoolExecutor(max_workers=2, initializer=worker_start) as pool:
-        pool.submit(int).result()  # the workers start
+    with cf.ProcessPoolExecutor(max_workers=2, initializer=worker_start,
+                                mp_context=_clean_start()) as pool:
+        pool.submit(int).result()  # a worker starts
         before = _pids(pool)
         start = time.monotonic()
         with pytest.MonkeyPatch.context() as mp:
