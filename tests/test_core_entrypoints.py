@@ -7,7 +7,11 @@ path, comments and blank lines), and a clear error for a malformed file."""
 from __future__ import annotations
 
 import importlib.metadata
+import os
+import shutil
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,16 +182,13 @@ def test_an_entry_point_loads_its_module_or_attribute() -> None:
 def _age(*paths: Path, seconds: float = 60.0) -> None:
     """Set each path's modification time ``seconds`` in the past (a folder
     or file that has been still that long)."""
-    import os
-    import time
-
     for p in paths:
         when = time.time() - seconds
         os.utime(p, (when, when))
 
 
 @pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
     """Every listing and file read from the file system, counted by what it
     was (nothing kept from before the test)."""
     entrypoints.forget()
@@ -268,8 +269,6 @@ def test_a_folder_that_goes_away_has_no_distributions(tmp_path: Path,
                                                        counted: dict[str, int]) -> None:
     """A path entry kept, then removed: no distributions (its stamp can't be
     read), not what was kept of it."""
-    import shutil
-
     entry = tmp_path / "site"
     _write(entry / "gone-1.0.dist-info", {"METADATA": _meta("gone", "1.0"),
                                           "entry_points.txt": "[redzone]\ngone = gone\n"})

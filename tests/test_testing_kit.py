@@ -256,29 +256,12 @@ def test_702_79a_persist_after_mentor_accounts_for_the_counters_in_either_order(
     without the +1/+1 counter, and the kit's accounting agrees (a generated
     board once found it didn't)."""
     import redzone_keywords.decayed as decayed
-    from redzone.formats import scenario
     from redzone.testing.conformance import Case, explore, legalize, play
 
-    state = scenario.loads('''
-rules = "foundations"
-active_player = "alice"
-turn_order = ["alice", "bob"]
-[players.alice]
-[players.bob]
-[[permanents]]
-id = "a1"
-controller = "alice"
-power = 1
-toughness = 1
-keywords = ["decayed", "mentor"]
-[[permanents]]
-id = "a2"
-controller = "alice"
-power = 0
-toughness = 2
-keywords = ["decayed", "persist"]
-''').state
     subject = Subject(decayed)
+    c = subject.engine.creature
+    state = subject.engine.game(["alice", "bob"], [c("a1", "alice", 1, 1, "decayed", "mentor"),
+                                                  c("a2", "alice", 0, 2, "decayed", "persist")])
     legal = legalize(subject.engine, Case(state, {"a1": "bob", "a2": "bob"}, {}))
     assert legal is not None
     records = play(subject.engine, legal)
@@ -291,6 +274,7 @@ keywords = ["decayed", "persist"]
     assert len(orders) >= 1
     for variant in orders:
         assert variant.after is not None
+        assert variant.before.objects["a2"].counters == {"+1/+1": 1}  # mentor's (702.134a)
         assert variant.after.objects["a2"].counters == {"-1/-1": 1}
         assert account(variant.before, variant.after, variant.events) == "", variant.label
 

@@ -375,16 +375,15 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
     if not isinstance(value, Mapping):
         raise StateFormatError(f"expected a mapping for {cls.__name__}, got {_kind(value)}",
                                path)
-    fields = _fields(cls)
-    names = {f.name for f in fields}
-    unknown = sorted(set(value) - names, key=repr)
+    known = _fields(cls)
+    unknown = sorted(set(value) - {f.name for f in known}, key=repr)
     if unknown:
         raise StateFormatError(
             f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-            f"for {cls.__name__} (known: {', '.join(f.name for f in fields)})",
+            f"for {cls.__name__} (known: {', '.join(f.name for f in known)})",
             _key_path(path, unknown[0]))
-    shapes = {f.name: f.shape for f in fields_of(cls)}
-    if len(shapes) != len(fields):
+    fields = fields_of(cls)
+    if len(fields) != len(known):
         raise StateFormatError(f"can't decode {cls.__name__}: its annotations can't be "
                                "resolved", path)
     kinds = reference_fields(cls) if refs is not None else {}
@@ -393,10 +392,10 @@ def _decode_attrs(cls: type, value: Any, path: str, refs: list[_Ref] | None) -> 
     for f in fields:
         sub = f"{path}.{f.name}" if path else f.name
         if f.name not in value:
-            if f.default is attrs.NOTHING:
+            if f.required:
                 raise StateFormatError(f"missing required key for {cls.__name__}", sub)
             continue
-        decoded = _decode(shapes[f.name], value[f.name], sub, refs)
+        decoded = _decode(f.shape, value[f.name], sub, refs)
         kwargs[f.name] = decoded
         rule = checked.get(f.name)
         if rule is not None:

@@ -366,8 +366,9 @@ def distributions(path: Iterable[str]) -> Iterator[str]:
 
 
 def _entries(file: str, group: str) -> tuple[tuple[str, str, str], ...]:
-    """The entries of ``group`` in the ``entry_points.txt`` ``file``."""
-    text = _read(file, "")
+    """The entries of ``group`` in the ``entry_points.txt`` ``file`` (kept
+    by the caller under the file's stamp, so its text isn't kept too)."""
+    text = _read_file(file)
     return tuple(parse(text, (group,), file=file)) if text else ()
 
 

@@ -405,14 +405,12 @@ def _well_typed(obj: object, where: str) -> None:
     :raises BadQueryError: naming ``where``, the object's id and the field
         (107.1 for a number that isn't an integer within ±:data:`MAX_INT`).
     """
-    found = first_misfit(obj)
+    found = misfit_rule(obj)
     if found is None:
         return
-    path, value, shape = found
     ident = getattr(obj, "id", None)
     named = f" {_r(ident)}" if type(ident) is str else ""
-    raise BadQueryError(f"{where}{named}: {_clause(path[1:], value, shape)}",
-                        rule="107.1" if numeric(shape) else "117.1",
+    raise BadQueryError(f"{where}{named}: {found[0]}", rule=found[1],
                         objects=(ident,) if type(ident) is str and ident else ())
 
 
@@ -434,7 +432,13 @@ def misfit_rule(obj: object) -> tuple[str, str] | None:
     if found is None:
         return None
     path, value, shape = found
-    return _clause(path[1:], value, shape), "107.1" if numeric(shape) else "117.1"
+    return _clause(path[1:], value, shape), _rule(shape)
+
+
+def _rule(shape: Shape) -> str:
+    """The rule a value that doesn't fit ``shape`` breaks: 107.1 for a
+    number, else 117.1."""
+    return "107.1" if numeric(shape) else "117.1"
 
 
 def _clause(path: str, value: object, shape: Shape) -> str:
@@ -618,8 +622,7 @@ def action(state: GameState, act: object) -> None:
     if found is not None:
         path, value, shape = found
         raise BadQueryError(f"perform: {_clause(cls.__name__ + path, value, shape)}",
-                            rule="107.1" if numeric(shape) else "117.1",
-                            objects=list(named_ids(act)))
+                            rule=_rule(shape), objects=list(named_ids(act)))
 
 
 def actions(state: GameState, value: object) -> tuple[object, ...]:
